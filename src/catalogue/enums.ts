@@ -1,0 +1,104 @@
+/**
+ * The enumerations of the service interface (spec §2.4), with their exact values.
+ * This is the one source of truth: types, validation, the server's filters and the
+ * CLI's friendly parsing are all derived from these arrays.
+ */
+
+export const MUSCLES = [
+  'ABDOMINALS',
+  'ADDUCTORS',
+  'BICEPS',
+  'CHEST',
+  'CALVES',
+  'LOWER_BACK',
+  'TRICEPS',
+  'FOREARMS',
+  'ABDUCTORS',
+  'HAMSTRINGS',
+  'QUADRICEPS',
+  'SHOULDERS',
+  'MIDDLE_BACK',
+  'GLUTES',
+  'LATS',
+  'TRAPS',
+  'NECK',
+] as const;
+
+export const CATEGORIES = [
+  'STRENGTH',
+  'STRETCHING',
+  'PLYOMETRICS',
+  'STRONGMAN',
+  'POWERLIFTING',
+  'CARDIO',
+  'OLYMPIC_WEIGHTLIFTING',
+] as const;
+
+export const FORCES = ['PULL', 'PUSH', 'STATIC'] as const;
+
+export const LEVELS = ['BEGINNER', 'INTERMEDIATE', 'EXPERT'] as const;
+
+export const MECHANICS = ['COMPOUND', 'ISOLATION'] as const;
+
+export const EQUIPMENT = [
+  'BODY_ONLY',
+  'MACHINE',
+  'OTHER',
+  'FOAM_ROLL',
+  'KETTLEBELLS',
+  'DUMBBELL',
+  'BARBELL',
+  'CABLE',
+  'BANDS',
+  'MEDICINE_BALL',
+  'E_Z_CURL_BAR',
+  'EXERCISE_BALL',
+] as const;
+
+export type Muscle = (typeof MUSCLES)[number];
+export type Category = (typeof CATEGORIES)[number];
+export type Force = (typeof FORCES)[number];
+export type Level = (typeof LEVELS)[number];
+export type Mechanic = (typeof MECHANICS)[number];
+export type Equipment = (typeof EQUIPMENT)[number];
+
+/** Every enum by the name used in messages, so callers can look one up generically. */
+export const ENUMS = {
+  Muscle: MUSCLES,
+  Category: CATEGORIES,
+  Force: FORCES,
+  Level: LEVELS,
+  Mechanic: MECHANICS,
+  Equipment: EQUIPMENT,
+} as const;
+
+export type EnumName = keyof typeof ENUMS;
+export type EnumValue<N extends EnumName> = (typeof ENUMS)[N][number];
+
+export function isEnumValue<N extends EnumName>(name: N, value: unknown): value is EnumValue<N> {
+  return typeof value === 'string' && (ENUMS[name] as readonly string[]).includes(value);
+}
+
+/**
+ * The filters of /exercise/query that take enum values: query parameter name,
+ * its enum, and whether the interface types it as an array (several values OR-ed).
+ */
+export const ENUM_FILTERS = [
+  { param: 'primaryMuscle', enum: 'Muscle', array: false },
+  { param: 'secondaryMuscle', enum: 'Muscle', array: false },
+  { param: 'category', enum: 'Category', array: true },
+  { param: 'force', enum: 'Force', array: true },
+  { param: 'level', enum: 'Level', array: true },
+  { param: 'mechanic', enum: 'Mechanic', array: true },
+  { param: 'equipment', enum: 'Equipment', array: true },
+] as const satisfies ReadonlyArray<{ param: string; enum: EnumName; array: boolean }>;
+
+export type EnumFilterParam = (typeof ENUM_FILTERS)[number]['param'];
+
+/** Paging limits of spec §8. */
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 25;
+export const LIMIT_DEFAULT = 10;
+
+/** The service's default translation language. */
+export const DEFAULT_LANG = 'en-GB';

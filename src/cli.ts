@@ -1,0 +1,131 @@
+/**
+ * Builds the commander program: global options, the commands, and the one place where
+ * errors become text on stderr and an exit status.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
+import { COMMANDS } from './commands/index.js';
+import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
+import { reportError } from './output/errors.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** commander argument parser for a whole number within bounds. */
+export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value: string) => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
+    return n;
+  };
+}
+
+const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`;
+
+export interface ProgramHooks {
+  /** Builds the context a command runs with, from the program's parsed global options. */
+  context(program: Command): Context;
+}
+
+export function buildProgram(hooks: ProgramHooks): Command {
+  const program = new Command('exercises')
+    .description('Browse, search and download the exercise catalogue.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--base-url <url>', 'service base URL (env EXERCISES_BASE_URL)')
+    .option('--api-key <key>', 'API key (discouraged: visible in ps and shell history; env EXERCISES_API_KEY)')
+    .option('--lang <code>', 'translation language, e.g. de-DE (env EXERCISES_LANG)')
+    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
+    .option('--json', 'same as --format json')
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--timeout <ms>', 'give up on a request after this long without progress', intOption('--timeout', 1))
+    .option('--retries <n>', 'retries for failed idempotent requests', intOption('--retries', 0, 10))
+    .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)', false)
+    .option('-q, --quiet', 'no progress or notices on stderr', false)
+    .option('--allow-insecure', 'allow plain http:// to a non-loopback host', false)
+    .option('--sandbox', 'use the built-in sample catalogue on a private local server (no key, no network)', false)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .exitOverride();
+
+  for (const register of COMMANDS) register(program, () => hooks.context(program));
+  return program;
+}
+
+export function globalOptions(program: Command): GlobalOptions {
+  const o = program.opts();
+  return {
+    baseUrl: o.baseUrl,
+    apiKey: o.apiKey,
+    lang: o.lang,
+    format: o.format,
+    json: o.json,
+    color: o.color !== false,
+    timeout: o.timeout,
+    retries: o.retries,
+    verbose: o.verbose === true,
+    quiet: o.quiet === true,
+    sandbox: o.sandbox === true,
+    allowInsecure: o.allowInsecure === true,
+  };
+}
+
+/** Entry point used by bin/exercises.js. Sets process.exitCode; never calls process.exit on success. */
+export async function main(argv: string[]): Promise<void> {
+  const io = processStreams();
+  const exitHooks: Array<() => void | Promise<void>> = [];
+  const controller = new AbortController();
+  let context: Context | undefined;
+
+  // A closed pipe (`exercises ids --all | head`) is not an error: stop quietly.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+
+  const onSignal = (): void => {
+    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED); // second Ctrl-C: leave now
+    controller.abort(new InterruptedError());
+    // Work that watches the signal cleans up and throws InterruptedError; give it a moment, no more.
+    setTimeout(() => process.exit(ExitCode.INTERRUPTED), 3000).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const program = buildProgram({
+    context(p) {
+      context ??= {
+        io,
+        env: process.env,
+        globals: globalOptions(p),
+        signal: controller.signal,
+        onExit: (fn) => exitHooks.push(fn),
+      };
+      return context;
+    },
+  });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version are displayed by commander and are successes; anything else is a usage error.
+      process.exitCode = err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    } else {
+      const globals = context?.globals ?? globalOptions(program);
+      process.exitCode = reportError(err, { io, env: process.env, globals });
+    }
+  } finally {
+    for (const fn of exitHooks.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // Cleanup must never mask the command's own outcome.
+      }
+    }
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Every command, in the order `--help` lists them. A command file exports a `register`
+ * function that declares its flags and wires its action to run(options, context);
+ * heavy modules are imported inside run(), so listing commands here costs no start-up time.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+
+export type RegisterCommand = (program: Command, context: () => Context) => void;
+
+export const COMMANDS: RegisterCommand[] = [];

@@ -1,0 +1,73 @@
+/**
+ * What every command's run() receives: the I/O streams with their TTY facts, the global
+ * options, the environment, and lazily created services (settings, the API client).
+ * Commands take everything from here, so they can be run in-process with fake streams.
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface IOStreams {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns: number;
+}
+
+/** The global options of DESIGN.md "CLI surface", as commander parsed them. */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  lang?: string;
+  format?: OutputFormat;
+  json?: boolean;
+  /** commander's `--no-color` sets this to false. */
+  color: boolean;
+  timeout?: number;
+  retries?: number;
+  verbose: boolean;
+  quiet: boolean;
+  sandbox: boolean;
+  allowInsecure: boolean;
+}
+
+export interface Context {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
+  signal: AbortSignal;
+  /** Register work to run once before the process exits (close servers, pools, remove temp files). */
+  onExit(fn: () => void | Promise<void>): void;
+}
+
+export function processStreams(): IOStreams {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    columns: process.stdout.columns && process.stdout.columns > 0 ? process.stdout.columns : 80,
+  };
+}
+
+/** Colour only when stdout is a terminal, NO_COLOR is unset and --no-color was not given. */
+export function colorEnabled(ctx: Pick<Context, 'io' | 'env' | 'globals'>, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+  if (!ctx.globals.color) return false;
+  if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
+  return stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
+}
+
+/** The output format in force: --json, then --format, else table on a terminal and tsv in a pipe. */
+export function outputFormat(ctx: Pick<Context, 'io' | 'globals'>): OutputFormat {
+  if (ctx.globals.json) return 'json';
+  if (ctx.globals.format) return ctx.globals.format;
+  return ctx.io.stdoutIsTTY ? 'table' : 'tsv';
+}

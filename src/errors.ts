@@ -1,0 +1,128 @@
+/**
+ * The error classes and the exit-code table: the one source of truth.
+ * Every layer throws these; only the CLI entry point turns them into text and an exit status.
+ * This module imports nothing from the project, so any layer may depend on it.
+ */
+
+export const ExitCode = {
+  OK: 0,
+  UNEXPECTED: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  RATE_LIMITED: 5,
+  NETWORK: 6,
+  PARTIAL_FAILURE: 7,
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Human descriptions of each exit code, used by `--help` and the README. */
+export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: string }> = [
+  { code: ExitCode.OK, meaning: 'success' },
+  { code: ExitCode.UNEXPECTED, meaning: 'unexpected error (a bug: please report it)' },
+  { code: ExitCode.USAGE, meaning: 'usage error: bad flag, argument or enum value' },
+  { code: ExitCode.AUTH, meaning: 'authentication: no key, key rejected (401) or plan does not allow it (403)' },
+  { code: ExitCode.NOT_FOUND, meaning: 'not found (404)' },
+  { code: ExitCode.RATE_LIMITED, meaning: 'rate limited (429) after retries' },
+  { code: ExitCode.NETWORK, meaning: 'network error, timeout, server error or malformed response' },
+  { code: ExitCode.PARTIAL_FAILURE, meaning: 'bulk command finished but some items failed' },
+  { code: ExitCode.INTERRUPTED, meaning: 'interrupted (Ctrl-C)' },
+];
+
+/** Machine-readable error codes, shown in `{"error":{"code":...}}` output. */
+export type ErrorCode =
+  | 'usage'
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'network'
+  | 'timeout'
+  | 'server_error'
+  | 'malformed_response'
+  | 'partial_failure'
+  | 'interrupted'
+  | 'unexpected';
+
+export interface CliErrorOptions {
+  /** What the user can do next; printed after the message. */
+  hint?: string;
+  cause?: unknown;
+  /** Extra structured detail for `--format json` error output. */
+  details?: Record<string, unknown>;
+}
+
+/** Base class: a message meant for a person, an exit code and an optional hint. */
+export class CliError extends Error {
+  readonly exitCode: ExitCodeValue;
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(message: string, exitCode: ExitCodeValue, code: ErrorCode, options: CliErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details;
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.USAGE, 'usage', options);
+  }
+}
+
+/** No key, key rejected (401), or the plan does not include the resource (403). */
+export class AuthError extends CliError {
+  constructor(message: string, options?: CliErrorOptions & { forbidden?: boolean }) {
+    super(message, ExitCode.AUTH, options?.forbidden ? 'forbidden' : 'auth', options);
+  }
+}
+
+export class NotFoundError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NOT_FOUND, 'not_found', options);
+  }
+}
+
+export class RateLimitError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.RATE_LIMITED, 'rate_limited', options);
+  }
+}
+
+/** Connection failures, timeouts and 5xx answers. */
+export class NetworkError extends CliError {
+  constructor(message: string, options?: CliErrorOptions & { kind?: 'network' | 'timeout' | 'server_error' }) {
+    super(message, ExitCode.NETWORK, options?.kind ?? 'network', options);
+  }
+}
+
+/** A response that arrived but cannot be trusted: not JSON, truncated, wrong shape, wrong bytes. */
+export class MalformedResponseError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NETWORK, 'malformed_response', options);
+  }
+}
+
+/** A bulk command finished, but some of its items failed. */
+export class PartialFailureError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.PARTIAL_FAILURE, 'partial_failure', options);
+  }
+}
+
+export class InterruptedError extends CliError {
+  constructor(message = 'Interrupted.', options?: CliErrorOptions) {
+    super(message, ExitCode.INTERRUPTED, 'interrupted', options);
+  }
+}
+
+export function isCliError(value: unknown): value is CliError {
+  return value instanceof CliError;
+}

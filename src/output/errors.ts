@@ -1,0 +1,40 @@
+/**
+ * Turns any thrown value into one plain sentence (and a hint) on stderr, plus a JSON
+ * line when the output format is json. Returns the exit code. Stack traces only with --verbose.
+ */
+import { type Context, outputFormat } from '../context.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+
+type ErrorContext = Pick<Context, 'io' | 'env' | 'globals'>;
+
+export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
+  const known = err instanceof CliError ? err : undefined;
+  const exitCode = known?.exitCode ?? ExitCode.UNEXPECTED;
+  const message = known?.message ?? `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  const hint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
+
+  const lines = [`Error: ${message}`];
+  if (hint) lines.push(hint);
+  if (ctx.globals.verbose && err instanceof Error && err.stack) lines.push(err.stack);
+  ctx.io.stderr.write(`${lines.join('\n')}\n`);
+
+  let format: string | undefined;
+  try {
+    format = outputFormat(ctx);
+  } catch {
+    format = undefined;
+  }
+  if (format === 'json') {
+    const body = {
+      error: {
+        code: known?.code ?? 'unexpected',
+        exitCode,
+        message,
+        ...(hint ? { hint } : {}),
+        ...(known?.details ? { details: known.details } : {}),
+      },
+    };
+    ctx.io.stderr.write(`${JSON.stringify(body)}\n`);
+  }
+  return exitCode;
+}
