@@ -1,0 +1,71 @@
+/**
+ * Runs the built CLI (bin/exercises.js → dist/) as a child process, the way a user or a
+ * script would, and collects its exit code and output. `npm test` builds first (pretest).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI_PATH = fileURLToPath(new URL('../../bin/exercises.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Raw stdout bytes, for binary output such as `image -o -`. */
+  stdoutBytes: Buffer;
+}
+
+export interface RunCliOptions {
+  /** Extra environment; merged over a clean one (no EXERCISES_* from the developer's shell). */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it stdin is closed at once. */
+  input?: string | Buffer;
+  cwd?: string;
+  /** Kill the child after this long (the test then sees signal SIGKILL). */
+  timeoutMs?: number;
+  /** Called once the child is running, e.g. to send it SIGINT later. */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+}
+
+/** A private config/cache home so tests never read or write the developer's real settings. */
+export function isolatedHome(): string {
+  return mkdtempSync(join(tmpdir(), 'exercises-home-'));
+}
+
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  const home = options.env?.HOME ?? isolatedHome();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    NO_COLOR: '',
+    LANG: 'C.UTF-8',
+  };
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdin.on('error', () => {}); // the CLI may exit before reading stdin
+    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      resolve({ code, signal, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes });
+    });
+    options.onSpawn?.(child);
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
