@@ -1,0 +1,89 @@
+/**
+ * Path safety for media downloads. Exercise ids and media names come from the network, so
+ * they are never joined into a path as they are: each becomes exactly one harmless path
+ * component, and every final path is checked to stay inside the output directory
+ * (DESIGN.md, "Reliability and security rules").
+ */
+import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { MalformedResponseError } from '../errors.js';
+
+/** Longest component we produce, in UTF-8 bytes; leaves room for ".png.part.json" under 255. */
+export const MAX_COMPONENT_BYTES = 120;
+
+/** Device names Windows refuses as file names, with or without an extension. */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/** Separators, NUL, C0/C1 controls and the characters Windows forbids in names. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARS = /[/\\\u0000-\u001f\u007f-\u009f<>:"|?*]/g;
+
+function shortHash(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
+}
+
+/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function truncateUtf8(value: string, maxBytes: number): string {
+  let bytes = 0;
+  let out = '';
+  for (const ch of value) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * Turns an untrusted string into a single, safe path component: no separators, no NUL or
+ * control characters, no leading dots (so never "." / ".." / a hidden file), no trailing dots
+ * or spaces, no reserved device name, at most MAX_COMPONENT_BYTES bytes, never empty.
+ *
+ * Whenever the input had to be changed, a short hash of the original is appended, so two
+ * distinct inputs ("a/b" and "a_b") never land on the same file. Clean inputs stay as they are.
+ */
+export function safeComponent(raw: string): string {
+  const normalised = raw.normalize('NFC');
+  let cleaned = normalised
+    .replace(UNSAFE_CHARS, '_')
+    .replace(/^[\s.]+/, '') // leading dots and blanks: "..", ".hidden", " x"
+    .replace(/[\s.]+$/, ''); // trailing dots and blanks: Windows drops them silently
+  if (WINDOWS_RESERVED.test(cleaned)) cleaned = `_${cleaned}`;
+  if (cleaned !== '' && cleaned === normalised && Buffer.byteLength(cleaned, 'utf8') <= MAX_COMPONENT_BYTES) return cleaned;
+
+  const suffix = `-${shortHash(raw)}`;
+  const room = MAX_COMPONENT_BYTES - suffix.length;
+  const head = truncateUtf8(cleaned, room);
+  return `${head === '' ? '_' : head}${suffix}`;
+}
+
+/** True when `target` is `dir` itself or lies below it (both resolved, no `..` escape). */
+export function isInside(dir: string, target: string): boolean {
+  const rel = relative(resolve(dir), resolve(target));
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+}
+
+/**
+ * Joins sanitised components under `dir` and checks the result stays inside it.
+ * Components must already come from safeComponent(); the check is the second line of defence.
+ */
+export function pathInside(dir: string, ...components: string[]): string {
+  const target = resolve(dir, ...components);
+  if (!isInside(dir, target) || target === resolve(dir)) {
+    throw new MalformedResponseError(`Refusing to write outside the output directory: ${JSON.stringify(components.join('/'))}.`);
+  }
+  return target;
+}
+
+/**
+ * After the parent directory exists, checks that its real location (symbolic links followed)
+ * is still inside the real output directory, so a planted link cannot redirect a write.
+ */
+export async function assertRealInside(dir: string, parent: string): Promise<void> {
+  const [realDir, realParent] = await Promise.all([realpath(dir), realpath(parent)]);
+  if (!isInside(realDir, realParent)) {
+    throw new MalformedResponseError(`Refusing to write outside the output directory: ${parent} leads to ${realParent}.`);
+  }
+}

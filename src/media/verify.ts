@@ -1,0 +1,77 @@
+/**
+ * Verification of downloaded media (DESIGN.md, "Decisions for the interface's gaps"):
+ * the Content-Type when present, the magic bytes (PNG signature / MP4 `ftyp` box) and the length.
+ * A response that fails any of these is never renamed to its final name.
+ */
+import { open } from 'node:fs/promises';
+import { MalformedResponseError } from '../errors.js';
+import type { MediaKind } from './media-names.js';
+
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Bytes needed to judge the magic of either kind. */
+export const MAGIC_BYTES = 12;
+
+const EXPECTED_TYPE: Record<MediaKind, string> = { image: 'image/png', video: 'video/mp4' };
+
+/**
+ * Content types accepted besides the exact one. `application/octet-stream` is what generic
+ * object stores and CDNs send for files they know nothing about; such a response is still held
+ * to the magic-bytes and length checks, so tolerating it costs no safety. Anything else
+ * (text/html, application/json, image/jpeg, ...) means the server sent something other than the media.
+ */
+const TOLERATED_TYPES = new Set(['application/octet-stream']);
+
+function describe(kind: MediaKind): string {
+  return kind === 'image' ? 'a PNG image' : 'an MP4 video';
+}
+
+/** Throws when a Content-Type header is present and is neither the kind's type nor tolerated. */
+export function checkContentType(kind: MediaKind, header: string | string[] | undefined, what: string): void {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return;
+  const type = (value.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (type === EXPECTED_TYPE[kind] || TOLERATED_TYPES.has(type)) return;
+  throw new MalformedResponseError(`The server sent ${type} instead of ${describe(kind)} for ${what}.`);
+}
+
+/** True when `head` (the first bytes of the file) carries the magic of the kind. */
+export function hasMagic(kind: MediaKind, head: Buffer): boolean {
+  if (kind === 'image') return head.length >= PNG_SIGNATURE.length && head.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
+  // ISO base media file: the first box is `ftyp`, its 32-bit size at offset 0 is at least 8.
+  return head.length >= 8 && head.readUInt32BE(0) >= 8 && head.toString('latin1', 4, 8) === 'ftyp';
+}
+
+export function checkMagic(kind: MediaKind, head: Buffer, what: string): void {
+  if (!hasMagic(kind, head)) {
+    throw new MalformedResponseError(`The bytes received for ${what} are not ${describe(kind)} (wrong signature).`);
+  }
+}
+
+/** Throws when the size on disk differs from the length the server announced (when it announced one). */
+export function checkLength(expected: number | undefined, actual: number, what: string): void {
+  if (expected !== undefined && expected !== actual) {
+    throw new MalformedResponseError(`The server announced ${expected} bytes for ${what} but ${actual} arrived.`);
+  }
+}
+
+/** The first bytes of a file on disk (fewer when the file is shorter). */
+export async function readHead(path: string, bytes = MAGIC_BYTES): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether a file already on disk looks like complete media of the kind (non-empty, right magic). */
+export async function looksComplete(kind: MediaKind, path: string): Promise<boolean> {
+  try {
+    return hasMagic(kind, await readHead(path));
+  } catch {
+    return false;
+  }
+}
