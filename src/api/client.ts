@@ -1,0 +1,128 @@
+/**
+ * The service client: one typed method per endpoint of spec §4. Every answer is
+ * schema-checked (unknown fields pass through untouched); nothing here prints.
+ */
+import { MalformedResponseError, NotFoundError } from '../errors.js';
+import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
+import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
+import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
+import type { QueryValues, Transport } from '../http/transport.js';
+
+/** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
+export interface PageParams {
+  limit?: number;
+  after?: string;
+  before?: string;
+  lang?: string;
+}
+
+/** The filters of /exercise/query (spec §4.1), already validated. */
+export interface QueryFilterParams {
+  name?: string;
+  alias?: string;
+  primaryMuscle?: Muscle;
+  secondaryMuscle?: Muscle;
+  category?: Category[];
+  force?: Force[];
+  level?: Level[];
+  mechanic?: Mechanic[];
+  equipment?: Equipment[];
+  searchlang?: string;
+}
+
+export type QueryParams = PageParams & QueryFilterParams;
+
+export type MediaKind = 'image' | 'video';
+
+const MEDIA = {
+  image: { dir: 'images', ext: '.png' },
+  video: { dir: 'videos', ext: '.mp4' },
+} as const;
+
+/**
+ * A value as one percent-encoded path segment. `.` and `..` are encoded too, or URL
+ * normalisation would turn `/exercise/..` into another path.
+ */
+export function pathSegment(value: string): string {
+  const encoded = encodeURIComponent(value);
+  return /^\.+$/.test(value) ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+function toQuery(params: QueryParams): QueryValues {
+  const query: QueryValues = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) query[name] = value.map(String);
+    } else query[name] = String(value);
+  }
+  return query;
+}
+
+function malformed(what: string, problems: string[]): MalformedResponseError {
+  const shown = problems.slice(0, 3).join('; ');
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  return new MalformedResponseError(`The answer to ${what} does not match the service interface: ${shown}${more}.`, {
+    hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
+    details: { request: what, problems: problems.slice(0, 20) },
+  });
+}
+
+export class ApiClient {
+  readonly transport: Transport;
+
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
+
+  private async list(path: string, params: QueryParams): Promise<ListResponse> {
+    const what = `GET ${path}`;
+    const body = await this.transport.getJson(path, toQuery(params), what);
+    const problems = listResponseProblems(body);
+    if (problems.length > 0) throw malformed(what, problems);
+    return body as ListResponse;
+  }
+
+  /** GET /exercise/query. */
+  query(params: QueryParams): Promise<ListResponse> {
+    return this.list('/exercise/query', params);
+  }
+
+  /** GET /exercise/exerciseIds. */
+  exerciseIds(params: PageParams): Promise<ListResponse> {
+    return this.list('/exercise/exerciseIds', params);
+  }
+
+  /** GET /exercise/{exerciseId}: by id or by name (spaces, `/` and the like are percent-encoded). */
+  async getExercise(idOrName: string, options: { lang?: string } = {}): Promise<ExerciseRecord> {
+    const what = `GET /exercise/${pathSegment(idOrName)}`;
+    let body: unknown;
+    try {
+      body = await this.transport.getJson(`/exercise/${pathSegment(idOrName)}`, toQuery({ lang: options.lang }), what);
+    } catch (err) {
+      if (err instanceof NotFoundError) {
+        throw new NotFoundError(`No exercise has the id or name "${idOrName}".`, {
+          hint: 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.',
+          details: { ...err.details, exercise: idOrName },
+        });
+      }
+      throw err;
+    }
+    const problems = recordProblems(body);
+    if (problems.length > 0) throw malformed(what, problems);
+    return body as ExerciseRecord;
+  }
+
+  /**
+   * URL of a premiumImages/premiumVideos entry: a bare name (".png"/".mp4" stripped) becomes
+   * the spec path with percent-encoded segments; an absolute URL or a path is resolved
+   * against the base URL (the transport sends the key only to the base origin).
+   */
+  mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL {
+    const { dir, ext } = MEDIA[kind];
+    if (/^https?:\/\//i.test(entry)) return new URL(entry);
+    if (entry.startsWith('/')) return this.transport.resolve(entry);
+    const name = entry.toLowerCase().endsWith(ext) ? entry.slice(0, -ext.length) : entry;
+    return this.transport.resolve(`/${dir}/${pathSegment(exerciseId)}/premium/${pathSegment(name)}${ext}`);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Builds the API client for a command from its context, once per process: base URL, key
+ * and language by precedence (flag > env > stored config > default), or the in-process
+ * sandbox server with --sandbox. The transport is closed (and the sandbox stopped) on exit.
+ */
+import type { Context } from '../context.js';
+import { AuthError } from '../errors.js';
+import { type Settings, resolveSettings } from '../config/settings.js';
+import { Transport } from '../http/transport.js';
+import { ApiClient } from './client.js';
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+  /** Where the key came from, for `auth status` and --verbose. */
+  keySource: Settings['apiKey']['source'];
+  keyOrigin?: string;
+}
+
+const clients = new WeakMap<Context, Promise<ApiClient>>();
+const settingsCache = new WeakMap<Context, Settings>();
+
+export function settingsFromContext(ctx: Context): Settings {
+  let settings = settingsCache.get(ctx);
+  if (!settings) {
+    settings = resolveSettings(ctx);
+    settingsCache.set(ctx, settings);
+  }
+  return settings;
+}
+
+export function missingKeyError(): AuthError {
+  return new AuthError(
+    'No API key: set EXERCISES_API_KEY, store one with `exercises auth login`, or pass --api-key.',
+    { hint: 'To try every command without a key or network, add --sandbox (a built-in sample catalogue).' },
+  );
+}
+
+/** Base URL and key to use: the sandbox's, or the resolved settings (which must include a key). */
+async function connection(ctx: Context, settings: Settings): Promise<Connection> {
+  if (ctx.globals.sandbox) {
+    const { startSandbox } = await import('../server/sandbox.js');
+    const sandbox = await startSandbox();
+    ctx.onExit(() => sandbox.close());
+    return { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, keySource: 'sandbox' };
+  }
+  const apiKey = settings.apiKey.value;
+  if (!apiKey) throw missingKeyError();
+  return { baseUrl: settings.baseUrl.value!, apiKey, keySource: settings.apiKey.source, keyOrigin: settings.apiKey.origin };
+}
+
+async function build(ctx: Context): Promise<ApiClient> {
+  const settings = settingsFromContext(ctx);
+  const conn = await connection(ctx, settings);
+  const log = ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
+  const transport = new Transport({
+    baseUrl: conn.baseUrl,
+    apiKey: conn.apiKey,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    allowInsecure: ctx.globals.allowInsecure,
+    signal: ctx.signal,
+    ...(log ? { log } : {}),
+  });
+  ctx.onExit(() => transport.close());
+  const from = conn.keySource === 'sandbox' ? 'the sandbox' : conn.keyOrigin ?? 'the stored config';
+  log?.(`using ${transport.baseUrl.href} with the key from ${from}; timeout ${settings.timeoutMs} ms, ${settings.retries} retries`);
+  return new ApiClient(transport);
+}
+
+/**
+ * The API client for this process. Missing key → AuthError (exit 3) telling the three ways
+ * to give one and mentioning --sandbox.
+ */
+export function apiFromContext(ctx: Context): Promise<ApiClient> {
+  let client = clients.get(ctx);
+  if (!client) {
+    client = build(ctx);
+    clients.set(ctx, client);
+  }
+  return client;
+}
+
+/** The language in force (flag > EXERCISES_LANG > config), or undefined for the service default. */
+export async function resolvedLang(ctx: Context): Promise<string | undefined> {
+  return settingsFromContext(ctx).lang.value;
+}

@@ -1,0 +1,82 @@
+/**
+ * The known config keys, in one table: what each means, which environment variable
+ * overrides it, and how a value given to `config set` is checked. A later setting slots
+ * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
+ */
+import { UsageError } from '../errors.js';
+
+export interface ConfigKeySpec {
+  key: string;
+  description: string;
+  /** Environment variable that takes precedence over the stored value. */
+  env?: string;
+  /** Never printed in full (`config list` masks it). */
+  secret?: boolean;
+  /** Why `config set` refuses it, when it has its own command (the key: `auth login`). */
+  setWith?: string;
+  /** Checks and normalises a value; throws UsageError naming the key. */
+  parse(value: string): string | number;
+}
+
+function wholeNumber(key: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value.trim());
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+      throw new UsageError(`${key} must be a whole number between ${min} and ${max}, not "${value}".`);
+    }
+    return n;
+  };
+}
+
+export function parseBaseUrlSetting(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new UsageError(`base-url must be a full URL such as https://api.wrkout.xyz, not "${value}".`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`base-url must be an http(s) URL, not "${value}".`);
+  if (url.username || url.password) throw new UsageError('base-url must not contain a user name or password.');
+  return url.href.replace(/\/+$/, '');
+}
+
+/** A BCP 47-looking language tag such as en-GB or de-DE. */
+export function parseLangSetting(value: string): string {
+  const text = value.trim();
+  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(text)) {
+    throw new UsageError(`lang must be a language tag such as en-GB or de-DE, not "${value}".`);
+  }
+  return text;
+}
+
+export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
+  {
+    key: 'api-key',
+    description: 'API key sent as X-API-Key (stored by `exercises auth login`)',
+    env: 'EXERCISES_API_KEY',
+    secret: true,
+    setWith: 'exercises auth login',
+    parse: (value) => value.trim(),
+  },
+  { key: 'base-url', description: 'service base URL (default https://api.wrkout.xyz)', env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
+  { key: 'lang', description: 'translation language, e.g. de-DE (default: the service’s, en-GB)', env: 'EXERCISES_LANG', parse: parseLangSetting },
+  { key: 'timeout', description: 'milliseconds without progress before a request is abandoned (default 30000)', parse: wholeNumber('timeout', 1, 3_600_000) },
+  { key: 'retries', description: 'retries for failed idempotent requests (default 3)', parse: wholeNumber('retries', 0, 10) },
+];
+
+export function configKeySpec(key: string): ConfigKeySpec {
+  const spec = CONFIG_KEYS.find((k) => k.key === key);
+  if (!spec) {
+    throw new UsageError(`Unknown config key "${key}".`, {
+      hint: `Known keys: ${CONFIG_KEYS.map((k) => k.key).join(', ')}.`,
+      details: { key, known: CONFIG_KEYS.map((k) => k.key) },
+    });
+  }
+  return spec;
+}
+
+/** `sand…mium`: enough to recognise a key, not enough to use it. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return '*'.repeat(value.length);
+  return `${value.slice(0, 4)}…${value.slice(-4)}`;
+}

@@ -1,0 +1,81 @@
+/**
+ * The stored settings: a JSON file in the user config directory (XDG_CONFIG_HOME on
+ * Linux), mode 0600 because it may hold the API key. Reading is a plain file read, so
+ * commands that only need the key start fast; writing goes through conf (loaded lazily),
+ * which writes atomically.
+ */
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { UsageError } from '../errors.js';
+
+const PROJECT = 'exercises';
+const FILE_MODE = 0o600;
+
+export type StoredConfig = Record<string, unknown>;
+
+export function configDir(): string {
+  return envPaths(PROJECT, { suffix: '' }).config;
+}
+
+export function configPath(): string {
+  return join(configDir(), 'config.json');
+}
+
+/** The stored values; {} when there is no file yet. A corrupt file is a usage error naming it. */
+export function readStoredConfig(): StoredConfig {
+  let text: string;
+  try {
+    text = readFileSync(configPath(), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UsageError(`Cannot read the config file ${configPath()}: ${(err as Error).message}.`);
+  }
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as StoredConfig;
+  } catch {
+    // fall through
+  }
+  throw new UsageError(`The config file ${configPath()} is not valid JSON.`, {
+    hint: 'Fix or delete it; `exercises config path` prints where it is.',
+  });
+}
+
+export interface ConfigWriter {
+  set(key: string, value: string | number): void;
+  delete(key: string): void;
+}
+
+/** A conf instance over the same file, for writes. */
+export async function openConfigWriter(): Promise<ConfigWriter> {
+  readStoredConfig(); // refuse to overwrite a file we cannot read
+  const { default: Conf } = await import('conf');
+  const conf = new Conf<StoredConfig>({
+    projectName: PROJECT,
+    projectSuffix: '',
+    cwd: configDir(),
+    configName: 'config',
+    configFileMode: FILE_MODE,
+    accessPropertiesByDotNotation: false,
+  });
+  // conf writes new files with configFileMode; tighten one created earlier by hand, too.
+  const tighten = (): void => {
+    try {
+      chmodSync(conf.path, FILE_MODE);
+    } catch {
+      // nothing written yet
+    }
+  };
+  return {
+    set(key, value) {
+      conf.set(key, value);
+      tighten();
+    },
+    delete(key) {
+      conf.delete(key);
+      tighten();
+    },
+  };
+}

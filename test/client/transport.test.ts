@@ -1,0 +1,213 @@
+/**
+ * The transport against real local HTTP servers (node:http on 127.0.0.1:0): retries,
+ * timeouts, the key's origin rule, size cap, body checks and redaction.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Transport } from '../../src/http/transport.js';
+import { errorForStatus, isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry.js';
+import { AuthError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+
+const servers: Server[] = [];
+const transports: Transport[] = [];
+
+async function serve(handler: Handler): Promise<{ url: string; seen: IncomingMessage[] }> {
+  const seen: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req);
+    handler(req, res, seen.length);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+function transport(options: Partial<ConstructorParameters<typeof Transport>[0]> & { baseUrl: string }): Transport {
+  const t = new Transport({ timeoutMs: 2000, retries: 2, ...options });
+  transports.push(t);
+  return t;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((t) => t.close()));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise<void>((resolve) => {
+      s.closeAllConnections();
+      s.close(() => resolve());
+    })),
+  );
+});
+
+describe('Transport.getJson', () => {
+  it('sends the key to the base origin and parses JSON', async () => {
+    const { url, seen } = await serve((_req, res) => json(res, 200, { ok: true }));
+    const t = transport({ baseUrl: url, apiKey: 'k-123' });
+    await expect(t.getJson('/exercise/query', { category: ['STRENGTH', 'CARDIO'], name: undefined })).resolves.toEqual({ ok: true });
+    expect(seen[0]?.headers['x-api-key']).toBe('k-123');
+    expect(seen[0]?.url).toBe('/exercise/query?category=STRENGTH&category=CARDIO');
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    const { url, seen } = await serve((_req, res) => json(res, 200, {}));
+    await transport({ baseUrl: `${url}/api/v1/` }).getJson('/exercise/exerciseIds');
+    expect(seen[0]?.url).toBe('/api/v1/exercise/exerciseIds');
+  });
+
+  it('retries 503 then succeeds, logging each attempt without the key', async () => {
+    const lines: string[] = [];
+    const { url, seen } = await serve((_req, res, n) => (n < 3 ? json(res, 503, { error: { code: 'x', message: 'busy' } }) : json(res, 200, [1])));
+    const t = transport({ baseUrl: url, apiKey: 'secret-key', log: (l) => lines.push(l) });
+    await expect(t.getJson('/x')).resolves.toEqual([1]);
+    expect(seen).toHaveLength(3);
+    expect(lines.join('\n')).toContain('attempt 3/3');
+    expect(lines.join('\n')).not.toContain('secret-key');
+  });
+
+  it('gives up on 429 after the retries, quoting Retry-After', async () => {
+    const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '0' }));
+    const err = await transport({ baseUrl: url, retries: 1 }).getJson('/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toContain('slow down');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('does not wait out a Retry-After beyond the cap', async () => {
+    const { url, seen } = await serve((_req, res) => json(res, 429, {}, { 'retry-after': '3600' }));
+    const err = await transport({ baseUrl: url, retries: 3 }).getJson('/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toContain('3600 s');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('maps 401, 403, 404 and 500 without retrying', async () => {
+    const status = [401, 403, 404, 500];
+    const { url, seen } = await serve((req, res) => json(res, Number(req.url!.slice(1)), { error: { code: 'c', message: `m${req.url}` } }));
+    const t = transport({ baseUrl: url });
+    const errors = await Promise.all(status.map((s) => t.getJson(`/${s}`).catch((e: unknown) => e)));
+    expect(errors[0]).toBeInstanceOf(AuthError);
+    expect(errors[1]).toBeInstanceOf(AuthError);
+    expect(errors[2]).toBeInstanceOf(NotFoundError);
+    expect(errors[3]).toBeInstanceOf(NetworkError);
+    expect((errors[3] as Error).message).toContain('m/500');
+    expect(seen).toHaveLength(4);
+  });
+
+  it('reports HTML, truncated JSON and an empty body as malformed', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html><body>Welcome</body></html>');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"exercises":[');
+      }
+    });
+    const t = transport({ baseUrl: url });
+    for (const path of ['/html', '/cut']) {
+      const err = await t.getJson(path, undefined, `GET ${path}`).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(MalformedResponseError);
+      expect((err as Error).message).toContain(`GET ${path}`);
+    }
+  });
+
+  it('refuses an answer over the size cap', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const write = (): void => {
+        while (sent < 10 && res.write(chunk)) sent++;
+        if (sent < 10) res.once('drain', write);
+        else res.end();
+      };
+      write();
+    });
+    await expect(transport({ baseUrl: url }).getJson('/big')).rejects.toBeInstanceOf(MalformedResponseError);
+  });
+
+  it('gives up on a server that never answers within the timeout', async () => {
+    const { url, seen } = await serve(() => {});
+    const started = Date.now();
+    const err = await transport({ baseUrl: url, timeoutMs: 300, retries: 1 }).getJson('/hang').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).code).toBe('timeout');
+    expect(seen).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('retries a connection dropped mid-body', async () => {
+    const { url, seen } = await serve((_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"exer');
+        setTimeout(() => res.socket?.destroy(), 20);
+      } else json(res, 200, { fine: 1 });
+    });
+    await expect(transport({ baseUrl: url }).getJson('/drop')).resolves.toEqual({ fine: 1 });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('reports a refused connection as a network error', async () => {
+    const { url } = await serve(() => {});
+    const port = new URL(url).port;
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    const err = await transport({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 }).getJson('/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toContain('refused');
+  });
+});
+
+describe('Transport rules', () => {
+  it('refuses plain http to a non-loopback host unless allowed', () => {
+    expect(() => new Transport({ baseUrl: 'http://example.com', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
+    expect(() => new Transport({ baseUrl: 'http://example.com', timeoutMs: 1000, retries: 0, allowInsecure: true })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'http://localhost:1', timeoutMs: 1000, retries: 0 })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'http://[::1]:1', timeoutMs: 1000, retries: 0 })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'ftp://x', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
+    expect(() => new Transport({ baseUrl: 'not a url', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
+  });
+
+  it('sends no key to another origin in stream()', async () => {
+    const other = await serve((_req, res) => res.end('bytes'));
+    const base = await serve((_req, res) => res.end('bytes'));
+    const t = transport({ baseUrl: base.url, apiKey: 'k' });
+    for (const target of [`${other.url}/images/a/premium/b.png`, '/images/a/premium/b.png']) {
+      const res = await t.stream(target);
+      res.body.resume();
+      expect(res.status).toBe(200);
+    }
+    expect(other.seen[0]?.headers['x-api-key']).toBeUndefined();
+    expect(base.seen[0]?.headers['x-api-key']).toBe('k');
+  });
+});
+
+describe('retry policy', () => {
+  it('backs off exponentially with jitter and honours a capped Retry-After', () => {
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const d = retryDelayMs(attempt);
+      const step = 250 * 2 ** (attempt - 1);
+      expect(d).toBeGreaterThanOrEqual(step / 2);
+      expect(d).toBeLessThanOrEqual(step);
+    }
+    expect(retryDelayMs(1, '2')).toBe(2000);
+    expect(retryDelayMs(1, '99999')).toBe(30_000);
+    expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+  });
+
+  it('classifies errors', () => {
+    expect(isRetryableError(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe(true);
+    expect(isRetryableError(new NetworkError('x', { kind: 'timeout' }))).toBe(true);
+    expect(isRetryableError(new NetworkError('x', { kind: 'server_error' }))).toBe(false);
+    expect(isRetryableError(Object.assign(new Error('x'), { name: 'AbortError' }))).toBe(false);
+    expect(errorForStatus(403, 'GET /x')).toBeInstanceOf(AuthError);
+    expect(errorForStatus(400, 'GET /x', '{"error":{"code":"bad","message":"limit too big"}}').message).toContain('limit too big');
+  });
+});
