@@ -1,0 +1,62 @@
+/**
+ * The filters of /exercise/query (spec §4.1): filters combine with AND, the values of one
+ * filter with OR. `name` and `alias` are case- and accent-insensitive substrings, matched in
+ * the `searchlang` language (default: `lang`), with English where an entry has no translation.
+ */
+import { ENUM_FILTERS, ENUMS, type EnumFilterParam } from '../catalogue/enums.js';
+import type { CatalogueEntry } from '../catalogue/types.js';
+import { badParameter } from './http-error.js';
+import { listParam, singleParam } from './query-params.js';
+import { anyContains, foldText } from './text-match.js';
+import { localisedText, translationFor } from './translate.js';
+
+export interface QueryFilter {
+  /** Folded search text. */
+  name?: string;
+  alias?: string;
+  searchLang?: string;
+  /** Accepted values per enum filter; a filter that is absent is not in the map. */
+  enums: Map<EnumFilterParam, ReadonlySet<string>>;
+}
+
+export function parseQueryFilter(params: URLSearchParams, lang: string | undefined): QueryFilter {
+  const name = singleParam(params, 'name');
+  const alias = singleParam(params, 'alias');
+  const searchLang = singleParam(params, 'searchlang') || lang;
+  const enums = new Map<EnumFilterParam, ReadonlySet<string>>();
+  for (const filter of ENUM_FILTERS) {
+    const values = listParam(params, filter.param);
+    if (values.length === 0) continue;
+    const valid = ENUMS[filter.enum] as readonly string[];
+    for (const v of values) {
+      if (!valid.includes(v)) {
+        throw badParameter(filter.param, `Unknown ${filter.param} value "${v}"; valid values: ${valid.join(', ')}.`);
+      }
+    }
+    enums.set(filter.param, new Set(values));
+  }
+  const folded = (s: string | undefined) => (s === undefined || s.trim() === '' ? undefined : foldText(s));
+  return { name: folded(name), alias: folded(alias), searchLang, enums };
+}
+
+/** The entry's value(s) for an enum filter, as a list (null and absent give an empty list). */
+function enumValuesOf(entry: CatalogueEntry, param: EnumFilterParam): readonly string[] {
+  const value = entry[param];
+  if (value === null || value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+export function matchesFilter(entry: CatalogueEntry, filter: QueryFilter): boolean {
+  for (const [param, wanted] of filter.enums) {
+    if (!enumValuesOf(entry, param).some((v) => wanted.has(v))) return false;
+  }
+  if (filter.name !== undefined || filter.alias !== undefined) {
+    // In searchlang's words when the entry is translated into it, else in English (name and displayName).
+    const translated = translationFor(entry, filter.searchLang);
+    const text = localisedText(entry, filter.searchLang);
+    const names = translated?.displayName !== undefined ? [translated.displayName] : [entry.name, text.displayName];
+    if (filter.name !== undefined && !anyContains(names, filter.name)) return false;
+    if (filter.alias !== undefined && !anyContains(text.aliases, filter.alias)) return false;
+  }
+  return true;
+}

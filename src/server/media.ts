@@ -1,0 +1,143 @@
+/**
+ * Premium media (spec §4.4, §4.5) served from the catalogue directory: streamed from disk,
+ * with Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges; `Range` gives 206
+ * (or 416 when invalid or unsatisfiable), `If-Range` and `If-None-Match` are honoured.
+ * An id or name that could reach outside the directory is a 404, whatever the file system holds.
+ */
+import { open, realpath } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import rangeParser from 'range-parser';
+import { HttpError, notFound } from './http-error.js';
+
+export type MediaKind = 'images' | 'videos';
+
+export const MEDIA_TYPES: Record<MediaKind, { suffix: string; contentType: string }> = {
+  images: { suffix: '.png', contentType: 'image/png' },
+  videos: { suffix: '.mp4', contentType: 'video/mp4' },
+};
+
+/** A decoded path segment that is safe as one file name component. */
+function isSafeComponent(value: string): boolean {
+  return (
+    value !== '' &&
+    value !== '.' &&
+    value !== '..' &&
+    !/[/\\\0]/.test(value) &&
+    // control characters have no place in an id or a media name
+    !/[\u0000-\u001f\u007f]/.test(value)
+  );
+}
+
+/**
+ * The file for /<kind>/<id>/premium/<name><suffix>, checked to stay inside `root` even through
+ * symbolic links. Undefined when the request cannot name a file of the catalogue.
+ */
+export async function resolveMediaFile(root: string, kind: MediaKind, id: string, fileName: string): Promise<string | undefined> {
+  const { suffix } = MEDIA_TYPES[kind];
+  if (!fileName.endsWith(suffix)) return undefined;
+  const name = fileName.slice(0, -suffix.length);
+  if (!isSafeComponent(id) || !isSafeComponent(name)) return undefined;
+  const candidate = join(root, kind, id, 'premium', name + suffix);
+  if (!candidate.startsWith(root + sep)) return undefined;
+  try {
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
+    return realFile.startsWith(realRoot + sep) ? realFile : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function etagFor(size: number, mtimeMs: number): string {
+  return `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+}
+
+/** If-Range holds when it names the current ETag (strong match) or the current Last-Modified date. */
+function ifRangeHolds(ifRange: string | undefined, etag: string, lastModified: string): boolean {
+  if (ifRange === undefined) return true;
+  const value = ifRange.trim();
+  if (value.startsWith('"') || value.startsWith('W/')) return value === etag;
+  const date = Date.parse(value);
+  return !Number.isNaN(date) && date >= Date.parse(lastModified);
+}
+
+function ifNoneMatchHolds(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/** Streams `file` as the answer to `req` (GET or HEAD). */
+export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, file: string, kind: MediaKind): Promise<void> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    throw notFound('No such media file.');
+  }
+  let streaming = false;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw notFound('No such media file.');
+    const size = info.size;
+    const etag = etagFor(size, info.mtimeMs);
+    const lastModified = info.mtime.toUTCString();
+    const headers: Record<string, string> = {
+      'Content-Type': MEDIA_TYPES[kind].contentType,
+      'Accept-Ranges': 'bytes',
+      ETag: etag,
+      'Last-Modified': lastModified,
+      'Cache-Control': 'private, max-age=3600',
+    };
+
+    if (ifNoneMatchHolds(header(req, 'if-none-match'), etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+
+    let start = 0;
+    let end = size - 1;
+    let status = 200;
+    const range = header(req, 'range');
+    if (range !== undefined && ifRangeHolds(header(req, 'if-range'), etag, lastModified)) {
+      const parsed = rangeParser(size, range, { combine: true });
+      if (parsed === -1 || parsed === -2 || parsed.type !== 'bytes') {
+        throw new HttpError(416, 'range_not_satisfiable', `Range "${range.slice(0, 100)}" cannot be served from ${size} bytes.`, undefined, {
+          'Content-Range': `bytes */${size}`,
+          'Accept-Ranges': 'bytes',
+        });
+      }
+      // Several disjoint ranges would need multipart/byteranges; answering with the whole file is allowed.
+      if (parsed.length === 1) {
+        const only = parsed[0] as rangeParser.Range;
+        start = only.start;
+        end = only.end;
+        status = 206;
+        headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+      }
+    }
+    headers['Content-Length'] = String(size === 0 ? 0 : end - start + 1);
+    res.writeHead(status, headers);
+    if (req.method === 'HEAD' || size === 0) {
+      res.end();
+      return;
+    }
+    streaming = true;
+    const stream = handle.createReadStream({ start, end, autoClose: true });
+    await pipeline(stream, res).catch(() => {
+      // The client went away mid-file: nothing to answer any more.
+      res.destroy();
+    });
+  } finally {
+    if (!streaming) await handle.close().catch(() => {});
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
