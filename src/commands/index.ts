@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { register as serve } from './serve.js';
 
 export type RegisterCommand = (program: Command, context: () => Context) => void;
 
-export const COMMANDS: RegisterCommand[] = [];
+export const COMMANDS: RegisterCommand[] = [serve];

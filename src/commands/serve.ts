@@ -1,0 +1,112 @@
+/**
+ * `exercises serve [dir]`: the catalogue server over a catalogue directory (default: the
+ * shipped sample), for a team, a CI job or trying the CLI out. Runs until SIGINT/SIGTERM.
+ */
+import { Command, Option } from 'commander';
+import { intOption } from '../cli.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+
+export interface ServeOptions {
+  dir?: string;
+  host: string;
+  port: number;
+  /** KEY:PLAN pairs as typed; validated in run(). */
+  keys: string[];
+}
+
+export const DEFAULT_SERVE_HOST = '127.0.0.1';
+export const DEFAULT_SERVE_PORT = 8787;
+const PLANS = ['free', 'premium'] as const;
+
+/** `team-key:premium` → ['team-key', 'premium']; the key may itself hold colons. */
+export function parseKeys(pairs: readonly string[]): Record<string, 'free' | 'premium'> {
+  const keys: Record<string, 'free' | 'premium'> = {};
+  for (const pair of pairs) {
+    const at = pair.lastIndexOf(':');
+    const key = at === -1 ? '' : pair.slice(0, at);
+    const plan = at === -1 ? '' : pair.slice(at + 1);
+    if (key.trim() === '' || !(PLANS as readonly string[]).includes(plan)) {
+      throw new UsageError(`--key must be KEY:PLAN with PLAN one of ${PLANS.join(', ')}.`, {
+        hint: 'For example: --key team-key:premium --key guest-key:free',
+      });
+    }
+    keys[key] = plan as 'free' | 'premium';
+  }
+  return keys;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export async function run(options: ServeOptions, ctx: Context): Promise<void> {
+  const keys = options.keys.length > 0 ? parseKeys(options.keys) : undefined;
+  const { createCatalogueServer } = await import('../server/catalogue-server.js');
+  const { sampleCatalogueDir } = await import('../server/sandbox.js');
+  const dir = options.dir ?? sampleCatalogueDir();
+
+  if (!isLoopbackHost(options.host)) {
+    ctx.io.stderr.write(
+      `Warning: listening on ${options.host}, not on loopback: anyone who can reach this machine can use the catalogue with the keys it accepts.\n`,
+    );
+  }
+
+  let server;
+  try {
+    server = await createCatalogueServer({
+      dir,
+      host: options.host,
+      port: options.port,
+      keys,
+      log: ctx.globals.quiet ? undefined : (line) => ctx.io.stderr.write(`${line}\n`),
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port, or --port 0 for any free port.' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') {
+      throw new UsageError(`Cannot listen on ${options.host}:${options.port} (${code}).`);
+    }
+    throw err;
+  }
+
+  ctx.io.stdout.write(`Listening on ${server.url}\n`);
+  if (!keys && !ctx.globals.quiet) ctx.io.stderr.write('Keys: sandbox-free (free plan), sandbox-premium (premium plan).\n');
+
+  // main() aborts ctx.signal on SIGINT/SIGTERM; closing then ends the command with exit 0.
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+}
+
+export function register(program: Command, context: () => Context): void {
+  program
+    .command('serve')
+    .description('serve a catalogue directory over HTTP with the service interface (default: the sample catalogue)')
+    .argument('[dir]', 'catalogue directory holding exercises.jsonl, images/ and videos/ (default: the shipped sample)')
+    .option('--host <host>', 'address to listen on', DEFAULT_SERVE_HOST)
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(DEFAULT_SERVE_PORT).argParser(intOption('--port', 0, 65535)))
+    .addOption(
+      new Option('--key <key:plan>', 'accept this API key with plan free or premium (repeatable; default: sandbox-free:free and sandbox-premium:premium)').argParser(
+        (v: string, acc: string[] | undefined) => [...(acc ?? []), v],
+      ),
+    )
+    .addHelpText(
+      'after',
+      `
+Logs one line per request to stderr (method, path, status, milliseconds; never the key).
+Stop it with Ctrl-C.
+
+Examples:
+  exercises serve                                  # the sample catalogue on http://127.0.0.1:8787
+  exercises serve ./mirror --port 0                # a mirrored catalogue on any free port
+  exercises serve ./mirror --key team-key:premium --key guest-key:free
+  exercises --base-url http://127.0.0.1:8787 --api-key sandbox-premium query --muscle chest
+`,
+    )
+    .action(async (dir: string | undefined, opts: { host: string; port: number; key?: string[] }) => {
+      await run({ dir, host: opts.host, port: opts.port, keys: opts.key ?? [] }, context());
+    });
+}
