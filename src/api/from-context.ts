@@ -37,7 +37,8 @@ export function missingKeyError(): AuthError {
 }
 
 /** Base URL and key to use: the sandbox's, or the resolved settings (which must include a key). */
-async function connection(ctx: Context, settings: Settings): Promise<Connection> {
+export async function connectionFromContext(ctx: Context): Promise<Connection> {
+  const settings = settingsFromContext(ctx);
   if (ctx.globals.sandbox) {
     const { startSandbox } = await import('../server/sandbox.js');
     const sandbox = await startSandbox();
@@ -49,9 +50,9 @@ async function connection(ctx: Context, settings: Settings): Promise<Connection>
   return { baseUrl: settings.baseUrl.value!, apiKey, keySource: settings.apiKey.source, keyOrigin: settings.apiKey.origin };
 }
 
-async function build(ctx: Context): Promise<ApiClient> {
+/** An API client for a given base URL and key, with the context's timeouts, retries, log and signal. */
+export function clientFor(ctx: Context, conn: { baseUrl: string; apiKey: string }): ApiClient {
   const settings = settingsFromContext(ctx);
-  const conn = await connection(ctx, settings);
   const log = ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
   const transport = new Transport({
     baseUrl: conn.baseUrl,
@@ -63,9 +64,18 @@ async function build(ctx: Context): Promise<ApiClient> {
     ...(log ? { log } : {}),
   });
   ctx.onExit(() => transport.close());
-  const from = conn.keySource === 'sandbox' ? 'the sandbox' : conn.keyOrigin ?? 'the stored config';
-  log?.(`using ${transport.baseUrl.href} with the key from ${from}; timeout ${settings.timeoutMs} ms, ${settings.retries} retries`);
   return new ApiClient(transport);
+}
+
+async function build(ctx: Context): Promise<ApiClient> {
+  const settings = settingsFromContext(ctx);
+  const conn = await connectionFromContext(ctx);
+  const client = clientFor(ctx, conn);
+  if (ctx.globals.verbose) {
+    const from = conn.keySource === 'sandbox' ? 'the sandbox' : conn.keyOrigin ?? 'the stored config';
+    ctx.io.stderr.write(`using ${client.transport.baseUrl.href} with the key from ${from}; timeout ${settings.timeoutMs} ms, ${settings.retries} retries\n`);
+  }
+  return client;
 }
 
 /**

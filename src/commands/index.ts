@@ -5,8 +5,13 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { register as auth } from './auth.js';
+import { register as config } from './config.js';
+import { register as ids } from './ids.js';
+import { register as query } from './query.js';
 import { register as serve } from './serve.js';
+import { register as show } from './show.js';
 
 export type RegisterCommand = (program: Command, context: () => Context) => void;
 
-export const COMMANDS: RegisterCommand[] = [serve];
+export const COMMANDS: RegisterCommand[] = [query, ids, show, auth, config, serve];

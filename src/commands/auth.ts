@@ -1,0 +1,146 @@
+/**
+ * `exercises auth login|status|logout`: store the API key (hidden prompt, or stdin with
+ * --with-key), show which key is in use and whether the service accepts it, remove it.
+ * The key is only ever shown masked.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { outputFormat } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
+import { addExamples } from './shared/help.js';
+
+const KEY_BYTES_MAX = 4096;
+
+/** A key must be one printable token: it travels in an HTTP header. */
+export function checkKey(raw: string): string {
+  const key = raw.trim();
+  if (key === '') throw new UsageError('The API key is empty.');
+  if (key.length > 512 || /[\s\u0000-\u001f\u007f-\u00ff]/.test(key) || /[^\x21-\x7e]/.test(key)) {
+    throw new UsageError('That does not look like an API key: it must be one line of printable characters without spaces.');
+  }
+  return key;
+}
+
+async function keyFromStdin(ctx: Context): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buf.length;
+    if (size > KEY_BYTES_MAX) throw new UsageError('Standard input is too long to be an API key.');
+    chunks.push(buf);
+  }
+  const firstLine = Buffer.concat(chunks).toString('utf8').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  return checkKey(firstLine);
+}
+
+async function keyFromPrompt(ctx: Context): Promise<string> {
+  const { read } = await import('read');
+  const answer = await read({ prompt: 'API key (input hidden): ', silent: true, replace: '*', input: ctx.io.stdin, output: ctx.io.stderr });
+  return checkKey(String(answer));
+}
+
+/** One cheap request (one id) to learn whether the service accepts a key. */
+async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
+  const { clientFor } = await import('../api/from-context.js');
+  await clientFor(ctx, { baseUrl, apiKey }).exerciseIds({ limit: 1 });
+}
+
+async function login(opts: { withKey?: boolean; verify?: boolean }, ctx: Context): Promise<void> {
+  let key: string;
+  if (opts.withKey) key = await keyFromStdin(ctx);
+  else if (ctx.io.stdinIsTTY) key = await keyFromPrompt(ctx);
+  else {
+    throw new UsageError('Standard input is not a terminal, so the key cannot be asked for.', {
+      hint: 'Pipe it in with --with-key, e.g. `printenv MY_KEY | exercises auth login --with-key`.',
+    });
+  }
+  const { settingsFromContext } = await import('../api/from-context.js');
+  const { maskSecret } = await import('../config/keys.js');
+  const { configPath, openConfigWriter } = await import('../config/store.js');
+  if (opts.verify) await verifyKey(ctx, settingsFromContext(ctx).baseUrl.value!, key);
+  const writer = await openConfigWriter();
+  writer.set('api-key', key);
+  if (!ctx.globals.quiet) {
+    ctx.io.stderr.write(`Stored the API key ${maskSecret(key)} in ${configPath()}${opts.verify ? ' (the service accepted it)' : ''}.\n`);
+    if (ctx.env.EXERCISES_API_KEY) ctx.io.stderr.write('Note: EXERCISES_API_KEY is set and takes precedence over the stored key.\n');
+  }
+}
+
+const SOURCE_LABEL = { flag: 'the --api-key flag', env: 'EXERCISES_API_KEY', config: 'the stored config', default: 'the default', sandbox: 'the --sandbox server' } as const;
+
+async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
+  const { connectionFromContext, settingsFromContext } = await import('../api/from-context.js');
+  const { maskSecret } = await import('../config/keys.js');
+  const settings = settingsFromContext(ctx);
+  const conn = await connectionFromContext(ctx); // no key → AuthError naming the three ways
+  let accepted: boolean | undefined;
+  let problem: CliError | undefined;
+  if (opts.verify !== false) {
+    try {
+      await verifyKey(ctx, conn.baseUrl, conn.apiKey);
+      accepted = true;
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      problem = err;
+      accepted = err.exitCode === 3 ? false : undefined;
+    }
+  }
+  const baseSource = ctx.globals.sandbox ? 'sandbox' : settings.baseUrl.source;
+  const report = {
+    key: maskSecret(conn.apiKey),
+    source: conn.keySource,
+    baseUrl: conn.baseUrl,
+    baseUrlSource: baseSource,
+    ...(accepted !== undefined ? { accepted } : {}),
+    ...(problem ? { problem: problem.message } : {}),
+  };
+  if (outputFormat(ctx) === 'json' || outputFormat(ctx) === 'jsonl') ctx.io.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    const service = opts.verify === false ? 'not checked (--no-verify)' : accepted ? 'accepts the key' : accepted === false ? 'rejects the key' : `could not be asked (${problem?.message ?? 'unknown'})`;
+    ctx.io.stdout.write(
+      [
+        `Key:      ${report.key} (from ${SOURCE_LABEL[conn.keySource]})`,
+        `Base URL: ${conn.baseUrl} (${baseSource === 'default' ? 'default' : `from ${SOURCE_LABEL[baseSource]}`})`,
+        `Service:  ${service}`,
+      ].join('\n') + '\n',
+    );
+  }
+  if (problem) throw problem;
+}
+
+async function logout(ctx: Context): Promise<void> {
+  const { openConfigWriter, readStoredConfig } = await import('../config/store.js');
+  const had = typeof readStoredConfig()['api-key'] === 'string';
+  if (had) (await openConfigWriter()).delete('api-key');
+  if (!ctx.globals.quiet) {
+    ctx.io.stderr.write(had ? 'Removed the stored API key.\n' : 'No API key was stored.\n');
+    if (ctx.env.EXERCISES_API_KEY) ctx.io.stderr.write('Note: EXERCISES_API_KEY is still set in the environment.\n');
+  }
+}
+
+export const register: RegisterCommand = (program: Command, context: () => Context) => {
+  const auth = program.command('auth').description('store, check or remove the API key');
+
+  const loginCmd = auth
+    .command('login')
+    .description('store the API key (asked for with hidden input, or read from stdin with --with-key)')
+    .option('--with-key', 'read the key from standard input')
+    .option('--verify', 'check the key with the service (one request) before storing it');
+  addExamples(loginCmd, ['exercises auth login', 'exercises auth login --verify'], ['printenv EXERCISES_KEY | exercises auth login --with-key', 'pass show exercises/api-key | exercises auth login --with-key']);
+  loginCmd.action(async (opts: { withKey?: boolean; verify?: boolean }) => login(opts, context()));
+
+  const statusCmd = auth
+    .command('status')
+    .description('show which key is in use (masked) and whether the service accepts it (one request)')
+    .option('--no-verify', 'do not ask the service');
+  addExamples(statusCmd, ['exercises auth status', 'exercises --sandbox auth status'], ['exercises auth status --json | jq .accepted', 'exercises auth status --no-verify --json']);
+  statusCmd.action(async (opts: { verify?: boolean }) => status(opts, context()));
+
+  const logoutCmd = auth.command('logout').description('remove the stored API key');
+  addExamples(logoutCmd, ['exercises auth logout'], ['exercises auth logout --quiet']);
+  logoutCmd.action(async () => logout(context()));
+
+  addExamples(auth, ['exercises auth login', 'exercises auth status', 'exercises auth logout'], ['printenv EXERCISES_KEY | exercises auth login --with-key']);
+};

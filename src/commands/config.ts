@@ -1,0 +1,97 @@
+/** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/keys.ts). */
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { outputFormat } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
+import { addExamples } from './shared/help.js';
+
+async function modules() {
+  const [keys, store] = await Promise.all([import('../config/keys.js'), import('../config/store.js')]);
+  return { ...keys, ...store };
+}
+
+function shown(value: unknown, secret: boolean | undefined, mask: (v: string) => string): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return secret ? mask(text) : text;
+}
+
+async function get(key: string, ctx: Context): Promise<void> {
+  const m = await modules();
+  const spec = m.configKeySpec(key);
+  const value = m.readStoredConfig()[spec.key];
+  if (value !== undefined) ctx.io.stdout.write(`${shown(value, spec.secret, m.maskSecret)}\n`);
+}
+
+async function set(key: string, value: string, ctx: Context): Promise<void> {
+  const m = await modules();
+  const spec = m.configKeySpec(key);
+  if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
+  const parsed = spec.parse(value);
+  (await m.openConfigWriter()).set(spec.key, parsed);
+  if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
+    ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
+  }
+}
+
+async function unset(key: string): Promise<void> {
+  const m = await modules();
+  const spec = m.configKeySpec(key);
+  (await m.openConfigWriter()).delete(spec.key);
+}
+
+async function list(ctx: Context): Promise<void> {
+  const m = await modules();
+  const stored = m.readStoredConfig();
+  const rows = m.CONFIG_KEYS.map((spec) => ({
+    key: spec.key,
+    value: shown(stored[spec.key], spec.secret, m.maskSecret),
+    ...(spec.env && ctx.env[spec.env] ? { overriddenBy: spec.env } : {}),
+    description: spec.description,
+  }));
+  const format = outputFormat(ctx);
+  if (format === 'json') ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(rows.filter((r) => r.value !== '').map((r) => [r.key, r.value])))}\n`);
+  else if (format === 'jsonl') for (const r of rows) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+  else if (format === 'table') {
+    const width = Math.max(...rows.map((r) => r.key.length));
+    for (const r of rows) {
+      const note = r.overriddenBy ? `  (${r.overriddenBy} overrides it)` : '';
+      ctx.io.stdout.write(`${r.key.padEnd(width)}  ${r.value === '' ? '-' : r.value}${note}\n`);
+    }
+  } else {
+    const { delimitedLine } = await import('../output/delimited.js');
+    ctx.io.stdout.write(delimitedLine(format, ['key', 'value', 'overriddenBy']));
+    for (const r of rows) ctx.io.stdout.write(delimitedLine(format, [r.key, r.value, r.overriddenBy ?? '']));
+  }
+}
+
+export const register: RegisterCommand = (program: Command, context: () => Context) => {
+  const config = program.command('config').description('read and change stored settings (base-url, lang, timeout, retries)');
+  const keyHelp = 'one of: api-key (read only), base-url, lang, timeout, retries';
+
+  const getCmd = config.command('get').description('print a stored setting').argument('<key>', keyHelp);
+  addExamples(getCmd, ['exercises config get base-url'], ['lang=$(exercises config get lang)']);
+  getCmd.action(async (key: string) => get(key, context()));
+
+  const setCmd = config.command('set').description('store a setting (checked first)').argument('<key>', keyHelp).argument('<value>', 'the value');
+  addExamples(setCmd, ['exercises config set lang de-DE', 'exercises config set base-url http://127.0.0.1:8787', 'exercises config set retries 5'], ['exercises config set timeout 10000 --quiet']);
+  setCmd.action(async (key: string, value: string) => set(key, value, context()));
+
+  const unsetCmd = config.command('unset').description('remove a stored setting').argument('<key>', keyHelp);
+  addExamples(unsetCmd, ['exercises config unset base-url'], ['exercises config unset lang --quiet']);
+  unsetCmd.action(async (key: string) => unset(key));
+
+  const listCmd = config.command('list').description('list every known setting and its stored value (the key masked)');
+  addExamples(listCmd, ['exercises config list'], ['exercises config list --json | jq .lang', 'exercises config list --format tsv']);
+  listCmd.action(async () => list(context()));
+
+  const pathCmd = config.command('path').description('print where the settings file is');
+  addExamples(pathCmd, ['exercises config path'], ['cat "$(exercises config path)"']);
+  pathCmd.action(() => {
+    const ctx = context();
+    return import('../config/store.js').then(({ configPath }) => void ctx.io.stdout.write(`${configPath()}\n`));
+  });
+
+  addExamples(config, ['exercises config list', 'exercises config set lang de-DE'], ['exercises config list --json']);
+};

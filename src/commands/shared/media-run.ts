@@ -1,0 +1,70 @@
+/**
+ * What `image`, `video` and `download` share: the output directory, running media jobs
+ * through the bulk engine with progress on a terminal, and reporting the summary.
+ */
+import { resolve } from 'node:path';
+import type { ApiClient } from '../../api/client.js';
+import { type Context, outputFormat } from '../../context.js';
+import { PartialFailureError } from '../../errors.js';
+import type { BulkSummary } from '../../media/bulk.js';
+import type { MediaJob } from '../../media/jobs.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 32;
+
+/** The output directory: --dir, else the current directory. */
+export function outputDir(dir: unknown): string {
+  return resolve(typeof dir === 'string' && dir !== '' ? dir : '.');
+}
+
+/** --verbose lines on stderr. */
+export function verboseLog(ctx: Context): ((line: string) => void) | undefined {
+  return ctx.globals.verbose ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined;
+}
+
+/** Attempts after a failure that brought no new bytes: the same --retries as every request. */
+export async function mediaRetries(ctx: Context): Promise<number> {
+  const { settingsFromContext } = await import('../../api/from-context.js');
+  return settingsFromContext(ctx).retries;
+}
+
+export interface RunJobsOptions {
+  concurrency: number;
+  skipExisting: boolean;
+  failFast: boolean;
+}
+
+/** Downloads the jobs with a bounded pool; a progress bar only on a terminal stderr without --quiet. */
+export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[], options: RunJobsOptions): Promise<BulkSummary> {
+  const { runBulk } = await import('../../media/bulk.js');
+  const { downloadFile } = await import('../../media/download-file.js');
+  const retries = await mediaRetries(ctx);
+  const log = verboseLog(ctx);
+  const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
+  const progress = showProgress ? await (await import('../../media/progress.js')).createProgress(ctx.io.stderr) : undefined;
+  return runBulk(jobs, {
+    ...options,
+    signal: ctx.signal,
+    ...(progress ? { progress } : {}),
+    download: (job, onBytes, signal) =>
+      downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes, ...(log ? { log } : {}) }),
+  });
+}
+
+/**
+ * The summary: on stderr for people (only the failures with --quiet), as JSON on stdout with
+ * --format json. Exit 7 (PartialFailureError) when some files failed.
+ */
+export async function reportSummary(ctx: Context, summary: BulkSummary): Promise<void> {
+  const { summaryJson, summaryLines } = await import('../../media/bulk.js');
+  const lines = summaryLines(summary);
+  const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
+  if (shown.length > 0) ctx.io.stderr.write(`${shown.join('\n')}\n`);
+  if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
+  if (summary.failed > 0) {
+    throw new PartialFailureError(`${summary.failed} of ${summary.outcomes.length} file${summary.outcomes.length === 1 ? '' : 's'} failed; the others are in place.`, {
+      hint: 'Run the same command again: complete files are skipped and partial ones resume.',
+      details: { failed: summary.outcomes.filter((o) => o.status === 'failed').map((o) => ({ file: o.job.what, message: o.error?.message })) },
+    });
+  }
+}

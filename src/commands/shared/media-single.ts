@@ -1,0 +1,106 @@
+/**
+ * `image` and `video`: the media of one exercise. Without names, every one its record lists
+ * (one record request); with names, straight to the media (the record is not needed, a
+ * request saved). `-o <file>` / `-o -` for exactly one file, `--dir` otherwise.
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { MediaKind } from '../../media/media-names.js';
+import { addExamples } from './help.js';
+import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries, verboseLog } from './media-run.js';
+
+export interface SingleMediaOptions {
+  output?: string;
+  dir?: string;
+  force?: boolean;
+}
+
+const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
+
+export async function runSingleMedia(kind: MediaKind, idOrName: string, names: string[], opts: SingleMediaOptions, ctx: Context): Promise<void> {
+  if (idOrName.trim() === '') throw new UsageError('The exercise id or name cannot be empty.');
+  if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
+  if (opts.output !== undefined && opts.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
+  if (opts.output === '-' && ctx.io.stdoutIsTTY) {
+    throw new UsageError(`Refusing to write ${kind} bytes to the terminal.`, {
+      hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
+    });
+  }
+  if (opts.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
+
+  const { apiFromContext, resolvedLang } = await import('../../api/from-context.js');
+  const { jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
+  const { hasMediaFields } = await import('../../media/media-names.js');
+  const api = await apiFromContext(ctx);
+  const dir = outputDir(opts.dir);
+
+  let jobs = uniqueJobs(names.map((entry) => mediaJob(api, dir, idOrName, kind, entry)));
+  if (names.length === 0) {
+    const lang = await resolvedLang(ctx);
+    const record = await api.getExercise(idOrName, lang ? { lang } : {});
+    jobs = jobsForRecord(api, dir, record.id ?? idOrName, record, [kind]);
+    if (jobs.length === 0) {
+      throw new NotFoundError(`The exercise "${idOrName}" lists no premium ${PLURAL[kind]}.`, {
+        hint: hasMediaFields(record, [kind])
+          ? `\`exercises show ${idOrName}\` shows what it has.`
+          : `Its record carries no premium${kind === 'image' ? 'Images' : 'Videos'} at all: a free plan's records never do; premium media need a premium plan key.`,
+      });
+    }
+  }
+
+  if (opts.output !== undefined) {
+    if (jobs.length !== 1) {
+      throw new UsageError(`-o takes exactly one ${kind}, and "${idOrName}" has ${jobs.length}: ${jobs.map((j) => j.name).join(', ')}.`, {
+        hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
+      });
+    }
+    const job = jobs[0]!;
+    const retries = await mediaRetries(ctx);
+    const log = verboseLog(ctx);
+    const common = { transport: api.transport, retries, signal: ctx.signal, ...(log ? { log } : {}) };
+    const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
+    if (opts.output === '-') {
+      await downloadToStream(job, ctx.io.stdout, common);
+      return;
+    }
+    const path = resolve(opts.output);
+    const { looksComplete } = await import('../../media/verify.js');
+    if (!opts.force && (await looksComplete(kind, path))) {
+      if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--force overwrites it).\n`);
+      return;
+    }
+    await downloadFile(job, path, common);
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`Saved ${path}\n`);
+    return;
+  }
+
+  const summary = await runMediaJobs(ctx, api, jobs, { concurrency: DEFAULT_CONCURRENCY, skipExisting: !opts.force, failFast: false });
+  // One file asked for: its own error and exit code say more than "1 of 1 failed".
+  const only = summary.outcomes.length === 1 ? summary.outcomes[0] : undefined;
+  if (only?.status === 'failed' && only.error) throw only.error;
+  await reportSummary(ctx, summary);
+}
+
+export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind): void {
+  const ext = kind === 'image' ? 'png' : 'mp4';
+  const cmd = program
+    .command(`${kind} <id-or-name> [names...]`)
+    .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
+    .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
+    .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
+    .option('--force', 'download again and overwrite files already present');
+  const viewer = kind === 'image' ? 'display -' : 'mpv -';
+  addExamples(
+    cmd,
+    [
+      `exercises ${kind} Barbell_Bench_Press`,
+      `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
+      `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
+      `exercises --sandbox ${kind} Plank --dir /tmp/media --force`,
+    ],
+    [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
+  );
+  cmd.action(async (idOrName: string, names: string[], opts: SingleMediaOptions) => runSingleMedia(kind, idOrName, names, opts, context()));
+}

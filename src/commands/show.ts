@@ -1,0 +1,92 @@
+/**
+ * `exercises show <id-or-name...>`: GET /exercise/{exerciseId} for each, with bounded
+ * concurrency and output in input order; `-` reads ids from stdin. Missing ones are
+ * reported as they come and make the command exit 4 after printing the others.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { ExerciseRecord } from '../catalogue/types.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
+import { addExamples } from './shared/help.js';
+
+/** Requests in flight at once: enough to hide latency, few enough to be polite. */
+export const SHOW_CONCURRENCY = 8;
+
+type Outcome = { id: string; record: ExerciseRecord } | { id: string; error: unknown };
+
+/** The arguments, with `-` replaced by the ids read from stdin. */
+async function* requestedIds(args: string[], ctx: Context): AsyncIterable<string> {
+  const { readIds } = await import('./shared/read-ids.js');
+  let stdinUsed = false;
+  for (const arg of args) {
+    if (arg !== '-') {
+      yield arg;
+      continue;
+    }
+    if (stdinUsed) continue;
+    stdinUsed = true;
+    yield* readIds(ctx.io.stdin);
+  }
+}
+
+export async function run(args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<void> {
+  if (args.length === 0) throw new UsageError('Give at least one exercise id or name, or - to read them from stdin.');
+  if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
+  const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
+  const { createRecordWriter } = await import('../output/record.js');
+  const lang = await resolvedLang(ctx);
+  const api = await apiFromContext(ctx);
+  const writer = createRecordWriter(ctx, args.length > 1 || args.includes('-'));
+
+  const fetchOne = (id: string): Promise<Outcome> =>
+    api.getExercise(id, lang ? { lang } : {}).then(
+      (record) => ({ id, record }),
+      (error: unknown) => ({ id, error }),
+    );
+
+  const missing: string[] = [];
+  let total = 0;
+  const emit = async (outcome: Outcome): Promise<void> => {
+    if ('record' in outcome) return writer.add(outcome.record);
+    if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
+    missing.push(outcome.id);
+    ctx.io.stderr.write(`Not found: ${outcome.id}\n`);
+  };
+
+  // A sliding window: at most SHOW_CONCURRENCY requests in flight, results written in input order.
+  const window: Promise<Outcome>[] = [];
+  for await (const id of requestedIds(args, ctx)) {
+    total++;
+    window.push(fetchOne(id));
+    if (window.length >= SHOW_CONCURRENCY) await emit(await window.shift()!);
+  }
+  while (window.length > 0) await emit(await window.shift()!);
+  await writer.finish();
+
+  if (total === 0) throw new UsageError('No exercise ids were given on stdin.');
+  if (missing.length > 0) {
+    throw new NotFoundError(
+      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}.`,
+      { hint: 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.', details: { missing } },
+    );
+  }
+}
+
+export const register: RegisterCommand = (program: Command, context: () => Context) => {
+  const cmd = program
+    .command('show')
+    .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
+    .argument('<id-or-name...>', 'exercise ids or names (quote names with spaces); - for stdin');
+  addExamples(
+    cmd,
+    ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE'],
+    [
+      'exercises show Barbell_Bench_Press --format json | jq .instructions',
+      'exercises ids --all | exercises show - --format jsonl > catalogue.jsonl',
+      "exercises query --muscle chest --format jsonl | exercises show - --format csv > chest.csv",
+      'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
+    ],
+  );
+  cmd.action(async (args: string[], opts: Record<string, unknown>) => run(args, opts, context()));
+};

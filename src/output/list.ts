@@ -1,0 +1,89 @@
+/**
+ * Writes a list of exercise summaries in the format in force, item by item: json keeps
+ * the API's list shape and streams, jsonl is one object per line, csv/tsv a header and one
+ * row per item, and a table (terminal only) ends with a one-line footer.
+ */
+import type { Context } from '../context.js';
+import { colorEnabled, outputFormat } from '../context.js';
+import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
+import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
+import { delimitedLine } from './delimited.js';
+import { renderTable } from './table.js';
+import { write } from './write.js';
+
+export interface ListFooter {
+  /** Command line for the next page, when there is one. */
+  nextCommand?: string;
+  /** The whole list was fetched (--all): say so rather than offering a next page. */
+  complete?: boolean;
+}
+
+export interface ListWriter {
+  add(item: ExerciseSummary): Promise<void> | void;
+  /** `pagination` is written in json (the API's shape); the footer is for the table. */
+  finish(pagination: Pagination, footer?: ListFooter): Promise<void>;
+}
+
+type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
+
+export function createListWriter(ctx: OutCtx, columns: ReadonlyArray<Column<ExerciseSummary>> = LIST_COLUMNS): ListWriter {
+  const out = ctx.io.stdout;
+  const format = outputFormat(ctx);
+  let count = 0;
+
+  switch (format) {
+    case 'json':
+      return {
+        add(item) {
+          const prefix = count++ === 0 ? '{"exercises":[\n' : ',\n';
+          return write(out, prefix + JSON.stringify(item));
+        },
+        async finish(pagination) {
+          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${JSON.stringify(pagination)}}\n`);
+        },
+      };
+    case 'jsonl':
+      return {
+        add(item) {
+          return write(out, `${JSON.stringify(item)}\n`);
+        },
+        async finish() {},
+      };
+    case 'csv':
+    case 'tsv': {
+      const header = (): string => delimitedLine(format, columns.map((c) => c.key));
+      return {
+        add(item) {
+          const line = delimitedLine(format, columns.map((c) => c.value(item)));
+          return write(out, count++ === 0 ? header() + line : line);
+        },
+        async finish() {
+          if (count === 0) await write(out, header());
+        },
+      };
+    }
+    case 'table': {
+      // A table needs every row to size its columns; it is for people, so pages are small.
+      const items: ExerciseSummary[] = [];
+      return {
+        add(item) {
+          items.push(item);
+        },
+        async finish(pagination, footer = {}) {
+          const color = colorEnabled(ctx);
+          if (items.length === 0) {
+            if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
+            return;
+          }
+          await write(out, await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, color }));
+          if (ctx.globals.quiet) return;
+          const total = typeof pagination.total === 'number' ? pagination.total : undefined;
+          let line = `${items.length}${total !== undefined && !footer.complete ? ` of ${total}` : ''} exercise${items.length === 1 ? '' : 's'}`;
+          if (footer.nextCommand && !footer.complete) line += ` · next page: ${footer.nextCommand}`;
+          const chalk = color ? (await import('chalk')).default : undefined;
+          await write(out, `${chalk ? chalk.dim(line) : line}\n`);
+        },
+      };
+    }
+  }
+}

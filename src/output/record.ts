@@ -1,0 +1,128 @@
+/**
+ * Writes full exercise records (`show`): a readable card on a terminal (muscles,
+ * equipment, level, numbered instructions, premium media names), otherwise the record
+ * as json, jsonl, csv or tsv.
+ */
+import type { Context } from '../context.js';
+import { colorEnabled, outputFormat } from '../context.js';
+import type { ExerciseRecord } from '../catalogue/types.js';
+import { RECORD_COLUMNS } from './columns.js';
+import { delimitedLine } from './delimited.js';
+import { oneLine, write } from './write.js';
+
+type Paint = (text: string) => string;
+
+/** `LOWER_BACK` → `lower back`. */
+export function humanEnum(value: string): string {
+  return value.toLowerCase().replace(/_/g, ' ');
+}
+
+/** Greedy word wrap with a hanging indent. */
+export function wrap(text: string, width: number, indent: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line && [...line].length + 1 + [...word].length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+export function renderRecordText(record: ExerciseRecord, options: { width: number; bold?: Paint; dim?: Paint }): string {
+  const bold = options.bold ?? ((s: string) => s);
+  const dim = options.dim ?? ((s: string) => s);
+  const width = Math.max(40, options.width);
+  const clean = (v: unknown): string => oneLine(String(v));
+  const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => humanEnum(clean(x))).join(', ') : '');
+  const names = (v: unknown): string => (Array.isArray(v) ? v.map(clean).join(', ') : '');
+  const lines: string[] = [];
+  const title = clean(record.displayName ?? record.name);
+  lines.push(`${bold(title)}${record.id !== undefined ? dim(`  (${clean(record.id)})`) : ''}`);
+  if (record.displayName && record.displayName !== record.name) lines.push(`${dim('Name:')} ${clean(record.name)}`);
+  const field = (label: string, value: string): void => {
+    if (value) lines.push(`${dim(`${label}:`)} ${wrap(value, width - label.length - 2, ' '.repeat(label.length + 2))}`);
+  };
+  field('Also known as', names(record.aliases));
+  field('Category', record.category ? humanEnum(clean(record.category)) : '');
+  field('Primary muscles', list(record.primaryMuscle));
+  field('Secondary muscles', list(record.secondaryMuscle));
+  field('Equipment', record.equipment ? humanEnum(clean(record.equipment)) : '');
+  field('Level', record.level ? humanEnum(clean(record.level)) : '');
+  field('Mechanic', record.mechanic ? humanEnum(clean(record.mechanic)) : '');
+  field('Force', record.force ? humanEnum(clean(record.force)) : '');
+  if (Array.isArray(record.instructions) && record.instructions.length > 0) {
+    lines.push(dim('Instructions:'));
+    const digits = String(record.instructions.length).length;
+    record.instructions.forEach((step, i) => {
+      const label = `  ${String(i + 1).padStart(digits)}. `;
+      lines.push(label + wrap(clean(step), width - label.length, ' '.repeat(label.length)));
+    });
+  }
+  field('Premium images', names(record.premiumImages));
+  field('Premium videos', names(record.premiumVideos));
+  return `${lines.join('\n')}\n`;
+}
+
+export interface RecordWriter {
+  add(record: ExerciseRecord): Promise<void> | void;
+  finish(): Promise<void>;
+}
+
+type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
+
+/** `many`: several records were asked for (json then writes an array rather than one object). */
+export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
+  const out = ctx.io.stdout;
+  const format = outputFormat(ctx);
+  let count = 0;
+  switch (format) {
+    case 'json': {
+      const indent = ctx.io.stdoutIsTTY && !many ? 2 : undefined;
+      return {
+        add(record) {
+          const text = JSON.stringify(record, null, indent);
+          if (!many) return write(out, `${text}\n`);
+          return write(out, `${count++ === 0 ? '[\n' : ',\n'}${text}`);
+        },
+        async finish() {
+          if (many) await write(out, count === 0 ? '[]\n' : '\n]\n');
+        },
+      };
+    }
+    case 'jsonl':
+      return {
+        add: (record) => write(out, `${JSON.stringify(record)}\n`),
+        async finish() {},
+      };
+    case 'csv':
+    case 'tsv': {
+      const header = (): string => delimitedLine(format, RECORD_COLUMNS.map((c) => c.key));
+      return {
+        add(record) {
+          const line = delimitedLine(format, RECORD_COLUMNS.map((c) => c.value(record)));
+          return write(out, count++ === 0 ? header() + line : line);
+        },
+        async finish() {
+          if (count === 0) await write(out, header());
+        },
+      };
+    }
+    case 'table': {
+      let paint: { bold: Paint; dim: Paint } | undefined;
+      return {
+        async add(record) {
+          if (colorEnabled(ctx) && !paint) {
+            const chalk = (await import('chalk')).default;
+            paint = { bold: chalk.bold, dim: chalk.dim };
+          }
+          await write(out, (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, ...paint }));
+        },
+        async finish() {},
+      };
+    }
+  }
+}
