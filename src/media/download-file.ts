@@ -166,6 +166,7 @@ export function fileSink(path: string): Sink {
       return { offset: 0 };
     },
     async remember(url, validator) {
+      await mkdir(dirname(part), { recursive: true });
       if (validator) await writeSidecar({ version: 1, url: url.href, ...validator });
       else await rm(sidecar, { force: true });
     },

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat } from '../../context.js';
-import { PartialFailureError } from '../../errors.js';
+import { CliError, PartialFailureError } from '../../errors.js';
 import type { BulkSummary } from '../../media/bulk.js';
 import type { MediaJob } from '../../media/jobs.js';
 
@@ -37,7 +37,8 @@ export interface RunJobsOptions {
 /** Downloads the jobs with a bounded pool; a progress bar only on a terminal stderr without --quiet. */
 export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[], options: RunJobsOptions): Promise<BulkSummary> {
   const { runBulk } = await import('../../media/bulk.js');
-  const { downloadFile } = await import('../../media/download-file.js');
+  const { downloadFile, localWriteError } = await import('../../media/download-file.js');
+  const { prepareJobDir } = await import('../../media/jobs.js');
   const retries = await mediaRetries(ctx);
   const log = verboseLog(ctx);
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
@@ -46,8 +47,12 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
     ...options,
     signal: ctx.signal,
     ...(progress ? { progress } : {}),
-    download: (job, onBytes, signal) =>
-      downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes, ...(log ? { log } : {}) }),
+    download: async (job, onBytes, signal) => {
+      await prepareJobDir(job).catch((err: unknown) => {
+        throw err instanceof CliError ? err : localWriteError(err, job);
+      });
+      return downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes, ...(log ? { log } : {}) });
+    },
   });
 }
 

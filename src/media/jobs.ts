@@ -1,0 +1,79 @@
+/**
+ * Media jobs: one file to fetch, with its URL (from ApiClient.mediaUrl: nothing here builds
+ * URLs) and its safe local path `<dir>/<id>/<name>.png|.mp4`.
+ */
+import { type MediaKind, mediaEntries, mediaFileName, mediaName } from './media-names.js';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { assertRealInside, pathInside, safeComponent } from './safe-path.js';
+
+export interface MediaJob {
+  exerciseId: string;
+  kind: MediaKind;
+  /** The media name as the record gave it (extension stripped). */
+  name: string;
+  url: URL;
+  /** The output directory the path must stay inside. */
+  dir: string;
+  /** Absolute final path, inside the output directory. */
+  path: string;
+  /** For messages: `image "start" of exercise Barbell_Bench_Press`. */
+  what: string;
+}
+
+export interface MediaUrlSource {
+  mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL;
+}
+
+/** Printable in a message: control characters escaped, very long values shortened. */
+export function printable(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return clean.length > 80 ? `${clean.slice(0, 79)}…` : clean;
+}
+
+/**
+ * Creates the job's folder and checks that, symbolic links followed, it is still inside the
+ * output directory (a link planted at `<dir>/<id>` cannot redirect the write).
+ */
+export async function prepareJobDir(job: MediaJob): Promise<void> {
+  const parent = dirname(job.path);
+  await mkdir(parent, { recursive: true });
+  await assertRealInside(job.dir, parent);
+}
+
+export function mediaJob(api: MediaUrlSource, dir: string, exerciseId: string, kind: MediaKind, entry: string): MediaJob {
+  const name = mediaName(kind, entry);
+  return {
+    exerciseId,
+    kind,
+    name,
+    url: api.mediaUrl(kind, exerciseId, entry),
+    dir,
+    path: pathInside(dir, safeComponent(exerciseId), mediaFileName(kind, entry)),
+    what: `${kind} "${printable(name)}" of exercise ${printable(exerciseId)}`,
+  };
+}
+
+/** The jobs for the media a record (or list summary) lists, for the kinds asked. */
+export function jobsForRecord(
+  api: MediaUrlSource,
+  dir: string,
+  exerciseId: string,
+  record: { premiumImages?: unknown; premiumVideos?: unknown },
+  kinds: readonly MediaKind[],
+): MediaJob[] {
+  return mediaEntries(record, kinds).map(({ kind, entry }) => mediaJob(api, dir, exerciseId, kind, entry));
+}
+
+/** Drops later jobs that would write the same file (an id listed twice, say). */
+export function uniqueJobs(jobs: Iterable<MediaJob>): MediaJob[] {
+  const seen = new Set<string>();
+  const out: MediaJob[] = [];
+  for (const job of jobs) {
+    if (seen.has(job.path)) continue;
+    seen.add(job.path);
+    out.push(job);
+  }
+  return out;
+}
