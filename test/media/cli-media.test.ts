@@ -1,0 +1,365 @@
+/**
+ * The media commands end to end: the built CLI as a child process against the project's
+ * catalogue server over the shipped sample (real HTTP, real files), faults through `intercept`.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { type CatalogueServer, FREE_KEY, PREMIUM_KEY, startServer } from '../helpers/server.js';
+import { sampleCatalogueDir } from '../../src/server/sandbox.js';
+import { runSingleMedia } from '../../src/commands/shared/media-single.js';
+import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/errors.js';
+import { pngBytes } from './media-catalogue.js';
+
+type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+let intercept: Intercept | undefined;
+let server: CatalogueServer;
+const SAMPLE = sampleCatalogueDir();
+const sample = (kind: 'image' | 'video', id: string, name: string): Buffer =>
+  readFileSync(join(SAMPLE, kind === 'image' ? 'images' : 'videos', id, 'premium', `${name}${kind === 'image' ? '.png' : '.mp4'}`));
+
+beforeAll(async () => {
+  server = await startServer({ intercept: (req, res) => (intercept ? intercept(req, res) : false) });
+});
+afterAll(() => server.close());
+afterEach(() => {
+  intercept = undefined;
+  server.requests.length = 0;
+});
+
+function cli(args: string[], options: Parameters<typeof runCli>[1] = {}) {
+  return runCli(['--base-url', server.url, ...args], { ...options, env: { EXERCISES_API_KEY: PREMIUM_KEY, ...options.env } });
+}
+const out = (): string => mkdtempSync(join(tmpdir(), 'media-cli-'));
+const isMedia = (path: string): boolean => path.startsWith('/images/') || path.startsWith('/videos/');
+const mediaRequests = () => server.requests.filter((r) => isMedia(r.path));
+const recordRequests = () => server.requests.filter((r) => r.path.startsWith('/exercise/'));
+
+/** Every file below `dir`, relative to it. */
+function filesUnder(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else found.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/** Lets the real server answer media once, cutting the connection after `limit` body bytes. */
+function cutMediaOnce(limit: number, path?: string): Intercept {
+  let left = 1;
+  return (req, res) => {
+    if (!isMedia(req.url ?? '') || left <= 0 || (path && !req.url!.startsWith(path))) return false;
+    left -= 1;
+    let sent = 0;
+    const write = res.write.bind(res) as (chunk: Buffer, ...rest: unknown[]) => boolean;
+    (res as unknown as { write: typeof write }).write = (chunk: Buffer, ...rest: unknown[]) => {
+      if (sent + chunk.length >= limit) {
+        write(chunk.subarray(0, limit - sent), () => setTimeout(() => res.socket?.destroy(), 30));
+        sent = limit;
+        return false;
+      }
+      sent += chunk.length;
+      return write(chunk, ...rest);
+    };
+    return false;
+  };
+}
+
+describe('image and video', () => {
+  it('fetches every image of an exercise from its record, byte-identical, as <dir>/<id>/<name>.png', async () => {
+    const dir = out();
+    const r = await cli(['image', 'Barbell_Bench_Press', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(filesUnder(dir)).toEqual(['Barbell_Bench_Press/end.png', 'Barbell_Bench_Press/start.png']);
+    expect(readFileSync(join(dir, 'Barbell_Bench_Press/start.png')).equals(sample('image', 'Barbell_Bench_Press', 'start'))).toBe(true);
+    expect(recordRequests()).toHaveLength(1);
+    expect(mediaRequests()).toHaveLength(2);
+  });
+
+  it('with names, fetches just those and spends no record request', async () => {
+    const dir = out();
+    const r = await cli(['video', 'Plank', 'demo', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(sample('video', 'Plank', 'demo'))).toBe(true);
+    expect(recordRequests()).toHaveLength(0);
+    expect(mediaRequests().map((q) => q.path)).toEqual(['/videos/Plank/premium/demo.mp4']);
+  });
+
+  it('-o - writes the bytes to stdout (a pipe) and nothing else', async () => {
+    const r = await cli(['image', 'Plank', 'start', '-o', '-']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdoutBytes.equals(sample('image', 'Plank', 'start'))).toBe(true);
+  });
+
+  it('-o <file> writes one file; -o with several media is a usage error', async () => {
+    const dir = out();
+    const r = await cli(['image', 'Plank', 'end', '-o', join(dir, 'plank.png')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'plank.png')).equals(sample('image', 'Plank', 'end'))).toBe(true);
+    const many = await cli(['image', 'Plank', '-o', join(dir, 'x.png')]);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toMatch(/exactly one image/);
+  });
+
+  it('-o - is refused when stdout is a terminal, before any request', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const ctx = {
+      io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true, columns: 80 },
+      env: {},
+      globals: { color: false, verbose: false, quiet: false, sandbox: false, allowInsecure: false, baseUrl: 'http://127.0.0.1:9' },
+      signal: new AbortController().signal,
+      onExit: () => {},
+    } as unknown as Context;
+    const err = await runSingleMedia('image', 'Plank', ['start'], { output: '-' }, ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/terminal/);
+    expect(stdout.read()).toBeNull();
+  });
+
+  it('a free plan gets exit 3 and a sentence about the plan', async () => {
+    const r = await cli(['image', 'Plank', 'start', '--dir', out()], { env: { EXERCISES_API_KEY: FREE_KEY } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/premium plan/);
+  });
+
+  it('a lying server (HTML with 200) leaves no file and exits 6', async () => {
+    intercept = (req, res) => {
+      if (!isMedia(req.url ?? '')) return false;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Login</title>');
+      return true;
+    };
+    const dir = out();
+    const r = await cli(['image', 'Plank', 'start', '--dir', dir]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/text\/html instead of a PNG image/);
+    expect(filesUnder(dir)).toEqual([]);
+  });
+
+  it('a missing media name is exit 4, naming it', async () => {
+    const r = await cli(['video', 'Plank', 'nope', '--dir', out()]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('video "nope" of exercise Plank');
+  });
+});
+
+describe('download', () => {
+  it('fetches the media of the ids given, then a rerun makes no media request at all', async () => {
+    const dir = out();
+    const first = await cli(['download', 'Plank', 'Push_Up', '--dir', dir]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(filesUnder(dir)).toEqual(['Plank/demo.mp4', 'Plank/end.png', 'Plank/start.png', 'Push_Up/demo.mp4', 'Push_Up/end.png', 'Push_Up/start.png']);
+    for (const f of filesUnder(dir)) {
+      const [id, file] = f.split('/') as [string, string];
+      const kind = file.endsWith('.png') ? 'image' : 'video';
+      expect(readFileSync(join(dir, f)).equals(sample(kind, id, file.replace(/\.(png|mp4)$/, '')))).toBe(true);
+    }
+    expect(first.stderr).toMatch(/Fetched 6 files/);
+    server.requests.length = 0;
+    const again = await cli(['download', 'Plank', 'Push_Up', '--dir', dir, '--json']);
+    expect(again.code).toBe(0);
+    expect(mediaRequests()).toHaveLength(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ fetched: 0, skipped: 6, failed: 0 });
+  });
+
+  it('uses the summaries of a listing: --all spends list requests only, no record per id', async () => {
+    const dir = out();
+    const r = await cli(['download', '--all', '--images', '--dir', dir, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.requests.filter((q) => /^\/exercise\/(?!exerciseIds|query)/.test(q.path))).toHaveLength(0);
+    expect(mediaRequests().every((q) => q.path.startsWith('/images/'))).toBe(true);
+    expect(JSON.parse(r.stdout).fetched).toBe(mediaRequests().length);
+  });
+
+  it('reads ids from stdin with -, as jsonl', async () => {
+    const dir = out();
+    const r = await cli(['download', '-', '--videos', '--dir', dir], { input: '{"id":"Plank"}\n{"id":"Box_Jump"}\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(filesUnder(dir)).toEqual(['Box_Jump/demo.mp4', 'Plank/demo.mp4']);
+  });
+
+  it('--dry-run lists what it would fetch and the requests, and makes no media request', async () => {
+    const dir = out();
+    const r = await cli(['download', 'Plank', '--dir', dir, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(mediaRequests()).toHaveLength(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    expect(r.stdout).toMatch(/^fetch\tPlank\timage\tstart\t/m);
+    expect(r.stderr).toMatch(/would fetch 3 files with 3 media requests/);
+    expect(filesUnder(dir)).toEqual([]);
+  });
+
+  it('resumes a connection dropped mid-file in the same run with a Range request; bytes identical', async () => {
+    intercept = cutMediaOnce(1000, '/videos/Plank/');
+    const size = sample('video', 'Plank', 'demo').length;
+    const dir = out();
+    const r = await cli(['download', 'Plank', '--videos', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(sample('video', 'Plank', 'demo'))).toBe(true);
+    const video = mediaRequests().filter((q) => q.path.startsWith('/videos/Plank/'));
+    expect(size).toBeGreaterThan(1000);
+    expect(video).toHaveLength(2);
+    expect(video[1]).toMatchObject({ status: 206 });
+    expect(video[1]?.range).toMatch(/^bytes=[1-9]\d*-$/);
+    expect(video[1]?.ifRange).toBeTruthy();
+  });
+
+  it('a failed run leaves a .part that the rerun continues with Range and If-Range', async () => {
+    intercept = cutMediaOnce(1000, '/videos/Plank/');
+    const dir = out();
+    const first = await cli(['--retries', '0', 'download', 'Plank', '--videos', '--dir', dir]);
+    expect(first.code).toBe(7);
+    expect(existsSync(join(dir, 'Plank/demo.mp4'))).toBe(false);
+    const held = statSync(join(dir, 'Plank/demo.mp4.part')).size;
+    expect(held).toBeGreaterThan(0);
+    server.requests.length = 0;
+    const second = await cli(['download', 'Plank', '--videos', '--dir', dir]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(sample('video', 'Plank', 'demo'))).toBe(true);
+    expect(mediaRequests()).toEqual([expect.objectContaining({ range: `bytes=${held}-`, status: 206, ifRange: expect.stringMatching(/^"/) })]);
+    expect(existsSync(join(dir, 'Plank/demo.mp4.part'))).toBe(false);
+  });
+
+  it('a changed file (new ETag) makes the rerun start over from zero', async () => {
+    const dir = out();
+    mkdirSync(join(dir, 'Plank'));
+    writeFileSync(join(dir, 'Plank/demo.mp4.part'), Buffer.alloc(5000, 9));
+    writeFileSync(join(dir, 'Plank/demo.mp4.part.json'), JSON.stringify({ version: 1, url: `${server.url}/videos/Plank/premium/demo.mp4`, etag: '"an-older-version"', total: 99999 }));
+    const r = await cli(['download', 'Plank', '--videos', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(sample('video', 'Plank', 'demo'))).toBe(true);
+    expect(mediaRequests()).toEqual([expect.objectContaining({ range: 'bytes=5000-', ifRange: '"an-older-version"', status: 200 })]);
+  });
+
+  describe('a server that lies: no final file, exit 7, each failure named', () => {
+    const lies: Array<[string, Intercept]> = [
+      ['wrong Content-Length', (_q, res) => { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '9000' }); res.write(pngBytes(3000)); res.socket?.end(); return true; }],
+      ['HTML with 200', (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>nope</html>'); return true; }],
+      ['truncated body', (_q, res) => { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '9000' }); res.write(pngBytes(4000)); setTimeout(() => res.socket?.destroy(), 20); return true; }],
+      ['wrong magic bytes', (_q, res) => { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '3000' }); res.end(Buffer.alloc(3000, 0x41)); return true; }],
+    ];
+    it.each(lies)('%s', async (_label, lie) => {
+      intercept = (req, res) => (req.url === '/images/Plank/premium/start.png' ? lie(req, res) : false);
+      const dir = out();
+      const r = await cli(['--retries', '1', 'download', 'Plank', '--images', '--dir', dir]);
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/failed: image "start" of exercise Plank/);
+      expect(existsSync(join(dir, 'Plank/start.png'))).toBe(false);
+      expect(readFileSync(join(dir, 'Plank/end.png')).equals(sample('image', 'Plank', 'end'))).toBe(true);
+    });
+  });
+
+  it('keeps hostile ids and names from the server inside --dir', async () => {
+    const hostile = {
+      id: '../../escaped',
+      name: 'Hostile',
+      premiumImages: ['../x', '/abs/evil', 'nul\u0000byte', 'z'.repeat(400), '..', '.hidden', 'a\\..\\b'],
+    };
+    intercept = (req, res) => {
+      if (req.url?.startsWith('/exercise/')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(hostile));
+        return true;
+      }
+      if (isMedia(req.url ?? '') || req.url?.startsWith('/abs/')) {
+        const body = pngBytes(500);
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(body.length) });
+        res.end(body);
+        return true;
+      }
+      return false;
+    };
+    const root = out();
+    const dir = join(root, 'media');
+    const r = await cli(['download', 'Hostile', '--images', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(root)).toEqual(['media']);
+    const files = filesUnder(dir);
+    expect(files).toHaveLength(hostile.premiumImages.length);
+    for (const f of files) {
+      const parts = f.split('/');
+      expect(parts).toHaveLength(2);
+      for (const p of parts) {
+        expect(p.startsWith('.')).toBe(false);
+        expect(Buffer.byteLength(p)).toBeLessThanOrEqual(124);
+      }
+    }
+  });
+
+  it('a free plan: no premium lists in the records, a notice, nothing fetched', async () => {
+    const r = await cli(['download', 'Plank', '--dir', out()], { env: { EXERCISES_API_KEY: FREE_KEY } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/free plan/);
+    expect(mediaRequests()).toHaveLength(0);
+  });
+
+  it('a 403 on media stops the run with exit 3 and the plan sentence', async () => {
+    intercept = (req, res) => {
+      if (!isMedia(req.url ?? '')) return false;
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":"forbidden","message":"plan"}}');
+      return true;
+    };
+    const r = await cli(['download', 'Plank', 'Push_Up', '--dir', out(), '--concurrency', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/premium plan/);
+    expect(mediaRequests()).toHaveLength(1);
+  });
+
+  it('keeps at most --concurrency media requests in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    intercept = async (req, res) => {
+      if (!isMedia(req.url ?? '')) return false;
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      res.on('close', () => inFlight--);
+      await new Promise((r) => setTimeout(r, 60)); // slow enough for requests to overlap
+      return false;
+    };
+    const r = await cli(['download', '--all', '--dir', out(), '--concurrency', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(mediaRequests().length).toBeGreaterThan(10);
+    expect(peak).toBe(3);
+  });
+
+  it('Ctrl-C mid-download: exit 130, no final file, the .part kept for the rerun', async () => {
+    let started!: () => void;
+    const streaming = new Promise<void>((r) => (started = r));
+    intercept = (req, res) => {
+      if (req.url !== '/videos/Plank/premium/demo.mp4') return false;
+      const body = sample('video', 'Plank', 'demo');
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
+      res.write(body.subarray(0, 1000), () => setTimeout(started, 100)); // then stall
+      return true;
+    };
+    const dir = out();
+    const r = await cli(['download', 'Plank', '--videos', '--dir', dir], {
+      timeoutMs: 15_000,
+      onSpawn: (child) => void streaming.then(() => child.kill('SIGINT')),
+    });
+    expect(r.code).toBe(130);
+    expect(existsSync(join(dir, 'Plank/demo.mp4'))).toBe(false);
+    expect(statSync(join(dir, 'Plank/demo.mp4.part')).size).toBe(1000);
+    expect(existsSync(join(dir, 'Plank/demo.mp4.part.json'))).toBe(true);
+  });
+
+  it('usage errors: nothing to download, ids with filters, bad concurrency', async () => {
+    expect((await cli(['download'])).code).toBe(2);
+    expect((await cli(['download', 'Plank', '--muscle', 'chest'])).code).toBe(2);
+    expect((await cli(['download', 'Plank', '--concurrency', '0'])).code).toBe(2);
+    expect((await cli(['download', 'Plank', '--concurrency', '33'])).code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+});
