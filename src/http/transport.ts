@@ -276,6 +276,7 @@ export class Transport {
     const headers = this.headersFor(url, { accept: 'application/json' });
     const signal = this.options.signal;
     const attempts = this.options.retries + 1;
+    await this.dispatcher(); // load undici outside the timings below
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
@@ -334,6 +335,7 @@ export class Transport {
   async stream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<StreamResponse> {
     const target = this.resolve(url);
     const signal = this.combinedSignal(options.signal);
+    await this.dispatcher();
     const started = performance.now();
     const res = await this.send(target, this.headersFor(target, options.headers), signal);
     const ms = Math.round(performance.now() - started);
