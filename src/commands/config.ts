@@ -51,7 +51,14 @@ async function list(ctx: Context): Promise<void> {
     description: spec.description,
   }));
   const format = outputFormat(ctx);
-  if (format === 'json') ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(rows.filter((r) => r.value !== '').map((r) => [r.key, r.value])))}\n`);
+  if (format === 'json') {
+    // Stored values as stored (numbers stay numbers); secrets masked.
+    const entries = m.CONFIG_KEYS.filter((spec) => stored[spec.key] !== undefined).map((spec) => [
+      spec.key,
+      spec.secret ? shown(stored[spec.key], true, m.maskSecret) : stored[spec.key],
+    ]);
+    ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries))}\n`);
+  }
   else if (format === 'jsonl') for (const r of rows) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
   else if (format === 'table') {
     const width = Math.max(...rows.map((r) => r.key.length));

@@ -1,0 +1,138 @@
+/** auth login/status/logout and config get/set/unset/list/path round trips; the stored file's mode; --sandbox. */
+import { statSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedHome, runCli } from '../helpers/run-cli.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { CATALOGUE, PREMIUM_KEY, jsonlIds, sortedIds } from './fixtures.js';
+
+let server: CatalogueServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+describe('auth', () => {
+  it('login --with-key stores the key (mode 0600), status reports it masked and accepted, logout removes it', async () => {
+    const home = isolatedHome();
+    const env = { HOME: home, EXERCISES_BASE_URL: server.url };
+    const login = await runCli(['auth', 'login', '--with-key'], { env, input: `${PREMIUM_KEY}\n` });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toContain('sand…mium');
+    expect(login.stdout + login.stderr).not.toContain(PREMIUM_KEY);
+
+    const path = (await runCli(['config', 'path'], { env })).stdout.trim();
+    expect(path).toBe(join(home, '.config', 'exercises', 'config.json'));
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8'))['api-key']).toBe(PREMIUM_KEY);
+
+    const before = server.requests.length;
+    const status = await runCli(['auth', 'status'], { env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Key: +sand…mium \(from the stored config\)/);
+    expect(status.stdout).toMatch(/accepts the key/);
+    expect(status.stdout + status.stderr).not.toContain(PREMIUM_KEY);
+    expect(server.requests.length - before).toBe(1); // one cheap request
+    expect(server.requests.at(-1)!.query).toBe('limit=1');
+
+    const queried = await runCli(['ids', '--limit', '2', '--format', 'jsonl'], { env });
+    expect(jsonlIds(queried.stdout)).toHaveLength(2);
+
+    const logout = await runCli(['auth', 'logout'], { env });
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8'))['api-key']).toBeUndefined();
+    expect((await runCli(['ids'], { env })).code).toBe(3);
+  });
+
+  it('status says which source is in use: flag over env over stored', async () => {
+    const home = isolatedHome();
+    const env = { HOME: home, EXERCISES_BASE_URL: server.url };
+    await runCli(['auth', 'login', '--with-key'], { env, input: 'stored-key-0001' });
+    const stored = await runCli(['auth', 'status', '--no-verify', '--json'], { env });
+    expect(JSON.parse(stored.stdout)).toMatchObject({ source: 'config', key: 'stor…0001' });
+    const fromEnv = await runCli(['auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ source: 'env', key: 'env-…0002' });
+    const fromFlag = await runCli(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    expect(JSON.parse(fromFlag.stdout)).toMatchObject({ source: 'flag', key: 'flag…0003' });
+  });
+
+  it('status exits 3 when the service rejects the key', async () => {
+    const r = await runCli(['auth', 'status'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'not-a-real-key' } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/rejects the key/);
+  });
+
+  it('login refuses an empty key and a non-terminal stdin without --with-key', async () => {
+    expect((await runCli(['auth', 'login', '--with-key'], { input: '\n' })).code).toBe(2);
+    const r = await runCli(['auth', 'login'], { input: 'k' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--with-key');
+  });
+
+  it('login --verify checks the key with one request and stores nothing when rejected', async () => {
+    const home = isolatedHome();
+    const env = { HOME: home, EXERCISES_BASE_URL: server.url };
+    const r = await runCli(['auth', 'login', '--with-key', '--verify'], { env, input: 'bad-key-123' });
+    expect(r.code).toBe(3);
+    expect((await runCli(['config', 'get', 'api-key'], { env })).stdout).toBe('');
+  });
+});
+
+describe('config', () => {
+  it('set, get, list, unset round trip with validation', async () => {
+    const home = isolatedHome();
+    const env = { HOME: home };
+    expect((await runCli(['config', 'set', 'lang', 'de-DE'], { env })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'base-url', `${server.url}/`], { env })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'retries', '5'], { env })).code).toBe(0);
+    expect((await runCli(['config', 'get', 'lang'], { env })).stdout).toBe('de-DE\n');
+    expect((await runCli(['config', 'get', 'base-url'], { env })).stdout).toBe(`${server.url}\n`);
+    const path = (await runCli(['config', 'path'], { env })).stdout.trim();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+
+    const list = JSON.parse((await runCli(['config', 'list', '--json'], { env })).stdout);
+    expect(list).toEqual({ 'base-url': server.url, lang: 'de-DE', retries: 5 });
+
+    // stored base-url and lang are used
+    const before = server.requests.length;
+    const r = await runCli(['ids', '--limit', '1', '--format', 'jsonl'], { env: { ...env, EXERCISES_API_KEY: PREMIUM_KEY } });
+    expect(r.code).toBe(0);
+    expect(new URLSearchParams(server.requests[before]!.query).get('lang')).toBe('de-DE');
+    // the environment beats the stored value
+    await runCli(['ids', '--limit', '1'], { env: { ...env, EXERCISES_API_KEY: PREMIUM_KEY, EXERCISES_LANG: 'es-ES' } });
+    expect(new URLSearchParams(server.requests.at(-1)!.query).get('lang')).toBe('es-ES');
+
+    expect((await runCli(['config', 'unset', 'lang'], { env })).code).toBe(0);
+    expect((await runCli(['config', 'get', 'lang'], { env })).stdout).toBe('');
+  });
+
+  it('refuses unknown keys, bad values and setting the api key', async () => {
+    const env = { HOME: isolatedHome() };
+    const unknown = await runCli(['config', 'set', 'colour', 'red'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('base-url');
+    expect((await runCli(['config', 'set', 'base-url', 'nope'], { env })).code).toBe(2);
+    expect((await runCli(['config', 'set', 'timeout', '-1'], { env })).code).toBe(2);
+    expect((await runCli(['config', 'set', 'lang', 'de DE'], { env })).code).toBe(2);
+    const key = await runCli(['config', 'set', 'api-key', 'x'], { env });
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain('auth login');
+  });
+
+  it('reports a corrupt config file plainly', async () => {
+    const home = isolatedHome();
+    mkdirSync(join(home, '.config', 'exercises'), { recursive: true });
+    writeFileSync(join(home, '.config', 'exercises', 'config.json'), '{not json');
+    const r = await runCli(['config', 'list'], { env: { HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not valid JSON/);
+  });
+});
+
+describe('--sandbox', () => {
+  it('query --muscle CHEST works with no key and no configuration', async () => {
+    const r = await runCli(['--sandbox', 'query', '--muscle', 'CHEST', '--format', 'jsonl']);
+    expect(r.code).toBe(0);
+    expect(jsonlIds(r.stdout).sort()).toEqual(sortedIds(CATALOGUE.filter((e) => e.primaryMuscle?.includes('CHEST'))));
+  });
+});
