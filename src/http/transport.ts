@@ -24,6 +24,7 @@ import {
   retryDelayMs,
   sleep,
 } from './retry.js';
+import { loadAgentClass } from './undici-agent.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -147,8 +148,8 @@ export class Transport {
   }
 
   private dispatcher(): Promise<Agent> {
-    this.agent ??= import('undici').then(
-      ({ Agent }) =>
+    this.agent ??= loadAgentClass().then(
+      (Agent) =>
         new Agent({
           connect: { timeout: this.options.timeoutMs },
           headersTimeout: this.options.timeoutMs,
