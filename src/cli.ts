@@ -9,9 +9,17 @@ import { COMMANDS } from './commands/index.js';
 import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
 import { reportError } from './output/errors.js';
 
+/** The version in our package.json, found from dist/ or from the bundle in dist/bundle/. */
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const relative of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version: string };
+      if (pkg.name === 'exercises') return pkg.version;
+    } catch {
+      // not at this level
+    }
+  }
+  return 'unknown';
 }
 
 /** commander argument parser for a whole number within bounds. */

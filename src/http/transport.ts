@@ -24,7 +24,13 @@ import {
   retryDelayMs,
   sleep,
 } from './retry.js';
+import { NodeAgents, type NodeResponse } from './node-get.js';
 import { loadAgentClass } from './undici-agent.js';
+
+/** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */
+function nowMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
+}
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -113,6 +119,8 @@ export class Transport {
   readonly baseUrl: URL;
   private readonly options: TransportOptions;
   private agent?: Promise<Agent>;
+  /** JSON requests go through Node's own client (see node-get.ts for why). */
+  private readonly jsonAgents = new NodeAgents();
 
   constructor(options: TransportOptions) {
     this.options = options;
@@ -191,6 +199,17 @@ export class Transport {
     }
   }
 
+  /** One GET through Node's client; failures become project errors. */
+  private async sendJson(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<NodeResponse> {
+    assertAllowedUrl(url, this.options.allowInsecure);
+    if (signal?.aborted) throw new InterruptedError();
+    try {
+      return await this.jsonAgents.get(url, { headers, timeoutMs: this.options.timeoutMs, ...(signal ? { signal } : {}) });
+    } catch (err) {
+      throw this.networkError(err, url, signal);
+    }
+  }
+
   /** Turns an undici/socket failure into NetworkError (or InterruptedError after Ctrl-C). */
   private networkError(err: unknown, url: URL, signal?: AbortSignal): CliError {
     if (signal?.aborted) return new InterruptedError();
@@ -205,10 +224,13 @@ export class Transport {
       new NetworkError(message, { kind, hint, details, cause: err });
     switch (code || causeCode) {
       case 'UND_ERR_CONNECT_TIMEOUT':
+      case 'CONNECT_TIMEOUT':
         return make(`Could not connect to ${host} within ${ms} ms.`, 'timeout');
       case 'UND_ERR_HEADERS_TIMEOUT':
+      case 'HEADERS_TIMEOUT':
         return make(`${host} did not answer within ${ms} ms.`, 'timeout');
       case 'UND_ERR_BODY_TIMEOUT':
+      case 'BODY_TIMEOUT':
         return make(`${host} stopped sending its answer for ${ms} ms.`, 'timeout');
       case 'ECONNREFUSED':
         return make(`Could not connect to ${host}: connection refused.`, 'network');
@@ -277,27 +299,26 @@ export class Transport {
     const headers = this.headersFor(url, { accept: 'application/json' });
     const signal = this.options.signal;
     const attempts = this.options.retries + 1;
-    await this.dispatcher(); // load undici outside the timings below
 
     for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
+      const started = nowMs();
       const tag = `(attempt ${attempt}/${attempts})`;
       let retryAfter: string | undefined;
       let failure: CliError;
       try {
-        const res = await this.send(url, headers, signal);
+        const res = await this.sendJson(url, headers, signal);
         const status = res.statusCode;
         retryAfter = headerValue(res.headers, 'retry-after');
         const ok = status >= 200 && status < 300;
         const bytes = await this.readBody(res.body, ok ? JSON_SIZE_CAP : ERROR_BODY_CAP, url, what, signal);
-        const ms = Math.round(performance.now() - started);
+        const ms = Math.round(nowMs() - started);
         const quota = quotaHeaders(res.headers);
         this.log(`GET ${url.href} → ${status} ${ms} ms ${tag}${quota ? ` ${quota}` : ''}`);
         if (ok) return this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what);
         failure = errorForStatus(status, what, this.redact(bytes.toString('utf8')));
         if (!RETRYABLE_STATUSES.has(status)) throw failure;
       } catch (err) {
-        const ms = Math.round(performance.now() - started);
+        const ms = Math.round(nowMs() - started);
         if (!(err instanceof NetworkError) || !isRetryableError(err)) throw err;
         this.log(`GET ${url.href} → failed after ${ms} ms ${tag}: ${err.message}`);
         failure = err;
@@ -337,9 +358,9 @@ export class Transport {
     const target = this.resolve(url);
     const signal = this.combinedSignal(options.signal);
     await this.dispatcher();
-    const started = performance.now();
+    const started = nowMs();
     const res = await this.send(target, this.headersFor(target, options.headers), signal);
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.round(nowMs() - started);
     const quota = quotaHeaders(res.headers);
     const range = options.headers?.range ?? options.headers?.Range;
     this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.statusCode} ${ms} ms${quota ? ` ${quota}` : ''}`);
@@ -354,6 +375,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
+    this.jsonAgents.close();
     const agent = this.agent;
     this.agent = undefined;
     if (agent) await (await agent).close();

@@ -1,0 +1,76 @@
+/**
+ * One GET over Node's built-in http/https client with a keep-alive agent, for the JSON
+ * requests of one-shot commands (`show`, `query`, `ids`, `auth status`). Node's client uses
+ * the HTTP parser compiled into Node itself, while undici compiles its WebAssembly parser
+ * in every new process — which alone costs more than the whole start-up budget of `show`
+ * (DESIGN.md "Performance budgets"; measured by bench/startup.mjs). Media streams, where
+ * that cost is spread over many bytes, go through undici (transport.ts).
+ *
+ * Timeouts: connect, headers and body idle, each `timeoutMs`; they fail with an error whose
+ * `code` is CONNECT_TIMEOUT, HEADERS_TIMEOUT or BODY_TIMEOUT.
+ */
+import type { Agent as HttpAgent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+
+export interface NodeResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: IncomingMessage;
+}
+
+export interface NodeGetOptions {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+function timeoutError(code: 'CONNECT_TIMEOUT' | 'HEADERS_TIMEOUT' | 'BODY_TIMEOUT', ms: number): Error {
+  return Object.assign(new Error(`${code.toLowerCase().replace('_', ' ')} after ${ms} ms`), { code });
+}
+
+/** Keep-alive agents, one per protocol, created on first use. */
+export class NodeAgents {
+  private agents = new Map<string, HttpAgent>();
+
+  async get(url: URL, options: NodeGetOptions): Promise<NodeResponse> {
+    const secure = url.protocol === 'https:';
+    const mod = secure ? await import('node:https') : await import('node:http');
+    let agent = this.agents.get(url.protocol);
+    if (!agent) {
+      agent = new mod.Agent({ keepAlive: true, maxSockets: 16 });
+      this.agents.set(url.protocol, agent);
+    }
+    const ms = options.timeoutMs;
+
+    return new Promise<NodeResponse>((resolve, reject) => {
+      let phase: 'connect' | 'headers' | 'body' = 'connect';
+      const req = mod.request(url, {
+        method: 'GET',
+        headers: options.headers,
+        agent,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      // Socket idle time, in each phase: connecting, waiting for the headers, reading the body.
+      req.setTimeout(ms, () => {
+        const err = timeoutError(phase === 'connect' ? 'CONNECT_TIMEOUT' : phase === 'headers' ? 'HEADERS_TIMEOUT' : 'BODY_TIMEOUT', ms);
+        req.destroy(err);
+      });
+      req.on('socket', (socket) => {
+        if (socket.connecting) socket.once('connect', () => (phase = 'headers'));
+        else phase = 'headers';
+      });
+      req.on('response', (res) => {
+        phase = 'body';
+        // A timeout or reset while the caller reads the body surfaces as the body's error.
+        req.on('error', (err) => res.destroy(err));
+        resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
