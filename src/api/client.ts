@@ -2,7 +2,7 @@
  * The service client: one typed method per endpoint of spec §4. Every answer is
  * schema-checked (unknown fields pass through untouched); nothing here prints.
  */
-import { MalformedResponseError, NotFoundError } from '../errors.js';
+import { MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
 import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
@@ -40,12 +40,14 @@ const MEDIA = {
 } as const;
 
 /**
- * A value as one percent-encoded path segment. `.` and `..` are encoded too, or URL
- * normalisation would turn `/exercise/..` into another path.
+ * A value as one percent-encoded path segment (spaces, `/`, `?`, `#`… encoded). `.` and `..`
+ * cannot be sent at all: URL normalisation removes them even percent-encoded.
  */
 export function pathSegment(value: string): string {
-  const encoded = encodeURIComponent(value);
-  return /^\.+$/.test(value) ? encoded.replace(/\./g, '%2E') : encoded;
+  if (value === '.' || value === '..') {
+    throw new UsageError(`"${value}" cannot be an exercise id, name or media name.`);
+  }
+  return encodeURIComponent(value);
 }
 
 function toQuery(params: QueryParams): QueryValues {
