@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
-import { reportError } from './output/errors.js';
+import { reportError, reportUsageErrorJson } from './output/errors.js';
 
 /** The version in our package.json, found from dist/ or from the bundle in dist/bundle/. */
 function packageVersion(): string {
@@ -121,6 +121,7 @@ export async function main(argv: string[]): Promise<void> {
     if (err instanceof CommanderError) {
       // Help and version are displayed by commander and are successes; anything else is a usage error.
       process.exitCode = err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+      if (err.exitCode !== 0) reportUsageErrorJson(err.message, { io, env: process.env, globals: context?.globals ?? globalOptions(program) });
     } else {
       const globals = context?.globals ?? globalOptions(program);
       process.exitCode = reportError(err, { io, env: process.env, globals });

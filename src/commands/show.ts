@@ -37,7 +37,8 @@ export async function run(args: string[], _opts: Record<string, unknown>, ctx: C
   const { createRecordWriter } = await import('../output/record.js');
   const lang = await resolvedLang(ctx);
   const api = await apiFromContext(ctx);
-  const writer = createRecordWriter(ctx, args.length > 1 || args.includes('-'));
+  const many = args.length > 1 || args.includes('-');
+  const writer = createRecordWriter(ctx, many);
 
   const fetchOne = (id: string): Promise<Outcome> =>
     api.getExercise(id, lang ? { lang } : {}).then(
@@ -51,7 +52,8 @@ export async function run(args: string[], _opts: Record<string, unknown>, ctx: C
     if ('record' in outcome) return writer.add(outcome.record);
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
-    ctx.io.stderr.write(`Not found: ${outcome.id}\n`);
+    // With several ids, say which as it happens; the summary error comes at the end.
+    if (many && !ctx.globals.quiet) ctx.io.stderr.write(`Not found: ${outcome.id}\n`);
   };
 
   // A sliding window: at most SHOW_CONCURRENCY requests in flight, results written in input order.

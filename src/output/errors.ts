@@ -38,3 +38,19 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   }
   return exitCode;
 }
+
+/**
+ * commander reports its own usage errors (unknown flag, bad value) in plain text; with
+ * --format json, add the same JSON line as every other error.
+ */
+export function reportUsageErrorJson(message: string, ctx: ErrorContext): void {
+  let format: string | undefined;
+  try {
+    format = outputFormat(ctx);
+  } catch {
+    return;
+  }
+  if (format !== 'json') return;
+  const text = message.replace(/^error:\s*/i, '').trim();
+  ctx.io.stderr.write(`${JSON.stringify({ error: { code: 'usage', exitCode: ExitCode.USAGE, message: text } })}\n`);
+}

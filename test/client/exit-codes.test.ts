@@ -158,4 +158,12 @@ describe('exit codes', () => {
     const jsonLine = r.stderr.split('\n').find((l) => l.startsWith('{'))!;
     expect(JSON.parse(jsonLine).error).toMatchObject({ code: 'not_found', exitCode: 4 });
   });
+
+  it('prints flag errors also as JSON with --format json', async () => {
+    const r = await runCli(['--format', 'json', 'query', '--limit', '99'], { env: serverEnv(server) });
+    expect(r.code).toBe(2);
+    const jsonLine = r.stderr.split('\n').find((l) => l.startsWith('{'))!;
+    expect(JSON.parse(jsonLine).error).toMatchObject({ code: 'usage', exitCode: 2 });
+    expect(server.requests).toHaveLength(0);
+  });
 });

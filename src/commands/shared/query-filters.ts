@@ -24,15 +24,11 @@ function kebab(name: string): string {
 /** The commander option keys that feed each enum filter (--muscle is --primary-muscle's short name). */
 const FLAG_KEYS: Record<string, string[]> = { primaryMuscle: ['muscle', 'primaryMuscle'] };
 
-function example(values: readonly string[]): string {
-  return values.slice(0, 3).map((v) => v.toLowerCase().replace(/_/g, ' ')).join(', ');
-}
-
 export function addQueryFilterOptions(cmd: Command): Command {
   cmd
     .option('--name <text>', 'name contains this text (any case)')
     .option('--alias <text>', 'an alias contains this text (any case)')
-    .option('--muscle <muscle>', `primary muscle, e.g. ${example(ENUMS.Muscle)} (same as --primary-muscle)`, collect);
+    .option('--muscle <muscle>', 'primary muscle, e.g. chest or "lower back" (same as --primary-muscle; any case)', collect);
   for (const filter of ENUM_FILTERS) {
     const flag = `--${kebab(filter.param)}`;
     const values = ENUMS[filter.enum];
