@@ -166,4 +166,17 @@ describe('exit codes', () => {
     expect(JSON.parse(jsonLine).error).toMatchObject({ code: 'usage', exitCode: 2 });
     expect(server.requests).toHaveLength(0);
   });
+
+  it('130 on Ctrl-C while waiting for the server', async () => {
+    fault = () => true; // never answers
+    const started = Date.now();
+    const r = await runCli(['ids', '--all'], {
+      env: serverEnv(server),
+      timeoutMs: 15_000,
+      onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 700),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/Interrupted/);
+    expect(Date.now() - started).toBeLessThan(3500); // did not wait for the 30 s timeout or the 3 s fallback
+  });
 });
