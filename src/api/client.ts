@@ -125,6 +125,6 @@ export class ApiClient {
     if (/^https?:\/\//i.test(entry)) return new URL(entry);
     if (entry.startsWith('/')) return this.transport.resolve(entry);
     const name = entry.toLowerCase().endsWith(ext) ? entry.slice(0, -ext.length) : entry;
-    return this.transport.resolve(`/${dir}/${pathSegment(exerciseId)}/premium/${pathSegment(name)}${ext}`);
+    return this.transport.resolve(`/${dir}/${pathSegment(exerciseId)}/premium/${pathSegment(`${name}${ext}`)}`);
   }
 }

@@ -26,6 +26,7 @@ describe('api client URLs', () => {
     expect(api.mediaUrl('image', 'Push_Up', 'start').href).toBe('https://api.example.com/v1/images/Push_Up/premium/start.png');
     expect(api.mediaUrl('video', 'A B', 'demo.mp4').href).toBe('https://api.example.com/v1/videos/A%20B/premium/demo.mp4');
     expect(api.mediaUrl('image', 'x', '../../etc/passwd').pathname).toBe('/v1/images/x/premium/..%2F..%2Fetc%2Fpasswd.png');
+    expect(api.mediaUrl('image', 'x', '..').pathname).toBe('/v1/images/x/premium/...png');
     expect(api.mediaUrl('image', 'x', '/cdn/a.png').href).toBe('https://api.example.com/v1/cdn/a.png');
     expect(api.mediaUrl('image', 'x', 'https://cdn.example.net/a.png').href).toBe('https://cdn.example.net/a.png');
   });
