@@ -1,16 +1,28 @@
 #!/usr/bin/env node
 /**
  * Bulk download benchmark: `exercises download` against aria2c on the same files, from the
- * same catalogue server, at the same concurrency; medians over several runs, the throughput
- * ratio, and the peak RSS of both processes (from /usr/bin/time -v, or VmHWM sampling).
+ * same loopback catalogue server, at the same concurrency, into the same kind of target.
  *
  *   npm run build && npm run bench:download
- *   node bench/download.mjs --files 40 --min-mb 8 --max-mb 32 --runs 5 --concurrency 4
+ *   node bench/download.mjs --files 40 --runs 7 --concurrency 4 --target both
  *   node bench/download.mjs --big-gb 1          # also one 1 GB video, for the flat-memory claim
+ *   node bench/download.mjs --help
  *
- * The catalogue (valid MP4/PNG heads + filler bytes) is generated in a temp directory and
- * removed at the end. Needs aria2c (Debian: `apt-get install aria2`); without it, only our
- * figures are shown.
+ * What keeps the comparison fair and the figures steady:
+ * - The source catalogue (valid MP4 heads + filler) lives on tmpfs (/dev/shm when present), so
+ *   the server never waits on the disk; it is generated once and removed at the end.
+ * - Each target is measured separately: `tmpfs` (no disk writeback at all: the transfer path
+ *   alone) and `disk` (the OS temp directory, what a user sees).
+ * - Before every timed run the previous output is removed and `sync` flushes its writeback, so
+ *   no run pays for another's dirty pages. Dropping the page cache (`--drop-caches`, root only)
+ *   is off by default: it also evicts node, the CLI bundle and aria2c, so every run would start
+ *   cold from the disk, which measures the disk, not the download.
+ * - The tools alternate A B B A …, so neither always runs first; one untimed warm-up run each.
+ * - Medians over the runs, the ratio of the medians and the median of the per-pair ratios
+ *   (pairs are adjacent runs, so they saw the same machine state); CPU seconds (user + sys)
+ *   and peak RSS from /usr/bin/time -v (or VmHWM sampling without it).
+ *
+ * Needs aria2c (Debian: `apt-get install aria2`); without it, only our figures are shown.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,30 +35,95 @@ import { parseArgs } from 'node:util';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = join(root, 'bin', 'exercises.js');
 const KEY = 'sandbox-premium';
+const TMPFS = '/dev/shm';
+
+const HELP = `Usage: node bench/download.mjs [options]
+
+  --files <n>          files in the bulk run (default 40)
+  --min-mb <n>         smallest file, MB (default 8)
+  --max-mb <n>         largest file, MB (default 32)
+  --runs <n>           timed runs per tool and target (default 5)
+  --warmup <n>         untimed runs per tool before timing (default 1)
+  --concurrency <n>    parallel downloads for both tools (default 4)
+  --target <t>         tmpfs | disk | both (default both); tmpfs is ${TMPFS}
+  --big-gb <n>         also one file of this size at concurrency 1 (default 0: skip)
+  --big-runs <n>       timed runs for the big file (default 3)
+  --tool <t>           ours | aria2c | both (default both)
+  --drop-caches        also drop the page cache before each run (root only; starts every tool cold)
+  --node-args <args>   extra node flags for our runs, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  --markdown           also print the results as a Markdown table
+  --keep               keep the generated catalogue
+  -h, --help           this text`;
 
 const { values: args } = parseArgs({
   options: {
     files: { type: 'string', default: '40' },
     'min-mb': { type: 'string', default: '8' },
     'max-mb': { type: 'string', default: '32' },
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '4' },
+    target: { type: 'string', default: 'both' },
     'big-gb': { type: 'string', default: '0' },
+    'big-runs': { type: 'string', default: '3' },
+    tool: { type: 'string', default: 'both' },
+    'drop-caches': { type: 'boolean', default: false },
+    'node-args': { type: 'string', default: '' },
+    markdown: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 const FILES = Number(args.files);
 const MIN = Number(args['min-mb']) * 1024 * 1024;
 const MAX = Number(args['max-mb']) * 1024 * 1024;
-const RUNS = Number(args.runs);
+const RUNS = Math.max(1, Number(args.runs));
+const WARMUP = Math.max(0, Number(args.warmup));
 const CONCURRENCY = Number(args.concurrency);
 const BIG = Number(args['big-gb']) * 1024 * 1024 * 1024;
+const BIG_RUNS = Math.max(1, Number(args['big-runs']));
+const NODE_ARGS = args['node-args'].split(/\s+/).filter(Boolean);
+if (!['tmpfs', 'disk', 'both'].includes(args.target)) throw new Error('--target is tmpfs, disk or both');
+if (!['ours', 'aria2c', 'both'].includes(args.tool)) throw new Error('--tool is ours, aria2c or both');
 
 if (!existsSync(join(root, 'dist', 'server', 'catalogue-server.js'))) {
   console.error('Build first: npm run build');
   process.exit(1);
 }
 const { createCatalogueServer } = await import(join(root, 'dist', 'server', 'catalogue-server.js'));
+
+const hasTmpfs = existsSync(TMPFS);
+const hasTimeV = spawnSync('/usr/bin/time', ['-v', 'true']).status === 0;
+const hasAria = spawnSync('aria2c', ['--version']).status === 0;
+const canDropCaches = args['drop-caches'] && process.getuid?.() === 0 && dropCaches();
+const tools = [...(args.tool !== 'aria2c' ? ['ours'] : []), ...(args.tool !== 'ours' && hasAria ? ['aria2c'] : [])];
+const targets = [];
+if (args.target !== 'disk') {
+  if (hasTmpfs) targets.push({ name: 'tmpfs', dir: TMPFS });
+  else console.error(`no ${TMPFS}: skipping the tmpfs target`);
+}
+if (args.target !== 'tmpfs') targets.push({ name: 'disk', dir: tmpdir() });
+
+/** Flushes dirty pages and drops the clean page cache (root only); true when it worked. */
+function dropCaches() {
+  spawnSync('sync');
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Between runs: no writeback or cached output of one run may slow down (or speed up) the next. */
+function settle() {
+  if (canDropCaches) dropCaches();
+  else spawnSync('sync');
+}
 
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
 const FILLER = randomBytes(4 * 1024 * 1024);
@@ -64,9 +141,9 @@ async function writeMedia(path, size) {
   await new Promise((r, j) => out.end((e) => (e ? j(e) : r())));
 }
 
-/** A catalogue directory with `sizes.length` exercises, one video each. */
+/** A catalogue directory (on tmpfs when there is one) with one video per exercise. */
 async function makeCatalogue(sizes, prefix) {
-  const dir = mkdtempSync(join(tmpdir(), `bench-${prefix}-`));
+  const dir = mkdtempSync(join(hasTmpfs ? TMPFS : tmpdir(), `bench-${prefix}-`));
   const lines = [];
   for (let i = 0; i < sizes.length; i++) {
     const id = `${prefix}_${String(i).padStart(3, '0')}`;
@@ -78,10 +155,7 @@ async function makeCatalogue(sizes, prefix) {
   return { dir, ids: lines.map((l) => JSON.parse(l).id), bytes: sizes.reduce((a, b) => a + b, 0) };
 }
 
-const hasTimeV = spawnSync('/usr/bin/time', ['-v', 'true']).status === 0;
-const hasAria = spawnSync('aria2c', ['--version']).status === 0;
-
-/** Runs a command, timing it and measuring its peak RSS (kB). */
+/** Runs a command: wall seconds, CPU seconds (user + sys) and peak RSS (kB). */
 function measure(cmd, argv, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -103,22 +177,26 @@ function measure(cmd, argv, env) {
     child.on('close', (code) => {
       if (timer) clearInterval(timer);
       const seconds = (performance.now() - started) / 1000;
-      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      const rssKb = m ? Number(m[1]) : hwm;
+      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+      const sys = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+      const cpu = user && sys ? Number(user[1]) + Number(sys[1]) : NaN;
       if (code !== 0) reject(new Error(`${cmd} exited ${code}: ${stderr.slice(-2000)}`));
-      else resolve({ seconds, rssKb });
+      else resolve({ seconds, cpu, rssKb: rss ? Number(rss[1]) : hwm });
     });
   });
 }
 
 function runOurs(server, ids, out, concurrency) {
-  return measure(process.execPath, [cliPath, '--base-url', server.url, '--quiet', 'download', ...ids, '--videos', '--dir', out, '--concurrency', String(concurrency)], {
-    EXERCISES_API_KEY: KEY,
-  });
+  return measure(
+    process.execPath,
+    [...NODE_ARGS, cliPath, '--base-url', server.url, '--quiet', 'download', ...ids, '--videos', '--dir', out, '--concurrency', String(concurrency)],
+    { EXERCISES_API_KEY: KEY },
+  );
 }
 
 function runAria(server, ids, out, concurrency) {
-  const list = join(out, '..', `aria-input-${Date.now()}.txt`);
+  const list = `${out}.aria-input.txt`;
   writeFileSync(list, ids.map((id) => `${server.url}/videos/${id}/premium/demo.mp4\n  out=${id}/demo.mp4`).join('\n') + '\n');
   return measure('aria2c', [
     '--input-file', list, '--dir', out, '--max-concurrent-downloads', String(concurrency),
@@ -135,51 +213,78 @@ const median = (xs) => {
 };
 const mb = (bytes) => bytes / 1e6;
 
-async function compare(label, catalogue, concurrency, runs) {
-  const server = await createCatalogueServer({ dir: catalogue.dir });
-  const work = mkdtempSync(join(tmpdir(), 'bench-out-'));
-  const results = { ours: [], aria: [] };
+/** One run of `who` into a fresh directory under `target`, checked byte for byte in size, then removed. */
+async function runOnce(who, server, catalogue, target, concurrency, tag) {
+  const out = mkdtempSync(join(target.dir, `bench-out-${who}-${tag}-`));
   try {
+    settle();
+    const r = who === 'ours' ? await runOurs(server, catalogue.ids, out, concurrency) : await runAria(server, catalogue.ids, out, concurrency);
+    const got = catalogue.ids.reduce((sum, id) => sum + statSync(join(out, id, 'demo.mp4')).size, 0);
+    if (got !== catalogue.bytes) throw new Error(`${who} wrote ${got} bytes, expected ${catalogue.bytes}`);
+    return r;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+    rmSync(`${out}.aria-input.txt`, { force: true });
+  }
+}
+
+const rows = [];
+
+async function compare(label, catalogue, target, concurrency, runs) {
+  const server = await createCatalogueServer({ dir: catalogue.dir });
+  const results = Object.fromEntries(tools.map((t) => [t, []]));
+  try {
+    for (let w = 0; w < WARMUP; w++) for (const who of tools) await runOnce(who, server, catalogue, target, concurrency, `w${w}`);
     for (let i = 0; i < runs; i++) {
-      // Alternate who goes first, so neither always gets the warmer page cache.
-      const order = i % 2 === 0 ? ['ours', 'aria'] : ['aria', 'ours'];
-      for (const who of order) {
-        if (who === 'aria' && !hasAria) continue;
-        const out = join(work, `${who}-${i}`);
-        mkdirSync(out);
-        const r = who === 'ours' ? await runOurs(server, catalogue.ids, out, concurrency) : await runAria(server, catalogue.ids, out, concurrency);
-        const got = catalogue.ids.reduce((sum, id) => sum + statSync(join(out, id, 'demo.mp4')).size, 0);
-        if (got !== catalogue.bytes) throw new Error(`${who} wrote ${got} bytes, expected ${catalogue.bytes}`);
-        results[who].push(r);
-        rmSync(out, { recursive: true, force: true });
-      }
+      // A B, B A, A B, …: neither tool always runs first; each pair shares the machine's state.
+      const order = i % 2 === 0 ? tools : [...tools].reverse();
+      for (const who of order) results[who].push(await runOnce(who, server, catalogue, target, concurrency, String(i)));
     }
   } finally {
     await server.close();
-    rmSync(work, { recursive: true, force: true });
   }
-  const line = (who, name) => {
+  console.log(`\n${label} → ${target.name} (${target.dir}): ${catalogue.ids.length} file(s), ${mb(catalogue.bytes).toFixed(0)} MB, concurrency ${concurrency}, ${runs} run(s) each after ${WARMUP} warm-up`);
+  const summary = {};
+  for (const who of tools) {
     const rs = results[who];
-    if (rs.length === 0) return undefined;
-    const s = median(rs.map((r) => r.seconds));
-    const rss = Math.max(...rs.map((r) => r.rssKb)) / 1024;
-    const row = { name, seconds: s, mbps: mb(catalogue.bytes) / s, rss };
-    console.log(`  ${name.padEnd(20)} median ${s.toFixed(2)} s   ${row.mbps.toFixed(0).padStart(5)} MB/s   peak RSS ${rss.toFixed(0)} MB   (runs: ${rs.map((r) => r.seconds.toFixed(2)).join(', ')})`);
-    return row;
-  };
-  console.log(`\n${label}: ${catalogue.ids.length} file(s), ${mb(catalogue.bytes).toFixed(0)} MB, concurrency ${concurrency}, ${runs} run(s)`);
-  const ours = line('ours', 'exercises download');
-  const aria = line('aria', 'aria2c');
-  if (ours && aria) console.log(`  throughput ratio (exercises / aria2c): ${(ours.mbps / aria.mbps).toFixed(2)}x`);
-  return { ours, aria };
+    const seconds = median(rs.map((r) => r.seconds));
+    const row = {
+      seconds,
+      mbps: mb(catalogue.bytes) / seconds,
+      cpu: median(rs.map((r) => r.cpu)),
+      rssMax: Math.max(...rs.map((r) => r.rssKb)) / 1024,
+      rssMedian: median(rs.map((r) => r.rssKb)) / 1024,
+    };
+    summary[who] = row;
+    const name = who === 'ours' ? 'exercises download' : 'aria2c';
+    console.log(
+      `  ${name.padEnd(19)} median ${seconds.toFixed(2)} s  ${row.mbps.toFixed(0).padStart(5)} MB/s  CPU ${row.cpu.toFixed(2)} s  peak RSS ${row.rssMax.toFixed(0)} MB (median ${row.rssMedian.toFixed(0)})  runs: ${rs.map((r) => r.seconds.toFixed(2)).join(' ')}`,
+    );
+  }
+  if (summary.ours && summary.aria2c) {
+    const pairs = results.ours.map((r, i) => results.aria2c[i].seconds / r.seconds);
+    summary.ratio = summary.ours.mbps / summary.aria2c.mbps;
+    summary.pairRatio = median(pairs);
+    console.log(
+      `  throughput ratio (exercises / aria2c): ${summary.ratio.toFixed(2)}x of the medians; per pair median ${summary.pairRatio.toFixed(2)}x (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)})`,
+    );
+  }
+  rows.push({ label, target: target.name, files: catalogue.ids.length, bytes: catalogue.bytes, concurrency, runs, ...summary });
 }
 
-console.log(`node ${process.version}; aria2c ${hasAria ? spawnSync('aria2c', ['--version']).stdout.toString().split('\n')[0] : 'MISSING: install it (Debian: apt-get install aria2) to compare'}; RSS from ${hasTimeV ? '/usr/bin/time -v' : '/proc VmHWM sampling'}`);
+console.log(
+  `node ${process.version}; aria2c ${hasAria ? spawnSync('aria2c', ['--version']).stdout.toString().split('\n')[0] : 'MISSING: install it (Debian: apt-get install aria2) to compare'}; ` +
+    `RSS and CPU from ${hasTimeV ? '/usr/bin/time -v' : '/proc VmHWM sampling'}; source on ${hasTmpfs ? TMPFS : tmpdir()}; ` +
+    `between runs: sync${canDropCaches ? ' + drop page cache' : ''}`,
+);
 
-const sizes = Array.from({ length: FILES }, () => Math.round(MIN + Math.random() * (MAX - MIN)));
+/** The same sizes on every invocation (a fixed-seed LCG), so figures compare across runs of the bench. */
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const sizes = Array.from({ length: FILES }, () => Math.round(MIN + random() * (MAX - MIN)));
 const many = await makeCatalogue(sizes, 'Bulk');
 try {
-  await compare('Bulk', many, CONCURRENCY, RUNS);
+  for (const target of targets) await compare('Bulk', many, target, CONCURRENCY, RUNS);
 } finally {
   if (!args.keep) rmSync(many.dir, { recursive: true, force: true });
 }
@@ -187,8 +292,21 @@ try {
 if (BIG > 0) {
   const big = await makeCatalogue([BIG], 'Big');
   try {
-    await compare('One big video', big, 1, Math.max(1, Math.min(RUNS, 3)));
+    for (const target of targets) await compare(`One ${args['big-gb']} GB video`, big, target, 1, BIG_RUNS);
   } finally {
     if (!args.keep) rmSync(big.dir, { recursive: true, force: true });
+  }
+}
+
+if (args.markdown) {
+  const f = (row, key, digits = 0) => (row ? row[key].toFixed(digits) : '–');
+  console.log('\n| Case | Target | exercises MB/s | aria2c MB/s | Ratio (medians) | Ratio (per pair) | exercises peak RSS | aria2c peak RSS | exercises CPU s | aria2c CPU s |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ratio = r.ratio !== undefined ? `${r.ratio.toFixed(2)}x` : '–';
+    const pair = r.pairRatio !== undefined ? `${r.pairRatio.toFixed(2)}x` : '–';
+    console.log(
+      `| ${r.label}: ${r.files} file(s), ${mb(r.bytes).toFixed(0)} MB, concurrency ${r.concurrency} | ${r.target} | ${f(r.ours, 'mbps')} | ${f(r.aria2c, 'mbps')} | ${ratio} | ${pair} | ${f(r.ours, 'rssMax')} MB | ${f(r.aria2c, 'rssMax')} MB | ${f(r.ours, 'cpu', 2)} | ${f(r.aria2c, 'cpu', 2)} |`,
+    );
   }
 }
