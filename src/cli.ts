@@ -9,8 +9,12 @@ import { COMMANDS } from './commands/index.js';
 import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';
 
-/** The version in our package.json, found from dist/ or from the bundle in dist/bundle/. */
+/** Inlined by scripts/bundle.mjs, so the bundle reads no file for it; undefined in the plain tsc output. */
+declare const EXERCISES_VERSION: string | undefined;
+
+/** The version in our package.json (inlined in the bundle, else read from the file next to dist/). */
 function packageVersion(): string {
+  if (typeof EXERCISES_VERSION === 'string') return EXERCISES_VERSION;
   for (const relative of ['../package.json', '../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version: string };
