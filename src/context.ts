@@ -4,6 +4,7 @@
  * Commands take everything from here, so they can be run in-process with fake streams.
  */
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -50,10 +51,15 @@ export function processStreams(): IOStreams {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // process.stdin is created on first access, and for a file or /dev/null that loads
+    // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    // Same answer as process.stdin.isTTY, without creating the stream.
+    stdinIsTTY: isatty(0),
     columns: process.stdout.columns && process.stdout.columns > 0 ? process.stdout.columns : 80,
   };
 }

@@ -17,7 +17,6 @@ type Outcome = { id: string; record: ExerciseRecord } | { id: string; error: unk
 
 /** The arguments, with `-` replaced by the ids read from stdin. */
 async function* requestedIds(args: string[], ctx: Context): AsyncIterable<string> {
-  const { readIds } = await import('./shared/read-ids.js');
   let stdinUsed = false;
   for (const arg of args) {
     if (arg !== '-') {
@@ -26,6 +25,8 @@ async function* requestedIds(args: string[], ctx: Context): AsyncIterable<string
     }
     if (stdinUsed) continue;
     stdinUsed = true;
+    // Loaded only for `-`: it brings in readline, which plain `show <id>` does not need.
+    const { readIds } = await import('./shared/read-ids.js');
     yield* readIds(ctx.io.stdin);
   }
 }

@@ -9,7 +9,16 @@
  * Timeouts: connect, headers and body idle, each `timeoutMs`; they fail with an error whose
  * `code` is CONNECT_TIMEOUT, HEADERS_TIMEOUT or BODY_TIMEOUT.
  */
+import * as http from 'node:http';
 import type { Agent as HttpAgent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+
+/**
+ * node:https (which loads TLS) is required only for https URLs; require() rather than
+ * import(), as a dynamic import() would start Node's ES module loader in the bundled
+ * CommonJS CLI just for this built-in.
+ */
+const requireBuiltin = createRequire(import.meta.url);
 
 export interface NodeResponse {
   statusCode: number;
@@ -33,7 +42,7 @@ export class NodeAgents {
 
   async get(url: URL, options: NodeGetOptions): Promise<NodeResponse> {
     const secure = url.protocol === 'https:';
-    const mod = secure ? await import('node:https') : await import('node:http');
+    const mod: typeof http | typeof import('node:https') = secure ? (requireBuiltin('node:https') as typeof import('node:https')) : http;
     let agent = this.agents.get(url.protocol);
     if (!agent) {
       agent = new mod.Agent({ keepAlive: true, maxSockets: 16 });
