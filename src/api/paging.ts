@@ -40,10 +40,15 @@ export interface PaginateOptions {
   max?: number;
 }
 
-export async function* paginate(
+/**
+ * The pages of a list, each as the items to use (the last one cut at `max`), following
+ * the cursors as described above. Consumers that write output take a page at a time: one
+ * write per page rather than per item.
+ */
+export async function* paginatePages(
   fetchPage: (cursor: PageCursor) => Promise<ListResponse>,
   options: PaginateOptions,
-): AsyncIterable<ExerciseSummary> {
+): AsyncIterable<ExerciseSummary[]> {
   const direction = options.before !== undefined ? 'before' : 'after';
   let cursor = direction === 'before' ? options.before : options.after;
   const seen = new Set<string>();
@@ -54,18 +59,27 @@ export async function* paginate(
   for (;;) {
     const page = await fetchPage(cursor === undefined ? {} : { [direction]: cursor });
     const items = page.exercises;
-    for (const item of items) {
-      if (options.max !== undefined && yielded >= options.max) return;
-      yield item;
-      yielded++;
+    const room = options.max === undefined ? items.length : Math.max(0, options.max - yielded);
+    const batch = items.length <= room ? items : items.slice(0, room);
+    if (batch.length > 0) {
+      yield batch;
+      yielded += batch.length;
     }
+    if (options.max !== undefined && yielded >= options.max) return;
     received += items.length;
     if (items.length === 0 || items.length < options.limit) return;
-    if (options.max !== undefined && yielded >= options.max) return;
     if (typeof page.pagination.total === 'number' && received >= page.pagination.total) return;
     const next = nextCursor(page, direction);
     if (next === null || next === undefined || seen.has(next)) return;
     seen.add(next);
     cursor = next;
   }
+}
+
+/** The items of every page, one by one (see paginatePages). */
+export async function* paginate(
+  fetchPage: (cursor: PageCursor) => Promise<ListResponse>,
+  options: PaginateOptions,
+): AsyncIterable<ExerciseSummary> {
+  for await (const items of paginatePages(fetchPage, options)) yield* items;
 }

@@ -1,8 +1,9 @@
 /**
- * Writes a list of exercise summaries in the format in force, item by item: json keeps
+ * Writes a list of exercise summaries in the format in force, a page at a time: json keeps
  * the API's list shape and streams, jsonl is one object per line, csv/tsv a header and one
  * row per item, and a table (terminal only) ends with a one-line footer.
  */
+import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { colorEnabled, outputFormat } from '../context.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
@@ -19,12 +20,25 @@ export interface ListFooter {
 }
 
 export interface ListWriter {
-  add(item: ExerciseSummary): Promise<void> | void;
+  /** A page of items, in one write (a page of `ids --all` is one write, not 25). */
+  addPage(items: readonly ExerciseSummary[]): Promise<void> | void;
   /** `pagination` is written in json (the API's shape); the footer is for the table. */
   finish(pagination: Pagination, footer?: ListFooter): Promise<void>;
 }
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
+
+/** A writer for the streamed formats: `text(item)` is called once per item, in order. */
+function streamed(out: Writable, text: (item: ExerciseSummary) => string, finish: ListWriter['finish']): ListWriter {
+  return {
+    addPage(items) {
+      let chunk = '';
+      for (const item of items) chunk += text(item);
+      if (chunk !== '') return write(out, chunk);
+    },
+    finish,
+  };
+}
 
 export function createListWriter(ctx: OutCtx, columns: ReadonlyArray<Column<ExerciseSummary>> = LIST_COLUMNS): ListWriter {
   const out = ctx.io.stdout;
@@ -33,41 +47,35 @@ export function createListWriter(ctx: OutCtx, columns: ReadonlyArray<Column<Exer
 
   switch (format) {
     case 'json':
-      return {
-        add(item) {
-          const prefix = count++ === 0 ? '{"exercises":[\n' : ',\n';
-          return write(out, prefix + JSON.stringify(item));
-        },
-        async finish(pagination) {
+      return streamed(
+        out,
+        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + JSON.stringify(item),
+        async (pagination) => {
           await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${JSON.stringify(pagination)}}\n`);
         },
-      };
+      );
     case 'jsonl':
-      return {
-        add(item) {
-          return write(out, `${JSON.stringify(item)}\n`);
-        },
-        async finish() {},
-      };
+      return streamed(out, (item) => `${JSON.stringify(item)}\n`, async () => {});
     case 'csv':
     case 'tsv': {
       const header = (): string => delimitedLine(format, columns.map((c) => c.key));
-      return {
-        add(item) {
+      return streamed(
+        out,
+        (item) => {
           const line = delimitedLine(format, columns.map((c) => c.value(item)));
-          return write(out, count++ === 0 ? header() + line : line);
+          return count++ === 0 ? header() + line : line;
         },
-        async finish() {
+        async () => {
           if (count === 0) await write(out, header());
         },
-      };
+      );
     }
     case 'table': {
       // A table needs every row to size its columns; it is for people, so pages are small.
       const items: ExerciseSummary[] = [];
       return {
-        add(item) {
-          items.push(item);
+        addPage(page) {
+          items.push(...page);
         },
         async finish(pagination, footer = {}) {
           const color = colorEnabled(ctx);

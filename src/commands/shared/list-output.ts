@@ -4,7 +4,7 @@
  */
 import type { Context } from '../../context.js';
 import type { ListResponse, Pagination } from '../../catalogue/types.js';
-import { type PageCursor, nextCursor, paginate } from '../../api/paging.js';
+import { type PageCursor, nextCursor, paginatePages } from '../../api/paging.js';
 import { createListWriter } from '../../output/list.js';
 import { nextPageCommand } from '../../output/next-page.js';
 import type { PagingChoice } from './paging-options.js';
@@ -16,7 +16,7 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
   if (!paging.follow) {
     const cursor = paging.before !== undefined ? { before: paging.before } : paging.after !== undefined ? { after: paging.after } : {};
     const page = await fetchPage({ ...cursor, limit: paging.limit });
-    for (const item of page.exercises) await writer.add(item);
+    await writer.addPage(page.exercises);
     const next = nextCursor(page, direction);
     const firstPage = paging.after === undefined && paging.before === undefined;
     const more = page.exercises.length >= paging.limit && typeof next === 'string' && !(firstPage && page.pagination.total <= page.exercises.length);
@@ -25,7 +25,7 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
   }
 
   let last: Pagination = { total: 0 };
-  const pages = paginate(
+  const pages = paginatePages(
     async (cursor) => {
       const page = await fetchPage({ ...cursor, limit: paging.limit });
       last = page.pagination;
@@ -33,6 +33,6 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
     },
     { limit: paging.limit, after: paging.after, before: paging.before, max: paging.max },
   );
-  for await (const item of pages) await writer.add(item);
+  for await (const items of pages) await writer.addPage(items);
   await writer.finish({ total: last.total }, { complete: true });
 }
