@@ -13,8 +13,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, truncate, writeFile, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { type Readable, type Writable, finished } from 'node:stream';
 import {
   AuthError,
   CliError,
@@ -80,8 +79,8 @@ interface Sink {
   resumeState(url: URL): Promise<{ offset: number; validator?: Validator }>;
   /** Remembers (or forgets) the validator of a fresh 200 answer. */
   remember(url: URL, validator: Validator | undefined): Promise<void>;
-  /** A writable positioned at `offset`; `end` tells pipeline whether to end it. */
-  open(offset: number): Promise<{ stream: Writable; end: boolean }>;
+  /** A writable positioned at `offset`; it is ended once the body has been copied. */
+  open(offset: number): Promise<{ stream: Writable }>;
   /** Bytes really held now (after a failure, the resume point). */
   size(): Promise<number>;
   /** Verifies and publishes the complete bytes. */
@@ -174,7 +173,7 @@ export function fileSink(path: string): Sink {
       await mkdir(dirname(part), { recursive: true });
       if (offset > 0) await truncate(part, offset); // exactly the bytes the ranged answer continues
       current = createWriteStream(part, { flags: offset > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 });
-      return { stream: current, end: true };
+      return { stream: current };
     },
     async size() {
       if (current) await waitClosed(current);
@@ -232,7 +231,7 @@ export function streamSink(out: Writable): Sink {
           else out.once('drain', () => cb());
         },
       });
-      return { stream: counter, end: true };
+      return { stream: counter };
     },
     async size() {
       return written;
@@ -298,6 +297,116 @@ async function readSmall(body: Readable): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+interface CopyOptions {
+  /** Each chunk's size, as it is handed to `dest`. */
+  onChunk(bytes: number): void;
+  /** Judges the first MAGIC_BYTES (or the whole body, if shorter) before any byte is written; throws to refuse. */
+  checkHead?(first: Buffer): void;
+}
+
+/**
+ * Copies `source` into `dest`, then ends `dest` and waits for it to finish. One plain callback
+ * per chunk and the writable's own buffering (no promise or async iteration per chunk: at
+ * 64 KiB a chunk, that per-chunk work was a large part of the CPU a bulk download spends).
+ *
+ * A failure of the source (dropped connection, timeout, Ctrl-C) is not thrown: `dest` is still
+ * ended normally, so every byte that arrived reaches the disk and becomes the resume point,
+ * and the source's error is returned. A failure of `dest`, or `checkHead` refusing the first
+ * bytes, rejects (and destroys both streams).
+ */
+function copyBody(source: Readable, dest: Writable, options: CopyOptions): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let checking = options.checkHead !== undefined;
+    let pending: Buffer[] = [];
+    let pendingLength = 0;
+    let ending = false;
+    let settled = false;
+    let sourceError: unknown;
+
+    let stopWatching = (): void => {};
+    const detachSource = (): void => {
+      source.off('data', onData);
+      stopWatching();
+      dest.off('drain', onDrain);
+    };
+    const settle = (err?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      detachSource();
+      dest.off('finish', onFinish);
+      dest.off('close', onFinish);
+      dest.off('error', onDestError);
+      if (err !== undefined) reject(err);
+      else resolve(sourceError);
+    };
+    const fail = (err: unknown): void => {
+      discardBody(source);
+      dest.destroy();
+      settle(err);
+    };
+    const write = (chunk: Buffer): void => {
+      if (!dest.write(chunk)) source.pause();
+    };
+    /** Judges and writes the held first bytes; false when they were refused. */
+    const releaseHead = (): boolean => {
+      const first = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+      pending = [];
+      checking = false;
+      try {
+        options.checkHead!(first);
+      } catch (err) {
+        fail(err);
+        return false;
+      }
+      write(first);
+      return true;
+    };
+    function onData(chunk: Buffer): void {
+      options.onChunk(chunk.length);
+      if (!checking) return write(chunk);
+      pending.push(chunk);
+      pendingLength += chunk.length;
+      if (pendingLength >= MAGIC_BYTES) releaseHead();
+    }
+    function endDest(): void {
+      if (ending) return;
+      ending = true;
+      detachSource();
+      dest.end();
+    }
+    /** The body is complete. */
+    function onEnd(): void {
+      if (ending || settled) return;
+      if (checking && pendingLength > 0 && !releaseHead()) return;
+      endDest();
+    }
+    function onSourceError(err: unknown): void {
+      // First bytes still held when the source failed were never judged: they are not kept.
+      sourceError = err;
+      endDest();
+    }
+    function onDrain(): void {
+      source.resume();
+    }
+    function onFinish(): void {
+      settle();
+    }
+    function onDestError(err: unknown): void {
+      discardBody(source);
+      settle(err);
+    }
+
+    source.on('data', onData);
+    // finished() also reports a source that failed or ended before it got here (the body may
+    // have failed while the `.part` was being opened), and a close without an end.
+    stopWatching = finished(source, { writable: false }, (err) => (err ? onSourceError(err) : onEnd()));
+    dest.on('drain', onDrain);
+    dest.once('finish', onFinish);
+    dest.once('close', onFinish);
+    dest.once('error', onDestError);
+  });
+}
+
 /**
  * Streams `target` into `sink`, resuming and retrying as described at the top of this file.
  * Throws the project's errors: AuthError (401/403), NotFoundError (404), RateLimitError,
@@ -353,7 +462,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       continue;
     }
 
-    // Errors of the body are seen through pipeline(); a late duplicate must not crash the process.
+    // Errors of the body are seen by copyBody(); a late duplicate must not crash the process.
     res.body.on('error', () => {});
     const status = res.status;
     if (status !== 200 && status !== 206) {
@@ -408,7 +517,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       await sink.discard();
       throw err;
     }
-    let opened: { stream: Writable; end: boolean };
+    let opened: { stream: Writable };
     try {
       if (status === 200) await sink.remember(target.url, validator);
       opened = await sink.open(start);
@@ -416,65 +525,29 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       discardBody(res.body);
       throw err instanceof CliError ? err : localWriteError(err, target);
     }
-    const { stream, end } = opened;
-    let sinkError: unknown;
-    stream.once('error', (e) => {
-      sinkError = e;
-    });
-    const onBytes = options.onBytes;
+    const { stream } = opened;
     const what = `the ${target.what}`;
     const kind = target.kind;
-    /** A failure of the socket while reading: caught, so what arrived is still flushed to disk. */
+    const onBytes = options.onBytes;
+    /** A failure of the socket while reading: the bytes that arrived are still flushed to disk. */
     let sourceError: unknown;
     try {
-      await pipeline(
-        res.body,
-        async function* (source: AsyncIterable<Buffer>) {
-          // From offset 0, hold the first bytes until the magic can be judged: an HTML page
-          // is refused before any of it is written or the rest is downloaded.
-          let checking = start === 0;
-          let pending: Buffer[] = [];
-          let pendingLength = 0;
-          try {
-            for await (const chunk of source) {
-              received += chunk.length;
-              onBytes?.(chunk.length);
-              if (!checking) {
-                yield chunk;
-                continue;
-              }
-              pending.push(chunk);
-              pendingLength += chunk.length;
-              if (pendingLength < MAGIC_BYTES) continue;
-              const first = Buffer.concat(pending);
-              pending = [];
-              checking = false;
-              checkMagic(kind, first, what);
-              yield first;
-            }
-          } catch (err) {
-            if (err instanceof MalformedResponseError) throw err;
-            // End the file normally instead: the bytes received so far are the resume point.
-            sourceError = err;
-            return;
-          }
-          if (checking && pendingLength > 0) {
-            const first = Buffer.concat(pending);
-            checkMagic(kind, first, what);
-            yield first;
-          }
+      sourceError = await copyBody(res.body, stream, {
+        onChunk(bytes) {
+          received += bytes;
+          onBytes?.(bytes);
         },
-        stream,
-        { end },
-      );
+        // From offset 0, the first bytes are held until the magic can be judged: an HTML page
+        // is refused before any of it is written or the rest is downloaded.
+        ...(start === 0 ? { checkHead: (first: Buffer) => checkMagic(kind, first, what) } : {}),
+      });
     } catch (err) {
       if (err instanceof MalformedResponseError) {
         await sink.discard();
         throw err;
       }
       if (interrupted()) throw new InterruptedError();
-      if (sinkError !== undefined && err === sinkError) throw localWriteError(err, target);
-      sourceError = err;
+      throw err instanceof CliError ? err : localWriteError(err, target);
     }
     if (interrupted()) {
       await sink.size(); // the `.part` is closed and whole for the rerun
