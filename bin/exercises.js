@@ -5,16 +5,74 @@
 // (dist/bundle/cli.cjs, built by `npm run build`), or the plain tsc output when no bundle was built.
 'use strict';
 
+const fs = require('node:fs');
+const path = require('node:path');
+
+const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
+
+/** Where env-paths('exercises', { suffix: '' }).cache points, as the rest of the CLI uses it. */
+function userCacheDir() {
+  const home = require('node:os').homedir();
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'exercises');
+  if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'exercises', 'Cache');
+  return path.join(process.env.XDG_CACHE_HOME || path.join(home, '.cache'), 'exercises');
+}
+
+/**
+ * Loads the bundle as Node's require() would, but with V8's code cache kept in the user
+ * cache directory: compiling the bundle and the functions a command runs costs several ms
+ * on every start, and Node 20 has no module.enableCompileCache() (Node 22.1+). The cache is
+ * keyed by Node version, architecture, and the bundle's size and mtime; V8 also rejects
+ * data from another V8 or for other source, and then the bundle is simply compiled anew.
+ * Any trouble with the cache directory only means no cache.
+ */
+function loadBundle(source) {
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const stat = fs.statSync(BUNDLE);
+  const key = Buffer.from(`${process.version} ${process.arch} ${stat.size} ${stat.mtimeMs}\n`);
+  const cacheFile = path.join(userCacheDir(), 'code-cache', 'cli.cjs.v8');
+  let cachedData;
+  try {
+    const stored = fs.readFileSync(cacheFile);
+    if (stored.subarray(0, key.length).equals(key)) cachedData = stored.subarray(key.length);
+  } catch {
+    // no cache yet
+  }
+  // The bundle has no import() (scripts/bundle.mjs sees to it): Node 20 cannot run one here.
+  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  const bundle = new Module(BUNDLE, module);
+  bundle.filename = BUNDLE;
+  bundle.paths = Module._nodeModulePaths(path.dirname(BUNDLE));
+  script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, path.dirname(BUNDLE));
+  bundle.loaded = true;
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // Written at exit, so the functions this run compiled are in it too; renamed into place
+    // so a concurrent run never reads half a file.
+    process.once('exit', () => {
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const partial = `${cacheFile}.${process.pid}`;
+        fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
+        fs.renameSync(partial, cacheFile);
+      } catch {
+        // a read-only or missing cache directory: run without a cache
+      }
+    });
+  }
+  return bundle.exports;
+}
+
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  let cli;
+  let source;
   try {
-    cli = require('../dist/bundle/cli.cjs');
+    source = fs.readFileSync(BUNDLE, 'utf8');
   } catch (err) {
-    if (err?.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('dist/bundle/cli.cjs')) throw err;
+    if (err?.code !== 'ENOENT') throw err;
   }
-  if (cli) cli.main(process.argv);
-  else import('../dist/cli.js').then((plain) => plain.main(process.argv));
+  if (source === undefined) import('../dist/cli.js').then((plain) => plain.main(process.argv));
+  else loadBundle(source).main(process.argv);
 }

@@ -6,14 +6,15 @@
  * - dist/bundle/cli.cjs: all of our own code plus the small dependencies every command
  *   needs (commander…), as ONE CommonJS file. Node 20's ESM loader costs a few ms to start
  *   and about half a ms per module file on top; a single CommonJS file pays neither.
- * - dist/bundle/vendor/: the heavy dependencies that commands import lazily (undici, conf,
- *   cli-table3, cli-progress, chalk, read), as ES modules with code splitting, loaded by a
- *   real import() only when a command needs them. They share nothing with our own code,
- *   so no class (our error classes above all) exists twice.
+ * - dist/bundle/vendor/: the heavy dependencies that commands load lazily (undici, conf,
+ *   cli-table3, cli-progress, chalk, read), as CommonJS files required only when a command
+ *   reaches them. They share nothing with our own code, so no class (our error classes
+ *   above all) exists twice.
  *
- * bin/exercises.js requires cli.cjs, or the plain tsc output when no bundle was built.
+ * bin/exercises.js runs cli.cjs (with V8's code cache), or the plain tsc output when no bundle was built.
  */
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,43 +23,79 @@ const outdir = `${root}dist/bundle`;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 rmSync(outdir, { recursive: true, force: true });
 
-/** Lazily imported dependencies → their file under dist/bundle/vendor/. */
+/**
+ * Lazily imported dependencies, grouped into files under dist/bundle/vendor/ (the three
+ * undici pieces share classes, so they live in one file).
+ */
 const VENDOR = {
-  conf: 'conf',
-  chalk: 'chalk',
-  read: 'read',
-  'cli-table3': 'cli-table3',
-  'cli-progress': 'cli-progress',
-  'undici/lib/dispatcher/agent.js': 'undici-agent',
-  'undici/lib/dispatcher/dispatcher.js': 'undici-dispatcher',
-  'undici/lib/api/api-request.js': 'undici-api-request',
+  undici: ['undici/lib/dispatcher/agent.js', 'undici/lib/dispatcher/dispatcher.js', 'undici/lib/api/api-request.js'],
+  conf: ['conf'],
+  chalk: ['chalk'],
+  read: ['read'],
+  'cli-table3': ['cli-table3'],
+  'cli-progress': ['cli-progress'],
 };
+const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 
 // Whitespace and syntax only: class and function names stay readable in --verbose stack traces.
-const common = { bundle: true, platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 
-await build({
-  ...common,
-  entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([specifier, name]) => [name, specifier])),
-  outdir: `${outdir}/vendor`,
-  splitting: true,
-  format: 'esm',
-  chunkNames: '[name]-[hash]',
-  // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-});
+// Each vendor file exports its modules by specifier (ES modules as namespace objects).
+for (const [file, specifiers] of Object.entries(VENDOR)) {
+  await build({
+    ...common,
+    stdin: {
+      contents: `module.exports = {${specifiers.map((s) => `${JSON.stringify(s)}: require(${JSON.stringify(s)})`).join(',')}};`,
+      resolveDir: root,
+      sourcefile: `vendor-${file}.cjs`,
+    },
+    outfile: `${outdir}/vendor/${file}.cjs`,
+  });
+}
 
-/** Points the lazy imports of VENDOR packages at the vendor files (kept as real import()). */
-const vendorImports = {
-  name: 'vendor-imports',
+/**
+ * What a lazy import() of each vendor module must give: for an ES module its namespace
+ * (default and named exports as such), for a CommonJS one module.exports as default, as
+ * Node's own import() would. Read from the built vendor files.
+ */
+const requireBuilt = createRequire(import.meta.url);
+const esmExports = new Map();
+for (const [specifier, file] of vendorOf) {
+  const value = requireBuilt(`${outdir}/vendor/${file}.cjs`)[specifier];
+  if (value?.__esModule) esmExports.set(specifier, Object.keys(value).filter((name) => name !== 'default'));
+}
+
+/** The module an import() of `specifier` (a vendor module) is bundled as. */
+function vendorStub(specifier) {
+  const load = `require(${JSON.stringify(`./vendor/${vendorOf.get(specifier)}.cjs`)})[${JSON.stringify(specifier)}]`;
+  const names = esmExports.get(specifier);
+  if (names === undefined) return `module.exports = ${load};`;
+  return `const ns = ${load};\nexport default ns.default;\n${names.length > 0 ? `export const { ${names.join(', ')} } = ns;` : ''}`;
+}
+
+/**
+ * The CLI's lazy import()s of vendor modules and built-ins become require()s, still run
+ * only when reached: the launcher compiles the bundle with V8's code cache (vm.Script), and
+ * on Node 20 code compiled that way cannot use import() at all.
+ */
+const lazyRequires = {
+  name: 'lazy-requires',
   setup(b) {
-    const names = Object.keys(VENDOR).map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
-    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => {
-      if (args.kind !== 'dynamic-import') {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      if (vendorOf.has(args.path)) return { path: args.path, namespace: 'vendor' };
+      if (args.path.startsWith('node:')) return { path: args.path, namespace: 'builtin' };
+      return undefined;
+    });
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (vendorOf.has(args.path) && args.kind !== 'dynamic-import') {
         throw new Error(`${args.path} is imported statically by ${args.importer}; the bundle expects it to be imported lazily.`);
       }
-      return { path: `./vendor/${VENDOR[args.path]}.js`, external: true };
+      return undefined;
     });
+    b.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: vendorStub(args.path), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
 
@@ -80,14 +117,16 @@ const lazyChildProcess = {
   },
 };
 
-await build({
+const { metafile } = await build({
   ...common,
   entryPoints: [`${root}dist/cli.js`],
   outfile: `${outdir}/cli.cjs`,
-  format: 'cjs',
-  plugins: [vendorImports, lazyChildProcess],
+  plugins: [lazyRequires, lazyChildProcess],
+  metafile: true,
   // cli.cjs sits two levels below the package root, like dist/server/*.js, so URLs built from
   // import.meta.url (the sample catalogue) resolve the same way.
   define: { 'import.meta.url': '__bundleUrl', EXERCISES_VERSION: JSON.stringify(version) },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+const leftover = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+if (leftover.length > 0) throw new Error(`dist/bundle/cli.cjs must not use import() (see lazyRequires), but imports ${leftover.join(', ')}`);
