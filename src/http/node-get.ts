@@ -10,15 +10,21 @@
  * `code` is CONNECT_TIMEOUT, HEADERS_TIMEOUT or BODY_TIMEOUT.
  */
 import * as http from 'node:http';
-import type { Agent as HttpAgent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 
+type HttpsModule = typeof import('node:https');
+let https: HttpsModule | undefined;
+
 /**
- * node:https (which loads TLS) is required only for https URLs; require() rather than
+ * node:https (which loads TLS) is loaded only for https URLs; with require() rather than
  * import(), as a dynamic import() would start Node's ES module loader in the bundled
  * CommonJS CLI just for this built-in.
  */
-const requireBuiltin = createRequire(import.meta.url);
+function loadHttps(): HttpsModule {
+  https ??= createRequire(import.meta.url)('node:https') as HttpsModule;
+  return https;
+}
 
 export interface NodeResponse {
   statusCode: number;
@@ -36,13 +42,44 @@ function timeoutError(code: 'CONNECT_TIMEOUT' | 'HEADERS_TIMEOUT' | 'BODY_TIMEOU
   return Object.assign(new Error(`${code.toLowerCase().replace('_', ' ')} after ${ms} ms`), { code });
 }
 
+/** The error http.request's own `signal` option destroys a request with. */
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR', cause: signal.reason });
+}
+
 /** Keep-alive agents, one per protocol, created on first use. */
 export class NodeAgents {
   private agents = new Map<string, HttpAgent>();
+  /**
+   * Requests in flight, by the signal that cancels them. One 'abort' listener per signal
+   * rather than one per request (http.request's `signal` option): paging `--all` makes
+   * hundreds of requests, and adding and removing a listener each time shows in profiles.
+   */
+  private inFlight = new Map<AbortSignal, Set<ClientRequest>>();
+
+  private track(req: ClientRequest, signal: AbortSignal): void {
+    let requests = this.inFlight.get(signal);
+    if (!requests) {
+      const set = new Set<ClientRequest>();
+      requests = set;
+      this.inFlight.set(signal, set);
+      // What http.request does with `signal`: destroy the request with an AbortError.
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const r of set) r.destroy(abortError(signal));
+          set.clear();
+        },
+        { once: true },
+      );
+    }
+    requests.add(req);
+    req.once('close', () => requests.delete(req));
+  }
 
   async get(url: URL, options: NodeGetOptions): Promise<NodeResponse> {
     const secure = url.protocol === 'https:';
-    const mod: typeof http | typeof import('node:https') = secure ? (requireBuiltin('node:https') as typeof import('node:https')) : http;
+    const mod: typeof http | HttpsModule = secure ? loadHttps() : http;
     let agent = this.agents.get(url.protocol);
     if (!agent) {
       agent = new mod.Agent({ keepAlive: true, maxSockets: 16 });
@@ -52,12 +89,10 @@ export class NodeAgents {
 
     return new Promise<NodeResponse>((resolve, reject) => {
       let phase: 'connect' | 'headers' | 'body' = 'connect';
-      const req = mod.request(url, {
-        method: 'GET',
-        headers: options.headers,
-        agent,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const req = mod.request(url, { method: 'GET', headers: options.headers, agent });
+      const signal = options.signal;
+      if (signal?.aborted) req.destroy(abortError(signal));
+      else if (signal) this.track(req, signal);
       // Socket idle time, in each phase: connecting, waiting for the headers, reading the body.
       req.setTimeout(ms, () => {
         const err = timeoutError(phase === 'connect' ? 'CONNECT_TIMEOUT' : phase === 'headers' ? 'HEADERS_TIMEOUT' : 'BODY_TIMEOUT', ms);
