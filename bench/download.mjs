@@ -27,7 +27,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -232,6 +232,7 @@ const rows = [];
 
 async function compare(label, catalogue, target, concurrency, runs) {
   const server = await createCatalogueServer({ dir: catalogue.dir });
+  const loadBefore = loadavg()[0];
   const results = Object.fromEntries(tools.map((t) => [t, []]));
   try {
     for (let w = 0; w < WARMUP; w++) for (const who of tools) await runOnce(who, server, catalogue, target, concurrency, `w${w}`);
@@ -244,6 +245,9 @@ async function compare(label, catalogue, target, concurrency, runs) {
     await server.close();
   }
   console.log(`\n${label} → ${target.name} (${target.dir}): ${catalogue.ids.length} file(s), ${mb(catalogue.bytes).toFixed(0)} MB, concurrency ${concurrency}, ${runs} run(s) each after ${WARMUP} warm-up`);
+  // Both tools and the server share the machine's cores: anything else running skews the figures.
+  const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
+  console.log(`  ${load}${loadBefore > 0.5 ? ' (something else was running: expect noisy figures)' : ''}`);
   const summary = {};
   for (const who of tools) {
     const rs = results[who];
