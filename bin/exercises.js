@@ -19,6 +19,17 @@ function userCacheDir() {
 }
 
 /**
+ * The code cache for a command line is named after its command (`show`, `ids`…), so each
+ * command finds the functions it runs already compiled: the first argument, if it is one of
+ * the CLI's commands (`commandNames` from the bundle), else `default`. Flags before the
+ * command only mean the default cache, and nothing typed other than a command name ever
+ * names a file.
+ */
+function codeCacheName(argv, commandNames) {
+  return argv.length > 0 && commandNames.includes(argv[0]) ? argv[0] : 'default';
+}
+
+/**
  * Loads the bundle as Node's require() would, but with V8's code cache kept in the user
  * cache directory: compiling the bundle and the functions a command runs costs several ms
  * on every start, and Node 20 has no module.enableCompileCache() (Node 22.1+). The cache is
@@ -26,15 +37,17 @@ function userCacheDir() {
  * data from another V8 or for other source, and then the bundle is simply compiled anew.
  * Any trouble with the cache directory only means no cache.
  */
-function loadBundle(source) {
+function loadBundle(source, argv) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const stat = fs.statSync(BUNDLE);
   const key = Buffer.from(`${process.version} ${process.arch} ${stat.size} ${stat.mtimeMs}\n`);
-  const cacheFile = path.join(userCacheDir(), 'code-cache', 'cli.cjs.v8');
+  const cacheDir = path.join(userCacheDir(), 'code-cache');
+  // Read with the name the first argument suggests; checked against the real commands before writing.
+  const guess = argv.length > 0 && /^[a-z]{1,16}$/.test(argv[0]) ? argv[0] : 'default';
   let cachedData;
   try {
-    const stored = fs.readFileSync(cacheFile);
+    const stored = fs.readFileSync(path.join(cacheDir, `cli.cjs.${guess}.v8`));
     if (stored.subarray(0, key.length).equals(key)) cachedData = stored.subarray(key.length);
   } catch {
     // no cache yet
@@ -51,7 +64,8 @@ function loadBundle(source) {
     // so a concurrent run never reads half a file.
     process.once('exit', () => {
       try {
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const cacheFile = path.join(cacheDir, `cli.cjs.${codeCacheName(argv, bundle.exports.COMMAND_NAMES ?? [])}.v8`);
+        fs.mkdirSync(cacheDir, { recursive: true });
         const partial = `${cacheFile}.${process.pid}`;
         fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
         fs.renameSync(partial, cacheFile);
@@ -74,5 +88,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     if (err?.code !== 'ENOENT') throw err;
   }
   if (source === undefined) import('../dist/cli.js').then((plain) => plain.main(process.argv));
-  else loadBundle(source).main(process.argv);
+  else loadBundle(source, args).main(process.argv);
 }

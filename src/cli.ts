@@ -43,7 +43,33 @@ export interface ProgramHooks {
   context(program: Command): Context;
 }
 
-export function buildProgram(hooks: ProgramHooks): Command {
+/** The top-level command names; bin/exercises.js names its per-command code caches after them. */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
+
+/**
+ * The command a command line runs, when that is plain: the first argument after the global
+ * options, if it names one of COMMANDS. Undefined for anything else (no command, --help,
+ * `help`, an unknown flag or command…), and then every command is declared as usual.
+ */
+function requestedCommand(program: Command, args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-' || !arg.startsWith('-')) return COMMANDS.some((c) => c.name === arg) ? arg : undefined;
+    const flag = arg.startsWith('--') ? arg.split('=')[0] : arg;
+    const option = program.options.find((o) => o.long === flag || o.short === flag);
+    if (!option || option.optional) return undefined;
+    if (option.required && flag === arg) i++; // its value is the next argument
+  }
+  return undefined;
+}
+
+/**
+ * The program with its global options and commands. Given the command line (`argv`), it
+ * declares only the command that line runs, when that is plain: declaring all of them, with
+ * every flag and help text, is a good part of the start-up time of a one-request command
+ * such as `show`. `--help`, `help` and errors about unknown commands still see every command.
+ */
+export function buildProgram(hooks: ProgramHooks, argv?: readonly string[]): Command {
   const program = new Command('exercises')
     .description('Browse, search and download the exercise catalogue.')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -63,7 +89,10 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .addHelpText('after', EXIT_CODES_HELP)
     .exitOverride();
 
-  for (const register of COMMANDS) register(program, () => hooks.context(program));
+  const only = argv === undefined ? undefined : requestedCommand(program, argv.slice(2));
+  for (const { name, register } of COMMANDS) {
+    if (only === undefined || name === only) register(program, () => hooks.context(program));
+  }
   return program;
 }
 
@@ -106,18 +135,21 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const program = buildProgram({
-    context(p) {
-      context ??= {
-        io,
-        env: process.env,
-        globals: globalOptions(p),
-        signal: controller.signal,
-        onExit: (fn) => exitHooks.push(fn),
-      };
-      return context;
+  const program = buildProgram(
+    {
+      context(p) {
+        context ??= {
+          io,
+          env: process.env,
+          globals: globalOptions(p),
+          signal: controller.signal,
+          onExit: (fn) => exitHooks.push(fn),
+        };
+        return context;
+      },
     },
-  });
+    argv,
+  );
 
   try {
     await program.parseAsync(argv);

@@ -17,4 +17,23 @@ import { register as video } from './video.js';
 
 export type RegisterCommand = (program: Command, context: () => Context) => void;
 
-export const COMMANDS: RegisterCommand[] = [query, ids, show, image, video, download, auth, config, serve];
+/**
+ * A top-level command: its name as typed, and the function that declares it. The name lets
+ * the CLI declare only the command a command line runs (see buildProgram in cli.ts).
+ */
+export interface CommandEntry {
+  name: string;
+  register: RegisterCommand;
+}
+
+export const COMMANDS: CommandEntry[] = [
+  { name: 'query', register: query },
+  { name: 'ids', register: ids },
+  { name: 'show', register: show },
+  { name: 'image', register: image },
+  { name: 'video', register: video },
+  { name: 'download', register: download },
+  { name: 'auth', register: auth },
+  { name: 'config', register: config },
+  { name: 'serve', register: serve },
+];
