@@ -3,7 +3,8 @@
  * Start-up benchmark (DESIGN.md "Performance budgets"): `node -e 0`, `exercises --version`,
  * `exercises --help` and one `exercises show` against a loopback catalogue server, run side
  * by side (interleaved, so drift hits all alike), reporting medians and ratios to `node -e 0`
- * against the targets (--version ≤ 1.3x, show ≤ 1.6x).
+ * against the targets (--version ≤ 1.3x, show ≤ 1.6x). A bare node:http GET of the same
+ * record is timed too, as the floor any `show` stands on.
  *
  * Usage: npm run build && node bench/startup.mjs [runs]   (default 30 runs each, 3 warm-ups)
  */
@@ -32,8 +33,23 @@ const env = {
   EXERCISES_API_KEY: 'sandbox-premium',
 };
 
+/**
+ * Reference, not a target: the least a `show` can do — load node:http, one keep-alive GET,
+ * parse and print the JSON. What `show` costs above this line is the CLI's own.
+ */
+const BARE_GET = `const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true });
+const url = process.env.EXERCISES_BASE_URL + '/exercise/Barbell_Bench_Press';
+http.get(url, { agent, headers: { 'x-api-key': process.env.EXERCISES_API_KEY } }, (res) => {
+  let body = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk) => (body += chunk));
+  res.on('end', () => { process.stdout.write(JSON.stringify(JSON.parse(body)) + '\\n'); agent.destroy(); });
+});`;
+
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
+  { name: '(bare http.get)', args: ['-e', BARE_GET] },
   { name: 'exercises --version', args: [cli, '--version'], target: 1.3 },
   { name: 'exercises --help', args: [cli, '--help'] },
   { name: 'exercises show <id>', args: [cli, 'show', 'Barbell_Bench_Press', '--format', 'json'], target: 1.6 },
