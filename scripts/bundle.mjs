@@ -6,7 +6,7 @@
  * - dist/bundle/cli.cjs: all of our own code plus the small dependencies every command
  *   needs (commander…), as ONE CommonJS file. Node 20's ESM loader costs a few ms to start
  *   and about half a ms per module file on top; a single CommonJS file pays neither.
- * - dist/bundle/vendor/: the heavy dependencies that commands load lazily (undici, conf,
+ * - dist/bundle/vendor/: the heavy dependencies that commands load lazily (conf,
  *   cli-table3, cli-progress, chalk, read), as CommonJS files required only when a command
  *   reaches them. They share nothing with our own code, so no class (our error classes
  *   above all) exists twice.
@@ -23,12 +23,8 @@ const outdir = `${root}dist/bundle`;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 rmSync(outdir, { recursive: true, force: true });
 
-/**
- * Lazily imported dependencies, grouped into files under dist/bundle/vendor/ (the three
- * undici pieces share classes, so they live in one file).
- */
+/** Lazily imported dependencies, one file each under dist/bundle/vendor/. */
 const VENDOR = {
-  undici: ['undici/lib/dispatcher/agent.js', 'undici/lib/dispatcher/dispatcher.js', 'undici/lib/api/api-request.js'],
   conf: ['conf'],
   chalk: ['chalk'],
   read: ['read'],

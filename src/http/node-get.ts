@@ -1,10 +1,9 @@
 /**
- * One GET over Node's built-in http/https client with a keep-alive agent, for the JSON
- * requests of one-shot commands (`show`, `query`, `ids`, `auth status`). Node's client uses
- * the HTTP parser compiled into Node itself, while undici compiles its WebAssembly parser
- * in every new process — which alone costs more than the whole start-up budget of `show`
- * (DESIGN.md "Performance budgets"; measured by bench/startup.mjs). Media streams, where
- * that cost is spread over many bytes, go through undici (transport.ts).
+ * One GET over Node's built-in http/https client with a keep-alive agent, for every request
+ * the CLI makes. Node's client uses the HTTP parser compiled into Node itself, while undici
+ * loads ~300 KB of JavaScript and compiles its WebAssembly parser in every new process:
+ * more than the whole start-up budget of `show` (bench/startup.mjs), and in bulk downloads
+ * more CPU per byte and a higher peak RSS (bench/download.mjs). See the README.
  *
  * Timeouts: connect, headers and body idle, each `timeoutMs`; they fail with an error whose
  * `code` is CONNECT_TIMEOUT, HEADERS_TIMEOUT or BODY_TIMEOUT.
@@ -82,7 +81,8 @@ export class NodeAgents {
     const mod: typeof http | HttpsModule = secure ? loadHttps() : http;
     let agent = this.agents.get(url.protocol);
     if (!agent) {
-      agent = new mod.Agent({ keepAlive: true, maxSockets: 16 });
+      // No socket cap here: callers bound their own concurrency (show's window, --concurrency).
+      agent = new mod.Agent({ keepAlive: true });
       this.agents.set(url.protocol, agent);
     }
     const ms = options.timeoutMs;

@@ -1,12 +1,10 @@
 /**
- * The HTTP transport: one undici keep-alive Agent (a pool per origin) for the process,
- * the API key header for the configured origin only, timeouts, retries, a response size
- * cap, error mapping and --verbose request lines with the key redacted.
- *
- * undici is imported on the first request, so merely loading this module costs nothing.
+ * The HTTP transport: Node's own keep-alive client (node-get.ts; README "Where this departs
+ * from DESIGN.md" says why not undici), the API key header for the configured origin only,
+ * timeouts, retries, a response size cap, error mapping and --verbose request lines with
+ * the key redacted. JSON requests and media streams share the same agents and rules.
  */
 import type { Readable } from 'node:stream';
-import type { Agent, Dispatcher } from 'undici';
 import {
   type CliError,
   InterruptedError,
@@ -25,7 +23,6 @@ import {
   sleep,
 } from './retry.js';
 import { NodeAgents, type NodeResponse } from './node-get.js';
-import { loadAgentClass } from './undici-agent.js';
 
 /** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */
 function nowMs(): number {
@@ -118,9 +115,8 @@ function quotaHeaders(headers: Record<string, string | string[] | undefined>): s
 export class Transport {
   readonly baseUrl: URL;
   private readonly options: TransportOptions;
-  private agent?: Promise<Agent>;
-  /** JSON requests go through Node's own client (see node-get.ts for why). */
-  private readonly jsonAgents = new NodeAgents();
+  /** Keep-alive agents for every request, JSON and media alike. */
+  private readonly agents = new NodeAgents();
 
   constructor(options: TransportOptions) {
     this.options = options;
@@ -155,19 +151,6 @@ export class Transport {
     this.options.log?.(this.redact(line));
   }
 
-  private dispatcher(): Promise<Agent> {
-    this.agent ??= loadAgentClass().then(
-      (Agent) =>
-        new Agent({
-          connect: { timeout: this.options.timeoutMs },
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-          keepAliveTimeout: 10_000,
-        }),
-    );
-    return this.agent;
-  }
-
   private headersFor(url: URL, extra?: Record<string, string>): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...extra };
     // The key goes to the configured origin and nowhere else (a media URL may point elsewhere).
@@ -181,36 +164,18 @@ export class Transport {
     return AbortSignal.any(signals);
   }
 
-  /** One GET, up to the response headers. Failures become project errors. */
-  private async send(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  /** One GET, up to the response headers; failures become project errors. */
+  private async send(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<NodeResponse> {
     assertAllowedUrl(url, this.options.allowInsecure);
     if (signal?.aborted) throw new InterruptedError();
-    const agent = await this.dispatcher();
     try {
-      return await agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        ...(signal ? { signal } : {}),
-      });
+      return await this.agents.get(url, { headers, timeoutMs: this.options.timeoutMs, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw this.networkError(err, url, signal);
     }
   }
 
-  /** One GET through Node's client; failures become project errors. */
-  private async sendJson(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<NodeResponse> {
-    assertAllowedUrl(url, this.options.allowInsecure);
-    if (signal?.aborted) throw new InterruptedError();
-    try {
-      return await this.jsonAgents.get(url, { headers, timeoutMs: this.options.timeoutMs, ...(signal ? { signal } : {}) });
-    } catch (err) {
-      throw this.networkError(err, url, signal);
-    }
-  }
-
-  /** Turns an undici/socket failure into NetworkError (or InterruptedError after Ctrl-C). */
+  /** Turns a socket failure into NetworkError (or InterruptedError after Ctrl-C). */
   private networkError(err: unknown, url: URL, signal?: AbortSignal): CliError {
     if (signal?.aborted) return new InterruptedError();
     if (err instanceof NetworkError || err instanceof InterruptedError || err instanceof MalformedResponseError) return err;
@@ -306,7 +271,7 @@ export class Transport {
       let retryAfter: string | undefined;
       let failure: CliError;
       try {
-        const res = await this.sendJson(url, headers, signal);
+        const res = await this.send(url, headers, signal);
         const status = res.statusCode;
         retryAfter = headerValue(res.headers, 'retry-after');
         const ok = status >= 200 && status < 300;
@@ -357,16 +322,14 @@ export class Transport {
   async stream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<StreamResponse> {
     const target = this.resolve(url);
     const signal = this.combinedSignal(options.signal);
-    await this.dispatcher();
     const started = nowMs();
     const res = await this.send(target, this.headersFor(target, options.headers), signal);
     const ms = Math.round(nowMs() - started);
     const quota = quotaHeaders(res.headers);
     const range = options.headers?.range ?? options.headers?.Range;
     this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.statusCode} ${ms} ms${quota ? ` ${quota}` : ''}`);
-    const body = res.body as unknown as Readable;
-    // Socket failures while the caller reads surface as stream errors; make them project errors too.
-    return { status: res.statusCode, headers: res.headers, body, url: target };
+    // Socket failures while the caller reads surface as body errors; streamError() maps them.
+    return { status: res.statusCode, headers: res.headers, body: res.body, url: target };
   }
 
   /** Maps an error raised while reading a stream() body, for callers that consume it. */
@@ -375,9 +338,6 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    this.jsonAgents.close();
-    const agent = this.agent;
-    this.agent = undefined;
-    if (agent) await (await agent).close();
+    this.agents.close();
   }
 }

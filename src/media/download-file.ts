@@ -273,7 +273,7 @@ function statusError(status: number, target: MediaTarget, body: string | undefin
   return errorForStatus(status, `the ${target.what}`, body);
 }
 
-/** Lets go of a body not wanted (undici reports its own destruction as an error: silence it). */
+/** Lets go of a body not wanted (destroying a response may emit an error: silence it). */
 function discardBody(body: Readable): void {
   body.on('error', () => {});
   body.destroy();
