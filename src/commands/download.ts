@@ -5,17 +5,16 @@
  * one record request per id. Then a bounded pool of streamed, verified, resumable downloads.
  */
 import type { Command } from 'commander';
-import type { ApiClient } from '../api/client.js';
-import type { ExerciseSummary } from '../catalogue/types.js';
 import { type Context, outputFormat } from '../context.js';
-import { NotFoundError, PartialFailureError, UsageError } from '../errors.js';
-import type { MediaJob } from '../media/jobs.js';
+import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../media/media-names.js';
+import type { DownloadPlan } from '../media/plan.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { addQueryFilterOptions } from './shared/query-filters.js';
 import { intArg } from './shared/values.js';
+import { plural, someOf } from '../util/text.js';
 
 export interface DownloadOptions {
   images?: boolean;
@@ -30,15 +29,6 @@ export interface DownloadOptions {
   [filter: string]: unknown;
 }
 
-/** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
-interface Plan {
-  jobs: MediaJob[];
-  missing: string[];
-  exercises: number;
-  withMedia: number;
-  requests: number;
-}
-
 function kindsFrom(opts: DownloadOptions): MediaKind[] {
   if (opts.images && !opts.videos) return ['image'];
   if (opts.videos && !opts.images) return ['video'];
@@ -49,87 +39,9 @@ function hasFilters(filters: object): boolean {
   return Object.keys(filters).length > 0;
 }
 
-/** Ids from the arguments, `-` meaning stdin (read once). */
-async function* idsFromArgs(args: string[], ctx: Context): AsyncIterable<string> {
-  const { readIds } = await import('./shared/read-ids.js');
-  let stdinUsed = false;
-  for (const arg of args) {
-    if (arg !== '-') yield arg;
-    else if (!stdinUsed) {
-      stdinUsed = true;
-      yield* readIds(ctx.io.stdin);
-    }
-  }
-}
-
-/** One record request per id, at most `concurrency` at once, jobs kept in input order. */
-async function planFromIds(ctx: Context, api: ApiClient, ids: AsyncIterable<string>, kinds: MediaKind[], dir: string, concurrency: number): Promise<Plan> {
-  const { jobsForRecord } = await import('../media/jobs.js');
-  const { resolvedLang } = await import('../api/from-context.js');
-  const { isFatal } = await import('../media/bulk.js');
-  const lang = await resolvedLang(ctx);
-  const plan: Plan = { jobs: [], missing: [], exercises: 0, withMedia: 0, requests: 0 };
-  const seen = new Set<string>();
-  const window: Array<Promise<{ id: string; jobs?: MediaJob[]; error?: unknown }>> = [];
-  const settle = async (): Promise<void> => {
-    const { id, jobs, error } = await window.shift()!;
-    if (error !== undefined) {
-      if (isFatal(error) || !(error instanceof NotFoundError)) throw error;
-      plan.missing.push(id);
-      ctx.io.stderr.write(`Not found: ${id}\n`);
-      return;
-    }
-    plan.exercises++;
-    if (jobs!.length > 0) plan.withMedia++;
-    plan.jobs.push(...jobs!);
-  };
-  for await (const id of ids) {
-    if (id.trim() === '' || seen.has(id)) continue;
-    seen.add(id);
-    plan.requests++;
-    window.push(
-      api.getExercise(id, lang ? { lang } : {}).then(
-        (record) => ({ id, jobs: jobsForRecord(api, dir, record.id ?? id, record, kinds) }),
-        (error: unknown) => ({ id, error }),
-      ),
-    );
-    if (window.length >= concurrency) await settle();
-  }
-  while (window.length > 0) await settle();
-  return plan;
-}
-
-/** Pages through /exercise/query (filters) or /exercise/exerciseIds (--all); the summaries carry the media lists. */
-async function planFromListing(ctx: Context, api: ApiClient, filters: object, opts: DownloadOptions, kinds: MediaKind[], dir: string): Promise<Plan> {
-  const { paginate } = await import('../api/paging.js');
-  const { jobsForRecord } = await import('../media/jobs.js');
-  const { resolvedLang } = await import('../api/from-context.js');
-  const { LIMIT_MAX } = await import('../catalogue/enums.js');
-  const lang = await resolvedLang(ctx);
-  const plan: Plan = { jobs: [], missing: [], exercises: 0, withMedia: 0, requests: 0 };
-  const limit = opts.max !== undefined ? Math.min(opts.max, LIMIT_MAX) : LIMIT_MAX;
-  const useQuery = hasFilters(filters);
-  const pages = paginate(
-    (cursor) => {
-      plan.requests++;
-      const params = { limit, ...cursor, ...(lang ? { lang } : {}) };
-      return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
-    },
-    { limit, ...(opts.max !== undefined ? { max: opts.max } : {}) },
-  );
-  for await (const summary of pages as AsyncIterable<ExerciseSummary>) {
-    plan.exercises++;
-    const jobs = jobsForRecord(api, dir, summary.id, summary, kinds);
-    if (jobs.length > 0) plan.withMedia++;
-    plan.jobs.push(...jobs);
-  }
-  return plan;
-}
-
-async function dryRun(ctx: Context, plan: Plan, skipExisting: boolean): Promise<void> {
-  const { looksComplete } = await import('../media/verify.js');
-  const rows: Array<{ action: 'fetch' | 'skip'; job: MediaJob }> = [];
-  for (const job of plan.jobs) rows.push({ action: skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : 'fetch', job });
+async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean): Promise<void> {
+  const { dryRunRows } = await import('../media/plan.js');
+  const rows = await dryRunRows(plan, skipExisting);
   const toFetch = rows.filter((r) => r.action === 'fetch').length;
   if (outputFormat(ctx) === 'json') {
     const files = rows.map((r) => ({ action: r.action, id: r.job.exerciseId, kind: r.job.kind, name: r.job.name, url: r.job.url.href, path: r.job.path }));
@@ -139,8 +51,8 @@ async function dryRun(ctx: Context, plan: Plan, skipExisting: boolean): Promise<
     for (const r of rows) ctx.io.stdout.write(tsvLine([r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path]));
   }
   ctx.io.stderr.write(
-    `Dry run: would fetch ${toFetch} file${toFetch === 1 ? '' : 's'} with ${toFetch} media request${toFetch === 1 ? '' : 's'}; ` +
-      `${rows.length - toFetch} already present would be skipped; ${plan.requests} catalogue request${plan.requests === 1 ? ' was' : 's were'} made to list them.\n`,
+    `Dry run: would fetch ${plural(toFetch, 'file')} with ${plural(toFetch, 'media request')}; ` +
+      `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.\n`,
   );
 }
 
@@ -158,22 +70,31 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
   }
   const kinds = kindsFrom(opts);
   const dir = outputDir(opts.dir);
-  const { apiFromContext } = await import('../api/from-context.js');
-  const { uniqueJobs } = await import('../media/jobs.js');
+  const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
+  const { planFromIds, planFromListing } = await import('../media/plan.js');
   const api = await apiFromContext(ctx);
+  const lang = await resolvedLang(ctx);
+  const target = { kinds, dir, ...(lang ? { lang } : {}) };
 
-  const plan = args.length > 0
-    ? await planFromIds(ctx, api, idsFromArgs(args, ctx), kinds, dir, Math.max(opts.concurrency, DEFAULT_CONCURRENCY))
-    : await planFromListing(ctx, api, filters, opts, kinds, dir);
-  plan.jobs = uniqueJobs(plan.jobs);
+  let plan: DownloadPlan;
+  if (args.length > 0) {
+    const { requestedIds } = await import('./shared/requested-ids.js');
+    plan = await planFromIds(api, requestedIds(args, ctx.io), target, {
+      // Record requests are small: at least the default pool, however low --concurrency is.
+      concurrency: Math.max(opts.concurrency, DEFAULT_CONCURRENCY),
+      onMissing: (id) => ctx.io.stderr.write(`Not found: ${id}\n`),
+    });
+  } else {
+    plan = await planFromListing(api, filters, target, opts.max !== undefined ? { max: opts.max } : {});
+  }
 
   if (plan.exercises > 0 && plan.withMedia === 0 && !ctx.globals.quiet) {
     const what = kinds.length === 2 ? 'images or videos' : kinds[0] === 'image' ? 'images' : 'videos';
-    ctx.io.stderr.write(`None of the ${plan.exercises} exercise${plan.exercises === 1 ? '' : 's'} lists premium ${what} (a free plan's records never carry them).\n`);
+    ctx.io.stderr.write(`None of the ${plural(plan.exercises, 'exercise')} lists premium ${what} (a free plan's records never carry them).\n`);
   }
 
   if (opts.dryRun) {
-    await dryRun(ctx, plan, opts.skipExisting);
+    await printDryRun(ctx, plan, opts.skipExisting);
   } else {
     const summary = await runMediaJobs(ctx, api, plan.jobs, {
       concurrency: opts.concurrency,
@@ -183,7 +104,7 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
     await reportSummary(ctx, summary);
   }
   if (plan.missing.length > 0) {
-    throw new PartialFailureError(`${plan.missing.length} exercise${plan.missing.length === 1 ? ' was' : 's were'} not found: ${plan.missing.slice(0, 5).join(', ')}${plan.missing.length > 5 ? ', …' : ''}.`);
+    throw new PartialFailureError(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}.`);
   }
 }
 

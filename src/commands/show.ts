@@ -5,51 +5,30 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { ExerciseRecord } from '../catalogue/types.js';
+import type { RecordOutcome } from '../api/fetch-records.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
+import { someOf } from '../util/text.js';
 
 /** Requests in flight at once: enough to hide latency, few enough to be polite. */
 export const SHOW_CONCURRENCY = 8;
-
-type Outcome = { id: string; record: ExerciseRecord } | { id: string; error: unknown };
-
-/** The arguments, with `-` replaced by the ids read from stdin. */
-async function* requestedIds(args: string[], ctx: Context): AsyncIterable<string> {
-  let stdinUsed = false;
-  for (const arg of args) {
-    if (arg !== '-') {
-      yield arg;
-      continue;
-    }
-    if (stdinUsed) continue;
-    stdinUsed = true;
-    // Loaded only for `-`: it brings in readline, which plain `show <id>` does not need.
-    const { readIds } = await import('./shared/read-ids.js');
-    yield* readIds(ctx.io.stdin);
-  }
-}
 
 export async function run(args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<void> {
   if (args.length === 0) throw new UsageError('Give at least one exercise id or name, or - to read them from stdin.');
   if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
   const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
   const { createRecordWriter } = await import('../output/record.js');
+  const { fetchRecords } = await import('../api/fetch-records.js');
+  const { requestedIds } = await import('./shared/requested-ids.js');
   const lang = await resolvedLang(ctx);
   const api = await apiFromContext(ctx);
   const many = args.length > 1 || args.includes('-');
   const writer = createRecordWriter(ctx, many);
 
-  const fetchOne = (id: string): Promise<Outcome> =>
-    api.getExercise(id, lang ? { lang } : {}).then(
-      (record) => ({ id, record }),
-      (error: unknown) => ({ id, error }),
-    );
-
   const missing: string[] = [];
   let total = 0;
-  const emit = async (outcome: Outcome): Promise<void> => {
+  const emit = async (outcome: RecordOutcome): Promise<void> => {
     if ('record' in outcome) return writer.add(outcome.record);
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
@@ -57,20 +36,17 @@ export async function run(args: string[], _opts: Record<string, unknown>, ctx: C
     if (many && !ctx.globals.quiet) ctx.io.stderr.write(`Not found: ${outcome.id}\n`);
   };
 
-  // A sliding window: at most SHOW_CONCURRENCY requests in flight, results written in input order.
-  const window: Promise<Outcome>[] = [];
-  for await (const id of requestedIds(args, ctx)) {
+  const ids = requestedIds(args, ctx.io);
+  for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
     total++;
-    window.push(fetchOne(id));
-    if (window.length >= SHOW_CONCURRENCY) await emit(await window.shift()!);
+    await emit(outcome);
   }
-  while (window.length > 0) await emit(await window.shift()!);
   await writer.finish();
 
   if (total === 0) throw new UsageError('No exercise ids were given on stdin.');
   if (missing.length > 0) {
     throw new NotFoundError(
-      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}.`,
+      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found: ${someOf(missing)}.`,
       { hint: 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.', details: { missing } },
     );
   }

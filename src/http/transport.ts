@@ -23,6 +23,7 @@ import {
   sleep,
 } from './retry.js';
 import { NodeAgents, type NodeResponse } from './node-get.js';
+import { plural } from '../util/text.js';
 
 /** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */
 function nowMs(): number {
@@ -306,7 +307,7 @@ export class Transport {
     if (failure instanceof RateLimitError) {
       const asked = parseRetryAfter(retryAfter);
       const wait = asked !== undefined ? ` The service asks to wait ${Math.max(1, Math.ceil(asked / 1000))} s.` : '';
-      return new RateLimitError(`${failure.message.replace(/[.:]?$/, '')} (after ${attempts} attempt${attempts === 1 ? '' : 's'}).${wait}`, {
+      return new RateLimitError(`${failure.message.replace(/[.:]?$/, '')} (after ${plural(attempts, 'attempt')}).${wait}`, {
         hint: failure.hint,
         details: { ...failure.details, attempts, ...(retryAfter ? { retryAfter } : {}) },
       });

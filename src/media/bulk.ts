@@ -8,6 +8,7 @@ import { AuthError, CliError, InterruptedError, RateLimitError } from '../errors
 import type { DownloadResult } from './download-file.js';
 import type { MediaJob } from './jobs.js';
 import { looksComplete } from './verify.js';
+import { plural } from '../util/text.js';
 
 export type JobStatus = 'fetched' | 'skipped' | 'failed';
 
@@ -144,7 +145,7 @@ export function formatBytes(n: number): string {
 export function summaryLines(summary: BulkSummary): string[] {
   const rate = summary.seconds > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
   const lines = [
-    `Fetched ${summary.fetched} file${summary.fetched === 1 ? '' : 's'} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${summary.fetched > 0 ? rate : ''}; skipped ${summary.skipped} already present; failed ${summary.failed}.`,
+    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${summary.fetched > 0 ? rate : ''}; skipped ${summary.skipped} already present; failed ${summary.failed}.`,
   ];
   for (const o of summary.outcomes) {
     if (o.status === 'failed') lines.push(`  failed: ${o.job.what}: ${o.error?.message ?? 'unknown error'}`);

@@ -86,7 +86,7 @@ export function createListWriter(ctx: OutCtx, columns: ReadonlyArray<Column<Exer
           await write(out, await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, color }));
           if (ctx.globals.quiet) return;
           const total = typeof pagination.total === 'number' ? pagination.total : undefined;
-          let line = `${items.length}${total !== undefined && !footer.complete ? ` of ${total}` : ''} exercise${items.length === 1 ? '' : 's'}`;
+          let line = `${items.length}${total !== undefined && !footer.complete ? ` of ${total}` : ''} ${items.length === 1 ? 'exercise' : 'exercises'}`;
           if (footer.nextCommand && !footer.complete) line += ` · next page: ${footer.nextCommand}`;
           const chalk = color ? (await import('chalk')).default : undefined;
           await write(out, `${chalk ? chalk.dim(line) : line}\n`);

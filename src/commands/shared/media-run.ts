@@ -8,6 +8,7 @@ import { type Context, outputFormat } from '../../context.js';
 import { CliError, PartialFailureError } from '../../errors.js';
 import type { BulkSummary } from '../../media/bulk.js';
 import type { MediaJob } from '../../media/jobs.js';
+import { plural } from '../../util/text.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 32;
@@ -67,7 +68,7 @@ export async function reportSummary(ctx: Context, summary: BulkSummary): Promise
   if (shown.length > 0) ctx.io.stderr.write(`${shown.join('\n')}\n`);
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
   if (summary.failed > 0) {
-    throw new PartialFailureError(`${summary.failed} of ${summary.outcomes.length} file${summary.outcomes.length === 1 ? '' : 's'} failed; the others are in place.`, {
+    throw new PartialFailureError(`${summary.failed} of ${plural(summary.outcomes.length, 'file')} failed; the others are in place.`, {
       hint: 'Run the same command again: complete files are skipped and partial ones resume.',
       details: { failed: summary.outcomes.filter((o) => o.status === 'failed').map((o) => ({ file: o.job.what, message: o.error?.message })) },
     });

@@ -1,0 +1,114 @@
+/**
+ * Planning a bulk download: which media files to fetch, found with as few catalogue requests
+ * as possible. From a listing (query filters or --all) the summaries already carry
+ * premiumImages/premiumVideos, so no record is requested per id; from given ids, one record
+ * request each, a few at a time.
+ */
+import { fetchRecords } from '../api/fetch-records.js';
+import type { ApiClient, QueryFilterParams } from '../api/client.js';
+import { paginate } from '../api/paging.js';
+import { LIMIT_MAX } from '../catalogue/enums.js';
+import { NotFoundError } from '../errors.js';
+import { isFatal } from './bulk.js';
+import { type MediaJob, jobsForRecord, uniqueJobs } from './jobs.js';
+import type { MediaKind } from './media-names.js';
+import { looksComplete } from './verify.js';
+
+/** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
+export interface DownloadPlan {
+  jobs: MediaJob[];
+  missing: string[];
+  /** Exercises looked at, and how many of them list any media of the kinds asked. */
+  exercises: number;
+  withMedia: number;
+  /** Catalogue (JSON) requests made while planning. */
+  requests: number;
+}
+
+export interface PlanTarget {
+  kinds: readonly MediaKind[];
+  /** The output directory. */
+  dir: string;
+  lang?: string;
+}
+
+function emptyPlan(): DownloadPlan {
+  return { jobs: [], missing: [], exercises: 0, withMedia: 0, requests: 0 };
+}
+
+function addExercise(plan: DownloadPlan, jobs: MediaJob[]): void {
+  plan.exercises++;
+  if (jobs.length > 0) plan.withMedia++;
+  plan.jobs.push(...jobs);
+}
+
+/** Yields each id once, skipping blanks: a repeated id costs no second request. */
+async function* distinct(ids: AsyncIterable<string>): AsyncIterable<string> {
+  const seen = new Set<string>();
+  for await (const id of ids) {
+    if (id.trim() === '' || seen.has(id)) continue;
+    seen.add(id);
+    yield id;
+  }
+}
+
+/**
+ * One record request per distinct id, `concurrency` at a time, jobs kept in input order.
+ * A missing id is recorded (and reported through `onMissing`); any other failure stops planning.
+ */
+export async function planFromIds(
+  api: ApiClient,
+  ids: AsyncIterable<string>,
+  target: PlanTarget,
+  options: { concurrency: number; onMissing?: (id: string) => void },
+): Promise<DownloadPlan> {
+  const plan = emptyPlan();
+  const outcomes = fetchRecords(api, distinct(ids), { concurrency: options.concurrency, ...(target.lang ? { lang: target.lang } : {}) });
+  for await (const outcome of outcomes) {
+    plan.requests++;
+    if ('error' in outcome) {
+      if (isFatal(outcome.error) || !(outcome.error instanceof NotFoundError)) throw outcome.error;
+      plan.missing.push(outcome.id);
+      options.onMissing?.(outcome.id);
+      continue;
+    }
+    addExercise(plan, jobsForRecord(api, target.dir, outcome.record.id ?? outcome.id, outcome.record, target.kinds));
+  }
+  plan.jobs = uniqueJobs(plan.jobs);
+  return plan;
+}
+
+/** Pages through /exercise/query (with filters) or /exercise/exerciseIds (without); the summaries carry the media lists. */
+export async function planFromListing(
+  api: ApiClient,
+  filters: QueryFilterParams,
+  target: PlanTarget,
+  options: { max?: number },
+): Promise<DownloadPlan> {
+  const plan = emptyPlan();
+  const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
+  const useQuery = Object.keys(filters).length > 0;
+  const summaries = paginate(
+    (cursor) => {
+      plan.requests++;
+      const params = { limit, ...cursor, ...(target.lang ? { lang: target.lang } : {}) };
+      return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
+    },
+    { limit, ...(options.max !== undefined ? { max: options.max } : {}) },
+  );
+  for await (const summary of summaries) addExercise(plan, jobsForRecord(api, target.dir, summary.id, summary, target.kinds));
+  plan.jobs = uniqueJobs(plan.jobs);
+  return plan;
+}
+
+export interface DryRunRow {
+  action: 'fetch' | 'skip';
+  job: MediaJob;
+}
+
+/** What a run would do with each job: skip-existing looks at the disk only, never the network. */
+export async function dryRunRows(plan: DownloadPlan, skipExisting: boolean): Promise<DryRunRow[]> {
+  const rows: DryRunRow[] = [];
+  for (const job of plan.jobs) rows.push({ action: skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : 'fetch', job });
+  return rows;
+}
