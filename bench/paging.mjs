@@ -16,12 +16,12 @@
  *
  * Usage: npm run build && node bench/paging.mjs [--runs 7] [--size 20000] [--limit 25]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { interleaved, printVerdicts, timeNode } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -75,62 +75,17 @@ const cases = [
   },
 ];
 
-/** Runs one case; resolves with wall ms (and the output's line count when asked). */
-function run(args, { countLines = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
-    let err = '';
-    let lines = 0;
-    child.stderr.on('data', (b) => (err += b));
-    child.stdout?.on('data', (b) => {
-      for (const byte of b) if (byte === 10) lines++;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-      else resolve({ ms, lines });
-    });
-  });
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 try {
   // Same work on both sides, or the comparison means nothing.
   const counts = [];
-  for (const c of cases) counts.push((await run(c.args, { countLines: true })).lines);
+  for (const c of cases) counts.push((await timeNode(c.args, env, { countLines: true })).lines);
   if (counts.some((n) => n !== size)) throw new Error(`expected ${size} lines from each, got ${counts.join(' and ')}`);
 
-  const samples = cases.map(() => []);
-  for (let i = 0; i < warmups + runs; i++) {
-    // Alternate which goes first, so neither always runs on a warmer machine.
-    const order = i % 2 === 0 ? [0, 1] : [1, 0];
-    for (const j of order) {
-      const { ms } = await run(cases[j].args);
-      if (i >= warmups) samples[j].push(ms);
-    }
-  }
-  const base = median(samples[0]);
+  const samples = await interleaved(cases, { runs, warmups, env });
   const pages = Math.ceil(size / limit);
   console.log(`paging: ${size} exercises, --limit ${limit} (${pages} requests), median of ${runs} runs each (interleaved), node ${process.version}`);
   console.log(`catalogue: ${seededFrom} repeated\n`);
-  console.log(`${'command'.padEnd(26)}${'median ms'.padStart(10)}${'µs/page'.padStart(9)}${'ratio'.padStart(8)}${'target'.padStart(9)}  verdict`);
-  let failed = false;
-  for (const [j, c] of cases.entries()) {
-    const m = median(samples[j]);
-    const ratio = m / base;
-    const verdict = c.target === undefined ? '' : ratio <= c.target ? 'ok' : 'OVER';
-    if (verdict === 'OVER') failed = true;
-    console.log(
-      `${c.name.padEnd(26)}${m.toFixed(1).padStart(10)}${((m * 1000) / pages).toFixed(0).padStart(9)}${`${ratio.toFixed(2)}x`.padStart(8)}${(c.target ? `≤${c.target}x` : '').padStart(9)}  ${verdict}`,
-    );
-  }
+  const failed = !printVerdicts(cases, samples, { extra: { title: 'µs/page', cell: (m) => ((m * 1000) / pages).toFixed(0) } });
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server.close();

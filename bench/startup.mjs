@@ -8,11 +8,11 @@
  *
  * Usage: npm run build && node bench/startup.mjs [runs]   (default 30 runs each, 3 warm-ups)
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { interleaved, printVerdicts } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
@@ -55,47 +55,10 @@ const cases = [
   { name: 'exercises show <id>', args: [cli, 'show', 'Barbell_Bench_Press', '--format', 'json'], target: 1.6 },
 ];
 
-/** Wall time of one child process, in ms; the parent stays free to serve the requests. */
-function time(args) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (b) => (err += b));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-      else resolve(ms);
-    });
-  });
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 try {
-  const samples = cases.map(() => []);
-  for (let i = 0; i < warmups + runs; i++) {
-    for (const [j, c] of cases.entries()) {
-      const ms = await time(c.args);
-      if (i >= warmups) samples[j].push(ms);
-    }
-  }
-  const base = median(samples[0]);
+  const samples = await interleaved(cases, { runs, warmups, env });
   console.log(`start-up, median of ${runs} runs each (interleaved), node ${process.version}\n`);
-  console.log(`${'command'.padEnd(24)}${'median ms'.padStart(10)}${'ratio'.padStart(8)}${'target'.padStart(9)}  verdict`);
-  let failed = false;
-  for (const [j, c] of cases.entries()) {
-    const m = median(samples[j]);
-    const ratio = m / base;
-    const verdict = c.target === undefined ? '' : ratio <= c.target ? 'ok' : 'OVER';
-    if (verdict === 'OVER') failed = true;
-    console.log(`${c.name.padEnd(24)}${m.toFixed(1).padStart(10)}${`${ratio.toFixed(2)}x`.padStart(8)}${(c.target ? `≤${c.target}x` : '').padStart(9)}  ${verdict}`);
-  }
+  const failed = !printVerdicts(cases, samples, { nameWidth: 24 });
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server.close();

@@ -15,6 +15,7 @@ import { runSingleMedia } from '../../src/commands/shared/media-single.js';
 import type { Context } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { pngBytes } from './media-catalogue.js';
+import { cutResponseAfter } from '../helpers/faults.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 let intercept: Intercept | undefined;
@@ -60,17 +61,7 @@ function cutMediaOnce(limit: number, path?: string): Intercept {
   return (req, res) => {
     if (!isMedia(req.url ?? '') || left <= 0 || (path && !req.url!.startsWith(path))) return false;
     left -= 1;
-    let sent = 0;
-    const write = res.write.bind(res) as (chunk: Buffer, ...rest: unknown[]) => boolean;
-    (res as unknown as { write: typeof write }).write = (chunk: Buffer, ...rest: unknown[]) => {
-      if (sent + chunk.length >= limit) {
-        write(chunk.subarray(0, limit - sent), () => setTimeout(() => res.socket?.destroy(), 30));
-        sent = limit;
-        return false;
-      }
-      sent += chunk.length;
-      return write(chunk, ...rest);
-    };
+    cutResponseAfter(res, limit);
     return false;
   };
 }

@@ -14,6 +14,7 @@ import { Transport } from '../../src/http/transport.js';
 import { downloadFile, downloadToStream, type MediaTarget } from '../../src/media/download-file.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError } from '../../src/errors.js';
 import { makeMediaCatalogue, pngBytes } from './media-catalogue.js';
+import { cutResponseAfter } from '../helpers/faults.js';
 
 const catalogue = makeMediaCatalogue([
   { id: 'Bench_Press', name: 'Bench Press', images: { start: 300_000, end: 5_000 }, videos: { loop: 700_000 } },
@@ -53,18 +54,7 @@ function cutAfter(limit: number, times = 1): Intercept {
   return (_req, res) => {
     if (left <= 0) return false;
     left -= 1;
-    let sent = 0;
-    const write = res.write.bind(res) as (chunk: Buffer, ...rest: unknown[]) => boolean;
-    (res as unknown as { write: (chunk: Buffer, ...rest: unknown[]) => boolean }).write = (chunk: Buffer, ...rest: unknown[]) => {
-      if (sent + chunk.length >= limit) {
-        // Let the bytes reach the client before the cut, as a connection dropped mid-body would.
-        write(chunk.subarray(0, limit - sent), () => setTimeout(() => res.socket?.destroy(), 30));
-        sent = limit;
-        return false;
-      }
-      sent += chunk.length;
-      return write(chunk, ...rest);
-    };
+    cutResponseAfter(res, limit);
     return false;
   };
 }

@@ -1,0 +1,68 @@
+/**
+ * What the side-by-side benchmarks share: timing a whole node process, medians, running the
+ * cases interleaved (so drift hits every case alike), and the verdict table against targets.
+ */
+import { spawn } from 'node:child_process';
+
+/** Wall time of one `node <args>` child, in ms (and stdout's line count when asked). */
+export function timeNode(args, env, { countLines = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
+    let err = '';
+    let lines = 0;
+    child.stderr.on('data', (b) => (err += b));
+    child.stdout?.on('data', (b) => {
+      for (const byte of b) if (byte === 10) lines++;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
+      else resolve({ ms, lines });
+    });
+  });
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Runs every case `warmups + runs` times, round by round; odd rounds go in reverse order so
+ * no case always runs first. Returns the timed samples (ms) per case.
+ */
+export async function interleaved(cases, { runs, warmups, env }) {
+  const samples = cases.map(() => []);
+  const forward = cases.map((_, j) => j);
+  for (let i = 0; i < warmups + runs; i++) {
+    for (const j of i % 2 === 0 ? forward : [...forward].reverse()) {
+      const { ms } = await timeNode(cases[j].args, env);
+      if (i >= warmups) samples[j].push(ms);
+    }
+  }
+  return samples;
+}
+
+/**
+ * Prints one line per case: median, ratio to the first case, target and verdict; `extra`
+ * adds a column (title, (medianMs) => text). Returns true when every target is met.
+ */
+export function printVerdicts(cases, samples, { nameWidth = 26, extra } = {}) {
+  const base = median(samples[0]);
+  const head = `${'command'.padEnd(nameWidth)}${'median ms'.padStart(10)}${extra ? extra.title.padStart(9) : ''}${'ratio'.padStart(8)}${'target'.padStart(9)}  verdict`;
+  console.log(head);
+  let ok = true;
+  for (const [j, c] of cases.entries()) {
+    const m = median(samples[j]);
+    const ratio = m / base;
+    const verdict = c.target === undefined ? '' : ratio <= c.target ? 'ok' : 'OVER';
+    if (verdict === 'OVER') ok = false;
+    console.log(
+      `${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${ratio.toFixed(2)}x`.padStart(8)}${(c.target ? `≤${c.target}x` : '').padStart(9)}  ${verdict}`,
+    );
+  }
+  return ok;
+}
