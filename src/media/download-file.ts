@@ -79,11 +79,8 @@ interface Sink {
   resumeState(url: URL): Promise<{ offset: number; validator?: Validator }>;
   /** Remembers (or forgets) the validator of a fresh 200 answer. */
   remember(url: URL, validator: Validator | undefined): Promise<void>;
-  /**
-   * A writable positioned at `offset`; it is ended once the body has been copied. With
-   * `batchBytes`, chunks are gathered (corked) into writes of about that size.
-   */
-  open(offset: number): Promise<OpenedSink>;
+  /** A writable positioned at `offset`; it is ended once the body has been copied. */
+  open(offset: number): Promise<{ stream: Writable }>;
   /** Bytes really held now (after a failure, the resume point). */
   size(): Promise<number>;
   /** Verifies and publishes the complete bytes. */
@@ -91,20 +88,6 @@ interface Sink {
   /** Drops bytes that failed verification, so nothing resumes from them. */
   discard(): Promise<void>;
 }
-
-interface OpenedSink {
-  stream: Writable;
-  batchBytes?: number;
-}
-
-/**
- * A `.part` is written WRITE_BATCH bytes at a time: one writev per batch instead of one write
- * per socket read (~64 KiB), so ~16x fewer trips through libuv's thread pool, each a wake-up
- * of a worker and then of the event loop (bench/download.mjs: less CPU per byte).
- */
-const WRITE_BATCH = 1024 * 1024;
-/** The `.part` stream's buffer: room for a batch being written and the next one gathering. */
-const PART_HIGH_WATER_MARK = 4 * WRITE_BATCH;
 
 function header(headers: StreamResponse['headers'], name: string): string | undefined {
   const v = headers[name];
@@ -189,8 +172,8 @@ export function fileSink(path: string): Sink {
     async open(offset) {
       await mkdir(dirname(part), { recursive: true });
       if (offset > 0) await truncate(part, offset); // exactly the bytes the ranged answer continues
-      current = createWriteStream(part, { flags: offset > 0 ? 'a' : 'w', highWaterMark: PART_HIGH_WATER_MARK });
-      return { stream: current, batchBytes: WRITE_BATCH };
+      current = createWriteStream(part, { flags: offset > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 });
+      return { stream: current };
     },
     async size() {
       if (current) await waitClosed(current);
@@ -317,8 +300,6 @@ async function readSmall(body: Readable): Promise<string | undefined> {
 interface CopyOptions {
   /** Each chunk's size, as it is handed to `dest`. */
   onChunk(bytes: number): void;
-  /** Gather chunks (corked) into writes of at least this many bytes. */
-  batchBytes?: number;
   /** Judges the first MAGIC_BYTES (or the whole body, if shorter) before any byte is written; throws to refuse. */
   checkHead?(first: Buffer): void;
 }
@@ -363,32 +344,8 @@ function copyBody(source: Readable, dest: Writable, options: CopyOptions): Promi
       dest.destroy();
       settle(err);
     };
-    // With batchBytes, chunks are held corked and handed on a batch at a time (one writev).
-    // Backpressure uncorks everything before pausing the source: 'drain' comes only once
-    // the corked bytes are written too.
-    const batchBytes = options.batchBytes ?? 0;
-    let batched = 0;
-    let corked = false;
-    const uncork = (): void => {
-      if (corked) dest.uncork();
-      corked = false;
-    };
     const write = (chunk: Buffer): void => {
-      if (batchBytes > 0 && !corked) {
-        dest.cork();
-        corked = true;
-      }
-      const ok = dest.write(chunk);
-      batched += chunk.length;
-      if (!ok) {
-        batched = 0;
-        uncork();
-        source.pause();
-      } else if (corked && batched >= batchBytes) {
-        batched = 0;
-        dest.uncork();
-        dest.cork();
-      }
+      if (!dest.write(chunk)) source.pause();
     };
     /** Judges and writes the held first bytes; false when they were refused. */
     const releaseHead = (): boolean => {
@@ -415,7 +372,6 @@ function copyBody(source: Readable, dest: Writable, options: CopyOptions): Promi
       if (ending) return;
       ending = true;
       detachSource();
-      uncork();
       dest.end();
     }
     /** The body is complete. */
@@ -561,7 +517,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       await sink.discard();
       throw err;
     }
-    let opened: OpenedSink;
+    let opened: { stream: Writable };
     try {
       if (status === 200) await sink.remember(target.url, validator);
       opened = await sink.open(start);
@@ -569,7 +525,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       discardBody(res.body);
       throw err instanceof CliError ? err : localWriteError(err, target);
     }
-    const { stream, batchBytes } = opened;
+    const { stream } = opened;
     const what = `the ${target.what}`;
     const kind = target.kind;
     const onBytes = options.onBytes;
@@ -577,7 +533,6 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
     let sourceError: unknown;
     try {
       sourceError = await copyBody(res.body, stream, {
-        ...(batchBytes !== undefined ? { batchBytes } : {}),
         onChunk(bytes) {
           received += bytes;
           onBytes?.(bytes);
