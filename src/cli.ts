@@ -3,9 +3,10 @@
  * errors become text on stderr and an exit status.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
 import { COMMANDS } from './commands/index.js';
+import { intArg } from './commands/shared/values.js';
 import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';
 
@@ -24,16 +25,6 @@ function packageVersion(): string {
     }
   }
   return 'unknown';
-}
-
-/** commander argument parser for a whole number within bounds. */
-export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
-  return (value: string) => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number.`);
-    const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
-    return n;
-  };
 }
 
 const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`;
@@ -79,8 +70,8 @@ export function buildProgram(hooks: ProgramHooks, argv?: readonly string[]): Com
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
     .option('--json', 'same as --format json')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <ms>', 'give up on a request after this long without progress', intOption('--timeout', 1))
-    .option('--retries <n>', 'retries for failed idempotent requests', intOption('--retries', 0, 10))
+    .option('--timeout <ms>', 'give up on a request after this long without progress', intArg('--timeout', 1))
+    .option('--retries <n>', 'retries for failed idempotent requests', intArg('--retries', 0, 10))
     .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)', false)
     .option('-q, --quiet', 'no progress or notices on stderr', false)
     .option('--allow-insecure', 'allow plain http:// to a non-loopback host', false)

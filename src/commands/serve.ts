@@ -3,9 +3,10 @@
  * shipped sample), for a team, a CI job or trying the CLI out. Runs until SIGINT/SIGTERM.
  */
 import { Command, Option } from 'commander';
-import { intOption } from '../cli.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { addExamples } from './shared/help.js';
+import { collect, intArg } from './shared/values.js';
 
 export interface ServeOptions {
   dir?: string;
@@ -82,31 +83,30 @@ export async function run(options: ServeOptions, ctx: Context): Promise<void> {
 }
 
 export function register(program: Command, context: () => Context): void {
-  program
+  const cmd = program
     .command('serve')
     .description('serve a catalogue directory over HTTP with the service interface (default: the sample catalogue)')
     .argument('[dir]', 'catalogue directory holding exercises.jsonl, images/ and videos/ (default: the shipped sample)')
     .option('--host <host>', 'address to listen on', DEFAULT_SERVE_HOST)
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(DEFAULT_SERVE_PORT).argParser(intOption('--port', 0, 65535)))
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(DEFAULT_SERVE_PORT).argParser(intArg('--port', 0, 65535)))
     .addOption(
-      new Option('--key <key:plan>', 'accept this API key with plan free or premium (repeatable; default: sandbox-free:free and sandbox-premium:premium)').argParser(
-        (v: string, acc: string[] | undefined) => [...(acc ?? []), v],
-      ),
+      new Option('--key <key:plan>', 'accept this API key with plan free or premium (repeatable; default: sandbox-free:free and sandbox-premium:premium)').argParser(collect),
     )
-    .addHelpText(
-      'after',
-      `
-Logs one line per request to stderr (method, path, status, milliseconds; never the key).
-Stop it with Ctrl-C.
-
-Examples:
-  exercises serve                                  # the sample catalogue on http://127.0.0.1:8787
-  exercises serve ./mirror --port 0                # a mirrored catalogue on any free port
-  exercises serve ./mirror --key team-key:premium --key guest-key:free
-  exercises --base-url http://127.0.0.1:8787 --api-key sandbox-premium query --muscle chest
-`,
-    )
-    .action(async (dir: string | undefined, opts: { host: string; port: number; key?: string[] }) => {
-      await run({ dir, host: opts.host, port: opts.port, keys: opts.key ?? [] }, context());
-    });
+    .addHelpText('after', '\nLogs one line per request to stderr (method, path, status, milliseconds; never the key).\nStop it with Ctrl-C.\n');
+  addExamples(
+    cmd,
+    [
+      'exercises serve                      # the sample catalogue on http://127.0.0.1:8787',
+      'exercises serve ./mirror --port 0    # a catalogue directory on any free port',
+      'exercises serve ./mirror --key team-key:premium --key guest-key:free',
+      'exercises serve --host 0.0.0.0       # reachable from other machines (prints a warning)',
+    ],
+    [
+      'exercises serve ./mirror --port 9000 2>> access.log &',
+      'exercises --base-url http://127.0.0.1:9000 --api-key sandbox-premium ids --all --format jsonl | jq -r .id',
+    ],
+  );
+  cmd.action(async (dir: string | undefined, opts: { host: string; port: number; key?: string[] }) => {
+    await run({ dir, host: opts.host, port: opts.port, keys: opts.key ?? [] }, context());
+  });
 }

@@ -115,6 +115,7 @@ describe('exercises serve', () => {
   it('ends its help with examples', async () => {
     const result = await runCli(['serve', '--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Examples:\n(\s+exercises .*\n)+\s*$/);
+    // The shared shape of every command's help: terminal examples, then pipeline examples, last.
+    expect(result.stdout).toMatch(/Examples:\n( {2}\$ exercises serve.*\n)+\nIn pipelines:\n( {2}\$ .*exercises .*\n)+\s*$/);
   });
 });

@@ -8,14 +8,10 @@ import type { QueryFilterParams } from '../../api/client.js';
 import { ENUM_FILTERS, ENUMS } from '../../catalogue/enums.js';
 import { parseEnumList } from '../../catalogue/enum-parse.js';
 import { UsageError } from '../../errors.js';
-import { parseLangTag } from './values.js';
+import { collect, parseLangTag } from './values.js';
 
 export type { QueryFilterParams };
 
-/** commander collector: every occurrence of a repeatable flag, in order. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -6,11 +6,17 @@ import { UsageError } from '../../errors.js';
 export function intArg(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value: string) => {
     const text = value.trim();
-    if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`${flag} must be a whole number between ${min} and ${max}.`);
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `between ${min} and ${max}`;
+    if (!/^\d+$/.test(text)) throw new InvalidArgumentError(`${flag} must be a whole number ${range}.`);
     const n = Number(text);
-    if (n < min || n > max) throw new InvalidArgumentError(`${flag} must be between ${min} and ${max}.`);
+    if (n < min || n > max) throw new InvalidArgumentError(`${flag} must be a whole number ${range}.`);
     return n;
   };
+}
+
+/** commander collector: every occurrence of a repeatable flag, in order. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** A language tag such as en-GB or de-DE. */
