@@ -55,6 +55,16 @@ function filesUnder(dir: string): string[] {
   return found.sort();
 }
 
+/** Answers every media request with this status, type and body instead of the real server. */
+function answerMedia(status: number, contentType: string, body: string): Intercept {
+  return (req, res) => {
+    if (!isMedia(req.url ?? '')) return false;
+    res.writeHead(status, { 'content-type': contentType });
+    res.end(body);
+    return true;
+  };
+}
+
 /** Lets the real server answer media once, cutting the connection after `limit` body bytes. */
 function cutMediaOnce(limit: number, path?: string): Intercept {
   let left = 1;
@@ -125,12 +135,7 @@ describe('image and video', () => {
   });
 
   it('a lying server (HTML with 200) leaves no file and exits 6', async () => {
-    intercept = (req, res) => {
-      if (!isMedia(req.url ?? '')) return false;
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><title>Login</title>');
-      return true;
-    };
+    intercept = answerMedia(200, 'text/html', '<!doctype html><title>Login</title>');
     const dir = out();
     const r = await cli(['image', 'Plank', 'start', '--dir', dir]);
     expect(r.code).toBe(6);
@@ -296,12 +301,7 @@ describe('download', () => {
   });
 
   it('a 403 on media stops the run with exit 3 and the plan sentence', async () => {
-    intercept = (req, res) => {
-      if (!isMedia(req.url ?? '')) return false;
-      res.writeHead(403, { 'content-type': 'application/json' });
-      res.end('{"error":{"code":"forbidden","message":"plan"}}');
-      return true;
-    };
+    intercept = answerMedia(403, 'application/json', '{"error":{"code":"forbidden","message":"plan"}}');
     const r = await cli(['download', 'Plank', 'Push_Up', '--dir', out(), '--concurrency', '1']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/premium plan/);
