@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 
@@ -68,7 +69,21 @@ async function login(opts: { withKey?: boolean; verify?: boolean }, ctx: Context
   }
 }
 
-const SOURCE_LABEL = { flag: 'the --api-key flag', env: 'EXERCISES_API_KEY', config: 'the stored config', default: 'the default', sandbox: 'the --sandbox server' } as const;
+/** Where a setting came from, for people: `origin` names the flag or variable (settings.ts). */
+function sourceLabel(source: SettingSource, origin: string | undefined): string {
+  switch (source) {
+    case 'flag':
+      return `the ${origin ?? 'command-line'} flag`;
+    case 'env':
+      return origin ?? 'the environment';
+    case 'config':
+      return 'the stored config';
+    case 'sandbox':
+      return 'the --sandbox server';
+    default:
+      return 'the default';
+  }
+}
 
 async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
   const { connectionFromContext, settingsFromContext } = await import('../api/from-context.js');
@@ -101,8 +116,8 @@ async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
     const service = opts.verify === false ? 'not checked (--no-verify)' : accepted ? 'accepts the key' : accepted === false ? 'rejects the key' : `could not be asked (${problem?.message ?? 'unknown'})`;
     ctx.io.stdout.write(
       [
-        `Key:      ${report.key} (from ${SOURCE_LABEL[conn.keySource]})`,
-        `Base URL: ${conn.baseUrl} (${baseSource === 'default' ? 'default' : `from ${SOURCE_LABEL[baseSource]}`})`,
+        `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
+        `Base URL: ${conn.baseUrl} (${baseSource === 'default' ? 'default' : `from ${sourceLabel(baseSource, settings.baseUrl.origin)}`})`,
         `Service:  ${service}`,
       ].join('\n') + '\n',
     );

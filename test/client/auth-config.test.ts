@@ -56,6 +56,16 @@ describe('auth', () => {
     expect(JSON.parse(fromFlag.stdout)).toMatchObject({ source: 'flag', key: 'flag…0003' });
   });
 
+  it('status names the flag or variable each setting came from', async () => {
+    const env = { HOME: isolatedHome(), EXERCISES_BASE_URL: server.url };
+    const viaFlag = await runCli(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--format', 'table'], { env });
+    expect(viaFlag.stdout).toMatch(/Key: +flag…0003 \(from the --api-key flag\)/);
+    expect(viaFlag.stdout).toMatch(/Base URL: +http:\/\/127\.0\.0\.1:\d+\/? \(from EXERCISES_BASE_URL\)/);
+    const viaEnv = await runCli(['--base-url', server.url, 'auth', 'status', '--no-verify', '--format', 'table'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    expect(viaEnv.stdout).toMatch(/Key: +env-…0002 \(from EXERCISES_API_KEY\)/);
+    expect(viaEnv.stdout).toMatch(/Base URL: .*\(from the --base-url flag\)/);
+  });
+
   it('status exits 3 when the service rejects the key', async () => {
     const r = await runCli(['auth', 'status'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'not-a-real-key' } });
     expect(r.code).toBe(3);
