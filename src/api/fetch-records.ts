@@ -15,18 +15,43 @@ export interface FetchRecordsOptions {
   concurrency: number;
 }
 
+type Next = { kind: 'id'; result: IteratorResult<string> } | { kind: 'answer' };
+
 export async function* fetchRecords(api: ApiClient, ids: AsyncIterable<string>, options: FetchRecordsOptions): AsyncIterable<RecordOutcome> {
   const fetchOne = (id: string): Promise<RecordOutcome> =>
     api.getExercise(id, options.lang ? { lang: options.lang } : {}).then(
       (record) => ({ id, record }),
       (error: unknown) => ({ id, error }),
     );
-  // A sliding window: the oldest request is awaited first, so output keeps the input order.
-  const window: Promise<RecordOutcome>[] = [];
   const limit = Math.max(1, options.concurrency);
-  for await (const id of ids) {
-    window.push(fetchOne(id));
-    if (window.length >= limit) yield await window.shift()!;
+  const input = ids[Symbol.asyncIterator]();
+  // In flight, oldest first: the oldest is always yielded first, so output keeps the input order.
+  const window: Promise<RecordOutcome>[] = [];
+  const pull = (): Promise<IteratorResult<string>> => {
+    const next = input.next();
+    next.catch(() => {}); // a bad line of input is reported when awaited below, not as an unhandled rejection
+    return next;
+  };
+  let pending: Promise<IteratorResult<string>> | undefined = pull();
+
+  while (pending || window.length > 0) {
+    if (pending && window.length < limit) {
+      // Room for another request: take whichever comes first, the next id or the oldest answer,
+      // so a slow producer (ids typed or piped one by one) never holds back answers already here.
+      const next: Next = await Promise.race([
+        pending.then((result): Next => ({ kind: 'id', result })),
+        ...(window.length > 0 ? [window[0]!.then((): Next => ({ kind: 'answer' }))] : []),
+      ]);
+      if (next.kind === 'answer') {
+        yield await window.shift()!;
+      } else if (next.result.done) {
+        pending = undefined;
+      } else {
+        window.push(fetchOne(next.result.value));
+        pending = pull();
+      }
+      continue;
+    }
+    yield await window.shift()!;
   }
-  while (window.length > 0) yield await window.shift()!;
 }

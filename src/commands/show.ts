@@ -37,11 +37,15 @@ export async function run(args: string[], _opts: Record<string, unknown>, ctx: C
   };
 
   const ids = requestedIds(args, ctx.io);
-  for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
-    total++;
-    await emit(outcome);
+  try {
+    for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
+      total++;
+      await emit(outcome);
+    }
+  } finally {
+    // Even when an error stops the run, what was printed stays well-formed (a JSON array is closed).
+    await writer.finish();
   }
-  await writer.finish();
 
   if (total === 0) throw new UsageError('No exercise ids were given on stdin.');
   if (missing.length > 0) {

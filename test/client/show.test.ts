@@ -65,6 +65,25 @@ describe('show', () => {
     expect(r.stderr).toContain('Missing_One');
   });
 
+  it('keeps JSON output well-formed when an error stops the run part-way', async () => {
+    const failing = await startServer({
+      intercept: (req, res) => {
+        if (!req.url?.startsWith('/exercise/Plank')) return false;
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":{"code":"internal","message":"boom"}}');
+        return true;
+      },
+    });
+    try {
+      const r = await runCli(['show', 'Push_Up', 'Barbell_Bench_Press', 'Plank', 'Barbell_Back_Squat', '--format', 'json', '--retries', '0'], { env: serverEnv(failing) });
+      expect(r.code).toBe(6);
+      const printed = JSON.parse(r.stdout) as Array<{ id: string }>;
+      expect(printed.map((e) => e.id)).toEqual(['Push_Up', 'Barbell_Bench_Press']);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('is a usage error with an empty stdin', async () => {
     const r = await show(['-'], '');
     expect(r.code).toBe(2);

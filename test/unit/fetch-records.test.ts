@@ -52,3 +52,41 @@ describe('fetchRecords', () => {
     expect('error' in failed && failed.error).toBeInstanceOf(NotFoundError);
   });
 });
+
+describe('fetchRecords with a slow producer', () => {
+  it('yields each answer as soon as it is here, without waiting for more ids', async () => {
+    const { api } = slowClient({});
+    let release!: () => void;
+    const secondIdMayCome = new Promise<void>((r) => (release = r));
+    // The second id arrives only once the first answer has been seen: buffering would deadlock.
+    async function* ids(): AsyncIterable<string> {
+      yield 'a';
+      await secondIdMayCome;
+      yield 'b';
+    }
+    const seen: string[] = [];
+    const run = (async () => {
+      for await (const o of fetchRecords(api, ids(), { concurrency: 8 })) {
+        seen.push(o.id);
+        if (o.id === 'a') release();
+      }
+    })();
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('answers were held back')), 2000));
+    await Promise.race([run, timeout]);
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('passes on a failure of the id source', async () => {
+    const { api } = slowClient({});
+    async function* ids(): AsyncIterable<string> {
+      yield 'a';
+      throw new Error('line 2 of stdin is not valid JSON');
+    }
+    const run = async () => {
+      for await (const _ of fetchRecords(api, ids(), { concurrency: 2 })) {
+        // consume
+      }
+    };
+    await expect(run()).rejects.toThrow('line 2 of stdin');
+  });
+});
