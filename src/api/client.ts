@@ -4,6 +4,7 @@
  */
 import { MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
+import { MEDIA, type MediaKind, stripExtension } from '../catalogue/media.js';
 import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { QueryValues, Transport } from '../http/transport.js';
@@ -31,13 +32,6 @@ export interface QueryFilterParams {
 }
 
 export type QueryParams = PageParams & QueryFilterParams;
-
-export type MediaKind = 'image' | 'video';
-
-const MEDIA = {
-  image: { dir: 'images', ext: '.png' },
-  video: { dir: 'videos', ext: '.mp4' },
-} as const;
 
 /**
  * A value as one percent-encoded path segment (spaces, `/`, `?`, `#`… encoded). `.` and `..`
@@ -121,10 +115,10 @@ export class ApiClient {
    * against the base URL (the transport sends the key only to the base origin).
    */
   mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL {
-    const { dir, ext } = MEDIA[kind];
+    const { folder, extension } = MEDIA[kind];
     if (/^https?:\/\//i.test(entry)) return new URL(entry);
     if (entry.startsWith('/')) return this.transport.resolve(entry);
-    const name = entry.toLowerCase().endsWith(ext) ? entry.slice(0, -ext.length) : entry;
-    return this.transport.resolve(`/${dir}/${pathSegment(exerciseId)}/premium/${pathSegment(`${name}${ext}`)}`);
+    const file = `${stripExtension(kind, entry)}${extension}`;
+    return this.transport.resolve(`/${folder}/${pathSegment(exerciseId)}/premium/${pathSegment(file)}`);
   }
 }

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { type Context, outputFormat } from '../context.js';
 import { PartialFailureError, UsageError } from '../errors.js';
-import type { MediaKind } from '../media/media-names.js';
+import type { MediaKind } from '../catalogue/media.js';
 import type { DownloadPlan } from '../media/plan.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';

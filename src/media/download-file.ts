@@ -25,7 +25,7 @@ import {
 } from '../errors.js';
 import type { StreamResponse } from '../http/transport.js';
 import { RETRYABLE_STATUSES, errorForStatus, isRetryableError, retryDelayMs, sleep } from '../http/retry.js';
-import type { MediaKind } from './media-names.js';
+import type { MediaKind } from '../catalogue/media.js';
 import { MAGIC_BYTES, checkContentType, checkLength, checkMagic, readHead } from './verify.js';
 
 /** What the downloader needs from the Transport (src/http/transport.ts). */

@@ -2,7 +2,8 @@
  * Media jobs: one file to fetch, with its URL (from ApiClient.mediaUrl: nothing here builds
  * URLs) and its safe local path `<dir>/<id>/<name>.png|.mp4`.
  */
-import { type MediaKind, mediaEntries, mediaFileName, mediaName } from './media-names.js';
+import type { MediaKind } from '../catalogue/media.js';
+import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { assertRealInside, pathInside, safeComponent } from './safe-path.js';

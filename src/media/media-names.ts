@@ -3,21 +3,8 @@
  * Entries are names ("start", or "start.png"); an absolute URL or a path is accepted too, and
  * its last segment is the name. The download URL itself always comes from ApiClient.mediaUrl.
  */
+import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
 import { safeComponent } from './safe-path.js';
-
-export type MediaKind = 'image' | 'video';
-
-export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video'];
-
-export const MEDIA_EXTENSION: Record<MediaKind, string> = { image: '.png', video: '.mp4' };
-
-/** The record field that lists each kind. */
-export const MEDIA_FIELD: Record<MediaKind, 'premiumImages' | 'premiumVideos'> = {
-  image: 'premiumImages',
-  video: 'premiumVideos',
-};
-
-const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 function decodeSegment(segment: string): string {
   try {
@@ -30,7 +17,7 @@ function decodeSegment(segment: string): string {
 /** The bare media name of an entry: last segment of a URL or path, extension of its kind stripped. */
 export function mediaName(kind: MediaKind, entry: string): string {
   let name = entry;
-  if (ABSOLUTE_URL.test(entry)) {
+  if (isAbsoluteUrl(entry)) {
     try {
       const segments = new URL(entry).pathname.split('/');
       name = decodeSegment(segments[segments.length - 1] ?? '');
@@ -42,14 +29,12 @@ export function mediaName(kind: MediaKind, entry: string): string {
     const segments = path.split('/');
     name = decodeSegment(segments[segments.length - 1] ?? '');
   }
-  const ext = MEDIA_EXTENSION[kind];
-  if (name.toLowerCase().endsWith(ext)) name = name.slice(0, -ext.length);
-  return name;
+  return stripExtension(kind, name);
 }
 
 /** The safe file name for an entry: `<sanitised name>.png` or `.mp4`. */
 export function mediaFileName(kind: MediaKind, entry: string): string {
-  return `${safeComponent(mediaName(kind, entry))}${MEDIA_EXTENSION[kind]}`;
+  return `${safeComponent(mediaName(kind, entry))}${MEDIA[kind].extension}`;
 }
 
 /** The entries of a record or summary for the kinds asked, de-duplicated by file name. */
@@ -59,7 +44,7 @@ export function mediaEntries(
 ): Array<{ kind: MediaKind; entry: string }> {
   const out: Array<{ kind: MediaKind; entry: string }> = [];
   for (const kind of kinds) {
-    const list = record[MEDIA_FIELD[kind]];
+    const list = record[MEDIA[kind].field];
     if (!Array.isArray(list)) continue;
     const seen = new Set<string>();
     for (const entry of list) {
@@ -75,5 +60,5 @@ export function mediaEntries(
 
 /** Whether a record or summary carries the premium fields at all (a free plan's records do not). */
 export function hasMediaFields(record: { premiumImages?: unknown; premiumVideos?: unknown }, kinds: readonly MediaKind[]): boolean {
-  return kinds.some((kind) => Array.isArray(record[MEDIA_FIELD[kind]]));
+  return kinds.some((kind) => Array.isArray(record[MEDIA[kind].field]));
 }

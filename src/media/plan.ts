@@ -8,10 +8,10 @@ import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
 import { paginate } from '../api/paging.js';
 import { LIMIT_MAX } from '../catalogue/enums.js';
+import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
 import { isFatal } from './bulk.js';
 import { type MediaJob, jobsForRecord, uniqueJobs } from './jobs.js';
-import type { MediaKind } from './media-names.js';
 import { looksComplete } from './verify.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */

@@ -5,14 +5,12 @@
  */
 import { open } from 'node:fs/promises';
 import { MalformedResponseError } from '../errors.js';
-import type { MediaKind } from './media-names.js';
+import { MEDIA, type MediaKind } from '../catalogue/media.js';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Bytes needed to judge the magic of either kind. */
 export const MAGIC_BYTES = 12;
-
-const EXPECTED_TYPE: Record<MediaKind, string> = { image: 'image/png', video: 'video/mp4' };
 
 /**
  * Content types accepted besides the exact one. `application/octet-stream` is what generic
@@ -22,17 +20,13 @@ const EXPECTED_TYPE: Record<MediaKind, string> = { image: 'image/png', video: 'v
  */
 const TOLERATED_TYPES = new Set(['application/octet-stream']);
 
-function describe(kind: MediaKind): string {
-  return kind === 'image' ? 'a PNG image' : 'an MP4 video';
-}
-
 /** Throws when a Content-Type header is present and is neither the kind's type nor tolerated. */
 export function checkContentType(kind: MediaKind, header: string | string[] | undefined, what: string): void {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return;
   const type = (value.split(';', 1)[0] ?? '').trim().toLowerCase();
-  if (type === EXPECTED_TYPE[kind] || TOLERATED_TYPES.has(type)) return;
-  throw new MalformedResponseError(`The server sent ${type} instead of ${describe(kind)} for ${what}.`);
+  if (type === MEDIA[kind].contentType || TOLERATED_TYPES.has(type)) return;
+  throw new MalformedResponseError(`The server sent ${type} instead of ${MEDIA[kind].description} for ${what}.`);
 }
 
 /** True when `head` (the first bytes of the file) carries the magic of the kind. */
@@ -44,7 +38,7 @@ export function hasMagic(kind: MediaKind, head: Buffer): boolean {
 
 export function checkMagic(kind: MediaKind, head: Buffer, what: string): void {
   if (!hasMagic(kind, head)) {
-    throw new MalformedResponseError(`The bytes received for ${what} are not ${describe(kind)} (wrong signature).`);
+    throw new MalformedResponseError(`The bytes received for ${what} are not ${MEDIA[kind].description} (wrong signature).`);
   }
 }
 

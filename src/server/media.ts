@@ -9,14 +9,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import rangeParser from 'range-parser';
+import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
 import { HttpError, notFound } from './http-error.js';
 
-export type MediaKind = 'images' | 'videos';
-
-export const MEDIA_TYPES: Record<MediaKind, { suffix: string; contentType: string }> = {
-  images: { suffix: '.png', contentType: 'image/png' },
-  videos: { suffix: '.mp4', contentType: 'video/mp4' },
-};
+/** What the router calls the kind of a media request: its URL folder, `images` or `videos`. */
+export type MediaKind = MediaFolder;
 
 /** A decoded path segment that is safe as one file name component. */
 function isSafeComponent(value: string): boolean {
@@ -35,7 +32,7 @@ function isSafeComponent(value: string): boolean {
  * symbolic links. Undefined when the request cannot name a file of the catalogue.
  */
 export async function resolveMediaFile(root: string, kind: MediaKind, id: string, fileName: string): Promise<string | undefined> {
-  const { suffix } = MEDIA_TYPES[kind];
+  const suffix = MEDIA[kindOfFolder(kind)].extension;
   if (!fileName.endsWith(suffix)) return undefined;
   const name = fileName.slice(0, -suffix.length);
   if (!isSafeComponent(id) || !isSafeComponent(name)) return undefined;
@@ -93,7 +90,7 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
     const etag = etagFor(size, info.mtimeMs);
     const lastModified = info.mtime.toUTCString();
     const headers: Record<string, string> = {
-      'Content-Type': MEDIA_TYPES[kind].contentType,
+      'Content-Type': MEDIA[kindOfFolder(kind)].contentType,
       'Accept-Ranges': 'bytes',
       ETag: etag,
       'Last-Modified': lastModified,

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotFoundError, UsageError } from '../../errors.js';
-import type { MediaKind } from '../../media/media-names.js';
+import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import { addExamples } from './help.js';
 import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries, verboseLog } from './media-run.js';
 
@@ -45,7 +45,7 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
       throw new NotFoundError(`The exercise "${idOrName}" lists no premium ${PLURAL[kind]}.`, {
         hint: hasMediaFields(record, [kind])
           ? `\`exercises show ${idOrName}\` shows what it has.`
-          : `Its record carries no premium${kind === 'image' ? 'Images' : 'Videos'} at all: a free plan's records never do; premium media need a premium plan key.`,
+          : `Its record carries no ${MEDIA[kind].field} at all: a free plan's records never do; premium media need a premium plan key.`,
       });
     }
   }
@@ -84,7 +84,7 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
 }
 
 export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind): void {
-  const ext = kind === 'image' ? 'png' : 'mp4';
+  const ext = MEDIA[kind].extension.slice(1);
   const cmd = program
     .command(`${kind} <id-or-name> [names...]`)
     .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)

@@ -1,0 +1,45 @@
+/**
+ * The two kinds of premium media (spec §4.4, §4.5) and everything that differs between them:
+ * the record field listing them, the URL folder, the file extension and the content type.
+ * One table for the client (URLs, local file names, verification) and the server (paths, headers).
+ */
+
+export type MediaKind = 'image' | 'video';
+
+export interface MediaType {
+  /** The record field that lists them (spec §2.1, §2.2). */
+  readonly field: 'premiumImages' | 'premiumVideos';
+  /** The URL folder: /<folder>/<id>/premium/<name><extension>; also the catalogue directory's. */
+  readonly folder: 'images' | 'videos';
+  readonly extension: '.png' | '.mp4';
+  readonly contentType: 'image/png' | 'video/mp4';
+  /** For messages: "a PNG image". */
+  readonly description: string;
+}
+
+export const MEDIA = {
+  image: { field: 'premiumImages', folder: 'images', extension: '.png', contentType: 'image/png', description: 'a PNG image' },
+  video: { field: 'premiumVideos', folder: 'videos', extension: '.mp4', contentType: 'video/mp4', description: 'an MP4 video' },
+} as const satisfies Record<MediaKind, MediaType>;
+
+export type MediaFolder = (typeof MEDIA)[MediaKind]['folder'];
+
+/** The kind served under a URL folder. */
+export function kindOfFolder(folder: MediaFolder): MediaKind {
+  return folder === 'images' ? 'image' : 'video';
+}
+
+/** A media name without its kind's extension, matched case-insensitively: "start.PNG" → "start". */
+export function stripExtension(kind: MediaKind, name: string): string {
+  const { extension } = MEDIA[kind];
+  return name.toLowerCase().endsWith(extension) ? name.slice(0, -extension.length) : name;
+}
+
+/**
+ * Whether a media entry is an absolute URL, of any scheme (RFC 3986: a scheme, then `//`).
+ * Every scheme counts, so an `ftp://…/a.png` entry is seen as a URL both when it is named
+ * on disk and when its URL is made, never as a bare name.
+ */
+export function isAbsoluteUrl(value: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
+}
