@@ -218,20 +218,30 @@ export class Transport {
     }
   }
 
-  /** Reads a body into memory, failing once it passes `cap` bytes. */
-  private async readBody(body: Readable, cap: number, url: URL, what: string, signal?: AbortSignal): Promise<Buffer> {
+  /**
+   * Reads a body into memory up to `cap` bytes. Past the cap, `overCap` says what happens:
+   * 'fail' (an answer we need whole) raises MalformedResponseError; 'truncate' (an error
+   * body, read only to quote the server's message) keeps what arrived and drops the rest,
+   * so the status still decides the outcome and whether to retry.
+   */
+  private async readBody(body: Readable, cap: number, overCap: 'fail' | 'truncate', url: URL, what: string, signal?: AbortSignal): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > cap) {
+        if (size + chunk.length > cap) {
+          if (overCap === 'truncate') {
+            chunks.push(chunk.subarray(0, cap - size));
+            body.destroy();
+            break;
+          }
           body.destroy();
           throw new MalformedResponseError(`The answer to ${what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
             hint: 'The base URL may point at something other than the exercise service.',
             details: { url: this.redact(url.href), limitBytes: cap },
           });
         }
+        size += chunk.length;
         chunks.push(chunk);
       }
     } catch (err) {
@@ -276,7 +286,9 @@ export class Transport {
         const status = res.statusCode;
         retryAfter = headerValue(res.headers, 'retry-after');
         const ok = status >= 200 && status < 300;
-        const bytes = await this.readBody(res.body, ok ? JSON_SIZE_CAP : ERROR_BODY_CAP, url, what, signal);
+        const bytes = ok
+          ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signal)
+          : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signal);
         const ms = Math.round(nowMs() - started);
         const quota = quotaHeaders(res.headers);
         this.log(`GET ${url.href} → ${status} ${ms} ms ${tag}${quota ? ` ${quota}` : ''}`);

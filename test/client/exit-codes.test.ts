@@ -100,6 +100,28 @@ describe('exit codes', () => {
     expect(server.requests.map((q) => q.status)).toEqual([503, 503, 200]);
   });
 
+  // A proxy's or gateway's error page can be far larger than the part of an error body the client reads.
+  const bigPage = `<!doctype html><title>Error</title><body>${'<p>padding</p>'.repeat(8 * 1024)}</body>`;
+
+  it('3 for a 401 whose HTML body is larger than the error-body cap, without retrying', async () => {
+    expect(bigPage.length).toBeGreaterThan(100 * 1024);
+    fault = (_req, res) => send(res, 401, bigPage, { 'content-type': 'text/html' });
+    const r = await runCli(['ids'], { env: serverEnv(server) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/401/);
+    expect(r.stderr).not.toMatch(/larger than/);
+    expect(hits).toBe(1);
+  });
+
+  it('6 for a 503 whose HTML body is larger than the error-body cap, after retrying', async () => {
+    fault = (_req, res) => send(res, 503, bigPage, { 'content-type': 'text/html' });
+    const r = await runCli(['--retries', '2', 'ids'], { env: serverEnv(server) });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/503/);
+    expect(r.stderr).not.toMatch(/larger than/);
+    expect(hits).toBe(3);
+  });
+
   const malformed: Array<[string, Fault, RegExp]> = [
     ['an HTML page with status 200', (_q, res) => send(res, 200, '<!doctype html><title>Hi</title>', { 'content-type': 'text/html' }), /HTML/],
     ['truncated JSON', (_q, res) => send(res, 200, '{"exercises":[{"id":"a","name":"A"}'), /not valid JSON/],
