@@ -34,7 +34,8 @@ export interface NodeResponse {
 export interface NodeGetOptions {
   headers: Record<string, string>;
   timeoutMs: number;
-  signal?: AbortSignal;
+  /** Any of these aborting cancels the request (Ctrl-C's, and the caller's own). */
+  signals?: readonly AbortSignal[];
 }
 
 function timeoutError(code: 'CONNECT_TIMEOUT' | 'HEADERS_TIMEOUT' | 'BODY_TIMEOUT', ms: number): Error {
@@ -50,30 +51,35 @@ function abortError(signal: AbortSignal): Error {
 export class NodeAgents {
   private agents = new Map<string, HttpAgent>();
   /**
-   * Requests in flight, by the signal that cancels them. One 'abort' listener per signal
+   * Requests in flight, by a signal that cancels them. One 'abort' listener per signal
    * rather than one per request (http.request's `signal` option): paging `--all` makes
    * hundreds of requests, and adding and removing a listener each time shows in profiles.
+   * The entry and its listener go once the signal's last request has closed, so a long run
+   * that passes a new signal per job (bulk downloads) leaves nothing behind.
    */
-  private inFlight = new Map<AbortSignal, Set<ClientRequest>>();
+  private inFlight = new Map<AbortSignal, { requests: Set<ClientRequest>; onAbort: () => void }>();
 
   private track(req: ClientRequest, signal: AbortSignal): void {
-    let requests = this.inFlight.get(signal);
-    if (!requests) {
-      const set = new Set<ClientRequest>();
-      requests = set;
-      this.inFlight.set(signal, set);
+    let entry = this.inFlight.get(signal);
+    if (!entry) {
+      const requests = new Set<ClientRequest>();
       // What http.request does with `signal`: destroy the request with an AbortError.
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const r of set) r.destroy(abortError(signal));
-          set.clear();
-        },
-        { once: true },
-      );
+      const onAbort = (): void => {
+        for (const r of requests) r.destroy(abortError(signal));
+      };
+      entry = { requests, onAbort };
+      this.inFlight.set(signal, entry);
+      signal.addEventListener('abort', onAbort, { once: true });
     }
-    requests.add(req);
-    req.once('close', () => requests.delete(req));
+    const tracked = entry;
+    tracked.requests.add(req);
+    req.once('close', () => {
+      tracked.requests.delete(req);
+      if (tracked.requests.size === 0 && this.inFlight.get(signal) === tracked) {
+        signal.removeEventListener('abort', tracked.onAbort);
+        this.inFlight.delete(signal);
+      }
+    });
   }
 
   async get(url: URL, options: NodeGetOptions): Promise<NodeResponse> {
@@ -90,9 +96,10 @@ export class NodeAgents {
     return new Promise<NodeResponse>((resolve, reject) => {
       let phase: 'connect' | 'headers' | 'body' = 'connect';
       const req = mod.request(url, { method: 'GET', headers: options.headers, agent });
-      const signal = options.signal;
-      if (signal?.aborted) req.destroy(abortError(signal));
-      else if (signal) this.track(req, signal);
+      const signals = options.signals ?? [];
+      const aborted = signals.find((signal) => signal.aborted);
+      if (aborted) req.destroy(abortError(aborted));
+      else for (const signal of signals) this.track(req, signal);
       // Socket idle time, in each phase: connecting, waiting for the headers, reading the body.
       req.setTimeout(ms, () => {
         const err = timeoutError(phase === 'connect' ? 'CONNECT_TIMEOUT' : phase === 'headers' ? 'HEADERS_TIMEOUT' : 'BODY_TIMEOUT', ms);

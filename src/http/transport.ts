@@ -159,26 +159,30 @@ export class Transport {
     return headers;
   }
 
-  private combinedSignal(extra?: AbortSignal): AbortSignal | undefined {
-    const signals = [this.options.signal, extra].filter((s): s is AbortSignal => s !== undefined);
-    if (signals.length <= 1) return signals[0];
-    return AbortSignal.any(signals);
+  /**
+   * The signals that cancel a request: Ctrl-C's and the caller's own, each given to the
+   * agents as is. No AbortSignal.any per request: a bulk run would make one per attempt.
+   */
+  private signalsWith(extra?: AbortSignal): readonly AbortSignal[] {
+    const own = this.options.signal;
+    if (!extra || extra === own) return own ? [own] : [];
+    return own ? [own, extra] : [extra];
   }
 
   /** One GET, up to the response headers; failures become project errors. */
-  private async send(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<NodeResponse> {
+  private async send(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[]): Promise<NodeResponse> {
     assertAllowedUrl(url, this.options.allowInsecure);
-    if (signal?.aborted) throw new InterruptedError();
+    if (signals.some((s) => s.aborted)) throw new InterruptedError();
     try {
-      return await this.agents.get(url, { headers, timeoutMs: this.options.timeoutMs, ...(signal ? { signal } : {}) });
+      return await this.agents.get(url, { headers, timeoutMs: this.options.timeoutMs, signals });
     } catch (err) {
-      throw this.networkError(err, url, signal);
+      throw this.networkError(err, url, signals);
     }
   }
 
-  /** Turns a socket failure into NetworkError (or InterruptedError after Ctrl-C). */
-  private networkError(err: unknown, url: URL, signal?: AbortSignal): CliError {
-    if (signal?.aborted) return new InterruptedError();
+  /** Turns a socket failure into NetworkError (or InterruptedError after Ctrl-C or the caller's abort). */
+  private networkError(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
+    if (signals.some((s) => s.aborted)) return new InterruptedError();
     if (err instanceof NetworkError || err instanceof InterruptedError || err instanceof MalformedResponseError) return err;
     const code = (err as { code?: string })?.code ?? '';
     const causeCode = ((err as { cause?: { code?: string } })?.cause?.code ?? '') as string;
@@ -224,7 +228,7 @@ export class Transport {
    * body, read only to quote the server's message) keeps what arrived and drops the rest,
    * so the status still decides the outcome and whether to retry.
    */
-  private async readBody(body: Readable, cap: number, overCap: 'fail' | 'truncate', url: URL, what: string, signal?: AbortSignal): Promise<Buffer> {
+  private async readBody(body: Readable, cap: number, overCap: 'fail' | 'truncate', url: URL, what: string, signals: readonly AbortSignal[]): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
@@ -246,7 +250,7 @@ export class Transport {
       }
     } catch (err) {
       if (err instanceof MalformedResponseError) throw err;
-      throw this.networkError(err, url, signal);
+      throw this.networkError(err, url, signals);
     }
     return Buffer.concat(chunks);
   }
@@ -273,7 +277,7 @@ export class Transport {
   async getJson(path: string, query?: QueryValues, what = `GET ${path}`): Promise<unknown> {
     const url = this.resolve(path, query);
     const headers = this.headersFor(url, { accept: 'application/json' });
-    const signal = this.options.signal;
+    const signals = this.signalsWith();
     const attempts = this.options.retries + 1;
 
     for (let attempt = 1; ; attempt++) {
@@ -282,13 +286,13 @@ export class Transport {
       let retryAfter: string | undefined;
       let failure: CliError;
       try {
-        const res = await this.send(url, headers, signal);
+        const res = await this.send(url, headers, signals);
         const status = res.statusCode;
         retryAfter = headerValue(res.headers, 'retry-after');
         const ok = status >= 200 && status < 300;
         const bytes = ok
-          ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signal)
-          : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signal);
+          ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signals)
+          : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signals);
         const ms = Math.round(nowMs() - started);
         const quota = quotaHeaders(res.headers);
         this.log(`GET ${url.href} → ${status} ${ms} ms ${tag}${quota ? ` ${quota}` : ''}`);
@@ -310,7 +314,7 @@ export class Transport {
       }
       const delay = retryDelayMs(attempt, retryAfter);
       this.log(`retrying in ${delay} ms`);
-      await sleep(delay, signal);
+      await sleep(delay, this.options.signal);
     }
   }
 
@@ -334,9 +338,8 @@ export class Transport {
    */
   async stream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<StreamResponse> {
     const target = this.resolve(url);
-    const signal = this.combinedSignal(options.signal);
     const started = nowMs();
-    const res = await this.send(target, this.headersFor(target, options.headers), signal);
+    const res = await this.send(target, this.headersFor(target, options.headers), this.signalsWith(options.signal));
     const ms = Math.round(nowMs() - started);
     const quota = quotaHeaders(res.headers);
     const range = options.headers?.range ?? options.headers?.Range;
@@ -347,7 +350,7 @@ export class Transport {
 
   /** Maps an error raised while reading a stream() body, for callers that consume it. */
   streamError(err: unknown, url: URL, signal?: AbortSignal): CliError {
-    return this.networkError(err, url, signal ?? this.options.signal);
+    return this.networkError(err, url, this.signalsWith(signal));
   }
 
   async close(): Promise<void> {

@@ -4,10 +4,11 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/http/transport.js';
 import { errorForStatus, isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry.js';
-import { AuthError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
+import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
@@ -209,5 +210,47 @@ describe('retry policy', () => {
     expect(isRetryableError(Object.assign(new Error('x'), { name: 'AbortError' }))).toBe(false);
     expect(errorForStatus(403, 'GET /x')).toBeInstanceOf(AuthError);
     expect(errorForStatus(400, 'GET /x', '{"error":{"code":"bad","message":"limit too big"}}').message).toContain('limit too big');
+  });
+});
+
+describe('Transport signals', () => {
+  /** The agents' in-flight bookkeeping, read from outside for this check only. */
+  const inFlight = (t: Transport): Map<AbortSignal, unknown> => (t as unknown as { agents: { inFlight: Map<AbortSignal, unknown> } }).agents.inFlight;
+
+  it('keeps no per-signal state or abort listener once requests have finished', async () => {
+    const { url } = await serve((_req, res) => json(res, 200, { ok: true }));
+    const ctrlC = new AbortController();
+    const t = transport({ baseUrl: url, signal: ctrlC.signal });
+    for (let i = 0; i < 5; i++) await t.getJson('/x');
+    // Each bulk job has a signal of its own; each attempt may use it again.
+    for (let job = 0; job < 5; job++) {
+      const jobSignal = AbortSignal.any([ctrlC.signal]);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const res = await t.stream('/media', { signal: jobSignal });
+        await new Promise((resolve) => res.body.resume().on('close', resolve));
+      }
+      expect(getEventListeners(jobSignal, 'abort')).toHaveLength(0);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(inFlight(t).size).toBe(0);
+    expect(getEventListeners(ctrlC.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('still aborts requests in flight on the context signal and on the caller\'s own', async () => {
+    const { url } = await serve(() => {}); // never answers
+    const ctrlC = new AbortController();
+    const t = transport({ baseUrl: url, signal: ctrlC.signal, timeoutMs: 10_000 });
+    const job = new AbortController();
+    const byJob = t.stream('/a', { signal: job.signal }).catch((e: unknown) => e);
+    setTimeout(() => job.abort(), 50);
+    expect(await byJob).toBeInstanceOf(InterruptedError);
+
+    const pending = [t.getJson('/b').catch((e: unknown) => e), t.stream('/c', { signal: new AbortController().signal }).catch((e: unknown) => e)];
+    setTimeout(() => ctrlC.abort(), 50);
+    const started = Date.now();
+    for (const err of await Promise.all(pending)) expect(err).toBeInstanceOf(InterruptedError);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the aborted requests' 'close' events
+    expect(inFlight(t).size).toBe(0);
   });
 });
