@@ -113,11 +113,18 @@ export class ApiClient {
    * URL of a premiumImages/premiumVideos entry: a bare name (".png"/".mp4" stripped) becomes
    * the spec path with percent-encoded segments; an absolute URL or a path is resolved
    * against the base URL (the transport sends the key only to the base origin).
+   * The id and the entry come from the network: one that no URL can carry is a
+   * MalformedResponseError (callers decide whether to skip that entry), never a UsageError.
    */
   mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL {
     const { folder, extension } = MEDIA[kind];
     if (/^https?:\/\//i.test(entry)) return new URL(entry);
     if (entry.startsWith('/')) return this.transport.resolve(entry);
+    if (exerciseId === '.' || exerciseId === '..') {
+      throw new MalformedResponseError(`The exercise id "${exerciseId}" cannot be sent in a media URL (URL normalisation removes it).`, {
+        details: { exercise: exerciseId, entry },
+      });
+    }
     const file = `${stripExtension(kind, entry)}${extension}`;
     return this.transport.resolve(`/${folder}/${pathSegment(exerciseId)}/premium/${pathSegment(file)}`);
   }

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { type Context, outputFormat } from '../context.js';
 import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../catalogue/media.js';
+import type { UnusableEntry } from '../media/jobs.js';
 import type { DownloadPlan } from '../media/plan.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
@@ -74,7 +75,14 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
   const { planFromIds, planFromListing } = await import('../media/plan.js');
   const api = await apiFromContext(ctx);
   const lang = await resolvedLang(ctx);
-  const target = { kinds, dir, ...(lang ? { lang } : {}) };
+  const { describeUnusable } = await import('../media/jobs.js');
+  const target = {
+    kinds,
+    dir,
+    ...(lang ? { lang } : {}),
+    // A failure, so shown even with --quiet, like a missing id.
+    onUnusable: (u: UnusableEntry) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`),
+  };
 
   let plan: DownloadPlan;
   if (args.length > 0) {
@@ -103,9 +111,14 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
     });
     await reportSummary(ctx, summary);
   }
+  const problems: string[] = [];
   if (plan.missing.length > 0) {
-    throw new PartialFailureError(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}.`);
+    problems.push(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}`);
   }
+  if (plan.unusable.length > 0) {
+    problems.push(`${plural(plan.unusable.length, 'media entry', 'media entries')} listed by the service could not be fetched (named above)`);
+  }
+  if (problems.length > 0) throw new PartialFailureError(`${problems.join('; ')}.`);
 }
 
 const BULK_SCRIPT = `

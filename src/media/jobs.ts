@@ -2,10 +2,11 @@
  * Media jobs: one file to fetch, with its URL (from ApiClient.mediaUrl: nothing here builds
  * URLs) and its safe local path `<dir>/<id>/<name>.png|.mp4`.
  */
-import type { MediaKind } from '../catalogue/media.js';
-import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { MediaKind } from '../catalogue/media.js';
+import { MalformedResponseError } from '../errors.js';
+import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, pathInside, safeComponent } from './safe-path.js';
 
 export interface MediaJob {
@@ -56,15 +57,42 @@ export function mediaJob(api: MediaUrlSource, dir: string, exerciseId: string, k
   };
 }
 
-/** The jobs for the media a record (or list summary) lists, for the kinds asked. */
+/** A media entry of a record that no URL can fetch (an id of "." or "..", say): it makes no job. */
+export interface UnusableEntry {
+  exerciseId: string;
+  kind: MediaKind;
+  entry: string;
+  error: MalformedResponseError;
+}
+
+/** One line for people: `image "start" of exercise ..: <why>`. */
+export function describeUnusable(u: UnusableEntry): string {
+  return `${u.kind} "${printable(u.entry)}" of exercise ${printable(u.exerciseId)}: ${u.error.message}`;
+}
+
+/**
+ * The jobs for the media a record (or list summary) lists, for the kinds asked. With
+ * `onUnusable`, an entry that no URL can fetch is handed to it and left out, so one bad
+ * record does not stop the others; without it, the MalformedResponseError is thrown.
+ */
 export function jobsForRecord(
   api: MediaUrlSource,
   dir: string,
   exerciseId: string,
   record: { premiumImages?: unknown; premiumVideos?: unknown },
   kinds: readonly MediaKind[],
+  onUnusable?: (unusable: UnusableEntry) => void,
 ): MediaJob[] {
-  return mediaEntries(record, kinds).map(({ kind, entry }) => mediaJob(api, dir, exerciseId, kind, entry));
+  const jobs: MediaJob[] = [];
+  for (const { kind, entry } of mediaEntries(record, kinds)) {
+    try {
+      jobs.push(mediaJob(api, dir, exerciseId, kind, entry));
+    } catch (err) {
+      if (!(err instanceof MalformedResponseError) || !onUnusable) throw err;
+      onUnusable({ exerciseId, kind, entry, error: err });
+    }
+  }
+  return jobs;
 }
 
 /** Drops later jobs that would write the same file (an id listed twice, say). */

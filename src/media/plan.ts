@@ -11,13 +11,19 @@ import { LIMIT_MAX } from '../catalogue/enums.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
 import { isFatal } from './bulk.js';
-import { type MediaJob, jobsForRecord, uniqueJobs } from './jobs.js';
+import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';
 import { looksComplete } from './verify.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
 export interface DownloadPlan {
   jobs: MediaJob[];
   missing: string[];
+  /**
+   * Entries no URL can fetch (a record whose id is "." or "..", say). They make no job, so
+   * they are not in the run's summary: like a missing id, each is reported as it is found
+   * and makes the run exit 7, while every other file is still fetched.
+   */
+  unusable: UnusableEntry[];
   /** Exercises looked at, and how many of them list any media of the kinds asked. */
   exercises: number;
   withMedia: number;
@@ -30,15 +36,28 @@ export interface PlanTarget {
   /** The output directory. */
   dir: string;
   lang?: string;
+  /** Told of each entry left out because no URL can fetch it (see DownloadPlan.unusable). */
+  onUnusable?: (unusable: UnusableEntry) => void;
 }
 
 function emptyPlan(): DownloadPlan {
-  return { jobs: [], missing: [], exercises: 0, withMedia: 0, requests: 0 };
+  return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, requests: 0 };
 }
 
-function addExercise(plan: DownloadPlan, jobs: MediaJob[]): void {
+function addExercise(
+  plan: DownloadPlan,
+  api: ApiClient,
+  target: PlanTarget,
+  exerciseId: string,
+  record: { premiumImages?: unknown; premiumVideos?: unknown },
+): void {
+  const unusableBefore = plan.unusable.length;
+  const jobs = jobsForRecord(api, target.dir, exerciseId, record, target.kinds, (unusable) => {
+    plan.unusable.push(unusable);
+    target.onUnusable?.(unusable);
+  });
   plan.exercises++;
-  if (jobs.length > 0) plan.withMedia++;
+  if (jobs.length > 0 || plan.unusable.length > unusableBefore) plan.withMedia++;
   plan.jobs.push(...jobs);
 }
 
@@ -72,7 +91,7 @@ export async function planFromIds(
       options.onMissing?.(outcome.id);
       continue;
     }
-    addExercise(plan, jobsForRecord(api, target.dir, outcome.record.id ?? outcome.id, outcome.record, target.kinds));
+    addExercise(plan, api, target, outcome.record.id ?? outcome.id, outcome.record);
   }
   plan.jobs = uniqueJobs(plan.jobs);
   return plan;
@@ -96,7 +115,7 @@ export async function planFromListing(
     },
     { limit, ...(options.max !== undefined ? { max: options.max } : {}) },
   );
-  for await (const summary of summaries) addExercise(plan, jobsForRecord(api, target.dir, summary.id, summary, target.kinds));
+  for await (const summary of summaries) addExercise(plan, api, target, summary.id, summary);
   plan.jobs = uniqueJobs(plan.jobs);
   return plan;
 }

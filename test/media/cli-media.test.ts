@@ -293,6 +293,33 @@ describe('download', () => {
     }
   });
 
+  it('an exercise whose id no URL can carry is skipped with a warning, the others still download, exit 7', async () => {
+    intercept = (req, res) => {
+      if (!req.url?.startsWith('/exercise/exerciseIds')) return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          exercises: [
+            { id: '..', name: 'Dots', premiumImages: ['start', '..'] },
+            { id: 'Plank', name: 'Plank', premiumImages: ['start', 'end'] },
+          ],
+          pagination: { total: 2, next: null, prev: null },
+        }),
+      );
+      return true;
+    };
+    const root = out();
+    const dir = join(root, 'media');
+    const r = await cli(['download', '--all', '--images', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/Skipped: image "start" of exercise \.\.: /);
+    expect(r.stderr).toMatch(/Skipped: image "\.\." of exercise \.\.: /);
+    expect(filesUnder(dir)).toEqual(['Plank/end.png', 'Plank/start.png']);
+    expect(readFileSync(join(dir, 'Plank/start.png')).equals(sample('image', 'Plank', 'start'))).toBe(true);
+    expect(readdirSync(root)).toEqual(['media']);
+    expect(mediaRequests().map((q) => q.path).sort()).toEqual(['/images/Plank/premium/end.png', '/images/Plank/premium/start.png']);
+  });
+
   it('a free plan: no premium lists in the records, a notice, nothing fetched', async () => {
     const r = await cli(['download', 'Plank', '--dir', out()], { env: { EXERCISES_API_KEY: FREE_KEY } });
     expect(r.code).toBe(0);

@@ -6,10 +6,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
+import type { UnusableEntry } from '../../media/jobs.js';
 import { addExamples } from './help.js';
 import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries, verboseLog } from './media-run.js';
+import { plural } from '../../util/text.js';
 
 export interface SingleMediaOptions {
   output?: string;
@@ -21,6 +23,7 @@ const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 export async function runSingleMedia(kind: MediaKind, idOrName: string, names: string[], opts: SingleMediaOptions, ctx: Context): Promise<void> {
   if (idOrName.trim() === '') throw new UsageError('The exercise id or name cannot be empty.');
+  if (idOrName === '.' || idOrName === '..') throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
   if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
   if (opts.output !== undefined && opts.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
   if (opts.output === '-' && ctx.io.stdoutIsTTY) {
@@ -31,17 +34,22 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
   if (opts.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
 
   const { apiFromContext, resolvedLang } = await import('../../api/from-context.js');
-  const { jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
+  const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
   const api = await apiFromContext(ctx);
   const dir = outputDir(opts.dir);
 
   let jobs = uniqueJobs(names.map((entry) => mediaJob(api, dir, idOrName, kind, entry)));
+  /** Entries of the record no URL can fetch: named on stderr, the others still fetched, exit 7. */
+  const unusable: UnusableEntry[] = [];
   if (names.length === 0) {
     const lang = await resolvedLang(ctx);
     const record = await api.getExercise(idOrName, lang ? { lang } : {});
-    jobs = jobsForRecord(api, dir, record.id ?? idOrName, record, [kind]);
-    if (jobs.length === 0) {
+    jobs = jobsForRecord(api, dir, record.id ?? idOrName, record, [kind], (u) => {
+      unusable.push(u);
+      ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`);
+    });
+    if (jobs.length === 0 && unusable.length === 0) {
       throw new NotFoundError(`The exercise "${idOrName}" lists no premium ${PLURAL[kind]}.`, {
         hint: hasMediaFields(record, [kind])
           ? `\`exercises show ${idOrName}\` shows what it has.`
@@ -50,9 +58,12 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
     }
   }
 
+  // Nothing fetchable at all: the first reason is the answer (exit 6), not a summary of nothing.
+  if (jobs.length === 0 && unusable[0]) throw unusable[0].error;
   if (opts.output !== undefined) {
-    if (jobs.length !== 1) {
-      throw new UsageError(`-o takes exactly one ${kind}, and "${idOrName}" has ${jobs.length}: ${jobs.map((j) => j.name).join(', ')}.`, {
+    const listed = jobs.length + unusable.length;
+    if (listed !== 1) {
+      throw new UsageError(`-o takes exactly one ${kind}, and "${idOrName}" has ${listed}: ${jobs.map((j) => j.name).join(', ')}.`, {
         hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
       });
     }
@@ -78,9 +89,12 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
 
   const summary = await runMediaJobs(ctx, api, jobs, { concurrency: DEFAULT_CONCURRENCY, skipExisting: !opts.force, failFast: false });
   // One file asked for: its own error and exit code say more than "1 of 1 failed".
-  const only = summary.outcomes.length === 1 ? summary.outcomes[0] : undefined;
+  const only = summary.outcomes.length === 1 && unusable.length === 0 ? summary.outcomes[0] : undefined;
   if (only?.status === 'failed' && only.error) throw only.error;
   await reportSummary(ctx, summary);
+  if (unusable.length > 0) {
+    throw new PartialFailureError(`${plural(unusable.length, `${kind} entry`, `${kind} entries`)} listed by the service could not be fetched (named above).`);
+  }
 }
 
 export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind): void {
