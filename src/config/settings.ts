@@ -3,7 +3,7 @@
  * (DESIGN.md "CLI surface"). Commands and the API factory read resolved values from here.
  */
 import type { Context } from '../context.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../http/transport.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { readStoredConfig } from './store.js';
 
 export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';

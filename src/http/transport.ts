@@ -30,8 +30,6 @@ function nowMs(): number {
   return Number(process.hrtime.bigint() / 1_000_000n);
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_RETRIES = 3;
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;
 /** How much of an error body is read to quote the server's message. */
