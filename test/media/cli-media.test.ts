@@ -143,6 +143,21 @@ describe('image and video', () => {
     expect(filesUnder(dir)).toEqual([]);
   });
 
+  it('an entry with a scheme other than http(s) is skipped with a warning; the others still download, exit 7', async () => {
+    intercept = (req, res) => {
+      if (req.url?.split('?')[0] !== '/exercise/Plank') return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'Plank', name: 'Plank', premiumImages: ['ftp://cdn.example.net/a.png', 'start'] }));
+      return true;
+    };
+    const dir = out();
+    const r = await cli(['image', 'Plank', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/Skipped: image "ftp:\/\/cdn\.example\.net\/a\.png" of exercise Plank: .*not an http or https URL/);
+    expect(filesUnder(dir)).toEqual(['Plank/start.png']);
+    expect(mediaRequests().map((q) => q.path)).toEqual(['/images/Plank/premium/start.png']);
+  });
+
   it('a missing media name is exit 4, naming it', async () => {
     const r = await cli(['video', 'Plank', 'nope', '--dir', out()]);
     expect(r.code).toBe(4);
