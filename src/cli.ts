@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
 import { COMMANDS } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
+import { RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
 import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';
 
@@ -70,8 +71,8 @@ export function buildProgram(hooks: ProgramHooks, argv?: readonly string[]): Com
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
     .option('--json', 'same as --format json')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <ms>', 'give up on a request after this long without progress', intArg('--timeout', 1))
-    .option('--retries <n>', 'retries for failed idempotent requests', intArg('--retries', 0, 10))
+    .option('--timeout <ms>', 'give up on a request after this long without progress', intArg('--timeout', 1, TIMEOUT_MAX_MS))
+    .option('--retries <n>', 'retries for failed idempotent requests', intArg('--retries', 0, RETRIES_MAX))
     .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)', false)
     .option('-q, --quiet', 'no progress or notices on stderr', false)
     .option('--allow-insecure', 'allow plain http:// to a non-loopback host', false)

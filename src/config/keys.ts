@@ -4,6 +4,7 @@
  * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
  */
 import { UsageError } from '../errors.js';
+import { RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 
 export interface ConfigKeySpec {
   key: string;
@@ -60,8 +61,8 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   },
   { key: 'base-url', description: 'service base URL (default https://api.wrkout.xyz)', env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
   { key: 'lang', description: 'translation language, e.g. de-DE (default: the service’s, en-GB)', env: 'EXERCISES_LANG', parse: parseLangSetting },
-  { key: 'timeout', description: 'milliseconds without progress before a request is abandoned (default 30000)', parse: wholeNumber('timeout', 1, 3_600_000) },
-  { key: 'retries', description: 'retries for failed idempotent requests (default 3)', parse: wholeNumber('retries', 0, 10) },
+  { key: 'timeout', description: 'milliseconds without progress before a request is abandoned (default 30000)', parse: wholeNumber('timeout', 1, TIMEOUT_MAX_MS) },
+  { key: 'retries', description: 'retries for failed idempotent requests (default 3)', parse: wholeNumber('retries', 0, RETRIES_MAX) },
 ];
 
 export function configKeySpec(key: string): ConfigKeySpec {

@@ -174,6 +174,18 @@ describe('exit codes', () => {
     expect(r.code).toBe(2);
   });
 
+  it('2 for a --timeout above the hour that `config set timeout` allows, before any request', async () => {
+    for (const ms of ['3600001', '2147483648']) {
+      const r = await runCli(['--timeout', ms, 'ids'], { env: serverEnv(server) });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--timeout must be a whole number between 1 and 3600000/);
+      expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
+    }
+    expect(server.requests).toHaveLength(0);
+    const hour = await runCli(['--timeout', '3600000', 'ids', '--limit', '1', '--format', 'jsonl'], { env: serverEnv(server) });
+    expect(hour.code, hour.stderr).toBe(0);
+  });
+
   it('prints the error also as JSON with --format json', async () => {
     const r = await runCli(['show', 'Nope', '--format', 'json'], { env: serverEnv(server) });
     expect(r.code).toBe(4);
