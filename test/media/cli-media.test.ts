@@ -96,6 +96,31 @@ describe('image and video', () => {
     expect(mediaRequests().map((q) => q.path)).toEqual(['/videos/Plank/premium/demo.mp4']);
   });
 
+  it('with names, the exercise may be given by name (the help example): resolved once after the 404, saved under the real id', async () => {
+    const dir = out();
+    const r = await cli(['image', 'Barbell Bench Press', 'start', '-o', join(dir, 'bench.png')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'bench.png')).equals(sample('image', 'Barbell_Bench_Press', 'start'))).toBe(true);
+    expect(recordRequests()).toHaveLength(1);
+    expect(mediaRequests().map((q) => [q.path, q.status])).toEqual([
+      ['/images/Barbell%20Bench%20Press/premium/start.png', 404],
+      ['/images/Barbell_Bench_Press/premium/start.png', 200],
+    ]);
+
+    const r2 = await cli(['image', 'barbell bench press', 'start', 'end', '--dir', dir]);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(filesUnder(dir)).toEqual(['Barbell_Bench_Press/end.png', 'Barbell_Bench_Press/start.png', 'bench.png']);
+    expect(readFileSync(join(dir, 'Barbell_Bench_Press/end.png')).equals(sample('image', 'Barbell_Bench_Press', 'end'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['Barbell_Bench_Press', 'bench.png']);
+  });
+
+  it('with names and an unknown exercise: exit 4 naming the exercise, after one record request', async () => {
+    const r = await cli(['image', 'No Such Exercise', 'start', '--dir', out()]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/No exercise has the id or name "No Such Exercise"/);
+    expect(recordRequests()).toHaveLength(1);
+  });
+
   it('-o - writes the bytes to stdout (a pipe) and nothing else', async () => {
     const r = await cli(['image', 'Plank', 'start', '-o', '-']);
     expect(r.code, r.stderr).toBe(0);
@@ -107,6 +132,7 @@ describe('image and video', () => {
     const r = await cli(['image', 'Plank', 'end', '-o', join(dir, 'plank.png')]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'plank.png')).equals(sample('image', 'Plank', 'end'))).toBe(true);
+    expect(recordRequests()).toHaveLength(0); // an id with a name: straight to the media
     const many = await cli(['image', 'Plank', '-o', join(dir, 'x.png')]);
     expect(many.code).toBe(2);
     expect(many.stderr).toMatch(/exactly one image/);

@@ -1,14 +1,18 @@
 /**
  * `image` and `video`: the media of one exercise. Without names, every one its record lists
- * (one record request); with names, straight to the media (the record is not needed, a
- * request saved). `-o <file>` / `-o -` for exactly one file, `--dir` otherwise.
+ * (one record request). With names, straight to the media with the text as the id (no record
+ * request); only when the service has no such media under it is the text resolved once, as an
+ * id or a name, and the media fetched again under the record's real id (so `image "Barbell
+ * Bench Press" start` works, in a folder named by the id). `-o <file>` / `-o -` for exactly one
+ * file, `--dir` otherwise.
  */
-import { resolve } from 'node:path';
+import { rmdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
-import type { UnusableEntry } from '../../media/jobs.js';
+import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
 import { addExamples } from './help.js';
 import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries, verboseLog } from './media-run.js';
 import { plural } from '../../util/text.js';
@@ -39,7 +43,19 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
   const api = await apiFromContext(ctx);
   const dir = outputDir(opts.dir);
 
-  let jobs = uniqueJobs(names.map((entry) => mediaJob(api, dir, idOrName, kind, entry)));
+  const jobsFor = (exerciseId: string) => uniqueJobs(names.map((entry) => mediaJob(api, dir, exerciseId, kind, entry)));
+  /**
+   * After a 404 for media named under the typed text: the record's id when the text is not it
+   * (a name, say), else undefined. One record request; an unknown id or name throws NotFoundError.
+   */
+  const realId = async (): Promise<string | undefined> => {
+    if (names.length === 0) return undefined; // the jobs already came from the record
+    const lang = await resolvedLang(ctx);
+    const record = await api.getExercise(idOrName, lang ? { lang } : {});
+    return record.id !== undefined && record.id !== idOrName ? record.id : undefined;
+  };
+
+  let jobs = jobsFor(idOrName);
   /** Entries of the record no URL can fetch: named on stderr, the others still fetched, exit 7. */
   const unusable: UnusableEntry[] = [];
   if (names.length === 0) {
@@ -67,27 +83,42 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
         hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
       });
     }
-    const job = jobs[0]!;
     const retries = await mediaRetries(ctx);
     const log = verboseLog(ctx);
     const common = { transport: api.transport, retries, signal: ctx.signal, ...(log ? { log } : {}) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
-    if (opts.output === '-') {
-      await downloadToStream(job, ctx.io.stdout, common);
-      return;
+    const output = opts.output;
+    const path = output === '-' ? undefined : resolve(output);
+    if (path !== undefined && !opts.force) {
+      const { looksComplete } = await import('../../media/verify.js');
+      if (await looksComplete(kind, path)) {
+        if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--force overwrites it).\n`);
+        return;
+      }
     }
-    const path = resolve(opts.output);
-    const { looksComplete } = await import('../../media/verify.js');
-    if (!opts.force && (await looksComplete(kind, path))) {
-      if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--force overwrites it).\n`);
-      return;
+    // A 404 comes before any byte is written, so even stdout can take the second try.
+    const fetchOne = (job: MediaJob) => (path === undefined ? downloadToStream(job, ctx.io.stdout, common) : downloadFile(job, path, common));
+    try {
+      await fetchOne(jobs[0]!);
+    } catch (err) {
+      const id = err instanceof NotFoundError ? await realId() : undefined;
+      if (id === undefined) throw err;
+      await fetchOne(jobsFor(id)[0]!);
     }
-    await downloadFile(job, path, common);
-    if (!ctx.globals.quiet) ctx.io.stderr.write(`Saved ${path}\n`);
+    if (path !== undefined && !ctx.globals.quiet) ctx.io.stderr.write(`Saved ${path}\n`);
     return;
   }
 
-  const summary = await runMediaJobs(ctx, api, jobs, { concurrency: DEFAULT_CONCURRENCY, skipExisting: !opts.force, failFast: false });
+  const options = { concurrency: DEFAULT_CONCURRENCY, skipExisting: !opts.force, failFast: false };
+  let summary = await runMediaJobs(ctx, api, jobs, options);
+  if (summary.outcomes.some((o) => o.error instanceof NotFoundError)) {
+    const id = await realId();
+    if (id !== undefined) {
+      // The folder made for the typed text is empty (a 404 writes nothing): only the real id's stays.
+      await Promise.all([...new Set(jobs.map((j) => dirname(j.path)))].map((d) => rmdir(d).catch(() => {})));
+      summary = await runMediaJobs(ctx, api, jobsFor(id), options);
+    }
+  }
   // One file asked for: its own error and exit code say more than "1 of 1 failed".
   const only = summary.outcomes.length === 1 && unusable.length === 0 ? summary.outcomes[0] : undefined;
   if (only?.status === 'failed' && only.error) throw only.error;
