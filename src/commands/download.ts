@@ -1,8 +1,9 @@
 /**
  * `exercises download [ids...]`: the premium media of many exercises, for ids from the
- * arguments, from stdin (`-`), or from the query filters / --all. Records come from the
- * listing when its summaries carry premiumImages/premiumVideos (no request per id), else
- * one record request per id. Then a bounded pool of streamed, verified, resumable downloads.
+ * arguments, from stdin (`-`), or from the query filters / --all. Given ids cost one record
+ * request each; a listing costs its pages only, the media lists being read from its summaries
+ * (spec §2.2), with no per-id fallback (media/plan.ts says why). Then a bounded pool of
+ * streamed, verified, resumable downloads.
  */
 import type { Command } from 'commander';
 import { type Context, outputFormat } from '../context.js';

@@ -1,8 +1,12 @@
 /**
  * Planning a bulk download: which media files to fetch, found with as few catalogue requests
- * as possible. From a listing (query filters or --all) the summaries already carry
- * premiumImages/premiumVideos, so no record is requested per id; from given ids, one record
- * request each, a few at a time.
+ * as possible. From given ids: one record request each, a few at a time. From a listing
+ * (query filters or --all): the list pages only, the media read from the summaries, with no
+ * record request per exercise and no fallback to records. Spec §2.2 puts premiumImages /
+ * premiumVideos in summaries whenever the plan allows them, so a summary without them means
+ * a plan without media, and asking for every record would spend a request per exercise to
+ * learn the same; the command's notice ("None of the N exercises lists premium ...") covers
+ * that free-plan case.
  */
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
