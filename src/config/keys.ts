@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import { parseLangTag, parseWholeNumber } from './values.js';
 
 export interface ConfigKeySpec {
   key: string;
@@ -19,16 +20,6 @@ export interface ConfigKeySpec {
   parse(value: string): string | number;
 }
 
-function wholeNumber(key: string, min: number, max: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value.trim());
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
-      throw new UsageError(`${key} must be a whole number between ${min} and ${max}, not "${value}".`);
-    }
-    return n;
-  };
-}
-
 export function parseBaseUrlSetting(value: string): string {
   let url: URL;
   try {
@@ -41,15 +32,6 @@ export function parseBaseUrlSetting(value: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** A BCP 47-looking language tag such as en-GB or de-DE. */
-export function parseLangSetting(value: string): string {
-  const text = value.trim();
-  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(text)) {
-    throw new UsageError(`lang must be a language tag such as en-GB or de-DE, not "${value}".`);
-  }
-  return text;
-}
-
 export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   {
     key: 'api-key',
@@ -60,9 +42,9 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
     parse: (value) => value.trim(),
   },
   { key: 'base-url', description: 'service base URL (default https://api.wrkout.xyz)', env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
-  { key: 'lang', description: 'translation language, e.g. de-DE (default: the service’s, en-GB)', env: 'EXERCISES_LANG', parse: parseLangSetting },
-  { key: 'timeout', description: 'milliseconds without progress before a request is abandoned (default 30000)', parse: wholeNumber('timeout', 1, TIMEOUT_MAX_MS) },
-  { key: 'retries', description: 'retries for failed idempotent requests (default 3)', parse: wholeNumber('retries', 0, RETRIES_MAX) },
+  { key: 'lang', description: 'translation language, e.g. de-DE (default: the service’s, en-GB)', env: 'EXERCISES_LANG', parse: (value) => parseLangTag(value, 'lang') },
+  { key: 'timeout', description: 'milliseconds without progress before a request is abandoned (default 30000)', parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
+  { key: 'retries', description: 'retries for failed idempotent requests (default 3)', parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
 ];
 
 export function configKeySpec(key: string): ConfigKeySpec {

@@ -122,8 +122,12 @@ describe('config', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('base-url');
     expect((await runCli(['config', 'set', 'base-url', 'nope'], { env })).code).toBe(2);
-    expect((await runCli(['config', 'set', 'timeout', '-1'], { env })).code).toBe(2);
-    expect((await runCli(['config', 'set', 'lang', 'de DE'], { env })).code).toBe(2);
+    const timeout = await runCli(['config', 'set', 'timeout', '-1'], { env });
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toMatch(/timeout must be a whole number between 1 and 3600000/);
+    const lang = await runCli(['config', 'set', 'lang', 'de DE'], { env });
+    expect(lang.code).toBe(2);
+    expect(lang.stderr).toMatch(/lang must be a language tag such as en-GB/);
     const key = await runCli(['config', 'set', 'api-key', 'x'], { env });
     expect(key.code).toBe(2);
     expect(key.stderr).toContain('auth login');

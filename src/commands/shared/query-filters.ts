@@ -8,7 +8,8 @@ import type { QueryFilterParams } from '../../api/client.js';
 import { ENUM_FILTERS, ENUMS } from '../../catalogue/enums.js';
 import { parseEnumList } from '../../catalogue/enum-parse.js';
 import { UsageError } from '../../errors.js';
-import { collect, parseLangTag } from './values.js';
+import { parseLangTag } from '../../config/values.js';
+import { collect } from './values.js';
 
 export type { QueryFilterParams };
 
