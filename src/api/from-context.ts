@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
 import { type Settings, resolveSettings } from '../config/settings.js';
+import { parseLangTag } from '../config/values.js';
 import { Transport } from '../http/transport.js';
 import { ApiClient } from './client.js';
 
@@ -91,7 +92,12 @@ export function apiFromContext(ctx: Context): Promise<ApiClient> {
   return client;
 }
 
-/** The language in force (flag > EXERCISES_LANG > config), or undefined for the service default. */
+/**
+ * The language in force (flag > EXERCISES_LANG > config), or undefined for the service
+ * default. Checked here, where it is about to be sent: a bad value is a usage error naming
+ * the flag, variable or stored setting it came from.
+ */
 export async function resolvedLang(ctx: Context): Promise<string | undefined> {
-  return settingsFromContext(ctx).lang.value;
+  const { value, origin } = settingsFromContext(ctx).lang;
+  return value === undefined ? undefined : parseLangTag(value, origin ?? 'The stored lang setting');
 }

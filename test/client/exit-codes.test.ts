@@ -186,6 +186,20 @@ describe('exit codes', () => {
     expect(hour.code, hour.stderr).toBe(0);
   });
 
+  it('2 for a --lang or EXERCISES_LANG that is not a language tag, naming where it came from, before any request', async () => {
+    const flag = await runCli(['--lang', 'de_DE', 'ids'], { env: serverEnv(server) });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--lang must be a language tag such as en-GB or de-DE, not "de_DE"/);
+    const env = await runCli(['show', 'Plank'], { env: serverEnv(server, { EXERCISES_LANG: 'de_DE.UTF-8' }) });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toMatch(/EXERCISES_LANG must be a language tag/);
+    expect(server.requests).toHaveLength(0);
+    // the flag still wins over a bad variable
+    const both = await runCli(['--lang', 'de-DE', 'ids', '--limit', '1'], { env: serverEnv(server, { EXERCISES_LANG: 'bad lang' }) });
+    expect(both.code, both.stderr).toBe(0);
+    expect(new URLSearchParams(server.requests[0]!.query).get('lang')).toBe('de-DE');
+  });
+
   it('prints the error also as JSON with --format json', async () => {
     const r = await runCli(['show', 'Nope', '--format', 'json'], { env: serverEnv(server) });
     expect(r.code).toBe(4);
