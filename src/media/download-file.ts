@@ -10,8 +10,8 @@
  * disk does not use up an attempt: a flaky connection that keeps making progress still finishes.
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, truncate, writeFile, readFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type Readable, type Writable, finished } from 'node:stream';
 import {
@@ -137,7 +137,33 @@ async function waitClosed(stream: Writable): Promise<void> {
   await once(s, 'close').catch(() => {});
 }
 
-/** The `.part` + sidecar sink that ends in an atomic rename to `path`. */
+/**
+ * Opening our own files without following a symbolic link planted at their name (the folder
+ * is checked by prepareJobDir, not the names inside it). O_NOFOLLOW makes open() fail on a
+ * link; where the platform lacks it (Windows), the lstat() checks below still refuse one.
+ */
+const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND } = fsConstants;
+const O_NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+
+function linkRefused(path: string): CliError {
+  return new UsageError(`Refusing to write through ${path}: it is a symbolic or hard link, which could lead outside the output directory.`, {
+    hint: 'Remove it (or choose another --dir) and run the command again.',
+    details: { path },
+  });
+}
+
+/** Throws when `path` is a symbolic link; nothing there is fine. */
+async function refuseSymlink(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isSymbolicLink()) throw linkRefused(path);
+}
+
+/**
+ * The `.part` + sidecar sink that ends in an atomic rename to `path`. A fresh `.part` is a new
+ * file (the old name removed, then created exclusively), so a link planted at that name, symbolic
+ * or hard, is never written through; a `.part` resumed must be a plain file with one link.
+ * The final rename replaces whatever is at `path`, a link included, instead of writing through it.
+ */
 export function fileSink(path: string): Sink {
   const part = `${path}.part`;
   const sidecar = `${part}.json`;
@@ -145,12 +171,33 @@ export function fileSink(path: string): Sink {
 
   async function writeSidecar(data: Sidecar): Promise<void> {
     const tmp = `${sidecar}.tmp`;
-    await writeFile(tmp, JSON.stringify(data));
+    await rm(tmp, { force: true });
+    await writeFile(tmp, JSON.stringify(data), { flag: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW });
     await rename(tmp, sidecar);
+  }
+
+  /** The `.part` opened for writing at `offset` (0: a new file), never through a link. */
+  async function openPart(offset: number): Promise<Writable> {
+    if (offset === 0) await rm(part, { force: true });
+    const flags = offset > 0 ? O_WRONLY | O_APPEND | O_NOFOLLOW : O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
+    const handle = await open(part, flags).catch((err: unknown) => {
+      throw (err as { code?: string }).code === 'ELOOP' ? linkRefused(part) : err;
+    });
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.nlink !== 1) throw linkRefused(part);
+      if (offset > 0) await handle.truncate(offset); // exactly the bytes the ranged answer continues
+    } catch (err) {
+      await handle.close().catch(() => {});
+      throw err;
+    }
+    return handle.createWriteStream({ highWaterMark: 1024 * 1024 });
   }
 
   return {
     async resumeState(url) {
+      // A planted link is refused before anything else: not resumed from, not renamed into place.
+      await refuseSymlink(part);
       const offset = await sizeOf(part);
       if (!offset) return { offset: 0 };
       try {
@@ -171,8 +218,7 @@ export function fileSink(path: string): Sink {
     },
     async open(offset) {
       await mkdir(dirname(part), { recursive: true });
-      if (offset > 0) await truncate(part, offset); // exactly the bytes the ranged answer continues
-      current = createWriteStream(part, { flags: offset > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 });
+      current = await openPart(offset);
       return { stream: current };
     },
     async size() {

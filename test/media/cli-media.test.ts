@@ -2,7 +2,7 @@
  * The media commands end to end: the built CLI as a child process against the project's
  * catalogue server over the shipped sample (real HTTP, real files), faults through `intercept`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -359,6 +359,25 @@ describe('download', () => {
     expect(readFileSync(join(dir, 'Plank/start.png')).equals(sample('image', 'Plank', 'start'))).toBe(true);
     expect(readdirSync(root)).toEqual(['media']);
     expect(mediaRequests().map((q) => q.path).sort()).toEqual(['/images/Plank/premium/end.png', '/images/Plank/premium/start.png']);
+  });
+
+  it('never writes through a symbolic link planted at a .part or a sidecar name: the outside files are untouched', async () => {
+    const root = out();
+    const dir = join(root, 'media');
+    mkdirSync(join(dir, 'Plank'), { recursive: true });
+    const outside = join(root, 'outside.png');
+    const outsideSidecar = join(root, 'outside.json');
+    writeFileSync(outside, 'keep me');
+    writeFileSync(outsideSidecar, 'keep me too');
+    symlinkSync(outside, join(dir, 'Plank/start.png.part'));
+    symlinkSync(outsideSidecar, join(dir, 'Plank/end.png.part.json.tmp'));
+    const r = await cli(['download', 'Plank', '--images', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain(`failed: image "start" of exercise Plank: Refusing to write through ${join(dir, 'Plank/start.png.part')}`);
+    expect(readFileSync(outside, 'utf8')).toBe('keep me');
+    expect(readFileSync(outsideSidecar, 'utf8')).toBe('keep me too');
+    expect(existsSync(join(dir, 'Plank/start.png'))).toBe(false);
+    expect(readFileSync(join(dir, 'Plank/end.png')).equals(sample('image', 'Plank', 'end'))).toBe(true);
   });
 
   it('a free plan: no premium lists in the records, a notice, nothing fetched', async () => {

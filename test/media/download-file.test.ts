@@ -2,7 +2,7 @@
  * The single-file downloader against the project's catalogue server over real HTTP,
  * with faults injected through `intercept`.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { Transport } from '../../src/http/transport.js';
 import { downloadFile, downloadToStream, type MediaTarget } from '../../src/media/download-file.js';
-import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError } from '../../src/errors.js';
+import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, UsageError } from '../../src/errors.js';
 import { makeMediaCatalogue, pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 
@@ -123,6 +123,33 @@ describe('downloadFile', () => {
     expect(restarted.received).toBe(original.length);
     expect(mediaRequests()).toHaveLength(1);
     expect(mediaRequests()[0]).toMatchObject({ range: 'bytes=50000-', ifRange: '"stale"', status: 200 });
+  });
+
+  it('refuses a leftover .part that is a link to a file elsewhere, and leaves that file as it was', async () => {
+    const original = readFileSync(catalogue.file('video', 'Bench_Press', 'loop'));
+    const etag = await loopEtag();
+    const url = target('video', 'loop').url.href;
+    const dir = outDir();
+    const elsewhere = outDir();
+
+    // A hard link, resumable by its sidecar: appending to it would write the other file.
+    const hard = join(elsewhere, 'hard.bin');
+    writeFileSync(hard, original.subarray(0, 1000));
+    const file = join(dir, 'loop.mp4');
+    linkSync(hard, `${file}.part`);
+    writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
+    await expect(downloadFile(target('video', 'loop'), file, { transport, retries: 0 })).rejects.toThrow(UsageError);
+    expect(readFileSync(hard).equals(original.subarray(0, 1000))).toBe(true);
+
+    // A symbolic link to a file of the full size: it must not be renamed into place without a request.
+    const soft = join(elsewhere, 'soft.mp4');
+    writeFileSync(soft, original);
+    const file2 = join(dir, 'again.mp4');
+    symlinkSync(soft, `${file2}.part`);
+    writeFileSync(`${file2}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
+    await expect(downloadFile(target('video', 'loop'), file2, { transport, retries: 0 })).rejects.toThrow(/Refusing to write through .*again\.mp4\.part/);
+    expect(existsSync(file2)).toBe(false);
+    expect(readFileSync(soft).equals(original)).toBe(true);
   });
 
   it('does not trust a leftover .part without a sidecar: it starts over', async () => {
