@@ -64,6 +64,11 @@ export function processStreams(): IOStreams {
   };
 }
 
+/** The --verbose line writer (one line to stderr each), or undefined without --verbose. */
+export function verboseLog(ctx: Pick<Context, 'io' | 'globals'>): ((line: string) => void) | undefined {
+  return ctx.globals.verbose ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined;
+}
+
 /** Colour only when stdout is a terminal, NO_COLOR is unset and --no-color was not given. */
 export function colorEnabled(ctx: Pick<Context, 'io' | 'env' | 'globals'>, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
   if (!ctx.globals.color) return false;

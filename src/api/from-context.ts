@@ -3,7 +3,7 @@
  * and language by precedence (flag > env > stored config > default), or the in-process
  * sandbox server with --sandbox. The transport is closed (and the sandbox stopped) on exit.
  */
-import type { Context } from '../context.js';
+import { type Context, verboseLog } from '../context.js';
 import { AuthError } from '../errors.js';
 import { type Settings, resolveSettings } from '../config/settings.js';
 import { parseLangTag } from '../config/values.js';
@@ -54,7 +54,7 @@ export async function connectionFromContext(ctx: Context): Promise<Connection> {
 /** An API client for a given base URL and key, with the context's timeouts, retries, log and signal. */
 export function clientFor(ctx: Context, conn: { baseUrl: string; apiKey: string }): ApiClient {
   const settings = settingsFromContext(ctx);
-  const log = ctx.globals.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
+  const log = verboseLog(ctx);
   const transport = new Transport({
     baseUrl: conn.baseUrl,
     apiKey: conn.apiKey,
@@ -72,9 +72,10 @@ async function build(ctx: Context): Promise<ApiClient> {
   const settings = settingsFromContext(ctx);
   const conn = await connectionFromContext(ctx);
   const client = clientFor(ctx, conn);
-  if (ctx.globals.verbose) {
+  const log = verboseLog(ctx);
+  if (log) {
     const from = conn.keySource === 'sandbox' ? 'the sandbox' : conn.keyOrigin ?? 'the stored config';
-    ctx.io.stderr.write(`using ${client.transport.baseUrl.href} with the key from ${from}; timeout ${settings.timeoutMs} ms, ${settings.retries} retries\n`);
+    log(`using ${client.transport.baseUrl.href} with the key from ${from}; timeout ${settings.timeoutMs} ms, ${settings.retries} retries`);
   }
   return client;
 }

@@ -124,5 +124,7 @@ describe('the key never appears', () => {
       expect(r.stderr).toMatch(/GET http/);
       expect(r.stdout + r.stderr).not.toContain(PREMIUM_KEY);
     }
+    expect(runs[0]!.stderr).toMatch(/^using http:\/\/127\.0\.0\.1:\d+\/ with the key from EXERCISES_API_KEY; timeout 30000 ms, 3 retries$/m);
+    expect(runs[1]!.stderr).toMatch(/^using http:\/\/127\.0\.0\.1:\d+\/ with the key from --api-key;/m);
   });
 });
