@@ -128,13 +128,9 @@ async function sizeOf(path: string): Promise<number | undefined> {
   }
 }
 
+/** Resolves once the file descriptor behind `stream` is closed (its bytes then all on disk). */
 async function waitClosed(stream: Writable): Promise<void> {
-  const s = stream as Writable & { closed?: boolean };
-  if (s.closed || s.destroyed) {
-    if (!s.closed) await once(s, 'close').catch(() => {});
-    return;
-  }
-  await once(s, 'close').catch(() => {});
+  if (!stream.closed) await once(stream, 'close').catch(() => {});
 }
 
 /**
