@@ -133,6 +133,7 @@ export async function main(argv: string[]): Promise<void> {
         context ??= {
           io,
           env: process.env,
+          argv: argv.slice(2),
           globals: globalOptions(p),
           signal: controller.signal,
           onExit: (fn) => exitHooks.push(fn),

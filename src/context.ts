@@ -40,6 +40,8 @@ export interface GlobalOptions {
 export interface Context {
   io: IOStreams;
   env: NodeJS.ProcessEnv;
+  /** The command line after `node exercises` (process.argv.slice(2)), e.g. to repeat it in a next-page hint. */
+  argv: readonly string[];
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;

@@ -20,7 +20,7 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
     const next = nextCursor(page, direction);
     const firstPage = paging.after === undefined && paging.before === undefined;
     const more = page.exercises.length >= paging.limit && typeof next === 'string' && !(firstPage && page.pagination.total <= page.exercises.length);
-    await writer.finish(page.pagination, more ? { nextCommand: nextPageCommand(process.argv.slice(2), next, direction) } : {});
+    await writer.finish(page.pagination, more ? { nextCommand: nextPageCommand(ctx.argv, next, direction) } : {});
     return;
   }
 
