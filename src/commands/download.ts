@@ -37,10 +37,6 @@ function kindsFrom(opts: DownloadOptions): MediaKind[] {
   return ['image', 'video'];
 }
 
-function hasFilters(filters: object): boolean {
-  return Object.keys(filters).length > 0;
-}
-
 async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean): Promise<void> {
   const { dryRunRows } = await import('../media/plan.js');
   const rows = await dryRunRows(plan, skipExisting);
@@ -60,6 +56,7 @@ async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boole
 
 export async function run(args: string[], opts: DownloadOptions, ctx: Context): Promise<void> {
   const { queryParamsFromOptions } = await import('./shared/query-filters.js');
+  const { hasFilters, planFromIds, planFromListing } = await import('../media/plan.js');
   const filters = queryParamsFromOptions(opts);
   if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
   if (args.length > 0 && (hasFilters(filters) || opts.all)) {
@@ -73,7 +70,6 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
   const kinds = kindsFrom(opts);
   const dir = outputDir(opts.dir);
   const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
-  const { planFromIds, planFromListing } = await import('../media/plan.js');
   const api = await apiFromContext(ctx);
   const lang = await resolvedLang(ctx);
   const { describeUnusable } = await import('../media/jobs.js');

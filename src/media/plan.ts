@@ -14,7 +14,6 @@ import { paginate } from '../api/paging.js';
 import { LIMIT_MAX } from '../catalogue/enums.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
-import { isFatal } from './bulk.js';
 import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';
 import { looksComplete } from './verify.js';
 
@@ -90,7 +89,7 @@ export async function planFromIds(
   for await (const outcome of outcomes) {
     plan.requests++;
     if ('error' in outcome) {
-      if (isFatal(outcome.error) || !(outcome.error instanceof NotFoundError)) throw outcome.error;
+      if (!(outcome.error instanceof NotFoundError)) throw outcome.error;
       plan.missing.push(outcome.id);
       options.onMissing?.(outcome.id);
       continue;
@@ -99,6 +98,11 @@ export async function planFromIds(
   }
   plan.jobs = uniqueJobs(plan.jobs);
   return plan;
+}
+
+/** Whether any query filter was given: /exercise/query then, else /exercise/exerciseIds. */
+export function hasFilters(filters: QueryFilterParams): boolean {
+  return Object.keys(filters).length > 0;
 }
 
 /** Pages through /exercise/query (with filters) or /exercise/exerciseIds (without); the summaries carry the media lists. */
@@ -110,7 +114,7 @@ export async function planFromListing(
 ): Promise<DownloadPlan> {
   const plan = emptyPlan();
   const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
-  const useQuery = Object.keys(filters).length > 0;
+  const useQuery = hasFilters(filters);
   const summaries = paginate(
     (cursor) => {
       plan.requests++;
