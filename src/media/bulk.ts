@@ -60,7 +60,6 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let fatal: unknown;
-  let stoppedEarly = false;
   let next = 0;
 
   options.progress?.start(jobs.length);
@@ -91,10 +90,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
         return;
       }
       outcomes[index] = { job, status: 'failed', bytes, error: err instanceof Error ? err : new Error(String(err)) };
-      if (options.failFast) {
-        stoppedEarly = true;
-        stop.abort();
-      }
+      if (options.failFast) stop.abort();
     }
     options.progress?.done(outcomes[index]!);
   };
@@ -113,9 +109,10 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   }
   if (options.signal?.aborted) throw new InterruptedError();
   if (fatal !== undefined) throw fatal;
-  if (stoppedEarly) stoppedEarly = outcomes.filter(Boolean).length < jobs.length;
 
   const done = outcomes.filter((o): o is JobOutcome => o !== undefined);
+  // Only --fail-fast leaves jobs without an outcome once the run was neither interrupted nor stopped by a fatal error.
+  const stoppedEarly = done.length < jobs.length;
   return {
     fetched: done.filter((o) => o.status === 'fetched').length,
     skipped: done.filter((o) => o.status === 'skipped').length,
