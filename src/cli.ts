@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
+import { type Connection, type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
 import { COMMANDS } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
 import { RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
@@ -112,6 +112,7 @@ export async function main(argv: string[]): Promise<void> {
   const exitHooks: Array<() => void | Promise<void>> = [];
   const controller = new AbortController();
   let context: Context | undefined;
+  let connection: Promise<Connection> | undefined;
 
   // A closed pipe (`exercises ids --all | head`) is not an error: stop quietly.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -137,6 +138,7 @@ export async function main(argv: string[]): Promise<void> {
           globals: globalOptions(p),
           signal: controller.signal,
           onExit: (fn) => exitHooks.push(fn),
+          connection: () => (connection ??= import('./commands/shared/connection.js').then((m) => m.decideConnection(context!))),
         };
         return context;
       },

@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
+import type { SettingSource } from './config/settings.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -37,6 +38,18 @@ export interface GlobalOptions {
   allowInsecure: boolean;
 }
 
+/** Where requests go and with which key: the --sandbox server's, or the resolved settings'. */
+export interface Connection {
+  baseUrl: string;
+  baseUrlSource: SettingSource;
+  /** The flag or environment variable it came from, for messages. */
+  baseUrlOrigin?: string;
+  /** Undefined when none is configured; commands that need one say how to give it. */
+  apiKey?: string;
+  keySource: SettingSource;
+  keyOrigin?: string;
+}
+
 export interface Context {
   io: IOStreams;
   env: NodeJS.ProcessEnv;
@@ -47,6 +60,8 @@ export interface Context {
   signal: AbortSignal;
   /** Register work to run once before the process exits (close servers, pools, remove temp files). */
   onExit(fn: () => void | Promise<void>): void;
+  /** Decided once, on first use (src/commands/shared/connection.ts; --sandbox starts its server then). */
+  connection(): Promise<Connection>;
 }
 
 export function processStreams(): IOStreams {

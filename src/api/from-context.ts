@@ -1,22 +1,16 @@
 /**
- * Builds the API client for a command from its context, once per process: base URL, key
- * and language by precedence (flag > env > stored config > default), or the in-process
- * sandbox server with --sandbox. The transport is closed (and the sandbox stopped) on exit.
+ * Builds the API client for a command from its context, once per process: the connection
+ * the context decided (base URL and key, or the --sandbox server's; see
+ * src/commands/shared/connection.ts) with the timeouts and retries resolved by precedence
+ * (flag > env > stored config > default). The transport is closed on exit.
  */
-import { type Context, verboseLog } from '../context.js';
+import type { Connection, Context } from '../context.js';
+import { verboseLog } from '../context.js';
 import { AuthError } from '../errors.js';
 import { type Settings, resolveSettings } from '../config/settings.js';
 import { parseLangTag } from '../config/values.js';
 import { Transport } from '../http/transport.js';
 import { ApiClient } from './client.js';
-
-export interface Connection {
-  baseUrl: string;
-  apiKey: string;
-  /** Where the key came from, for `auth status` and --verbose. */
-  keySource: Settings['apiKey']['source'];
-  keyOrigin?: string;
-}
 
 const clients = new WeakMap<Context, Promise<ApiClient>>();
 const settingsCache = new WeakMap<Context, Settings>();
@@ -37,18 +31,12 @@ export function missingKeyError(): AuthError {
   );
 }
 
-/** Base URL and key to use: the sandbox's, or the resolved settings (which must include a key). */
-export async function connectionFromContext(ctx: Context): Promise<Connection> {
-  const settings = settingsFromContext(ctx);
-  if (ctx.globals.sandbox) {
-    const { startSandbox } = await import('../server/sandbox.js');
-    const sandbox = await startSandbox();
-    ctx.onExit(() => sandbox.close());
-    return { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, keySource: 'sandbox' };
-  }
-  const apiKey = settings.apiKey.value;
+/** The context's connection, which must include a key (else AuthError naming the ways to give one). */
+export async function connectionFromContext(ctx: Context): Promise<Connection & { apiKey: string }> {
+  const conn = await ctx.connection();
+  const apiKey = conn.apiKey;
   if (!apiKey) throw missingKeyError();
-  return { baseUrl: settings.baseUrl.value!, apiKey, keySource: settings.apiKey.source, keyOrigin: settings.apiKey.origin };
+  return { ...conn, apiKey };
 }
 
 /** An API client for a given base URL and key, with the context's timeouts, retries, log and signal. */

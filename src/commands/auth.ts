@@ -86,9 +86,8 @@ function sourceLabel(source: SettingSource, origin: string | undefined): string 
 }
 
 async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
-  const { connectionFromContext, settingsFromContext } = await import('../api/from-context.js');
+  const { connectionFromContext } = await import('../api/from-context.js');
   const { maskSecret } = await import('../config/keys.js');
-  const settings = settingsFromContext(ctx);
   const conn = await connectionFromContext(ctx); // no key → AuthError naming the three ways
   let accepted: boolean | undefined;
   let problem: CliError | undefined;
@@ -102,12 +101,11 @@ async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
       accepted = err.exitCode === 3 ? false : undefined;
     }
   }
-  const baseSource = ctx.globals.sandbox ? 'sandbox' : settings.baseUrl.source;
   const report = {
     key: maskSecret(conn.apiKey),
     source: conn.keySource,
     baseUrl: conn.baseUrl,
-    baseUrlSource: baseSource,
+    baseUrlSource: conn.baseUrlSource,
     ...(accepted !== undefined ? { accepted } : {}),
     ...(problem ? { problem: problem.message } : {}),
   };
@@ -117,7 +115,7 @@ async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
     ctx.io.stdout.write(
       [
         `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
-        `Base URL: ${conn.baseUrl} (${baseSource === 'default' ? 'default' : `from ${sourceLabel(baseSource, settings.baseUrl.origin)}`})`,
+        `Base URL: ${conn.baseUrl} (${conn.baseUrlSource === 'default' ? 'default' : `from ${sourceLabel(conn.baseUrlSource, conn.baseUrlOrigin)}`})`,
         `Service:  ${service}`,
       ].join('\n') + '\n',
     );

@@ -14,6 +14,7 @@ function tableContext(argv: string[]): { ctx: Context; stdout: PassThrough } {
     globals: { color: false, verbose: false, quiet: false, sandbox: false, allowInsecure: false, format: 'table' },
     signal: new AbortController().signal,
     onExit: () => {},
+    connection: () => Promise.reject(new Error('this test makes no requests')),
   } as Context;
   return { ctx, stdout };
 }
