@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { type Context, outputFormat } from '../../context.js';
+import { type Context, outputFormat, verboseLog } from '../../context.js';
 import { CliError, PartialFailureError } from '../../errors.js';
 import type { BulkSummary } from '../../media/bulk.js';
 import type { MediaJob } from '../../media/jobs.js';
@@ -16,11 +16,6 @@ export const MAX_CONCURRENCY = 32;
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
   return resolve(typeof dir === 'string' && dir !== '' ? dir : '.');
-}
-
-/** --verbose lines on stderr. */
-export function verboseLog(ctx: Context): ((line: string) => void) | undefined {
-  return ctx.globals.verbose ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined;
 }
 
 /** Attempts after a failure that brought no new bytes: the same --retries as every request. */

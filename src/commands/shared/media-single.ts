@@ -9,12 +9,12 @@
 import { rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import { type Context, verboseLog } from '../../context.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
 import { addExamples } from './help.js';
-import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries, verboseLog } from './media-run.js';
+import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
 
 export interface SingleMediaOptions {
