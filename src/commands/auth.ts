@@ -57,10 +57,10 @@ async function login(opts: { withKey?: boolean; verify?: boolean }, ctx: Context
       hint: 'Pipe it in with --with-key, e.g. `printenv MY_KEY | exercises auth login --with-key`.',
     });
   }
-  const { settingsFromContext } = await import('../api/from-context.js');
   const { maskSecret } = await import('../config/keys.js');
   const { configPath, openConfigWriter } = await import('../config/store.js');
-  if (opts.verify) await verifyKey(ctx, settingsFromContext(ctx).baseUrl.value!, key);
+  // Asked where every other command would send it: the resolved base URL, or the --sandbox server.
+  if (opts.verify) await verifyKey(ctx, (await ctx.connection()).baseUrl, key);
   const writer = await openConfigWriter();
   writer.set('api-key', key);
   if (!ctx.globals.quiet) {

@@ -88,6 +88,32 @@ describe('auth', () => {
   });
 });
 
+describe('auth with --sandbox', () => {
+  it('login --verify asks the sandbox server, not the configured base URL', async () => {
+    // A service that knows none of the sandbox keys, and must not be asked.
+    const office = await startServer({ keys: { 'office-key': 'premium' } });
+    try {
+      const env = { HOME: isolatedHome(), EXERCISES_BASE_URL: office.url };
+      const accepted = await runCli(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: PREMIUM_KEY });
+      expect(accepted.code, accepted.stderr).toBe(0);
+      expect(accepted.stderr).toMatch(/the service accepted it/);
+      const rejected = await runCli(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: 'office-key' });
+      expect(rejected.code).toBe(3);
+      expect(office.requests).toHaveLength(0);
+      expect((await runCli(['config', 'get', 'api-key'], { env })).stdout).toBe('sand…mium\n');
+    } finally {
+      await office.close();
+    }
+  });
+
+  it('status names the sandbox as the source of both the key and the base URL', async () => {
+    const r = await runCli(['--sandbox', 'auth', 'status', '--json'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'other' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ key: 'sand…mium', source: 'sandbox', baseUrlSource: 'sandbox', accepted: true });
+    expect(JSON.parse(r.stdout).baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
 describe('config', () => {
   it('set, get, list, unset round trip with validation', async () => {
     const home = isolatedHome();
