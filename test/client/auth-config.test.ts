@@ -66,6 +66,17 @@ describe('auth', () => {
     expect(viaEnv.stdout).toMatch(/Base URL: .*\(from the --base-url flag\)/);
   });
 
+  it('status labels a stored base URL and the default one (--no-verify: no request)', async () => {
+    const env = { HOME: isolatedHome(), EXERCISES_API_KEY: 'env-key-0004' };
+    const byDefault = await runCli(['auth', 'status', '--no-verify'], { env });
+    expect(byDefault.code, byDefault.stderr).toBe(0);
+    expect(byDefault.stdout).toMatch(/Base URL: +https:\/\/api\.wrkout\.xyz \(default\)/);
+    expect(byDefault.stdout).toMatch(/Service: +not checked/);
+    expect((await runCli(['config', 'set', 'base-url', server.url], { env })).code).toBe(0);
+    const stored = await runCli(['auth', 'status', '--no-verify', '--json'], { env });
+    expect(JSON.parse(stored.stdout)).toEqual({ key: 'env-…0004', source: 'env', baseUrl: server.url, baseUrlSource: 'config' });
+  });
+
   it('status exits 3 when the service rejects the key', async () => {
     const r = await runCli(['auth', 'status'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'not-a-real-key' } });
     expect(r.code).toBe(3);
