@@ -37,14 +37,11 @@ export function parseKeys(pairs: readonly string[]): Record<string, 'free' | 'pr
   return keys;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 export async function run(options: ServeOptions, ctx: Context): Promise<void> {
   const keys = options.keys.length > 0 ? parseKeys(options.keys) : undefined;
   const { createCatalogueServer } = await import('../server/catalogue-server.js');
   const { sampleCatalogueDir } = await import('../server/sandbox.js');
+  const { isLoopbackHost } = await import('../http/transport.js');
   const dir = options.dir ?? sampleCatalogueDir();
 
   if (!isLoopbackHost(options.host)) {

@@ -90,6 +90,13 @@ describe('exercises serve', () => {
     expect(result.code).toBe(0);
   });
 
+  it('does not warn for a loopback name in any case', async () => {
+    const result = await withServe(['--host', 'LocalHost', '--port', '0'], async () => {});
+    expect(result.firstLine).toMatch(/^Listening on /);
+    expect(result.stderr).not.toMatch(/Warning/);
+    expect(result.code).toBe(0);
+  });
+
   it.each([['nokey'], ['k:gold'], [':premium']])('rejects --key %s as a usage error', async (key) => {
     const result = await runCli(['serve', '--port', '0', '--key', key], { timeoutMs: 10_000 });
     expect(result.code).toBe(2);
