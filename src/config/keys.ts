@@ -4,6 +4,7 @@
  * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
  */
 import { UsageError } from '../errors.js';
+import { parseBaseUrl } from '../http/transport.js';
 import { RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 
@@ -20,16 +21,9 @@ export interface ConfigKeySpec {
   parse(value: string): string | number;
 }
 
-export function parseBaseUrlSetting(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new UsageError(`base-url must be a full URL such as https://api.wrkout.xyz, not "${value}".`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`base-url must be an http(s) URL, not "${value}".`);
-  if (url.username || url.password) throw new UsageError('base-url must not contain a user name or password.');
-  return url.href.replace(/\/+$/, '');
+/** A base URL as stored: checked like every other (src/http/transport.ts), without a trailing slash. */
+function parseBaseUrlSetting(value: string): string {
+  return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
 
 export const CONFIG_KEYS: readonly ConfigKeySpec[] = [

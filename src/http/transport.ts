@@ -83,15 +83,19 @@ export function assertAllowedUrl(url: URL, allowInsecure = false): void {
   }
 }
 
-function parseBaseUrl(text: string): URL {
+/**
+ * A base URL as given by --base-url, EXERCISES_BASE_URL or `config set base-url`: a full
+ * http(s) URL without credentials; a query or fragment is dropped (a path prefix is kept).
+ */
+export function parseBaseUrl(text: string): URL {
   let url: URL;
+  const hint = 'Give a full URL such as https://api.wrkout.xyz (flag --base-url, env EXERCISES_BASE_URL or `exercises config set base-url`).';
   try {
-    url = new URL(text);
+    url = new URL(text.trim());
   } catch {
-    throw new UsageError(`The base URL "${text}" is not a valid URL.`, {
-      hint: 'Give a full URL such as https://api.wrkout.xyz (flag --base-url, env EXERCISES_BASE_URL or `exercises config set base-url`).',
-    });
+    throw new UsageError(`The base URL "${text}" is not a valid URL.`, { hint });
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`The base URL "${text}" is not an http(s) URL.`, { hint });
   if (url.username || url.password) throw new UsageError('The base URL must not contain a user name or password.');
   url.search = '';
   url.hash = '';

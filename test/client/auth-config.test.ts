@@ -159,6 +159,15 @@ describe('config', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('base-url');
     expect((await runCli(['config', 'set', 'base-url', 'nope'], { env })).code).toBe(2);
+    for (const bad of ['ftp://files.example.com', 'https://user:secret@api.example.com']) {
+      const r = await runCli(['config', 'set', 'base-url', bad], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/The base URL/);
+      expect(r.stderr).not.toContain('secret');
+    }
+    // stored as every request would use it: no query or fragment, no trailing slash
+    expect((await runCli(['config', 'set', 'base-url', ' https://api.example.com/v1/?debug=1#top '], { env })).code).toBe(0);
+    expect((await runCli(['config', 'get', 'base-url'], { env })).stdout).toBe('https://api.example.com/v1\n');
     const timeout = await runCli(['config', 'set', 'timeout', '-1'], { env });
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toMatch(/timeout must be a whole number between 1 and 3600000/);
