@@ -102,7 +102,8 @@ export function parseBaseUrl(text: string): URL {
   return url;
 }
 
-function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+/** The first value of a response header (`name` in lower case), for any client-side reader of headers. */
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
