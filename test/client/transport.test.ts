@@ -66,9 +66,21 @@ describe('Transport.getJson', () => {
     const lines: string[] = [];
     const { url, seen } = await serve((_req, res, n) => (n < 3 ? json(res, 503, { error: { code: 'x', message: 'busy' } }) : json(res, 200, [1])));
     const t = transport({ baseUrl: url, apiKey: 'secret-key', log: (l) => lines.push(l) });
-    await expect(t.getJson('/x')).resolves.toEqual([1]);
+    // The key can reach a log line or a message only through data: here, a query that holds it.
+    await expect(t.getJson('/x', { name: 'secret-key' })).resolves.toEqual([1]);
     expect(seen).toHaveLength(3);
     expect(lines.join('\n')).toContain('attempt 3/3');
+    expect(lines.join('\n')).toContain('name=***');
+    expect(lines.join('\n')).not.toContain('secret-key');
+  });
+
+  it('redacts the key from a server message that echoes it', async () => {
+    const { url } = await serve((req, res) => json(res, 503, { error: { code: 'x', message: `key ${String(req.headers['x-api-key'])} is over quota` } }));
+    const lines: string[] = [];
+    const err = await transport({ baseUrl: url, apiKey: 'secret-key', retries: 1, log: (l) => lines.push(l) }).getJson('/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toContain('key *** is over quota');
+    expect(JSON.stringify((err as NetworkError).details)).not.toContain('secret-key');
     expect(lines.join('\n')).not.toContain('secret-key');
   });
 
@@ -119,19 +131,26 @@ describe('Transport.getJson', () => {
     }
   });
 
-  it('refuses an answer over the size cap', async () => {
+  it('refuses a valid JSON answer over the size cap', async () => {
     const { url } = await serve((_req, res) => {
+      // {"padding":"aaa…"}: well-formed JSON of 9 MiB, past the 8 MiB cap.
       res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
       let sent = 0;
+      res.write('{"padding":"');
       const write = (): void => {
-        while (sent < 10 && res.write(chunk)) sent++;
-        if (sent < 10) res.once('drain', write);
-        else res.end();
+        while (sent < 9 && res.write(chunk)) sent++;
+        if (sent < 9) res.once('drain', () => {
+          sent++;
+          write();
+        });
+        else res.end('"}');
       };
       write();
     });
-    await expect(transport({ baseUrl: url }).getJson('/big')).rejects.toBeInstanceOf(MalformedResponseError);
+    const err = await transport({ baseUrl: url }).getJson('/big').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MalformedResponseError);
+    expect((err as Error).message).toMatch(/GET \/big is larger than 8192 KiB/);
   });
 
   it('gives up on a server that never answers within the timeout', async () => {
