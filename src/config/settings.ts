@@ -3,7 +3,8 @@
  * (DESIGN.md "CLI surface"). Commands and the API factory read resolved values from here.
  */
 import type { Context } from '../context.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { readStoredConfig } from './store.js';
 
 export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
@@ -38,8 +39,15 @@ function pick(flag: { value: string | undefined; name: string }, env: { value: s
   return { value: undefined, source: 'default' };
 }
 
-function storedNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** A stored whole number, held to the same bounds as `config set` (the file may be edited by hand). */
+function storedNumber(value: unknown, key: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`The stored ${key} must be a whole number between ${min} and ${max}, not ${JSON.stringify(value)}.`, {
+      hint: `Fix it with \`exercises config set ${key} <n>\` or remove it with \`exercises config unset ${key}\`.`,
+    });
+  }
+  return value;
 }
 
 export function resolveSettings(ctx: Pick<Context, 'env' | 'globals'>): Settings {
@@ -51,7 +59,7 @@ export function resolveSettings(ctx: Pick<Context, 'env' | 'globals'>): Settings
     baseUrl,
     apiKey: pick({ value: globals.apiKey, name: '--api-key' }, { value: env.EXERCISES_API_KEY, name: 'EXERCISES_API_KEY' }, stored['api-key']),
     lang: pick({ value: globals.lang, name: '--lang' }, { value: env.EXERCISES_LANG, name: 'EXERCISES_LANG' }, stored.lang),
-    timeoutMs: globals.timeout ?? storedNumber(stored.timeout) ?? DEFAULT_TIMEOUT_MS,
-    retries: globals.retries ?? storedNumber(stored.retries) ?? DEFAULT_RETRIES,
+    timeoutMs: globals.timeout ?? storedNumber(stored.timeout, 'timeout', 1, TIMEOUT_MAX_MS) ?? DEFAULT_TIMEOUT_MS,
+    retries: globals.retries ?? storedNumber(stored.retries, 'retries', 0, RETRIES_MAX) ?? DEFAULT_RETRIES,
   };
 }

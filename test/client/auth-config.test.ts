@@ -179,6 +179,20 @@ describe('config', () => {
     expect(key.stderr).toContain('auth login');
   });
 
+  it('holds a hand-edited stored timeout or retries to the bounds config set uses', async () => {
+    const home = isolatedHome();
+    mkdirSync(join(home, '.config', 'exercises'), { recursive: true });
+    writeFileSync(join(home, '.config', 'exercises', 'config.json'), JSON.stringify({ timeout: 99_999_999_999 }));
+    const r = await runCli(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/stored timeout must be a whole number between 1 and 3600000/);
+    expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
+    // a flag still overrides it
+    expect((await runCli(['--sandbox', '--timeout', '5000', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(0);
+    writeFileSync(join(home, '.config', 'exercises', 'config.json'), JSON.stringify({ retries: 'many' }));
+    expect((await runCli(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(2);
+  });
+
   it('reports a corrupt config file plainly', async () => {
     const home = isolatedHome();
     mkdirSync(join(home, '.config', 'exercises'), { recursive: true });
