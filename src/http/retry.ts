@@ -12,6 +12,7 @@ import {
   RateLimitError,
   UsageError,
 } from '../errors.js';
+import { CONTROL_CHARS, shorten } from '../util/text.js';
 
 /** Statuses that say "try again later": rate limited, bad gateway, unavailable, gateway timeout. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -101,8 +102,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Characters that could move the cursor or recolour a terminal: never echo them from the network. */
-const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * The `message` of our server's error shape `{"error":{"code","message","parameter?"}}`,
@@ -115,7 +114,7 @@ export function serverErrorMessage(body: string | undefined): string | undefined
     const message = parsed?.error?.message;
     if (typeof message !== 'string' || message.trim() === '') return undefined;
     const clean = message.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').trim();
-    return clean.length > 300 ? `${clean.slice(0, 299)}…` : clean;
+    return shorten(clean, 300);
   } catch {
     return undefined;
   }

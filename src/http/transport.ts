@@ -22,8 +22,10 @@ import {
   retryDelayMs,
   sleep,
 } from './retry.js';
+import { readCapped } from './read-capped.js';
 import { NodeAgents, type NodeResponse } from './node-get.js';
 import { plural } from '../util/text.js';
+import { isAbsoluteUrl } from '../catalogue/media.js';
 
 /** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */
 function nowMs(): number {
@@ -132,7 +134,7 @@ export class Transport {
   resolve(pathOrUrl: string | URL, query?: QueryValues): URL {
     let url: URL;
     if (pathOrUrl instanceof URL) url = new URL(pathOrUrl.href);
-    else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathOrUrl)) url = new URL(pathOrUrl);
+    else if (isAbsoluteUrl(pathOrUrl)) url = new URL(pathOrUrl);
     else {
       const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
       const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
@@ -232,30 +234,19 @@ export class Transport {
    * so the status still decides the outcome and whether to retry.
    */
   private async readBody(body: Readable, cap: number, overCap: 'fail' | 'truncate', url: URL, what: string, signals: readonly AbortSignal[]): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let read: { bytes: Buffer; truncated: boolean };
     try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        if (size + chunk.length > cap) {
-          if (overCap === 'truncate') {
-            chunks.push(chunk.subarray(0, cap - size));
-            body.destroy();
-            break;
-          }
-          body.destroy();
-          throw new MalformedResponseError(`The answer to ${what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
-            hint: 'The base URL may point at something other than the exercise service.',
-            details: { url: this.redact(url.href), limitBytes: cap },
-          });
-        }
-        size += chunk.length;
-        chunks.push(chunk);
-      }
+      read = await readCapped(body, cap);
     } catch (err) {
-      if (err instanceof MalformedResponseError) throw err;
       throw this.networkError(err, url, signals);
     }
-    return Buffer.concat(chunks);
+    if (read.truncated && overCap === 'fail') {
+      throw new MalformedResponseError(`The answer to ${what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
+        hint: 'The base URL may point at something other than the exercise service.',
+        details: { url: this.redact(url.href), limitBytes: cap },
+      });
+    }
+    return read.bytes;
   }
 
   private parseJson(bytes: Buffer, contentType: string, url: URL, what: string): unknown {

@@ -23,7 +23,8 @@ import {
   NotFoundError,
   UsageError,
 } from '../errors.js';
-import type { StreamResponse } from '../http/transport.js';
+import { type StreamResponse, headerValue } from '../http/transport.js';
+import { readCapped } from '../http/read-capped.js';
 import { RETRYABLE_STATUSES, errorForStatus, isRetryableError, retryDelayMs, sleep } from '../http/retry.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { MAGIC_BYTES, checkContentType, checkLength, checkMagic, readHead } from './verify.js';
@@ -89,11 +90,6 @@ interface Sink {
   discard(): Promise<void>;
 }
 
-function header(headers: StreamResponse['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
 function parseLength(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
   const n = Number(value);
@@ -113,8 +109,8 @@ export function parseContentRange(value: string | undefined): { start: number; e
 
 /** A validator usable with If-Range: byte ranges offered and a strong ETag (RFC 9110 §13.1.5). */
 function validatorOf(res: StreamResponse, total: number | undefined): Validator | undefined {
-  const ranges = header(res.headers, 'accept-ranges');
-  const etag = header(res.headers, 'etag')?.trim();
+  const ranges = headerValue(res.headers, 'accept-ranges');
+  const etag = headerValue(res.headers, 'etag')?.trim();
   if (!ranges || !/\bbytes\b/i.test(ranges) || !etag || etag.startsWith('W/')) return undefined;
   return { etag, ...(total !== undefined ? { total } : {}) };
 }
@@ -323,20 +319,13 @@ function discardBody(body: Readable): void {
 
 /** Reads at most 64 KiB of an error body (to quote the server's message), then lets go of it. */
 async function readSmall(body: Readable): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > 64 * 1024) break;
-    }
+    return (await readCapped(body, 64 * 1024)).bytes.toString('utf8');
   } catch {
     return undefined;
   } finally {
     discardBody(body);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 interface CopyOptions {
@@ -519,14 +508,14 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       }
       const error = statusError(status, target, body);
       if (!RETRYABLE_STATUSES.has(status)) throw error;
-      await failed(error, header(res.headers, 'retry-after'));
+      await failed(error, headerValue(res.headers, 'retry-after'));
       continue;
     }
 
     let start = 0;
     let total: number | undefined;
     if (status === 206) {
-      const range = parseContentRange(header(res.headers, 'content-range'));
+      const range = parseContentRange(headerValue(res.headers, 'content-range'));
       const fits =
         ranged &&
         range !== undefined &&
@@ -547,7 +536,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
     } else {
       // A 200 to a ranged request means the validator no longer matches: the file changed.
       if (ranged) log?.(`${target.what}: the file changed on the server, starting over`);
-      total = parseLength(header(res.headers, 'content-length'));
+      total = parseLength(headerValue(res.headers, 'content-length'));
       validator = validatorOf(res, total);
       offset = 0;
     }

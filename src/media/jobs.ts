@@ -8,6 +8,7 @@ import type { MediaKind } from '../catalogue/media.js';
 import { MalformedResponseError } from '../errors.js';
 import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, pathInside, safeComponent } from './safe-path.js';
+import { escapeControl, shorten } from '../util/text.js';
 
 export interface MediaJob {
   exerciseId: string;
@@ -29,9 +30,7 @@ export interface MediaUrlSource {
 
 /** Printable in a message: control characters escaped, very long values shortened. */
 export function printable(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  return clean.length > 80 ? `${clean.slice(0, 79)}…` : clean;
+  return shorten(escapeControl(value), 80);
 }
 
 /**

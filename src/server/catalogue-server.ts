@@ -9,6 +9,7 @@ import { loadCatalogue } from './catalogue.js';
 import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
+import { escapeControl } from '../util/text.js';
 
 export type { Plan } from './records.js';
 
@@ -56,10 +57,6 @@ function firstHeader(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Printable for a log line: control characters escaped so a request cannot forge log lines. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
 export async function createCatalogueServer(options: CatalogueServerOptions): Promise<CatalogueServer> {
   const catalogue = await loadCatalogue(options.dir);
@@ -92,7 +89,7 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
       if (options.log) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         // The key travels in a header, so the path and query hold no secret.
-        options.log(`${record.method} ${printable(rawUrl.slice(0, 500))} ${record.status} ${ms.toFixed(1)}ms`);
+        options.log(`${record.method} ${escapeControl(rawUrl.slice(0, 500))} ${record.status} ${ms.toFixed(1)}ms`);
       }
     };
     res.on('finish', finish);

@@ -12,9 +12,6 @@ import rangeParser from 'range-parser';
 import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
 import { HttpError, notFound } from './http-error.js';
 
-/** What the router calls the kind of a media request: its URL folder, `images` or `videos`. */
-export type MediaKind = MediaFolder;
-
 /** A decoded path segment that is safe as one file name component. */
 function isSafeComponent(value: string): boolean {
   return (
@@ -31,7 +28,7 @@ function isSafeComponent(value: string): boolean {
  * The file for /<kind>/<id>/premium/<name><suffix>, checked to stay inside `root` even through
  * symbolic links. Undefined when the request cannot name a file of the catalogue.
  */
-export async function resolveMediaFile(root: string, kind: MediaKind, id: string, fileName: string): Promise<string | undefined> {
+export async function resolveMediaFile(root: string, kind: MediaFolder, id: string, fileName: string): Promise<string | undefined> {
   const suffix = MEDIA[kindOfFolder(kind)].extension;
   if (!fileName.endsWith(suffix)) return undefined;
   const name = fileName.slice(0, -suffix.length);
@@ -75,7 +72,7 @@ function ifNoneMatchHolds(header: string | undefined, etag: string): boolean {
 }
 
 /** Streams `file` as the answer to `req` (GET or HEAD). */
-export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, file: string, kind: MediaKind): Promise<void> {
+export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, file: string, kind: MediaFolder): Promise<void> {
   let handle;
   try {
     handle = await open(file, 'r');

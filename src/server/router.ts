@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from './catalogue.js';
 import { parseQueryFilter, matchesFilter } from './filters.js';
 import { HttpError, notFound, sendJson } from './http-error.js';
-import { type MediaKind, resolveMediaFile, sendMediaFile } from './media.js';
+import type { MediaFolder } from '../catalogue/media.js';
+import { resolveMediaFile, sendMediaFile } from './media.js';
 import { parsePageRequest, selectPage } from './paging.js';
 import { singleParam } from './query-params.js';
 import { type Plan, toRecord, toSummary } from './records.js';
@@ -89,7 +90,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
     if (plan !== 'premium') {
       throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
     }
-    const kind: MediaKind = first;
+    const kind: MediaFolder = first;
     const id = second ?? '';
     const file = catalogue.indexById.has(id) ? await resolveMediaFile(catalogue.dir, kind, id, fourth ?? '') : undefined;
     if (!file) throw notFound('No such media file.');
