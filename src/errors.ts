@@ -123,6 +123,3 @@ export class InterruptedError extends CliError {
   }
 }
 
-export function isCliError(value: unknown): value is CliError {
-  return value instanceof CliError;
-}

@@ -4,7 +4,7 @@
  * (the same rules; unknown extra fields are allowed and kept).
  */
 import { ENUMS, type EnumName, isEnumValue } from './enums.js';
-import type { CatalogueEntry, ExerciseRecord, ExerciseSummary, ListResponse } from './types.js';
+import type { CatalogueEntry } from './types.js';
 
 export class ValidationError extends Error {
   constructor(readonly problems: string[]) {
@@ -71,11 +71,6 @@ export function recordProblems(value: unknown, where = ''): string[] {
   return problems;
 }
 
-export function validateRecord(value: unknown): ExerciseRecord {
-  const problems = recordProblems(value);
-  if (problems.length > 0) throw new ValidationError(problems);
-  return value as ExerciseRecord;
-}
 
 /** A line of a catalogue directory: a full record that must also carry an id and well-formed translations. */
 export function validateCatalogueEntry(value: unknown): CatalogueEntry {
@@ -125,11 +120,3 @@ export function listResponseProblems(value: unknown): string[] {
   }
   return problems;
 }
-
-export function validateListResponse(value: unknown): ListResponse {
-  const problems = listResponseProblems(value);
-  if (problems.length > 0) throw new ValidationError(problems);
-  return value as ListResponse;
-}
-
-export type { ExerciseSummary };
