@@ -64,6 +64,9 @@ function malformed(what: string, problems: string[]): MalformedResponseError {
   });
 }
 
+/** What to do when an exercise is not found, for every command that looks one up. */
+export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.';
+
 export class ApiClient {
   readonly transport: Transport;
 
@@ -98,7 +101,7 @@ export class ApiClient {
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new NotFoundError(`No exercise has the id or name "${idOrName}".`, {
-          hint: 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.',
+          hint: NOT_FOUND_HINT,
           details: { ...err.details, exercise: idOrName },
         });
       }

@@ -58,7 +58,8 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
   const { queryParamsFromOptions } = await import('./shared/query-filters.js');
   const { hasFilters, planFromIds, planFromListing } = await import('../media/plan.js');
   const filters = queryParamsFromOptions(opts);
-  if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
+  const { assertNoEmptyIds, requestedIds } = await import('./shared/requested-ids.js');
+  assertNoEmptyIds(args);
   if (args.length > 0 && (hasFilters(filters) || opts.all)) {
     throw new UsageError('Give either exercise ids (or - for stdin) or query filters / --all, not both.');
   }
@@ -83,7 +84,6 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
 
   let plan: DownloadPlan;
   if (args.length > 0) {
-    const { requestedIds } = await import('./shared/requested-ids.js');
     plan = await planFromIds(api, requestedIds(args, ctx.io), target, {
       // Record requests are small: at least the default pool, however low --concurrency is.
       concurrency: Math.max(opts.concurrency, DEFAULT_CONCURRENCY),

@@ -10,17 +10,18 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { someOf } from '../util/text.js';
+import { NOT_FOUND_HINT } from '../api/client.js';
 
 /** Requests in flight at once: enough to hide latency, few enough to be polite. */
 export const SHOW_CONCURRENCY = 8;
 
 export async function run(args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<void> {
   if (args.length === 0) throw new UsageError('Give at least one exercise id or name, or - to read them from stdin.');
-  if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
   const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
   const { createRecordWriter } = await import('../output/record.js');
   const { fetchRecords } = await import('../api/fetch-records.js');
-  const { requestedIds } = await import('./shared/requested-ids.js');
+  const { assertNoEmptyIds, requestedIds } = await import('./shared/requested-ids.js');
+  assertNoEmptyIds(args);
   const lang = await resolvedLang(ctx);
   const api = await apiFromContext(ctx);
   const many = args.length > 1 || args.includes('-');
@@ -51,7 +52,7 @@ export async function run(args: string[], _opts: Record<string, unknown>, ctx: C
   if (missing.length > 0) {
     throw new NotFoundError(
       total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found: ${someOf(missing)}.`,
-      { hint: 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.', details: { missing } },
+      { hint: NOT_FOUND_HINT, details: { missing } },
     );
   }
 }

@@ -3,6 +3,12 @@
  * (read once, however often `-` appears). Used by `show` and `download`.
  */
 import type { IOStreams } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+/** Refuses an empty argument (`show ""`): it would ask for the collection, not an exercise. */
+export function assertNoEmptyIds(args: readonly string[]): void {
+  if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
+}
 
 /** `io.stdin` is touched only when `-` is given: creating process.stdin costs start-up time. */
 export async function* requestedIds(args: readonly string[], io: Pick<IOStreams, 'stdin'>): AsyncIterable<string> {
