@@ -17,6 +17,10 @@ import { interleaved, printVerdicts } from './lib.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
 const runs = Number(process.argv[2] ?? process.env.RUNS ?? 30);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.log('Usage: npm run build && node bench/startup.mjs [runs]   (default 30 runs each, 3 warm-ups)');
+  process.exit(process.argv[2] === '--help' || process.argv[2] === '-h' ? 0 : 2);
+}
 const warmups = 3;
 
 const { createCatalogueServer } = await import(join(root, 'dist', 'server', 'catalogue-server.js'));
