@@ -33,12 +33,17 @@ export interface QueryFilterParams {
 
 export type QueryParams = PageParams & QueryFilterParams;
 
+/** `.` and `..`: URL normalisation removes them from a path even percent-encoded, so they can never be sent. */
+export function isDotSegment(value: string): boolean {
+  return value === '.' || value === '..';
+}
+
 /**
  * A value as one percent-encoded path segment (spaces, `/`, `?`, `#`… encoded). `.` and `..`
  * cannot be sent at all: URL normalisation removes them even percent-encoded.
  */
 export function pathSegment(value: string): string {
-  if (value === '.' || value === '..') {
+  if (isDotSegment(value)) {
     throw new UsageError(`"${value}" cannot be an exercise id, name or media name.`);
   }
   return encodeURIComponent(value);
@@ -129,7 +134,7 @@ export class ApiClient {
       throw new MalformedResponseError(`The media URL ${JSON.stringify(entry.slice(0, 200))} is not an http or https URL.`, { details: { entry } });
     }
     if (entry.startsWith('/')) return this.transport.resolve(entry);
-    if (exerciseId === '.' || exerciseId === '..') {
+    if (isDotSegment(exerciseId)) {
       throw new MalformedResponseError(`The exercise id "${exerciseId}" cannot be sent in a media URL (URL normalisation removes it).`, {
         details: { exercise: exerciseId, entry },
       });

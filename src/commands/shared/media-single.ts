@@ -13,7 +13,9 @@ import { type Context, verboseLog } from '../../context.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
+import { isDotSegment } from '../../api/client.js';
 import { addExamples } from './help.js';
+import { assertNoEmptyIds } from './requested-ids.js';
 import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
 
@@ -26,8 +28,8 @@ export interface SingleMediaOptions {
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 export async function runSingleMedia(kind: MediaKind, idOrName: string, names: string[], opts: SingleMediaOptions, ctx: Context): Promise<void> {
-  if (idOrName.trim() === '') throw new UsageError('The exercise id or name cannot be empty.');
-  if (idOrName === '.' || idOrName === '..') throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
+  assertNoEmptyIds([idOrName]);
+  if (isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
   if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
   if (opts.output !== undefined && opts.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
   if (opts.output === '-' && ctx.io.stdoutIsTTY) {
