@@ -7,7 +7,7 @@
  *   needs (commander…), as ONE CommonJS file. Node 20's ESM loader costs a few ms to start
  *   and about half a ms per module file on top; a single CommonJS file pays neither.
  * - dist/bundle/vendor/: the heavy dependencies that commands load lazily (conf,
- *   cli-table3, cli-progress, chalk, read), as CommonJS files required only when a command
+ *   cli-table3, string-width, chalk, read), as CommonJS files required only when a command
  *   reaches them. They share nothing with our own code, so no class (our error classes
  *   above all) exists twice.
  *
@@ -29,7 +29,7 @@ const VENDOR = {
   chalk: ['chalk'],
   read: ['read'],
   'cli-table3': ['cli-table3'],
-  'cli-progress': ['cli-progress'],
+  'string-width': ['string-width'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 

@@ -4,11 +4,11 @@
  * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
  * rate limit spent, Ctrl-C — stop the whole run at once.
  */
-import { AuthError, CliError, InterruptedError, RateLimitError } from '../errors.js';
+import { AuthError, CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
 import type { DownloadResult } from './download-file.js';
 import type { MediaJob } from './jobs.js';
 import { looksComplete } from './verify.js';
-import { plural } from '../util/text.js';
+import { oneLine, plural } from '../util/text.js';
 
 export type JobStatus = 'fetched' | 'skipped' | 'failed';
 
@@ -21,6 +21,8 @@ export interface JobOutcome {
 }
 
 export interface BulkSummary {
+  /** Jobs in the run (with --fail-fast, some may have no outcome). */
+  total: number;
   fetched: number;
   skipped: number;
   failed: number;
@@ -31,11 +33,31 @@ export interface BulkSummary {
   stoppedEarly: boolean;
 }
 
-/** What the progress display is told; see progress.ts. */
-export interface ProgressSink {
-  start(totalFiles: number): void;
+/**
+ * What a download reports about its file, as it happens (the downloader's side of ProgressSink).
+ */
+export interface FileProgress {
+  /**
+   * The response headers arrived: the file's full size when the server said (Content-Length,
+   * or the total of a Content-Range), and the byte it continues from (0 when it starts over).
+   * Called again on each attempt, so a restart takes the file's count back to `fromByte`.
+   */
+  started(expectedBytes: number | undefined, fromByte: number): void;
+  /** `n` more bytes reached the disk (or stdout). */
   bytes(n: number): void;
-  done(outcome: JobOutcome): void;
+}
+
+/** What the progress display is told (src/media/progress.ts): per file started, bytes…, done. */
+export interface ProgressSink {
+  /** The run begins with `totalFiles` jobs. */
+  start(totalFiles: number): void;
+  /** See FileProgress.started. */
+  fileStarted(job: MediaJob, expectedBytes: number | undefined, fromByte: number): void;
+  /** See FileProgress.bytes. */
+  fileBytes(job: MediaJob, n: number): void;
+  /** The job is over: fetched, skipped or failed. */
+  fileDone(outcome: JobOutcome): void;
+  /** The run is over (finished, stopped or interrupted): the display goes. */
   stop(): void;
 }
 
@@ -44,8 +66,8 @@ export interface BulkOptions {
   skipExisting: boolean;
   failFast: boolean;
   signal?: AbortSignal;
-  /** Fetches one job; `signal` also fires when the run stops early. */
-  download(job: MediaJob, onBytes: (n: number) => void, signal: AbortSignal): Promise<DownloadResult>;
+  /** Fetches one job, reporting to `progress`; `signal` also fires when the run stops early. */
+  download(job: MediaJob, progress: FileProgress, signal: AbortSignal): Promise<DownloadResult>;
   progress?: ProgressSink;
 }
 
@@ -62,25 +84,26 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   let fatal: unknown;
   let next = 0;
 
-  options.progress?.start(jobs.length);
+  const sink = options.progress;
+  sink?.start(jobs.length);
 
   const runOne = async (index: number): Promise<void> => {
     const job = jobs[index]!;
     if (options.skipExisting && (await looksComplete(job.kind, job.path))) {
       outcomes[index] = { job, status: 'skipped', bytes: 0 };
-      options.progress?.done(outcomes[index]);
+      sink?.fileDone(outcomes[index]);
       return;
     }
     let bytes = 0;
+    const progress: FileProgress = {
+      started: (expected, fromByte) => sink?.fileStarted(job, expected, fromByte),
+      bytes: (n) => {
+        bytes += n;
+        sink?.fileBytes(job, n);
+      },
+    };
     try {
-      const result = await options.download(
-        job,
-        (n) => {
-          bytes += n;
-          options.progress?.bytes(n);
-        },
-        signal,
-      );
+      const result = await options.download(job, progress, signal);
       outcomes[index] = { job, status: 'fetched', bytes: result.received };
     } catch (err) {
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
@@ -92,7 +115,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       outcomes[index] = { job, status: 'failed', bytes, error: err instanceof Error ? err : new Error(String(err)) };
       if (options.failFast) stop.abort();
     }
-    options.progress?.done(outcomes[index]!);
+    sink?.fileDone(outcomes[index]!);
   };
 
   const worker = async (): Promise<void> => {
@@ -105,50 +128,109 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
     const size = Math.max(1, Math.min(options.concurrency, jobs.length));
     await Promise.all(Array.from({ length: size }, worker));
   } finally {
-    options.progress?.stop();
+    sink?.stop();
   }
-  if (options.signal?.aborted) throw new InterruptedError();
+  const summary = summarise(jobs.length, outcomes, started);
+  if (options.signal?.aborted) throw interrupted(summary);
   if (fatal !== undefined) throw fatal;
+  return summary;
+}
 
+function summarise(total: number, outcomes: ReadonlyArray<JobOutcome | undefined>, started: number): BulkSummary {
   const done = outcomes.filter((o): o is JobOutcome => o !== undefined);
-  // Only --fail-fast leaves jobs without an outcome once the run was neither interrupted nor stopped by a fatal error.
-  const stoppedEarly = done.length < jobs.length;
+  let fetched = 0;
+  let skipped = 0;
+  let failed = 0;
+  let bytes = 0;
+  for (const o of done) {
+    if (o.status === 'fetched') fetched++;
+    else if (o.status === 'skipped') skipped++;
+    else failed++;
+    bytes += o.bytes;
+  }
   return {
-    fetched: done.filter((o) => o.status === 'fetched').length,
-    skipped: done.filter((o) => o.status === 'skipped').length,
-    failed: done.filter((o) => o.status === 'failed').length,
-    bytes: done.reduce((sum, o) => sum + o.bytes, 0),
+    total,
+    fetched,
+    skipped,
+    failed,
+    bytes,
     seconds: (performance.now() - started) / 1000,
     outcomes: done,
-    stoppedEarly,
+    // Without an interruption or a fatal error, only --fail-fast leaves jobs without an outcome.
+    stoppedEarly: done.length < total,
   };
 }
 
-/** A byte count for people: 1.5 MB, 820 kB (SI units, like most download tools). */
+/** Ctrl-C: the error says what finished before it, so a person knows what a rerun still has to do. */
+function interrupted(summary: BulkSummary): InterruptedError {
+  const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
+  if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
+  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
+    hint: 'Run the same command again: complete files are skipped and partial ones resume.',
+    details: { total: summary.total, fetched: summary.fetched, skipped: summary.skipped, failed: summary.failed, bytes: summary.bytes },
+  });
+}
+
+/** A byte count for people: 1.5 MB, 820 kB (SI units, like most download tools); at most 5 characters before the unit. */
 export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = n;
-  let unit = 'B';
-  for (const u of units) {
-    if (value < 1000) break;
+  if (n < 1000) return `${Math.round(n)} B`;
+  const units = ['kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = n / 1000;
+  let u = 0;
+  // 999.96 kB would round to "1000.0 kB": promote first.
+  while (value >= 999.95 && u < units.length - 1) {
     value /= 1000;
-    unit = u;
+    u++;
   }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${unit}`;
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[u]}`;
 }
 
 /** The human summary lines (stderr): counts, bytes, time, and each failure named. */
 export function summaryLines(summary: BulkSummary): string[] {
-  const rate = summary.seconds > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
+  const rate = summary.seconds > 0 && summary.fetched > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
   const lines = [
-    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${summary.fetched > 0 ? rate : ''}; skipped ${summary.skipped} already present; failed ${summary.failed}.`,
+    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${rate}; ${summary.skipped} already present; ${summary.failed} failed.`,
   ];
   for (const o of summary.outcomes) {
-    if (o.status === 'failed') lines.push(`  failed: ${o.job.what}: ${o.error?.message ?? 'unknown error'}`);
+    // Messages may quote the server: one clean line each.
+    if (o.status === 'failed') lines.push(`  failed: ${o.job.what}: ${oneLine(o.error?.message ?? 'unknown error')}`);
   }
   if (summary.stoppedEarly) lines.push('Stopped after the first failure (--fail-fast); a rerun resumes where it stopped.');
   return lines;
+}
+
+/** A failure a rerun may get past (the network, the service's load); not a 404 or the local disk. */
+function transient(err: Error | undefined): boolean {
+  return err instanceof NetworkError || err instanceof RateLimitError || err instanceof MalformedResponseError;
+}
+
+/**
+ * The exit-7 error of a run where some files failed, worded for what happened: "2 of 5 files
+ * failed; the other 3 are in place", "All 3 files failed", "The file failed"; the rerun hint
+ * only when a rerun can help.
+ */
+export function partialFailure(summary: BulkSummary): PartialFailureError {
+  const failures = summary.outcomes.filter((o) => o.status === 'failed');
+  const inPlace = summary.fetched + summary.skipped;
+  const notTried = summary.total - summary.outcomes.length;
+  let message: string;
+  if (inPlace === 0 && notTried === 0) message = summary.failed === 1 ? 'The file failed; nothing was saved.' : `All ${summary.failed} files failed; nothing was saved.`;
+  else {
+    message = `${summary.failed} of ${plural(summary.total, 'file')} failed`;
+    const isAre = inPlace === 1 ? 'is' : 'are';
+    if (inPlace > 0 && notTried === 0) message += inPlace === 1 ? '; the other is in place' : `; the other ${inPlace} are in place`;
+    else if (inPlace > 0) message += `; ${inPlace} ${isAre} in place`;
+    if (notTried > 0) message += `; ${notTried} ${notTried === 1 ? 'was' : 'were'} not tried (--fail-fast)`;
+    message += '.';
+  }
+  const hint = failures.some((o) => transient(o.error))
+    ? 'Run the same command again: complete files are skipped and partial ones resume.'
+    : undefined;
+  return new PartialFailureError(message, {
+    ...(hint ? { hint } : {}),
+    details: { failed: failures.map((o) => ({ file: o.job.what, message: o.error?.message })) },
+  });
 }
 
 /** The machine summary (--format json). */
@@ -159,6 +241,7 @@ export function summaryJson(summary: BulkSummary): Record<string, unknown> {
     failed: summary.failed,
     bytes: summary.bytes,
     seconds: Math.round(summary.seconds * 1000) / 1000,
+    total: summary.total,
     stoppedEarly: summary.stoppedEarly,
     files: summary.outcomes.map((o) => ({
       id: o.job.exerciseId,

@@ -8,7 +8,7 @@ import type { MediaKind } from '../catalogue/media.js';
 import { MalformedResponseError } from '../errors.js';
 import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, pathInside, safeComponent } from './safe-path.js';
-import { escapeControl, shorten } from '../util/text.js';
+import { escapeUnsafe, shorten } from '../util/text.js';
 
 export interface MediaJob {
   exerciseId: string;
@@ -28,9 +28,9 @@ export interface MediaUrlSource {
   mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL;
 }
 
-/** Printable in a message: control characters escaped, very long values shortened. */
+/** Printable in a message: control, bidi and invisible characters shown escaped, very long values shortened. */
 export function printable(value: string): string {
-  return shorten(escapeControl(value), 80);
+  return shorten(escapeUnsafe(value), 80);
 }
 
 /**

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { MalformedResponseError } from '../errors.js';
+import { UNSAFE_CHARS } from '../util/text.js';
 
 /** Longest component we produce, in UTF-8 bytes; leaves room for ".png.part.json" under 255. */
 export const MAX_COMPONENT_BYTES = 120;
@@ -15,9 +16,8 @@ export const MAX_COMPONENT_BYTES = 120;
 /** Device names Windows refuses as file names, with or without an extension. */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
-/** Separators, NUL, C0/C1 controls and the characters Windows forbids in names. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_CHARS = /[/\\\u0000-\u001f\u007f-\u009f<>:"|?*]/g;
+/** Separators and the characters Windows forbids in names (controls, bidi and invisible ones: UNSAFE_CHARS). */
+const PATH_CHARS = /[/\\<>:"|?*]/g;
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
@@ -37,8 +37,8 @@ function truncateUtf8(value: string, maxBytes: number): string {
 }
 
 /**
- * Turns an untrusted string into a single, safe path component: no separators, no NUL or
- * control characters, no leading dots (so never "." / ".." / a hidden file), no trailing dots
+ * Turns an untrusted string into a single, safe path component: no separators, no NUL,
+ * control, bidi or invisible characters, no leading dots (so never "." / ".." / a hidden file), no trailing dots
  * or spaces, no reserved device name, at most MAX_COMPONENT_BYTES bytes, never empty.
  *
  * Whenever the input had to be changed, a short hash of the original is appended, so two
@@ -48,6 +48,7 @@ export function safeComponent(raw: string): string {
   const normalised = raw.normalize('NFC');
   let cleaned = normalised
     .replace(UNSAFE_CHARS, '_')
+    .replace(PATH_CHARS, '_')
     .replace(/^[\s.]+/, '') // leading dots and blanks: "..", ".hidden", " x"
     .replace(/[\s.]+$/, ''); // trailing dots and blanks: Windows drops them silently
   if (WINDOWS_RESERVED.test(cleaned)) cleaned = `_${cleaned}`;

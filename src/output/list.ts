@@ -1,7 +1,9 @@
 /**
  * Writes a list of exercise summaries in the format in force, a page at a time: json keeps
- * the API's list shape and streams, jsonl is one object per line, csv/tsv a header and one
- * row per item, and a table (terminal only) ends with a one-line footer.
+ * the API's list shape and streams, jsonl is one object per line (both with only the fields
+ * of `--json <fields>` when given), csv a header and one row per item, tsv one row per item
+ * and no header (for programs: `| wc -l` counts exercises, `| cut -f1` gives ids), and a
+ * table (terminal only) ends with a footer, through the pager when it is long.
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
@@ -9,21 +11,24 @@ import { colorEnabled, outputFormat } from '../context.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
-import { renderTable } from './table.js';
+import { requestedFields, selectFields } from './fields.js';
+import { jsonText } from './json.js';
+import { type ListFooter, footerLine } from './next-page.js';
 import { write } from './write.js';
 
-export interface ListFooter {
-  /** Command line for the next page, when there is one. */
-  nextCommand?: string;
-  /** The whole list was fetched (--all): say so rather than offering a next page. */
-  complete?: boolean;
-}
+export type { ListFooter } from './next-page.js';
 
 export interface ListWriter {
   /** A page of items, in one write (a page of `ids --all` is one write, not 25). */
   addPage(items: readonly ExerciseSummary[]): Promise<void> | void;
-  /** `pagination` is written in json (the API's shape); the footer is for the table. */
+  /** `pagination` is written in json (the API's shape); the footer is for the table (see pageFooter). */
   finish(pagination: Pagination, footer?: ListFooter): Promise<void>;
+}
+
+export interface ListWriterOptions {
+  /** A long table may go through the pager (false with --no-pager). */
+  pager?: boolean;
+  columns?: ReadonlyArray<Column<ExerciseSummary>>;
 }
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
@@ -40,58 +45,95 @@ function streamed(out: Writable, text: (item: ExerciseSummary) => string, finish
   };
 }
 
-export function createListWriter(ctx: OutCtx, columns: ReadonlyArray<Column<ExerciseSummary>> = LIST_COLUMNS): ListWriter {
+/**
+ * The writer for the format in force. Checks `--json <fields>` against the summary fields
+ * first (a UsageError listing the valid ones), so a bad field costs no request.
+ */
+export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): ListWriter {
   const out = ctx.io.stdout;
   const format = outputFormat(ctx);
+  const fields = requestedFields(ctx.globals, 'summary');
+  const columns = options.columns ?? LIST_COLUMNS;
   let count = 0;
 
   switch (format) {
     case 'json':
       return streamed(
         out,
-        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + JSON.stringify(item),
+        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + jsonText(selectFields(item, fields)),
         async (pagination) => {
-          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${JSON.stringify(pagination)}}\n`);
+          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${jsonText(pagination)}}\n`);
         },
       );
     case 'jsonl':
-      return streamed(out, (item) => `${JSON.stringify(item)}\n`, async () => {});
-    case 'csv':
-    case 'tsv': {
-      const header = (): string => delimitedLine(format, columns.map((c) => c.key));
+      return streamed(out, (item) => `${jsonText(selectFields(item, fields))}\n`, async () => {});
+    case 'tsv':
+      return streamed(out, (item) => delimitedLine('tsv', columns.map((c) => c.value(item))), async () => {});
+    case 'csv': {
+      const header = delimitedLine('csv', columns.map((c) => c.key));
       return streamed(
         out,
-        (item) => {
-          const line = delimitedLine(format, columns.map((c) => c.value(item)));
-          return count++ === 0 ? header() + line : line;
-        },
+        (item) => (count++ === 0 ? header : '') + delimitedLine('csv', columns.map((c) => c.value(item))),
         async () => {
-          if (count === 0) await write(out, header());
+          if (count === 0) await write(out, header);
         },
       );
     }
-    case 'table': {
-      // A table needs every row to size its columns; it is for people, so pages are small.
-      const items: ExerciseSummary[] = [];
-      return {
-        addPage(page) {
-          items.push(...page);
-        },
-        async finish(pagination, footer = {}) {
-          const color = colorEnabled(ctx);
-          if (items.length === 0) {
-            if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
-            return;
-          }
-          await write(out, await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, color }));
-          if (ctx.globals.quiet) return;
-          const total = typeof pagination.total === 'number' ? pagination.total : undefined;
-          let line = `${items.length}${total !== undefined && !footer.complete ? ` of ${total}` : ''} ${items.length === 1 ? 'exercise' : 'exercises'}`;
-          if (footer.nextCommand && !footer.complete) line += ` · next page: ${footer.nextCommand}`;
-          const chalk = color ? (await import('chalk')).default : undefined;
-          await write(out, `${chalk ? chalk.dim(line) : line}\n`);
-        },
-      };
-    }
+    case 'table':
+      return tableWriter(ctx, options.pager ?? false);
   }
+}
+
+/** A table needs every row to size its columns: rows are kept until finish. */
+function tableWriter(ctx: OutCtx, pager: boolean): ListWriter {
+  const items: ExerciseSummary[] = [];
+  return {
+    addPage(page) {
+      for (const item of page) items.push(item); // not push(...page): no argument spread of unbounded size
+    },
+    async finish(pagination, footer = {}) {
+      if (items.length === 0) {
+        if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
+        return;
+      }
+      const color = colorEnabled(ctx);
+      const { renderTable } = await import('./table.js');
+      let text = await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, color });
+      if (!ctx.globals.quiet) {
+        const total = footer.total ?? (typeof pagination.total === 'number' ? pagination.total : undefined);
+        const line = footerLine(items.length, { ...footer, ...(total !== undefined ? { total } : {}) });
+        const chalk = color ? (await import('chalk')).default : undefined;
+        text += `${chalk ? chalk.dim(line) : line}\n`;
+      }
+      await writePaged(ctx, text, pager);
+    },
+  };
+}
+
+/** Terminal rows, when stdout knows them. */
+function terminalRows(stream: Writable): number | undefined {
+  const rows = (stream as { rows?: unknown }).rows;
+  return typeof rows === 'number' && rows > 0 ? rows : undefined;
+}
+
+/**
+ * Writes text meant for a person: through the pager when `pager` and it is longer than the
+ * terminal (or the terminal's height is unknown), else directly.
+ */
+export async function writePaged(ctx: Pick<Context, 'io' | 'env'>, text: string, pager: boolean): Promise<void> {
+  const rows = terminalRows(ctx.io.stdout);
+  if (!pager || !ctx.io.stdoutIsTTY || (rows !== undefined && lineCount(text) < rows)) {
+    await write(ctx.io.stdout, text);
+    return;
+  }
+  const { startPager } = await import('./pager.js');
+  const paging = await startPager(ctx, true);
+  await write(paging.stream, text);
+  await paging.done();
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }

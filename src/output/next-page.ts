@@ -1,22 +1,54 @@
 /**
- * The exact command line for the next page, for the table footer: the user's own
- * arguments with the paging flags replaced (and the key, if given as a flag, removed).
+ * The table footer of a list: which part of the list is shown ("11–20 of 67 exercises") and
+ * the exact command line for the next page — the user's own arguments with the paging flags
+ * replaced (the key, if given as a flag, removed), every argument quoted for a POSIX shell so
+ * it can be pasted as is. The cursor comes from the server: one holding control, bidi or
+ * invisible characters is written with visible escapes, never raw.
  */
+import { hasUnsafe, plural } from '../util/text.js';
 
 /** Flags dropped from the repeated command, with whether they take a value. */
 const DROPPED: Record<string, boolean> = { '--after': true, '--before': true, '--api-key': true, '--max': true, '--all': false };
 
+/** Characters that need no quoting in sh, bash, zsh or fish (a leading `=` or `~` would: zsh and bash expand them). */
+const BARE = /^[A-Za-z0-9_\-.,:/@%+][A-Za-z0-9_\-.,:/=@%+]*$/;
+const UNSAFE_OR_QUOTE = /[\\']|[^\u0020-\u007e]/g;
+
+/** `$'…'` (ANSI-C quoting: bash, zsh, ksh, POSIX 2024 sh) with every unsafe character as `\xNN` or `\uNNNN`. */
+function ansiCQuote(arg: string): string {
+  const body = arg.replace(UNSAFE_OR_QUOTE, (c) => {
+    if (c === '\\' || c === "'") return `\\${c}`;
+    if (!hasUnsafe(c)) return c; // printable non-ASCII (é, 卧) stays as it is
+    const code = c.charCodeAt(0);
+    // Above 0x7f, \xNN would give a raw byte, not the character: \u gives its UTF-8.
+    return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return `$'${body}'`;
+}
+
+/**
+ * One argument for a POSIX shell: bare when safe, else in single quotes (`'` as `'\''`); an
+ * argument with control, bidi or invisible characters in `$'…'` with them escaped, so the
+ * terminal shows them instead of acting on them and the pasted command still passes them on.
+ */
 export function shellQuote(arg: string): string {
-  if (/^[A-Za-z0-9_\-.,:/=@%+]+$/.test(arg)) return arg;
+  if (BARE.test(arg)) return arg;
+  if (hasUnsafe(arg)) return ansiCQuote(arg);
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export function nextPageCommand(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after'): string {
+/**
+ * `exercises <args> --after <cursor>`: the arguments as given, without the paging flags,
+ * the key and --all; with `max`, `--max <max>` again (the next page of a `--max` run is the
+ * next `max` items).
+ */
+export function nextPageCommand(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string {
   const kept: string[] = [];
+  let operands: readonly string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
-      kept.push(...args.slice(i));
+      operands = args.slice(i); // the paging flags go before `--`, where they are still flags
       break;
     }
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
@@ -26,5 +58,70 @@ export function nextPageCommand(args: readonly string[], cursor: string, directi
     }
     kept.push(arg);
   }
-  return ['exercises', ...kept, `--${direction}`, cursor].map(shellQuote).join(' ');
+  const paging = [...(options.max !== undefined ? ['--max', String(options.max)] : []), `--${direction}`, cursor];
+  return ['exercises', ...kept, ...paging, ...operands].map(shellQuote).join(' ');
+}
+
+/** What the footer says; src/output/list.ts writes it under the table. */
+export interface ListFooter {
+  /** 1-based position in the whole list of the first item shown, when known. */
+  start?: number;
+  /** Items in the whole list, when the service said. */
+  total?: number;
+  /** The items came after a cursor or before one: the wording when their position is unknown. */
+  direction?: 'after' | 'before';
+  /** Command line for the next page, when more remain. */
+  nextCommand?: string;
+}
+
+/** What a list run knows at its end, for pageFooter. */
+export interface PageFacts {
+  /** The command line as typed (after `exercises`), repeated in the next-page command. */
+  argv: readonly string[];
+  direction: 'after' | 'before';
+  /** No --after/--before: the items start at the top of the list. */
+  fromStart: boolean;
+  /** Items shown. */
+  shown: number;
+  total?: number;
+  /** The cursor for the next page when more remain; undefined at the end of the list. */
+  next?: string;
+  /** --max in force: the next-page command asks for as many again. */
+  max?: number;
+}
+
+/**
+ * The footer for what was shown. The position is known from the top of the list, and at its
+ * end (the last `shown` of `total`); in between, a cursor says nothing about it, so the
+ * footer says "10 more of 67" rather than inventing a range.
+ */
+export function pageFooter(facts: PageFacts): ListFooter {
+  let start: number | undefined;
+  if (facts.direction === 'after' && facts.fromStart) start = 1;
+  else if (facts.next === undefined && facts.direction === 'before') start = 1;
+  else if (facts.next === undefined && facts.total !== undefined && facts.total >= facts.shown) start = facts.total - facts.shown + 1;
+  return {
+    ...(start !== undefined ? { start } : {}),
+    ...(facts.total !== undefined ? { total: facts.total } : {}),
+    direction: facts.direction,
+    ...(facts.next !== undefined ? { nextCommand: nextPageCommand(facts.argv, facts.next, facts.direction, { max: facts.max }) } : {}),
+  };
+}
+
+/** `11–20 of 67 exercises · next page: exercises ids --after …`, `1 exercise`, `10 more of 67 exercises`. */
+export function footerLine(shown: number, footer: ListFooter): string {
+  const { start, total } = footer;
+  let what: string;
+  if (start !== undefined) {
+    const end = start + shown - 1;
+    if (start === 1 && (total === undefined || total === shown)) what = plural(shown, 'exercise');
+    else if (total === undefined) what = `${start}–${end} exercises`;
+    else if (shown === 1) what = `exercise ${start} of ${total}`;
+    else what = `${start}–${end} of ${plural(total, 'exercise')}`;
+  } else if (total !== undefined) {
+    what = `${shown} ${footer.direction === 'before' ? 'earlier' : 'more'} of ${plural(total, 'exercise')}`;
+  } else {
+    what = plural(shown, 'exercise');
+  }
+  return footer.nextCommand ? `${what} · next page: ${footer.nextCommand}` : what;
 }

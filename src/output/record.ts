@@ -1,14 +1,18 @@
 /**
  * Writes full exercise records (`show`): a readable card on a terminal (muscles,
  * equipment, level, numbered instructions, premium media names), otherwise the record
- * as json, jsonl, csv or tsv.
+ * as json or jsonl (with only the fields of `--json <fields>` when given), csv (with a
+ * header) or tsv (without: for programs).
  */
 import type { Context } from '../context.js';
 import { colorEnabled, outputFormat } from '../context.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { RECORD_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
-import { oneLine, write } from './write.js';
+import { requestedFields, selectFields } from './fields.js';
+import { jsonText } from './json.js';
+import { write } from './write.js';
+import { oneLine } from '../util/text.js';
 
 type Paint = (text: string) => string;
 
@@ -74,17 +78,21 @@ export interface RecordWriter {
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
 
-/** `many`: several records were asked for (json then writes an array rather than one object). */
+/**
+ * `many`: several records were asked for (json then writes an array rather than one object).
+ * Checks `--json <fields>` against the record fields first (a UsageError listing the valid ones).
+ */
 export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
   const out = ctx.io.stdout;
   const format = outputFormat(ctx);
+  const fields = requestedFields(ctx.globals, 'record');
   let count = 0;
   switch (format) {
     case 'json': {
       const indent = ctx.io.stdoutIsTTY && !many ? 2 : undefined;
       return {
         add(record) {
-          const text = JSON.stringify(record, null, indent);
+          const text = jsonText(selectFields(record, fields), indent);
           if (!many) return write(out, `${text}\n`);
           return write(out, `${count++ === 0 ? '[\n' : ',\n'}${text}`);
         },
@@ -95,19 +103,23 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
     }
     case 'jsonl':
       return {
-        add: (record) => write(out, `${JSON.stringify(record)}\n`),
+        add: (record) => write(out, `${jsonText(selectFields(record, fields))}\n`),
         async finish() {},
       };
-    case 'csv':
-    case 'tsv': {
-      const header = (): string => delimitedLine(format, RECORD_COLUMNS.map((c) => c.key));
+    case 'tsv':
+      return {
+        add: (record) => write(out, delimitedLine('tsv', RECORD_COLUMNS.map((c) => c.value(record)))),
+        async finish() {},
+      };
+    case 'csv': {
+      const header = delimitedLine('csv', RECORD_COLUMNS.map((c) => c.key));
       return {
         add(record) {
-          const line = delimitedLine(format, RECORD_COLUMNS.map((c) => c.value(record)));
-          return write(out, count++ === 0 ? header() + line : line);
+          const line = delimitedLine('csv', RECORD_COLUMNS.map((c) => c.value(record)));
+          return write(out, count++ === 0 ? header + line : line);
         },
         async finish() {
-          if (count === 0) await write(out, header());
+          if (count === 0) await write(out, header);
         },
       };
     }

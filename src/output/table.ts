@@ -1,57 +1,123 @@
-/** Terminal tables (cli-table3, borderless), sized to the terminal width. */
-import type { Column } from './columns.js';
-import { oneLine } from './write.js';
+/**
+ * Terminal tables: borderless columns sized to the terminal, as gh prints them. Columns are
+ * measured in terminal cells (wide and combining characters counted right, src/output/width.ts),
+ * always two blanks apart; the id is never cut; when the terminal is narrow the optional
+ * columns go first, then name and aliases shrink, each cut cell ending in `…`.
+ */
+import type { TableColumn } from './columns.js';
+import { type Measure, loadMeasure } from './width.js';
+import { oneLine } from '../util/text.js';
 
-const GAP = 2;
-const MIN_WIDTH = 6;
+/** Blanks between two columns: never less, so cells never run together. */
+export const GAP = 2;
+/** Narrowest a shrunk column gets (`ab…`); below this it is left out. */
+const HARD_MIN = 3;
 
-function width(text: string): number {
-  return [...text].length;
+export interface ColumnLayout {
+  /** Indexes of the columns shown, in order. */
+  shown: number[];
+  /** Width of each shown column, in terminal cells. */
+  widths: number[];
 }
 
-/** Natural widths, shrinking the widest column until the row fits the terminal. */
-export function fitWidths(natural: number[], columns: number): number[] {
-  const widths = [...natural];
-  const budget = Math.max(columns - GAP * (widths.length - 1), MIN_WIDTH * widths.length);
-  let total = widths.reduce((a, b) => a + b, 0);
-  while (total > budget) {
-    let widest = 0;
-    widths.forEach((w, i) => {
-      if (w > widths[widest]!) widest = i;
-    });
-    if (widths[widest]! <= MIN_WIDTH) break;
-    widths[widest]!--;
-    total--;
+interface Sizing {
+  fixed?: boolean;
+  minWidth: number;
+  dropOrder?: number;
+  shrinkOrder: number;
+}
+
+/**
+ * Which columns to show and how wide, for a terminal `width` cells wide. `natural[i]` is the
+ * widest cell of column i (header included); `empty[i]` says no row has a value there.
+ */
+export function layoutColumns(sizing: readonly Sizing[], natural: readonly number[], empty: readonly boolean[], width: number): ColumnLayout {
+  let shown = sizing.map((_, i) => i).filter((i) => sizing[i]!.fixed || !empty[i]);
+  const comfortable = (i: number): number => (sizing[i]!.fixed ? natural[i]! : Math.min(natural[i]!, sizing[i]!.minWidth));
+  const total = (cols: number[], w: (i: number) => number): number => cols.reduce((sum, i) => sum + w(i), 0) + GAP * Math.max(0, cols.length - 1);
+
+  // Optional columns leave, lowest dropOrder first, while even their minimum widths do not fit.
+  const droppable = shown.filter((i) => sizing[i]!.dropOrder !== undefined).sort((a, b) => sizing[a]!.dropOrder! - sizing[b]!.dropOrder!);
+  for (const i of droppable) {
+    if (total(shown, comfortable) <= width) break;
+    shown = shown.filter((j) => j !== i);
   }
-  return widths;
+
+  const widths = new Map(shown.map((i) => [i, natural[i]!]));
+  let over = total(shown, (i) => widths.get(i)!) - width;
+  const order = shown.filter((i) => !sizing[i]!.fixed).sort((a, b) => sizing[a]!.shrinkOrder - sizing[b]!.shrinkOrder);
+  /** Takes cells from the widest columns of each shrink group in turn, down to `floor(i)`. */
+  const shrink = (floor: (i: number) => number): void => {
+    for (let g = 0; g < order.length && over > 0; ) {
+      const rank = sizing[order[g]!]!.shrinkOrder;
+      const group = order.filter((i) => sizing[i]!.shrinkOrder === rank);
+      g += group.length;
+      while (over > 0) {
+        let widest: number | undefined;
+        for (const i of group) if (widths.get(i)! > floor(i) && (widest === undefined || widths.get(i)! > widths.get(widest)!)) widest = i;
+        if (widest === undefined) break;
+        // Down to the next widest in one step (a 10,000-cell alias costs one step, not 10,000);
+        // columns of equal width take turns, a cell at a time.
+        const w = widths.get(widest)!;
+        let next = floor(widest);
+        let tie = false;
+        for (const i of group) {
+          if (i === widest) continue;
+          const other = widths.get(i)!;
+          if (other === w) tie = true;
+          else if (other < w && other > next) next = other;
+        }
+        const cut = tie ? 1 : Math.min(over, w - next);
+        widths.set(widest, widths.get(widest)! - cut);
+        over -= cut;
+      }
+    }
+  };
+  shrink(comfortable); // first to each column's comfortable minimum…
+  shrink(() => HARD_MIN); // …then further, when the id leaves that little room
+  if (over > 0) {
+    // Still too wide (a very long id on a very narrow terminal): the id alone, whole.
+    shown = shown.filter((i) => sizing[i]!.fixed);
+  }
+  return { shown, widths: shown.map((i) => widths.get(i)!) };
+}
+
+/** Pads to `width` cells (measured, not counted in code units). */
+function pad(text: string, width: number, measure: Measure): string {
+  const w = measure.width(text);
+  return w >= width ? text : text + ' '.repeat(width - w);
 }
 
 export async function renderTable<T>(
   items: readonly T[],
-  columns: ReadonlyArray<Column<T>>,
+  columns: ReadonlyArray<TableColumn<T>>,
   options: { width: number; color: boolean },
 ): Promise<string> {
-  const [{ default: Table }, chalk] = await Promise.all([import('cli-table3'), options.color ? import('chalk').then((m) => m.default) : undefined]);
+  const [measure, chalk] = await Promise.all([loadMeasure(), options.color ? import('chalk').then((m) => m.default) : undefined]);
   const rows = items.map((item) => columns.map((c) => oneLine(c.value(item))));
-  // Drop columns that are empty in every row (e.g. ALIASES on a catalogue without aliases).
-  const keep = columns.map((_, i) => i === 0 || rows.some((r) => r[i] !== ''));
-  const heads = columns.filter((_, i) => keep[i]).map((c) => c.title);
-  const body = rows.map((r) => r.filter((_, i) => keep[i]));
-  const natural = heads.map((h, i) => Math.max(width(h), ...body.map((r) => width(r[i]!))));
-  const widths = fitWidths(natural, options.width);
-  const table = new Table({
-    head: heads.map((h) => (chalk ? chalk.bold(h) : h)),
-    colWidths: widths.map((w, i) => w + (i < widths.length - 1 ? GAP : 0)),
-    wordWrap: false,
-    truncate: '…',
-    chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
-    },
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-  });
-  for (const row of body) table.push(row);
-  // cli-table3 pads the last column; terminals do not need trailing blanks.
-  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  // Loops, not Math.max(...cells): a spread of 120,000 arguments overflows the stack.
+  const natural = columns.map((c) => measure.width(c.title));
+  const empty = columns.map(() => true);
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const cell = row[i]!;
+      if (cell === '') continue;
+      empty[i] = false;
+      const w = measure.width(cell);
+      if (w > natural[i]!) natural[i] = w;
+    }
+  }
+  const { shown, widths } = layoutColumns(columns, natural, empty, options.width);
+  const line = (cells: readonly string[], paint?: (s: string) => string): string => {
+    const parts = shown.map((col, k) => {
+      const fixed = columns[col]!.fixed;
+      const cell = fixed ? cells[col]! : measure.truncate(cells[col]!, widths[k]!);
+      const padded = k === shown.length - 1 ? cell : pad(cell, widths[k]!, measure);
+      return paint ? paint(padded) : padded;
+    });
+    return parts.join(' '.repeat(GAP)).trimEnd();
+  };
+  const out: string[] = [line(columns.map((c) => c.title), chalk?.bold)];
+  for (const row of rows) out.push(line(row));
+  return `${out.join('\n')}\n`;
 }

@@ -1,4 +1,7 @@
-/** Small wording helpers for messages meant for people. */
+/**
+ * Small wording helpers for messages meant for people, and the one sanitiser for text that
+ * comes from the network and reaches a terminal or a file name.
+ */
 
 /** `1 file`, `3 files`: the count and the noun, plural when the count is not one. */
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
@@ -10,18 +13,81 @@ export function someOf(items: readonly string[], max = 5): string {
   return `${items.slice(0, max).join(', ')}${items.length > max ? ', …' : ''}`;
 }
 
-/**
- * C0/C1 control characters except tab and newline (ESC among them): text from the network
- * must never move the cursor or recolour the terminal, nor forge lines in a log.
- */
-export const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Every control character (tab and newline too) written as `\xNN`, so it shows instead of acting. */
-export function escapeControl(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
 /** At most `max` characters, ending in `…` when cut. */
 export function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/*
+ * The sanitiser. Text from the network (names, aliases, cursors, error bodies, media names)
+ * must never move the cursor, retitle or clear the terminal, forge lines in a log, or reorder
+ * what a person reads. Two renderings share one definition of "unsafe":
+ * - cleanText / oneLine drop it (table cells, cards, csv/tsv, footers);
+ * - escapeUnsafe shows it as `\xNN` / `\uNNNN` (an id or name quoted in a message, where a
+ *   person must see exactly what the service sent).
+ */
+
+/**
+ * ECMA-48 sequences, whole: CSI (`ESC [` or U+009B, parameters, intermediates, final byte);
+ * OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`, or their
+ * 8-bit forms) up to BEL or ST (`ESC \` or U+009C), or to the end of the text when
+ * unterminated, as a terminal would swallow them; any other `ESC` with its intermediates and
+ * final byte. What remains of a cut sequence is dropped with it.
+ */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
+
+/**
+ * Characters that act instead of showing, or show nothing and can spoof: C0 and C1 controls
+ * and DEL; the bidi embeddings, overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069,
+ * U+200E/F, U+061C); line and paragraph separators; zero-width and other invisible format
+ * characters (soft hyphen, ZWSP, word joiner, invisible operators, BOM, Hangul and Mongolian
+ * fillers, interlinear annotation marks). Joiners (U+200C/D) and variation selectors stay:
+ * scripts and emoji need them.
+ */
+const BEYOND_C0 = '\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
+
+/** One unsafe character (global). */
+export const UNSAFE_CHARS = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`, 'g');
+/** Unsafe characters other than tab and newline (global). */
+const UNSAFE_BUT_TAB_NEWLINE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${BEYOND_C0}]`, 'g');
+/** Unsafe characters beyond C0, which JSON.stringify leaves raw (global). */
+export const UNSAFE_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'g');
+const ANY_UNSAFE = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`);
+
+/** Kept for callers that only strip characters; the same set as UNSAFE_CHARS but tab and newline. */
+export const CONTROL_CHARS = UNSAFE_BUT_TAB_NEWLINE;
+
+/** True when the text holds anything the sanitiser would remove or escape. */
+export function hasUnsafe(text: string): boolean {
+  return ANY_UNSAFE.test(text);
+}
+
+/** Terminal-safe text that may span lines: escape sequences and unsafe characters removed; tabs and newlines kept. */
+export function cleanText(text: string): string {
+  if (!ANY_UNSAFE.test(text)) return text; // the common case costs one scan
+  return text.replace(ESCAPE_SEQUENCE, '').replace(UNSAFE_BUT_TAB_NEWLINE, '');
+}
+
+/** One line of terminal-safe text: as cleanText, with tabs and line breaks as spaces. */
+export function oneLine(text: string): string {
+  if (!ANY_UNSAFE.test(text)) return text;
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/[\t\n\r\u2028\u2029]/g, ' ')
+    .replace(UNSAFE_CHARS, '');
+}
+
+/** `\x1b`, `\u202e`: how escapeUnsafe shows one character. */
+export function escapeChar(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Every unsafe character (tab and newline too) written as `\xNN` or `\uNNNN`, so it shows instead of acting. */
+export function escapeUnsafe(text: string): string {
+  return ANY_UNSAFE.test(text) ? text.replace(UNSAFE_CHARS, escapeChar) : text;
+}
+
+/** The former name of escapeUnsafe. */
+export const escapeControl = escapeUnsafe;

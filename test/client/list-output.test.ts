@@ -28,6 +28,6 @@ describe('outputList', () => {
     } as ListResponse;
     await outputList(ctx, async () => page, { limit: 2, follow: false });
     const footer = String(stdout.read()).trim().split('\n').pop();
-    expect(footer).toBe('2 of 5 exercises · next page: exercises ids --limit 2 --format table --after cursor-2');
+    expect(footer).toBe('1–2 of 5 exercises · next page: exercises ids --limit 2 --format table --after cursor-2');
   });
 });

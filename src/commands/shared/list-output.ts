@@ -3,36 +3,54 @@
  * through the paging iterator, streamed to the list writer.
  */
 import type { Context } from '../../context.js';
-import type { ListResponse, Pagination } from '../../catalogue/types.js';
+import type { ExerciseSummary, ListResponse } from '../../catalogue/types.js';
 import { type PageCursor, nextCursor, paginatePages } from '../../api/paging.js';
 import { createListWriter } from '../../output/list.js';
-import { nextPageCommand } from '../../output/next-page.js';
+import { pageFooter } from '../../output/next-page.js';
 import type { PagingChoice } from './paging-options.js';
 
 export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & { limit: number }) => Promise<ListResponse>, paging: PagingChoice): Promise<void> {
   const writer = createListWriter(ctx);
   const direction = paging.before !== undefined ? 'before' : 'after';
+  const fromStart = paging.after === undefined && paging.before === undefined;
 
   if (!paging.follow) {
     const cursor = paging.before !== undefined ? { before: paging.before } : paging.after !== undefined ? { after: paging.after } : {};
     const page = await fetchPage({ ...cursor, limit: paging.limit });
     await writer.addPage(page.exercises);
     const next = nextCursor(page, direction);
-    const firstPage = paging.after === undefined && paging.before === undefined;
-    const more = page.exercises.length >= paging.limit && typeof next === 'string' && !(firstPage && page.pagination.total <= page.exercises.length);
-    await writer.finish(page.pagination, more ? { nextCommand: nextPageCommand(ctx.argv, next, direction) } : {});
+    const more = page.exercises.length >= paging.limit && typeof next === 'string' && !(fromStart && page.pagination.total <= page.exercises.length);
+    const total = page.pagination.total;
+    await writer.finish(page.pagination, pageFooter({ argv: ctx.argv, direction, fromStart, shown: page.exercises.length, total, ...(more ? { next } : {}) }));
     return;
   }
 
-  let last: Pagination = { total: 0 };
+  let lastPage: ListResponse | undefined;
+  let lastItems: readonly ExerciseSummary[] = [];
+  let shown = 0;
   const pages = paginatePages(
     async (cursor) => {
-      const page = await fetchPage({ ...cursor, limit: paging.limit });
-      last = page.pagination;
-      return page;
+      lastPage = await fetchPage({ ...cursor, limit: paging.limit });
+      return lastPage;
     },
     { limit: paging.limit, after: paging.after, before: paging.before, max: paging.max },
   );
-  for await (const items of pages) await writer.addPage(items);
-  await writer.finish({ total: last.total }, { complete: true });
+  for await (const items of pages) {
+    shown += items.length;
+    lastItems = items;
+    await writer.addPage(items);
+  }
+  const total = lastPage?.pagination.total;
+  // Only --max stops before the end: then the footer offers the next --max items.
+  let next: string | undefined;
+  if (paging.max !== undefined && shown >= paging.max && lastPage && !(fromStart && typeof total === 'number' && total <= shown)) {
+    const cut = lastItems.length < lastPage.exercises.length;
+    const edge = direction === 'after' ? lastItems[lastItems.length - 1] : lastItems[0];
+    const server = cut ? undefined : nextCursor(lastPage, direction);
+    next = typeof server === 'string' ? server : cut ? edge?.id : undefined;
+  }
+  await writer.finish(
+    { total: total ?? 0 },
+    pageFooter({ argv: ctx.argv, direction, fromStart, shown, ...(typeof total === 'number' ? { total } : {}), ...(next !== undefined ? { next, max: paging.max } : {}) }),
+  );
 }

@@ -5,10 +5,9 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat, verboseLog } from '../../context.js';
-import { CliError, PartialFailureError } from '../../errors.js';
+import { CliError } from '../../errors.js';
 import type { BulkSummary } from '../../media/bulk.js';
 import type { MediaJob } from '../../media/jobs.js';
-import { plural } from '../../util/text.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 32;
@@ -43,11 +42,11 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
     ...options,
     signal: ctx.signal,
     ...(progress ? { progress } : {}),
-    download: async (job, onBytes, signal) => {
+    download: async (job, file, signal) => {
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
-      return downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes, ...(log ? { log } : {}) });
+      return downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes: file.bytes, ...(log ? { log } : {}) });
     },
   });
 }
@@ -57,15 +56,10 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
  * --format json. Exit 7 (PartialFailureError) when some files failed.
  */
 export async function reportSummary(ctx: Context, summary: BulkSummary): Promise<void> {
-  const { summaryJson, summaryLines } = await import('../../media/bulk.js');
+  const { partialFailure, summaryJson, summaryLines } = await import('../../media/bulk.js');
   const lines = summaryLines(summary);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
   if (shown.length > 0) ctx.io.stderr.write(`${shown.join('\n')}\n`);
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
-  if (summary.failed > 0) {
-    throw new PartialFailureError(`${summary.failed} of ${plural(summary.outcomes.length, 'file')} failed; the others are in place.`, {
-      hint: 'Run the same command again: complete files are skipped and partial ones resume.',
-      details: { failed: summary.outcomes.filter((o) => o.status === 'failed').map((o) => ({ file: o.job.what, message: o.error?.message })) },
-    });
-  }
+  if (summary.failed > 0) throw partialFailure(summary);
 }
