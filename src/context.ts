@@ -93,9 +93,9 @@ export function colorEnabled(ctx: Pick<Context, 'io' | 'env' | 'globals'>, strea
   return stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
 }
 
-/** The output format in force: --json, then --format, else table on a terminal and tsv in a pipe. */
+/** The output format in force: --json (jsonl with --format jsonl), then --format, else table on a terminal and tsv in a pipe. */
 export function outputFormat(ctx: Pick<Context, 'io' | 'globals'>): OutputFormat {
-  if (ctx.globals.json) return 'json';
+  if (ctx.globals.json) return ctx.globals.format === 'jsonl' ? 'jsonl' : 'json';
   if (ctx.globals.format) return ctx.globals.format;
   return ctx.io.stdoutIsTTY ? 'table' : 'tsv';
 }

@@ -51,10 +51,10 @@ export const LIST_COLUMNS: ReadonlyArray<Column<ExerciseSummary>> = SUMMARY_FIEL
  */
 export const LIST_TABLE_COLUMNS: ReadonlyArray<TableColumn<ExerciseSummary>> = [
   { ...field('id', 'ID'), fixed: true, minWidth: 0, shrinkOrder: 0 },
-  { key: 'name', title: 'NAME', value: (item) => text(item.displayName ?? item.name), minWidth: 16, shrinkOrder: 2 },
+  { key: 'name', title: 'NAME', value: (item) => text(item.displayName ?? item.name), minWidth: 30, shrinkOrder: 2 },
   { ...field('aliases', 'ALIASES'), minWidth: 12, dropOrder: 1, shrinkOrder: 1 },
-  { ...field('premiumImages', 'IMAGES'), minWidth: 6, dropOrder: 3, shrinkOrder: 3 },
-  { ...field('premiumVideos', 'VIDEOS'), minWidth: 6, dropOrder: 2, shrinkOrder: 3 },
+  { ...field('premiumImages', 'IMAGES'), minWidth: 20, dropOrder: 3, shrinkOrder: 3 },
+  { ...field('premiumVideos', 'VIDEOS'), minWidth: 20, dropOrder: 2, shrinkOrder: 3 },
 ];
 
 /** csv and tsv of full records: every record field. */

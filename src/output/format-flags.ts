@@ -1,6 +1,7 @@
 /**
- * `--json [fields]` and `--format` together: which output format they ask for, and a usage
- * error when they ask for two different ones (never a silent choice).
+ * `--json [fields]` and `--format` together: a usage error when they ask for two different
+ * output formats (never a silent choice). Which format is then in force: outputFormat in
+ * src/context.ts (`--json` is json, or jsonl with `--format jsonl`).
  */
 import type { OutputFormat } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -21,11 +22,4 @@ export function assertFormatFlags(flags: FormatFlags): void {
   throw new UsageError(`--json and --format ${flags.format} ask for different output formats; give one of them.`, {
     hint: '--json [fields] writes JSON (with --format jsonl, one object per line); --format alone picks any format.',
   });
-}
-
-/** The output format in force: `--json` (json, or jsonl with --format jsonl), then --format, else table on a terminal and tsv in a pipe. */
-export function resolveFormat(flags: FormatFlags, stdoutIsTTY: boolean): OutputFormat {
-  if (flags.json !== undefined && flags.json !== false) return flags.format === 'jsonl' ? 'jsonl' : 'json';
-  if (flags.format) return flags.format;
-  return stdoutIsTTY ? 'table' : 'tsv';
 }

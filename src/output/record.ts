@@ -21,13 +21,16 @@ export function humanEnum(value: string): string {
   return value.toLowerCase().replace(/_/g, ' ');
 }
 
-/** Greedy word wrap with a hanging indent. */
-export function wrap(text: string, width: number, indent: string): string {
+/** Code points: the width of text without wide or combining characters. */
+const codePoints = (text: string): number => [...text].length;
+
+/** Greedy word wrap with a hanging indent; `measure` gives the terminal width of a piece of text. */
+export function wrap(text: string, width: number, indent: string, measure: (text: string) => number = codePoints): string {
   const words = text.split(/\s+/).filter(Boolean);
   const lines: string[] = [];
   let line = '';
   for (const word of words) {
-    if (line && [...line].length + 1 + [...word].length > width) {
+    if (line && measure(line) + 1 + measure(word) > width) {
       lines.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;
@@ -36,7 +39,8 @@ export function wrap(text: string, width: number, indent: string): string {
   return lines.join(`\n${indent}`);
 }
 
-export function renderRecordText(record: ExerciseRecord, options: { width: number; bold?: Paint; dim?: Paint }): string {
+export function renderRecordText(record: ExerciseRecord, options: { width: number; bold?: Paint; dim?: Paint; measure?: (text: string) => number }): string {
+  const measure = options.measure ?? codePoints;
   const bold = options.bold ?? ((s: string) => s);
   const dim = options.dim ?? ((s: string) => s);
   const width = Math.max(40, options.width);
@@ -48,7 +52,7 @@ export function renderRecordText(record: ExerciseRecord, options: { width: numbe
   lines.push(`${bold(title)}${record.id !== undefined ? dim(`  (${clean(record.id)})`) : ''}`);
   if (record.displayName && record.displayName !== record.name) lines.push(`${dim('Name:')} ${clean(record.name)}`);
   const field = (label: string, value: string): void => {
-    if (value) lines.push(`${dim(`${label}:`)} ${wrap(value, width - label.length - 2, ' '.repeat(label.length + 2))}`);
+    if (value) lines.push(`${dim(`${label}:`)} ${wrap(value, width - label.length - 2, ' '.repeat(label.length + 2), measure)}`);
   };
   field('Also known as', names(record.aliases));
   field('Category', record.category ? humanEnum(clean(record.category)) : '');
@@ -63,7 +67,7 @@ export function renderRecordText(record: ExerciseRecord, options: { width: numbe
     const digits = String(record.instructions.length).length;
     record.instructions.forEach((step, i) => {
       const label = `  ${String(i + 1).padStart(digits)}. `;
-      lines.push(label + wrap(clean(step), width - label.length, ' '.repeat(label.length)));
+      lines.push(label + wrap(clean(step), width - label.length, ' '.repeat(label.length), measure));
     });
   }
   field('Premium images', names(record.premiumImages));
@@ -125,13 +129,15 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
     }
     case 'table': {
       let paint: { bold: Paint; dim: Paint } | undefined;
+      let measure: ((text: string) => number) | undefined;
       return {
         async add(record) {
           if (colorEnabled(ctx) && !paint) {
             const chalk = (await import('chalk')).default;
             paint = { bold: chalk.bold, dim: chalk.dim };
           }
-          await write(out, (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, ...paint }));
+          measure ??= (await (await import('./width.js')).loadMeasure()).width;
+          await write(out, (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, measure, ...paint }));
         },
         async finish() {},
       };
