@@ -43,6 +43,7 @@ declare module 'cacache' {
   const cacache: {
     ls(cache: string): Promise<Record<string, ListedEntry>>;
     get(cache: string, key: string): Promise<{ data: Buffer; metadata?: unknown; integrity: string; size: number }>;
+    put(cache: string, key: string, data: Buffer | string, options?: { metadata?: unknown; algorithms?: string[] }): Promise<unknown>;
   };
   export default cacache;
 }

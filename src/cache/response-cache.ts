@@ -5,7 +5,6 @@
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
  * to `log` (--verbose), never a failed command.
  */
-import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HeaderBag } from './headers.js';
 import { type EntryMeta, entryMetaFor, isFresh, parseEntryMeta } from './freshness.js';
@@ -175,6 +174,7 @@ export class ResponseCache {
 
   /** Removes every entry (the whole store directory). The request ledger is elsewhere and stays. */
   async clear(): Promise<void> {
+    const { rm } = await import('node:fs/promises');
     await rm(this.path, { recursive: true, force: true });
   }
 
@@ -259,6 +259,7 @@ export class ResponseCache {
 
 /** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
 async function bytesUnder(dir: string): Promise<number> {
+  const { lstat, readdir } = await import('node:fs/promises');
   let names: string[];
   try {
     names = await readdir(dir);

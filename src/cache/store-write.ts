@@ -4,7 +4,7 @@
  * lines appended with their own hash (a torn line is ignored on read). Loaded only when
  * something is written or dropped: a cache hit never comes here.
  */
-import { rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { contentPath, pickDigest } from './store-read.js';
 
 interface CacacheWrite {
@@ -51,7 +51,7 @@ export async function deleteEntry(dir: string, key: string): Promise<void> {
  */
 export async function removeContent(dir: string, integrity: string): Promise<void> {
   const digest = pickDigest(integrity);
-  if (digest) await rm(contentPath(dir, digest), { force: true });
+  if (digest) rmSync(contentPath(dir, digest), { force: true });
 }
 
 /** Rewrites `key`'s bucket to its newest line once repeated refreshes have grown it. */
