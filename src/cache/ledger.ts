@@ -112,6 +112,8 @@ function usageOf(data: LedgerData, connection: string, month: string, budget: nu
 export class Ledger {
   readonly path: string;
   private readonly warn: (message: string) => void;
+  /** Rate-limit headers noted but not yet written, by connection. */
+  private readonly pending = new Map<string, RateLimitSeen>();
 
   constructor(path: string, options: LedgerOptions = {}) {
     this.path = path;
@@ -139,22 +141,33 @@ export class Ledger {
   }
 
   /**
-   * Keeps the rate-limit headers of a response (RateLimit-*, X-RateLimit-*) as the last seen
-   * for this connection. Responses without any are ignored (no write, no lock).
+   * Notes the rate-limit headers of a response (RateLimit-*, X-RateLimit-*) as the last seen
+   * for this connection, in memory: they are written with the next reserve() or flush(), so
+   * a response costs no extra lock. Returns whether the response had any.
    */
-  async recordRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): Promise<void> {
+  noteRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): boolean {
     const info = rateLimitHeaders(headers);
-    if (!info) return;
-    const now = options.now ?? Date.now();
-    await this.update(now, (data) => {
-      data.rateLimits[connectionKey(origin, keyHash)] = { ...info, seenAt: now };
-    });
+    if (!info) return false;
+    this.pending.set(connectionKey(origin, keyHash), { ...info, seenAt: options.now ?? Date.now() });
+    return true;
+  }
+
+  /** Writes rate-limit headers noted since the last write (call it once at exit). */
+  async flush(options: { now?: number } = {}): Promise<void> {
+    if (this.pending.size === 0) return;
+    await this.update(options.now ?? Date.now(), () => undefined);
+  }
+
+  /** noteRateLimit() and flush() at once. */
+  async recordRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): Promise<void> {
+    if (this.noteRateLimit(origin, keyHash, headers, options)) await this.flush(options);
   }
 
   /** The usage of a month (this one by default) without taking the lock: the file is only ever replaced whole. */
   async usage(origin: string, keyHash: string, options: { month?: string; budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
     const month = options.month ?? currentMonth(options.now ?? Date.now());
     const data = (await this.read()).data ?? emptyLedger();
+    for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
     return usageOf(data, connectionKey(origin, keyHash), month, options.budget);
   }
 
@@ -196,6 +209,8 @@ export class Ledger {
         data = emptyLedger();
       }
       const result = change(data);
+      for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
+      this.pending.clear();
       prune(data, now);
       await this.write(data);
       return result;

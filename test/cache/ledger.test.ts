@@ -87,8 +87,22 @@ describe('rate-limit headers', () => {
     expect((await ledger.usage(ORIGIN, 'other', { now: JUNE })).rateLimit).toBeNull();
   });
 
+  it('noted in memory, written with the next reserve or at flush, without a lock of their own', async () => {
+    expect(ledger.noteRateLimit(ORIGIN, HASH, { 'ratelimit-remaining': '7' }, { now: JUNE })).toBe(true);
+    expect(ledger.noteRateLimit(ORIGIN, HASH, { etag: '"x"' }, { now: JUNE })).toBe(false);
+    expect(existsSync(file)).toBe(false);
+    expect((await ledger.usage(ORIGIN, HASH, { now: JUNE })).rateLimit).toMatchObject({ remaining: 7 });
+    await ledger.reserve(ORIGIN, HASH, { now: JUNE });
+    expect((await new Ledger(file).usage(ORIGIN, HASH, { now: JUNE })).rateLimit).toMatchObject({ remaining: 7, seenAt: JUNE });
+    ledger.noteRateLimit(ORIGIN, HASH, { 'ratelimit-remaining': '6' }, { now: JUNE + 1 });
+    await ledger.flush({ now: JUNE + 1 });
+    expect((await new Ledger(file).usage(ORIGIN, HASH, { now: JUNE })).rateLimit).toMatchObject({ remaining: 6 });
+    expect((await new Ledger(file).usage(ORIGIN, HASH, { now: JUNE })).requests).toBe(1);
+  });
+
   it('writes nothing for a response without them', async () => {
     await ledger.recordRateLimit(ORIGIN, HASH, {}, { now: JUNE });
+    await ledger.flush();
     expect(existsSync(file)).toBe(false);
   });
 });
