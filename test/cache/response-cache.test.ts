@@ -7,7 +7,8 @@ import { appendFileSync, existsSync, readFileSync, truncateSync, unlinkSync, wri
 import { join } from 'node:path';
 import cacache from 'cacache';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cacheKey, cacheScope } from '../../src/cache/keys.js';
+import { cacheKey, cacheScope, keyHash } from '../../src/cache/keys.js';
+import { Ledger } from '../../src/cache/ledger.js';
 import { isFullRecord } from '../../src/cache/records.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { CONTENT_DIR, INDEX_DIR, bucketPath, contentPath, pickDigest, readStoreEntry } from '../../src/cache/store-read.js';
@@ -232,15 +233,20 @@ describe('full records', () => {
 });
 
 describe('the store on disk', () => {
-  it('holds no trace of the API key after puts, records and refreshes', async () => {
+  it('holds no trace of the API key after puts, records, refreshes and ledger writes', async () => {
     const scope = cacheScope(conn);
+    const ledger = new Ledger(join(dir, '..', 'ledger.json'));
+    await ledger.reserve(conn.origin, keyHash(API_KEY), { budget: 10 });
+    ledger.noteRateLimit(conn.origin, keyHash(API_KEY), { 'x-ratelimit-remaining': '9' });
+    await ledger.flush();
     await cache.put(key, page, { now: T0, headers: { etag: '"e"' } });
     await cache.putRecord(scope, record, { now: T0 });
     await cache.refresh(key, { now: T0 + 1, headers: {} });
     await cache.put(cacheKey({ ...conn, path: '/exercise/exerciseIds', query: { limit: '25', after: 'X' } }), page, { now: T0 });
     expect(filesUnder(dir).length).toBeGreaterThan(3);
-    expect(filesContaining(dir, API_KEY)).toEqual([]);
-    expect(filesContaining(dir, API_KEY.slice(0, 12))).toEqual([]);
+    expect(filesUnder(join(dir, '..')).length).toBe(filesUnder(dir).length + 1);
+    expect(filesContaining(join(dir, '..'), API_KEY)).toEqual([]);
+    expect(filesContaining(join(dir, '..'), API_KEY.slice(0, 12))).toEqual([]);
   });
 
   it('is in the format cacache itself reads, and reads what cacache writes', async () => {
