@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'rate_limited'
+  | 'budget_exceeded'
   | 'network'
   | 'timeout'
   | 'server_error'
@@ -93,6 +94,33 @@ export class NotFoundError extends CliError {
 export class RateLimitError extends CliError {
   constructor(message: string, options?: CliErrorOptions) {
     super(message, ExitCode.RATE_LIMITED, 'rate_limited', options);
+  }
+}
+
+/**
+ * The month's request budget (`--budget`, `config set budget`) is spent: raised before the
+ * request that would pass it, so nothing was sent. Same exit code as a 429: the service
+ * would not be asked either way, and a script treats both as "try again later".
+ */
+export class BudgetExceededError extends CliError {
+  readonly month: string;
+  readonly requests: number;
+  readonly budget: number;
+
+  constructor(usage: { month: string; requests: number; budget: number; origin: string }, options: CliErrorOptions = {}) {
+    super(
+      `The request budget for ${usage.month} is spent: ${usage.requests} of ${usage.budget} requests already sent to ${usage.origin}, so this one was not sent.`,
+      ExitCode.RATE_LIMITED,
+      'budget_exceeded',
+      {
+        hint: 'Raise it for this run with --budget <n>, or for good with `exercises config set budget <n>`; answers already cached still work (--offline).',
+        ...options,
+        details: { month: usage.month, requests: usage.requests, budget: usage.budget, origin: usage.origin, ...options.details },
+      },
+    );
+    this.month = usage.month;
+    this.requests = usage.requests;
+    this.budget = usage.budget;
   }
 }
 

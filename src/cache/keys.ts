@@ -1,0 +1,94 @@
+/**
+ * Cache keys. Every key names the origin, the language and a hash of the API key, so plans
+ * see different records, a local server never shares entries with the real service, and a
+ * page cached for one language is never served for another. The API key itself never
+ * appears in a key, and so never in a cache file (cacache writes keys into its index).
+ */
+import { createHash } from 'node:crypto';
+
+/** Bumped when the meaning of a key or of a stored body changes: old entries are then simply never read. */
+const KEY_VERSION = 'v1';
+/** Keeps the hash of a key apart from any other use of SHA-256 over the same text. */
+const KEY_HASH_DOMAIN = 'exercises api key\0';
+/** 64 bits: enough to keep the keys of one machine apart, too little to be a handle on the key. */
+const KEY_HASH_HEX_CHARS = 16;
+
+export type QueryInput = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** A short one-way hash of the API key (`none` without a key): all the cache and the ledger know of it. */
+export function keyHash(apiKey: string | undefined): string {
+  if (!apiKey) return 'none';
+  return createHash('sha256').update(KEY_HASH_DOMAIN).update(apiKey).digest('hex').slice(0, KEY_HASH_HEX_CHARS);
+}
+
+/** `https://host[:port]` as URL normalises it (lower-case host, default port dropped). */
+export function normalOrigin(origin: string): string {
+  return new URL(origin).origin;
+}
+
+function queryPairs(query: QueryInput | undefined): Array<[string, string]> {
+  if (query === undefined) return [];
+  if (query instanceof URLSearchParams) return [...query.entries()];
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of typeof value === 'string' ? [value] : value) pairs.push([name, v]);
+  }
+  return pairs;
+}
+
+/**
+ * The query in one canonical form: pairs sorted by name, then value. Every repeated
+ * parameter of the interface is a set filter (category, force, level…), so the order of
+ * its values does not change the answer.
+ */
+export function canonicalQuery(query: QueryInput | undefined): string {
+  const pairs = queryPairs(query).sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return new URLSearchParams(pairs).toString();
+}
+
+/** What a stored answer belongs to: origin, key (by hash) and language. */
+export interface ScopeInput {
+  origin: string;
+  /** The language the answer is in; undefined for the service default (kept apart from an explicit one). */
+  lang?: string | undefined;
+  apiKey?: string | undefined;
+  /** Instead of apiKey, when the caller already has it. */
+  keyHash?: string;
+}
+
+/** `<origin> <key hash> <lang>`: the part every cache key of one connection and language shares. */
+export function cacheScope(input: ScopeInput): string {
+  const hash = input.keyHash ?? keyHash(input.apiKey);
+  return `${normalOrigin(input.origin)} ${hash} ${input.lang ? input.lang.toLowerCase() : '-'}`;
+}
+
+export interface RequestKeyInput extends ScopeInput {
+  /** The URL path as sent (already percent-encoded, including any base-URL prefix). */
+  path: string;
+  query?: QueryInput;
+}
+
+/** The key of one GET: its scope, path and canonical query. */
+export function cacheKey(input: RequestKeyInput): string {
+  const query = canonicalQuery(input.query);
+  return `${KEY_VERSION} GET ${cacheScope(input)} ${input.path}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * A name as `show` may be given it: Unicode NFC, lower case. Names match case-insensitively,
+ * as the project's server matches them; ids match exactly.
+ */
+export function normalName(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+/** Key of a full record by its id. */
+export function recordIdKey(scope: string, id: string): string {
+  return `${KEY_VERSION} record ${scope} id ${id}`;
+}
+
+/** Key of a full record by its (English) name, case-insensitively. */
+export function recordNameKey(scope: string, name: string): string {
+  return `${KEY_VERSION} record ${scope} name ${normalName(name)}`;
+}

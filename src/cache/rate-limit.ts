@@ -1,0 +1,57 @@
+/**
+ * The rate-limit headers a service may send: the IETF `RateLimit-Limit/-Remaining/-Reset`
+ * (and the newer single `RateLimit` field), and the older `X-RateLimit-*` names. The ledger
+ * keeps the last ones seen per connection for `quota` and `--verbose`.
+ */
+import { type HeaderBag, headerText, safeHeaderValue } from './headers.js';
+
+export interface RateLimitInfo {
+  /** Requests allowed in the window, as the service last said. */
+  limit?: number;
+  remaining?: number;
+  /** Seconds until the window resets (or the time it resets, as the service sends it). */
+  reset?: number;
+  /** Every rate-limit header as received (lower-case names, printable ASCII, capped in length). */
+  headers: Record<string, string>;
+}
+
+const RATE_LIMIT_NAME = /^(x-)?ratelimit(-[a-z0-9-]+)?$/;
+
+/** The first whole number in a header value (`100`, `100, 100;w=3600`). */
+function firstNumber(value: string | undefined): number | undefined {
+  const match = value === undefined ? null : /^\s*(\d+)/.exec(value);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A parameter of the structured `RateLimit` field: `limit=100, remaining=5, reset=30` or `"default";r=5;t=30`. */
+function structuredParam(value: string | undefined, names: readonly string[]): number | undefined {
+  if (value === undefined) return undefined;
+  for (const name of names) {
+    const match = new RegExp(`(?:^|[,;\\s])${name}=(\\d+)`).exec(value);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
+/** The rate-limit headers of a response; undefined when it has none. */
+export function rateLimitHeaders(headers: HeaderBag | undefined): RateLimitInfo | undefined {
+  if (!headers) return undefined;
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (!RATE_LIMIT_NAME.test(lower)) continue;
+    const text = headerText(headers, name);
+    if (text !== undefined) raw[lower] = safeHeaderValue(text);
+  }
+  if (Object.keys(raw).length === 0) return undefined;
+  const pick = (suffix: string, structured: readonly string[]): number | undefined =>
+    firstNumber(raw[`ratelimit-${suffix}`]) ?? structuredParam(raw.ratelimit, structured) ?? firstNumber(raw[`x-ratelimit-${suffix}`]);
+  const info: RateLimitInfo = { headers: raw };
+  const limit = pick('limit', ['limit']);
+  const remaining = pick('remaining', ['remaining', 'r']);
+  const reset = pick('reset', ['reset', 't']);
+  if (limit !== undefined) info.limit = limit;
+  if (remaining !== undefined) info.remaining = remaining;
+  if (reset !== undefined) info.reset = reset;
+  return info;
+}

@@ -1,0 +1,277 @@
+/**
+ * The response cache: JSON answers of GET requests and the full records they carry, in a
+ * cacache store (DESIGN.md "Cache and requests"). Reads are verified (store-read.ts); a
+ * corrupt entry is dropped and reported as a miss, never served. The cache is an
+ * optimisation: a store that cannot be read or written is a miss or a skipped write, told
+ * to `log` (--verbose), never a failed command.
+ */
+import { join } from 'node:path';
+import type { HeaderBag } from './headers.js';
+import { type EntryMeta, entryMetaFor, isFresh, parseEntryMeta } from './freshness.js';
+import { recordIdKey, recordNameKey } from './keys.js';
+import { recordKeys } from './records.js';
+import { type IndexEntry, readStoreEntry } from './store-read.js';
+import { compactIfLarge, deleteEntry, linkEntry, removeContent, writeEntry } from './store-write.js';
+
+export interface LookupOptions {
+  /** ms since the epoch (Date.now() in use; injected by tests). */
+  now: number;
+  /** The configured time to live, for answers without max-age. */
+  ttlMs: number;
+}
+
+export interface StoreOptions {
+  /** The response headers (lower-case names): cache-control, etag, last-modified, date, age. */
+  headers?: HeaderBag;
+  now: number;
+}
+
+export type CacheLookup =
+  | { status: 'fresh'; body: unknown; storedAt: number }
+  /** Too old, or no-cache: revalidate with etag / lastModified when given, else fetch anew; --offline may still use body. */
+  | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string }
+  | { status: 'miss' };
+
+export interface CacheInfo {
+  path: string;
+  /** Keys stored: one per cached answer, one or two per known full record (by id, by name). */
+  entries: number;
+  /** Bytes on disk under path (content, index and temp files). */
+  bytes: number;
+  /** When the oldest entry was written, ms since the epoch; null when empty. */
+  oldest: number | null;
+}
+
+export interface ResponseCacheOptions {
+  /** Where problems go (a dropped corrupt entry, a failed write): --verbose. */
+  log?: (line: string) => void;
+}
+
+interface Verified {
+  entry: IndexEntry;
+  data: Buffer;
+  meta: EntryMeta;
+  body: unknown;
+}
+
+const MISS: CacheLookup = { status: 'miss' };
+
+export class ResponseCache {
+  readonly path: string;
+  private readonly log: (line: string) => void;
+  /** Index bucket sizes seen on reads, so a write can compact a bucket that has grown. */
+  private readonly bucketBytes = new Map<string, number>();
+
+  private constructor(dir: string, options: ResponseCacheOptions) {
+    this.path = dir;
+    this.log = options.log ?? (() => {});
+  }
+
+  /** The store in `dir` (created on the first write). Does no I/O. */
+  static open(dir: string, options: ResponseCacheOptions = {}): ResponseCache {
+    return new ResponseCache(dir, options);
+  }
+
+  /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
+  async get(key: string, options: LookupOptions): Promise<CacheLookup> {
+    const found = await this.read(key);
+    if (!found) return MISS;
+    const { meta, body } = found;
+    if (isFresh(meta, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt: meta.storedAt };
+    return {
+      status: 'stale',
+      body,
+      storedAt: meta.storedAt,
+      ...(meta.etag !== undefined ? { etag: meta.etag } : {}),
+      ...(meta.lastModified !== undefined ? { lastModified: meta.lastModified } : {}),
+    };
+  }
+
+  /**
+   * Stores a 200 answer. With `Cache-Control: no-store` nothing is stored and an entry
+   * already there is dropped. Resolves to whether it was stored.
+   */
+  async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
+    const meta = entryMetaFor(options.headers, options.now);
+    if (!meta) {
+      await this.forget(key);
+      return false;
+    }
+    return this.safely(`store the answer for ${key}`, false, async () => {
+      await writeEntry(this.path, key, Buffer.from(JSON.stringify(body)), meta);
+      await this.compact(key);
+      return true;
+    });
+  }
+
+  /**
+   * After a 304 to a conditional request: the stored answer is confirmed, fresh from `now`,
+   * with the 304's validators and directives where it sent any. Resolves to the body, or to
+   * a miss when the entry is gone or corrupt (then the caller fetches without validators).
+   */
+  async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
+    const found = await this.read(key);
+    if (!found) return MISS;
+    const meta = entryMetaFor(options.headers, options.now, found.meta);
+    if (!meta) await this.forget(key);
+    else {
+      await this.safely(`refresh the answer for ${key}`, undefined, async () => {
+        await linkEntry(this.path, key, found.entry.integrity, found.data.length, meta);
+        await this.compact(key);
+      });
+    }
+    return { status: 'fresh', body: found.body, storedAt: options.now };
+  }
+
+  /** Forgets the answer stored under `key`, if any. */
+  async delete(key: string): Promise<void> {
+    await this.forget(key);
+  }
+
+  /**
+   * Keeps a full record so `show` by its id or its exact name is answered from the cache,
+   * whichever request brought it. `scope` is cacheScope() of the connection and language.
+   * The headers of the answer that carried it apply as to any answer (no-store, max-age);
+   * validators belong to URLs, so a record keeps none.
+   */
+  async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
+    const keys = recordKeys(scope, record);
+    const full = entryMetaFor(options.headers, options.now);
+    if (!full) {
+      for (const key of keys) await this.forget(key);
+      return false;
+    }
+    const [first, ...others] = keys;
+    if (first === undefined) return false;
+    const meta: EntryMeta = { storedAt: full.storedAt, ...(full.maxAgeMs !== undefined ? { maxAgeMs: full.maxAgeMs } : {}), ...(full.noCache ? { noCache: true } : {}) };
+    return this.safely(`store the record ${first}`, false, async () => {
+      const { integrity, size } = await writeEntry(this.path, first, Buffer.from(JSON.stringify(record)), meta);
+      for (const key of others) await linkEntry(this.path, key, integrity, size, meta);
+      for (const key of keys) await this.compact(key);
+      return true;
+    });
+  }
+
+  /**
+   * A full record by id (exact) or by name (case-insensitive), from any answer that carried
+   * it in this scope. A fresh match wins; else the stale one (for --offline), else a miss.
+   */
+  async getRecord(scope: string, idOrName: string, options: LookupOptions): Promise<CacheLookup> {
+    const byId = await this.get(recordIdKey(scope, idOrName), options);
+    if (byId.status === 'fresh') return byId;
+    const byName = await this.get(recordNameKey(scope, idOrName), options);
+    if (byName.status === 'fresh' || byId.status === 'miss') return byName;
+    return byId;
+  }
+
+  /** Location, number of entries, bytes on disk and the oldest entry's time. */
+  async info(): Promise<CacheInfo> {
+    const { default: cacache } = await import('cacache');
+    const listed = Object.values(await cacache.ls(this.path));
+    const oldest = listed.reduce<number | null>((min, e) => (min === null || e.time < min ? e.time : min), null);
+    return { path: this.path, entries: listed.length, bytes: await bytesUnder(this.path), oldest };
+  }
+
+  /** Removes every entry (the whole store directory). The request ledger is elsewhere and stays. */
+  async clear(): Promise<void> {
+    const { rm } = await import('node:fs/promises');
+    await rm(this.path, { recursive: true, force: true });
+  }
+
+  /** The verified entry under `key`, or undefined (a corrupt one dropped on the way). */
+  private async read(key: string): Promise<Verified | undefined> {
+    let result;
+    try {
+      result = await readStoreEntry(this.path, key);
+    } catch (err) {
+      this.log(`cache: cannot read ${this.path}: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (result.status === 'missing') {
+      this.bucketBytes.set(key, result.bucketBytes);
+      return undefined;
+    }
+    if (result.status === 'corrupt') {
+      await this.drop(key, result.reason, result.entry.integrity);
+      return undefined;
+    }
+    let data: Buffer;
+    if (result.status === 'unsupported') {
+      // Not written by this client: let cacache read and verify it.
+      try {
+        const { default: cacache } = await import('cacache');
+        data = (await cacache.get(this.path, key)).data;
+      } catch (err) {
+        await this.drop(key, `cacache cannot read it (${(err as Error).message})`);
+        return undefined;
+      }
+    } else {
+      data = result.data;
+      this.bucketBytes.set(key, result.bucketBytes);
+    }
+    const meta = parseEntryMeta(result.entry.metadata);
+    if (!meta) {
+      await this.drop(key, 'its metadata is not what this client writes');
+      return undefined;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(data.toString('utf8'));
+    } catch {
+      await this.drop(key, 'its content is not JSON');
+      return undefined;
+    }
+    return { entry: result.entry, data, meta, body };
+  }
+
+  /** Drops a corrupt entry, and its content when that is what failed verification. */
+  private async drop(key: string, reason: string, badContent?: string): Promise<void> {
+    this.log(`cache: dropped the entry for ${key}: ${reason}`);
+    await this.safely(`drop the entry for ${key}`, undefined, async () => {
+      await deleteEntry(this.path, key);
+      if (badContent !== undefined) await removeContent(this.path, badContent);
+    });
+    this.bucketBytes.delete(key);
+  }
+
+  /** Deletes `key` if it is stored (no deletion line written for what was never there). */
+  private async forget(key: string): Promise<void> {
+    const result = await readStoreEntry(this.path, key).catch(() => undefined);
+    if (!result || result.status === 'missing') return;
+    await this.safely(`drop the entry for ${key}`, undefined, () => deleteEntry(this.path, key));
+  }
+
+  private async compact(key: string): Promise<void> {
+    const seen = this.bucketBytes.get(key);
+    if (seen !== undefined) await compactIfLarge(this.path, key, seen);
+    this.bucketBytes.delete(key);
+  }
+
+  private async safely<T>(what: string, fallback: T, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      this.log(`cache: cannot ${what}: ${(err as Error).message}`);
+      return fallback;
+    }
+  }
+}
+
+/** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
+async function bytesUnder(dir: string): Promise<number> {
+  const { lstat, readdir } = await import('node:fs/promises');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const stat = await lstat(path).catch(() => undefined);
+    if (!stat) continue;
+    total += stat.isDirectory() ? await bytesUnder(path) : stat.size;
+  }
+  return total;
+}
