@@ -5,6 +5,15 @@
 // (dist/bundle/cli.cjs, built by `npm run build`), or the plain tsc output when no bundle was built.
 'use strict';
 
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 11 compiles it with Liftoff (fast,
+// ~1 ms) and then with TurboFan in the background, and process exit waits for that second
+// compile: ~100 ms on a one-request command, more than the request itself (bench/startup.mjs).
+// Liftoff code parses the few KiB of a JSON answer just as well. Of V8's flags only
+// --liftoff-only removes the wait (--no-wasm-tier-up and --no-wasm-dynamic-tiering do not, on
+// Node 20). V8 keys its code caches by the flags in force when they were made, so the flag is
+// set here, first, on every run: the cache loadBundle keeps is made and read under the same flags.
+require('node:v8').setFlagsFromString('--liftoff-only');
+
 const fs = require('node:fs');
 const path = require('node:path');
 
