@@ -5,15 +5,6 @@
 // (dist/bundle/cli.cjs, built by `npm run build`), or the plain tsc output when no bundle was built.
 'use strict';
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 11 compiles it with Liftoff (fast,
-// ~1 ms) and then with TurboFan in the background, and process exit waits for that second
-// compile: ~100 ms on a one-request command, more than the request itself (bench/startup.mjs).
-// Liftoff code parses the few KiB of a JSON answer just as well. Of V8's flags only
-// --liftoff-only removes the wait (--no-wasm-tier-up and --no-wasm-dynamic-tiering do not, on
-// Node 20). V8 keys its code caches by the flags in force when they were made, so the flag is
-// set here, first, on every run: the cache loadBundle keeps is made and read under the same flags.
-require('node:v8').setFlagsFromString('--liftoff-only');
-
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -36,6 +27,37 @@ function userCacheDir() {
  */
 function codeCacheName(argv, commandNames) {
   return argv.length > 0 && commandNames.includes(argv[0]) ? argv[0] : 'default';
+}
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 11 compiles it with Liftoff
+ * (~1 ms), then again with TurboFan in the background, and process exit waits for that second
+ * compile: ~100 ms on a one-request command, more than the request itself (bench/startup.mjs).
+ * Liftoff code parses a few KiB of headers just as well. Of V8's flags only --liftoff-only
+ * removes the wait on Node 20 (--no-wasm-tier-up and --no-wasm-dynamic-tiering do not).
+ *
+ * But V8 checks every code cache against a hash of its flags: once any flag is set at run time,
+ * Node's own built-in modules no longer match their embedded code caches (each built-in loaded
+ * afterwards is compiled from source: +15 ms on `--help`), nor does the bundle's cache below.
+ * So the flag is set at one fixed point of every run that sends a request: right after undici
+ * (and the built-ins it needs) is loaded, before its parser is compiled, and after the bundle's
+ * code cache, when it needs writing, has been written under the flags it is read with.
+ * Commands that send nothing never set it.
+ */
+const LAZY_UNDICI = './vendor/undici.cjs';
+
+function withLiftoffOnly(bundleRequire, beforeFlags) {
+  let flagged = false;
+  const lazyRequire = (id) => {
+    const loaded = bundleRequire(id);
+    if (id === LAZY_UNDICI && !flagged) {
+      flagged = true;
+      beforeFlags();
+      require('node:v8').setFlagsFromString('--liftoff-only');
+    }
+    return loaded;
+  };
+  return Object.assign(lazyRequire, bundleRequire);
 }
 
 /**
@@ -66,23 +88,29 @@ function loadBundle(source, argv) {
   const bundle = new Module(BUNDLE, module);
   bundle.filename = BUNDLE;
   bundle.paths = Module._nodeModulePaths(path.dirname(BUNDLE));
-  script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, path.dirname(BUNDLE));
+
+  let unwritten = cachedData === undefined || script.cachedDataRejected;
+  /** Writes the cache if this run must; renamed into place so a concurrent run never reads half a file. */
+  const writeCache = () => {
+    if (!unwritten) return;
+    unwritten = false;
+    try {
+      const cacheFile = path.join(cacheDir, `cli.cjs.${codeCacheName(argv, bundle.exports.COMMAND_NAMES ?? [])}.v8`);
+      fs.mkdirSync(cacheDir, { recursive: true });
+      const partial = `${cacheFile}.${process.pid}`;
+      fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
+      fs.renameSync(partial, cacheFile);
+    } catch {
+      // a read-only or missing cache directory: run without a cache
+    }
+  };
+  // Written at exit, so the functions this run compiled are in it too, unless a request sets
+  // V8's flags first (withLiftoffOnly): then just before.
+  if (unwritten) process.once('exit', writeCache);
+
+  const bundleRequire = withLiftoffOnly(Module.createRequire(BUNDLE), writeCache);
+  script.runInThisContext().call(bundle.exports, bundle.exports, bundleRequire, bundle, BUNDLE, path.dirname(BUNDLE));
   bundle.loaded = true;
-  if (cachedData === undefined || script.cachedDataRejected) {
-    // Written at exit, so the functions this run compiled are in it too; renamed into place
-    // so a concurrent run never reads half a file.
-    process.once('exit', () => {
-      try {
-        const cacheFile = path.join(cacheDir, `cli.cjs.${codeCacheName(argv, bundle.exports.COMMAND_NAMES ?? [])}.v8`);
-        fs.mkdirSync(cacheDir, { recursive: true });
-        const partial = `${cacheFile}.${process.pid}`;
-        fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
-        fs.renameSync(partial, cacheFile);
-      } catch {
-        // a read-only or missing cache directory: run without a cache
-      }
-    });
-  }
   return bundle.exports;
 }
 
@@ -96,6 +124,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   } catch (err) {
     if (err?.code !== 'ENOENT') throw err;
   }
-  if (source === undefined) import('../dist/cli.js').then((plain) => plain.main(process.argv));
+  if (source === undefined) {
+    // The plain tsc output (no bundle built, no code cache): undici is imported by the ES
+    // module loader, out of reach here, so the flag is set up front.
+    require('node:v8').setFlagsFromString('--liftoff-only');
+    import('../dist/cli.js').then((plain) => plain.main(process.argv));
+  }
   else loadBundle(source, args).main(process.argv);
 }

@@ -34,8 +34,12 @@ export class SignalWatch {
   /** Attempts in flight, by a signal that cancels them (read by tests: empty once all finished). */
   readonly inFlight = new Map<AbortSignal, Watched>();
 
-  /** Cancels `attempt` with `reason()` when `signal` aborts, until release(). */
+  /** Cancels `attempt` with `reason()` when `signal` aborts (at once if it already has), until release(). */
   watch(signal: AbortSignal, attempt: AttemptSignal, reason: () => unknown): void {
+    if (signal.aborted) {
+      attempt.abort(reason());
+      return;
+    }
     let entry = this.inFlight.get(signal);
     if (!entry) {
       const attempts = new Set<AttemptSignal>();

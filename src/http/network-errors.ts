@@ -43,6 +43,7 @@ export function networkError(err: unknown, url: URL, timeoutMs: number, redactTe
     case 'EPIPE':
     case 'UND_ERR_ABORTED':
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
       return make(`The connection to ${host} was dropped before the answer was complete.`, 'network');
     default: {
       const text = err instanceof Error ? err.message : String(err);

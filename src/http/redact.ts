@@ -24,20 +24,31 @@ function spellings(key: string): string[] {
 }
 
 /**
- * `text` with every occurrence of `key` replaced by `***`. A key of REDACT_ANYWHERE_LENGTH
- * characters or more is replaced wherever it appears; a shorter one only where it stands as a
- * word of its own (no letter or digit right before or after it), so a one-letter key does not
- * turn "The API key is not valid" into "The API ***ey…" — the key still never shows, as
- * anything that is the key alone is replaced.
+ * A function that returns its text with every occurrence of `key` replaced by `***`. A key of
+ * REDACT_ANYWHERE_LENGTH characters or more is replaced wherever it appears; a shorter one only
+ * where it stands as a word of its own (no letter or digit right before or after it), so a
+ * one-letter key does not turn "The API key is not valid" into "The API ***ey…" — the key still
+ * never shows, as anything that is the key alone is replaced. Made once per key (a transport
+ * redacts every line it logs).
  */
+export function redactorFor(key: string | undefined): (text: string) => string {
+  if (!key) return (text) => text;
+  const steps = spellings(key).map((form): ((text: string) => string) => {
+    if (form.length >= REDACT_ANYWHERE_LENGTH) return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text);
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'gu');
+    return (text) => text.replace(pattern, REDACTED);
+  });
+  return (text) => {
+    let out = text;
+    for (const step of steps) out = step(out);
+    return out;
+  };
+}
+
+/** `text` with the key redacted as redactorFor describes. */
 export function redact(text: string, key: string | undefined): string {
   if (!key || !text) return text;
-  let out = text;
-  for (const form of spellings(key)) {
-    if (form.length >= REDACT_ANYWHERE_LENGTH) out = out.split(form).join(REDACTED);
-    else out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'gu'), REDACTED);
-  }
-  return out;
+  return redactorFor(key)(text);
 }
 
 /**

@@ -16,7 +16,7 @@ import { readCapped } from './read-capped.js';
 import { AttemptSignal, SignalWatch } from './attempt.js';
 import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { deadlineError, networkError } from './network-errors.js';
-import { redact } from './redact.js';
+import { redactorFor } from './redact.js';
 import { assertAllowedUrl, parseBaseUrl } from './url-policy.js';
 import type { Progress } from './agent.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
@@ -100,9 +100,11 @@ export class Transport {
   private dispatcher: Promise<Dispatcher> | undefined;
   /** The attempts in flight, by the signals that cancel them. */
   private readonly signals = new SignalWatch();
+  private readonly redactKey: (text: string) => string;
 
   constructor(options: TransportOptions) {
     this.options = options;
+    this.redactKey = redactorFor(options.apiKey);
     this.baseUrl = parseBaseUrl(options.baseUrl);
     assertAllowedUrl(this.baseUrl, options.allowInsecure);
   }
@@ -126,11 +128,16 @@ export class Transport {
 
   /** Replaces the key wherever it might appear (redact.ts), for any text shown to the user. */
   redact(text: string): string {
-    return redact(text, this.options.apiKey);
+    return this.redactKey(text);
+  }
+
+  /** --verbose is on: log lines are built only then. */
+  private get verbose(): boolean {
+    return this.options.log !== undefined;
   }
 
   private log(line: string): void {
-    this.options.log?.(this.redact(line));
+    this.options.log?.(this.redactKey(line));
   }
 
   private headersFor(url: URL, extra?: Record<string, string>): Record<string, string> {
@@ -165,11 +172,10 @@ export class Transport {
   private async send(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[], bound: Bound): Promise<Sent> {
     assertAllowedUrl(url, this.options.allowInsecure);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
-    if (this.options.beforeRequest) {
-      await this.options.beforeRequest(url);
-      if (signals.some((s) => s.aborted)) throw new InterruptedError();
-    }
+    if (this.options.beforeRequest) await this.options.beforeRequest(url);
     const agent = await this.agent();
+    // Either wait may have outlasted a Ctrl-C or the caller's abort.
+    if (signals.some((s) => s.aborted)) throw new InterruptedError();
 
     const cancel = new AttemptSignal();
     for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
@@ -244,16 +250,17 @@ export class Transport {
 
   private parseJson(bytes: Buffer, contentType: string, url: URL, what: string): unknown {
     const text = bytes.toString('utf8');
-    const details = { url: this.redact(url.href), contentType: contentType || undefined };
-    const hint = 'Check the base URL points at the exercise service; run with --verbose to see the request.';
-    if (text.trim() === '') throw new MalformedResponseError(`The service sent an empty answer to ${what}.`, { hint, details });
+    const malformed = (message: string): MalformedResponseError =>
+      new MalformedResponseError(message, {
+        hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
+        details: { url: this.redact(url.href), contentType: contentType || undefined },
+      });
+    if (/^\s*$/.test(text)) throw malformed(`The service sent an empty answer to ${what}.`);
     try {
       return JSON.parse(text);
     } catch {
-      if (/html/i.test(contentType) || /^\s*</.test(text)) {
-        throw new MalformedResponseError(`The service answered ${what} with an HTML page, not JSON.`, { hint, details });
-      }
-      throw new MalformedResponseError(`The answer to ${what} is not valid JSON (truncated or corrupt).`, { hint, details });
+      if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
+      throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
     }
   }
 
@@ -269,7 +276,6 @@ export class Transport {
 
     for (let attempt = 1; ; attempt++) {
       const started = nowMs();
-      const tag = `(attempt ${attempt}/${planned})`;
       let retryAfter: string | undefined;
       let failure: CliError;
       try {
@@ -284,14 +290,16 @@ export class Transport {
           res.finish();
         }
         retryAfter = headerValue(res.headers, 'retry-after');
-        const quota = quotaHeaders(res.headers);
-        this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms ${tag}${quota ? ` ${quota}` : ''}`);
+        if (this.verbose) {
+          const quota = quotaHeaders(res.headers);
+          this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
+        }
         if (ok) return this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what);
         failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')));
         if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
       } catch (err) {
         if (!(err instanceof NetworkError) || !isRetryableError(err)) throw err;
-        this.log(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms ${tag}: ${err.message}`);
+        this.log(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned}): ${err.message}`);
         failure = err;
       }
 
@@ -320,9 +328,11 @@ export class Transport {
     const res = await this.send(target, this.headersFor(target, options.headers), signals, { kind: 'media', progress: { bytes: 0 } });
     // The attempt ends when its body does, read to the end, failed or dropped.
     res.body.once('close', res.finish);
-    const quota = quotaHeaders(res.headers);
-    const range = options.headers?.range ?? options.headers?.Range;
-    this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
+    if (this.verbose) {
+      const quota = quotaHeaders(res.headers);
+      const range = options.headers?.range ?? options.headers?.Range;
+      this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
+    }
     // Socket failures while the caller reads surface as body errors; streamError() maps them.
     return { status: res.status, headers: res.headers, body: res.body, url: target };
   }

@@ -4,7 +4,7 @@
  * afterResponse with each response's status and headers.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimitError } from '../../src/errors.js';
+import { InterruptedError, RateLimitError } from '../../src/errors.js';
 import type { ResponseHeaders } from '../../src/http/transport.js';
 import { closeAll, json, serve, transport } from './local-server.js';
 
@@ -55,6 +55,17 @@ describe('beforeRequest', () => {
     calls = 1;
     await expect(t.stream('/images/a/premium/b.png')).rejects.toBe(budget);
     expect(seen).toHaveLength(1);
+  });
+
+  it('an abort while it is awaited stops the request: nothing is sent', async () => {
+    const { url, seen } = await serve(() => {}); // would never answer
+    const t = transport({ baseUrl: url, timeoutMs: 10_000, beforeRequest: () => new Promise((r) => setTimeout(r, 100)) });
+    const job = new AbortController();
+    setTimeout(() => job.abort(), 20);
+    const started = Date.now();
+    await expect(t.stream('/images/a/premium/b.png', { signal: job.signal })).rejects.toBeInstanceOf(InterruptedError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(seen).toHaveLength(0);
   });
 
   it('runs before each media stream', async () => {
