@@ -4,7 +4,9 @@
  * file lazily), so `--help`, `--version` and answers from the cache never load them. In the
  * bundle, undici is a vendor file required at that moment (scripts/bundle.mjs).
  *
- * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs`.
+ * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the
+ * headers and body ones run on undici's coarse timers, which tick every half second: a bound
+ * of t fires between t and t + ~1 s). The whole-life bound is deadline.ts's.
  * Sockets look names up through loopbackLookup, so `localhost` never reaches DNS.
  */
 import type { Dispatcher } from 'undici';

@@ -6,6 +6,12 @@
  * network-errors.ts), the key redacted from everything shown (redact.ts), --verbose request
  * lines, and the hooks the request ledger needs. JSON requests and media streams share one
  * keep-alive Agent and these rules.
+ *
+ * The --verbose lines are written by the loops here rather than from undici's diagnostics
+ * channels (undici:request:create, :headers…): those are process-wide, carrying every
+ * transport's requests (and, under --sandbox, none of ours to tell apart), so each message
+ * would have to be matched back to its transport and attempt; the loop knows the attempt
+ * number, the time to the last body byte, and whether it will retry.
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -98,6 +104,8 @@ export class Transport {
   private readonly options: TransportOptions;
   /** The keep-alive undici Agent for every request, JSON and media alike; made on the first one. */
   private dispatcher: Promise<Dispatcher> | undefined;
+  /** The same, once made (no await per request then). */
+  private ready: Dispatcher | undefined;
   /** The attempts in flight, by the signals that cancel them. */
   private readonly signals = new SignalWatch();
   private readonly redactKey: (text: string) => string;
@@ -155,7 +163,12 @@ export class Transport {
   }
 
   private agent(): Promise<Dispatcher> {
-    this.dispatcher ??= import('./agent.js').then((m) => m.createAgent(this.options.timeoutMs));
+    if (!this.dispatcher) {
+      const made = import('./agent.js').then((m) => m.createAgent(this.options.timeoutMs));
+      this.dispatcher = made;
+      // Unless close() came first: then the next request makes a new one.
+      made.then((agent) => this.dispatcher === made && (this.ready = agent), () => {});
+    }
     return this.dispatcher;
   }
 
@@ -173,7 +186,7 @@ export class Transport {
     assertAllowedUrl(url, this.options.allowInsecure);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
     if (this.options.beforeRequest) await this.options.beforeRequest(url);
-    const agent = await this.agent();
+    const agent = this.ready ?? (await this.agent());
     // Either wait may have outlasted a Ctrl-C or the caller's abort.
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
 
@@ -345,6 +358,7 @@ export class Transport {
   async close(): Promise<void> {
     const dispatcher = this.dispatcher;
     this.dispatcher = undefined;
+    this.ready = undefined;
     if (dispatcher) await (await dispatcher).destroy();
   }
 }
