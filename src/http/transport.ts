@@ -109,12 +109,20 @@ export class Transport {
   /** The attempts in flight, by the signals that cancel them. */
   private readonly signals = new SignalWatch();
   private readonly redactKey: (text: string) => string;
+  /** Origins the URL policy has let through (it depends on nothing else), so it is judged once per origin. */
+  private readonly allowedOrigins = new Set<string>();
 
   constructor(options: TransportOptions) {
     this.options = options;
     this.redactKey = redactorFor(options.apiKey);
     this.baseUrl = parseBaseUrl(options.baseUrl);
-    assertAllowedUrl(this.baseUrl, options.allowInsecure);
+    this.assertAllowed(this.baseUrl);
+  }
+
+  private assertAllowed(url: URL): void {
+    if (this.allowedOrigins.has(url.origin)) return;
+    assertAllowedUrl(url, this.options.allowInsecure);
+    this.allowedOrigins.add(url.origin);
   }
 
   /** A URL under the base URL (keeping its path prefix), or an absolute URL as given. */
@@ -183,7 +191,7 @@ export class Transport {
    * errors; the body's own failures are the caller's to map (networkError / streamError).
    */
   private async send(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[], bound: Bound): Promise<Sent> {
-    assertAllowedUrl(url, this.options.allowInsecure);
+    this.assertAllowed(url);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
     if (this.options.beforeRequest) await this.options.beforeRequest(url);
     const agent = this.ready ?? (await this.agent());
