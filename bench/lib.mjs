@@ -55,7 +55,8 @@ export async function interleaved(cases, { runs, warmups, env }) {
 export function printVerdicts(cases, samples, { nameWidth = 26, extra } = {}) {
   const medians = samples.map(median);
   const base = medians[0];
-  const head = `${'command'.padEnd(nameWidth)}${'median ms'.padStart(10)}${extra ? extra.title.padStart(9) : ''}${`x ${cases[0].name}`.padStart(14)}   target`;
+  const ratioTitle = `  x ${cases[0].name}`;
+  const head = `${'command'.padEnd(nameWidth)}${'median ms'.padStart(10)}${extra ? extra.title.padStart(9) : ''}${ratioTitle}   target`;
   console.log(head);
   let ok = true;
   for (const [j, c] of cases.entries()) {
@@ -69,7 +70,7 @@ export function printVerdicts(cases, samples, { nameWidth = 26, extra } = {}) {
       if (!met) ok = false;
       target = `${ratio.toFixed(2)}x ${cases[ref].name} (≤${c.target}x) ${met ? 'ok' : 'OVER'}`;
     }
-    console.log(`${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${(m / base).toFixed(2)}x`.padStart(14)}   ${target}`);
+    console.log(`${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${(m / base).toFixed(2)}x`.padStart(ratioTitle.length)}   ${target}`);
   }
   return ok;
 }
