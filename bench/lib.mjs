@@ -47,22 +47,30 @@ export async function interleaved(cases, { runs, warmups, env }) {
 }
 
 /**
- * Prints one line per case: median, ratio to the first case, target and verdict; `extra`
- * adds a column (title, (medianMs) => text). Returns true when every target is met.
+ * Prints one line per case: median, ratio to the first case, and, for a case with a target,
+ * its ratio to its reference (`against`: the name of another case, else the first case) and
+ * the verdict; `extra` adds a column (title, (medianMs) => text). Returns true when every
+ * target is met.
  */
 export function printVerdicts(cases, samples, { nameWidth = 26, extra } = {}) {
-  const base = median(samples[0]);
-  const head = `${'command'.padEnd(nameWidth)}${'median ms'.padStart(10)}${extra ? extra.title.padStart(9) : ''}${'ratio'.padStart(8)}${'target'.padStart(9)}  verdict`;
+  const medians = samples.map(median);
+  const base = medians[0];
+  const ratioTitle = `  x ${cases[0].name}`;
+  const head = `${'command'.padEnd(nameWidth)}${'median ms'.padStart(10)}${extra ? extra.title.padStart(9) : ''}${ratioTitle}   target`;
   console.log(head);
   let ok = true;
   for (const [j, c] of cases.entries()) {
-    const m = median(samples[j]);
-    const ratio = m / base;
-    const verdict = c.target === undefined ? '' : ratio <= c.target ? 'ok' : 'OVER';
-    if (verdict === 'OVER') ok = false;
-    console.log(
-      `${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${ratio.toFixed(2)}x`.padStart(8)}${(c.target ? `≤${c.target}x` : '').padStart(9)}  ${verdict}`,
-    );
+    const m = medians[j];
+    let target = '';
+    if (c.target !== undefined) {
+      const ref = c.against === undefined ? 0 : cases.findIndex((k) => k.name === c.against);
+      if (ref < 0) throw new Error(`${c.name}: no case named ${c.against}`);
+      const ratio = m / medians[ref];
+      const met = ratio <= c.target;
+      if (!met) ok = false;
+      target = `${ratio.toFixed(2)}x ${cases[ref].name} (≤${c.target}x) ${met ? 'ok' : 'OVER'}`;
+    }
+    console.log(`${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${(m / base).toFixed(2)}x`.padStart(ratioTitle.length)}   ${target}`);
   }
   return ok;
 }

@@ -6,13 +6,14 @@
  * Builds a large catalogue in a temp dir (the public-domain catalogue from ../shared when
  * present, else the sample, repeated with numbered ids and names up to --size records),
  * serves it with the project's catalogue server on 127.0.0.1, then times whole processes
- * side by side, interleaved, with stdout on /dev/null:
+ * side by side, interleaved, with stdout on /dev/null, in a minimal environment:
  *
- *   exercises ids --all --limit 25 --format jsonl     (the built CLI, bin/exercises.js)
- *   node bench/paging-baseline.mjs                    (undici request() + keep-alive Agent)
+ *   node bench/bare-client.cjs undici page …           (undici as the CLI loads it, one keep-alive Agent)
+ *   node bench/bare-client.cjs http page …             (node:http, one keep-alive Agent)
+ *   exercises ids --all --limit 25 --format jsonl      (the built CLI, bin/exercises.js)
  *
- * and prints medians and the ratio against the 1.15x target. Both outputs are checked to
- * hold the same number of lines before timing.
+ * and prints medians and the ratio against the 1.15x target (to the undici loop). All outputs
+ * are checked to hold the same number of lines before timing.
  *
  * Usage: npm run build && node bench/paging.mjs [--runs 7] [--size 20000] [--limit 25]
  */
@@ -66,8 +67,10 @@ const server = await createCatalogueServer({ dir: catalogueDir, host: '127.0.0.1
 const apiKey = 'sandbox-premium';
 const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
 
+const bare = join(root, 'bench', 'bare-client.cjs');
 const cases = [
-  { name: 'undici keep-alive loop', args: [join(root, 'bench', 'paging-baseline.mjs'), server.url, apiKey, String(limit)] },
+  { name: 'undici keep-alive loop', args: [bare, 'undici', 'page', server.url, apiKey, String(limit)] },
+  { name: 'node:http keep-alive loop', args: [bare, 'http', 'page', server.url, apiKey, String(limit)] },
   {
     name: 'exercises ids --all',
     args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],

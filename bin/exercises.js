@@ -30,63 +30,128 @@ function codeCacheName(argv, commandNames) {
 }
 
 /**
- * Loads the bundle as Node's require() would, but with V8's code cache kept in the user
- * cache directory: compiling the bundle and the functions a command runs costs several ms
- * on every start, and Node 20 has no module.enableCompileCache() (Node 22.1+). The cache is
- * keyed by Node version, architecture, and the bundle's size and mtime; V8 also rejects
- * data from another V8 or for other source, and then the bundle is simply compiled anew.
- * Any trouble with the cache directory only means no cache.
+ * Compiles and runs `file` as Node's require() would, but with a V8 code cache kept in the user
+ * cache directory as `<name>.v8`: compiling a bundle and the functions a command runs costs
+ * several ms on every start, and Node 20 has no module.enableCompileCache() (Node 22.1+). The
+ * cache is keyed by Node version, architecture, and the file's size and mtime; V8 also rejects
+ * data from another V8, for other source or made under other V8 flags, and then the file is
+ * simply compiled anew. Any trouble with the cache directory only means no cache.
+ * `writeCache()` writes it when this run must (none yet, or rejected), once; renamed into place
+ * so a concurrent run never reads half a file. `cacheName()` may refine the name at write time.
  */
-function loadBundle(source, argv) {
+function loadCached(file, { name, cacheName = () => name, requireFor }) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const stat = fs.statSync(BUNDLE);
+  const source = fs.readFileSync(file, 'utf8');
+  const stat = fs.statSync(file);
   const key = Buffer.from(`${process.version} ${process.arch} ${stat.size} ${stat.mtimeMs}\n`);
   const cacheDir = path.join(userCacheDir(), 'code-cache');
-  // Read with the name the first argument suggests; checked against the real commands before writing.
-  const guess = argv.length > 0 && /^[a-z]{1,16}$/.test(argv[0]) ? argv[0] : 'default';
   let cachedData;
   try {
-    const stored = fs.readFileSync(path.join(cacheDir, `cli.cjs.${guess}.v8`));
+    const stored = fs.readFileSync(path.join(cacheDir, `${name}.v8`));
     if (stored.subarray(0, key.length).equals(key)) cachedData = stored.subarray(key.length);
   } catch {
     // no cache yet
   }
   // The bundle has no import() (scripts/bundle.mjs sees to it): Node 20 cannot run one here.
-  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
-  const bundle = new Module(BUNDLE, module);
-  bundle.filename = BUNDLE;
-  bundle.paths = Module._nodeModulePaths(path.dirname(BUNDLE));
-  script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, path.dirname(BUNDLE));
-  bundle.loaded = true;
-  if (cachedData === undefined || script.cachedDataRejected) {
-    // Written at exit, so the functions this run compiled are in it too; renamed into place
-    // so a concurrent run never reads half a file.
-    process.once('exit', () => {
-      try {
-        const cacheFile = path.join(cacheDir, `cli.cjs.${codeCacheName(argv, bundle.exports.COMMAND_NAMES ?? [])}.v8`);
-        fs.mkdirSync(cacheDir, { recursive: true });
-        const partial = `${cacheFile}.${process.pid}`;
-        fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
-        fs.renameSync(partial, cacheFile);
-      } catch {
-        // a read-only or missing cache directory: run without a cache
-      }
-    });
-  }
-  return bundle.exports;
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const loaded = new Module(file, module);
+  loaded.filename = file;
+  loaded.paths = Module._nodeModulePaths(path.dirname(file));
+  let unwritten = cachedData === undefined || script.cachedDataRejected;
+  const writeCache = () => {
+    if (!unwritten) return;
+    unwritten = false;
+    try {
+      const cacheFile = path.join(cacheDir, `${cacheName(loaded.exports)}.v8`);
+      fs.mkdirSync(cacheDir, { recursive: true });
+      const partial = `${cacheFile}.${process.pid}`;
+      fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
+      fs.renameSync(partial, cacheFile);
+    } catch {
+      // a read-only or missing cache directory: run without a cache
+    }
+  };
+  const run = () => {
+    const require = (requireFor ?? ((r) => r))(Module.createRequire(file));
+    script.runInThisContext().call(loaded.exports, loaded.exports, require, loaded, file, path.dirname(file));
+    loaded.loaded = true;
+    return loaded.exports;
+  };
+  return { run, writeCache, unwritten: () => unwritten };
 }
 
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 11 compiles it with Liftoff
+ * (~1 ms), then again with TurboFan in the background, and process exit waits for that second
+ * compile: ~100 ms on a one-request command, more than the request itself (bench/startup.mjs).
+ * Liftoff code parses a few KiB of headers just as well. Of V8's flags only --liftoff-only
+ * removes the wait on Node 20 (--no-wasm-tier-up and --no-wasm-dynamic-tiering do not).
+ *
+ * But V8 checks every code cache against a hash of its flags: once any flag is set at run time,
+ * Node's own built-in modules no longer match their embedded code caches (each built-in loaded
+ * afterwards is compiled from source: +15 ms on `--help`), nor does a cache made before. So the
+ * flag is set at one fixed point, only in runs that send a request, when the bundle requires
+ * undici (the vendor file, see scripts/bundle.mjs): after the bundle's code cache, if it needs
+ * writing, has been written under the flags it is read with, and after the built-ins undici
+ * uses are loaded; then undici itself is compiled, with a code cache of its own made and read
+ * under the flag (~10 ms less per request-sending command). Commands that send nothing never
+ * set it. bench/bare-client.cjs loads undici through this same function.
+ */
+const UNDICI = path.join(__dirname, '..', 'dist', 'bundle', 'vendor', 'undici.cjs');
+/** The built-ins undici's files require as they load (a list for speed only: one missing is just compiled without its cache). */
+const UNDICI_BUILTINS = ['node:http', 'node:net', 'node:stream', 'node:events', 'node:buffer', 'node:util', 'node:async_hooks', 'node:diagnostics_channel', 'node:querystring'];
+
+function loadUndici() {
+  for (const builtin of UNDICI_BUILTINS) require(builtin);
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  const undici = loadCached(UNDICI, { name: 'vendor-undici.cjs' });
+  process.once('exit', undici.writeCache);
+  return undici.run();
+}
+
+/** The bundle's require(): undici through loadUndici, once `beforeFlags` has run; all else as usual. */
+function requireWithUndici(bundleRequire, beforeFlags) {
+  let undici;
+  const lazyRequire = (id) => {
+    if (id !== './vendor/undici.cjs') return bundleRequire(id);
+    if (undici === undefined) {
+      beforeFlags();
+      undici = loadUndici();
+    }
+    return undici;
+  };
+  return Object.assign(lazyRequire, bundleRequire);
+}
+
+/** Runs the bundle (dist/bundle/cli.cjs) with its code cache, one per command. */
+function loadBundle(argv) {
+  // Read with the name the first argument suggests; checked against the real commands before writing.
+  const guess = argv.length > 0 && /^[a-z]{1,16}$/.test(argv[0]) ? argv[0] : 'default';
+  const bundle = loadCached(BUNDLE, {
+    name: `cli.cjs.${guess}`,
+    cacheName: (exports) => `cli.cjs.${codeCacheName(argv, exports.COMMAND_NAMES ?? [])}`,
+    requireFor: (bundleRequire) => requireWithUndici(bundleRequire, () => bundle.writeCache()),
+  });
+  // Written at exit, so the functions this run compiled are in it too, unless the run loads
+  // undici (and so sets V8's flags): then just before.
+  if (bundle.unwritten()) process.once('exit', bundle.writeCache);
+  return bundle.run();
+}
+
+if (require.main !== module) {
+  // Required, not run: bench/bare-client.cjs loads undici exactly as the CLI does.
+  module.exports = { loadUndici };
 } else {
-  let source;
-  try {
-    source = fs.readFileSync(BUNDLE, 'utf8');
-  } catch (err) {
-    if (err?.code !== 'ENOENT') throw err;
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${require('../package.json').version}\n`);
+  } else if (fs.existsSync(BUNDLE)) {
+    loadBundle(args).main(process.argv);
+  } else {
+    // The plain tsc output (no bundle built, no code cache): undici is imported by the ES
+    // module loader, out of reach here, so the flag is set up front.
+    require('node:v8').setFlagsFromString('--liftoff-only');
+    import('../dist/cli.js').then((plain) => plain.main(process.argv));
   }
-  if (source === undefined) import('../dist/cli.js').then((plain) => plain.main(process.argv));
-  else loadBundle(source, args).main(process.argv);
 }

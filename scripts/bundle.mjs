@@ -7,8 +7,9 @@
  *   needs (commander…), as ONE CommonJS file. Node 20's ESM loader costs a few ms to start
  *   and about half a ms per module file on top; a single CommonJS file pays neither.
  * - dist/bundle/vendor/: the heavy dependencies that commands load lazily (conf,
- *   cli-table3, string-width, chalk, read), as CommonJS files required only when a command
- *   reaches them. They share nothing with our own code, so no class (our error classes
+ *   cli-table3, string-width, chalk, read, and undici: only when a request really goes out),
+ *   as CommonJS files required only when a command reaches them. They share nothing with
+ *   our own code, so no class (our error classes
  *   above all) exists twice.
  *
  * bin/exercises.js runs cli.cjs (with V8's code cache), or the plain tsc output when no bundle was built.
@@ -30,23 +31,73 @@ const VENDOR = {
   read: ['read'],
   'cli-table3': ['cli-table3'],
   'string-width': ['string-width'],
+  undici: ['undici'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 
 // Whitespace and syntax only: class and function names stay readable in --verbose stack traces.
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 
+/**
+ * undici, in part. Its index requires all of undici (fetch, WebSocket, caches, mocks, proxies,
+ * HTTP/2: ~730 KB, and node:http2, zlib, worker_threads, perf_hooks at load); the client uses
+ * one Agent and its request() (src/http/agent.ts, transport.ts): HTTP/1.1 GETs without a body.
+ * So the vendor file holds just those (~280 KB, half of it llhttp's WebAssembly): `import('undici')`
+ * in the bundle gives { Agent } with request() on every dispatcher, as the full module does.
+ * Measured with bench/startup.mjs: one `show` ~70 ms faster than with the whole of undici.
+ * Anything else taken from undici must be added here (the integration tests run the bundle).
+ */
+const PARTIAL_VENDOR = {
+  undici: `const Dispatcher = require('undici/lib/dispatcher/dispatcher');
+Dispatcher.prototype.request = require('undici/lib/api/api-request');
+module.exports = { undici: { Agent: require('undici/lib/dispatcher/agent') } };`,
+};
+
+/**
+ * Parts of undici that the partial file above would still pull in and the client never runs:
+ * - the HTTP/2 client: used only when a dispatcher is made with allowH2 (ours is not), and its
+ *   file requires node:http2 at load (~5 ms);
+ * - fetch's body extraction, which client-h1 requires only to send a FormData body (we send none),
+ *   and which brings most of fetch with it;
+ * - node:assert (~3 ms to load), used by these files only as assert(value[, message]): a
+ *   two-line function with the same effect (checked after the build: nothing else is called).
+ */
+const undiciTrim = {
+  name: 'undici-trim',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, () => ({
+      contents: "module.exports = function connectH2 () { throw new Error('HTTP/2 is not part of this build of undici (scripts/bundle.mjs)'); };",
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]fetch[\\/]body\.js$/ }, () => ({
+      contents: "module.exports = { extractBody () { throw new Error('Request bodies are not part of this build of undici (scripts/bundle.mjs)'); } };",
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^(node:)?assert$/ }, () => ({ path: 'assert', namespace: 'assert-function' }));
+    b.onLoad({ filter: /.*/, namespace: 'assert-function' }, () => ({
+      contents: "module.exports = function assert (value, message) { if (!value) throw Object.assign(new Error(message || 'Assertion failed'), { code: 'ERR_ASSERTION' }); };",
+      loader: 'js',
+    }));
+  },
+};
+
 // Each vendor file exports its modules by specifier (ES modules as namespace objects).
 for (const [file, specifiers] of Object.entries(VENDOR)) {
+  const outfile = `${outdir}/vendor/${file}.cjs`;
   await build({
     ...common,
     stdin: {
-      contents: `module.exports = {${specifiers.map((s) => `${JSON.stringify(s)}: require(${JSON.stringify(s)})`).join(',')}};`,
+      contents: PARTIAL_VENDOR[file] ?? `module.exports = {${specifiers.map((s) => `${JSON.stringify(s)}: require(${JSON.stringify(s)})`).join(',')}};`,
       resolveDir: root,
       sourcefile: `vendor-${file}.cjs`,
     },
-    outfile: `${outdir}/vendor/${file}.cjs`,
+    outfile,
+    ...(file === 'undici' ? { plugins: [undiciTrim] } : {}),
   });
+  if (file === 'undici') {
+    const used = readFileSync(outfile, 'utf8').match(/\bassert\.\w+/g);
+    if (used) throw new Error(`undici now calls ${[...new Set(used)].join(', ')}: extend the assert function of undiciTrim in scripts/bundle.mjs`);
+  }
 }
 
 /**

@@ -41,7 +41,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<void> {
   const keys = options.keys.length > 0 ? parseKeys(options.keys) : undefined;
   const { createCatalogueServer } = await import('../server/catalogue-server.js');
   const { sampleCatalogueDir } = await import('../server/sandbox.js');
-  const { isLoopbackHost } = await import('../http/transport.js');
+  const { isLoopbackHost } = await import('../http/url-policy.js');
   const dir = options.dir ?? sampleCatalogueDir();
 
   if (!isLoopbackHost(options.host)) {

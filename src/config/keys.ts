@@ -4,7 +4,7 @@
  * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
  */
 import { UsageError } from '../errors.js';
-import { parseBaseUrl } from '../http/transport.js';
+import { parseBaseUrl } from '../http/url-policy.js';
 import { RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 
@@ -21,7 +21,7 @@ export interface ConfigKeySpec {
   parse(value: string): string | number;
 }
 
-/** A base URL as stored: checked like every other (src/http/transport.ts), without a trailing slash. */
+/** A base URL as stored: checked like every other (src/http/url-policy.ts), without a trailing slash. */
 function parseBaseUrlSetting(value: string): string {
   return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
@@ -52,8 +52,5 @@ export function configKeySpec(key: string): ConfigKeySpec {
   return spec;
 }
 
-/** `sand…mium`: enough to recognise a key, not enough to use it. */
-export function maskSecret(value: string): string {
-  if (value.length <= 8) return '*'.repeat(value.length);
-  return `${value.slice(0, 4)}…${value.slice(-4)}`;
-}
+/** How a key is shown (`auth status`, `config list`): src/http/redact.ts, with the rest of the key's redaction. */
+export { maskSecret } from '../http/redact.js';

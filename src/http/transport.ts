@@ -1,36 +1,34 @@
 /**
- * The HTTP transport: Node's own keep-alive client (node-get.ts; README "Where this departs
- * from DESIGN.md" says why not undici), the API key header for the configured origin only,
- * timeouts, retries, a response size cap, error mapping and --verbose request lines with
- * the key redacted. JSON requests and media streams share the same agents and rules.
+ * The HTTP transport: every request the client sends, over undici (agent.ts, loaded only when
+ * a request really goes out). It adds the API key header for the configured origin only, the
+ * URL policy (url-policy.ts), a bound on each request's whole life (deadline.ts), the one retry
+ * policy (retry-policy.ts) for JSON, a response size cap, error mapping (status-errors.ts,
+ * network-errors.ts), the key redacted from everything shown (redact.ts), --verbose request
+ * lines, and the hooks the request ledger needs. JSON requests and media streams share one
+ * keep-alive Agent and these rules.
+ *
+ * The --verbose lines are written by the loops here rather than from undici's diagnostics
+ * channels (undici:request:create, :headers…): those are process-wide, carrying every
+ * transport's requests (and, under --sandbox, none of ours to tell apart), so each message
+ * would have to be matched back to its transport and attempt; the loop knows the attempt
+ * number, the time to the last body byte, and whether it will retry.
  */
 import type { Readable } from 'node:stream';
-import {
-  type CliError,
-  InterruptedError,
-  MalformedResponseError,
-  NetworkError,
-  RateLimitError,
-  UsageError,
-} from '../errors.js';
-import {
-  RETRY_AFTER_CAP_MS,
-  RETRYABLE_STATUSES,
-  errorForStatus,
-  isRetryableError,
-  parseRetryAfter,
-  retryDelayMs,
-  sleep,
-} from './retry.js';
+import type { Dispatcher } from 'undici';
+import { type CliError, InterruptedError, MalformedResponseError, NetworkError } from '../errors.js';
+import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
+import { errorForStatus } from './status-errors.js';
 import { readCapped } from './read-capped.js';
-import { NodeAgents, type NodeResponse } from './node-get.js';
-import { plural } from '../util/text.js';
+import { AttemptSignal, SignalWatch } from './attempt.js';
+import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
+import { deadlineError, networkError } from './network-errors.js';
+import { redactorFor } from './redact.js';
+import { assertAllowedUrl, parseBaseUrl } from './url-policy.js';
+import type { Progress } from './agent.js';
+import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
 import { isAbsoluteUrl } from '../catalogue/media.js';
 
-/** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */
-function nowMs(): number {
-  return Number(process.hrtime.bigint() / 1_000_000n);
-}
+export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from './url-policy.js';
 
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;
@@ -38,14 +36,16 @@ export const JSON_SIZE_CAP = 8 * 1024 * 1024;
 const ERROR_BODY_CAP = 64 * 1024;
 const USER_AGENT = 'exercises-cli';
 
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
 export interface TransportOptions {
   /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
   baseUrl: string;
   /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
   apiKey?: string;
-  /** Connect, headers and body-idle timeout, each. */
+  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it (deadline.ts). */
   timeoutMs: number;
-  /** Extra attempts for retryable failures (see retry.ts). */
+  /** Extra attempts for retryable failures (see retry-policy.ts). */
   retries: number;
   /** Plain http:// to a non-loopback host is refused unless true. */
   allowInsecure?: boolean;
@@ -53,12 +53,19 @@ export interface TransportOptions {
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
+  /**
+   * Awaited before EVERY attempt is sent, JSON and media, retries included (the request
+   * ledger counts and budgets here). Throwing (a CliError) stops the request: nothing is sent.
+   */
+  beforeRequest?: (url: URL) => void | Promise<void>;
+  /** Called with each response's status and headers, as soon as they arrive. */
+  afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
 }
 
 export interface StreamResponse {
   status: number;
   /** Lower-case names. */
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
   /** The caller must consume or destroy it. */
   body: Readable;
   url: URL;
@@ -66,68 +73,56 @@ export interface StreamResponse {
 
 export type QueryValues = Record<string, string | string[] | undefined>;
 
-/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http is allowed to by default. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** Refuses anything but https, or http to loopback (unless allowInsecure), before any request. */
-export function assertAllowedUrl(url: URL, allowInsecure = false): void {
-  if (url.protocol === 'https:') return;
-  if (url.protocol !== 'http:') {
-    throw new UsageError(`Refusing to fetch ${url.protocol}// URLs: only http and https are supported.`);
-  }
-  if (!allowInsecure && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`Refusing plain http:// to ${url.host}: the API key and data would travel unencrypted.`, {
-      hint: 'Use an https:// base URL, or pass --allow-insecure if you really mean it.',
-    });
-  }
-}
-
-/**
- * A base URL as given by --base-url, EXERCISES_BASE_URL or `config set base-url`: a full
- * http(s) URL without credentials; a query or fragment is dropped (a path prefix is kept).
- */
-export function parseBaseUrl(text: string): URL {
-  let url: URL;
-  const hint = 'Give a full URL such as https://api.wrkout.xyz (flag --base-url, env EXERCISES_BASE_URL or `exercises config set base-url`).';
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new UsageError(`The base URL "${text}" is not a valid URL.`, { hint });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`The base URL "${text}" is not an http(s) URL.`, { hint });
-  if (url.username || url.password) throw new UsageError('The base URL must not contain a user name or password.');
-  url.search = '';
-  url.hash = '';
-  return url;
-}
-
 /** The first value of a response header (`name` in lower case), for any client-side reader of headers. */
-export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** RateLimit-* / X-RateLimit-* headers, for --verbose. */
-function quotaHeaders(headers: Record<string, string | string[] | undefined>): string {
+function quotaHeaders(headers: ResponseHeaders): string {
   return Object.entries(headers)
     .filter(([name]) => /^(x-)?ratelimit(-|$)/.test(name) || name === 'retry-after')
     .map(([name, v]) => `${name}=${Array.isArray(v) ? v.join(',') : v}`)
     .join(' ');
 }
 
+/** One attempt on its way: the answer's head, and how to end the attempt once its body is done with. */
+interface Sent {
+  status: number;
+  headers: ResponseHeaders;
+  body: Readable;
+  /** Stops the deadline and the watch on the signals; call once the body is read or dropped. */
+  finish(): void;
+}
+
+/** How one attempt is bounded (deadline.ts). */
+type Bound = { kind: 'json' } | { kind: 'media'; progress: Progress };
+
 export class Transport {
   readonly baseUrl: URL;
   private readonly options: TransportOptions;
-  /** Keep-alive agents for every request, JSON and media alike. */
-  private readonly agents = new NodeAgents();
+  /** The keep-alive undici Agent for every request, JSON and media alike; made on the first one. */
+  private dispatcher: Promise<Dispatcher> | undefined;
+  /** The same, once made (no await per request then). */
+  private ready: Dispatcher | undefined;
+  /** The attempts in flight, by the signals that cancel them. */
+  private readonly signals = new SignalWatch();
+  private readonly redactKey: (text: string) => string;
+  /** Origins the URL policy has let through (it depends on nothing else), so it is judged once per origin. */
+  private readonly allowedOrigins = new Set<string>();
 
   constructor(options: TransportOptions) {
     this.options = options;
+    this.redactKey = redactorFor(options.apiKey);
     this.baseUrl = parseBaseUrl(options.baseUrl);
-    assertAllowedUrl(this.baseUrl, options.allowInsecure);
+    this.assertAllowed(this.baseUrl);
+  }
+
+  private assertAllowed(url: URL): void {
+    if (this.allowedOrigins.has(url.origin)) return;
+    assertAllowedUrl(url, this.options.allowInsecure);
+    this.allowedOrigins.add(url.origin);
   }
 
   /** A URL under the base URL (keeping its path prefix), or an absolute URL as given. */
@@ -147,14 +142,18 @@ export class Transport {
     return url;
   }
 
-  /** Replaces the key wherever it might appear. */
+  /** Replaces the key wherever it might appear (redact.ts), for any text shown to the user. */
   redact(text: string): string {
-    const key = this.options.apiKey;
-    return key ? text.split(key).join('***') : text;
+    return this.redactKey(text);
+  }
+
+  /** --verbose is on: log lines are built only then. */
+  private get verbose(): boolean {
+    return this.options.log !== undefined;
   }
 
   private log(line: string): void {
-    this.options.log?.(this.redact(line));
+    this.options.log?.(this.redactKey(line));
   }
 
   private headersFor(url: URL, extra?: Record<string, string>): Record<string, string> {
@@ -164,67 +163,88 @@ export class Transport {
     return headers;
   }
 
-  /**
-   * The signals that cancel a request: Ctrl-C's and the caller's own, each given to the
-   * agents as is. No AbortSignal.any per request: a bulk run would make one per attempt.
-   */
+  /** The signals that cancel a request: Ctrl-C's and the caller's own. */
   private signalsWith(extra?: AbortSignal): readonly AbortSignal[] {
     const own = this.options.signal;
     if (!extra || extra === own) return own ? [own] : [];
     return own ? [own, extra] : [extra];
   }
 
-  /** One GET, up to the response headers; failures become project errors. */
-  private async send(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[]): Promise<NodeResponse> {
-    assertAllowedUrl(url, this.options.allowInsecure);
-    if (signals.some((s) => s.aborted)) throw new InterruptedError();
-    try {
-      return await this.agents.get(url, { headers, timeoutMs: this.options.timeoutMs, signals });
-    } catch (err) {
-      throw this.networkError(err, url, signals);
+  private agent(): Promise<Dispatcher> {
+    if (!this.dispatcher) {
+      const made = import('./agent.js').then((m) => m.createAgent(this.options.timeoutMs));
+      this.dispatcher = made;
+      // Unless close() came first: then the next request makes a new one.
+      made.then((agent) => this.dispatcher === made && (this.ready = agent), () => {});
     }
+    return this.dispatcher;
   }
 
-  /** Turns a socket failure into NetworkError (or InterruptedError after Ctrl-C or the caller's abort). */
   private networkError(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
     if (signals.some((s) => s.aborted)) return new InterruptedError();
-    if (err instanceof NetworkError || err instanceof InterruptedError || err instanceof MalformedResponseError) return err;
-    const code = (err as { code?: string })?.code ?? '';
-    const causeCode = ((err as { cause?: { code?: string } })?.cause?.code ?? '') as string;
-    const host = url.host;
-    const ms = this.options.timeoutMs;
-    const hint = 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
-    const details = { url: this.redact(url.href), code: code || causeCode || undefined };
-    const make = (message: string, kind: 'network' | 'timeout'): NetworkError =>
-      new NetworkError(message, { kind, hint, details, cause: err });
-    switch (code || causeCode) {
-      case 'UND_ERR_CONNECT_TIMEOUT':
-      case 'CONNECT_TIMEOUT':
-        return make(`Could not connect to ${host} within ${ms} ms.`, 'timeout');
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'HEADERS_TIMEOUT':
-        return make(`${host} did not answer within ${ms} ms.`, 'timeout');
-      case 'UND_ERR_BODY_TIMEOUT':
-      case 'BODY_TIMEOUT':
-        return make(`${host} stopped sending its answer for ${ms} ms.`, 'timeout');
-      case 'ECONNREFUSED':
-        return make(`Could not connect to ${host}: connection refused.`, 'network');
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return make(`Could not resolve the host name ${url.hostname}.`, 'network');
-      case 'UND_ERR_SOCKET':
-      case 'ECONNRESET':
-      case 'EPIPE':
-      case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-        return make(`The connection to ${host} was dropped before the answer was complete.`, 'network');
-      default: {
-        const text = err instanceof Error ? err.message : String(err);
-        if (/certificate|CERT_|SSL|TLS/i.test(`${code} ${causeCode} ${text}`)) {
-          return make(`Secure connection to ${host} failed: ${this.redact(text)}.`, 'network');
-        }
-        return make(`Request to ${host} failed: ${this.redact(text)}.`, 'network');
-      }
+    return networkError(err, url, this.options.timeoutMs, (text) => this.redact(text));
+  }
+
+  /**
+   * One GET attempt, up to the response headers: the URL policy, the beforeRequest hook, then
+   * undici, bounded by the deadline and cancelled by any of `signals`. Failures become project
+   * errors; the body's own failures are the caller's to map (networkError / streamError).
+   */
+  private async send(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[], bound: Bound): Promise<Sent> {
+    this.assertAllowed(url);
+    if (signals.some((s) => s.aborted)) throw new InterruptedError();
+    if (this.options.beforeRequest) await this.options.beforeRequest(url);
+    const agent = this.ready ?? (await this.agent());
+    // Either wait may have outlasted a Ctrl-C or the caller's abort.
+    if (signals.some((s) => s.aborted)) throw new InterruptedError();
+
+    const cancel = new AttemptSignal();
+    for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
+    const timeoutMs = this.options.timeoutMs;
+    const deadline = new Deadline(
+      nowMs(),
+      bound.kind === 'json' ? () => jsonDeadlineMs(timeoutMs) : () => mediaDeadlineMs(timeoutMs, bound.progress.bytes),
+      (elapsed) => cancel.abort(deadlineError(url, elapsed, this.deadlineRule(bound), (text) => this.redact(text))),
+    );
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      deadline.clear();
+      for (const s of signals) this.signals.release(s, cancel);
+    };
+
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers,
+        signal: cancel,
+        ...(bound.kind === 'media' ? { progress: bound.progress } : {}),
+      } as Dispatcher.RequestOptions);
+    } catch (err) {
+      finish();
+      throw this.networkError(err, url, signals);
     }
+    const responseHeaders = res.headers as ResponseHeaders;
+    try {
+      this.options.afterResponse?.(url, res.statusCode, responseHeaders);
+    } catch (err) {
+      res.body.on('error', () => {}).destroy();
+      finish();
+      throw err;
+    }
+    return { status: res.statusCode, headers: responseHeaders, body: res.body, finish };
+  }
+
+  /** The bound of deadline.ts, in words for the error message. */
+  private deadlineRule(bound: Bound): string {
+    const ms = jsonDeadlineMs(this.options.timeoutMs);
+    return bound.kind === 'json'
+      ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
+      : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
   }
 
   /**
@@ -251,16 +271,17 @@ export class Transport {
 
   private parseJson(bytes: Buffer, contentType: string, url: URL, what: string): unknown {
     const text = bytes.toString('utf8');
-    const details = { url: this.redact(url.href), contentType: contentType || undefined };
-    const hint = 'Check the base URL points at the exercise service; run with --verbose to see the request.';
-    if (text.trim() === '') throw new MalformedResponseError(`The service sent an empty answer to ${what}.`, { hint, details });
+    const malformed = (message: string): MalformedResponseError =>
+      new MalformedResponseError(message, {
+        hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
+        details: { url: this.redact(url.href), contentType: contentType || undefined },
+      });
+    if (/^\s*$/.test(text)) throw malformed(`The service sent an empty answer to ${what}.`);
     try {
       return JSON.parse(text);
     } catch {
-      if (/html/i.test(contentType) || /^\s*</.test(text)) {
-        throw new MalformedResponseError(`The service answered ${what} with an HTML page, not JSON.`, { hint, details });
-      }
-      throw new MalformedResponseError(`The answer to ${what} is not valid JSON (truncated or corrupt).`, { hint, details });
+      if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
+      throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
     }
   }
 
@@ -272,74 +293,69 @@ export class Transport {
     const url = this.resolve(path, query);
     const headers = this.headersFor(url, { accept: 'application/json' });
     const signals = this.signalsWith();
-    const attempts = this.options.retries + 1;
+    const planned = this.options.retries + 1;
 
     for (let attempt = 1; ; attempt++) {
       const started = nowMs();
-      const tag = `(attempt ${attempt}/${attempts})`;
       let retryAfter: string | undefined;
       let failure: CliError;
       try {
-        const res = await this.send(url, headers, signals);
-        const status = res.statusCode;
+        const res = await this.send(url, headers, signals, { kind: 'json' });
+        let bytes: Buffer;
+        const ok = res.status >= 200 && res.status < 300;
+        try {
+          bytes = ok
+            ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signals)
+            : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signals);
+        } finally {
+          res.finish();
+        }
         retryAfter = headerValue(res.headers, 'retry-after');
-        const ok = status >= 200 && status < 300;
-        const bytes = ok
-          ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signals)
-          : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signals);
-        const ms = Math.round(nowMs() - started);
-        const quota = quotaHeaders(res.headers);
-        this.log(`GET ${url.href} → ${status} ${ms} ms ${tag}${quota ? ` ${quota}` : ''}`);
+        if (this.verbose) {
+          const quota = quotaHeaders(res.headers);
+          this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
+        }
         if (ok) return this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what);
-        failure = errorForStatus(status, what, this.redact(bytes.toString('utf8')));
-        if (!RETRYABLE_STATUSES.has(status)) throw failure;
+        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')));
+        if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
       } catch (err) {
-        const ms = Math.round(nowMs() - started);
         if (!(err instanceof NetworkError) || !isRetryableError(err)) throw err;
-        this.log(`GET ${url.href} → failed after ${ms} ms ${tag}: ${err.message}`);
+        this.log(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned}): ${err.message}`);
         failure = err;
       }
 
-      if (attempt >= attempts) throw this.finalFailure(failure, retryAfter, attempts);
-      const asked = parseRetryAfter(retryAfter);
-      if (asked !== undefined && asked > RETRY_AFTER_CAP_MS) {
-        this.log(`not retrying: the service asks to wait ${Math.ceil(asked / 1000)} s`);
-        throw this.finalFailure(failure, retryAfter, attempt);
+      const decision = decideRetry({ attempts: attempt }, this.options.retries, failure, retryAfter);
+      if (!decision.retry) {
+        if (attempt < planned) this.log(`not retrying: ${decision.error.message}`);
+        throw decision.error;
       }
-      const delay = retryDelayMs(attempt, retryAfter);
-      this.log(`retrying in ${delay} ms`);
-      await sleep(delay, this.options.signal);
+      this.log(`retrying in ${decision.delayMs} ms`);
+      await sleep(decision.delayMs, this.options.signal);
     }
-  }
-
-  /** The error to report once retries are spent, saying how many attempts were made. */
-  private finalFailure(failure: CliError, retryAfter: string | undefined, attempts: number): CliError {
-    if (failure instanceof RateLimitError) {
-      const asked = parseRetryAfter(retryAfter);
-      const wait = asked !== undefined ? ` The service asks to wait ${Math.max(1, Math.ceil(asked / 1000))} s.` : '';
-      return new RateLimitError(`${failure.message.replace(/[.:]?$/, '')} (after ${plural(attempts, 'attempt')}).${wait}`, {
-        hint: failure.hint,
-        details: { ...failure.details, attempts, ...(retryAfter ? { retryAfter } : {}) },
-      });
-    }
-    return failure;
   }
 
   /**
    * One GET attempt, no retries, no status mapping: the media downloader drives resume and
-   * retry itself. `url` may be absolute (another origin gets no key) or relative to baseUrl.
-   * Connection failures and timeouts reject with NetworkError (kind 'network' | 'timeout').
+   * retry itself, with the same policy (retry-policy.ts decideRetry). `url` may be absolute
+   * (another origin gets no key) or relative to baseUrl. Connection failures and timeouts
+   * reject with NetworkError (kind 'network' | 'timeout'). The stream's whole life is bounded
+   * by the media rule of deadline.ts (a minimum average rate after a grace): past it, the body
+   * fails with NetworkError kind 'timeout'.
    */
   async stream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<StreamResponse> {
     const target = this.resolve(url);
     const started = nowMs();
-    const res = await this.send(target, this.headersFor(target, options.headers), this.signalsWith(options.signal));
-    const ms = Math.round(nowMs() - started);
-    const quota = quotaHeaders(res.headers);
-    const range = options.headers?.range ?? options.headers?.Range;
-    this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.statusCode} ${ms} ms${quota ? ` ${quota}` : ''}`);
+    const signals = this.signalsWith(options.signal);
+    const res = await this.send(target, this.headersFor(target, options.headers), signals, { kind: 'media', progress: { bytes: 0 } });
+    // The attempt ends when its body does, read to the end, failed or dropped.
+    res.body.once('close', res.finish);
+    if (this.verbose) {
+      const quota = quotaHeaders(res.headers);
+      const range = options.headers?.range ?? options.headers?.Range;
+      this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
+    }
     // Socket failures while the caller reads surface as body errors; streamError() maps them.
-    return { status: res.statusCode, headers: res.headers, body: res.body, url: target };
+    return { status: res.status, headers: res.headers, body: res.body, url: target };
   }
 
   /** Maps an error raised while reading a stream() body, for callers that consume it. */
@@ -348,6 +364,9 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    this.agents.close();
+    const dispatcher = this.dispatcher;
+    this.dispatcher = undefined;
+    this.ready = undefined;
+    if (dispatcher) await (await dispatcher).destroy();
   }
 }

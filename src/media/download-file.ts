@@ -6,8 +6,9 @@
  * `Range` + `If-Range`, only when the server had offered `Accept-Ranges: bytes` and a strong
  * `ETag` (kept in the sidecar `<file>.part.json`); otherwise it starts over.
  *
- * Retries follow the shared policy of src/http/retry.ts. A failure that brought new bytes to
- * disk does not use up an attempt: a flaky connection that keeps making progress still finishes.
+ * Retries follow the shared policy of src/http/retry-policy.ts. A failure that brought new bytes
+ * to disk does not use up one of --retries: a flaky connection that keeps making progress still
+ * finishes, within the policy's cap on attempts per file.
  */
 import { once } from 'node:events';
 import { constants as fsConstants } from 'node:fs';
@@ -25,7 +26,8 @@ import {
 } from '../errors.js';
 import { type StreamResponse, headerValue } from '../http/transport.js';
 import { readCapped } from '../http/read-capped.js';
-import { RETRYABLE_STATUSES, errorForStatus, isRetryableError, retryDelayMs, sleep } from '../http/retry.js';
+import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
+import { errorForStatus } from '../http/status-errors.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { MAGIC_BYTES, checkContentType, checkLength, checkMagic, readHead } from './verify.js';
 
@@ -33,6 +35,8 @@ import { MAGIC_BYTES, checkContentType, checkLength, checkMagic, readHead } from
 export interface MediaTransport {
   stream(url: string | URL, options?: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<StreamResponse>;
   streamError?(err: unknown, url: URL, signal?: AbortSignal): CliError;
+  /** Keeps the API key out of server text quoted in errors. */
+  redact?(text: string): string;
 }
 
 export interface MediaTarget {
@@ -452,6 +456,8 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
   let received = 0;
   /** Failures since the last new byte reached the disk. */
   let failures = 0;
+  /** Attempts that failed, in all. */
+  let attempts = 0;
   /** Furthest point ever held; only getting past it counts as progress. */
   let furthest = offset;
 
@@ -465,10 +471,11 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       failures = 0;
     }
     failures += 1;
-    if (failures > options.retries) throw err;
-    const delay = retryDelayMs(failures, retryAfter);
-    log?.(`${target.what}: ${err.message} — retrying in ${delay} ms`);
-    await sleep(delay, signal);
+    attempts += 1;
+    const decision = decideRetry({ attempts, fruitless: failures }, options.retries, err, retryAfter);
+    if (!decision.retry) throw decision.error;
+    log?.(`${target.what}: ${err.message} — retrying in ${decision.delayMs} ms`);
+    await sleep(decision.delayMs, signal);
   };
 
   // A complete `.part` left just before its rename needs no request at all.
@@ -497,7 +504,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
     res.body.on('error', () => {});
     const status = res.status;
     if (status !== 200 && status !== 206) {
-      const body = await readSmall(res.body);
+      const body = await readSmall(res.body).then((text) => (text && transport.redact ? transport.redact(text) : text));
       if (status === 416) {
         // The bytes held do not fit the file any more: start over.
         log?.(`${target.what}: range not satisfiable, starting over`);

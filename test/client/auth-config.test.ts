@@ -18,7 +18,7 @@ describe('auth', () => {
     const env = { HOME: home, EXERCISES_BASE_URL: server.url };
     const login = await runCli(['auth', 'login', '--with-key'], { env, input: `${PREMIUM_KEY}\n` });
     expect(login.code).toBe(0);
-    expect(login.stderr).toContain('sand…mium');
+    expect(login.stderr).toContain('sa…um');
     expect(login.stdout + login.stderr).not.toContain(PREMIUM_KEY);
 
     const path = (await runCli(['config', 'path'], { env })).stdout.trim();
@@ -29,7 +29,7 @@ describe('auth', () => {
     const before = server.requests.length;
     const status = await runCli(['auth', 'status'], { env });
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/Key: +sand…mium \(from the stored config\)/);
+    expect(status.stdout).toMatch(/Key: +sa…um \(from the stored config\)/);
     expect(status.stdout).toMatch(/accepts the key/);
     expect(status.stdout + status.stderr).not.toContain(PREMIUM_KEY);
     expect(server.requests.length - before).toBe(1); // one cheap request
@@ -49,20 +49,20 @@ describe('auth', () => {
     const env = { HOME: home, EXERCISES_BASE_URL: server.url };
     await runCli(['auth', 'login', '--with-key'], { env, input: 'stored-key-0001' });
     const stored = await runCli(['auth', 'status', '--no-verify', '--json'], { env });
-    expect(JSON.parse(stored.stdout)).toMatchObject({ source: 'config', key: 'stor…0001' });
+    expect(JSON.parse(stored.stdout)).toMatchObject({ source: 'config', key: 'st…01' });
     const fromEnv = await runCli(['auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
-    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ source: 'env', key: 'env-…0002' });
+    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ source: 'env', key: 'en…02' });
     const fromFlag = await runCli(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
-    expect(JSON.parse(fromFlag.stdout)).toMatchObject({ source: 'flag', key: 'flag…0003' });
+    expect(JSON.parse(fromFlag.stdout)).toMatchObject({ source: 'flag', key: 'fl…03' });
   });
 
   it('status names the flag or variable each setting came from', async () => {
     const env = { HOME: isolatedHome(), EXERCISES_BASE_URL: server.url };
     const viaFlag = await runCli(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--format', 'table'], { env });
-    expect(viaFlag.stdout).toMatch(/Key: +flag…0003 \(from the --api-key flag\)/);
+    expect(viaFlag.stdout).toMatch(/Key: +fl…03 \(from the --api-key flag\)/);
     expect(viaFlag.stdout).toMatch(/Base URL: +http:\/\/127\.0\.0\.1:\d+\/? \(from EXERCISES_BASE_URL\)/);
     const viaEnv = await runCli(['--base-url', server.url, 'auth', 'status', '--no-verify', '--format', 'table'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
-    expect(viaEnv.stdout).toMatch(/Key: +env-…0002 \(from EXERCISES_API_KEY\)/);
+    expect(viaEnv.stdout).toMatch(/Key: +en…02 \(from EXERCISES_API_KEY\)/);
     expect(viaEnv.stdout).toMatch(/Base URL: .*\(from the --base-url flag\)/);
   });
 
@@ -74,7 +74,7 @@ describe('auth', () => {
     expect(byDefault.stdout).toMatch(/Service: +not checked/);
     expect((await runCli(['config', 'set', 'base-url', server.url], { env })).code).toBe(0);
     const stored = await runCli(['auth', 'status', '--no-verify', '--json'], { env });
-    expect(JSON.parse(stored.stdout)).toEqual({ key: 'env-…0004', source: 'env', baseUrl: server.url, baseUrlSource: 'config' });
+    expect(JSON.parse(stored.stdout)).toEqual({ key: 'en…04', source: 'env', baseUrl: server.url, baseUrlSource: 'config' });
   });
 
   it('status exits 3 when the service rejects the key', async () => {
@@ -111,7 +111,7 @@ describe('auth with --sandbox', () => {
       const rejected = await runCli(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: 'office-key' });
       expect(rejected.code).toBe(3);
       expect(office.requests).toHaveLength(0);
-      expect((await runCli(['config', 'get', 'api-key'], { env })).stdout).toBe('sand…mium\n');
+      expect((await runCli(['config', 'get', 'api-key'], { env })).stdout).toBe('sa…um\n');
     } finally {
       await office.close();
     }
@@ -120,7 +120,7 @@ describe('auth with --sandbox', () => {
   it('status names the sandbox as the source of both the key and the base URL', async () => {
     const r = await runCli(['--sandbox', 'auth', 'status', '--json'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'other' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ key: 'sand…mium', source: 'sandbox', baseUrlSource: 'sandbox', accepted: true });
+    expect(JSON.parse(r.stdout)).toMatchObject({ key: 'sa…um', source: 'sandbox', baseUrlSource: 'sandbox', accepted: true });
     expect(JSON.parse(r.stdout).baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });

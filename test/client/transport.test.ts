@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/http/transport.js';
-import { errorForStatus, isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry.js';
+import { isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry-policy.js';
+import { errorForStatus } from '../../src/http/status-errors.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
@@ -233,8 +234,8 @@ describe('retry policy', () => {
 });
 
 describe('Transport signals', () => {
-  /** The agents' in-flight bookkeeping, read from outside for this check only. */
-  const inFlight = (t: Transport): Map<AbortSignal, unknown> => (t as unknown as { agents: { inFlight: Map<AbortSignal, unknown> } }).agents.inFlight;
+  /** The transport's in-flight bookkeeping (SignalWatch), read from outside for this check only. */
+  const inFlight = (t: Transport): Map<AbortSignal, unknown> => (t as unknown as { signals: { inFlight: Map<AbortSignal, unknown> } }).signals.inFlight;
 
   it('keeps no per-signal state or abort listener once requests have finished', async () => {
     const { url } = await serve((_req, res) => json(res, 200, { ok: true }));

@@ -85,7 +85,7 @@ describe('flag parsing', () => {
     expect(() => pagingFromOptions({ after: 'a', before: 'b' })).toThrow(UsageError);
   });
   it('masks keys', () => {
-    expect(maskSecret('sandbox-premium')).toBe('sand…mium');
+    expect(maskSecret('sandbox-premium')).toBe('sa…um');
     expect(maskSecret('short')).toBe('*****');
   });
 });

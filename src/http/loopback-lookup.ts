@@ -1,0 +1,35 @@
+/**
+ * The `lookup` the transport's sockets use (undici's `connect.lookup`, passed on to
+ * net.connect / tls.connect): the name `localhost`, which the URL policy trusts as loopback
+ * (url-policy.ts), is answered here with the loopback addresses and never asked of DNS or
+ * /etc/hosts, so it cannot lead anywhere else. Every other name resolves as Node would.
+ * Loaded with the agent, only when a request goes out.
+ */
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { LOOPBACK_NAME } from './url-policy.js';
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** IPv4 first, as Node's own `localhost` answer usually is; both are tried when Node races address families. */
+const LOOPBACK_ADDRESSES: readonly LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+export function loopbackLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  if (hostname.toLowerCase() !== LOOPBACK_NAME) {
+    // node:dns loaded only for a name to resolve: an IP literal (127.0.0.1 above all) never needs it.
+    import('node:dns').then(
+      (dns) => dns.lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void),
+      (err: NodeJS.ErrnoException) => callback(err, []),
+    );
+    return;
+  }
+  const wanted = LOOPBACK_ADDRESSES.filter((a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`);
+  const addresses = wanted.length > 0 ? wanted : LOOPBACK_ADDRESSES;
+  // Asynchronous, as a real lookup is: net expects its callback on a later tick.
+  process.nextTick(() => {
+    if (options.all) callback(null, addresses.map((a) => ({ ...a })));
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}

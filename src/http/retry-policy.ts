@@ -1,0 +1,161 @@
+/**
+ * The one retry policy (DESIGN.md "Reliability and security rules"), for JSON requests
+ * (transport.ts) and media downloads (src/media) alike: which failures are worth another
+ * attempt, how long to wait before it, when to stop, and what to report then.
+ *
+ * Why a loop of ours rather than undici's RetryAgent / retry interceptor (RetryHandler), read
+ * from undici 7's lib/handler/retry-handler.js: it expresses the statuses, the backoff and a
+ * Retry-After, but
+ * - a body dropped mid-way is resumed with `Range` + `If-Match`; the service's JSON answers
+ *   offer no ranges, so undici fails with "server does not support the range header" where
+ *   the whole GET should be sent again, and media must resume from the bytes on disk, across
+ *   runs, with `If-Range` (src/media), which an in-memory handler cannot;
+ * - the bodies of failed attempts are dropped, so the final error cannot quote the service's
+ *   message (a 429's "slow down"), and a retryable status handed back by its retry callback
+ *   is passed on as a response, not as our error;
+ * - every attempt must first pass the request ledger's `beforeRequest` hook, awaited, which
+ *   may stop the request before anything is sent; RetryHandler re-dispatches on its own;
+ * - a Retry-After over the cap must end the retries at once with a RateLimitError saying the
+ *   wait, attempts are capped per item (also those that brought bytes), and --verbose shows
+ *   each attempt by number.
+ * undici still does the rest: connect/headers/body timeouts, keep-alive, the parser.
+ */
+import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
+import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS } from '../config/defaults.js';
+import { plural } from '../util/text.js';
+
+export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };
+
+/** Statuses that say "try again later": rate limited, bad gateway, unavailable, gateway timeout. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** First backoff step; doubles per attempt. */
+export const RETRY_BASE_MS = 250;
+/** Longest backoff step we compute ourselves. */
+export const RETRY_MAX_BACKOFF_MS = 8_000;
+
+/** Error codes of connection-level failures that a new attempt may cure. */
+const RETRYABLE_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Connect errors, resets and timeouts are retryable; statuses are judged separately
+ * (RETRYABLE_STATUSES), and an abort (Ctrl-C) or a usage/auth/not-found error never is.
+ */
+export function isRetryableError(err: unknown): boolean {
+  if (err instanceof InterruptedError) return false;
+  if (err instanceof NetworkError) return err.code === 'network' || err.code === 'timeout';
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; name?: unknown; cause?: unknown };
+  if (e.name === 'AbortError') return false;
+  if (typeof e.code === 'string' && RETRYABLE_CODES.has(e.code)) return true;
+  return e.cause !== undefined && e.cause !== err ? isRetryableError(e.cause) : false;
+}
+
+/**
+ * Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or
+ * unreadable. Not capped: decideRetry compares it with RETRY_AFTER_CAP_MS.
+ */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/**
+ * How long to wait before retry number `attempt` (1 for the first retry): exponential
+ * backoff with jitter (half fixed, half random, so concurrent clients spread out), unless
+ * the server said when to come back — then that, capped at RETRY_AFTER_CAP_MS.
+ */
+export function retryDelayMs(attempt: number, retryAfter?: string): number {
+  const asked = parseRetryAfter(retryAfter);
+  if (asked !== undefined) return Math.min(asked, RETRY_AFTER_CAP_MS);
+  const step = Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_BACKOFF_MS);
+  return Math.round(step / 2 + Math.random() * (step / 2));
+}
+
+/** Where an item stands after a failed attempt. */
+export interface AttemptTally {
+  /** Attempts made so far, in all (1 after the first). */
+  attempts: number;
+  /**
+   * Failures in a row that brought nothing new (a media failure that got more bytes to disk
+   * starts the count again). For JSON, every failure: the same as `attempts`.
+   */
+  fruitless?: number;
+}
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: CliError };
+
+/**
+ * The decision after a failed attempt whose failure the caller judged retryable (a status
+ * in RETRYABLE_STATUSES, isRetryableError, or a media answer to start over from):
+ * - a Retry-After over RETRY_AFTER_CAP_MS: stop at once, saying how long the service asks to wait;
+ * - more than `retries` fruitless failures, or MAX_ATTEMPTS_PER_ITEM attempts in all: stop;
+ * - else retry after the Retry-After (capped) or the backoff for the fruitless count.
+ * When it stops, `error` is what to report: the failure, for a rate limit with the attempts made
+ * and the wait asked for.
+ */
+export function decideRetry(tally: AttemptTally, retries: number, failure: CliError, retryAfter?: string): RetryDecision {
+  const fruitless = tally.fruitless ?? tally.attempts;
+  const asked = parseRetryAfter(retryAfter);
+  if (asked !== undefined && asked > RETRY_AFTER_CAP_MS) {
+    return { retry: false, error: finalError(failure, tally.attempts, asked, retryAfter) };
+  }
+  if (fruitless > retries || tally.attempts >= MAX_ATTEMPTS_PER_ITEM) {
+    return { retry: false, error: finalError(failure, tally.attempts, asked, retryAfter) };
+  }
+  return { retry: true, delayMs: retryDelayMs(fruitless, retryAfter) };
+}
+
+/** The error to report when the retries end: it says the wait the service asked for; a rate limit also how many attempts were made. */
+function finalError(failure: CliError, attempts: number, askedMs: number | undefined, retryAfter: string | undefined): CliError {
+  const wait = askedMs !== undefined ? ` The service asks to wait ${Math.max(1, Math.ceil(askedMs / 1000))} s.` : '';
+  if (failure instanceof RateLimitError) {
+    return new RateLimitError(`${failure.message.replace(/[.:]?$/, '')} (after ${plural(attempts, 'attempt')}).${wait}`, {
+      hint: failure.hint,
+      details: { ...failure.details, attempts, ...(retryAfter ? { retryAfter } : {}) },
+      cause: failure.cause,
+    });
+  }
+  // A 503 with a long Retry-After (maintenance): the same sentence, on the error the status gave.
+  if (wait && !failure.message.endsWith(wait)) failure.message = `${failure.message.replace(/\.?$/, '.')}${wait}`;
+  return failure;
+}
+
+/** Waits, or rejects with InterruptedError as soon as the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new InterruptedError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

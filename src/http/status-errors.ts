@@ -1,0 +1,78 @@
+/**
+ * Which project error a failed HTTP status becomes, quoting the server's own message when it
+ * has our error shape. Shared by JSON requests (transport.ts) and media downloads.
+ */
+import {
+  AuthError,
+  type CliError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  UsageError,
+} from '../errors.js';
+import { CONTROL_CHARS, shorten } from '../util/text.js';
+
+/**
+ * The `message` of our server's error shape `{"error":{"code","message","parameter?"}}`,
+ * cleaned for a terminal and shortened; undefined for any other body.
+ */
+export function serverErrorMessage(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
+    const message = parsed?.error?.message;
+    if (typeof message !== 'string' || message.trim() === '') return undefined;
+    const clean = message.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').trim();
+    return shorten(clean, 300);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Maps a non-2xx status to the project's error. `what` names the request for the message
+ * (e.g. "GET /exercise/query"); `body` is the response text, whose server message is quoted
+ * when it has our JSON error shape.
+ */
+export function errorForStatus(status: number, what: string, body?: string): CliError {
+  const said = serverErrorMessage(body);
+  const because = said ? `: ${said}` : '.';
+  const details = { status, request: what, ...(said ? { serverMessage: said } : {}) };
+  switch (status) {
+    case 400:
+    case 422:
+      return new UsageError(`The service refused ${what} as invalid (${status})${because}`, {
+        hint: 'Check the flags and values given; run with --help for the accepted ones.',
+        details,
+      });
+    case 401:
+      return new AuthError(`The service rejected the API key (401) for ${what}${because}`, {
+        hint: 'Check the key: `exercises auth status` shows which one is in use; `exercises auth login` stores a new one.',
+        details,
+      });
+    case 403:
+      return new AuthError(`The service refused ${what} (403): your plan does not include it${said ? ` (${said})` : ''}.`, {
+        forbidden: true,
+        hint: 'Premium fields, images and videos need a premium plan key.',
+        details,
+      });
+    case 404:
+      return new NotFoundError(`Not found (404): ${what}${said ? ` — ${said}` : ''}.`, { details });
+    case 429:
+      return new RateLimitError(`The service is rate limiting requests (429) for ${what}${because}`, {
+        hint: 'Wait a while before trying again, or raise --retries; the free plan allows few requests a month.',
+        details,
+      });
+    default:
+      return new NetworkError(
+        status >= 500
+          ? `The service failed (${status}) on ${what}${because}`
+          : `The service answered ${what} with an unexpected status ${status}${because}`,
+        {
+          kind: 'server_error',
+          hint: status >= 500 ? 'Try again later; run with --verbose to see each attempt.' : 'Run with --verbose to see the request.',
+          details,
+        },
+      );
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The bound on a request's whole life (src/http/deadline.ts): a server that drips a byte
+ * just inside every idle timeout is cut off, for JSON (3 × --timeout) and for media (a
+ * minimum average rate after the same grace), as a timeout: NetworkError kind 'timeout', exit 6.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Deadline, jsonDeadlineMs, mediaDeadlineMs } from '../../src/http/deadline.js';
+import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../../src/config/defaults.js';
+import { NetworkError } from '../../src/errors.js';
+import { PNG_SIGNATURE } from '../../src/media/verify.js';
+import { runCli } from '../helpers/run-cli.js';
+import { closeAll, serve, transport } from './local-server.js';
+
+afterEach(closeAll);
+
+/** Sends `head`, then one byte of `filler` every `everyMs`, for ever (until the client goes). */
+function drip(res: ServerResponse, head: Buffer | string, everyMs: number, filler = ' '): void {
+  res.write(head);
+  const timer = setInterval(() => {
+    if (res.destroyed || res.socket?.destroyed) clearInterval(timer);
+    else res.write(filler);
+  }, everyMs);
+  res.on('close', () => clearInterval(timer));
+}
+
+describe('deadline rules', () => {
+  it('JSON: DEADLINE_TIMEOUT_FACTOR × --timeout; media: the same grace plus the bytes at the minimum rate', () => {
+    expect(jsonDeadlineMs(500)).toBe(DEADLINE_TIMEOUT_FACTOR * 500);
+    expect(mediaDeadlineMs(500, 0)).toBe(DEADLINE_TIMEOUT_FACTOR * 500);
+    expect(mediaDeadlineMs(500, MEDIA_MIN_BYTES_PER_SECOND * 10)).toBe(DEADLINE_TIMEOUT_FACTOR * 500 + 10_000);
+  });
+
+  it('a Deadline whose allowance grows sleeps again, and fires once it is passed', async () => {
+    let allowed = 60;
+    const fired: number[] = [];
+    const started = Date.now();
+    const d = new Deadline(Number(process.hrtime.bigint() / 1_000_000n), () => allowed, (elapsed) => fired.push(elapsed));
+    setTimeout(() => (allowed = 150), 30);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fired).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(fired).toHaveLength(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    d.clear();
+  });
+});
+
+describe('a server dripping a byte every 300 ms', () => {
+  it('fails a JSON request with --timeout 500 within its deadline, as a timeout', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      drip(res, '{"padding":"', 300, 'a');
+    });
+    const started = Date.now();
+    const err = await transport({ baseUrl: url, timeoutMs: 500, retries: 0 }).getJson('/exercise/x').catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).code).toBe('timeout');
+    expect((err as NetworkError).exitCode).toBe(6);
+    expect((err as Error).message).toMatch(/3 × --timeout, 1500 ms/);
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(4000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('ends `show --timeout 500` in bounded time with exit 6', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      drip(res, '{"id":"', 300, 'a');
+    });
+    const started = Date.now();
+    const r = await runCli(['show', 'Push_Up', '--timeout', '500', '--retries', '0', '--base-url', url, '--api-key', 'k'], { timeoutMs: 15_000 });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/had not finished its answer/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('fails a media stream that stays under the minimum rate, as a timeout', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      drip(res, PNG_SIGNATURE, 300, 'x');
+    });
+    const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
+    const started = Date.now();
+    const res = await t.stream('/images/a/premium/b.png');
+    const failure = await new Promise<unknown>((resolve) => {
+      res.body.on('data', () => {});
+      res.body.on('error', resolve);
+      res.body.on('end', () => resolve(undefined));
+    });
+    const err = t.streamError(failure, res.url);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/must average at least 8 KiB\/s/);
+    // Grace 1500 ms, plus a few bytes at 8 KiB/s: well within 4 s.
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('lets a media stream that keeps the rate run past the grace', async () => {
+    const chunk = Buffer.alloc(16 * 1024, 1);
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(8 + 20 * chunk.length) });
+      res.write(PNG_SIGNATURE);
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(chunk);
+        if (++sent === 20) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100); // 160 KiB/s for 2 s: past the 1.5 s grace, far above the minimum rate
+      res.on('close', () => clearInterval(timer));
+    });
+    const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
+    const res = await t.stream('/images/a/premium/b.png');
+    let bytes = 0;
+    await new Promise<void>((resolve, reject) => {
+      res.body.on('data', (c: Buffer) => (bytes += c.length));
+      res.body.on('error', reject);
+      res.body.on('end', resolve);
+    });
+    expect(bytes).toBe(8 + 20 * chunk.length);
+  });
+});
