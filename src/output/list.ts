@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
-import { colorEnabled, outputFormat } from '../context.js';
+import { chalkFor, outputFormat } from '../context.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -78,17 +78,16 @@ export function createListWriter(ctx: OutCtx, columns: ReadonlyArray<Column<Exer
           items.push(...page);
         },
         async finish(pagination, footer = {}) {
-          const color = colorEnabled(ctx);
+          const chalk = await chalkFor(ctx);
           if (items.length === 0) {
             if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
             return;
           }
-          await write(out, await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, color }));
+          await write(out, await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, chalk }));
           if (ctx.globals.quiet) return;
           const total = typeof pagination.total === 'number' ? pagination.total : undefined;
           let line = `${items.length}${total !== undefined && !footer.complete ? ` of ${total}` : ''} ${items.length === 1 ? 'exercise' : 'exercises'}`;
           if (footer.nextCommand && !footer.complete) line += ` · next page: ${footer.nextCommand}`;
-          const chalk = color ? (await import('chalk')).default : undefined;
           await write(out, `${chalk ? chalk.dim(line) : line}\n`);
         },
       };

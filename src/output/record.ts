@@ -4,7 +4,7 @@
  * as json, jsonl, csv or tsv.
  */
 import type { Context } from '../context.js';
-import { colorEnabled, outputFormat } from '../context.js';
+import { chalkFor, outputFormat } from '../context.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { RECORD_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -112,12 +112,12 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
       };
     }
     case 'table': {
-      let paint: { bold: Paint; dim: Paint } | undefined;
+      let paint: { bold?: Paint; dim?: Paint } | undefined;
       return {
         async add(record) {
-          if (colorEnabled(ctx) && !paint) {
-            const chalk = (await import('chalk')).default;
-            paint = { bold: chalk.bold, dim: chalk.dim };
+          if (!paint) {
+            const chalk = await chalkFor(ctx);
+            paint = chalk ? { bold: chalk.bold, dim: chalk.dim } : {};
           }
           await write(out, (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, ...paint }));
         },

@@ -1,4 +1,5 @@
 /** Terminal tables (cli-table3, borderless), sized to the terminal width. */
+import type { ChalkInstance } from 'chalk';
 import type { Column } from './columns.js';
 import { oneLine } from './write.js';
 
@@ -29,9 +30,10 @@ export function fitWidths(natural: number[], columns: number): number[] {
 export async function renderTable<T>(
   items: readonly T[],
   columns: ReadonlyArray<Column<T>>,
-  options: { width: number; color: boolean },
+  options: { width: number; /** Colour, decided by the caller's context (chalkFor); none when undefined. */ chalk?: ChalkInstance | undefined },
 ): Promise<string> {
-  const [{ default: Table }, chalk] = await Promise.all([import('cli-table3'), options.color ? import('chalk').then((m) => m.default) : undefined]);
+  const { default: Table } = await import('cli-table3');
+  const { chalk } = options;
   const rows = items.map((item) => columns.map((c) => oneLine(c.value(item))));
   // Drop columns that are empty in every row (e.g. ALIASES on a catalogue without aliases).
   const keep = columns.map((_, i) => i === 0 || rows.some((r) => r[i] !== ''));
