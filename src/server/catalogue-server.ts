@@ -16,7 +16,7 @@ export type { Plan } from './records.js';
 
 export interface CatalogueServerOptions {
   dir: string;
-  /** API keys and their plans; default { 'sandbox-free': 'free', 'sandbox-premium': 'premium' }. */
+  /** API keys and their plans; default SANDBOX_KEYS (the public sandbox key of each plan). */
   keys?: Record<string, Plan>;
   host?: string;
   port?: number;

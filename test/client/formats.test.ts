@@ -68,7 +68,7 @@ describe('formats', () => {
     expect(r.stdout).not.toMatch(ANSI);
     expect(r.stdout.split('\n')[0]).toBe('id\tname\tdisplayName\taliases\tpremiumImages\tpremiumVideos');
     const longest = CATALOGUE.map((e) => e.name).sort((a, b) => b.length - a.length)[0]!;
-    const all = await runInProcess(['ids', '--all'], { env: serverEnv(server, { COLUMNS: '20' }) });
+    const all = await runInProcess(['ids', '--all'], { env: serverEnv(server, { COLUMNS: '20' }), columns: 20 });
     expect(all.stdout).toContain(longest);
   });
 });
@@ -114,17 +114,47 @@ describe('--all over both paging styles', () => {
 
 describe('the key never appears', () => {
   it('is absent from stdout and stderr with --verbose, even when given as a flag', async () => {
-    const runs = await Promise.all([
-      runInProcess(['-v', 'ids', '--limit', '2', '--format', 'table'], { env: serverEnv(server) }),
-      runInProcess(['-v', '--api-key', PREMIUM_KEY, 'query', '--limit', '2', '--format', 'table'], { env: { EXERCISES_BASE_URL: server.url } }),
-      runInProcess(['-v', 'show', 'Nope'], { env: serverEnv(server) }),
-      runInProcess(['-v', 'auth', 'status'], { env: serverEnv(server) }),
-    ]);
+    // One after the other: each run's --verbose lines must be its own.
+    const runs = [];
+    for (const [args, env] of [
+      [['-v', 'ids', '--limit', '2', '--format', 'table'], serverEnv(server)],
+      [['-v', '--api-key', PREMIUM_KEY, 'query', '--limit', '2', '--format', 'table'], { EXERCISES_BASE_URL: server.url }],
+      [['-v', 'show', 'Nope'], serverEnv(server)],
+      [['-v', 'auth', 'status'], serverEnv(server)],
+    ] as const) {
+      runs.push(await runInProcess([...args], { env }));
+    }
     for (const r of runs) {
       expect(r.stderr).toMatch(/GET http/);
       expect(r.stdout + r.stderr).not.toContain(PREMIUM_KEY);
     }
     expect(runs[0]!.stderr).toMatch(/^using http:\/\/127\.0\.0\.1:\d+\/ with the key from EXERCISES_API_KEY; timeout 30000 ms, 3 retries$/m);
     expect(runs[1]!.stderr).toMatch(/^using http:\/\/127\.0\.0\.1:\d+\/ with the key from --api-key;/m);
+  });
+});
+
+describe('colour, decided from the context alone', () => {
+  it('a terminal gets colour; NO_COLOR, --no-color or a pipe get none, whatever the test process is', async () => {
+    const args = ['ids', '--limit', '3', '--format', 'table'];
+    const terminal = await runInProcess(args, { env: serverEnv(server), stdoutIsTTY: true });
+    expect(terminal.code, terminal.stderr).toBe(0);
+    expect(terminal.stdout).toMatch(ANSI);
+    for (const r of [
+      await runInProcess(args, { env: serverEnv(server, { NO_COLOR: '1' }), stdoutIsTTY: true }),
+      await runInProcess(['--no-color', ...args], { env: serverEnv(server), stdoutIsTTY: true }),
+      await runInProcess(args, { env: serverEnv(server, { FORCE_COLOR: '3' }), stdoutIsTTY: false }),
+    ]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^ID\s+NAME/);
+      expect(r.stdout).not.toMatch(ANSI);
+    }
+  });
+
+  it('the show card is painted only on a terminal', async () => {
+    const card = await runInProcess(['show', 'Plank'], { env: serverEnv(server), tty: true });
+    expect(card.stdout).toMatch(ANSI);
+    const plain = await runInProcess(['show', 'Plank', '--format', 'table'], { env: serverEnv(server) });
+    expect(plain.stdout).toMatch(/Plank/);
+    expect(plain.stdout).not.toMatch(ANSI);
   });
 });

@@ -101,10 +101,13 @@ export interface InProcessOptions extends Pick<RunCliOptions, 'env' | 'input' | 
 /**
  * Runs `exercises <args>` in this process and collects what the child process helper would:
  * the exit code and the output. `timeoutMs` aborts the run as a kill would end a child, and
- * then reports signal SIGKILL.
+ * then reports signal SIGKILL. Node's process warnings during the run (a TimeoutOverflowWarning,
+ * say) are added to stderr, where a child process would have printed them.
  */
 export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
   const t = testContext(options);
+  const onWarning = (warning: Error): void => void t.stderr.write(`(node) ${warning.name}: ${warning.message}\n`);
+  process.on('warning', onWarning);
   let killed = false;
   const timer = options.timeoutMs
     ? setTimeout(() => {
@@ -120,5 +123,6 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
     return { code, signal: killed ? 'SIGKILL' : null, stdout: stdoutBytes.toString('utf8'), stderr: t.stderr.text(), stdoutBytes };
   } finally {
     clearTimeout(timer);
+    process.off('warning', onWarning);
   }
 }
