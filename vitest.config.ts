@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most suites run the CLI in-process and wait on sockets and timers rather than the CPU:
+    // two files at once even where vitest's default (cores - 1) would allow only one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -1,14 +1,16 @@
 /**
- * Builds the commander program: global options, the commands, and the one place where
- * errors become text on stderr and an exit status.
+ * Builds the commander program (global options, the commands) and runs a command line with a
+ * Context: runCli() is the one place where errors become text on stderr and an exit code, and
+ * it never touches `process`; main() wires the process to it (streams, signals, exit code).
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
-import { type Connection, type Context, type GlobalOptions, OUTPUT_FORMATS, processStreams } from './context.js';
-import { COMMANDS } from './commands/index.js';
+import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
+import { type Context, type GlobalOptions, OUTPUT_FORMATS, colorEnabled } from './context.js';
+import { COMMANDS, type Runners } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
-import { RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
-import { EXIT_CODE_TABLE, ExitCode, InterruptedError } from './errors.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
+import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
+import { createContext, processStreams } from './factory.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';
 
 /** Inlined by scripts/bundle.mjs, so the bundle reads no file for it; undefined in the plain tsc output. */
@@ -31,8 +33,12 @@ function packageVersion(): string {
 const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`;
 
 export interface ProgramHooks {
-  /** Builds the context a command runs with, from the program's parsed global options. */
+  /** The context a command runs with, given the program with its parsed global options. */
   context(program: Command): Context;
+  /** Where commander writes help, version and its own errors (default: the process's streams). */
+  output?: Pick<Context, 'io' | 'env'>;
+  /** Replaces commands' run(options, ctx), e.g. for a test of option parsing alone. */
+  runners?: Runners;
 }
 
 /** The top-level command names; bin/exercises.js names its per-command code caches after them. */
@@ -55,14 +61,32 @@ function requestedCommand(program: Command, args: readonly string[]): string | u
   return undefined;
 }
 
+/** commander's output goes to the context's streams, sized and coloured by their facts. */
+function outputTo(program: Command, { io, env }: Pick<Context, 'io' | 'env'>): OutputConfiguration {
+  const color = (stream: 'stdout' | 'stderr'): boolean => colorEnabled({ io, env, globals: globalOptions(program) }, stream);
+  return {
+    writeOut: (text) => void io.stdout.write(text),
+    writeErr: (text) => void io.stderr.write(text),
+    // 80 when the width is unknown (a pipe), as commander does itself.
+    getOutHelpWidth: () => io.columns,
+    getErrHelpWidth: () => io.columns,
+    getOutHasColors: () => color('stdout'),
+    getErrHasColors: () => color('stderr'),
+  };
+}
+
 /**
- * The program with its global options and commands. Given the command line (`argv`), it
- * declares only the command that line runs, when that is plain: declaring all of them, with
- * every flag and help text, is a good part of the start-up time of a one-request command
- * such as `show`. `--help`, `help` and errors about unknown commands still see every command.
+ * The program with its global options and commands. Given the command line (`args`, after
+ * `exercises`), it declares only the command that line runs, when that is plain: declaring all
+ * of them, with every flag and help text, is a good part of the start-up time of a one-request
+ * command such as `show`. `--help`, `help` and errors about unknown commands still see every command.
  */
-export function buildProgram(hooks: ProgramHooks, argv?: readonly string[]): Command {
-  const program = new Command('exercises')
+export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Command {
+  const program = new Command('exercises');
+  // Before any command is declared: subcommands copy the output settings and the exit override.
+  if (hooks.output) program.configureOutput(outputTo(program, hooks.output));
+  program
+    .exitOverride()
     .description('Browse, search and download the exercise catalogue.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .option('--base-url <url>', 'service base URL (env EXERCISES_BASE_URL)')
@@ -71,19 +95,19 @@ export function buildProgram(hooks: ProgramHooks, argv?: readonly string[]): Com
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
     .option('--json', 'same as --format json')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <ms>', 'give up on a request after this long without progress', intArg('--timeout', 1, TIMEOUT_MAX_MS))
-    .option('--retries <n>', 'retries for failed idempotent requests', intArg('--retries', 0, RETRIES_MAX))
+    .option('--timeout <ms>', `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, intArg('--timeout', 1, TIMEOUT_MAX_MS))
+    .option('--retries <n>', `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, intArg('--retries', 0, RETRIES_MAX))
     .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)', false)
     .option('-q, --quiet', 'no progress or notices on stderr', false)
     .option('--allow-insecure', 'allow plain http:// to a non-loopback host', false)
     .option('--sandbox', 'use the built-in sample catalogue on a private local server (no key, no network)', false)
     .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', EXIT_CODES_HELP)
-    .exitOverride();
+    .addHelpText('after', EXIT_CODES_HELP);
 
-  const only = argv === undefined ? undefined : requestedCommand(program, argv.slice(2));
+  const only = args === undefined ? undefined : requestedCommand(program, args);
+  const context = (): Context => hooks.context(program);
   for (const { name, register } of COMMANDS) {
-    if (only === undefined || name === only) register(program, () => hooks.context(program));
+    if (only === undefined || name === only) register(program, context, hooks.runners?.[name] as never);
   }
   return program;
 }
@@ -106,13 +130,54 @@ export function globalOptions(program: Command): GlobalOptions {
   };
 }
 
-/** Entry point used by bin/exercises.js. Sets process.exitCode; never calls process.exit on success. */
+export interface RunCliSeams {
+  /** Replaces commands' run(options, ctx); see ProgramHooks.runners. */
+  runners?: Runners;
+}
+
+/**
+ * Runs one command line (the arguments after `exercises`) with a context, and returns the exit
+ * code: 0, or the code of the error it reported on the context's stderr. Never touches
+ * `process`; the context's onExit work (servers, connection pools) is done before it returns.
+ */
+export async function runCli(args: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
+  ctx.argv = [...args];
+  const program = buildProgram(
+    {
+      output: ctx,
+      ...(seams.runners ? { runners: seams.runners } : {}),
+      context(p) {
+        ctx.globals = globalOptions(p);
+        return ctx;
+      },
+    },
+    args,
+  );
+  // Until a command runs, errors are reported with what commander has parsed so far.
+  const errorContext = () => ({ io: ctx.io, env: ctx.env, globals: globalOptions(program) });
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    return ExitCode.OK;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version are displayed by commander and are successes; anything else is a usage error.
+      if (err.exitCode === 0) return ExitCode.OK;
+      reportUsageErrorJson(err.message, errorContext());
+      return ExitCode.USAGE;
+    }
+    return reportError(err, errorContext());
+  } finally {
+    await ctx.close();
+  }
+}
+
+/**
+ * Entry point used by bin/exercises.js (`argv` is process.argv): builds the real context over
+ * the process's streams and environment, turns SIGINT/SIGTERM into the context's abort signal,
+ * and sets process.exitCode from runCli. Never calls process.exit on success.
+ */
 export async function main(argv: string[]): Promise<void> {
-  const io = processStreams();
-  const exitHooks: Array<() => void | Promise<void>> = [];
   const controller = new AbortController();
-  let context: Context | undefined;
-  let connection: Promise<Connection> | undefined;
 
   // A closed pipe (`exercises ids --all | head`) is not an error: stop quietly.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -128,43 +193,10 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const program = buildProgram(
-    {
-      context(p) {
-        context ??= {
-          io,
-          env: process.env,
-          argv: argv.slice(2),
-          globals: globalOptions(p),
-          signal: controller.signal,
-          onExit: (fn) => exitHooks.push(fn),
-          connection: () => (connection ??= import('./commands/shared/connection.js').then((m) => m.decideConnection(context!))),
-        };
-        return context;
-      },
-    },
-    argv,
-  );
-
+  const ctx = createContext({ io: processStreams(), env: process.env, signal: controller.signal });
   try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help and version are displayed by commander and are successes; anything else is a usage error.
-      process.exitCode = err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-      if (err.exitCode !== 0) reportUsageErrorJson(err.message, { io, env: process.env, globals: context?.globals ?? globalOptions(program) });
-    } else {
-      const globals = context?.globals ?? globalOptions(program);
-      process.exitCode = reportError(err, { io, env: process.env, globals });
-    }
+    process.exitCode = await runCli(argv.slice(2), ctx);
   } finally {
-    for (const fn of exitHooks.reverse()) {
-      try {
-        await fn();
-      } catch {
-        // Cleanup must never mask the command's own outcome.
-      }
-    }
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

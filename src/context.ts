@@ -1,11 +1,16 @@
 /**
- * What every command's run() receives: the I/O streams with their TTY facts, the global
- * options, the environment, and lazily created services (settings, the API client).
- * Commands take everything from here, so they can be run in-process with fake streams.
+ * What every command's run() receives (built once by src/factory.ts): the I/O streams with
+ * their TTY facts, the environment, the global options, and lazily created services
+ * (settings, the connection, the API client). Commands take everything from here and never
+ * from `process`, so they run in-process with fake streams as well as in a real terminal.
  */
 import type { Readable, Writable } from 'node:stream';
-import { isatty } from 'node:tty';
-import type { SettingSource } from './config/settings.js';
+import type { ChalkInstance } from 'chalk';
+import type { ApiClient } from './api/client.js';
+import type { Env } from './config/paths.js';
+import type { SettingSource, Settings } from './config/settings.js';
+
+export type { Env };
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -38,6 +43,15 @@ export interface GlobalOptions {
   allowInsecure: boolean;
 }
 
+/** No global flag given. */
+export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze({
+  color: true,
+  verbose: false,
+  quiet: false,
+  sandbox: false,
+  allowInsecure: false,
+});
+
 /** Where requests go and with which key: the --sandbox server's, or the resolved settings'. */
 export interface Connection {
   baseUrl: string;
@@ -52,33 +66,27 @@ export interface Connection {
 
 export interface Context {
   io: IOStreams;
-  env: NodeJS.ProcessEnv;
-  /** The command line after `node exercises` (process.argv.slice(2)), e.g. to repeat it in a next-page hint. */
+  env: Env;
+  /**
+   * The command line after `exercises` (process.argv.slice(2)), e.g. to repeat it in a
+   * next-page hint. runCli sets it, and `globals`, before any command runs.
+   */
   argv: readonly string[];
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;
-  /** Register work to run once before the process exits (close servers, pools, remove temp files). */
+  /** Register work to run once when the command ends (close servers, pools, remove temp files). */
   onExit(fn: () => void | Promise<void>): void;
-  /** Decided once, on first use (src/commands/shared/connection.ts; --sandbox starts its server then). */
+  /** Runs the onExit work, last registered first, once; runCli calls it when the command ends. */
+  close(): Promise<void>;
+  /** flag > environment > stored config > default, resolved on first use, once. */
+  settings(): Settings;
+  /** Decided once, on first use; --sandbox starts its server then. */
   connection(): Promise<Connection>;
-}
-
-export function processStreams(): IOStreams {
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    // process.stdin is created on first access, and for a file or /dev/null that loads
-    // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
-    get stdin() {
-      return process.stdin;
-    },
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    // Same answer as process.stdin.isTTY, without creating the stream.
-    stdinIsTTY: isatty(0),
-    columns: process.stdout.columns && process.stdout.columns > 0 ? process.stdout.columns : 80,
-  };
+  /** The API client for this run, created on first use; AuthError (exit 3) without a key. */
+  api(): Promise<ApiClient>;
+  /** A client for another base URL or key (`auth` checks a key before storing it), closed with the run. */
+  apiFor(conn: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
 }
 
 /** The --verbose line writer (one line to stderr each), or undefined without --verbose. */
@@ -86,11 +94,36 @@ export function verboseLog(ctx: Pick<Context, 'io' | 'globals'>): ((line: string
   return ctx.globals.verbose ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined;
 }
 
-/** Colour only when stdout is a terminal, NO_COLOR is unset and --no-color was not given. */
+/** Colour only when the stream is a terminal, NO_COLOR is unset and --no-color was not given. */
 export function colorEnabled(ctx: Pick<Context, 'io' | 'env' | 'globals'>, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
   if (!ctx.globals.color) return false;
   if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
   return stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
+}
+
+/**
+ * How many colours the terminal takes (chalk's levels: 0 none, 1 basic, 2 256 colours,
+ * 3 truecolor), read from the context's environment as supports-color reads process.env:
+ * FORCE_COLOR's level, then COLORTERM and TERM.
+ */
+export function colorLevel(env: Env): 0 | 1 | 2 | 3 {
+  const forced = env.FORCE_COLOR;
+  if (forced === '0' || forced === 'false') return 0;
+  if (forced === '2' || forced === '3') return Number(forced) as 2 | 3;
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  if (/-256(colou?r)?$/i.test(env.TERM ?? '')) return 2;
+  return 1;
+}
+
+/**
+ * A chalk instance for the stream when colour is on (colorEnabled), at the context's level;
+ * undefined when off. Never chalk's default instance: that one decides from the process's
+ * own streams and variables, not from the context.
+ */
+export async function chalkFor(ctx: Pick<Context, 'io' | 'env' | 'globals'>, stream: 'stdout' | 'stderr' = 'stdout'): Promise<ChalkInstance | undefined> {
+  if (!colorEnabled(ctx, stream)) return undefined;
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: colorLevel(ctx.env) });
 }
 
 /** The output format in force: --json (jsonl with --format jsonl), then --format, else table on a terminal and tsv in a pipe. */

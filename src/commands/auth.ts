@@ -3,15 +3,30 @@
  * --with-key), show which key is in use and whether the service accepts it, remove it.
  * The key is only ever shown masked.
  */
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context, IOStreams } from '../context.js';
 import { outputFormat } from '../context.js';
+import { KEY_INPUT_MAX_BYTES } from '../config/defaults.js';
 import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 
-const KEY_BYTES_MAX = 4096;
+/** Which subcommand, with its flags. */
+export type AuthOptions =
+  | { action: 'login'; /** read the key from stdin, not a prompt */ withKey: boolean; verify: boolean }
+  | { action: 'status'; verify: boolean }
+  | { action: 'logout' };
+
+/** `login` without --with-key asks for the key, which needs a terminal. */
+export function loginOptions(flags: { withKey?: boolean; verify?: boolean }, io: Pick<IOStreams, 'stdinIsTTY'>): AuthOptions {
+  const withKey = flags.withKey === true;
+  if (!withKey && !io.stdinIsTTY) {
+    throw new UsageError('Standard input is not a terminal, so the key cannot be asked for.', {
+      hint: 'Pipe it in with --with-key, e.g. `printenv MY_KEY | exercises auth login --with-key`.',
+    });
+  }
+  return { action: 'login', withKey, verify: flags.verify === true };
+}
 
 /** A key must be one printable token: it travels in an HTTP header. */
 export function checkKey(raw: string): string {
@@ -29,7 +44,7 @@ async function keyFromStdin(ctx: Context): Promise<string> {
   for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buf.length;
-    if (size > KEY_BYTES_MAX) throw new UsageError('Standard input is too long to be an API key.');
+    if (size > KEY_INPUT_MAX_BYTES) throw new UsageError('Standard input is too long to be an API key.');
     chunks.push(buf);
   }
   const firstLine = Buffer.concat(chunks).toString('utf8').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
@@ -44,27 +59,19 @@ async function keyFromPrompt(ctx: Context): Promise<string> {
 
 /** One cheap request (one id) to learn whether the service accepts a key. */
 async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
-  const { clientFor } = await import('../api/from-context.js');
-  await clientFor(ctx, { baseUrl, apiKey }).exerciseIds({ limit: 1 });
+  await (await ctx.apiFor({ baseUrl, apiKey })).exerciseIds({ limit: 1 });
 }
 
-async function login(opts: { withKey?: boolean; verify?: boolean }, ctx: Context): Promise<void> {
-  let key: string;
-  if (opts.withKey) key = await keyFromStdin(ctx);
-  else if (ctx.io.stdinIsTTY) key = await keyFromPrompt(ctx);
-  else {
-    throw new UsageError('Standard input is not a terminal, so the key cannot be asked for.', {
-      hint: 'Pipe it in with --with-key, e.g. `printenv MY_KEY | exercises auth login --with-key`.',
-    });
-  }
+async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context): Promise<void> {
+  const key = opts.withKey ? await keyFromStdin(ctx) : await keyFromPrompt(ctx);
   const { maskSecret } = await import('../config/keys.js');
   const { configPath, openConfigWriter } = await import('../config/store.js');
   // Asked where every other command would send it: the resolved base URL, or the --sandbox server.
   if (opts.verify) await verifyKey(ctx, (await ctx.connection()).baseUrl, key);
-  const writer = await openConfigWriter();
+  const writer = await openConfigWriter(ctx.env);
   writer.set('api-key', key);
   if (!ctx.globals.quiet) {
-    ctx.io.stderr.write(`Stored the API key ${maskSecret(key)} in ${configPath()}${opts.verify ? ' (the service accepted it)' : ''}.\n`);
+    ctx.io.stderr.write(`Stored the API key ${maskSecret(key)} in ${configPath(ctx.env)}${opts.verify ? ' (the service accepted it)' : ''}.\n`);
     if (ctx.env.EXERCISES_API_KEY) ctx.io.stderr.write('Note: EXERCISES_API_KEY is set and takes precedence over the stored key.\n');
   }
 }
@@ -85,13 +92,13 @@ function sourceLabel(source: SettingSource, origin: string | undefined): string 
   }
 }
 
-async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
-  const { connectionFromContext } = await import('../api/from-context.js');
+async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
+  const { requireKey } = await import('../connection.js');
   const { maskSecret } = await import('../config/keys.js');
-  const conn = await connectionFromContext(ctx); // no key → AuthError naming the three ways
+  const conn = requireKey(await ctx.connection()); // no key → AuthError naming the three ways
   let accepted: boolean | undefined;
   let problem: CliError | undefined;
-  if (opts.verify !== false) {
+  if (opts.verify) {
     try {
       await verifyKey(ctx, conn.baseUrl, conn.apiKey);
       accepted = true;
@@ -111,7 +118,7 @@ async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
   };
   if (outputFormat(ctx) === 'json' || outputFormat(ctx) === 'jsonl') ctx.io.stdout.write(`${JSON.stringify(report)}\n`);
   else {
-    const service = opts.verify === false ? 'not checked (--no-verify)' : accepted ? 'accepts the key' : accepted === false ? 'rejects the key' : `could not be asked (${problem?.message ?? 'unknown'})`;
+    const service = !opts.verify ? 'not checked (--no-verify)' : accepted ? 'accepts the key' : accepted === false ? 'rejects the key' : `could not be asked (${problem?.message ?? 'unknown'})`;
     ctx.io.stdout.write(
       [
         `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
@@ -125,15 +132,26 @@ async function status(opts: { verify?: boolean }, ctx: Context): Promise<void> {
 
 async function logout(ctx: Context): Promise<void> {
   const { openConfigWriter, readStoredConfig } = await import('../config/store.js');
-  const had = typeof readStoredConfig()['api-key'] === 'string';
-  if (had) (await openConfigWriter()).delete('api-key');
+  const had = typeof readStoredConfig(ctx.env)['api-key'] === 'string';
+  if (had) (await openConfigWriter(ctx.env)).delete('api-key');
   if (!ctx.globals.quiet) {
     ctx.io.stderr.write(had ? 'Removed the stored API key.\n' : 'No API key was stored.\n');
     if (ctx.env.EXERCISES_API_KEY) ctx.io.stderr.write('Note: EXERCISES_API_KEY is still set in the environment.\n');
   }
 }
 
-export const register: RegisterCommand = (program: Command, context: () => Context) => {
+export async function run(options: AuthOptions, ctx: Context): Promise<void> {
+  switch (options.action) {
+    case 'login':
+      return login(options, ctx);
+    case 'status':
+      return status(options, ctx);
+    case 'logout':
+      return logout(ctx);
+  }
+}
+
+export const register: RegisterCommand<AuthOptions> = (program, context, runF = run) => {
   const auth = program.command('auth').description('store, check or remove the API key');
 
   const loginCmd = auth
@@ -142,18 +160,27 @@ export const register: RegisterCommand = (program: Command, context: () => Conte
     .option('--with-key', 'read the key from standard input')
     .option('--verify', 'check the key with the service (one request) before storing it');
   addExamples(loginCmd, ['exercises auth login', 'exercises auth login --verify'], ['printenv EXERCISES_KEY | exercises auth login --with-key', 'pass show exercises/api-key | exercises auth login --with-key']);
-  loginCmd.action(async (opts: { withKey?: boolean; verify?: boolean }) => login(opts, context()));
+  loginCmd.action(async (flags: { withKey?: boolean; verify?: boolean }) => {
+    const ctx = context();
+    await runF(loginOptions(flags, ctx.io), ctx);
+  });
 
   const statusCmd = auth
     .command('status')
     .description('show which key is in use (masked) and whether the service accepts it (one request)')
     .option('--no-verify', 'do not ask the service');
   addExamples(statusCmd, ['exercises auth status', 'exercises --sandbox auth status'], ['exercises auth status --json | jq .accepted', 'exercises auth status --no-verify --json']);
-  statusCmd.action(async (opts: { verify?: boolean }) => status(opts, context()));
+  statusCmd.action(async (flags: { verify?: boolean }) => {
+    const ctx = context();
+    await runF({ action: 'status', verify: flags.verify !== false }, ctx);
+  });
 
   const logoutCmd = auth.command('logout').description('remove the stored API key');
   addExamples(logoutCmd, ['exercises auth logout'], ['exercises auth logout --quiet']);
-  logoutCmd.action(async () => logout(context()));
+  logoutCmd.action(async () => {
+    const ctx = context();
+    await runF({ action: 'logout' }, ctx);
+  });
 
   addExamples(auth, ['exercises auth login', 'exercises auth status', 'exercises auth logout'], ['printenv EXERCISES_KEY | exercises auth login --with-key']);
 };

@@ -2,13 +2,36 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../config/defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 
+/** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
+export type ConfigOptions =
+  | { action: 'get'; key: string }
+  | { action: 'set'; key: string; value: string | number }
+  | { action: 'unset'; key: string }
+  | { action: 'list' }
+  | { action: 'path' };
+
 async function modules() {
   const [keys, store] = await Promise.all([import('../config/keys.js'), import('../config/store.js')]);
   return { ...keys, ...store };
+}
+
+/** The key's own name; an unknown key is a usage error listing the known ones. */
+async function knownKey(key: string): Promise<string> {
+  const { configKeySpec } = await import('../config/keys.js');
+  return configKeySpec(key).key;
+}
+
+/** `config set`: the key must be settable here and the value pass its check. */
+export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
+  const { configKeySpec } = await import('../config/keys.js');
+  const spec = configKeySpec(key);
+  if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
+  return { action: 'set', key: spec.key, value: spec.parse(value) };
 }
 
 function shown(value: unknown, secret: boolean | undefined, mask: (v: string) => string): string {
@@ -20,30 +43,27 @@ function shown(value: unknown, secret: boolean | undefined, mask: (v: string) =>
 async function get(key: string, ctx: Context): Promise<void> {
   const m = await modules();
   const spec = m.configKeySpec(key);
-  const value = m.readStoredConfig()[spec.key];
+  const value = m.readStoredConfig(ctx.env)[spec.key];
   if (value !== undefined) ctx.io.stdout.write(`${shown(value, spec.secret, m.maskSecret)}\n`);
 }
 
-async function set(key: string, value: string, ctx: Context): Promise<void> {
+async function set(key: string, value: string | number, ctx: Context): Promise<void> {
   const m = await modules();
   const spec = m.configKeySpec(key);
-  if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
-  const parsed = spec.parse(value);
-  (await m.openConfigWriter()).set(spec.key, parsed);
+  (await m.openConfigWriter(ctx.env)).set(spec.key, value);
   if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
     ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
   }
 }
 
-async function unset(key: string): Promise<void> {
+async function unset(key: string, ctx: Context): Promise<void> {
   const m = await modules();
-  const spec = m.configKeySpec(key);
-  (await m.openConfigWriter()).delete(spec.key);
+  (await m.openConfigWriter(ctx.env)).delete(m.configKeySpec(key).key);
 }
 
 async function list(ctx: Context): Promise<void> {
   const m = await modules();
-  const stored = m.readStoredConfig();
+  const stored = m.readStoredConfig(ctx.env);
   const rows = m.CONFIG_KEYS.map((spec) => ({
     key: spec.key,
     value: shown(stored[spec.key], spec.secret, m.maskSecret),
@@ -73,32 +93,58 @@ async function list(ctx: Context): Promise<void> {
   }
 }
 
-export const register: RegisterCommand = (program: Command, context: () => Context) => {
+async function path(ctx: Context): Promise<void> {
+  const { configPath } = await import('../config/store.js');
+  ctx.io.stdout.write(`${configPath(ctx.env)}\n`);
+}
+
+export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
+  switch (options.action) {
+    case 'get':
+      return get(options.key, ctx);
+    case 'set':
+      return set(options.key, options.value, ctx);
+    case 'unset':
+      return unset(options.key, ctx);
+    case 'list':
+      return list(ctx);
+    case 'path':
+      return path(ctx);
+  }
+}
+
+export const register: RegisterCommand<ConfigOptions> = (program: Command, context, runF = run) => {
   const config = program.command('config').description('read and change stored settings (base-url, lang, timeout, retries)');
   const keyHelp = 'one of: api-key (read only), base-url, lang, timeout, retries';
+  /** The action of a subcommand: its options built (and checked) first, then run. */
+  const act = async (build: () => ConfigOptions | Promise<ConfigOptions>): Promise<void> => {
+    const ctx = context();
+    await runF(await build(), ctx);
+  };
 
   const getCmd = config.command('get').description('print a stored setting').argument('<key>', keyHelp);
   addExamples(getCmd, ['exercises config get base-url'], ['lang=$(exercises config get lang)']);
-  getCmd.action(async (key: string) => get(key, context()));
+  getCmd.action((key: string) => act(async () => ({ action: 'get', key: await knownKey(key) })));
 
   const setCmd = config.command('set').description('store a setting (checked first)').argument('<key>', keyHelp).argument('<value>', 'the value');
-  addExamples(setCmd, ['exercises config set lang de-DE', 'exercises config set base-url http://127.0.0.1:8787', 'exercises config set retries 5'], ['exercises config set timeout 10000 --quiet']);
-  setCmd.action(async (key: string, value: string) => set(key, value, context()));
+  addExamples(
+    setCmd,
+    ['exercises config set lang de-DE', `exercises config set base-url http://${DEFAULT_SERVE_HOST}:${DEFAULT_SERVE_PORT}`, 'exercises config set retries 5'],
+    ['exercises config set timeout 10000 --quiet'],
+  );
+  setCmd.action((key: string, value: string) => act(() => setOptions(key, value)));
 
   const unsetCmd = config.command('unset').description('remove a stored setting').argument('<key>', keyHelp);
   addExamples(unsetCmd, ['exercises config unset base-url'], ['exercises config unset lang --quiet']);
-  unsetCmd.action(async (key: string) => unset(key));
+  unsetCmd.action((key: string) => act(async () => ({ action: 'unset', key: await knownKey(key) })));
 
   const listCmd = config.command('list').description('list every known setting and its stored value (the key masked)');
   addExamples(listCmd, ['exercises config list'], ['exercises config list --json | jq .lang', 'exercises config list --format tsv']);
-  listCmd.action(async () => list(context()));
+  listCmd.action(() => act(() => ({ action: 'list' })));
 
   const pathCmd = config.command('path').description('print where the settings file is');
   addExamples(pathCmd, ['exercises config path'], ['cat "$(exercises config path)"']);
-  pathCmd.action(() => {
-    const ctx = context();
-    return import('../config/store.js').then(({ configPath }) => void ctx.io.stdout.write(`${configPath()}\n`));
-  });
+  pathCmd.action(() => act(() => ({ action: 'path' })));
 
   addExamples(config, ['exercises config list', 'exercises config set lang de-DE'], ['exercises config list --json']);
 };

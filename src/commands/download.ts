@@ -5,20 +5,41 @@
  * (spec §2.2), with no per-id fallback (media/plan.ts says why). Then a bounded pool of
  * streamed, verified, resumable downloads.
  */
-import type { Command } from 'commander';
 import { type Context, outputFormat } from '../context.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_CONCURRENCY } from '../config/defaults.js';
+import { langInForce } from '../config/settings.js';
 import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../catalogue/media.js';
 import type { UnusableEntry } from '../media/jobs.js';
 import type { DownloadPlan } from '../media/plan.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
-import { addQueryFilterOptions } from './shared/query-filters.js';
+import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
+import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
+import { assertNoEmptyIds } from './shared/requested-ids.js';
 import { intArg } from './shared/values.js';
 import { plural, someOf } from '../util/text.js';
 
 export interface DownloadOptions {
+  /** Ids or names as given (`-` for stdin); empty when the exercises come from a listing. */
+  ids: string[];
+  /** Query filters for a listing; {} with ids or --all. */
+  filters: QueryFilterParams;
+  /** A listing of the whole catalogue. */
+  all: boolean;
+  /** With a listing: at most this many exercises. */
+  max?: number;
+  kinds: MediaKind[];
+  /** The folder files go into, resolved. */
+  dir: string;
+  concurrency: number;
+  skipExisting: boolean;
+  dryRun: boolean;
+  failFast: boolean;
+}
+
+/** The flags as commander parsed them (the query filters included). */
+export interface DownloadFlags {
   images?: boolean;
   videos?: boolean;
   dir?: string;
@@ -31,10 +52,38 @@ export interface DownloadOptions {
   [filter: string]: unknown;
 }
 
-function kindsFrom(opts: DownloadOptions): MediaKind[] {
-  if (opts.images && !opts.videos) return ['image'];
-  if (opts.videos && !opts.images) return ['video'];
+function kindsFrom(flags: DownloadFlags): MediaKind[] {
+  if (flags.images && !flags.videos) return ['image'];
+  if (flags.videos && !flags.images) return ['video'];
   return ['image', 'video'];
+}
+
+/** Checks the arguments and flags (usage errors, before any request) and builds the options. */
+export async function downloadOptions(ids: string[], flags: DownloadFlags): Promise<DownloadOptions> {
+  const filters = queryParamsFromOptions(flags);
+  assertNoEmptyIds(ids);
+  const { hasFilters } = await import('../media/plan.js');
+  const listing = hasFilters(filters) || flags.all === true;
+  if (ids.length > 0 && listing) {
+    throw new UsageError('Give either exercise ids (or - for stdin) or query filters / --all, not both.');
+  }
+  if (ids.length === 0 && !listing) {
+    throw new UsageError('Say which exercises: ids as arguments, - to read them from stdin, query filters such as --muscle chest, or --all.', {
+      hint: 'Add --dry-run first to see what it would fetch and how many requests it would spend.',
+    });
+  }
+  return {
+    ids: [...ids],
+    filters,
+    all: flags.all === true,
+    ...(flags.max !== undefined ? { max: flags.max } : {}),
+    kinds: kindsFrom(flags),
+    dir: outputDir(flags.dir),
+    concurrency: flags.concurrency,
+    skipExisting: flags.skipExisting,
+    dryRun: flags.dryRun === true,
+    failFast: flags.failFast === true,
+  };
 }
 
 async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean): Promise<void> {
@@ -54,25 +103,12 @@ async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boole
   );
 }
 
-export async function run(args: string[], opts: DownloadOptions, ctx: Context): Promise<void> {
-  const { queryParamsFromOptions } = await import('./shared/query-filters.js');
-  const { hasFilters, planFromIds, planFromListing } = await import('../media/plan.js');
-  const filters = queryParamsFromOptions(opts);
-  const { assertNoEmptyIds, requestedIds } = await import('./shared/requested-ids.js');
-  assertNoEmptyIds(args);
-  if (args.length > 0 && (hasFilters(filters) || opts.all)) {
-    throw new UsageError('Give either exercise ids (or - for stdin) or query filters / --all, not both.');
-  }
-  if (args.length === 0 && !hasFilters(filters) && !opts.all) {
-    throw new UsageError('Say which exercises: ids as arguments, - to read them from stdin, query filters such as --muscle chest, or --all.', {
-      hint: 'Add --dry-run first to see what it would fetch and how many requests it would spend.',
-    });
-  }
-  const kinds = kindsFrom(opts);
-  const dir = outputDir(opts.dir);
-  const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
-  const api = await apiFromContext(ctx);
-  const lang = await resolvedLang(ctx);
+export async function run(options: DownloadOptions, ctx: Context): Promise<void> {
+  const { planFromIds, planFromListing } = await import('../media/plan.js');
+  const { requestedIds } = await import('./shared/requested-ids.js');
+  const { kinds, dir } = options;
+  const api = await ctx.api();
+  const lang = langInForce(ctx.settings());
   const { describeUnusable } = await import('../media/jobs.js');
   const target = {
     kinds,
@@ -83,14 +119,14 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
   };
 
   let plan: DownloadPlan;
-  if (args.length > 0) {
-    plan = await planFromIds(api, requestedIds(args, ctx.io), target, {
+  if (options.ids.length > 0) {
+    plan = await planFromIds(api, requestedIds(options.ids, ctx.io), target, {
       // Record requests are small: at least the default pool, however low --concurrency is.
-      concurrency: Math.max(opts.concurrency, DEFAULT_CONCURRENCY),
+      concurrency: Math.max(options.concurrency, DEFAULT_DOWNLOAD_CONCURRENCY),
       onMissing: (id) => ctx.io.stderr.write(`Not found: ${id}\n`),
     });
   } else {
-    plan = await planFromListing(api, filters, target, opts.max !== undefined ? { max: opts.max } : {});
+    plan = await planFromListing(api, options.filters, target, options.max !== undefined ? { max: options.max } : {});
   }
 
   if (plan.exercises > 0 && plan.withMedia === 0 && !ctx.globals.quiet) {
@@ -98,13 +134,13 @@ export async function run(args: string[], opts: DownloadOptions, ctx: Context): 
     ctx.io.stderr.write(`None of the ${plural(plan.exercises, 'exercise')} lists premium ${what} (a free plan's records never carry them).\n`);
   }
 
-  if (opts.dryRun) {
-    await printDryRun(ctx, plan, opts.skipExisting);
+  if (options.dryRun) {
+    await printDryRun(ctx, plan, options.skipExisting);
   } else {
     const summary = await runMediaJobs(ctx, api, plan.jobs, {
-      concurrency: opts.concurrency,
-      skipExisting: opts.skipExisting,
-      failFast: opts.failFast === true,
+      concurrency: options.concurrency,
+      skipExisting: options.skipExisting,
+      failFast: options.failFast,
     });
     await reportSummary(ctx, summary);
   }
@@ -130,14 +166,14 @@ A bulk script (nightly, resumable: complete files cost no request, partial ones 
   esac
 `;
 
-export const register: RegisterCommand = (program: Command, context: () => Context) => {
+export const register: RegisterCommand<DownloadOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('download [ids...]')
     .description('download the premium images and videos of many exercises (ids, - for stdin, query filters or --all)')
     .option('--images', 'images only (default: images and videos)')
     .option('--videos', 'videos only (default: images and videos)')
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name>.png|.mp4 (default: the current directory)')
-    .option('--concurrency <n>', `files downloaded at once, 1-${MAX_CONCURRENCY}`, intArg('--concurrency', 1, MAX_CONCURRENCY), DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', `files downloaded at once, 1-${MAX_DOWNLOAD_CONCURRENCY}`, intArg('--concurrency', 1, MAX_DOWNLOAD_CONCURRENCY), DEFAULT_DOWNLOAD_CONCURRENCY)
     .option('--skip-existing', 'skip files already complete on disk, with no request (default)', true)
     .option('--no-skip-existing', 'download again and overwrite files already present')
     .option('--dry-run', 'list what would be fetched and the requests it would spend; fetch no media')
@@ -160,5 +196,8 @@ export const register: RegisterCommand = (program: Command, context: () => Conte
     ],
   );
   cmd.addHelpText('after', BULK_SCRIPT);
-  cmd.action(async (args: string[], opts: DownloadOptions) => run(args, opts, context()));
+  cmd.action(async (ids: string[], flags: DownloadFlags) => {
+    const ctx = context();
+    await runF(await downloadOptions(ids, flags), ctx);
+  });
 };

@@ -1,20 +1,22 @@
 /** `exercises ids`: GET /exercise/exerciseIds, one page or every page. */
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
-import { addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
+import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  const paging = pagingFromOptions(opts);
-  const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
-  const { outputList } = await import('./shared/list-output.js');
-  const lang = await resolvedLang(ctx);
-  const api = await apiFromContext(ctx);
-  await outputList(ctx, (cursor) => api.exerciseIds({ ...cursor, ...(lang ? { lang } : {}) }), paging);
+export interface IdsOptions {
+  paging: PagingChoice;
 }
 
-export const register: RegisterCommand = (program: Command, context: () => Context) => {
+export async function run(options: IdsOptions, ctx: Context): Promise<void> {
+  const { outputList } = await import('./shared/list-output.js');
+  const lang = langInForce(ctx.settings());
+  const api = await ctx.api();
+  await outputList(ctx, (cursor) => api.exerciseIds({ ...cursor, ...(lang ? { lang } : {}) }), options.paging);
+}
+
+export const register: RegisterCommand<IdsOptions> = (program, context, runF = run) => {
   const cmd = program.command('ids').description('list exercise ids and names (GET /exercise/exerciseIds)');
   addPagingOptions(cmd);
   addExamples(
@@ -27,5 +29,8 @@ export const register: RegisterCommand = (program: Command, context: () => Conte
       'exercises ids --all --format jsonl | jq -r .id | exercises download -',
     ],
   );
-  cmd.action(async (opts: Record<string, unknown>) => run(opts, context()));
+  cmd.action(async (opts: Record<string, unknown>) => {
+    const ctx = context();
+    await runF({ paging: pagingFromOptions(opts) }, ctx);
+  });
 };

@@ -1,32 +1,55 @@
 /**
- * Every command, in the order `--help` lists them. A command file exports a `register`
- * function that declares its flags and wires its action to run(options, context);
- * heavy modules are imported inside run(), so listing commands here costs no start-up time.
+ * Every command, in the order `--help` lists them. A command file, as gh's commands do, has
+ * a typed options object, a `register` that declares its flags and, in the action, builds and
+ * validates the options (usage errors come from there), and a separate `run(options, ctx)`
+ * that does the work. `register` takes a replacement for run — the seam a test uses to check
+ * option parsing without doing the work. Heavy modules are imported inside run(), so listing
+ * commands here costs no start-up time.
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { register as auth } from './auth.js';
-import { register as config } from './config.js';
-import { register as download } from './download.js';
-import { register as ids } from './ids.js';
+import { type AuthOptions, register as auth } from './auth.js';
+import { type ConfigOptions, register as config } from './config.js';
+import { type DownloadOptions, register as download } from './download.js';
+import { type IdsOptions, register as ids } from './ids.js';
 import { register as image } from './image.js';
-import { register as query } from './query.js';
-import { register as serve } from './serve.js';
-import { register as show } from './show.js';
+import { type QueryOptions, register as query } from './query.js';
+import { type ServeOptions, register as serve } from './serve.js';
+import { type ShowOptions, register as show } from './show.js';
+import type { SingleMediaOptions } from './shared/media-single.js';
 import { register as video } from './video.js';
 
-export type RegisterCommand = (program: Command, context: () => Context) => void;
+/** What a command does with its validated options. */
+export type Run<O> = (options: O, ctx: Context) => Promise<void>;
+
+/** Declares a command on the program; its action calls `runF` (the command's own run unless replaced). */
+export type RegisterCommand<O> = (program: Command, context: () => Context, runF?: Run<O>) => void;
+
+/** Each command's options type, by command name. */
+export interface CommandOptions {
+  query: QueryOptions;
+  ids: IdsOptions;
+  show: ShowOptions;
+  image: SingleMediaOptions;
+  video: SingleMediaOptions;
+  download: DownloadOptions;
+  auth: AuthOptions;
+  config: ConfigOptions;
+  serve: ServeOptions;
+}
+
+export type CommandName = keyof CommandOptions;
+
+/** Replacements for commands' run, by command name. */
+export type Runners = { [K in CommandName]?: Run<CommandOptions[K]> };
 
 /**
  * A top-level command: its name as typed, and the function that declares it. The name lets
  * the CLI declare only the command a command line runs (see buildProgram in cli.ts).
  */
-export interface CommandEntry {
-  name: string;
-  register: RegisterCommand;
-}
+export type CommandEntry = { [K in CommandName]: { name: K; register: RegisterCommand<CommandOptions[K]> } }[CommandName];
 
-export const COMMANDS: CommandEntry[] = [
+export const COMMANDS: readonly CommandEntry[] = [
   { name: 'query', register: query },
   { name: 'ids', register: ids },
   { name: 'show', register: show },

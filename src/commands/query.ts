@@ -1,23 +1,24 @@
 /** `exercises query`: GET /exercise/query with every filter of spec §4.1. */
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
-import { addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
-import { addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
+import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
+import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
 
-export async function run(opts: Record<string, unknown>, ctx: Context): Promise<void> {
-  // Everything the user typed is checked before the first request.
-  const filters = queryParamsFromOptions(opts);
-  const paging = pagingFromOptions(opts);
-  const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
-  const { outputList } = await import('./shared/list-output.js');
-  const lang = await resolvedLang(ctx);
-  const api = await apiFromContext(ctx);
-  await outputList(ctx, (cursor) => api.query({ ...filters, ...cursor, ...(lang ? { lang } : {}) }), paging);
+export interface QueryOptions {
+  filters: QueryFilterParams;
+  paging: PagingChoice;
 }
 
-export const register: RegisterCommand = (program: Command, context: () => Context) => {
+export async function run(options: QueryOptions, ctx: Context): Promise<void> {
+  const { outputList } = await import('./shared/list-output.js');
+  const lang = langInForce(ctx.settings());
+  const api = await ctx.api();
+  await outputList(ctx, (cursor) => api.query({ ...options.filters, ...cursor, ...(lang ? { lang } : {}) }), options.paging);
+}
+
+export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('query')
     .description('search the catalogue with filters (GET /exercise/query)');
@@ -39,5 +40,9 @@ export const register: RegisterCommand = (program: Command, context: () => Conte
       'exercises query --muscle biceps --max 5 --format jsonl | exercises show - --format json',
     ],
   );
-  cmd.action(async (opts: Record<string, unknown>) => run(opts, context()));
+  cmd.action(async (opts: Record<string, unknown>) => {
+    const ctx = context();
+    // Everything the user typed is checked before the first request.
+    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts) }, ctx);
+  });
 };

@@ -2,27 +2,29 @@
  * `exercises serve [dir]`: the catalogue server over a catalogue directory (default: the
  * shipped sample), for a team, a CI job or trying the CLI out. Runs until SIGINT/SIGTERM.
  */
-import { Command, Option } from 'commander';
+import { Option } from 'commander';
 import type { Context } from '../context.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
 import { UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { collect, intArg } from './shared/values.js';
 
+const PLANS = ['free', 'premium'] as const;
+type Plan = (typeof PLANS)[number];
+
 export interface ServeOptions {
+  /** The catalogue directory; the shipped sample when undefined. */
   dir?: string;
   host: string;
   port: number;
-  /** KEY:PLAN pairs as typed; validated in run(). */
-  keys: string[];
+  /** The keys accepted and their plans; the sandbox keys when undefined. */
+  keys?: Record<string, Plan>;
 }
 
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
-export const DEFAULT_SERVE_PORT = 8787;
-const PLANS = ['free', 'premium'] as const;
-
 /** `team-key:premium` → ['team-key', 'premium']; the key may itself hold colons. */
-export function parseKeys(pairs: readonly string[]): Record<string, 'free' | 'premium'> {
-  const keys: Record<string, 'free' | 'premium'> = {};
+export function parseKeys(pairs: readonly string[]): Record<string, Plan> {
+  const keys: Record<string, Plan> = {};
   for (const pair of pairs) {
     const at = pair.lastIndexOf(':');
     const key = at === -1 ? '' : pair.slice(0, at);
@@ -32,13 +34,13 @@ export function parseKeys(pairs: readonly string[]): Record<string, 'free' | 'pr
         hint: 'For example: --key team-key:premium --key guest-key:free',
       });
     }
-    keys[key] = plan as 'free' | 'premium';
+    keys[key] = plan as Plan;
   }
   return keys;
 }
 
 export async function run(options: ServeOptions, ctx: Context): Promise<void> {
-  const keys = options.keys.length > 0 ? parseKeys(options.keys) : undefined;
+  const { keys } = options;
   const { createCatalogueServer } = await import('../server/catalogue-server.js');
   const { sampleCatalogueDir } = await import('../server/sandbox.js');
   const { isLoopbackHost } = await import('../http/url-policy.js');
@@ -69,7 +71,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<void> {
   }
 
   ctx.io.stdout.write(`Listening on ${server.url}\n`);
-  if (!keys && !ctx.globals.quiet) ctx.io.stderr.write('Keys: sandbox-free (free plan), sandbox-premium (premium plan).\n');
+  if (!keys && !ctx.globals.quiet) ctx.io.stderr.write(`Keys: ${SANDBOX_FREE_KEY} (free plan), ${SANDBOX_PREMIUM_KEY} (premium plan).\n`);
 
   // main() aborts ctx.signal on SIGINT/SIGTERM; closing then ends the command with exit 0.
   await new Promise<void>((resolve) => {
@@ -79,7 +81,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<void> {
   await server.close();
 }
 
-export function register(program: Command, context: () => Context): void {
+export const register: RegisterCommand<ServeOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('serve')
     .description('serve a catalogue directory over HTTP with the service interface (default: the sample catalogue)')
@@ -87,23 +89,28 @@ export function register(program: Command, context: () => Context): void {
     .option('--host <host>', 'address to listen on', DEFAULT_SERVE_HOST)
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(DEFAULT_SERVE_PORT).argParser(intArg('--port', 0, 65535)))
     .addOption(
-      new Option('--key <key:plan>', 'accept this API key with plan free or premium (repeatable; default: sandbox-free:free and sandbox-premium:premium)').argParser(collect),
+      new Option(
+        '--key <key:plan>',
+        `accept this API key with plan free or premium (repeatable; default: ${SANDBOX_FREE_KEY}:free and ${SANDBOX_PREMIUM_KEY}:premium)`,
+      ).argParser(collect),
     )
     .addHelpText('after', '\nLogs one line per request to stderr (method, path, status, milliseconds; never the key).\nStop it with Ctrl-C.\n');
   addExamples(
     cmd,
     [
-      'exercises serve                      # the sample catalogue on http://127.0.0.1:8787',
+      `exercises serve                      # the sample catalogue on http://${DEFAULT_SERVE_HOST}:${DEFAULT_SERVE_PORT}`,
       'exercises serve ./mirror --port 0    # a catalogue directory on any free port',
       'exercises serve ./mirror --key team-key:premium --key guest-key:free',
       'exercises serve --host 0.0.0.0       # reachable from other machines (prints a warning)',
     ],
     [
       'exercises serve ./mirror --port 9000 2>> access.log &',
-      'exercises --base-url http://127.0.0.1:9000 --api-key sandbox-premium ids --all --format jsonl | jq -r .id',
+      `exercises --base-url http://${DEFAULT_SERVE_HOST}:9000 --api-key ${SANDBOX_PREMIUM_KEY} ids --all --format jsonl | jq -r .id`,
     ],
   );
-  cmd.action(async (dir: string | undefined, opts: { host: string; port: number; key?: string[] }) => {
-    await run({ dir, host: opts.host, port: opts.port, keys: opts.key ?? [] }, context());
+  cmd.action(async (dir: string | undefined, flags: { host: string; port: number; key?: string[] }) => {
+    const ctx = context();
+    const keys = flags.key && flags.key.length > 0 ? parseKeys(flags.key) : undefined;
+    await runF({ ...(dir !== undefined ? { dir } : {}), host: flags.host, port: flags.port, ...(keys ? { keys } : {}) }, ctx);
   });
-}
+};

@@ -3,27 +3,35 @@
  * concurrency and output in input order; `-` reads ids from stdin. Missing ones are
  * reported as they come and make the command exit 4 after printing the others.
  */
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { RecordOutcome } from '../api/fetch-records.js';
+import { SHOW_CONCURRENCY } from '../config/defaults.js';
+import { langInForce } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
+import { assertNoEmptyIds } from './shared/requested-ids.js';
 import { someOf } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
-/** Requests in flight at once: enough to hide latency, few enough to be polite. */
-export const SHOW_CONCURRENCY = 8;
+export interface ShowOptions {
+  /** Ids or names in the order given; `-` stands for the ids read from stdin. */
+  ids: string[];
+}
 
-export async function run(args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<void> {
+export function showOptions(args: readonly string[]): ShowOptions {
   if (args.length === 0) throw new UsageError('Give at least one exercise id or name, or - to read them from stdin.');
-  const { apiFromContext, resolvedLang } = await import('../api/from-context.js');
+  assertNoEmptyIds(args);
+  return { ids: [...args] };
+}
+
+export async function run(options: ShowOptions, ctx: Context): Promise<void> {
+  const args = options.ids;
   const { createRecordWriter } = await import('../output/record.js');
   const { fetchRecords } = await import('../api/fetch-records.js');
-  const { assertNoEmptyIds, requestedIds } = await import('./shared/requested-ids.js');
-  assertNoEmptyIds(args);
-  const lang = await resolvedLang(ctx);
-  const api = await apiFromContext(ctx);
+  const { requestedIds } = await import('./shared/requested-ids.js');
+  const lang = langInForce(ctx.settings());
+  const api = await ctx.api();
   const many = args.length > 1 || args.includes('-');
   const writer = createRecordWriter(ctx, many);
 
@@ -57,7 +65,7 @@ export async function run(args: string[], _opts: Record<string, unknown>, ctx: C
   }
 }
 
-export const register: RegisterCommand = (program: Command, context: () => Context) => {
+export const register: RegisterCommand<ShowOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('show')
     .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
@@ -72,5 +80,8 @@ export const register: RegisterCommand = (program: Command, context: () => Conte
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );
-  cmd.action(async (args: string[], opts: Record<string, unknown>) => run(args, opts, context()));
+  cmd.action(async (args: string[]) => {
+    const ctx = context();
+    await runF(showOptions(args), ctx);
+  });
 };

@@ -1,7 +1,13 @@
 /**
- * Defaults and bounds of the request settings, in one place: the --timeout/--retries flags,
- * `config set timeout|retries` and the settings resolution all read them from here.
+ * Every default and bound of the CLI, in one place: flags, help strings, `config set`, the
+ * settings resolution, `serve` and `--sandbox` all read them from here, so a value is never
+ * repeated as a literal. Grouped by what they govern.
  */
+
+// ── The service and the request settings ─────────────────────────────────────────────────
+
+/** Where requests go when no flag, variable or stored setting says otherwise. */
+export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -36,3 +42,24 @@ export const DEADLINE_TIMEOUT_FACTOR = 3;
  * within the grace + S / this rate).
  */
 export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
+
+// ── Concurrency ─────────────────────────────────────────────────────────────────────────
+
+/** `show`: record requests in flight at once; enough to hide latency, few enough to be polite. */
+export const SHOW_CONCURRENCY = 8;
+/** `download` (default of --concurrency) and `image`/`video`: files downloaded at once. */
+export const DEFAULT_DOWNLOAD_CONCURRENCY = 4;
+export const MAX_DOWNLOAD_CONCURRENCY = 32;
+
+// ── Local input caps ────────────────────────────────────────────────────────────────────
+
+/** `auth login --with-key`: more than this on stdin is not a key. */
+export const KEY_INPUT_MAX_BYTES = 4096;
+
+// ── The catalogue server: `serve` and `--sandbox` ───────────────────────────────────────
+
+export const DEFAULT_SERVE_HOST = '127.0.0.1';
+export const DEFAULT_SERVE_PORT = 8787;
+/** The public keys the sample server accepts when given none, one per plan. */
+export const SANDBOX_FREE_KEY = 'sandbox-free';
+export const SANDBOX_PREMIUM_KEY = 'sandbox-premium';

@@ -3,9 +3,10 @@
  * overrides it, and how a value given to `config set` is checked. A later setting slots
  * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
  */
+import { DEFAULT_LANG } from '../catalogue/enums.js';
 import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../http/url-policy.js';
-import { RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 
 export interface ConfigKeySpec {
@@ -35,10 +36,10 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
     setWith: 'exercises auth login',
     parse: (value) => value.trim(),
   },
-  { key: 'base-url', description: 'service base URL (default https://api.wrkout.xyz)', env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
-  { key: 'lang', description: 'translation language, e.g. de-DE (default: the service’s, en-GB)', env: 'EXERCISES_LANG', parse: (value) => parseLangTag(value, 'lang') },
-  { key: 'timeout', description: 'milliseconds without progress before a request is abandoned (default 30000)', parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
-  { key: 'retries', description: 'retries for failed idempotent requests (default 3)', parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
+  { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
+  { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', parse: (value) => parseLangTag(value, 'lang') },
+  { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
+  { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
 ];
 
 export function configKeySpec(key: string): ConfigKeySpec {

@@ -1,13 +1,13 @@
 /**
  * Where each setting comes from, highest first: flag > environment > stored config > default
- * (DESIGN.md "CLI surface"). Commands and the API factory read resolved values from here.
+ * (DESIGN.md "CLI surface"). The factory resolves them once per run (ctx.settings()).
  */
-import type { Context } from '../context.js';
+import type { GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import type { Env } from './paths.js';
 import { readStoredConfig } from './store.js';
-
-export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
+import { parseLangTag } from './values.js';
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default' | 'sandbox';
 
@@ -50,9 +50,8 @@ function storedNumber(value: unknown, key: string, min: number, max: number): nu
   return value;
 }
 
-export function resolveSettings(ctx: Pick<Context, 'env' | 'globals'>): Settings {
-  const stored = readStoredConfig();
-  const { globals, env } = ctx;
+export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
+  const stored = readStoredConfig(env);
   const baseUrl = pick({ value: globals.baseUrl, name: '--base-url' }, { value: env.EXERCISES_BASE_URL, name: 'EXERCISES_BASE_URL' }, stored['base-url']);
   if (baseUrl.value === undefined) baseUrl.value = DEFAULT_BASE_URL;
   return {
@@ -62,4 +61,13 @@ export function resolveSettings(ctx: Pick<Context, 'env' | 'globals'>): Settings
     timeoutMs: globals.timeout ?? storedNumber(stored.timeout, 'timeout', 1, TIMEOUT_MAX_MS) ?? DEFAULT_TIMEOUT_MS,
     retries: globals.retries ?? storedNumber(stored.retries, 'retries', 0, RETRIES_MAX) ?? DEFAULT_RETRIES,
   };
+}
+
+/**
+ * The language in force, or undefined for the service default. Checked where it is about to
+ * be sent: a bad value is a usage error naming the flag, variable or stored setting it came from.
+ */
+export function langInForce(settings: Pick<Settings, 'lang'>): string | undefined {
+  const { value, origin } = settings.lang;
+  return value === undefined ? undefined : parseLangTag(value, origin ?? 'The stored lang setting');
 }

@@ -2,34 +2,30 @@
  * The stored settings: a JSON file in the user config directory (XDG_CONFIG_HOME on
  * Linux), mode 0600 because it may hold the API key. Reading is a plain file read, so
  * commands that only need the key start fast; writing goes through conf (loaded lazily),
- * which writes atomically.
+ * which writes atomically. Where the file is follows the environment given (the Context's).
  */
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
 import { UsageError } from '../errors.js';
+import { type Env, configDir } from './paths.js';
 
-const PROJECT = 'exercises';
 const FILE_MODE = 0o600;
 
 export type StoredConfig = Record<string, unknown>;
 
-export function configDir(): string {
-  return envPaths(PROJECT, { suffix: '' }).config;
-}
-
-export function configPath(): string {
-  return join(configDir(), 'config.json');
+export function configPath(env: Env): string {
+  return join(configDir(env), 'config.json');
 }
 
 /** The stored values; {} when there is no file yet. A corrupt file is a usage error naming it. */
-export function readStoredConfig(): StoredConfig {
+export function readStoredConfig(env: Env): StoredConfig {
+  const path = configPath(env);
   let text: string;
   try {
-    text = readFileSync(configPath(), 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new UsageError(`Cannot read the config file ${configPath()}: ${(err as Error).message}.`);
+    throw new UsageError(`Cannot read the config file ${path}: ${(err as Error).message}.`);
   }
   if (text.trim() === '') return {};
   try {
@@ -38,7 +34,7 @@ export function readStoredConfig(): StoredConfig {
   } catch {
     // fall through
   }
-  throw new UsageError(`The config file ${configPath()} is not valid JSON.`, {
+  throw new UsageError(`The config file ${path} is not valid JSON.`, {
     hint: 'Fix or delete it; `exercises config path` prints where it is.',
   });
 }
@@ -49,13 +45,14 @@ export interface ConfigWriter {
 }
 
 /** A conf instance over the same file, for writes. */
-export async function openConfigWriter(): Promise<ConfigWriter> {
-  readStoredConfig(); // refuse to overwrite a file we cannot read
+export async function openConfigWriter(env: Env): Promise<ConfigWriter> {
+  readStoredConfig(env); // refuse to overwrite a file we cannot read
   const { default: Conf } = await import('conf');
   const conf = new Conf<StoredConfig>({
-    projectName: PROJECT,
+    projectName: 'exercises',
     projectSuffix: '',
-    cwd: configDir(),
+    // Given a directory, conf never asks env-paths (which would read process.env).
+    cwd: configDir(env),
     configName: 'config',
     configFileMode: FILE_MODE,
     accessPropertiesByDotNotation: false,

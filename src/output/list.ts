@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
-import { colorEnabled, outputFormat } from '../context.js';
+import { chalkFor, outputFormat } from '../context.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -96,13 +96,12 @@ function tableWriter(ctx: OutCtx, pager: boolean): ListWriter {
         if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
         return;
       }
-      const color = colorEnabled(ctx);
+      const chalk = await chalkFor(ctx);
       const { renderTable } = await import('./table.js');
-      let text = await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, color });
+      let text = await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, chalk });
       if (!ctx.globals.quiet) {
         const total = footer.total ?? (typeof pagination.total === 'number' ? pagination.total : undefined);
         const line = footerLine(items.length, { ...footer, ...(total !== undefined ? { total } : {}) });
-        const chalk = color ? (await import('chalk')).default : undefined;
         text += `${chalk ? chalk.dim(line) : line}\n`;
       }
       await writePaged(ctx, text, pager);

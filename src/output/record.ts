@@ -5,7 +5,7 @@
  * header) or tsv (without: for programs).
  */
 import type { Context } from '../context.js';
-import { colorEnabled, outputFormat } from '../context.js';
+import { chalkFor, outputFormat } from '../context.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { RECORD_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -128,13 +128,13 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
       };
     }
     case 'table': {
-      let paint: { bold: Paint; dim: Paint } | undefined;
+      let paint: { bold?: Paint; dim?: Paint } | undefined;
       let measure: ((text: string) => number) | undefined;
       return {
         async add(record) {
-          if (colorEnabled(ctx) && !paint) {
-            const chalk = (await import('chalk')).default;
-            paint = { bold: chalk.bold, dim: chalk.dim };
+          if (!paint) {
+            const chalk = await chalkFor(ctx);
+            paint = chalk ? { bold: chalk.bold, dim: chalk.dim } : {};
           }
           measure ??= (await (await import('./width.js')).loadMeasure()).width;
           await write(out, (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, measure, ...paint }));

@@ -4,6 +4,7 @@
  * always two blanks apart; the id is never cut; when the terminal is narrow the optional
  * columns go first, then name and aliases shrink, each cut cell ending in `…`.
  */
+import type { ChalkInstance } from 'chalk';
 import type { TableColumn } from './columns.js';
 import { type Measure, loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
@@ -91,9 +92,10 @@ function pad(text: string, width: number, measure: Measure): string {
 export async function renderTable<T>(
   items: readonly T[],
   columns: ReadonlyArray<TableColumn<T>>,
-  options: { width: number; color: boolean },
+  options: { width: number; chalk?: ChalkInstance | undefined },
 ): Promise<string> {
-  const [measure, chalk] = await Promise.all([loadMeasure(), options.color ? import('chalk').then((m) => m.default) : undefined]);
+  const measure = await loadMeasure();
+  const chalk = options.chalk;
   const rows = items.map((item) => columns.map((c) => oneLine(c.value(item))));
   // Loops, not Math.max(...cells): a spread of 120,000 arguments overflows the stack.
   const natural = columns.map((c) => measure.width(c.title));

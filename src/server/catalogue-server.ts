@@ -10,12 +10,13 @@ import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
 import { escapeControl } from '../util/text.js';
+import { SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
 
 export type { Plan } from './records.js';
 
 export interface CatalogueServerOptions {
   dir: string;
-  /** API keys and their plans; default { 'sandbox-free': 'free', 'sandbox-premium': 'premium' }. */
+  /** API keys and their plans; default SANDBOX_KEYS (the public sandbox key of each plan). */
   keys?: Record<string, Plan>;
   host?: string;
   port?: number;
@@ -45,8 +46,8 @@ export interface CatalogueServer {
 }
 
 export const SANDBOX_KEYS: Readonly<Record<string, Plan>> = Object.freeze({
-  'sandbox-free': 'free',
-  'sandbox-premium': 'premium',
+  [SANDBOX_FREE_KEY]: 'free',
+  [SANDBOX_PREMIUM_KEY]: 'premium',
 });
 
 /** Longest request target answered; longer ones get 414 before any parsing. */

@@ -3,9 +3,10 @@
  * port, so every command can be tried with no key and no network (`--sandbox`).
  */
 import { fileURLToPath } from 'node:url';
+import { SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
 import { createCatalogueServer } from './catalogue-server.js';
 
-export const SANDBOX_API_KEY = 'sandbox-premium';
+export const SANDBOX_API_KEY = SANDBOX_PREMIUM_KEY;
 
 /** The sample/ folder at the package root: two levels up from both src/server and dist/server. */
 export function sampleCatalogueDir(): string {

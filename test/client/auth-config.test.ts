@@ -2,7 +2,8 @@
 import { statSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedHome, runCli } from '../helpers/run-cli.js';
+import { isolatedHome } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { CATALOGUE, PREMIUM_KEY, jsonlIds, sortedIds } from './fixtures.js';
 
@@ -16,18 +17,18 @@ describe('auth', () => {
   it('login --with-key stores the key (mode 0600), status reports it masked and accepted, logout removes it', async () => {
     const home = isolatedHome();
     const env = { HOME: home, EXERCISES_BASE_URL: server.url };
-    const login = await runCli(['auth', 'login', '--with-key'], { env, input: `${PREMIUM_KEY}\n` });
+    const login = await runInProcess(['auth', 'login', '--with-key'], { env, input: `${PREMIUM_KEY}\n` });
     expect(login.code).toBe(0);
     expect(login.stderr).toContain('sa…um');
     expect(login.stdout + login.stderr).not.toContain(PREMIUM_KEY);
 
-    const path = (await runCli(['config', 'path'], { env })).stdout.trim();
+    const path = (await runInProcess(['config', 'path'], { env })).stdout.trim();
     expect(path).toBe(join(home, '.config', 'exercises', 'config.json'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path, 'utf8'))['api-key']).toBe(PREMIUM_KEY);
 
     const before = server.requests.length;
-    const status = await runCli(['auth', 'status'], { env });
+    const status = await runInProcess(['auth', 'status'], { env });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/Key: +sa…um \(from the stored config\)/);
     expect(status.stdout).toMatch(/accepts the key/);
@@ -35,57 +36,57 @@ describe('auth', () => {
     expect(server.requests.length - before).toBe(1); // one cheap request
     expect(server.requests.at(-1)!.query).toBe('limit=1');
 
-    const queried = await runCli(['ids', '--limit', '2', '--format', 'jsonl'], { env });
+    const queried = await runInProcess(['ids', '--limit', '2', '--format', 'jsonl'], { env });
     expect(jsonlIds(queried.stdout)).toHaveLength(2);
 
-    const logout = await runCli(['auth', 'logout'], { env });
+    const logout = await runInProcess(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);
     expect(JSON.parse(readFileSync(path, 'utf8'))['api-key']).toBeUndefined();
-    expect((await runCli(['ids'], { env })).code).toBe(3);
+    expect((await runInProcess(['ids'], { env })).code).toBe(3);
   });
 
   it('status says which source is in use: flag over env over stored', async () => {
     const home = isolatedHome();
     const env = { HOME: home, EXERCISES_BASE_URL: server.url };
-    await runCli(['auth', 'login', '--with-key'], { env, input: 'stored-key-0001' });
-    const stored = await runCli(['auth', 'status', '--no-verify', '--json'], { env });
+    await runInProcess(['auth', 'login', '--with-key'], { env, input: 'stored-key-0001' });
+    const stored = await runInProcess(['auth', 'status', '--no-verify', '--json'], { env });
     expect(JSON.parse(stored.stdout)).toMatchObject({ source: 'config', key: 'st…01' });
-    const fromEnv = await runCli(['auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    const fromEnv = await runInProcess(['auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
     expect(JSON.parse(fromEnv.stdout)).toMatchObject({ source: 'env', key: 'en…02' });
-    const fromFlag = await runCli(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    const fromFlag = await runInProcess(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
     expect(JSON.parse(fromFlag.stdout)).toMatchObject({ source: 'flag', key: 'fl…03' });
   });
 
   it('status names the flag or variable each setting came from', async () => {
     const env = { HOME: isolatedHome(), EXERCISES_BASE_URL: server.url };
-    const viaFlag = await runCli(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--format', 'table'], { env });
+    const viaFlag = await runInProcess(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--format', 'table'], { env });
     expect(viaFlag.stdout).toMatch(/Key: +fl…03 \(from the --api-key flag\)/);
     expect(viaFlag.stdout).toMatch(/Base URL: +http:\/\/127\.0\.0\.1:\d+\/? \(from EXERCISES_BASE_URL\)/);
-    const viaEnv = await runCli(['--base-url', server.url, 'auth', 'status', '--no-verify', '--format', 'table'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    const viaEnv = await runInProcess(['--base-url', server.url, 'auth', 'status', '--no-verify', '--format', 'table'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
     expect(viaEnv.stdout).toMatch(/Key: +en…02 \(from EXERCISES_API_KEY\)/);
     expect(viaEnv.stdout).toMatch(/Base URL: .*\(from the --base-url flag\)/);
   });
 
   it('status labels a stored base URL and the default one (--no-verify: no request)', async () => {
     const env = { HOME: isolatedHome(), EXERCISES_API_KEY: 'env-key-0004' };
-    const byDefault = await runCli(['auth', 'status', '--no-verify'], { env });
+    const byDefault = await runInProcess(['auth', 'status', '--no-verify'], { env });
     expect(byDefault.code, byDefault.stderr).toBe(0);
     expect(byDefault.stdout).toMatch(/Base URL: +https:\/\/api\.wrkout\.xyz \(default\)/);
     expect(byDefault.stdout).toMatch(/Service: +not checked/);
-    expect((await runCli(['config', 'set', 'base-url', server.url], { env })).code).toBe(0);
-    const stored = await runCli(['auth', 'status', '--no-verify', '--json'], { env });
+    expect((await runInProcess(['config', 'set', 'base-url', server.url], { env })).code).toBe(0);
+    const stored = await runInProcess(['auth', 'status', '--no-verify', '--json'], { env });
     expect(JSON.parse(stored.stdout)).toEqual({ key: 'en…04', source: 'env', baseUrl: server.url, baseUrlSource: 'config' });
   });
 
   it('status exits 3 when the service rejects the key', async () => {
-    const r = await runCli(['auth', 'status'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'not-a-real-key' } });
+    const r = await runInProcess(['auth', 'status'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'not-a-real-key' } });
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/rejects the key/);
   });
 
   it('login refuses an empty key and a non-terminal stdin without --with-key', async () => {
-    expect((await runCli(['auth', 'login', '--with-key'], { input: '\n' })).code).toBe(2);
-    const r = await runCli(['auth', 'login'], { input: 'k' });
+    expect((await runInProcess(['auth', 'login', '--with-key'], { input: '\n' })).code).toBe(2);
+    const r = await runInProcess(['auth', 'login'], { input: 'k' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--with-key');
   });
@@ -93,9 +94,9 @@ describe('auth', () => {
   it('login --verify checks the key with one request and stores nothing when rejected', async () => {
     const home = isolatedHome();
     const env = { HOME: home, EXERCISES_BASE_URL: server.url };
-    const r = await runCli(['auth', 'login', '--with-key', '--verify'], { env, input: 'bad-key-123' });
+    const r = await runInProcess(['auth', 'login', '--with-key', '--verify'], { env, input: 'bad-key-123' });
     expect(r.code).toBe(3);
-    expect((await runCli(['config', 'get', 'api-key'], { env })).stdout).toBe('');
+    expect((await runInProcess(['config', 'get', 'api-key'], { env })).stdout).toBe('');
   });
 });
 
@@ -105,20 +106,20 @@ describe('auth with --sandbox', () => {
     const office = await startServer({ keys: { 'office-key': 'premium' } });
     try {
       const env = { HOME: isolatedHome(), EXERCISES_BASE_URL: office.url };
-      const accepted = await runCli(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: PREMIUM_KEY });
+      const accepted = await runInProcess(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: PREMIUM_KEY });
       expect(accepted.code, accepted.stderr).toBe(0);
       expect(accepted.stderr).toMatch(/the service accepted it/);
-      const rejected = await runCli(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: 'office-key' });
+      const rejected = await runInProcess(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: 'office-key' });
       expect(rejected.code).toBe(3);
       expect(office.requests).toHaveLength(0);
-      expect((await runCli(['config', 'get', 'api-key'], { env })).stdout).toBe('sa…um\n');
+      expect((await runInProcess(['config', 'get', 'api-key'], { env })).stdout).toBe('sa…um\n');
     } finally {
       await office.close();
     }
   });
 
   it('status names the sandbox as the source of both the key and the base URL', async () => {
-    const r = await runCli(['--sandbox', 'auth', 'status', '--json'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'other' } });
+    const r = await runInProcess(['--sandbox', 'auth', 'status', '--json'], { env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'other' } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ key: 'sa…um', source: 'sandbox', baseUrlSource: 'sandbox', accepted: true });
     expect(JSON.parse(r.stdout).baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -129,52 +130,52 @@ describe('config', () => {
   it('set, get, list, unset round trip with validation', async () => {
     const home = isolatedHome();
     const env = { HOME: home };
-    expect((await runCli(['config', 'set', 'lang', 'de-DE'], { env })).code).toBe(0);
-    expect((await runCli(['config', 'set', 'base-url', `${server.url}/`], { env })).code).toBe(0);
-    expect((await runCli(['config', 'set', 'retries', '5'], { env })).code).toBe(0);
-    expect((await runCli(['config', 'get', 'lang'], { env })).stdout).toBe('de-DE\n');
-    expect((await runCli(['config', 'get', 'base-url'], { env })).stdout).toBe(`${server.url}\n`);
-    const path = (await runCli(['config', 'path'], { env })).stdout.trim();
+    expect((await runInProcess(['config', 'set', 'lang', 'de-DE'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'set', 'base-url', `${server.url}/`], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'set', 'retries', '5'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'get', 'lang'], { env })).stdout).toBe('de-DE\n');
+    expect((await runInProcess(['config', 'get', 'base-url'], { env })).stdout).toBe(`${server.url}\n`);
+    const path = (await runInProcess(['config', 'path'], { env })).stdout.trim();
     expect(statSync(path).mode & 0o777).toBe(0o600);
 
-    const list = JSON.parse((await runCli(['config', 'list', '--json'], { env })).stdout);
+    const list = JSON.parse((await runInProcess(['config', 'list', '--json'], { env })).stdout);
     expect(list).toEqual({ 'base-url': server.url, lang: 'de-DE', retries: 5 });
 
     // stored base-url and lang are used
     const before = server.requests.length;
-    const r = await runCli(['ids', '--limit', '1', '--format', 'jsonl'], { env: { ...env, EXERCISES_API_KEY: PREMIUM_KEY } });
+    const r = await runInProcess(['ids', '--limit', '1', '--format', 'jsonl'], { env: { ...env, EXERCISES_API_KEY: PREMIUM_KEY } });
     expect(r.code).toBe(0);
     expect(new URLSearchParams(server.requests[before]!.query).get('lang')).toBe('de-DE');
     // the environment beats the stored value
-    await runCli(['ids', '--limit', '1'], { env: { ...env, EXERCISES_API_KEY: PREMIUM_KEY, EXERCISES_LANG: 'es-ES' } });
+    await runInProcess(['ids', '--limit', '1'], { env: { ...env, EXERCISES_API_KEY: PREMIUM_KEY, EXERCISES_LANG: 'es-ES' } });
     expect(new URLSearchParams(server.requests.at(-1)!.query).get('lang')).toBe('es-ES');
 
-    expect((await runCli(['config', 'unset', 'lang'], { env })).code).toBe(0);
-    expect((await runCli(['config', 'get', 'lang'], { env })).stdout).toBe('');
+    expect((await runInProcess(['config', 'unset', 'lang'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'get', 'lang'], { env })).stdout).toBe('');
   });
 
   it('refuses unknown keys, bad values and setting the api key', async () => {
     const env = { HOME: isolatedHome() };
-    const unknown = await runCli(['config', 'set', 'colour', 'red'], { env });
+    const unknown = await runInProcess(['config', 'set', 'colour', 'red'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('base-url');
-    expect((await runCli(['config', 'set', 'base-url', 'nope'], { env })).code).toBe(2);
+    expect((await runInProcess(['config', 'set', 'base-url', 'nope'], { env })).code).toBe(2);
     for (const bad of ['ftp://files.example.com', 'https://user:secret@api.example.com']) {
-      const r = await runCli(['config', 'set', 'base-url', bad], { env });
+      const r = await runInProcess(['config', 'set', 'base-url', bad], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/The base URL/);
       expect(r.stderr).not.toContain('secret');
     }
     // stored as every request would use it: no query or fragment, no trailing slash
-    expect((await runCli(['config', 'set', 'base-url', ' https://api.example.com/v1/?debug=1#top '], { env })).code).toBe(0);
-    expect((await runCli(['config', 'get', 'base-url'], { env })).stdout).toBe('https://api.example.com/v1\n');
-    const timeout = await runCli(['config', 'set', 'timeout', '-1'], { env });
+    expect((await runInProcess(['config', 'set', 'base-url', ' https://api.example.com/v1/?debug=1#top '], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'get', 'base-url'], { env })).stdout).toBe('https://api.example.com/v1\n');
+    const timeout = await runInProcess(['config', 'set', 'timeout', '-1'], { env });
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toMatch(/timeout must be a whole number between 1 and 3600000/);
-    const lang = await runCli(['config', 'set', 'lang', 'de DE'], { env });
+    const lang = await runInProcess(['config', 'set', 'lang', 'de DE'], { env });
     expect(lang.code).toBe(2);
     expect(lang.stderr).toMatch(/lang must be a language tag such as en-GB/);
-    const key = await runCli(['config', 'set', 'api-key', 'x'], { env });
+    const key = await runInProcess(['config', 'set', 'api-key', 'x'], { env });
     expect(key.code).toBe(2);
     expect(key.stderr).toContain('auth login');
   });
@@ -183,21 +184,21 @@ describe('config', () => {
     const home = isolatedHome();
     mkdirSync(join(home, '.config', 'exercises'), { recursive: true });
     writeFileSync(join(home, '.config', 'exercises', 'config.json'), JSON.stringify({ timeout: 99_999_999_999 }));
-    const r = await runCli(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } });
+    const r = await runInProcess(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/stored timeout must be a whole number between 1 and 3600000/);
     expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
     // a flag still overrides it
-    expect((await runCli(['--sandbox', '--timeout', '5000', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(0);
+    expect((await runInProcess(['--sandbox', '--timeout', '5000', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(0);
     writeFileSync(join(home, '.config', 'exercises', 'config.json'), JSON.stringify({ retries: 'many' }));
-    expect((await runCli(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(2);
+    expect((await runInProcess(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(2);
   });
 
   it('reports a corrupt config file plainly', async () => {
     const home = isolatedHome();
     mkdirSync(join(home, '.config', 'exercises'), { recursive: true });
     writeFileSync(join(home, '.config', 'exercises', 'config.json'), '{not json');
-    const r = await runCli(['config', 'list'], { env: { HOME: home } });
+    const r = await runInProcess(['config', 'list'], { env: { HOME: home } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not valid JSON/);
   });
@@ -205,7 +206,7 @@ describe('config', () => {
 
 describe('--sandbox', () => {
   it('query --muscle CHEST works with no key and no configuration', async () => {
-    const r = await runCli(['--sandbox', 'query', '--muscle', 'CHEST', '--format', 'jsonl']);
+    const r = await runInProcess(['--sandbox', 'query', '--muscle', 'CHEST', '--format', 'jsonl']);
     expect(r.code).toBe(0);
     expect(jsonlIds(r.stdout).sort()).toEqual(sortedIds(CATALOGUE.filter((e) => e.primaryMuscle?.includes('CHEST'))));
   });

@@ -1,11 +1,12 @@
 /**
- * Every exit code of the browse commands, against the project's server with faults injected
- * through its `intercept` option: auth failures, not found, rate limits, server errors,
- * malformed bodies, hung and dropped connections, and retries that recover.
+ * Every exit code of the browse commands, in-process against the project's server with faults
+ * injected through its `intercept` option: auth failures, not found, rate limits, server
+ * errors, malformed bodies, hung and dropped connections, and retries that recover. A real
+ * Ctrl-C to a child process is in process.test.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { jsonlIds, serverEnv } from './fixtures.js';
 
@@ -37,7 +38,7 @@ const errorBody = (code: string, message: string): string => JSON.stringify({ er
 
 describe('exit codes', () => {
   it('3 when no key is configured, naming the three ways and --sandbox, with no request', async () => {
-    const r = await runCli(['ids'], { env: { EXERCISES_BASE_URL: server.url } });
+    const r = await runInProcess(['ids'], { env: { EXERCISES_BASE_URL: server.url } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('EXERCISES_API_KEY');
     expect(r.stderr).toContain('exercises auth login');
@@ -47,7 +48,7 @@ describe('exit codes', () => {
   });
 
   it('3 when the key is rejected (401), without retrying', async () => {
-    const r = await runCli(['ids'], { env: serverEnv(server, { EXERCISES_API_KEY: 'wrong-key' }) });
+    const r = await runInProcess(['ids'], { env: serverEnv(server, { EXERCISES_API_KEY: 'wrong-key' }) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/401/);
     expect(server.requests).toHaveLength(1);
@@ -55,13 +56,13 @@ describe('exit codes', () => {
 
   it('3 when the plan does not allow it (403)', async () => {
     fault = (_req, res) => send(res, 403, errorBody('forbidden', 'premium only'));
-    const r = await runCli(['show', 'Barbell_Bench_Press'], { env: serverEnv(server) });
+    const r = await runInProcess(['show', 'Barbell_Bench_Press'], { env: serverEnv(server) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/403/);
   });
 
   it('4 for an unknown exercise', async () => {
-    const r = await runCli(['show', 'No_Such_Exercise'], { env: serverEnv(server) });
+    const r = await runInProcess(['show', 'No_Such_Exercise'], { env: serverEnv(server) });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('No_Such_Exercise');
   });
@@ -69,7 +70,7 @@ describe('exit codes', () => {
   it('5 when still rate limited after the retries, honouring Retry-After', async () => {
     fault = (_req, res) => send(res, 429, errorBody('rate_limited', 'quota used up'), { 'retry-after': '1' });
     const started = Date.now();
-    const r = await runCli(['--retries', '1', 'ids'], { env: serverEnv(server) });
+    const r = await runInProcess(['--retries', '1', 'ids'], { env: serverEnv(server) });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('quota used up');
     expect(server.requests).toHaveLength(2);
@@ -78,7 +79,7 @@ describe('exit codes', () => {
 
   it('6 for a 500, not retried', async () => {
     fault = (_req, res) => send(res, 500, errorBody('internal_error', 'boom'));
-    const r = await runCli(['ids'], { env: serverEnv(server) });
+    const r = await runInProcess(['ids'], { env: serverEnv(server) });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('boom');
     expect(server.requests).toHaveLength(1);
@@ -86,7 +87,7 @@ describe('exit codes', () => {
 
   it('6 for a 502 retried until the retries run out', async () => {
     fault = (_req, res) => send(res, 502, '<html>bad gateway</html>', { 'content-type': 'text/html' });
-    const r = await runCli(['--retries', '2', 'ids'], { env: serverEnv(server) });
+    const r = await runInProcess(['--retries', '2', 'ids'], { env: serverEnv(server) });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/502/);
     expect(server.requests).toHaveLength(3);
@@ -94,7 +95,7 @@ describe('exit codes', () => {
 
   it('0 when the server fails twice then recovers', async () => {
     fault = (_req, res, n) => (n <= 2 ? send(res, 503, errorBody('unavailable', 'busy')) : false);
-    const r = await runCli(['--retries', '3', 'ids', '--limit', '3', '--format', 'jsonl'], { env: serverEnv(server) });
+    const r = await runInProcess(['--retries', '3', 'ids', '--limit', '3', '--format', 'jsonl'], { env: serverEnv(server) });
     expect(r.code).toBe(0);
     expect(jsonlIds(r.stdout)).toHaveLength(3);
     expect(server.requests.map((q) => q.status)).toEqual([503, 503, 200]);
@@ -106,7 +107,7 @@ describe('exit codes', () => {
   it('3 for a 401 whose HTML body is larger than the error-body cap, without retrying', async () => {
     expect(bigPage.length).toBeGreaterThan(100 * 1024);
     fault = (_req, res) => send(res, 401, bigPage, { 'content-type': 'text/html' });
-    const r = await runCli(['ids'], { env: serverEnv(server) });
+    const r = await runInProcess(['ids'], { env: serverEnv(server) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/401/);
     expect(r.stderr).not.toMatch(/larger than/);
@@ -115,7 +116,7 @@ describe('exit codes', () => {
 
   it('6 for a 503 whose HTML body is larger than the error-body cap, after retrying', async () => {
     fault = (_req, res) => send(res, 503, bigPage, { 'content-type': 'text/html' });
-    const r = await runCli(['--retries', '2', 'ids'], { env: serverEnv(server) });
+    const r = await runInProcess(['--retries', '2', 'ids'], { env: serverEnv(server) });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/503/);
     expect(r.stderr).not.toMatch(/larger than/);
@@ -131,7 +132,7 @@ describe('exit codes', () => {
   for (const [title, f, message] of malformed) {
     it(`6 for ${title}, naming the endpoint`, async () => {
       fault = f;
-      const r = await runCli(['ids'], { env: serverEnv(server) });
+      const r = await runInProcess(['ids'], { env: serverEnv(server) });
       expect(r.code).toBe(6);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).toContain('/exercise/exerciseIds');
@@ -142,7 +143,7 @@ describe('exit codes', () => {
   it('6 within the timeout when the server never answers', async () => {
     fault = () => true; // swallow the request, answer nothing
     const started = Date.now();
-    const r = await runCli(['--timeout', '500', '--retries', '0', 'ids'], { env: serverEnv(server), timeoutMs: 15_000 });
+    const r = await runInProcess(['--timeout', '500', '--retries', '0', 'ids'], { env: serverEnv(server), timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/did not answer within 500 ms/);
@@ -156,75 +157,76 @@ describe('exit codes', () => {
       setTimeout(() => res.socket?.destroy(), 20);
       return true;
     };
-    const r = await runCli(['--retries', '1', 'ids'], { env: serverEnv(server) });
+    const r = await runInProcess(['--retries', '1', 'ids'], { env: serverEnv(server) });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/dropped/);
     expect(hits).toBe(2);
   });
 
   it('2 for plain http to a non-loopback host, before any request', async () => {
-    const r = await runCli(['ids'], { env: { EXERCISES_API_KEY: 'k', EXERCISES_BASE_URL: 'http://exercises.example.com' } });
+    const r = await runInProcess(['ids'], { env: { EXERCISES_API_KEY: 'k', EXERCISES_BASE_URL: 'http://exercises.example.com' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Refusing plain http/);
     expect(r.stderr).toContain('--allow-insecure');
   });
 
   it('2 for a base URL that is not a URL', async () => {
-    const r = await runCli(['--base-url', 'not a url', 'ids'], { env: { EXERCISES_API_KEY: 'k' } });
+    const r = await runInProcess(['--base-url', 'not a url', 'ids'], { env: { EXERCISES_API_KEY: 'k' } });
     expect(r.code).toBe(2);
   });
 
   it('2 for a --timeout above the hour that `config set timeout` allows, before any request', async () => {
     for (const ms of ['3600001', '2147483648']) {
-      const r = await runCli(['--timeout', ms, 'ids'], { env: serverEnv(server) });
+      const r = await runInProcess(['--timeout', ms, 'ids'], { env: serverEnv(server) });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--timeout must be a whole number between 1 and 3600000/);
       expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
     }
     expect(server.requests).toHaveLength(0);
-    const hour = await runCli(['--timeout', '3600000', 'ids', '--limit', '1', '--format', 'jsonl'], { env: serverEnv(server) });
+    const hour = await runInProcess(['--timeout', '3600000', 'ids', '--limit', '1', '--format', 'jsonl'], { env: serverEnv(server) });
     expect(hour.code, hour.stderr).toBe(0);
   });
 
   it('2 for a --lang or EXERCISES_LANG that is not a language tag, naming where it came from, before any request', async () => {
-    const flag = await runCli(['--lang', 'de_DE', 'ids'], { env: serverEnv(server) });
+    const flag = await runInProcess(['--lang', 'de_DE', 'ids'], { env: serverEnv(server) });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--lang must be a language tag such as en-GB or de-DE, not "de_DE"/);
-    const env = await runCli(['show', 'Plank'], { env: serverEnv(server, { EXERCISES_LANG: 'de_DE.UTF-8' }) });
+    const env = await runInProcess(['show', 'Plank'], { env: serverEnv(server, { EXERCISES_LANG: 'de_DE.UTF-8' }) });
     expect(env.code).toBe(2);
     expect(env.stderr).toMatch(/EXERCISES_LANG must be a language tag/);
     expect(server.requests).toHaveLength(0);
     // the flag still wins over a bad variable
-    const both = await runCli(['--lang', 'de-DE', 'ids', '--limit', '1'], { env: serverEnv(server, { EXERCISES_LANG: 'bad lang' }) });
+    const both = await runInProcess(['--lang', 'de-DE', 'ids', '--limit', '1'], { env: serverEnv(server, { EXERCISES_LANG: 'bad lang' }) });
     expect(both.code, both.stderr).toBe(0);
     expect(new URLSearchParams(server.requests[0]!.query).get('lang')).toBe('de-DE');
   });
 
   it('prints the error also as JSON with --format json', async () => {
-    const r = await runCli(['show', 'Nope', '--format', 'json'], { env: serverEnv(server) });
+    const r = await runInProcess(['show', 'Nope', '--format', 'json'], { env: serverEnv(server) });
     expect(r.code).toBe(4);
     const jsonLine = r.stderr.split('\n').find((l) => l.startsWith('{'))!;
     expect(JSON.parse(jsonLine).error).toMatchObject({ code: 'not_found', exitCode: 4 });
   });
 
   it('prints flag errors also as JSON with --format json', async () => {
-    const r = await runCli(['--format', 'json', 'query', '--limit', '99'], { env: serverEnv(server) });
+    const r = await runInProcess(['--format', 'json', 'query', '--limit', '99'], { env: serverEnv(server) });
     expect(r.code).toBe(2);
     const jsonLine = r.stderr.split('\n').find((l) => l.startsWith('{'))!;
     expect(JSON.parse(jsonLine).error).toMatchObject({ code: 'usage', exitCode: 2 });
     expect(server.requests).toHaveLength(0);
   });
 
-  it('130 on Ctrl-C while waiting for the server', async () => {
+  it('130 when interrupted while waiting for the server (the signal main() aborts on Ctrl-C)', async () => {
     fault = () => true; // never answers
     const started = Date.now();
-    const r = await runCli(['ids', '--all'], {
+    const r = await runInProcess(['ids', '--all'], {
       env: serverEnv(server),
       timeoutMs: 15_000,
-      onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 700),
+      onStart: (t) => setTimeout(() => t.abort(), 300),
     });
+    expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/Interrupted/);
-    expect(Date.now() - started).toBeLessThan(3500); // did not wait for the 30 s timeout or the 3 s fallback
+    expect(Date.now() - started).toBeLessThan(3000); // did not wait for the 30 s timeout
   });
 });

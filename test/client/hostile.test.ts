@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { ANSI, parseCsv, parseTsv, serverEnv } from './fixtures.js';
 
@@ -20,7 +20,7 @@ afterAll(() => server.close());
 describe('hostile data', () => {
   for (const format of ['table', 'tsv', 'csv']) {
     it(`${format} output carries no escape sequences`, async () => {
-      const r = await runCli(['ids', '--format', format], { env: serverEnv(server) });
+      const r = await runInProcess(['ids', '--format', format], { env: serverEnv(server) });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/\u001b/);
       expect(r.stdout).toContain('Evil');
@@ -28,18 +28,18 @@ describe('hostile data', () => {
   }
 
   it('the show card strips control characters; json keeps them escaped', async () => {
-    const card = await runCli(['show', 'Evil_One', '--format', 'table'], { env: serverEnv(server) });
+    const card = await runInProcess(['show', 'Evil_One', '--format', 'table'], { env: serverEnv(server) });
     expect(card.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
-    const json = await runCli(['show', 'Evil_One', '--format', 'json'], { env: serverEnv(server) });
+    const json = await runInProcess(['show', 'Evil_One', '--format', 'json'], { env: serverEnv(server) });
     expect(json.stdout).not.toMatch(ANSI);
     expect(JSON.parse(json.stdout).name).toBe(EVIL.name);
   });
 
   it('tsv and csv keep one record per row despite tabs and newlines', async () => {
-    const tsv = parseTsv((await runCli(['ids', '--format', 'tsv'], { env: serverEnv(server) })).stdout);
+    const tsv = parseTsv((await runInProcess(['ids', '--format', 'tsv'], { env: serverEnv(server) })).stdout);
     expect(tsv).toHaveLength(2); // no header row in tsv
     expect(tsv.find((r) => r[0] === 'Evil_One')![3]).toBe('tab\there; new\nline');
-    const csv = parseCsv((await runCli(['ids', '--format', 'csv'], { env: serverEnv(server) })).stdout);
+    const csv = parseCsv((await runInProcess(['ids', '--format', 'csv'], { env: serverEnv(server) })).stdout);
     expect(csv).toHaveLength(3);
   });
 });

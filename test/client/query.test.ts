@@ -3,7 +3,7 @@
  * some combinations checked against the catalogue itself, and flag validation before any request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { CATALOGUE, jsonlIds, serverEnv, sortedIds } from './fixtures.js';
 import type { CatalogueEntry } from '../../src/catalogue/types.js';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function queryIds(args: string[]): Promise<string[]> {
-  const r = await runCli(['query', ...args, '--all', '--format', 'jsonl'], { env: serverEnv(server) });
+  const r = await runInProcess(['query', ...args, '--all', '--format', 'jsonl'], { env: serverEnv(server) });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return jsonlIds(r.stdout).sort();
@@ -89,7 +89,7 @@ describe('flags are checked before any request', () => {
   for (const [title, args, message] of bad) {
     it(`${title} → exit 2`, async () => {
       const before = server.requests.length;
-      const r = await runCli(args, { env: serverEnv(server) });
+      const r = await runInProcess(args, { env: serverEnv(server) });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
@@ -101,7 +101,7 @@ describe('flags are checked before any request', () => {
 describe('ids', () => {
   it('lists one page of the requested size, with lang passed through', async () => {
     const before = server.requests.length;
-    const r = await runCli(['ids', '--limit', '7', '--lang', 'de-DE', '--format', 'jsonl'], { env: serverEnv(server) });
+    const r = await runInProcess(['ids', '--limit', '7', '--lang', 'de-DE', '--format', 'jsonl'], { env: serverEnv(server) });
     expect(r.code).toBe(0);
     expect(jsonlIds(r.stdout)).toHaveLength(7);
     const sent = server.requests.slice(before);

@@ -1,6 +1,6 @@
 /** `show`: by id and by name (spaces, `/`), several at once in input order, ids from stdin, missing ones. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { CATALOGUE, jsonlIds, serverEnv } from './fixtures.js';
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const show = (args: string[], input?: string) => runCli(['show', ...args], { env: serverEnv(server), ...(input !== undefined ? { input } : {}) });
+const show = (args: string[], input?: string) => runInProcess(['show', ...args], { env: serverEnv(server), ...(input !== undefined ? { input } : {}) });
 
 describe('show', () => {
   it('prints the full record as JSON, unknown fields and all', async () => {
@@ -45,10 +45,10 @@ describe('show', () => {
     expect(jsonlIds(plain.stdout)).toEqual([a, b]);
     const jsonl = await show(['-', '--format', 'jsonl'], `{"id":"${c}","name":"x"}\n{"name":"${CATALOGUE[0]!.name}"}\n`);
     expect(jsonlIds(jsonl.stdout)).toEqual([c, a]);
-    const listed = await runCli(['ids', '--limit', '3'], { env: serverEnv(server) });
+    const listed = await runInProcess(['ids', '--limit', '3'], { env: serverEnv(server) });
     const piped = await show(['-', '--format', 'jsonl'], listed.stdout);
     expect(piped.code).toBe(0);
-    expect(jsonlIds(piped.stdout)).toEqual(jsonlIds((await runCli(['ids', '--limit', '3', '--format', 'jsonl'], { env: serverEnv(server) })).stdout));
+    expect(jsonlIds(piped.stdout)).toEqual(jsonlIds((await runInProcess(['ids', '--limit', '3', '--format', 'jsonl'], { env: serverEnv(server) })).stdout));
   });
 
   it('mixes arguments and stdin in order', async () => {
@@ -75,7 +75,7 @@ describe('show', () => {
       },
     });
     try {
-      const r = await runCli(['show', 'Push_Up', 'Barbell_Bench_Press', 'Plank', 'Barbell_Back_Squat', '--format', 'json', '--retries', '0'], { env: serverEnv(failing) });
+      const r = await runInProcess(['show', 'Push_Up', 'Barbell_Bench_Press', 'Plank', 'Barbell_Back_Squat', '--format', 'json', '--retries', '0'], { env: serverEnv(failing) });
       expect(r.code).toBe(6);
       const printed = JSON.parse(r.stdout) as Array<{ id: string }>;
       expect(printed.map((e) => e.id)).toEqual(['Push_Up', 'Barbell_Bench_Press']);

@@ -1,6 +1,8 @@
 /**
  * Runs the built CLI (bin/exercises.js → dist/) as a child process, the way a user or a
  * script would, and collects its exit code and output. `npm test` builds first (pretest).
+ * For the launcher, signals, broken pipes and `--sandbox` end to end; everything else runs
+ * in-process with test-context.ts's runInProcess, which takes the same options.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -36,8 +38,13 @@ export function isolatedHome(): string {
   return mkdtempSync(join(tmpdir(), 'exercises-home-'));
 }
 
-export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
-  const home = options.env?.HOME ?? isolatedHome();
+/**
+ * The environment a test run of the CLI sees: a clean one (no EXERCISES_* from the developer's
+ * shell) with a private HOME and XDG dirs (a new temp HOME unless `extra` names one), then
+ * `extra` on top (undefined removes a variable).
+ */
+export function testEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const home = extra.HOME ?? isolatedHome();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -46,10 +53,15 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     NO_COLOR: '',
     LANG: 'C.UTF-8',
   };
-  for (const [k, v] of Object.entries(options.env ?? {})) {
+  for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
+  return env;
+}
+
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  const env = testEnv(options.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

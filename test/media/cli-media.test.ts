@@ -1,19 +1,15 @@
 /**
- * The media commands end to end: the built CLI as a child process against the project's
+ * The media commands end to end, in-process (runCli with a test context) against the project's
  * catalogue server over the shipped sample (real HTTP, real files), faults through `intercept`.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, FREE_KEY, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
-import { runSingleMedia } from '../../src/commands/shared/media-single.js';
-import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 
@@ -33,8 +29,8 @@ afterEach(() => {
   server.requests.length = 0;
 });
 
-function cli(args: string[], options: Parameters<typeof runCli>[1] = {}) {
-  return runCli(['--base-url', server.url, ...args], { ...options, env: { EXERCISES_API_KEY: PREMIUM_KEY, ...options.env } });
+function cli(args: string[], options: InProcessOptions = {}) {
+  return runInProcess(['--base-url', server.url, ...args], { ...options, env: { EXERCISES_API_KEY: PREMIUM_KEY, ...options.env } });
 }
 const out = (): string => mkdtempSync(join(tmpdir(), 'media-cli-'));
 const isMedia = (path: string): boolean => path.startsWith('/images/') || path.startsWith('/videos/');
@@ -139,19 +135,11 @@ describe('image and video', () => {
   });
 
   it('-o - is refused when stdout is a terminal, before any request', async () => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const ctx = {
-      io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true, columns: 80 },
-      env: {},
-      globals: { color: false, verbose: false, quiet: false, sandbox: false, allowInsecure: false, baseUrl: 'http://127.0.0.1:9' },
-      signal: new AbortController().signal,
-      onExit: () => {},
-    } as unknown as Context;
-    const err = await runSingleMedia('image', 'Plank', ['start'], { output: '-' }, ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toMatch(/terminal/);
-    expect(stdout.read()).toBeNull();
+    const r = await cli(['image', 'Plank', 'start', '-o', '-'], { stdoutIsTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Refusing to write image bytes to the terminal/);
+    expect(r.stdoutBytes).toHaveLength(0);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('a free plan gets exit 3 and a sentence about the plan', async () => {
@@ -425,8 +413,9 @@ describe('download', () => {
     const dir = out();
     const r = await cli(['download', 'Plank', '--videos', '--dir', dir], {
       timeoutMs: 15_000,
-      onSpawn: (child) => void streaming.then(() => child.kill('SIGINT')),
+      onStart: (t) => void streaming.then(() => t.abort()), // what main() does on SIGINT
     });
+    expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(existsSync(join(dir, 'Plank/demo.mp4'))).toBe(false);
     expect(statSync(join(dir, 'Plank/demo.mp4.part')).size).toBe(1000);

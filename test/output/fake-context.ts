@@ -1,6 +1,7 @@
 /** A command context with in-memory streams, for driving the renderers in-process at any width. */
 import { PassThrough, Writable } from 'node:stream';
-import type { Context, GlobalOptions } from '../../src/context.js';
+import { type Context, DEFAULT_GLOBALS, type GlobalOptions } from '../../src/context.js';
+import { createContext } from '../../src/factory.js';
 
 /** A stream that keeps what was written (as text). */
 export class MemoryStream extends Writable {
@@ -30,7 +31,7 @@ export interface FakeContext {
 export function fakeContext(options: FakeOptions = {}): FakeContext {
   const stdout = new MemoryStream();
   const stderr = new MemoryStream();
-  const ctx = {
+  const ctx = createContext({
     io: {
       stdout,
       stderr,
@@ -41,12 +42,10 @@ export function fakeContext(options: FakeOptions = {}): FakeContext {
       columns: options.columns ?? 80,
     },
     env: options.env ?? {},
-    argv: options.argv ?? [],
-    globals: { color: false, verbose: false, quiet: false, sandbox: false, allowInsecure: false, ...options.globals } as GlobalOptions,
     signal: new AbortController().signal,
-    onExit: () => {},
-    connection: () => Promise.reject(new Error('no requests in output tests')),
-  } satisfies Context;
+  });
+  ctx.argv = options.argv ?? [];
+  ctx.globals = { ...DEFAULT_GLOBALS, color: false, ...options.globals } as GlobalOptions;
   return { ctx, stdout, stderr };
 }
 

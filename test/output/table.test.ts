@@ -36,7 +36,7 @@ function columnStarts(header: string): number[] {
 }
 
 function render(items: readonly ExerciseSummary[], width: number): Promise<string[]> {
-  return renderTable(items, LIST_TABLE_COLUMNS, { width, color: false }).then((t) => t.trimEnd().split('\n'));
+  return renderTable(items, LIST_TABLE_COLUMNS, { width }).then((t) => t.trimEnd().split('\n'));
 }
 
 describe('list table', () => {
@@ -104,7 +104,7 @@ describe('list table', () => {
 
   it('renders 130,000 rows without overflowing the stack', async () => {
     const many: ExerciseSummary[] = Array.from({ length: 130_000 }, (_, i) => ({ id: `Id_${i}`, name: `Name ${i}`, aliases: ['a'] }));
-    const text = await renderTable(many, LIST_TABLE_COLUMNS, { width: 80, color: false });
+    const text = await renderTable(many, LIST_TABLE_COLUMNS, { width: 80 });
     expect(text.split('\n')).toHaveLength(130_002); // header, rows, final newline
   });
 });

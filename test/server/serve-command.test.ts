@@ -1,15 +1,39 @@
-/** `exercises serve` as a user runs it: the built CLI as a child process. Build first (npm test does). */
-import type { ChildProcess } from 'node:child_process';
+/**
+ * `exercises serve`: in-process (runCli with a test context, stopped by aborting its signal as
+ * main() does on Ctrl-C), and as a child process for the real SIGINT and SIGTERM.
+ * The child process runs the built CLI: build first (npm test does).
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
 
-/** Starts `exercises serve ...`, waits for its first stdout line, runs `use(url)`, then sends `signal`. */
-async function withServe(args: string[], use: (url: string, child: ChildProcess) => Promise<void>, signal: NodeJS.Signals = 'SIGTERM'): Promise<CliResult & { firstLine: string }> {
+/** Runs `exercises serve ...` in-process, waits for its first stdout line, runs `use(url)`, then interrupts it. */
+async function withServe(args: string[], use: (url: string) => Promise<void>): Promise<CliResult & { firstLine: string }> {
   let firstLine = '';
   let used: Promise<void> | undefined;
+  const result = await runInProcess(['serve', ...args], {
+    timeoutMs: 20_000,
+    onStart(t) {
+      used = t.stdout.waitFor(/\n/).then(async (text) => {
+        firstLine = text.slice(0, text.indexOf('\n'));
+        try {
+          await use(firstLine.replace(/^Listening on /, ''));
+        } finally {
+          t.abort();
+        }
+      });
+    },
+  });
+  if (firstLine) await used; // a run that failed before listening never printed a line
+  return { ...result, firstLine };
+}
+
+/** The same with the built CLI as a child process, stopped with a real signal. */
+async function withServeProcess(args: string[], signal: NodeJS.Signals): Promise<CliResult & { firstLine: string }> {
+  let firstLine = '';
   const result = await runCli(['serve', ...args], {
     timeoutMs: 20_000,
     onSpawn(child) {
@@ -20,12 +44,10 @@ async function withServe(args: string[], use: (url: string, child: ChildProcess)
         const nl = out.indexOf('\n');
         if (nl === -1) return;
         firstLine = out.slice(0, nl);
-        const url = firstLine.replace(/^Listening on /, '');
-        used = use(url, child).finally(() => child.kill(signal));
+        child.kill(signal);
       });
     },
   });
-  await used;
   return { ...result, firstLine };
 }
 
@@ -33,7 +55,7 @@ describe('exercises serve', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  it('serves the sample, logs each request without the key, and exits 0 on SIGTERM', async () => {
+  it('serves the sample, logs each request without the key, and exits 0 when interrupted', async () => {
     let status = 0;
     let body: any;
     const result = await withServe(['--port', '0'], async (url) => {
@@ -59,8 +81,10 @@ describe('exercises serve', () => {
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
   });
 
-  it('closes cleanly on SIGINT too', async () => {
-    const result = await withServe(['--port', '0'], async () => {}, 'SIGINT');
+  it.each([['SIGTERM'], ['SIGINT']] as const)('closes cleanly on %s as a child process', async (signal) => {
+    const result = await withServeProcess(['--port', '0'], signal);
+    expect(result.firstLine).toMatch(/^Listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
   });
 
@@ -98,7 +122,7 @@ describe('exercises serve', () => {
   });
 
   it.each([['nokey'], ['k:gold'], [':premium']])('rejects --key %s as a usage error', async (key) => {
-    const result = await runCli(['serve', '--port', '0', '--key', key], { timeoutMs: 10_000 });
+    const result = await runInProcess(['serve', '--port', '0', '--key', key], { timeoutMs: 10_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--key must be KEY:PLAN/);
     expect(result.stdout).toBe('');
@@ -108,19 +132,19 @@ describe('exercises serve', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exercises-serve-'));
     dirs.push(dir);
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify({ id: 'A', name: 'A' })}\n{"id":"B","name":"B","level":"GURU"}\n`);
-    const result = await runCli(['serve', dir, '--port', '0'], { timeoutMs: 10_000 });
+    const result = await runInProcess(['serve', dir, '--port', '0'], { timeoutMs: 10_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${join(dir, 'exercises.jsonl')}:2:`);
     expect(result.stderr).toMatch(/level/);
   });
 
   it('rejects a bad port', async () => {
-    const result = await runCli(['serve', '--port', '70000'], { timeoutMs: 10_000 });
+    const result = await runInProcess(['serve', '--port', '70000'], { timeoutMs: 10_000 });
     expect(result.code).toBe(2);
   });
 
   it('ends its help with examples', async () => {
-    const result = await runCli(['serve', '--help']);
+    const result = await runInProcess(['serve', '--help']);
     expect(result.code).toBe(0);
     // The shared shape of every command's help: terminal examples, then pipeline examples, last.
     expect(result.stdout).toMatch(/Examples:\n( {2}\$ exercises serve.*\n)+\nIn pipelines:\n( {2}\$ .*exercises .*\n)+\s*$/);

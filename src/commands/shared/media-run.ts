@@ -9,18 +9,14 @@ import { CliError } from '../../errors.js';
 import type { BulkSummary } from '../../media/bulk.js';
 import type { MediaJob } from '../../media/jobs.js';
 
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 32;
-
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
   return resolve(typeof dir === 'string' && dir !== '' ? dir : '.');
 }
 
 /** Attempts after a failure that brought no new bytes: the same --retries as every request. */
-export async function mediaRetries(ctx: Context): Promise<number> {
-  const { settingsFromContext } = await import('../../api/from-context.js');
-  return settingsFromContext(ctx).retries;
+export function mediaRetries(ctx: Context): number {
+  return ctx.settings().retries;
 }
 
 export interface RunJobsOptions {
@@ -34,7 +30,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
   const { runBulk } = await import('../../media/bulk.js');
   const { downloadFile, localWriteError } = await import('../../media/download-file.js');
   const { prepareJobDir } = await import('../../media/jobs.js');
-  const retries = await mediaRetries(ctx);
+  const retries = mediaRetries(ctx);
   const log = verboseLog(ctx);
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
   const progress = showProgress ? await (await import('../../media/progress.js')).createProgress(ctx.io.stderr) : undefined;

@@ -9,17 +9,33 @@
 import { rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type Context, verboseLog } from '../../context.js';
+import { type Context, type IOStreams, verboseLog } from '../../context.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../config/defaults.js';
+import { langInForce } from '../../config/settings.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
 import { isDotSegment } from '../../api/client.js';
+import type { Run } from '../index.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
-import { DEFAULT_CONCURRENCY, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
+import { outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
 
 export interface SingleMediaOptions {
+  kind: MediaKind;
+  idOrName: string;
+  /** Media names to fetch; none means every one the record lists. */
+  names: string[];
+  /** `-o`: the one file to write, `-` for stdout. */
+  output?: string;
+  /** `--dir`, resolved: the folder for <id>/<name> files. */
+  dir: string;
+  force: boolean;
+}
+
+/** The flags as commander parsed them. */
+export interface SingleMediaFlags {
   output?: string;
   dir?: string;
   force?: boolean;
@@ -27,23 +43,33 @@ export interface SingleMediaOptions {
 
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
-export async function runSingleMedia(kind: MediaKind, idOrName: string, names: string[], opts: SingleMediaOptions, ctx: Context): Promise<void> {
+/** Checks the arguments and flags (usage errors, before any request) and builds the options. */
+export function singleMediaOptions(kind: MediaKind, idOrName: string, names: string[], flags: SingleMediaFlags, io: Pick<IOStreams, 'stdoutIsTTY'>): SingleMediaOptions {
   assertNoEmptyIds([idOrName]);
   if (isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
   if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
-  if (opts.output !== undefined && opts.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
-  if (opts.output === '-' && ctx.io.stdoutIsTTY) {
+  if (flags.output !== undefined && flags.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
+  if (flags.output === '-' && io.stdoutIsTTY) {
     throw new UsageError(`Refusing to write ${kind} bytes to the terminal.`, {
       hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
     });
   }
-  if (opts.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
+  if (flags.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
+  return {
+    kind,
+    idOrName,
+    names: [...names],
+    ...(flags.output !== undefined ? { output: flags.output } : {}),
+    dir: outputDir(flags.dir),
+    force: flags.force === true,
+  };
+}
 
-  const { apiFromContext, resolvedLang } = await import('../../api/from-context.js');
+export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
+  const { kind, idOrName, names, dir } = options;
   const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
-  const api = await apiFromContext(ctx);
-  const dir = outputDir(opts.dir);
+  const api = await ctx.api();
 
   const jobsFor = (exerciseId: string) => uniqueJobs(names.map((entry) => mediaJob(api, dir, exerciseId, kind, entry)));
   /**
@@ -52,7 +78,7 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
    */
   const realId = async (): Promise<string | undefined> => {
     if (names.length === 0) return undefined; // the jobs already came from the record
-    const lang = await resolvedLang(ctx);
+    const lang = langInForce(ctx.settings());
     const record = await api.getExercise(idOrName, lang ? { lang } : {});
     return record.id !== undefined && record.id !== idOrName ? record.id : undefined;
   };
@@ -61,7 +87,7 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
   /** Entries of the record no URL can fetch: named on stderr, the others still fetched, exit 7. */
   const unusable: UnusableEntry[] = [];
   if (names.length === 0) {
-    const lang = await resolvedLang(ctx);
+    const lang = langInForce(ctx.settings());
     const record = await api.getExercise(idOrName, lang ? { lang } : {});
     jobs = jobsForRecord(api, dir, record.id ?? idOrName, record, [kind], (u) => {
       unusable.push(u);
@@ -78,20 +104,20 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
 
   // Nothing fetchable at all: the first reason is the answer (exit 6), not a summary of nothing.
   if (jobs.length === 0 && unusable[0]) throw unusable[0].error;
-  if (opts.output !== undefined) {
+  if (options.output !== undefined) {
     const listed = jobs.length + unusable.length;
     if (listed !== 1) {
       throw new UsageError(`-o takes exactly one ${kind}, and "${idOrName}" has ${listed}: ${jobs.map((j) => j.name).join(', ')}.`, {
         hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
       });
     }
-    const retries = await mediaRetries(ctx);
+    const retries = mediaRetries(ctx);
     const log = verboseLog(ctx);
     const common = { transport: api.transport, retries, signal: ctx.signal, ...(log ? { log } : {}) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
-    const output = opts.output;
+    const output = options.output;
     const path = output === '-' ? undefined : resolve(output);
-    if (path !== undefined && !opts.force) {
+    if (path !== undefined && !options.force) {
       const { looksComplete } = await import('../../media/verify.js');
       if (await looksComplete(kind, path)) {
         if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--force overwrites it).\n`);
@@ -111,14 +137,14 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
     return;
   }
 
-  const options = { concurrency: DEFAULT_CONCURRENCY, skipExisting: !opts.force, failFast: false };
-  let summary = await runMediaJobs(ctx, api, jobs, options);
+  const pool = { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: !options.force, failFast: false };
+  let summary = await runMediaJobs(ctx, api, jobs, pool);
   if (summary.outcomes.some((o) => o.error instanceof NotFoundError)) {
     const id = await realId();
     if (id !== undefined) {
       // The folder made for the typed text is empty (a 404 writes nothing): only the real id's stays.
       await Promise.all([...new Set(jobs.map((j) => dirname(j.path)))].map((d) => rmdir(d).catch(() => {})));
-      summary = await runMediaJobs(ctx, api, jobsFor(id), options);
+      summary = await runMediaJobs(ctx, api, jobsFor(id), pool);
     }
   }
   // One file asked for: its own error and exit code say more than "1 of 1 failed".
@@ -130,7 +156,7 @@ export async function runSingleMedia(kind: MediaKind, idOrName: string, names: s
   }
 }
 
-export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind): void {
+export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
   const ext = MEDIA[kind].extension.slice(1);
   const cmd = program
     .command(`${kind} <id-or-name> [names...]`)
@@ -149,5 +175,8 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
     ],
     [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
   );
-  cmd.action(async (idOrName: string, names: string[], opts: SingleMediaOptions) => runSingleMedia(kind, idOrName, names, opts, context()));
+  cmd.action(async (idOrName: string, names: string[], flags: SingleMediaFlags) => {
+    const ctx = context();
+    await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
+  });
 }

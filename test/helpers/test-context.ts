@@ -1,0 +1,128 @@
+/**
+ * The CLI in-process: a Context over in-memory streams (a terminal or a pipe, any width), a
+ * given environment with a private HOME and XDG dirs, and runInProcess(), which runs a command
+ * line through runCli() with the same options and result as run-cli.ts's child process.
+ * A test converted from runCli mostly changes its import.
+ */
+import { Readable, Writable } from 'node:stream';
+import { runCli as runCliInProcess } from '../../src/cli.js';
+import type { Runners } from '../../src/commands/index.js';
+import { type Context, DEFAULT_GLOBALS, type GlobalOptions } from '../../src/context.js';
+import { createContext } from '../../src/factory.js';
+import { type CliResult, type RunCliOptions, testEnv } from './run-cli.js';
+
+/** A stdout or stderr that keeps what is written, for reading back. */
+export class MemoryOutput extends Writable {
+  private readonly chunks: Buffer[] = [];
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(readonly isTTY: boolean, readonly columns: number) {
+    super();
+  }
+
+  override _write(chunk: Buffer | string, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+    for (const wake of this.waiters.splice(0)) wake();
+    callback();
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
+  text(): string {
+    return this.bytes().toString('utf8');
+  }
+
+  /** Resolves with the text written so far once it matches `pattern` (e.g. a server's first line). */
+  async waitFor(pattern: RegExp): Promise<string> {
+    for (;;) {
+      const text = this.text();
+      if (pattern.test(text)) return text;
+      await new Promise<void>((wake) => this.waiters.push(wake));
+    }
+  }
+}
+
+export interface TestContextOptions {
+  /** Extra environment over a clean one with a private HOME (see run-cli.ts testEnv). */
+  env?: Record<string, string | undefined>;
+  /** What stdin holds; it is closed after. Without it stdin is empty. */
+  input?: string | Buffer;
+  /** Every stream a terminal (default: none, as in a pipe); the three below say it one by one. */
+  tty?: boolean;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  stdinIsTTY?: boolean;
+  /** Terminal width (default 80). */
+  columns?: number;
+  /** Global options, for a command's run() called directly (runCli sets them from the command line). */
+  globals?: Partial<GlobalOptions>;
+}
+
+export interface TestContext {
+  ctx: Context;
+  stdout: MemoryOutput;
+  stderr: MemoryOutput;
+  /** What Ctrl-C does to a real run: aborts the context's signal. */
+  abort(): void;
+}
+
+export function testContext(options: TestContextOptions = {}): TestContext {
+  const columns = options.columns ?? 80;
+  const stdout = new MemoryOutput(options.stdoutIsTTY ?? options.tty ?? false, columns);
+  const stderr = new MemoryOutput(options.stderrIsTTY ?? options.tty ?? false, columns);
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const controller = new AbortController();
+  const ctx = createContext({
+    io: {
+      stdout,
+      stderr,
+      stdin,
+      stdoutIsTTY: stdout.isTTY,
+      stderrIsTTY: stderr.isTTY,
+      stdinIsTTY: options.stdinIsTTY ?? options.tty ?? false,
+      columns,
+    },
+    env: testEnv(options.env),
+    signal: controller.signal,
+  });
+  ctx.globals = { ...DEFAULT_GLOBALS, ...options.globals };
+  return { ctx, stdout, stderr, abort: () => controller.abort() };
+}
+
+export interface InProcessOptions extends Pick<RunCliOptions, 'env' | 'input' | 'timeoutMs'>, Omit<TestContextOptions, 'globals'> {
+  /** Replaces commands' run(options, ctx): checks option parsing without doing the work. */
+  runners?: Runners;
+  /** Called with the test context once the run has started, e.g. to abort it later. */
+  onStart?: (t: TestContext) => void;
+}
+
+/**
+ * Runs `exercises <args>` in this process and collects what the child process helper would:
+ * the exit code and the output. `timeoutMs` aborts the run as a kill would end a child, and
+ * then reports signal SIGKILL. Node's process warnings during the run (a TimeoutOverflowWarning,
+ * say) are added to stderr, where a child process would have printed them.
+ */
+export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
+  const t = testContext(options);
+  const onWarning = (warning: Error): void => void t.stderr.write(`(node) ${warning.name}: ${warning.message}\n`);
+  process.on('warning', onWarning);
+  let killed = false;
+  const timer = options.timeoutMs
+    ? setTimeout(() => {
+        killed = true;
+        t.abort();
+      }, options.timeoutMs)
+    : undefined;
+  const running = runCliInProcess(args, t.ctx, options.runners ? { runners: options.runners } : {});
+  options.onStart?.(t);
+  try {
+    const code = await running;
+    const stdoutBytes = t.stdout.bytes();
+    return { code, signal: killed ? 'SIGKILL' : null, stdout: stdoutBytes.toString('utf8'), stderr: t.stderr.text(), stdoutBytes };
+  } finally {
+    clearTimeout(timer);
+    process.off('warning', onWarning);
+  }
+}
