@@ -30,6 +30,7 @@ const VENDOR = {
   read: ['read'],
   'cli-table3': ['cli-table3'],
   'cli-progress': ['cli-progress'],
+  'proper-lockfile': ['proper-lockfile'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 
