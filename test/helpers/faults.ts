@@ -8,11 +8,14 @@ type WriteFn = (chunk: Buffer | string, ...rest: unknown[]) => boolean;
 
 /**
  * Lets the real server answer, but drops the connection once `limit` body bytes have gone out,
- * as a connection dropped mid-body would: the bytes before the cut reach the client first, then
- * the socket is destroyed and nothing more is sent (the response is never ended normally, so
- * the client sees fewer bytes than the Content-Length at once, not after an idle timeout).
+ * as a connection dropped mid-body would: the bytes before the cut are sent, and `dropAfterMs`
+ * later (time for the client to take them: a node:http client throws away what it had not yet
+ * read when its socket closes) the socket is destroyed. Nothing more is sent and the response is
+ * never ended, so the client sees fewer bytes than the Content-Length and an error at once, not
+ * after an idle timeout.
  */
-export function cutResponseAfter(res: ServerResponse, limit: number): void {
+export function cutResponseAfter(res: ServerResponse, limit: number, options: { dropAfterMs?: number } = {}): void {
+  const dropAfterMs = options.dropAfterMs ?? 100;
   // Taken now: once a response has ended, res.socket is null and there would be nothing to cut.
   const socket = res.socket;
   let sent = 0;
@@ -26,8 +29,8 @@ export function cutResponseAfter(res: ServerResponse, limit: number): void {
       cut = true;
       const last = bytes.subarray(0, limit - sent);
       sent = limit;
-      // Destroyed once the last bytes are flushed to the socket: they arrive, then the connection drops.
-      write(last, () => socket?.destroy());
+      // Destroyed once the last bytes are flushed to the socket and had time to be read.
+      write(last, () => setTimeout(() => socket?.destroy(), dropAfterMs));
       return false;
     }
     sent += bytes.length;

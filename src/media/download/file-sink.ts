@@ -189,13 +189,14 @@ export function fileSink(path: string): Sink {
       }
       const held = base + written;
       const info = await fstatFd(fd);
+      // Our file lost its name (replaced), or holds bytes we did not write: someone else is at it.
+      if (info.nlink === 0 || info.size !== held) {
+        await closeOwn();
+        throw changedUnderUs(part);
+      }
       if (!info.isFile() || info.nlink !== 1) {
         await closeOwn();
         throw linkRefused(part);
-      }
-      if (info.size !== held) {
-        await closeOwn();
-        throw changedUnderUs(part);
       }
       try {
         checkLength(total, held, what);
