@@ -3,16 +3,18 @@
  * Bulk download benchmark: `exercises download` against aria2c on the same files, from the
  * same loopback catalogue server, at the same concurrency, into the same kind of target.
  *
- *   npm run build && npm run bench:download
- *   node bench/download.mjs --files 40 --runs 7 --concurrency 4 --target both
- *   node bench/download.mjs --big-gb 1          # also one 1 GB video, for the flat-memory claim
+ *   npm run build && npm run bench:download    # 40 files (~850 MB) at concurrency 4, then one 1 GiB video
+ *   node bench/download.mjs --runs 7 --target disk --disk-dir /work/tmp
+ *   node bench/download.mjs --big-gb 0           # the bulk case only
  *   node bench/download.mjs --help
  *
  * What keeps the comparison fair and the figures steady:
  * - The source catalogue (valid MP4 heads + filler) lives on tmpfs (/dev/shm when present), so
  *   the server never waits on the disk; it is generated once and removed at the end.
  * - Each target is measured separately: `tmpfs` (no disk writeback at all: the transfer path
- *   alone) and `disk` (the OS temp directory, what a user sees).
+ *   alone) and `disk` (the OS temp directory unless --disk-dir; ext4 here; what a user sees).
+ *   The file system type of each is printed beside it.
+ * - Both tools run with a minimal environment (PATH, HOME and the XDG directories only).
  * - Before every timed run the previous output is removed and `sync` flushes its writeback, so
  *   no run pays for another's dirty pages. Dropping the page cache (`--drop-caches`, root only)
  *   is off by default: it also evicts node, the CLI bundle and aria2c, so every run would start
@@ -40,13 +42,14 @@ const TMPFS = '/dev/shm';
 const HELP = `Usage: node bench/download.mjs [options]
 
   --files <n>          files in the bulk run (default 40)
-  --min-mb <n>         smallest file, MB (default 8)
-  --max-mb <n>         largest file, MB (default 32)
+  --min-mb <n>         smallest file, MiB (default 10: 40 files make ~850 MB)
+  --max-mb <n>         largest file, MiB (default 32)
   --runs <n>           timed runs per tool and target (default 5)
   --warmup <n>         untimed runs per tool before timing (default 1)
   --concurrency <n>    parallel downloads for both tools (default 4)
   --target <t>         tmpfs | disk | both (default both); tmpfs is ${TMPFS}
-  --big-gb <n>         also one file of this size at concurrency 1 (default 0: skip)
+  --disk-dir <dir>     where the disk target writes (default ${tmpdir()}; its file system type is shown)
+  --big-gb <n>         also one file of this size at concurrency 1 (default 1; 0 skips it)
   --big-runs <n>       timed runs for the big file (default 3)
   --tool <t>           ours | aria2c | both (default both)
   --drop-caches        also drop the page cache before each run (root only; starts every tool cold)
@@ -58,13 +61,14 @@ const HELP = `Usage: node bench/download.mjs [options]
 const { values: args } = parseArgs({
   options: {
     files: { type: 'string', default: '40' },
-    'min-mb': { type: 'string', default: '8' },
+    'min-mb': { type: 'string', default: '10' },
     'max-mb': { type: 'string', default: '32' },
     runs: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '4' },
     target: { type: 'string', default: 'both' },
-    'big-gb': { type: 'string', default: '0' },
+    'disk-dir': { type: 'string', default: tmpdir() },
+    'big-gb': { type: 'string', default: '1' },
     'big-runs': { type: 'string', default: '3' },
     tool: { type: 'string', default: 'both' },
     'drop-caches': { type: 'boolean', default: false },
@@ -106,7 +110,28 @@ if (args.target !== 'disk') {
   if (hasTmpfs) targets.push({ name: 'tmpfs', dir: TMPFS });
   else console.error(`no ${TMPFS}: skipping the tmpfs target`);
 }
-if (args.target !== 'tmpfs') targets.push({ name: 'disk', dir: tmpdir() });
+if (args.target !== 'tmpfs') targets.push({ name: 'disk', dir: args['disk-dir'] });
+for (const t of targets) t.name = `${t.name} (${fsType(t.dir)})`;
+
+/**
+ * The children's whole environment: PATH, HOME and the XDG directories, nothing else. Variables
+ * such as NODE_EXTRA_CA_CERTS (which alone makes `node -e 0` three times slower here) or
+ * NODE_OPTIONS would otherwise slow one tool and not the other.
+ */
+const benchHome = mkdtempSync(join(tmpdir(), 'bench-home-'));
+const CHILD_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: benchHome,
+  XDG_CONFIG_HOME: join(benchHome, '.config'),
+  XDG_CACHE_HOME: join(benchHome, '.cache'),
+  XDG_DATA_HOME: join(benchHome, '.local', 'share'),
+};
+
+/** The file system type of `dir` (ext4, tmpfs, …), as df reports it. */
+function fsType(dir) {
+  const r = spawnSync('df', ['--output=fstype', dir], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split('\n').pop().trim() : 'unknown';
+}
 
 /** Flushes dirty pages and drops the clean page cache (root only); true when it worked. */
 function dropCaches() {
@@ -160,7 +185,7 @@ function measure(cmd, argv, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const full = hasTimeV ? ['/usr/bin/time', ['-v', cmd, ...argv]] : [cmd, argv];
-    const child = spawn(full[0], full[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(full[0], full[1], { env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let hwm = 0;
     // Without /usr/bin/time, sample VmHWM of the child (the high-water mark survives between samples).
@@ -301,6 +326,8 @@ if (BIG > 0) {
     if (!args.keep) rmSync(big.dir, { recursive: true, force: true });
   }
 }
+
+rmSync(benchHome, { recursive: true, force: true });
 
 if (args.markdown) {
   const f = (row, key, digits = 0) => (row ? row[key].toFixed(digits) : '–');

@@ -21,8 +21,8 @@ export interface LockOptions {
   /** Age after which an unrefreshed lock is taken over. */
   staleMs: number;
   signal?: AbortSignal;
-  /** Called once, when the lock is found held and the wait begins. */
-  onWait?: () => void;
+  /** Called (and awaited) once, when the lock is found held and the wait begins. */
+  onWait?: () => void | Promise<void>;
   /** For the message when the wait runs out. */
   what: string;
 }
@@ -69,7 +69,7 @@ export async function lockFile(path: string, options: LockOptions): Promise<{ lo
       }
       if (!waited) {
         waited = true;
-        options.onWait?.();
+        await options.onWait?.();
       }
       await sleep(Math.min(POLL_MS, left), options.signal);
     }

@@ -13,14 +13,14 @@
  * instead of writing through it.
  */
 import { close, fstat, ftruncate, open, read, write, writev } from 'node:fs';
-import { lstat, mkdir, rm, rename, stat } from 'node:fs/promises';
+import { lstat, mkdir, rm, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { MEDIA_LOCK_STALE_MS } from '../../config/defaults.js';
 import { UsageError } from '../../errors.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';
-import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError, refuseSymlink } from './link-safety.js';
+import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
 import { readSidecar, removeSidecar, writeSidecar } from './range-resume.js';
 import type { Sink, SinkWriter } from './sink.js';
 
@@ -114,13 +114,17 @@ export function fileSink(path: string): Sink {
   return {
     async claim(kind, options) {
       await mkdir(dirname(path), { recursive: true });
-      const before = await identity(path);
+      /** What was at the final name when the wait began (taken only when there is a wait). */
+      let before: Awaited<ReturnType<typeof identity>>;
       const { lock: held, waited } = await lockFile(path, {
         waitMs: options.waitMs,
         staleMs: MEDIA_LOCK_STALE_MS,
         what: options.what,
         ...(options.signal ? { signal: options.signal } : {}),
-        onWait: () => options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`),
+        onWait: async () => {
+          before = await identity(path);
+          options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`);
+        },
       });
       lock = held;
       if (waited) {
@@ -141,8 +145,8 @@ export function fileSink(path: string): Sink {
 
     async resumeState(url) {
       // A planted link is refused before anything else: not resumed from, not renamed into place.
-      await refuseSymlink(part);
-      const info = await stat(part).catch(() => undefined);
+      const info = await lstat(part).catch(() => undefined);
+      if (info?.isSymbolicLink()) throw linkRefused(part);
       const offset = info?.isFile() ? info.size : 0;
       if (offset === 0) return { offset: 0 };
       const validator = await readSidecar(part, url, offset);

@@ -5,7 +5,6 @@
  * output directory. (The job's folder itself is checked by prepareJobDir.)
  */
 import { constants as fsConstants } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import { type CliError, UsageError } from '../../errors.js';
 
 /**
@@ -32,12 +31,6 @@ export function linkRefused(path: string): CliError {
 /** An open() failure, with ELOOP (a symbolic link under O_NOFOLLOW) said as such. */
 export function openError(err: unknown, path: string): unknown {
   return (err as { code?: string }).code === 'ELOOP' ? linkRefused(path) : err;
-}
-
-/** Throws when `path` is a symbolic link; nothing there is fine. */
-export async function refuseSymlink(path: string): Promise<void> {
-  const info = await lstat(path).catch(() => undefined);
-  if (info?.isSymbolicLink()) throw linkRefused(path);
 }
 
 /** Throws unless the stat of an open file shows a plain file with exactly one name. */
