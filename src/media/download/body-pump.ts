@@ -196,6 +196,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
     control = source.start({
       onData(chunk) {
         if (failed) return false;
+        if (chunk.length === 0) return true;
         received += chunk.length;
         options.onChunk?.(chunk.length);
         if (options.maxBytes !== undefined && received > options.maxBytes) {

@@ -35,7 +35,7 @@ const readFd = promisify(read);
  * every byte that reached the file, even when a later part fails.
  */
 function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
-  let left = chunks.slice();
+  let left = chunks.filter((c) => c.length > 0);
   let at = position;
   const step = (): void => {
     const onWritten = (err: Error | null, bytes: number): void => {
@@ -44,16 +44,8 @@ function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, pro
       at += bytes;
       // Drop what was written; a short write leaves the tail of a buffer for the next call.
       let skip = bytes;
-      while (skip > 0 && left.length > 0) {
-        const first = left[0]!;
-        if (first.length <= skip) {
-          skip -= first.length;
-          left.shift();
-        } else {
-          left[0] = first.subarray(skip);
-          skip = 0;
-        }
-      }
+      while (left.length > 0 && left[0]!.length <= skip) skip -= left.shift()!.length;
+      if (skip > 0) left[0] = left[0]!.subarray(skip);
       if (left.length === 0) return done(null);
       if (bytes === 0) return done(new Error('the file system accepted no bytes'));
       step();
