@@ -44,7 +44,7 @@ import { discardBody, pumpBody, readableSource } from './download/body-pump.js';
 import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
 import { parseContentRange, parseLength, selfDelimited, validatorOf } from './download/range-resume.js';
-import type { Sink } from './download/sink.js';
+import type { Sink, SinkWriter } from './download/sink.js';
 
 export { fileSink, streamSink, parseContentRange };
 export type { Sink };
@@ -143,15 +143,15 @@ async function readSmall(body: Readable): Promise<string | undefined> {
  */
 export async function fetchToSink(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
   const notice = options.notice ?? options.log;
-  const claimed = await sink
-    .claim(target.kind, {
-      waitMs: options.lockWaitMs ?? MEDIA_LOCK_WAIT_MS,
-      what: target.what,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(notice ? { onWait: notice } : {}),
-    })
-    .catch(asLocal(target));
   try {
+    const claimed = await sink
+      .claim(target.kind, {
+        waitMs: options.lockWaitMs ?? MEDIA_LOCK_WAIT_MS,
+        what: target.what,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(notice ? { onWait: notice } : {}),
+      })
+      .catch(asLocal(target));
     if (claimed.completedMeanwhile) {
       options.log?.(`${target.what}: completed by another process meanwhile`);
       return { received: 0, size: claimed.size ?? 0, resumed: false, completedElsewhere: true };
@@ -283,7 +283,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       await sink.discard();
       throw err;
     }
-    let writer;
+    let writer: SinkWriter;
     try {
       if (status === 200) await sink.remember(target.url, validator);
       writer = await sink.open(start);

@@ -92,6 +92,21 @@ describe('two processes, one file', () => {
     expect(mediaRequests()).toHaveLength(0);
   });
 
+  it('a download that finds the file locked waits, says so once, and is done when the other completes the file', async () => {
+    intercept = slowNoLength();
+    const dir = out();
+    const file = join(dir, 'demo.mp4');
+    const first = downloadFile(target(), file, { transport, retries: 0 });
+    while (!existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 5));
+    const notices: string[] = [];
+    const second = await downloadFile(target(), file, { transport, retries: 0, notice: (l) => notices.push(l) });
+    expect(await first).toMatchObject({ received: original.length });
+    expect(second).toEqual({ received: 0, size: original.length, resumed: false, completedElsewhere: true });
+    expect(notices).toEqual([expect.stringMatching(/^Another process is writing the video "demo" of exercise Plank \(.*demo\.mp4\.lock\); waiting up to 60 s for it\.$/)]);
+    expect(mediaRequests()).toHaveLength(1);
+    expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
   it('a download that finds the file locked waits, bounded, then gives up on it with a clear error and no request', async () => {
     intercept = slowNoLength();
     const dir = out();
