@@ -3,22 +3,24 @@
  * Bulk download benchmark: `exercises download` against aria2c on the same files, from the
  * same loopback catalogue server, at the same concurrency, into the same kind of target.
  *
- *   npm run build && npm run bench:download
- *   node bench/download.mjs --files 40 --runs 7 --concurrency 4 --target both
- *   node bench/download.mjs --big-gb 1          # also one 1 GB video, for the flat-memory claim
+ *   npm run build && npm run bench:download    # 40 files (~850 MB) at concurrency 4, then one 1 GiB video
+ *   node bench/download.mjs --runs 7 --target disk --disk-dir /work/tmp
+ *   node bench/download.mjs --big-gb 0           # the bulk case only
  *   node bench/download.mjs --help
  *
  * What keeps the comparison fair and the figures steady:
  * - The source catalogue (valid MP4 heads + filler) lives on tmpfs (/dev/shm when present), so
  *   the server never waits on the disk; it is generated once and removed at the end.
  * - Each target is measured separately: `tmpfs` (no disk writeback at all: the transfer path
- *   alone) and `disk` (the OS temp directory, what a user sees).
+ *   alone) and `disk` (the OS temp directory unless --disk-dir; ext4 here; what a user sees).
+ *   The file system type of each is printed beside it.
+ * - Both tools run with a minimal environment (PATH, HOME and the XDG directories only).
  * - Before every timed run the previous output is removed and `sync` flushes its writeback, so
  *   no run pays for another's dirty pages. Dropping the page cache (`--drop-caches`, root only)
  *   is off by default: it also evicts node, the CLI bundle and aria2c, so every run would start
  *   cold from the disk, which measures the disk, not the download.
  * - The tools alternate A B B A …, so neither always runs first; one untimed warm-up run each.
- * - Medians over the runs, the ratio of the medians and the median of the per-pair ratios
+ * - Medians over the runs; the wall-time ratio to aria2c (the budget: ≤ 1.0) of the medians and the median of the per-pair ratios
  *   (pairs are adjacent runs, so they saw the same machine state); CPU seconds (user + sys)
  *   and peak RSS from /usr/bin/time -v (or VmHWM sampling without it).
  *
@@ -40,15 +42,18 @@ const TMPFS = '/dev/shm';
 const HELP = `Usage: node bench/download.mjs [options]
 
   --files <n>          files in the bulk run (default 40)
-  --min-mb <n>         smallest file, MB (default 8)
-  --max-mb <n>         largest file, MB (default 32)
+  --min-mb <n>         smallest file, MiB (default 10: 40 files make ~850 MB)
+  --max-mb <n>         largest file, MiB (default 32)
   --runs <n>           timed runs per tool and target (default 5)
   --warmup <n>         untimed runs per tool before timing (default 1)
   --concurrency <n>    parallel downloads for both tools (default 4)
   --target <t>         tmpfs | disk | both (default both); tmpfs is ${TMPFS}
-  --big-gb <n>         also one file of this size at concurrency 1 (default 0: skip)
+  --disk-dir <dir>     where the disk target writes (default ${tmpdir()}; its file system type is shown)
+  --big-gb <n>         also one file of this size at concurrency 1 (default 1; 0 skips it)
   --big-runs <n>       timed runs for the big file (default 3)
-  --tool <t>           ours | aria2c | both (default both)
+  --tool <list>        comma-separated: ours, aria2c, pump-undici (default ours,aria2c; both = ours,aria2c).
+                       pump-undici is bench/pump-undici.mjs: the same body pump and file sink fed by
+                       undici's dispatch handler, no CLI around it (what the engine does on undici)
   --drop-caches        also drop the page cache before each run (root only; starts every tool cold)
   --node-args <args>   extra node flags for our runs, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   --markdown           also print the results as a Markdown table
@@ -58,15 +63,16 @@ const HELP = `Usage: node bench/download.mjs [options]
 const { values: args } = parseArgs({
   options: {
     files: { type: 'string', default: '40' },
-    'min-mb': { type: 'string', default: '8' },
+    'min-mb': { type: 'string', default: '10' },
     'max-mb': { type: 'string', default: '32' },
     runs: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '4' },
     target: { type: 'string', default: 'both' },
-    'big-gb': { type: 'string', default: '0' },
+    'disk-dir': { type: 'string', default: tmpdir() },
+    'big-gb': { type: 'string', default: '1' },
     'big-runs': { type: 'string', default: '3' },
-    tool: { type: 'string', default: 'both' },
+    tool: { type: 'string', default: 'ours,aria2c' },
     'drop-caches': { type: 'boolean', default: false },
     'node-args': { type: 'string', default: '' },
     markdown: { type: 'boolean', default: false },
@@ -88,7 +94,9 @@ const BIG = Number(args['big-gb']) * 1024 * 1024 * 1024;
 const BIG_RUNS = Math.max(1, Number(args['big-runs']));
 const NODE_ARGS = args['node-args'].split(/\s+/).filter(Boolean);
 if (!['tmpfs', 'disk', 'both'].includes(args.target)) throw new Error('--target is tmpfs, disk or both');
-if (!['ours', 'aria2c', 'both'].includes(args.tool)) throw new Error('--tool is ours, aria2c or both');
+const TOOL_NAMES = { ours: 'exercises download', aria2c: 'aria2c', 'pump-undici': 'pump over undici' };
+const wanted = args.tool === 'both' ? ['ours', 'aria2c'] : args.tool.split(',').map((t) => t.trim());
+for (const t of wanted) if (!(t in TOOL_NAMES)) throw new Error(`--tool takes ${Object.keys(TOOL_NAMES).join(', ')}; not ${t}`);
 
 if (!existsSync(join(root, 'dist', 'server', 'catalogue-server.js'))) {
   console.error('Build first: npm run build');
@@ -100,13 +108,34 @@ const hasTmpfs = existsSync(TMPFS);
 const hasTimeV = spawnSync('/usr/bin/time', ['-v', 'true']).status === 0;
 const hasAria = spawnSync('aria2c', ['--version']).status === 0;
 const canDropCaches = args['drop-caches'] && process.getuid?.() === 0 && dropCaches();
-const tools = [...(args.tool !== 'aria2c' ? ['ours'] : []), ...(args.tool !== 'ours' && hasAria ? ['aria2c'] : [])];
+const tools = wanted.filter((t) => t !== 'aria2c' || hasAria);
 const targets = [];
 if (args.target !== 'disk') {
   if (hasTmpfs) targets.push({ name: 'tmpfs', dir: TMPFS });
   else console.error(`no ${TMPFS}: skipping the tmpfs target`);
 }
-if (args.target !== 'tmpfs') targets.push({ name: 'disk', dir: tmpdir() });
+if (args.target !== 'tmpfs') targets.push({ name: 'disk', dir: args['disk-dir'] });
+for (const t of targets) t.name = `${t.name} (${fsType(t.dir)})`;
+
+/**
+ * The children's whole environment: PATH, HOME and the XDG directories, nothing else. Variables
+ * such as NODE_EXTRA_CA_CERTS (which alone makes `node -e 0` three times slower here) or
+ * NODE_OPTIONS would otherwise slow one tool and not the other.
+ */
+const benchHome = mkdtempSync(join(tmpdir(), 'bench-home-'));
+const CHILD_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: benchHome,
+  XDG_CONFIG_HOME: join(benchHome, '.config'),
+  XDG_CACHE_HOME: join(benchHome, '.cache'),
+  XDG_DATA_HOME: join(benchHome, '.local', 'share'),
+};
+
+/** The file system type of `dir` (ext4, tmpfs, …), as df reports it. */
+function fsType(dir) {
+  const r = spawnSync('df', ['--output=fstype', dir], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split('\n').pop().trim() : 'unknown';
+}
 
 /** Flushes dirty pages and drops the clean page cache (root only); true when it worked. */
 function dropCaches() {
@@ -160,7 +189,7 @@ function measure(cmd, argv, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const full = hasTimeV ? ['/usr/bin/time', ['-v', cmd, ...argv]] : [cmd, argv];
-    const child = spawn(full[0], full[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(full[0], full[1], { env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let hwm = 0;
     // Without /usr/bin/time, sample VmHWM of the child (the high-water mark survives between samples).
@@ -195,6 +224,13 @@ function runOurs(server, ids, out, concurrency) {
   );
 }
 
+function runPumpUndici(server, ids, out, concurrency) {
+  const paths = ids.map((id) => `/videos/${id}/premium/demo.mp4`);
+  return measure(process.execPath, [...NODE_ARGS, join(root, 'bench', 'pump-undici.mjs'), server.url, KEY, out, String(concurrency), ...paths], {});
+}
+
+const RUNNERS = { ours: runOurs, aria2c: runAria, 'pump-undici': runPumpUndici };
+
 function runAria(server, ids, out, concurrency) {
   const list = `${out}.aria-input.txt`;
   writeFileSync(list, ids.map((id) => `${server.url}/videos/${id}/premium/demo.mp4\n  out=${id}/demo.mp4`).join('\n') + '\n');
@@ -218,7 +254,7 @@ async function runOnce(who, server, catalogue, target, concurrency, tag) {
   const out = mkdtempSync(join(target.dir, `bench-out-${who}-${tag}-`));
   try {
     settle();
-    const r = who === 'ours' ? await runOurs(server, catalogue.ids, out, concurrency) : await runAria(server, catalogue.ids, out, concurrency);
+    const r = await RUNNERS[who](server, catalogue.ids, out, concurrency);
     const got = catalogue.ids.reduce((sum, id) => sum + statSync(join(out, id, 'demo.mp4')).size, 0);
     if (got !== catalogue.bytes) throw new Error(`${who} wrote ${got} bytes, expected ${catalogue.bytes}`);
     return r;
@@ -229,6 +265,7 @@ async function runOnce(who, server, catalogue, target, concurrency, tag) {
 }
 
 const rows = [];
+const RSS_BUDGET_MB = 100;
 
 async function compare(label, catalogue, target, concurrency, runs) {
   const server = await createCatalogueServer({ dir: catalogue.dir });
@@ -260,17 +297,22 @@ async function compare(label, catalogue, target, concurrency, runs) {
       rssMedian: median(rs.map((r) => r.rssKb)) / 1024,
     };
     summary[who] = row;
-    const name = who === 'ours' ? 'exercises download' : 'aria2c';
+    const name = TOOL_NAMES[who];
     console.log(
       `  ${name.padEnd(19)} median ${seconds.toFixed(2)} s  ${row.mbps.toFixed(0).padStart(5)} MB/s  CPU ${row.cpu.toFixed(2)} s  peak RSS ${row.rssMax.toFixed(0)} MB (median ${row.rssMedian.toFixed(0)})  runs: ${rs.map((r) => r.seconds.toFixed(2)).join(' ')}`,
     );
   }
-  if (summary.ours && summary.aria2c) {
-    const pairs = results.ours.map((r, i) => results.aria2c[i].seconds / r.seconds);
-    summary.ratio = summary.ours.mbps / summary.aria2c.mbps;
-    summary.pairRatio = median(pairs);
+  // The budget (DESIGN.md "Performance budgets"): wall time at most aria2c's (ratio ≤ 1.0), peak RSS ≤ 100 MB.
+  for (const who of tools.filter((t) => t !== 'aria2c')) {
+    if (!summary.aria2c) break;
+    const pairs = results[who].map((r, i) => r.seconds / results.aria2c[i].seconds);
+    const wall = summary[who].seconds / summary.aria2c.seconds;
+    const pair = median(pairs);
+    const ok = wall <= 1 && summary[who].rssMax <= RSS_BUDGET_MB;
+    Object.assign(summary[who], { wall, pair });
     console.log(
-      `  throughput ratio (exercises / aria2c): ${summary.ratio.toFixed(2)}x of the medians; per pair median ${summary.pairRatio.toFixed(2)}x (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)})`,
+      `  wall-time ratio (${TOOL_NAMES[who]} / aria2c): ${wall.toFixed(2)}x of the medians; per pair median ${pair.toFixed(2)}x (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)}); ` +
+        `budget ≤ 1.00x and ≤ ${RSS_BUDGET_MB} MB: ${ok ? 'met' : 'MISSED'}`,
     );
   }
   rows.push({ label, target: target.name, files: catalogue.ids.length, bytes: catalogue.bytes, concurrency, runs, ...summary });
@@ -302,15 +344,21 @@ if (BIG > 0) {
   }
 }
 
+rmSync(benchHome, { recursive: true, force: true });
+
 if (args.markdown) {
   const f = (row, key, digits = 0) => (row ? row[key].toFixed(digits) : '–');
-  console.log('\n| Case | Target | exercises MB/s | aria2c MB/s | Ratio (medians) | Ratio (per pair) | exercises peak RSS | aria2c peak RSS | exercises CPU s | aria2c CPU s |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const others = tools.filter((t) => t !== 'aria2c');
+  console.log('\n| Case | Target | Tool | MB/s | Wall s | Wall vs aria2c (medians) | (per pair) | Peak RSS | CPU s |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    const ratio = r.ratio !== undefined ? `${r.ratio.toFixed(2)}x` : '–';
-    const pair = r.pairRatio !== undefined ? `${r.pairRatio.toFixed(2)}x` : '–';
-    console.log(
-      `| ${r.label}: ${r.files} file(s), ${mb(r.bytes).toFixed(0)} MB, concurrency ${r.concurrency} | ${r.target} | ${f(r.ours, 'mbps')} | ${f(r.aria2c, 'mbps')} | ${ratio} | ${pair} | ${f(r.ours, 'rssMax')} MB | ${f(r.aria2c, 'rssMax')} MB | ${f(r.ours, 'cpu', 2)} | ${f(r.aria2c, 'cpu', 2)} |`,
-    );
+    for (const who of [...others, ...(r.aria2c ? ['aria2c'] : [])]) {
+      const x = r[who];
+      const wall = x.wall !== undefined ? `**${x.wall.toFixed(2)}x**` : '–';
+      const pair = x.pair !== undefined ? `${x.pair.toFixed(2)}x` : '–';
+      console.log(
+        `| ${r.label}: ${r.files} file(s), ${mb(r.bytes).toFixed(0)} MB, concurrency ${r.concurrency} | ${r.target} | ${TOOL_NAMES[who]} | ${f(x, 'mbps')} | ${f(x, 'seconds', 2)} | ${wall} | ${pair} | ${f(x, 'rssMax')} MB | ${f(x, 'cpu', 2)} |`,
+      );
+    }
   }
 }

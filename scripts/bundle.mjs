@@ -32,6 +32,7 @@ const VENDOR = {
   'cli-table3': ['cli-table3'],
   'string-width': ['string-width'],
   undici: ['undici'],
+  'proper-lockfile': ['proper-lockfile'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 

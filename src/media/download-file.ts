@@ -6,15 +6,26 @@
  * `Range` + `If-Range`, only when the server had offered `Accept-Ranges: bytes` and a strong
  * `ETag` (kept in the sidecar `<file>.part.json`); otherwise it starts over.
  *
- * Retries follow the shared policy of src/http/retry-policy.ts. A failure that brought new bytes
- * to disk does not use up one of --retries: a flaky connection that keeps making progress still
- * finishes, within the policy's cap on attempts per file.
+ * This module is the orchestration; each job is a module of its own under ./download/: the
+ * sinks (file-sink.ts, stream-sink.ts), link safety, the per-file lock, the body pump and
+ * range/resume.
+ *
+ * Rules that hold for every file:
+ * - One writer per file: the file's lock (`<file>.lock`) is held from before its `.part` is
+ *   looked at until after the rename. A download that finds it held waits (MEDIA_LOCK_WAIT_MS),
+ *   then gives up on that file; if the other process completed the file meanwhile, it is done.
+ * - Completeness must be shown, never assumed: by Content-Length (or the Content-Range total),
+ *   or, for a body of unknown length, by its chunked framing ending cleanly. A body delimited
+ *   only by the connection closing is refused: a drop and an end look the same.
+ * - A size cap per kind (MEDIA_SIZE_CAP_BYTES, or DownloadOptions.maxBytes): an announced length
+ *   above it is refused before anything is written; a body that grows past it is cut off and
+ *   its `.part` removed.
+ *
+ * Retries follow the shared policy of src/http/retry-policy.ts, within its cap on attempts per
+ * file. A failure that brought new bytes to
+ * disk does not use up an attempt: a flaky connection that keeps making progress still finishes.
  */
-import { once } from 'node:events';
-import { constants as fsConstants } from 'node:fs';
-import { lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { type Readable, type Writable, finished } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import {
   AuthError,
   CliError,
@@ -29,7 +40,16 @@ import { readCapped } from '../http/read-capped.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { errorForStatus } from '../http/status-errors.js';
 import type { MediaKind } from '../catalogue/media.js';
-import { MAGIC_BYTES, checkContentType, checkLength, checkMagic, readHead } from './verify.js';
+import { MEDIA_LOCK_WAIT_MS } from '../config/defaults.js';
+import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from './verify.js';
+import { discardBody, pumpBody, readableSource } from './download/body-pump.js';
+import { fileSink } from './download/file-sink.js';
+import { streamSink } from './download/stream-sink.js';
+import { parseContentRange, parseLength, selfDelimited, validatorOf } from './download/range-resume.js';
+import type { Sink, SinkWriter } from './download/sink.js';
+
+export { fileSink, streamSink, parseContentRange };
+export type { Sink };
 
 /** What the downloader needs from the Transport (src/http/transport.ts). */
 export interface MediaTransport {
@@ -51,10 +71,16 @@ export interface DownloadOptions {
   /** Extra attempts after a failure that brought no new bytes. */
   retries: number;
   signal?: AbortSignal;
-  /** Called with each chunk's size as it is handed to the disk (or stdout). */
+  /** Called with each chunk's size as it arrives. */
   onBytes?: (bytes: number) => void;
   /** --verbose lines. */
   log?: (line: string) => void;
+  /** Lines worth showing without --verbose (a file another process is writing); `log` when absent. */
+  notice?: (line: string) => void;
+  /** Largest file accepted, in bytes; MEDIA_SIZE_CAP_BYTES of the kind when absent. */
+  maxBytes?: number;
+  /** Longest wait for another process writing the same file; MEDIA_LOCK_WAIT_MS when absent. */
+  lockWaitMs?: number;
 }
 
 export interface DownloadResult {
@@ -64,228 +90,8 @@ export interface DownloadResult {
   size: number;
   /** Whether bytes from an earlier attempt or run were kept. */
   resumed: boolean;
-}
-
-/** The validator kept beside a `.part`, so a rerun may continue it. */
-interface Validator {
-  etag: string;
-  /** Full length of the file, when the server said. */
-  total?: number;
-}
-
-interface Sidecar extends Validator {
-  version: 1;
-  url: string;
-}
-
-/** Where the bytes go: a `.part` file (then renamed), or a stream such as stdout. */
-interface Sink {
-  /** Bytes already held that a ranged request may continue from, and their validator. */
-  resumeState(url: URL): Promise<{ offset: number; validator?: Validator }>;
-  /** Remembers (or forgets) the validator of a fresh 200 answer. */
-  remember(url: URL, validator: Validator | undefined): Promise<void>;
-  /** A writable positioned at `offset`; it is ended once the body has been copied. */
-  open(offset: number): Promise<{ stream: Writable }>;
-  /** Bytes really held now (after a failure, the resume point). */
-  size(): Promise<number>;
-  /** Verifies and publishes the complete bytes. */
-  finish(kind: MediaKind, total: number | undefined, what: string): Promise<number>;
-  /** Drops bytes that failed verification, so nothing resumes from them. */
-  discard(): Promise<void>;
-}
-
-function parseLength(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
-/** `bytes start-end/total` (total may be `*`). */
-export function parseContentRange(value: string | undefined): { start: number; end: number; total?: number } | undefined {
-  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value ?? '');
-  if (!m) return undefined;
-  const start = Number(m[1]);
-  const end = Number(m[2]);
-  const total = m[3] === '*' ? undefined : Number(m[3]);
-  if (end < start || (total !== undefined && end >= total)) return undefined;
-  return { start, end, total };
-}
-
-/** A validator usable with If-Range: byte ranges offered and a strong ETag (RFC 9110 §13.1.5). */
-function validatorOf(res: StreamResponse, total: number | undefined): Validator | undefined {
-  const ranges = headerValue(res.headers, 'accept-ranges');
-  const etag = headerValue(res.headers, 'etag')?.trim();
-  if (!ranges || !/\bbytes\b/i.test(ranges) || !etag || etag.startsWith('W/')) return undefined;
-  return { etag, ...(total !== undefined ? { total } : {}) };
-}
-
-async function sizeOf(path: string): Promise<number | undefined> {
-  try {
-    const s = await stat(path);
-    return s.isFile() ? s.size : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Resolves once the file descriptor behind `stream` is closed (its bytes then all on disk). */
-async function waitClosed(stream: Writable): Promise<void> {
-  if (!stream.closed) await once(stream, 'close').catch(() => {});
-}
-
-/**
- * Opening our own files without following a symbolic link planted at their name (the folder
- * is checked by prepareJobDir, not the names inside it). O_NOFOLLOW makes open() fail on a
- * link; where the platform lacks it (Windows), the lstat() checks below still refuse one.
- */
-const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND } = fsConstants;
-const O_NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
-
-function linkRefused(path: string): CliError {
-  return new UsageError(`Refusing to write through ${path}: it is a symbolic or hard link, which could lead outside the output directory.`, {
-    hint: 'Remove it (or choose another --dir) and run the command again.',
-    details: { path },
-  });
-}
-
-/** Throws when `path` is a symbolic link; nothing there is fine. */
-async function refuseSymlink(path: string): Promise<void> {
-  const info = await lstat(path).catch(() => undefined);
-  if (info?.isSymbolicLink()) throw linkRefused(path);
-}
-
-/**
- * The `.part` + sidecar sink that ends in an atomic rename to `path`. A fresh `.part` is a new
- * file (the old name removed, then created exclusively), so a link planted at that name, symbolic
- * or hard, is never written through; a `.part` resumed must be a plain file with one link.
- * The final rename replaces whatever is at `path`, a link included, instead of writing through it.
- */
-export function fileSink(path: string): Sink {
-  const part = `${path}.part`;
-  const sidecar = `${part}.json`;
-  let current: Writable | undefined;
-
-  async function writeSidecar(data: Sidecar): Promise<void> {
-    const tmp = `${sidecar}.tmp`;
-    await rm(tmp, { force: true });
-    await writeFile(tmp, JSON.stringify(data), { flag: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW });
-    await rename(tmp, sidecar);
-  }
-
-  /** The `.part` opened for writing at `offset` (0: a new file), never through a link. */
-  async function openPart(offset: number): Promise<Writable> {
-    if (offset === 0) await rm(part, { force: true });
-    const flags = offset > 0 ? O_WRONLY | O_APPEND | O_NOFOLLOW : O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
-    const handle = await open(part, flags).catch((err: unknown) => {
-      throw (err as { code?: string }).code === 'ELOOP' ? linkRefused(part) : err;
-    });
-    try {
-      const info = await handle.stat();
-      if (!info.isFile() || info.nlink !== 1) throw linkRefused(part);
-      if (offset > 0) await handle.truncate(offset); // exactly the bytes the ranged answer continues
-    } catch (err) {
-      await handle.close().catch(() => {});
-      throw err;
-    }
-    return handle.createWriteStream({ highWaterMark: 1024 * 1024 });
-  }
-
-  return {
-    async resumeState(url) {
-      // A planted link is refused before anything else: not resumed from, not renamed into place.
-      await refuseSymlink(part);
-      const offset = await sizeOf(part);
-      if (!offset) return { offset: 0 };
-      try {
-        const data = JSON.parse(await readFile(sidecar, 'utf8')) as Partial<Sidecar>;
-        if (data.version === 1 && data.url === url.href && typeof data.etag === 'string' && data.etag !== '') {
-          const total = typeof data.total === 'number' ? data.total : undefined;
-          if (total === undefined || offset <= total) return { offset, validator: { etag: data.etag, ...(total !== undefined ? { total } : {}) } };
-        }
-      } catch {
-        // No sidecar or an unreadable one: the bytes cannot be validated, so they are not reused.
-      }
-      return { offset: 0 };
-    },
-    async remember(url, validator) {
-      await mkdir(dirname(part), { recursive: true });
-      if (validator) await writeSidecar({ version: 1, url: url.href, ...validator });
-      else await rm(sidecar, { force: true });
-    },
-    async open(offset) {
-      await mkdir(dirname(part), { recursive: true });
-      current = await openPart(offset);
-      return { stream: current };
-    },
-    async size() {
-      if (current) await waitClosed(current);
-      return (await sizeOf(part)) ?? 0;
-    },
-    async finish(kind, total, what) {
-      if (current) await waitClosed(current);
-      const size = (await sizeOf(part)) ?? 0;
-      try {
-        checkLength(total, size, what);
-        checkMagic(kind, await readHead(part), what);
-      } catch (err) {
-        await this.discard();
-        throw err;
-      }
-      await rename(part, path);
-      await rm(sidecar, { force: true });
-      return size;
-    },
-    async discard() {
-      if (current) await waitClosed(current);
-      await rm(part, { force: true });
-      await rm(sidecar, { force: true });
-    },
-  };
-}
-
-/**
- * A sink over an open stream (stdout for `-o -`). Bytes once written cannot be taken back, so
- * it can continue only from exactly what it has written, and never start over once it began.
- */
-export function streamSink(out: Writable): Sink {
-  let written = 0;
-  let validator: Validator | undefined;
-  return {
-    async resumeState() {
-      return { offset: written, ...(validator ? { validator } : {}) };
-    },
-    async remember(_url, v) {
-      validator = v;
-    },
-    async open(offset) {
-      if (offset !== written) {
-        throw new NetworkError('The download was interrupted after part of it had been written to stdout, and the server cannot continue it.', {
-          hint: 'Run it again, or save to a file with -o <file>, which can be resumed.',
-        });
-      }
-      const { Writable } = await import('node:stream');
-      // Counts what reaches `out`, without ever ending it.
-      const counter = new Writable({
-        highWaterMark: 1024 * 1024,
-        write(chunk: Buffer, _enc, cb) {
-          written += chunk.length;
-          if (out.write(chunk)) cb();
-          else out.once('drain', () => cb());
-        },
-      });
-      return { stream: counter };
-    },
-    async size() {
-      return written;
-    },
-    async finish(_kind, total, what) {
-      checkLength(total, written, what);
-      return written;
-    },
-    async discard() {
-      // Already written bytes cannot be withdrawn; the exit status says the output is bad.
-    },
-  };
+  /** True when another process completed the file while this one waited for it (nothing fetched). */
+  completedElsewhere?: boolean;
 }
 
 /** A failure of the local disk (full, read-only, not a directory): not the network's fault, never retried. */
@@ -295,6 +101,13 @@ export function localWriteError(err: unknown, target?: MediaTarget): CliError {
     hint: 'Check that --dir (or -o) names a writable directory with enough free space.',
     cause: err,
   });
+}
+
+/** Our own errors as they are; anything else the disk threw, as a local write error. */
+function asLocal(target: MediaTarget): (err: unknown) => never {
+  return (err) => {
+    throw err instanceof CliError ? err : localWriteError(err, target);
+  };
 }
 
 /** The error for a non-2xx media status. */
@@ -315,12 +128,6 @@ function statusError(status: number, target: MediaTarget, body: string | undefin
   return errorForStatus(status, `the ${target.what}`, body);
 }
 
-/** Lets go of a body not wanted (destroying a response may emit an error: silence it). */
-function discardBody(body: Readable): void {
-  body.on('error', () => {});
-  body.destroy();
-}
-
 /** Reads at most 64 KiB of an error body (to quote the server's message), then lets go of it. */
 async function readSmall(body: Readable): Promise<string | undefined> {
   try {
@@ -332,124 +139,40 @@ async function readSmall(body: Readable): Promise<string | undefined> {
   }
 }
 
-interface CopyOptions {
-  /** Each chunk's size, as it is handed to `dest`. */
-  onChunk(bytes: number): void;
-  /** Judges the first MAGIC_BYTES (or the whole body, if shorter) before any byte is written; throws to refuse. */
-  checkHead?(first: Buffer): void;
-}
-
-/**
- * Copies `source` into `dest`, then ends `dest` and waits for it to finish. One plain callback
- * per chunk and the writable's own buffering (no promise or async iteration per chunk: at
- * 64 KiB a chunk, that per-chunk work was a large part of the CPU a bulk download spends).
- *
- * A failure of the source (dropped connection, timeout, Ctrl-C) is not thrown: `dest` is still
- * ended normally, so every byte that arrived reaches the disk and becomes the resume point,
- * and the source's error is returned. A failure of `dest`, or `checkHead` refusing the first
- * bytes, rejects (and destroys both streams).
- */
-function copyBody(source: Readable, dest: Writable, options: CopyOptions): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let checking = options.checkHead !== undefined;
-    let pending: Buffer[] = [];
-    let pendingLength = 0;
-    let ending = false;
-    let settled = false;
-    let sourceError: unknown;
-
-    let stopWatching = (): void => {};
-    const detachSource = (): void => {
-      source.off('data', onData);
-      stopWatching();
-      dest.off('drain', onDrain);
-    };
-    const settle = (err?: unknown): void => {
-      if (settled) return;
-      settled = true;
-      detachSource();
-      dest.off('finish', onFinish);
-      dest.off('close', onFinish);
-      dest.off('error', onDestError);
-      if (err !== undefined) reject(err);
-      else resolve(sourceError);
-    };
-    const fail = (err: unknown): void => {
-      discardBody(source);
-      dest.destroy();
-      settle(err);
-    };
-    const write = (chunk: Buffer): void => {
-      if (!dest.write(chunk)) source.pause();
-    };
-    /** Judges and writes the held first bytes; false when they were refused. */
-    const releaseHead = (): boolean => {
-      const first = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-      pending = [];
-      checking = false;
-      try {
-        options.checkHead!(first);
-      } catch (err) {
-        fail(err);
-        return false;
-      }
-      write(first);
-      return true;
-    };
-    function onData(chunk: Buffer): void {
-      options.onChunk(chunk.length);
-      if (!checking) return write(chunk);
-      pending.push(chunk);
-      pendingLength += chunk.length;
-      if (pendingLength >= MAGIC_BYTES) releaseHead();
-    }
-    function endDest(): void {
-      if (ending) return;
-      ending = true;
-      detachSource();
-      dest.end();
-    }
-    /** The body is complete. */
-    function onEnd(): void {
-      if (ending || settled) return;
-      if (checking && pendingLength > 0 && !releaseHead()) return;
-      endDest();
-    }
-    function onSourceError(err: unknown): void {
-      // First bytes still held when the source failed were never judged: they are not kept.
-      sourceError = err;
-      endDest();
-    }
-    function onDrain(): void {
-      source.resume();
-    }
-    function onFinish(): void {
-      settle();
-    }
-    function onDestError(err: unknown): void {
-      discardBody(source);
-      settle(err);
-    }
-
-    source.on('data', onData);
-    // finished() also reports a source that failed or ended before it got here (the body may
-    // have failed while the `.part` was being opened), and a close without an end.
-    stopWatching = finished(source, { writable: false }, (err) => (err ? onSourceError(err) : onEnd()));
-    dest.on('drain', onDrain);
-    dest.once('finish', onFinish);
-    dest.once('close', onFinish);
-    dest.once('error', onDestError);
-  });
-}
-
 /**
  * Streams `target` into `sink`, resuming and retrying as described at the top of this file.
  * Throws the project's errors: AuthError (401/403), NotFoundError (404), RateLimitError,
- * NetworkError (after retries), MalformedResponseError (verification), InterruptedError.
+ * NetworkError (after retries), MalformedResponseError (verification, size cap), UsageError
+ * (local disk, links, a file another process keeps writing), InterruptedError.
  */
 export async function fetchToSink(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
+  const notice = options.notice ?? options.log;
+  try {
+    const claimed = await sink
+      .claim(target.kind, {
+        waitMs: options.lockWaitMs ?? MEDIA_LOCK_WAIT_MS,
+        what: target.what,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(notice ? { onWait: notice } : {}),
+      })
+      .catch(asLocal(target));
+    if (claimed.completedMeanwhile) {
+      options.log?.(`${target.what}: completed by another process meanwhile`);
+      return { received: 0, size: claimed.size ?? 0, resumed: false, completedElsewhere: true };
+    }
+    return await transfer(target, sink, options);
+  } finally {
+    await sink.release();
+  }
+}
+
+/** The request / verify / resume loop, with the file claimed. */
+async function transfer(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
   const { transport, signal, log } = options;
-  const initial = await sink.resumeState(target.url);
+  const { kind } = target;
+  const what = `the ${target.what}`;
+  const cap = mediaSizeCap(kind, options.maxBytes);
+  const initial = await sink.resumeState(target.url).catch(asLocal(target));
   let offset = initial.offset;
   let validator = initial.validator;
   let resumed = false;
@@ -465,7 +188,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
 
   /** Counts a failure; throws `err` once the attempts are spent, else waits the backoff. */
   const failed = async (err: CliError, retryAfter?: string): Promise<void> => {
-    const held = await sink.size();
+    const held = sink.size();
     if (held > furthest) {
       furthest = held;
       failures = 0;
@@ -474,13 +197,15 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
     attempts += 1;
     const decision = decideRetry({ attempts, fruitless: failures }, options.retries, err, retryAfter);
     if (!decision.retry) throw decision.error;
-    log?.(`${target.what}: ${err.message} — retrying in ${decision.delayMs} ms`);
-    await sleep(decision.delayMs, signal);
+    const delay = decision.delayMs;
+    log?.(`${target.what}: ${err.message} — retrying in ${delay} ms`);
+    await sleep(delay, signal);
   };
 
   // A complete `.part` left just before its rename needs no request at all.
-  if (validator?.total !== undefined && offset === validator.total && offset > 0) {
-    const size = await sink.finish(target.kind, validator.total, target.what);
+  if (validator?.total !== undefined && offset === validator.total && offset > 0 && offset <= cap) {
+    await sink.open(offset).catch(asLocal(target));
+    const size = await sink.finish(kind, validator.total, what);
     return { received: 0, size, resumed: true };
   }
 
@@ -500,7 +225,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       continue;
     }
 
-    // Errors of the body are seen by copyBody(); a late duplicate must not crash the process.
+    // Errors of the body are seen by the pump; a late duplicate must not crash the process.
     res.body.on('error', () => {});
     const status = res.status;
     if (status !== 200 && status !== 206) {
@@ -520,7 +245,10 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
     }
 
     let start = 0;
+    /** Full length of the file, when known. */
     let total: number | undefined;
+    /** Where this body must end (the file's length once it is written), when known. */
+    let end: number | undefined;
     if (status === 206) {
       const range = parseContentRange(headerValue(res.headers, 'content-range'));
       const fits =
@@ -539,38 +267,43 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
       }
       start = offset;
       total = range.total ?? validator!.total;
+      end = total ?? range.end + 1;
       resumed = true;
     } else {
       // A 200 to a ranged request means the validator no longer matches: the file changed.
       if (ranged) log?.(`${target.what}: the file changed on the server, starting over`);
       total = parseLength(headerValue(res.headers, 'content-length'));
+      end = total;
       validator = validatorOf(res, total);
       offset = 0;
     }
 
     try {
-      checkContentType(target.kind, res.headers['content-type'], `the ${target.what}`);
+      checkContentType(kind, res.headers['content-type'], what);
+      if (end !== undefined && end > cap) throw tooLargeError(kind, cap, what, end);
+      if (end === undefined && !selfDelimited(res)) {
+        throw new MalformedResponseError(
+          `The server sent ${what} without a length, ended only by closing the connection, so it cannot be shown complete.`,
+        );
+      }
     } catch (err) {
       discardBody(res.body);
       await sink.discard();
       throw err;
     }
-    let opened: { stream: Writable };
+    let writer: SinkWriter;
     try {
       if (status === 200) await sink.remember(target.url, validator);
-      opened = await sink.open(start);
+      writer = await sink.open(start);
     } catch (err) {
       discardBody(res.body);
-      throw err instanceof CliError ? err : localWriteError(err, target);
+      return asLocal(target)(err);
     }
-    const { stream } = opened;
-    const what = `the ${target.what}`;
-    const kind = target.kind;
     const onBytes = options.onBytes;
-    /** A failure of the socket while reading: the bytes that arrived are still flushed to disk. */
+    /** A failure of the socket while reading: the bytes that arrived are still on disk. */
     let sourceError: unknown;
     try {
-      sourceError = await copyBody(res.body, stream, {
+      ({ sourceError } = await pumpBody(readableSource(res.body), writer, {
         onChunk(bytes) {
           received += bytes;
           onBytes?.(bytes);
@@ -578,40 +311,39 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
         // From offset 0, the first bytes are held until the magic can be judged: an HTML page
         // is refused before any of it is written or the rest is downloaded.
         ...(start === 0 ? { checkHead: (first: Buffer) => checkMagic(kind, first, what) } : {}),
-      });
+        maxBytes: cap - start,
+        tooLarge: () => tooLargeError(kind, cap, what),
+      }));
     } catch (err) {
       if (err instanceof MalformedResponseError) {
         await sink.discard();
         throw err;
       }
       if (interrupted()) throw new InterruptedError();
-      throw err instanceof CliError ? err : localWriteError(err, target);
+      return asLocal(target)(err);
     }
-    if (interrupted()) {
-      await sink.size(); // the `.part` is closed and whole for the rerun
-      throw new InterruptedError();
-    }
+    if (interrupted()) throw new InterruptedError(); // the `.part` and its sidecar stay for the rerun
     if (sourceError !== undefined) {
       const mapped = transport.streamError?.(sourceError, target.url, signal) ?? (sourceError as CliError);
       if (!isRetryableError(mapped) && !isRetryableError(sourceError)) throw mapped;
-      offset = await sink.size();
+      offset = sink.size();
       await failed(mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }));
       continue;
     }
 
-    const held = await sink.size();
-    if (total !== undefined && held < total) {
+    const held = sink.size();
+    if (end !== undefined && held < end) {
       // The body ended early without an error: a truncated answer, continued like a dropped one.
       offset = held;
-      await failed(new NetworkError(`The server sent ${held} of ${total} bytes of the ${target.what} and stopped.`));
+      await failed(new NetworkError(`The server sent ${held} of ${end} bytes of the ${target.what} and stopped.`));
       continue;
     }
-    const size = await sink.finish(target.kind, total, what);
+    const size = await sink.finish(kind, total, what);
     return { received, size, resumed };
   }
 }
 
-/** Downloads `target` to `path` through `<path>.part`, atomically. */
+/** Downloads `target` to `path` through `<path>.part`, atomically, under the file's lock. */
 export function downloadFile(target: MediaTarget, path: string, options: DownloadOptions): Promise<DownloadResult> {
   return fetchToSink(target, fileSink(path), options);
 }

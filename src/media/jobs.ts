@@ -4,10 +4,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { MediaKind } from '../catalogue/media.js';
+import { MEDIA, type MediaKind } from '../catalogue/media.js';
 import { MalformedResponseError } from '../errors.js';
 import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
-import { assertRealInside, pathInside, safeComponent } from './safe-path.js';
+import { assertRealInside, collisionKey, distinctComponent, pathInside, safeComponent } from './safe-path.js';
 import { escapeUnsafe, shorten } from '../util/text.js';
 
 export interface MediaJob {
@@ -70,9 +70,10 @@ export function describeUnusable(u: UnusableEntry): string {
 }
 
 /**
- * The jobs for the media a record (or list summary) lists, for the kinds asked. With
- * `onUnusable`, an entry that no URL can fetch is handed to it and left out, so one bad
- * record does not stop the others; without it, the MalformedResponseError is thrown.
+ * The jobs for the media a record (or list summary) lists, for the kinds asked, each with a
+ * path of its own (uniqueJobs). With `onUnusable`, an entry that no URL can fetch is handed to
+ * it and left out, so one bad record does not stop the others; without it, the
+ * MalformedResponseError is thrown.
  */
 export function jobsForRecord(
   api: MediaUrlSource,
@@ -91,17 +92,88 @@ export function jobsForRecord(
       onUnusable({ exerciseId, kind, entry, error: err });
     }
   }
-  return jobs;
+  return uniqueJobs(jobs, (dropped) => {
+    if (!onUnusable) throw dropped.error;
+    onUnusable(dropped);
+  });
 }
 
-/** Drops later jobs that would write the same file (an id listed twice, say). */
-export function uniqueJobs(jobs: Iterable<MediaJob>): MediaJob[] {
+/** Code-unit order: the same on every machine and in every locale. */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Takes the first candidate whose collision key is free; undefined when none is. */
+function claimFirst(taken: Set<string>, candidates: readonly string[]): string | undefined {
+  for (const candidate of candidates) {
+    const key = collisionKey(candidate);
+    if (taken.has(key)) continue;
+    taken.add(key);
+    return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Gives every distinct file its own path, as a file system that folds case or Unicode
+ * normalisation would see it (safe-path.ts collisionKey), and keeps a file asked twice once.
+ *
+ * - The same file twice (same id, kind, name and URL: an id listed twice, say) is kept once.
+ * - Distinct exercise ids whose folders would be one (`Plank` and `plank`, `é` and `e` + U+0301)
+ *   are told apart: the id first in code-unit order keeps its plain folder, the others get one
+ *   with a short hash of the id (`plank-1a2b3c4d`). Likewise distinct media within one folder.
+ *   The order of the input does not matter, so a rerun finds the same files.
+ * - A job that still finds no path of its own (only a hash collision could do that) is left out
+ *   and handed to `onDropped`, which must report it (a line, exit 7): none is dropped silently.
+ *
+ * Jobs come back in their input order, with their paths set.
+ */
+export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: UnusableEntry) => void): MediaJob[] {
+  const folderKey = (j: MediaJob): string => `${j.dir}\0${j.exerciseId}`;
+  const identity = (j: MediaJob): string => `${folderKey(j)}\0${j.kind}\0${j.name}\0${j.url.href}`;
+
+  // The same file asked again is kept once, where it first came.
   const seen = new Set<string>();
-  const out: MediaJob[] = [];
+  const distinct: MediaJob[] = [];
   for (const job of jobs) {
-    if (seen.has(job.path)) continue;
-    seen.add(job.path);
-    out.push(job);
+    if (seen.has(identity(job))) continue;
+    seen.add(identity(job));
+    distinct.push(job);
+  }
+  const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
+
+  // One folder per distinct id in each output directory, claimed in code-unit order.
+  const folders = new Map<string, string | undefined>();
+  const takenFolders = new Map<string, Set<string>>();
+  for (const job of ordered) {
+    if (folders.has(folderKey(job))) continue;
+    const taken = takenFolders.get(job.dir) ?? new Set<string>();
+    takenFolders.set(job.dir, taken);
+    folders.set(folderKey(job), claimFirst(taken, [safeComponent(job.exerciseId), distinctComponent(job.exerciseId)]));
+  }
+
+  // One file per distinct (kind, name, URL) in each folder, likewise.
+  const files = new Map<MediaJob, string | undefined>();
+  const takenFiles = new Map<string, Set<string>>();
+  for (const job of ordered) {
+    const folder = folders.get(folderKey(job));
+    if (folder === undefined) continue;
+    const taken = takenFiles.get(folderKey(job)) ?? new Set<string>();
+    takenFiles.set(folderKey(job), taken);
+    const ext = MEDIA[job.kind].extension;
+    files.set(job, claimFirst(taken, [`${safeComponent(job.name)}${ext}`, `${distinctComponent(job.name)}${ext}`, `${distinctComponent(job.name, job.url.href)}${ext}`]));
+  }
+
+  const out: MediaJob[] = [];
+  for (const job of distinct) {
+    const folder = folders.get(folderKey(job));
+    const file = files.get(job);
+    if (folder === undefined || file === undefined) {
+      const why = folder === undefined ? "its folder would be the same as another exercise's" : 'it would be the same file as another of its media';
+      const error = new MalformedResponseError(`Left out: ${why}.`, { details: { exercise: job.exerciseId, name: job.name } });
+      if (!onDropped) throw error;
+      onDropped({ exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error });
+      continue;
+    }
+    out.push({ ...job, path: pathInside(job.dir, folder, file) });
   }
   return out;
 }

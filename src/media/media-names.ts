@@ -37,7 +37,11 @@ export function mediaFileName(kind: MediaKind, entry: string): string {
   return `${safeComponent(mediaName(kind, entry))}${MEDIA[kind].extension}`;
 }
 
-/** The entries of a record or summary for the kinds asked, de-duplicated by file name. */
+/**
+ * The entries of a record or summary for the kinds asked, without repeats: bare names that
+ * make the same file ("start", "start.png") are one entry; a URL or a path is one only with the
+ * same text (two URLs ending in the same name are two files, told apart by uniqueJobs).
+ */
 export function mediaEntries(
   record: { premiumImages?: unknown; premiumVideos?: unknown },
   kinds: readonly MediaKind[],
@@ -49,9 +53,9 @@ export function mediaEntries(
     const seen = new Set<string>();
     for (const entry of list) {
       if (typeof entry !== 'string' || entry.trim() === '') continue;
-      const file = mediaFileName(kind, entry);
-      if (seen.has(file)) continue;
-      seen.add(file);
+      const key = isAbsoluteUrl(entry) || entry.startsWith('/') ? entry : mediaFileName(kind, entry);
+      if (seen.has(key)) continue;
+      seen.add(key);
       out.push({ kind, entry });
     }
   }

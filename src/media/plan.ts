@@ -22,7 +22,8 @@ export interface DownloadPlan {
   jobs: MediaJob[];
   missing: string[];
   /**
-   * Entries no URL can fetch (a record whose id is "." or "..", say). They make no job, so
+   * Entries no URL can fetch (a record whose id is "." or "..", say), and jobs that could not
+   * have a path of their own (uniqueJobs; only a hash collision does that). They make no job, so
    * they are not in the run's summary: like a missing id, each is reported as it is found
    * and makes the run exit 7, while every other file is still fetched.
    */
@@ -41,6 +42,14 @@ export interface PlanTarget {
   lang?: string;
   /** Told of each entry left out because no URL can fetch it (see DownloadPlan.unusable). */
   onUnusable?: (unusable: UnusableEntry) => void;
+}
+
+/** Gives each job a path of its own; a job that cannot have one is reported like an unusable entry. */
+function settleJobs(plan: DownloadPlan, target: PlanTarget): void {
+  plan.jobs = uniqueJobs(plan.jobs, (dropped) => {
+    plan.unusable.push(dropped);
+    target.onUnusable?.(dropped);
+  });
 }
 
 function emptyPlan(): DownloadPlan {
@@ -96,7 +105,7 @@ export async function planFromIds(
     }
     addExercise(plan, api, target, outcome.record.id ?? outcome.id, outcome.record);
   }
-  plan.jobs = uniqueJobs(plan.jobs);
+  settleJobs(plan, target);
   return plan;
 }
 
@@ -124,7 +133,7 @@ export async function planFromListing(
     { limit, ...(options.max !== undefined ? { max: options.max } : {}) },
   );
   for await (const summary of summaries) addExercise(plan, api, target, summary.id, summary);
-  plan.jobs = uniqueJobs(plan.jobs);
+  settleJobs(plan, target);
   return plan;
 }
 

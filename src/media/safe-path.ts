@@ -41,20 +41,47 @@ function truncateUtf8(value: string, maxBytes: number): string {
  * control, bidi or invisible characters, no leading dots (so never "." / ".." / a hidden file), no trailing dots
  * or spaces, no reserved device name, at most MAX_COMPONENT_BYTES bytes, never empty.
  *
- * Whenever the input had to be changed, a short hash of the original is appended, so two
- * distinct inputs ("a/b" and "a_b") never land on the same file. Clean inputs stay as they are.
+ * Whenever the input had to be changed (Unicode normalisation to NFC included), a short hash of
+ * the original is appended, so two distinct inputs ("a/b" and "a_b", "é" and "e" + U+0301) never
+ * land on the same file. Clean inputs stay as they are.
  */
 export function safeComponent(raw: string): string {
-  const normalised = raw.normalize('NFC');
-  let cleaned = normalised
+  const cleaned = cleanComponent(raw);
+  if (cleaned !== '' && cleaned === raw && Buffer.byteLength(cleaned, 'utf8') <= MAX_COMPONENT_BYTES) return cleaned;
+  return withHash(cleaned, raw);
+}
+
+/**
+ * The safe component of `raw` with a hash suffix always added, for a name that must step aside
+ * because another one would be the same file (see collisionKey). `salt` goes into the hash too,
+ * for two entries of the same name that are still different files (two URLs, say).
+ */
+export function distinctComponent(raw: string, salt?: string): string {
+  return withHash(cleanComponent(raw), salt === undefined ? raw : `${raw}\n${salt}`);
+}
+
+/**
+ * The form under which two names are one file on some file system: NFC (macOS normalises
+ * names) and case-folded (the default file systems of macOS and Windows ignore case). Two
+ * components with the same key must never be used side by side.
+ */
+export function collisionKey(component: string): string {
+  return component.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+}
+
+function cleanComponent(raw: string): string {
+  let cleaned = raw
+    .normalize('NFC')
     .replace(UNSAFE_CHARS, '_')
     .replace(PATH_CHARS, '_')
     .replace(/^[\s.]+/, '') // leading dots and blanks: "..", ".hidden", " x"
     .replace(/[\s.]+$/, ''); // trailing dots and blanks: Windows drops them silently
   if (WINDOWS_RESERVED.test(cleaned)) cleaned = `_${cleaned}`;
-  if (cleaned !== '' && cleaned === normalised && Buffer.byteLength(cleaned, 'utf8') <= MAX_COMPONENT_BYTES) return cleaned;
+  return cleaned;
+}
 
-  const suffix = `-${shortHash(raw)}`;
+function withHash(cleaned: string, hashed: string): string {
+  const suffix = `-${shortHash(hashed)}`;
   const room = MAX_COMPONENT_BYTES - suffix.length;
   const head = truncateUtf8(cleaned, room);
   return `${head === '' ? '_' : head}${suffix}`;

@@ -6,6 +6,7 @@
 import { open } from 'node:fs/promises';
 import { MalformedResponseError } from '../errors.js';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
+import { MEDIA_SIZE_CAP_BYTES } from '../config/defaults.js';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -47,6 +48,30 @@ export function checkLength(expected: number | undefined, actual: number, what: 
   if (expected !== undefined && expected !== actual) {
     throw new MalformedResponseError(`The server announced ${expected} bytes for ${what} but ${actual} arrived.`);
   }
+}
+
+/** The largest file of `kind` accepted: `override` (DownloadOptions.maxBytes) or the kind's default cap. */
+export function mediaSizeCap(kind: MediaKind, override?: number): number {
+  return override ?? MEDIA_SIZE_CAP_BYTES[kind];
+}
+
+function sizeText(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * The refusal of media over its size cap: `announced` when the server said the size up front
+ * (nothing was written), else the body grew past the cap (what arrived was removed).
+ */
+export function tooLargeError(kind: MediaKind, cap: number, what: string, announced?: number): MalformedResponseError {
+  const limit = `the ${sizeText(cap)} allowed for ${MEDIA[kind].description}`;
+  return new MalformedResponseError(
+    announced !== undefined
+      ? `The server announced ${announced} bytes for ${what}, more than ${limit}; nothing was written.`
+      : `The server sent more than ${limit} for ${what}; the download was stopped and what arrived removed.`,
+    { details: { cap, ...(announced !== undefined ? { announced } : {}) } },
+  );
 }
 
 /** The first bytes of a file on disk (fewer when the file is shorter). */

@@ -9,7 +9,7 @@ import { loadCatalogue } from './catalogue.js';
 import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
-import { escapeControl } from '../util/text.js';
+import { escapeUnsafe } from '../util/text.js';
 import { SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
 
 export type { Plan } from './records.js';
@@ -90,7 +90,7 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
       if (options.log) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         // The key travels in a header, so the path and query hold no secret.
-        options.log(`${record.method} ${escapeControl(rawUrl.slice(0, 500))} ${record.status} ${ms.toFixed(1)}ms`);
+        options.log(`${record.method} ${escapeUnsafe(rawUrl.slice(0, 500))} ${record.status} ${ms.toFixed(1)}ms`);
       }
     };
     res.on('finish', finish);

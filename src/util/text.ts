@@ -89,5 +89,3 @@ export function escapeUnsafe(text: string): string {
   return ANY_UNSAFE.test(text) ? text.replace(UNSAFE_CHARS, escapeChar) : text;
 }
 
-/** The former name of escapeUnsafe. */
-export const escapeControl = escapeUnsafe;

@@ -285,8 +285,10 @@ describe('downloadFile', () => {
     const dir = outDir();
     writeFileSync(join(dir, 'blocker'), 'a file where a directory should be');
     const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport, retries: 2 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/Cannot write/);
-    expect(mediaRequests().filter((r) => r.path.endsWith('/end.png'))).toHaveLength(1);
+    // The file is claimed (its lock taken) before any request: one that cannot be claimed costs none.
+    expect(mediaRequests().filter((r) => r.path.endsWith('/end.png'))).toHaveLength(0);
   });
 
   it('streams to a writable (stdout) with the same checks', async () => {

@@ -1,0 +1,219 @@
+/**
+ * The file sink: bytes go to `<file>.part` through this process's own file descriptor, and are
+ * renamed to `<file>` once verified. Everything happens under the file's lock (file-lock.ts), so
+ * no other download touches the `.part` meanwhile; and what is renamed is checked through the
+ * descriptor we wrote with, not by name: it must be the very file at `<file>.part` (same device
+ * and inode), a plain file with one link, holding exactly the bytes we wrote and, when the server
+ * said, the announced length. A failed or interrupted download never leaves a file under the
+ * final name.
+ *
+ * A fresh `.part` is a new file (the old name removed, then created exclusively), so a link
+ * planted at that name, symbolic or hard, is never written through; a `.part` resumed must be a
+ * plain file with one link. The final rename replaces whatever is at `<file>`, a link included,
+ * instead of writing through it.
+ */
+import { close, fstat, ftruncate, open, read, write, writev } from 'node:fs';
+import { lstat, mkdir, rm, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { MEDIA_LOCK_STALE_MS } from '../../config/defaults.js';
+import { UsageError } from '../../errors.js';
+import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
+import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';
+import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
+import { readSidecar, removeSidecar, writeSidecar } from './range-resume.js';
+import type { Sink, SinkWriter } from './sink.js';
+
+const openFd = promisify(open);
+const closeFd = promisify(close);
+const fstatFd = promisify(fstat);
+const truncateFd = promisify(ftruncate);
+const readFd = promisify(read);
+
+/**
+ * Writes all of `chunks` at `position`, continuing after short writes; `progress` is told of
+ * every byte that reached the file, even when a later part fails.
+ */
+function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
+  let left = chunks.filter((c) => c.length > 0);
+  let at = position;
+  const step = (): void => {
+    const onWritten = (err: Error | null, bytes: number): void => {
+      if (err) return done(err);
+      progress(bytes);
+      at += bytes;
+      // Drop what was written; a short write leaves the tail of a buffer for the next call.
+      let skip = bytes;
+      while (left.length > 0 && left[0]!.length <= skip) skip -= left.shift()!.length;
+      if (skip > 0) left[0] = left[0]!.subarray(skip);
+      if (left.length === 0) return done(null);
+      if (bytes === 0) return done(new Error('the file system accepted no bytes'));
+      step();
+    };
+    if (left.length === 1) write(fd, left[0]!, 0, left[0]!.length, at, onWritten);
+    else writev(fd, left, at, onWritten);
+  };
+  if (left.length === 0) process.nextTick(done, null);
+  else step();
+}
+
+/** The file changed under this download although it held the file's lock: something else is writing it. */
+function changedUnderUs(part: string): UsageError {
+  return new UsageError(`${part} changed while this download was writing it: another program is writing the same file.`, {
+    hint: 'Let the other program finish (or stop it), then run the command again.',
+    details: { path: part },
+  });
+}
+
+/** Identity of what is at `path` now (following nothing), to see whether another process put a new file there. */
+async function identity(path: string): Promise<{ dev: number; ino: number; mtimeMs: number; size: number } | undefined> {
+  const info = await lstat(path).catch(() => undefined);
+  return info?.isFile() ? { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs, size: info.size } : undefined;
+}
+
+/** The `.part` + sidecar sink that ends in an atomic rename to `path`. */
+export function fileSink(path: string): Sink {
+  const part = `${path}.part`;
+  let lock: HeldLock | undefined;
+  let fd: number | undefined;
+  /** The offset the `.part` was opened at, and the bytes written after it through `fd`. */
+  let base = 0;
+  let written = 0;
+
+  async function closeOwn(): Promise<void> {
+    if (fd === undefined) return;
+    const own = fd;
+    fd = undefined;
+    await closeFd(own).catch(() => {});
+  }
+
+  async function discard(): Promise<void> {
+    await closeOwn();
+    await rm(part, { force: true });
+    await removeSidecar(part);
+  }
+
+  const writer: SinkWriter = {
+    write(chunks, done) {
+      if (fd === undefined) {
+        process.nextTick(done, new Error(`${part} is not open`));
+        return;
+      }
+      writeAllAt(fd, chunks, base + written, (bytes) => (written += bytes), done);
+    },
+  };
+
+  return {
+    async claim(kind, options) {
+      await mkdir(dirname(path), { recursive: true });
+      /** What was at the final name when the wait began (taken only when there is a wait). */
+      let before: Awaited<ReturnType<typeof identity>>;
+      const { lock: held, waited } = await lockFile(path, {
+        waitMs: options.waitMs,
+        staleMs: MEDIA_LOCK_STALE_MS,
+        what: options.what,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onWait: async () => {
+          before = await identity(path);
+          options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`);
+        },
+      });
+      lock = held;
+      if (waited) {
+        // The other process may have just put the complete file in place: then there is nothing to do.
+        const after = await identity(path);
+        const replaced = after !== undefined && (before === undefined || after.ino !== before.ino || after.dev !== before.dev || after.mtimeMs !== before.mtimeMs);
+        if (replaced && (await looksComplete(kind, path))) return { completedMeanwhile: true, size: after.size };
+      }
+      return { completedMeanwhile: false };
+    },
+
+    async release() {
+      await closeOwn();
+      const held = lock;
+      lock = undefined;
+      await held?.release();
+    },
+
+    async resumeState(url) {
+      // A planted link is refused before anything else: not resumed from, not renamed into place.
+      const info = await lstat(part).catch(() => undefined);
+      if (info?.isSymbolicLink()) throw linkRefused(part);
+      const offset = info?.isFile() ? info.size : 0;
+      if (offset === 0) return { offset: 0 };
+      const validator = await readSidecar(part, url, offset);
+      return validator ? { offset, validator } : { offset: 0 };
+    },
+
+    async remember(url, validator) {
+      await writeSidecar(part, url, validator);
+    },
+
+    async open(offset) {
+      await closeOwn();
+      if (offset === 0) await rm(part, { force: true });
+      const opened = await openFd(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
+        throw openError(err, part);
+      });
+      fd = opened;
+      try {
+        const info = await fstatFd(opened);
+        assertSingleLink(info, part);
+        if (info.size < offset) throw changedUnderUs(part);
+        if (offset > 0) await truncateFd(opened, offset); // exactly the bytes the ranged answer continues
+      } catch (err) {
+        await closeOwn();
+        throw err;
+      }
+      base = offset;
+      written = 0;
+      return writer;
+    },
+
+    size() {
+      return base + written;
+    },
+
+    async finish(kind, total, what) {
+      if (fd === undefined) throw new Error(`${part} is not open`);
+      const lost = lock?.lost();
+      if (lost) {
+        await closeOwn();
+        throw new UsageError(`Lost the lock of ${path} while writing it (${lost.message}); another download may have taken it over.`, {
+          hint: 'Run the command again once no other download of it is running.',
+        });
+      }
+      const held = base + written;
+      const info = await fstatFd(fd);
+      // Our file lost its name (replaced), or holds bytes we did not write: someone else is at it.
+      if (info.nlink === 0 || info.size !== held) {
+        await closeOwn();
+        throw changedUnderUs(part);
+      }
+      if (!info.isFile() || info.nlink !== 1) {
+        await closeOwn();
+        throw linkRefused(part);
+      }
+      try {
+        checkLength(total, held, what);
+        const head = Buffer.alloc(MAGIC_BYTES);
+        const { bytesRead } = await readFd(fd, head, 0, MAGIC_BYTES, 0);
+        checkMagic(kind, head.subarray(0, bytesRead), what);
+      } catch (err) {
+        await discard();
+        throw err;
+      }
+      const named = await lstat(part).catch(() => undefined);
+      if (named === undefined || named.ino !== info.ino || named.dev !== info.dev) {
+        await closeOwn();
+        throw changedUnderUs(part);
+      }
+      await rename(part, path);
+      await closeOwn();
+      await removeSidecar(part);
+      return held;
+    },
+
+    discard,
+  };
+}

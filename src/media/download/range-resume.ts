@@ -1,0 +1,97 @@
+/**
+ * Range and resume: what a response says about the bytes it carries (Content-Length,
+ * Content-Range, the framing that shows a body of unknown length is complete), the validator
+ * that lets a later request continue a `.part` (`Range` + `If-Range`), and the sidecar file
+ * `<file>.part.json` that keeps that validator between runs.
+ */
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { type StreamResponse, headerValue } from '../../http/transport.js';
+import { WRITE_NEW_FLAGS } from './link-safety.js';
+
+/** What makes the bytes of a `.part` safe to continue: byte ranges offered and a strong ETag. */
+export interface Validator {
+  etag: string;
+  /** Full length of the file, when the server said. */
+  total?: number;
+}
+
+interface Sidecar extends Validator {
+  version: 1;
+  url: string;
+}
+
+/** A decimal Content-Length; undefined when absent, malformed or beyond 2^53. */
+export function parseLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** `bytes start-end/total` (total may be `*`). */
+export function parseContentRange(value: string | undefined): { start: number; end: number; total?: number } | undefined {
+  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value ?? '');
+  if (!m) return undefined;
+  const start = Number(m[1]);
+  const end = Number(m[2]);
+  const total = m[3] === '*' ? undefined : Number(m[3]);
+  if (end < start || (total !== undefined && end >= total)) return undefined;
+  return { start, end, total };
+}
+
+/** A validator usable with If-Range: byte ranges offered and a strong ETag (RFC 9110 §13.1.5). */
+export function validatorOf(res: StreamResponse, total: number | undefined): Validator | undefined {
+  const ranges = headerValue(res.headers, 'accept-ranges');
+  const etag = headerValue(res.headers, 'etag')?.trim();
+  if (!ranges || !/\bbytes\b/i.test(ranges) || !etag || etag.startsWith('W/')) return undefined;
+  return { etag, ...(total !== undefined ? { total } : {}) };
+}
+
+/**
+ * Whether the body's own framing marks where it ends (HTTP/1.1 chunked transfer coding: the
+ * last chunk). Then a body without Content-Length that the transport ends cleanly is complete.
+ * A body delimited only by the connection closing is not: a dropped connection and a finished
+ * body look the same, so its completeness cannot be shown, and it is never accepted.
+ */
+export function selfDelimited(res: StreamResponse): boolean {
+  const coding = headerValue(res.headers, 'transfer-encoding');
+  return coding !== undefined && /(^|,)\s*chunked\s*$/i.test(coding);
+}
+
+/** The sidecar's name beside a `.part`. */
+export function sidecarPath(part: string): string {
+  return `${part}.json`;
+}
+
+/**
+ * The validator kept beside `part` for `url`, when it fits the `held` bytes; undefined when
+ * there is none, it is unreadable or it is for another URL (such bytes cannot be validated).
+ */
+export async function readSidecar(part: string, url: URL, held: number): Promise<Validator | undefined> {
+  try {
+    const data = JSON.parse(await readFile(sidecarPath(part), 'utf8')) as Partial<Sidecar>;
+    if (data.version !== 1 || data.url !== url.href || typeof data.etag !== 'string' || data.etag === '') return undefined;
+    const total = typeof data.total === 'number' ? data.total : undefined;
+    if (total !== undefined && held > total) return undefined;
+    return { etag: data.etag, ...(total !== undefined ? { total } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes (or, without a validator, removes) the sidecar: through a new name, then renamed, never through a link. */
+export async function writeSidecar(part: string, url: URL, validator: Validator | undefined): Promise<void> {
+  const sidecar = sidecarPath(part);
+  if (!validator) {
+    await rm(sidecar, { force: true });
+    return;
+  }
+  const tmp = `${sidecar}.tmp`;
+  const data: Sidecar = { version: 1, url: url.href, ...validator };
+  await rm(tmp, { force: true });
+  await writeFile(tmp, JSON.stringify(data), { flag: WRITE_NEW_FLAGS });
+  await rename(tmp, sidecar);
+}
+
+export function removeSidecar(part: string): Promise<void> {
+  return rm(sidecarPath(part), { force: true });
+}

@@ -1,0 +1,75 @@
+/**
+ * The stream sink (stdout for `-o -`). Bytes once written cannot be taken back, so it can
+ * continue only from exactly what it has written, and never start over once it began. There is
+ * no file to claim, so no lock.
+ */
+import type { Writable } from 'node:stream';
+import { NetworkError } from '../../errors.js';
+import { checkLength } from '../verify.js';
+import type { Validator } from './range-resume.js';
+import type { Sink, SinkWriter } from './sink.js';
+
+export function streamSink(out: Writable): Sink {
+  let written = 0;
+  let validator: Validator | undefined;
+
+  const writer: SinkWriter = {
+    write(chunks, done) {
+      if (out.destroyed || out.writableEnded) {
+        process.nextTick(done, new Error('the output was closed'));
+        return;
+      }
+      let flowing = true;
+      for (const chunk of chunks) {
+        written += chunk.length;
+        flowing = out.write(chunk);
+      }
+      if (flowing) {
+        process.nextTick(done, null);
+        return;
+      }
+      // Wait for the reader (a pipe) to catch up; a closed output ends the wait too.
+      const onDrain = (): void => {
+        out.off('close', onClose);
+        done(null);
+      };
+      const onClose = (): void => {
+        out.off('drain', onDrain);
+        done(new Error('the output was closed'));
+      };
+      out.once('drain', onDrain);
+      out.once('close', onClose);
+    },
+  };
+
+  return {
+    async claim() {
+      return { completedMeanwhile: false };
+    },
+    async release() {},
+    async resumeState() {
+      return { offset: written, ...(validator ? { validator } : {}) };
+    },
+    async remember(_url, v) {
+      validator = v;
+    },
+    async open(offset) {
+      if (offset !== written) {
+        throw new NetworkError('The download was interrupted after part of it had been written to stdout, and the server cannot continue it.', {
+          hint: 'Run it again, or save to a file with -o <file>, which can be resumed.',
+        });
+      }
+      return writer;
+    },
+    size() {
+      return written;
+    },
+    async finish(_kind, total, what) {
+      checkLength(total, written, what);
+      return written;
+    },
+    async discard() {
+      // Already written bytes cannot be withdrawn; the exit status says the output is bad.
+    },
+  };
+}
