@@ -93,7 +93,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .option('--api-key <key>', 'API key (discouraged: visible in ps and shell history; env EXERCISES_API_KEY)')
     .option('--lang <code>', 'translation language, e.g. de-DE (env EXERCISES_LANG)')
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
-    .option('--json', 'same as --format json')
+    .option('--json [fields]', 'same as --format json; with a comma list (--json id,name) only those fields')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--timeout <ms>', `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, intArg('--timeout', 1, TIMEOUT_MAX_MS))
     .option('--retries <n>', `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, intArg('--retries', 0, RETRIES_MAX))
@@ -101,6 +101,12 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .option('-q, --quiet', 'no progress or notices on stderr', false)
     .option('--allow-insecure', 'allow plain http:// to a non-loopback host', false)
     .option('--sandbox', 'use the built-in sample catalogue on a private local server (no key, no network)', false)
+    .option('--catalogue <dir>', 'answer every command from a catalogue directory in-process: no request leaves the machine (env EXERCISES_CATALOGUE)')
+    .option('--offline', 'answer only from the response cache; a miss is exit 6', false)
+    .option('--refresh', 'fetch answers anew and update the response cache', false)
+    .option('--no-cache', 'neither read nor write the response cache')
+    .option('--budget <n>', 'stop before the request that would pass n requests this month', intArg('--budget', 0, Number.MAX_SAFE_INTEGER))
+    .option('--no-pager', 'never send long tables through a pager')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP);
 
@@ -127,6 +133,12 @@ export function globalOptions(program: Command): GlobalOptions {
     quiet: o.quiet === true,
     sandbox: o.sandbox === true,
     allowInsecure: o.allowInsecure === true,
+    catalogue: o.catalogue,
+    offline: o.offline === true,
+    refresh: o.refresh === true,
+    cache: o.cache !== false,
+    budget: o.budget,
+    pager: o.pager !== false,
   };
 }
 

@@ -32,7 +32,8 @@ export interface GlobalOptions {
   apiKey?: string;
   lang?: string;
   format?: OutputFormat;
-  json?: boolean;
+  /** `--json` alone is true; `--json id,name` keeps the field list. */
+  json?: boolean | string;
   /** commander's `--no-color` sets this to false. */
   color: boolean;
   timeout?: number;
@@ -41,6 +42,18 @@ export interface GlobalOptions {
   quiet: boolean;
   sandbox: boolean;
   allowInsecure: boolean;
+  /** --catalogue <dir>: every answer from that catalogue directory, in-process. */
+  catalogue?: string;
+  /** --offline: answers only from the response cache. */
+  offline: boolean;
+  /** --refresh: fetch anew and update the response cache. */
+  refresh: boolean;
+  /** commander's `--no-cache` sets this to false: the response cache is neither read nor written. */
+  cache: boolean;
+  /** --budget <n>: requests allowed this month (over the stored setting). */
+  budget?: number;
+  /** commander's `--no-pager` sets this to false. */
+  pager: boolean;
 }
 
 /** No global flag given. */
@@ -50,6 +63,10 @@ export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze({
   quiet: false,
   sandbox: false,
   allowInsecure: false,
+  offline: false,
+  refresh: false,
+  cache: true,
+  pager: true,
 });
 
 /** Where requests go and with which key: the --sandbox server's, or the resolved settings'. */
