@@ -44,7 +44,7 @@ export interface DownloadFlags {
   videos?: boolean;
   dir?: string;
   concurrency: number;
-  skipExisting: boolean;
+  overwrite?: boolean;
   dryRun?: boolean;
   failFast?: boolean;
   all?: boolean;
@@ -80,7 +80,7 @@ export async function downloadOptions(ids: string[], flags: DownloadFlags): Prom
     kinds: kindsFrom(flags),
     dir: outputDir(flags.dir),
     concurrency: flags.concurrency,
-    skipExisting: flags.skipExisting,
+    skipExisting: flags.overwrite !== true,
     dryRun: flags.dryRun === true,
     failFast: flags.failFast === true,
   };
@@ -174,8 +174,7 @@ export const register: RegisterCommand<DownloadOptions> = (program, context, run
     .option('--videos', 'videos only (default: images and videos)')
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name>.png|.mp4 (default: the current directory)')
     .option('--concurrency <n>', `files downloaded at once, 1-${MAX_DOWNLOAD_CONCURRENCY}`, intArg('--concurrency', 1, MAX_DOWNLOAD_CONCURRENCY), DEFAULT_DOWNLOAD_CONCURRENCY)
-    .option('--skip-existing', 'skip files already complete on disk, with no request (default)', true)
-    .option('--no-skip-existing', 'download again and overwrite files already present')
+    .option('--overwrite', 'download again and overwrite files already present (default: complete files are skipped, with no request)')
     .option('--dry-run', 'list what would be fetched and the requests it would spend; fetch no media')
     .option('--fail-fast', 'stop at the first failed file (default: carry on, report failures at the end)')
     .option('--all', 'every exercise of the catalogue (no filters needed)')

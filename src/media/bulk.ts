@@ -161,6 +161,20 @@ function summarise(total: number, outcomes: ReadonlyArray<JobOutcome | undefined
   };
 }
 
+/** Two runs over parts of one set of jobs, as one summary (the parts ran one after the other). */
+export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
+  return {
+    total: a.total + b.total,
+    fetched: a.fetched + b.fetched,
+    skipped: a.skipped + b.skipped,
+    failed: a.failed + b.failed,
+    bytes: a.bytes + b.bytes,
+    seconds: a.seconds + b.seconds,
+    outcomes: [...a.outcomes, ...b.outcomes],
+    stoppedEarly: a.stoppedEarly || b.stoppedEarly,
+  };
+}
+
 /** Ctrl-C: the error says what finished before it, so a person knows what a rerun still has to do. */
 function interrupted(summary: BulkSummary): InterruptedError {
   const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];

@@ -73,6 +73,8 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   /** Called with each chunk's size as it arrives. */
   onBytes?: (bytes: number) => void;
+  /** Called when a response's headers arrive: the file's full size when known, and the byte it resumes from. */
+  onStart?: (expectedBytes: number | undefined, fromByte: number) => void;
   /** --verbose lines. */
   log?: (line: string) => void;
   /** Lines worth showing without --verbose (a file another process is writing); `log` when absent. */
@@ -299,6 +301,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       discardBody(res.body);
       return asLocal(target)(err);
     }
+    options.onStart?.(end, start);
     const onBytes = options.onBytes;
     /** A failure of the socket while reading: the bytes that arrived are still on disk. */
     let sourceError: unknown;

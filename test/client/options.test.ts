@@ -37,11 +37,11 @@ describe('options built by the actions', () => {
     expect(ctx?.argv).toEqual(['--json', '--lang', 'de-DE', 'show', 'Plank', '-', 'Push Up']);
   });
 
-  it('image and video: names, the folder resolved, --force', async () => {
-    const image = await optionsOf('image', ['image', 'Plank', 'start', 'end', '--dir', 'media', '--force']);
-    expect(image.options).toEqual({ kind: 'image', idOrName: 'Plank', names: ['start', 'end'], dir: resolve('media'), force: true });
+  it('image and video: names, the folder resolved, --overwrite', async () => {
+    const image = await optionsOf('image', ['image', 'Plank', 'start', 'end', '--dir', 'media', '--overwrite']);
+    expect(image.options).toEqual({ kind: 'image', idOrName: 'Plank', names: ['start', 'end'], dir: resolve('media'), overwrite: true });
     const video = await optionsOf('video', ['video', 'Plank', 'demo', '-o', 'plank.mp4']);
-    expect(video.options).toEqual({ kind: 'video', idOrName: 'Plank', names: ['demo'], output: 'plank.mp4', dir: resolve('.'), force: false });
+    expect(video.options).toEqual({ kind: 'video', idOrName: 'Plank', names: ['demo'], output: 'plank.mp4', dir: resolve('.'), overwrite: false });
   });
 
   it('download: kinds, filters and the defaults', async () => {
@@ -57,6 +57,13 @@ describe('options built by the actions', () => {
       dryRun: false,
       failFast: false,
     });
+  });
+
+  it('download: --overwrite re-downloads; --force stays the Force filter', async () => {
+    const { options } = await optionsOf('download', ['download', 'Push_Up', '--overwrite', '--dir', 'media']);
+    expect(options).toMatchObject({ ids: ['Push_Up'], skipExisting: false, dir: resolve('media') });
+    const listing = await optionsOf('download', ['download', '--force', 'pull', '--dir', 'media']);
+    expect(listing.options).toMatchObject({ filters: { force: ['PULL'] }, skipExisting: true });
   });
 
   it('auth: one options type per subcommand', async () => {

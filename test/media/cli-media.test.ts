@@ -12,6 +12,7 @@ import { type CatalogueServer, FREE_KEY, PREMIUM_KEY, startServer } from '../hel
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
+import { formatBytes } from '../../src/media/bulk.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 let intercept: Intercept | undefined;
@@ -108,6 +109,45 @@ describe('image and video', () => {
     expect(filesUnder(dir)).toEqual(['Barbell_Bench_Press/end.png', 'Barbell_Bench_Press/start.png', 'bench.png']);
     expect(readFileSync(join(dir, 'Barbell_Bench_Press/end.png')).equals(sample('image', 'Barbell_Bench_Press', 'end'))).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['Barbell_Bench_Press', 'bench.png']);
+  });
+
+  it('with several names under a name: one probe, then the lookup, then the media (never one 404 per name)', async () => {
+    const dir = out();
+    const r = await cli(['image', 'Barbell Bench Press', 'start', 'end', '--dir', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(recordRequests()).toHaveLength(1);
+    const requests = mediaRequests().map((q) => `${q.status} ${q.path}`);
+    expect(requests[0]).toBe('404 /images/Barbell%20Bench%20Press/premium/start.png');
+    expect(requests.slice(1).sort()).toEqual(['200 /images/Barbell_Bench_Press/premium/end.png', '200 /images/Barbell_Bench_Press/premium/start.png']);
+    expect(filesUnder(dir)).toEqual(['Barbell_Bench_Press/end.png', 'Barbell_Bench_Press/start.png']);
+  });
+
+  it('--overwrite downloads a complete file again; without it, it is skipped', async () => {
+    const dir = out();
+    const file = join(dir, 'plank.png');
+    expect((await cli(['image', 'Plank', 'start', '-o', file])).code).toBe(0);
+    const again = await cli(['image', 'Plank', 'start', '-o', file]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/already there; skipped \(--overwrite downloads it again\)/);
+    expect(mediaRequests()).toHaveLength(1);
+    const forced = await cli(['image', 'Plank', 'start', '-o', file, '--overwrite']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(mediaRequests()).toHaveLength(2);
+    const old = await cli(['image', 'Plank', 'start', '-o', file, '--force']);
+    expect(old.code).toBe(2); // --force is no re-download flag
+  });
+
+  it('-o <file> on a terminal shows a byte meter on stderr; in a pipe, none', async () => {
+    const dir = out();
+    const tty = await cli(['video', 'Plank', 'demo', '-o', join(dir, 'plank.mp4')], { stderrIsTTY: true, columns: 60 });
+    expect(tty.code, tty.stderr).toBe(0);
+    const size = sample('video', 'Plank', 'demo').length;
+    expect(tty.stderr).toMatch(/\r.*plank\.mp4.*%/);
+    expect(tty.stderr).toContain('\r\u001b[K'); // the meter line is cleared before "Saved"
+    expect(tty.stderr).toContain(formatBytes(size));
+    const piped = await cli(['video', 'Plank', 'demo', '-o', join(dir, 'plank2.mp4')]);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toMatch(/%/);
   });
 
   it('with names and an unknown exercise: exit 4 naming the exercise, after one record request', async () => {

@@ -25,13 +25,22 @@ export interface RunJobsOptions {
   failFast: boolean;
 }
 
+/**
+ * Where the downloader's lines go: --verbose lines, and notices (a file another process is
+ * writing) on stderr unless --quiet, so a wait is never silent.
+ */
+export function downloadMessages(ctx: Context): { log?: (line: string) => void; notice?: (line: string) => void } {
+  const log = verboseLog(ctx);
+  const notice = ctx.globals.quiet ? undefined : (line: string) => void ctx.io.stderr.write(`${line}\n`);
+  return { ...(log ? { log } : {}), ...(notice ? { notice } : {}) };
+}
+
 /** Downloads the jobs with a bounded pool; a progress bar only on a terminal stderr without --quiet. */
 export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[], options: RunJobsOptions): Promise<BulkSummary> {
   const { runBulk } = await import('../../media/bulk.js');
   const { downloadFile, localWriteError } = await import('../../media/download-file.js');
   const { prepareJobDir } = await import('../../media/jobs.js');
   const retries = mediaRetries(ctx);
-  const log = verboseLog(ctx);
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
   const progress = showProgress ? await (await import('../../media/progress.js')).createProgress(ctx.io.stderr) : undefined;
   return runBulk(jobs, {
@@ -42,7 +51,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
-      return downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes: file.bytes, ...(log ? { log } : {}) });
+      return downloadFile(job, job.path, { transport: api.transport, retries, signal, onStart: file.started, onBytes: file.bytes, ...downloadMessages(ctx) });
     },
   });
 }

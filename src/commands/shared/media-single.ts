@@ -9,17 +9,18 @@
 import { rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type Context, type IOStreams, verboseLog } from '../../context.js';
+import type { Context, IOStreams } from '../../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../config/defaults.js';
 import { langInForce } from '../../config/settings.js';
 import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
+import type { BulkSummary } from '../../media/bulk.js';
 import { isDotSegment } from '../../api/client.js';
 import type { Run } from '../index.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
-import { outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
+import { downloadMessages, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
 
 export interface SingleMediaOptions {
@@ -31,14 +32,15 @@ export interface SingleMediaOptions {
   output?: string;
   /** `--dir`, resolved: the folder for <id>/<name> files. */
   dir: string;
-  force: boolean;
+  /** `--overwrite`: download again even when a complete file is already there. */
+  overwrite: boolean;
 }
 
 /** The flags as commander parsed them. */
 export interface SingleMediaFlags {
   output?: string;
   dir?: string;
-  force?: boolean;
+  overwrite?: boolean;
 }
 
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
@@ -61,7 +63,7 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string, names: str
     names: [...names],
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     dir: outputDir(flags.dir),
-    force: flags.force === true,
+    overwrite: flags.overwrite === true,
   };
 }
 
@@ -111,40 +113,66 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
         hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
       });
     }
-    const retries = mediaRetries(ctx);
-    const log = verboseLog(ctx);
-    const common = { transport: api.transport, retries, signal: ctx.signal, ...(log ? { log } : {}) };
+    const common = { transport: api.transport, retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
     const output = options.output;
     const path = output === '-' ? undefined : resolve(output);
-    if (path !== undefined && !options.force) {
+    if (path !== undefined && !options.overwrite) {
       const { looksComplete } = await import('../../media/verify.js');
       if (await looksComplete(kind, path)) {
-        if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--force overwrites it).\n`);
+        if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--overwrite downloads it again).\n`);
         return;
       }
     }
+    // A byte meter for a file on a terminal (stdout bytes go to a pipe; the meter stays on stderr).
+    const meter =
+      path !== undefined && ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose
+        ? await (await import('../../media/progress.js')).createFileMeter(ctx.io.stderr, path)
+        : undefined;
+    // Drawn as soon as the size is known, so even a quick file shows what it is fetching.
+    const progress = meter
+      ? {
+          onStart: (expected: number | undefined, fromByte: number) => {
+            meter.started(expected, fromByte);
+            meter.redraw();
+          },
+          onBytes: meter.bytes,
+        }
+      : {};
     // A 404 comes before any byte is written, so even stdout can take the second try.
-    const fetchOne = (job: MediaJob) => (path === undefined ? downloadToStream(job, ctx.io.stdout, common) : downloadFile(job, path, common));
+    const fetchOne = (job: MediaJob) => (path === undefined ? downloadToStream(job, ctx.io.stdout, { ...common, ...progress }) : downloadFile(job, path, { ...common, ...progress }));
     try {
-      await fetchOne(jobs[0]!);
-    } catch (err) {
-      const id = err instanceof NotFoundError ? await realId() : undefined;
-      if (id === undefined) throw err;
-      await fetchOne(jobsFor(id)[0]!);
+      try {
+        await fetchOne(jobs[0]!);
+      } catch (err) {
+        const id = err instanceof NotFoundError ? await realId() : undefined;
+        if (id === undefined) throw err;
+        await fetchOne(jobsFor(id)[0]!);
+      }
+    } finally {
+      meter?.stop();
     }
     if (path !== undefined && !ctx.globals.quiet) ctx.io.stderr.write(`Saved ${path}\n`);
     return;
   }
 
-  const pool = { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: !options.force, failFast: false };
-  let summary = await runMediaJobs(ctx, api, jobs, pool);
-  if (summary.outcomes.some((o) => o.error instanceof NotFoundError)) {
-    const id = await realId();
+  const pool = { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: !options.overwrite, failFast: false };
+  const { mergeSummaries } = await import('../../media/bulk.js');
+  let summary: BulkSummary;
+  if (names.length === 0 || jobs.length === 0) {
+    summary = await runMediaJobs(ctx, api, jobs, pool);
+  } else {
+    // Named media under the typed text: the first one alone probes whether the text is the id.
+    // A 404 there resolves the text once (a name, say) and fetches every one under the real
+    // id; otherwise the rest follow. One probe, never one 404 per name.
+    const probe = await runMediaJobs(ctx, api, jobs.slice(0, 1), pool);
+    const id = probe.outcomes[0]?.error instanceof NotFoundError ? await realId() : undefined;
     if (id !== undefined) {
       // The folder made for the typed text is empty (a 404 writes nothing): only the real id's stays.
       await Promise.all([...new Set(jobs.map((j) => dirname(j.path)))].map((d) => rmdir(d).catch(() => {})));
       summary = await runMediaJobs(ctx, api, jobsFor(id), pool);
+    } else {
+      summary = mergeSummaries(probe, await runMediaJobs(ctx, api, jobs.slice(1), pool));
     }
   }
   // One file asked for: its own error and exit code say more than "1 of 1 failed".
@@ -163,7 +191,7 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
     .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
     .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
-    .option('--force', 'download again and overwrite files already present');
+    .option('--overwrite', 'download again and overwrite files already present');
   const viewer = kind === 'image' ? 'display -' : 'mpv -';
   addExamples(
     cmd,
@@ -171,7 +199,7 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
       `exercises ${kind} Barbell_Bench_Press`,
       `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
       `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
-      `exercises --sandbox ${kind} Plank --dir /tmp/media --force`,
+      `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
     ],
     [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
   );
