@@ -8,6 +8,7 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { type Context, type GlobalOptions, OUTPUT_FORMATS, colorEnabled } from './context.js';
 import { COMMANDS, type Runners } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
+import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
 import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
 import { createContext, processStreams } from './factory.js';
@@ -108,6 +109,8 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .option('--budget <n>', 'stop before the request that would pass n requests this month', intArg('--budget', 0, Number.MAX_SAFE_INTEGER))
     .option('--no-pager', 'never send long tables through a pager')
     .showHelpAfterError('(run with --help for usage)')
+    // The global flags are checked together before any command's action (and its first request).
+    .hook('preAction', () => assertGlobalFlags(globalOptions(program)))
     .addHelpText('after', EXIT_CODES_HELP);
 
   const only = args === undefined ? undefined : requestedCommand(program, args);

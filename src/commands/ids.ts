@@ -11,6 +11,8 @@ export interface IdsOptions {
 
 export async function run(options: IdsOptions, ctx: Context): Promise<void> {
   const { outputList } = await import('./shared/list-output.js');
+  const { requestedFields } = await import('../output/fields.js');
+  requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
   await outputList(ctx, (cursor) => api.exerciseIds({ ...cursor, ...(lang ? { lang } : {}) }), options.paging);

@@ -13,6 +13,8 @@ export interface QueryOptions {
 
 export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   const { outputList } = await import('./shared/list-output.js');
+  const { requestedFields } = await import('../output/fields.js');
+  requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
   await outputList(ctx, (cursor) => api.query({ ...options.filters, ...cursor, ...(lang ? { lang } : {}) }), options.paging);

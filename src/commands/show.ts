@@ -30,10 +30,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const { createRecordWriter } = await import('../output/record.js');
   const { fetchRecords } = await import('../api/fetch-records.js');
   const { requestedIds } = await import('./shared/requested-ids.js');
+  const many = args.length > 1 || args.includes('-');
+  // First: it checks `--json <fields>` (a usage error listing the valid ones) before any request.
+  const writer = createRecordWriter(ctx, many);
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
-  const many = args.length > 1 || args.includes('-');
-  const writer = createRecordWriter(ctx, many);
 
   const missing: string[] = [];
   let total = 0;

@@ -138,7 +138,7 @@ describe('the key never appears', () => {
 
 describe('colour, decided from the context alone', () => {
   it('a terminal gets colour; NO_COLOR, --no-color or a pipe get none, whatever the test process is', async () => {
-    const args = ['ids', '--limit', '3', '--format', 'table'];
+    const args = ['--no-pager', 'ids', '--limit', '3', '--format', 'table'];
     const terminal = await runInProcess(args, { env: serverEnv(server), stdoutIsTTY: true });
     expect(terminal.code, terminal.stderr).toBe(0);
     expect(terminal.stdout).toMatch(ANSI);

@@ -6,7 +6,7 @@ import { testContext } from '../helpers/test-context.js';
 
 describe('outputList', () => {
   it('builds the next-page command from the context\'s arguments, not the process\'s', async () => {
-    const { ctx, stdout } = testContext({ stdoutIsTTY: true, columns: 100, globals: { format: 'table', color: false } });
+    const { ctx, stdout } = testContext({ stdoutIsTTY: true, columns: 100, globals: { format: 'table', color: false, pager: false } });
     ctx.argv = ['ids', '--limit', '2', '--format', 'table'];
     const page: ListResponse = {
       exercises: [{ id: 'A', name: 'A' }, { id: 'B', name: 'B' }],

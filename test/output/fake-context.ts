@@ -45,7 +45,8 @@ export function fakeContext(options: FakeOptions = {}): FakeContext {
     signal: new AbortController().signal,
   });
   ctx.argv = options.argv ?? [];
-  ctx.globals = { ...DEFAULT_GLOBALS, color: false, ...options.globals } as GlobalOptions;
+  // No pager unless a test asks for one: a table on a fake terminal must not start a real `less`.
+  ctx.globals = { ...DEFAULT_GLOBALS, color: false, pager: false, ...options.globals } as GlobalOptions;
   return { ctx, stdout, stderr };
 }
 

@@ -10,7 +10,7 @@ import { pageFooter } from '../../output/next-page.js';
 import type { PagingChoice } from './paging-options.js';
 
 export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & { limit: number }) => Promise<ListResponse>, paging: PagingChoice): Promise<void> {
-  const writer = createListWriter(ctx);
+  const writer = createListWriter(ctx, { pager: ctx.globals.pager });
   const direction = paging.before !== undefined ? 'before' : 'after';
   const fromStart = paging.after === undefined && paging.before === undefined;
 
