@@ -1,7 +1,7 @@
 /**
  * Terminal tables: borderless columns sized to the terminal, as gh prints them. Columns are
  * measured in terminal cells (wide and combining characters counted right, src/output/width.ts),
- * always two blanks apart; the id is never cut; when the terminal is narrow the optional
+ * always two blanks apart (drawn by cli-table3, borderless, to our layout); the id is never cut; when the terminal is narrow the optional
  * columns go first, then name and aliases shrink, each cut cell ending in `…`.
  */
 import type { ChalkInstance } from 'chalk';
@@ -110,16 +110,58 @@ export async function renderTable<T>(
     }
   }
   const { shown, widths } = layoutColumns(columns, natural, empty, options.width);
-  const line = (cells: readonly string[], paint?: (s: string) => string): string => {
-    const parts = shown.map((col, k) => {
-      const fixed = columns[col]!.fixed;
-      const cell = fixed ? cells[col]! : measure.truncate(cells[col]!, widths[k]!);
-      const padded = k === shown.length - 1 ? cell : pad(cell, widths[k]!, measure);
+  /** A row's shown cells, cut to our widths and padded by our measure (cli-table3 measures with an older string-width). */
+  const cut = (cells: readonly string[], paint?: (s: string) => string): string[] =>
+    shown.map((col, k) => {
+      const cell = columns[col]!.fixed ? cells[col]! : measure.truncate(cells[col]!, widths[k]!);
+      const padded = pad(cell, widths[k]!, measure);
       return paint ? paint(padded) : padded;
     });
-    return parts.join(' '.repeat(GAP)).trimEnd();
-  };
-  const out: string[] = [line(columns.map((c) => c.title), chalk?.bold)];
-  for (const row of rows) out.push(line(row));
-  return `${out.join('\n')}\n`;
+  const lines = [cut(columns.map((c) => c.title), chalk?.bold)];
+  for (const row of rows) lines.push(cut(row));
+  return `${(await drawRows(lines)).map((l) => l.trimEnd()).join('\n')}\n`;
+}
+
+/**
+ * Rows a table hands to cli-table3: a terminal's worth and more. cli-table3 spends about a
+ * tenth of a millisecond a row (it measures every cell several times), so a longer table
+ * (`ids --all` of a large catalogue, bound for the pager) has its cells — cut and padded by
+ * the same code — joined with the same gap directly.
+ */
+export const CLI_TABLE3_MAX_ROWS = 1000;
+
+/** Cells already cut and padded, side by side with the gap between them (trailing blanks kept). */
+async function drawRows(lines: string[][]): Promise<string[]> {
+  if (lines.length > CLI_TABLE3_MAX_ROWS) return lines.map((cells) => cells.join(NO_BORDER.middle));
+  const table = await borderlessTable();
+  for (const cells of lines) table.push(cells);
+  return table.toString().split('\n');
+}
+
+/** Nothing but the gap between columns: no borders, no padding, no colours of its own. */
+const NO_BORDER = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: ' '.repeat(GAP),
+};
+
+/**
+ * A cli-table3 table that only lays cells side by side: the layout (which columns, how wide,
+ * where cut) is ours, decided above, so its widths come from the cells as given.
+ */
+async function borderlessTable() {
+  const { default: Table } = await import('cli-table3');
+  return new Table({ chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, wordWrap: false });
 }

@@ -5,7 +5,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import type { ExerciseSummary } from '../../src/catalogue/types.js';
 import { LIST_TABLE_COLUMNS } from '../../src/output/columns.js';
-import { layoutColumns, renderTable } from '../../src/output/table.js';
+import { CLI_TABLE3_MAX_ROWS, layoutColumns, renderTable } from '../../src/output/table.js';
 import { WIDTHS } from './fake-context.js';
 
 const SAMPLE: ExerciseSummary[] = readFileSync(fileURLToPath(new URL('../../sample/exercises.jsonl', import.meta.url)), 'utf8')
@@ -100,6 +100,15 @@ describe('list table', () => {
     const wide = (await render(items, 40)).find((l) => l.startsWith('Wide'))!;
     expect(wide).toMatch(/…/); // cut by width (2 cells a character), not by character count
     expect(wide).not.toMatch(/\uFFFD/);
+  });
+
+  it('cli-table3 draws a terminal-sized table exactly as the direct join draws a long one', async () => {
+    const item = (i: number): ExerciseSummary => ({ id: `Id_${String(i).padStart(5, '0')}`, name: i % 2 ? '杠铃卧推 wide' : 'Bench Press', aliases: ['a', 'b'] });
+    const drawn = await renderTable(Array.from({ length: CLI_TABLE3_MAX_ROWS - 1 }, (_, i) => item(i)), LIST_TABLE_COLUMNS, { width: 40 });
+    const joined = await renderTable(Array.from({ length: CLI_TABLE3_MAX_ROWS + 1 }, (_, i) => item(i)), LIST_TABLE_COLUMNS, { width: 40 });
+    const lines = drawn.trimEnd().split('\n');
+    expect(lines).toHaveLength(CLI_TABLE3_MAX_ROWS);
+    expect(joined.split('\n').slice(0, lines.length)).toEqual(lines);
   });
 
   it('renders 130,000 rows without overflowing the stack', async () => {
