@@ -9,6 +9,8 @@ import { type Context, type GlobalOptions, OUTPUT_FORMATS, colorEnabled } from '
 import { COMMANDS, type Runners } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
+import { addExamples, helpWhenBare } from './commands/shared/help.js';
+import { HELP_TOPICS, helpTopic } from './commands/shared/help-topics.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
 import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
 import { createContext, processStreams } from './factory.js';
@@ -32,6 +34,7 @@ function packageVersion(): string {
 }
 
 const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`;
+const MORE_HELP = '\nMore help: `exercises <command> --help`, `exercises help environment`, `exercises help exit-codes`.\n';
 
 export interface ProgramHooks {
   /** The context a command runs with, given the program with its parsed global options. */
@@ -86,6 +89,8 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   const program = new Command('exercises');
   // Before any command is declared: subcommands copy the output settings and the exit override.
   if (hooks.output) program.configureOutput(outputTo(program, hooks.output));
+  // Each command's help lists the global flags it inherits (gh's INHERITED FLAGS).
+  program.configureHelp({ showGlobalOptions: true });
   program
     .exitOverride()
     .description('Browse, search and download the exercise catalogue.')
@@ -98,20 +103,26 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--timeout <ms>', `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, intArg('--timeout', 1, TIMEOUT_MAX_MS))
     .option('--retries <n>', `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, intArg('--retries', 0, RETRIES_MAX))
-    .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)', false)
-    .option('-q, --quiet', 'no progress or notices on stderr', false)
-    .option('--allow-insecure', 'allow plain http:// to a non-loopback host', false)
-    .option('--sandbox', 'use the built-in sample catalogue on a private local server (no key, no network)', false)
+    .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)')
+    .option('-q, --quiet', 'no progress or notices on stderr')
+    .option('--allow-insecure', 'allow plain http:// to a non-loopback host')
+    .option('--sandbox', 'use the built-in sample catalogue on a private local server (no key, no network; never the stored settings)')
     .option('--catalogue <dir>', 'answer every command from a catalogue directory in-process: no request leaves the machine (env EXERCISES_CATALOGUE)')
-    .option('--offline', 'answer only from the response cache; a miss is exit 6', false)
-    .option('--refresh', 'fetch answers anew and update the response cache', false)
+    .option('--offline', 'answer only from the response cache; a miss is exit 6')
+    .option('--refresh', 'fetch answers anew and update the response cache')
     .option('--no-cache', 'neither read nor write the response cache')
     .option('--budget <n>', 'stop before the request that would pass n requests this month', intArg('--budget', 0, Number.MAX_SAFE_INTEGER))
     .option('--no-pager', 'never send long tables through a pager')
     .showHelpAfterError('(run with --help for usage)')
     // The global flags are checked together before any command's action (and its first request).
     .hook('preAction', () => assertGlobalFlags(globalOptions(program)))
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', EXIT_CODES_HELP + MORE_HELP);
+  helpWhenBare(program);
+  addExamples(
+    program,
+    ['exercises query --muscle chest --level beginner', 'exercises show Barbell_Bench_Press', 'exercises image Plank --dir media', 'exercises --sandbox ids'],
+    ['exercises ids --all | wc -l', 'exercises query --muscle chest --all --json id,name | jq -r ".exercises[].id"', 'exercises ids --max 3 | cut -f1 | exercises show -'],
+  );
 
   const only = args === undefined ? undefined : requestedCommand(program, args);
   const context = (): Context => hooks.context(program);
@@ -157,6 +168,11 @@ export interface RunCliSeams {
  */
 export async function runCli(args: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
   ctx.argv = [...args];
+  const topic = helpTopic(args);
+  if (topic !== undefined) {
+    ctx.io.stdout.write(HELP_TOPICS[topic]());
+    return ExitCode.OK;
+  }
   const program = buildProgram(
     {
       output: ctx,

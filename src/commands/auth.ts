@@ -9,7 +9,7 @@ import { KEY_INPUT_MAX_BYTES } from '../config/defaults.js';
 import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './index.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, helpWhenBare } from './shared/help.js';
 
 /** Which subcommand, with its flags. */
 export type AuthOptions =
@@ -182,5 +182,6 @@ export const register: RegisterCommand<AuthOptions> = (program, context, runF = 
     await runF({ action: 'logout' }, ctx);
   });
 
+  helpWhenBare(auth);
   addExamples(auth, ['exercises auth login', 'exercises auth status', 'exercises auth logout'], ['printenv EXERCISES_KEY | exercises auth login --with-key']);
 };

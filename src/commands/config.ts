@@ -5,7 +5,7 @@ import { outputFormat } from '../context.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../config/defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, helpWhenBare } from './shared/help.js';
 
 /** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
 export type ConfigOptions =
@@ -146,5 +146,6 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
   addExamples(pathCmd, ['exercises config path'], ['cat "$(exercises config path)"']);
   pathCmd.action(() => act(() => ({ action: 'path' })));
 
+  helpWhenBare(config);
   addExamples(config, ['exercises config list', 'exercises config set lang de-DE'], ['exercises config list --json']);
 };

@@ -5,3 +5,13 @@ export function addExamples(cmd: Command, terminal: string[], pipelines: string[
   const block = (title: string, lines: string[]): string => (lines.length ? `\n${title}:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n` : '');
   return cmd.addHelpText('after', block('Examples', terminal) + block('In pipelines', pipelines));
 }
+
+/**
+ * A command that only groups others (`exercises`, `auth`, `config`) prints its help on stdout
+ * and succeeds when given nothing else, as gh does; commander would print it as an error.
+ */
+export function helpWhenBare(cmd: Command): Command {
+  const help = cmd.help.bind(cmd);
+  cmd.help = ((context?: { error?: boolean }) => help({ ...(typeof context === 'object' ? context : {}), error: false })) as Command['help'];
+  return cmd;
+}
