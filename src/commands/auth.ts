@@ -63,6 +63,7 @@ async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise
 }
 
 async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context): Promise<void> {
+  (await import('./config.js')).refuseInSandbox(ctx, '`auth login`');
   const key = opts.withKey ? await keyFromStdin(ctx) : await keyFromPrompt(ctx);
   const { maskSecret } = await import('../config/keys.js');
   const { configPath, openConfigWriter } = await import('../config/store.js');
@@ -131,6 +132,7 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
 }
 
 async function logout(ctx: Context): Promise<void> {
+  (await import('./config.js')).refuseInSandbox(ctx, '`auth logout`');
   const { openConfigWriter, readStoredConfig } = await import('../config/store.js');
   const had = typeof readStoredConfig(ctx.env)['api-key'] === 'string';
   if (had) (await openConfigWriter(ctx.env)).delete('api-key');

@@ -40,16 +40,46 @@ function shown(value: unknown, secret: boolean | undefined, mask: (v: string) =>
   return secret ? mask(text) : text;
 }
 
+/** `config get`: the stored value, else the default in force (nothing for a key without one). */
 async function get(key: string, ctx: Context): Promise<void> {
   const m = await modules();
   const spec = m.configKeySpec(key);
-  const value = m.readStoredConfig(ctx.env)[spec.key];
+  const value = m.readStoredConfig(ctx.env)[spec.key] ?? spec.defaultValue;
   if (value !== undefined) ctx.io.stdout.write(`${shown(value, spec.secret, m.maskSecret)}\n`);
 }
 
+/** --sandbox never touches the real settings: a sandbox key must never reach the real service later. */
+export function refuseInSandbox(ctx: Pick<Context, 'globals'>, what: string): void {
+  if (!ctx.globals.sandbox) return;
+  throw new UsageError(`--sandbox never changes your stored settings, so ${what} does nothing under it.`, {
+    hint: 'The sandbox needs no key or settings; run the command without --sandbox to change the real ones.',
+  });
+}
+
+type Source = 'flag' | 'env' | 'config' | 'default';
+
+/** `api-key` → `apiKey`: the global option a key's flag sets, when it has one. */
+const flagField = (key: string): string => key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The value in force for a key and where it comes from: flag > environment > stored config > default. */
+function effective(spec: { key: string; env?: string; defaultValue?: string | number }, ctx: Context, stored: Record<string, unknown>): { value: unknown; source: Source; origin?: string } {
+  const flag = (ctx.globals as unknown as Record<string, unknown>)[flagField(spec.key)];
+  if (flag !== undefined && flag !== '') return { value: flag, source: 'flag', origin: `--${spec.key}` };
+  const env = spec.env ? ctx.env[spec.env] : undefined;
+  if (spec.env && env !== undefined && env.trim() !== '') return { value: env.trim(), source: 'env', origin: spec.env };
+  if (stored[spec.key] !== undefined) return { value: stored[spec.key], source: 'config' };
+  return { value: spec.defaultValue, source: 'default' };
+}
+
 async function set(key: string, value: string | number, ctx: Context): Promise<void> {
+  refuseInSandbox(ctx, '`config set`');
   const m = await modules();
   const spec = m.configKeySpec(key);
+  if (spec.key === 'base-url') {
+    // The rule every request follows: plain http only to this machine (or with --allow-insecure).
+    const { assertAllowedUrl } = await import('../http/url-policy.js');
+    assertAllowedUrl(new URL(String(value)), ctx.globals.allowInsecure);
+  }
   (await m.openConfigWriter(ctx.env)).set(spec.key, value);
   if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
     ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
@@ -57,39 +87,37 @@ async function set(key: string, value: string | number, ctx: Context): Promise<v
 }
 
 async function unset(key: string, ctx: Context): Promise<void> {
+  refuseInSandbox(ctx, '`config unset`');
   const m = await modules();
   (await m.openConfigWriter(ctx.env)).delete(m.configKeySpec(key).key);
 }
 
+/** Every setting: the value in force (secrets masked) and where it comes from. */
 async function list(ctx: Context): Promise<void> {
   const m = await modules();
   const stored = m.readStoredConfig(ctx.env);
-  const rows = m.CONFIG_KEYS.map((spec) => ({
-    key: spec.key,
-    value: shown(stored[spec.key], spec.secret, m.maskSecret),
-    ...(spec.env && ctx.env[spec.env] ? { overriddenBy: spec.env } : {}),
-    description: spec.description,
-  }));
+  const rows = m.CONFIG_KEYS.map((spec) => {
+    const { value, source, origin } = effective(spec, ctx, stored);
+    return { key: spec.key, value: shown(value, spec.secret, m.maskSecret), raw: value === undefined || !spec.secret ? value : shown(value, true, m.maskSecret), source, ...(origin ? { origin } : {}) };
+  });
   const format = outputFormat(ctx);
   if (format === 'json') {
-    // Stored values as stored (numbers stay numbers); secrets masked.
-    const entries = m.CONFIG_KEYS.filter((spec) => stored[spec.key] !== undefined).map((spec) => [
-      spec.key,
-      spec.secret ? shown(stored[spec.key], true, m.maskSecret) : stored[spec.key],
-    ]);
+    // Values as in force (numbers stay numbers, secrets masked), each with its source.
+    const entries = rows.map((r) => [r.key, { value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) }]);
     ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries))}\n`);
-  }
-  else if (format === 'jsonl') for (const r of rows) ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
-  else if (format === 'table') {
+  } else if (format === 'jsonl') {
+    for (const r of rows) ctx.io.stdout.write(`${JSON.stringify({ key: r.key, value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) })}\n`);
+  } else if (format === 'table') {
     const width = Math.max(...rows.map((r) => r.key.length));
+    const valueWidth = Math.max(...rows.map((r) => (r.value === '' ? 1 : r.value.length)));
     for (const r of rows) {
-      const note = r.overriddenBy ? `  (${r.overriddenBy} overrides it)` : '';
-      ctx.io.stdout.write(`${r.key.padEnd(width)}  ${r.value === '' ? '-' : r.value}${note}\n`);
+      const from = r.origin ? `${r.source} (${r.origin})` : r.source;
+      ctx.io.stdout.write(`${r.key.padEnd(width)}  ${(r.value === '' ? '-' : r.value).padEnd(valueWidth)}  ${from}\n`);
     }
   } else {
     const { delimitedLine } = await import('../output/delimited.js');
-    ctx.io.stdout.write(delimitedLine(format, ['key', 'value', 'overriddenBy']));
-    for (const r of rows) ctx.io.stdout.write(delimitedLine(format, [r.key, r.value, r.overriddenBy ?? '']));
+    if (format === 'csv') ctx.io.stdout.write(delimitedLine(format, ['key', 'value', 'source']));
+    for (const r of rows) ctx.io.stdout.write(delimitedLine(format, [r.key, r.value, r.source]));
   }
 }
 
@@ -122,7 +150,7 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
     await runF(await build(), ctx);
   };
 
-  const getCmd = config.command('get').description('print a stored setting').argument('<key>', keyHelp);
+  const getCmd = config.command('get').description('print a stored setting, or its default when none is stored').argument('<key>', keyHelp);
   addExamples(getCmd, ['exercises config get base-url'], ['lang=$(exercises config get lang)']);
   getCmd.action((key: string) => act(async () => ({ action: 'get', key: await knownKey(key) })));
 
@@ -138,8 +166,8 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
   addExamples(unsetCmd, ['exercises config unset base-url'], ['exercises config unset lang --quiet']);
   unsetCmd.action((key: string) => act(async () => ({ action: 'unset', key: await knownKey(key) })));
 
-  const listCmd = config.command('list').description('list every known setting and its stored value (the key masked)');
-  addExamples(listCmd, ['exercises config list'], ['exercises config list --json | jq .lang', 'exercises config list --format tsv']);
+  const listCmd = config.command('list').description('list every setting: the value in force (the key masked) and where it comes from (flag, env, config, default)');
+  addExamples(listCmd, ['exercises config list'], ['exercises config list --json | jq -r .lang.value', 'exercises config list --format tsv']);
   listCmd.action(() => act(() => ({ action: 'list' })));
 
   const pathCmd = config.command('path').description('print where the settings file is');

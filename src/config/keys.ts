@@ -18,6 +18,8 @@ export interface ConfigKeySpec {
   secret?: boolean;
   /** Why `config set` refuses it, when it has its own command (the key: `auth login`). */
   setWith?: string;
+  /** What is in force when nothing sets it (`config get`/`list` show it); absent: nothing is sent. */
+  defaultValue?: string | number;
   /** Checks and normalises a value; throws UsageError naming the key. */
   parse(value: string): string | number;
 }
@@ -36,10 +38,10 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
     setWith: 'exercises auth login',
     parse: (value) => value.trim(),
   },
-  { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
-  { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', parse: (value) => parseLangTag(value, 'lang') },
-  { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
-  { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
+  { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', defaultValue: DEFAULT_BASE_URL, parse: parseBaseUrlSetting },
+  { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', defaultValue: DEFAULT_LANG, parse: (value) => parseLangTag(value, 'lang') },
+  { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, defaultValue: DEFAULT_TIMEOUT_MS, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
+  { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, defaultValue: DEFAULT_RETRIES, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
 ];
 
 export function configKeySpec(key: string): ConfigKeySpec {

@@ -101,18 +101,26 @@ describe('auth', () => {
 });
 
 describe('auth with --sandbox', () => {
-  it('login --verify asks the sandbox server, not the configured base URL', async () => {
+  it('never touches the real settings: login, logout, config set and unset are usage errors under --sandbox', async () => {
     // A service that knows none of the sandbox keys, and must not be asked.
     const office = await startServer({ keys: { 'office-key': 'premium' } });
     try {
       const env = { HOME: isolatedHome(), EXERCISES_BASE_URL: office.url };
-      const accepted = await runInProcess(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: PREMIUM_KEY });
-      expect(accepted.code, accepted.stderr).toBe(0);
-      expect(accepted.stderr).toMatch(/the service accepted it/);
-      const rejected = await runInProcess(['--sandbox', 'auth', 'login', '--with-key', '--verify'], { env, input: 'office-key' });
-      expect(rejected.code).toBe(3);
+      for (const args of [
+        ['--sandbox', 'auth', 'login', '--with-key', '--verify'],
+        ['--sandbox', 'auth', 'logout'],
+        ['--sandbox', 'config', 'set', 'lang', 'de-DE'],
+        ['--sandbox', 'config', 'unset', 'lang'],
+      ]) {
+        const r = await runInProcess(args, { env, input: PREMIUM_KEY });
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr).toMatch(/--sandbox never changes your stored settings/);
+      }
       expect(office.requests).toHaveLength(0);
-      expect((await runInProcess(['config', 'get', 'api-key'], { env })).stdout).toBe('sa…um\n');
+      expect((await runInProcess(['config', 'path'], { env })).code).toBe(0);
+      const list = JSON.parse((await runInProcess(['config', 'list', '--json'], { env })).stdout);
+      expect(list['api-key']).toEqual({ value: null, source: 'default' });
+      expect(list.lang).toEqual({ value: 'en-GB', source: 'default' });
     } finally {
       await office.close();
     }
@@ -139,7 +147,13 @@ describe('config', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
 
     const list = JSON.parse((await runInProcess(['config', 'list', '--json'], { env })).stdout);
-    expect(list).toEqual({ 'base-url': server.url, lang: 'de-DE', retries: 5 });
+    expect(list).toMatchObject({
+      'base-url': { value: server.url, source: 'config' },
+      lang: { value: 'de-DE', source: 'config' },
+      retries: { value: 5, source: 'config' },
+      timeout: { value: 30000, source: 'default' },
+      'api-key': { value: null, source: 'default' },
+    });
 
     // stored base-url and lang are used
     const before = server.requests.length;
@@ -151,7 +165,7 @@ describe('config', () => {
     expect(new URLSearchParams(server.requests.at(-1)!.query).get('lang')).toBe('es-ES');
 
     expect((await runInProcess(['config', 'unset', 'lang'], { env })).code).toBe(0);
-    expect((await runInProcess(['config', 'get', 'lang'], { env })).stdout).toBe('');
+    expect((await runInProcess(['config', 'get', 'lang'], { env })).stdout).toBe('en-GB\n'); // the default in force
   });
 
   it('refuses unknown keys, bad values and setting the api key', async () => {
@@ -192,6 +206,31 @@ describe('config', () => {
     expect((await runInProcess(['--sandbox', '--timeout', '5000', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(0);
     writeFileSync(join(home, '.config', 'exercises', 'config.json'), JSON.stringify({ retries: 'many' }));
     expect((await runInProcess(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(2);
+  });
+
+  it('config set base-url follows the request rule: plain http only to this machine or with --allow-insecure', async () => {
+    const env = { HOME: isolatedHome() };
+    const refused = await runInProcess(['config', 'set', 'base-url', 'http://api.example.com'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Refusing plain http:\/\/ to api\.example\.com/);
+    expect((await runInProcess(['config', 'get', 'base-url'], { env })).stdout).not.toContain('api.example.com');
+    expect((await runInProcess(['--allow-insecure', 'config', 'set', 'base-url', 'http://api.example.com'], { env })).code).toBe(0);
+    expect((await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:9'], { env })).code).toBe(0);
+  });
+
+  it('config list shows each value in force and where it comes from, at any width', async () => {
+    const env = { HOME: isolatedHome(), EXERCISES_LANG: 'fr-FR' };
+    expect((await runInProcess(['config', 'set', 'retries', '5'], { env })).code).toBe(0);
+    for (const columns of [40, 120]) {
+      const r = await runInProcess(['--timeout', '5000', 'config', 'list'], { env, stdoutIsTTY: true, columns });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^lang +fr-FR +env \(EXERCISES_LANG\)$/m);
+      expect(r.stdout).toMatch(/^timeout +5000 +flag \(--timeout\)$/m);
+      expect(r.stdout).toMatch(/^retries +5 +config$/m);
+      expect(r.stdout).toMatch(/^base-url +https:\/\/\S+ +default$/m);
+    }
+    const tsv = await runInProcess(['config', 'list'], { env });
+    expect(tsv.stdout).toContain('lang\tfr-FR\tenv\n');
   });
 
   it('reports a corrupt config file plainly', async () => {
