@@ -105,7 +105,7 @@ async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boole
 
 export async function run(options: DownloadOptions, ctx: Context): Promise<void> {
   const { planFromIds, planFromListing } = await import('../media/plan.js');
-  const { requestedIds } = await import('./shared/requested-ids.js');
+  const { noIdsOnStdin, requestedIds } = await import('./shared/requested-ids.js');
   const { kinds, dir } = options;
   const api = await ctx.api();
   const lang = langInForce(ctx.settings());
@@ -120,11 +120,13 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
 
   let plan: DownloadPlan;
   if (options.ids.length > 0) {
-    plan = await planFromIds(api, requestedIds(options.ids, ctx.io), target, {
+    plan = await planFromIds(api, requestedIds(options.ids, ctx.io, ctx.globals.quiet), target, {
       // Record requests are small: at least the default pool, however low --concurrency is.
       concurrency: Math.max(options.concurrency, DEFAULT_DOWNLOAD_CONCURRENCY),
       onMissing: (id) => ctx.io.stderr.write(`Not found: ${id}\n`),
     });
+    // `download -` with nothing on stdin means what `show -` does: a usage error, not an empty success.
+    if (options.ids.every((a) => a === '-') && plan.exercises === 0 && plan.missing.length === 0) throw noIdsOnStdin();
   } else {
     plan = await planFromListing(api, options.filters, target, options.max !== undefined ? { max: options.max } : {});
   }

@@ -43,10 +43,10 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
     // With several ids, say which as it happens; the summary error comes at the end.
-    if (many && !ctx.globals.quiet) ctx.io.stderr.write(`Not found: ${outcome.id}\n`);
+    if (many) ctx.io.stderr.write(`Not found: ${outcome.id}\n`); // a failure: shown even with --quiet
   };
 
-  const ids = requestedIds(args, ctx.io);
+  const ids = requestedIds(args, ctx.io, ctx.globals.quiet);
   try {
     for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
       total++;
@@ -57,10 +57,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     await writer.finish();
   }
 
-  if (total === 0) throw new UsageError('No exercise ids were given on stdin.');
+  if (total === 0) throw (await import('./shared/requested-ids.js')).noIdsOnStdin();
   if (missing.length > 0) {
     throw new NotFoundError(
-      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found: ${someOf(missing)}.`,
+      // With several ids each missing one was named as it came: the summary does not name them again.
+      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found (named above).`,
       { hint: NOT_FOUND_HINT, details: { missing } },
     );
   }

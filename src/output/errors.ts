@@ -1,6 +1,6 @@
 /**
  * Turns any thrown value into one plain sentence (and a hint) on stderr, plus a JSON
- * line when the output format is json. Returns the exit code. Stack traces only with --verbose.
+ * line when the output format is json. Returns the exit code. Stack traces only with --verbose, and only for exit 1.
  */
 import { type Context, outputFormat } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
@@ -15,7 +15,8 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
 
   const lines = [`Error: ${message}`];
   if (hint) lines.push(hint);
-  if (ctx.globals.verbose && err instanceof Error && err.stack) lines.push(err.stack);
+  // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
+  if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) lines.push(err.stack);
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
 
   let format: string | undefined;

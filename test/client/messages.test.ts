@@ -1,0 +1,53 @@
+/** Messages a person meets: stdin prompts, empty stdin, a missing id said once, stack traces only for bugs. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/test-context.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { serverEnv } from './fixtures.js';
+import { reportError } from '../../src/output/errors.js';
+import { NotFoundError } from '../../src/errors.js';
+import { testContext } from '../helpers/test-context.js';
+
+let server: CatalogueServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+describe('reading ids from stdin', () => {
+  it('show - on a terminal says on stderr that it waits for ids; in a pipe it says nothing', async () => {
+    const tty = await runInProcess(['show', '-', '--format', 'jsonl'], { env: serverEnv(server), input: 'Plank\n', stdinIsTTY: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stderr).toMatch(/Waiting for exercise ids on stdin/);
+    const piped = await runInProcess(['show', '-', '--format', 'jsonl'], { env: serverEnv(server), input: 'Plank\n' });
+    expect(piped.stderr).toBe('');
+  });
+
+  it.each([[['show', '-']], [['download', '-', '--dir', '/nonexistent-never-written']]])('%j with empty stdin is the same usage error', async (args) => {
+    const r = await runInProcess(args, { env: serverEnv(server), input: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/No exercise ids were given on stdin/);
+  });
+});
+
+describe('failures said once', () => {
+  it('show with several ids names each missing one once', async () => {
+    const r = await runInProcess(['show', 'Plank', 'No_Such_One', '--format', 'jsonl'], { env: serverEnv(server) });
+    expect(r.code).toBe(4);
+    expect(r.stderr.match(/No_Such_One/g)).toHaveLength(1);
+  });
+
+  it('show with one missing id says so once', async () => {
+    const r = await runInProcess(['show', 'No_Such_One'], { env: serverEnv(server) });
+    expect(r.code).toBe(4);
+    expect(r.stderr.match(/No_Such_One/g)).toHaveLength(1);
+  });
+
+  it('--verbose adds a stack trace for an unexpected error (exit 1) only', () => {
+    const verbose = testContext({ globals: { verbose: true } });
+    expect(reportError(new NotFoundError('No exercise has the id or name "x".'), verbose.ctx)).toBe(4);
+    expect(verbose.stderr.text()).not.toMatch(/\n\s+at /);
+    const bug = testContext({ globals: { verbose: true } });
+    expect(reportError(new TypeError('boom'), bug.ctx)).toBe(1);
+    expect(bug.stderr.text()).toMatch(/\n\s+at /);
+  });
+});
