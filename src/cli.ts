@@ -156,20 +156,6 @@ export function globalOptions(program: Command): GlobalOptions {
   };
 }
 
-/**
- * `exercises --json show Plank`: commander would take `show` as the field list of the optional
- * `--json [fields]`. A bare `--json` right before the command's name is moved to the end of the
- * line (before a `--`), where it means what it says; `--json id,name` and `--json=…` are left alone.
- */
-export function placeBareJson(args: readonly string[]): string[] {
-  const i = args.indexOf('--json');
-  const next = args[i + 1];
-  if (i === -1 || next === undefined || !(COMMAND_NAMES.includes(next) || next === 'help')) return [...args];
-  const rest = [...args.slice(0, i), ...args.slice(i + 1)];
-  const end = rest.indexOf('--');
-  return end === -1 ? [...rest, '--json'] : [...rest.slice(0, end), '--json', ...rest.slice(end)];
-}
-
 export interface RunCliSeams {
   /** Replaces commands' run(options, ctx); see ProgramHooks.runners. */
   runners?: Runners;
@@ -187,7 +173,6 @@ export async function runCli(args: readonly string[], ctx: Context, seams: RunCl
     ctx.io.stdout.write(HELP_TOPICS[topic]());
     return ExitCode.OK;
   }
-  args = placeBareJson(args);
   const program = buildProgram(
     {
       output: ctx,

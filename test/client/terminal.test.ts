@@ -38,14 +38,6 @@ describe('format flags', () => {
 });
 
 describe('--json <fields>', () => {
-  it('a bare --json before the command is --json, not a field list named after the command', async () => {
-    const r = await runInProcess(['--json', 'show', 'Plank'], { env: serverEnv(server) });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Plank', level: expect.any(String) });
-    const fields = await runInProcess(['--json', 'id,name', 'ids', '--limit', '1'], { env: serverEnv(server) });
-    expect(Object.keys(JSON.parse(fields.stdout).exercises[0])).toEqual(['id', 'name']);
-  });
-
   it.each([
     ['ids', ['ids', '--limit', '3']],
     ['query', ['query', '--muscle', 'chest', '--limit', '3']],
