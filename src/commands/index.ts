@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { register as auth } from './auth.js';
+import { register as completion } from './completion.js';
 import { register as config } from './config.js';
 import { register as download } from './download.js';
 import { register as ids } from './ids.js';
@@ -36,4 +37,5 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'auth', register: auth },
   { name: 'config', register: config },
   { name: 'serve', register: serve },
+  { name: 'completion', register: completion },
 ];

@@ -1,0 +1,48 @@
+/**
+ * Where TAB finds exercise ids, names and media names, never over the network: the
+ * catalogue directory the command line would use (`--sandbox`: the sample; `--catalogue
+ * <dir>`; EXERCISES_CATALOGUE; the stored `catalogue` setting), else the id index the
+ * response cache keeps (id-index.ts).
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import envPaths from 'env-paths';
+import { readStoredConfig } from '../config/store.js';
+import { catalogueMediaNames, readCatalogueEntries } from './catalogue-ids.js';
+import type { LocalSources, ParsedLine } from './engine.js';
+import { readIdIndex } from './id-index.js';
+
+/** The user cache directory of the CLI (the response cache and the id index live in it). */
+export function userCacheDir(): string {
+  return envPaths('exercises', { suffix: '' }).cache;
+}
+
+/** `~/x` as the shell would have expanded it had the word been complete. */
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+function storedCatalogue(): string | undefined {
+  try {
+    const value = readStoredConfig().catalogue;
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    return undefined; // an unreadable config file only means no stored catalogue
+  }
+}
+
+/** The catalogue directory this command line would answer from, if any. */
+export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): string | undefined {
+  if (line.given.has('--sandbox')) return sampleDir;
+  const flag = line.given.get('--catalogue');
+  const dir = flag !== undefined && flag !== '' ? flag : env.EXERCISES_CATALOGUE || storedCatalogue();
+  return dir === undefined ? undefined : resolve(expandHome(dir));
+}
+
+export function localSources(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): LocalSources {
+  const dir = catalogueDirFor(line, env, sampleDir);
+  return {
+    exercises: () => (dir !== undefined ? readCatalogueEntries(dir) : readIdIndex(userCacheDir())),
+    mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind) : []),
+  };
+}
