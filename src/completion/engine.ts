@@ -14,7 +14,8 @@ export interface ExerciseEntry {
 
 /** Where ids, names and media names come from: local files only (fast-path.ts). */
 export interface LocalSources {
-  exercises(): Iterable<ExerciseEntry>;
+  /** At least the exercises whose id or name starts with `prefix` (more do no harm: they are filtered here). */
+  exercises(prefix: string): Iterable<ExerciseEntry>;
   /** Premium media names of one exercise (by id or exact name), when a local catalogue knows them. */
   mediaNames(idOrName: string, kind: 'image' | 'video'): readonly string[];
 }
@@ -114,7 +115,8 @@ export function parseLine(data: CompletionData, words: readonly string[], cword:
     const option = findOption(commands, text.slice(0, eq));
     if (option?.value) return { line, target: { type: 'value', option, text: text.slice(eq + 1), wordPrefix: text.slice(0, eq + 1) } };
   }
-  if (!afterDashDash && text.startsWith('-') && text !== '-') return { line, target: { type: 'flag', text } };
+  // A lone `-` may become stdin (`show -`), but typed before a TAB it asks for the flags.
+  if (!afterDashDash && text.startsWith('-')) return { line, target: { type: 'flag', text } };
   return { line, target: { type: 'command-or-arg', text } };
 }
 
@@ -141,9 +143,9 @@ function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: str
     out.push({ value: wordPrefix + value, ...(description ? { description } : {}) });
   };
   // Ids as typed (the service's ids are case-sensitive); names in any case.
-  for (const e of sources.exercises()) {
+  for (const e of sources.exercises(text)) {
     if (e.id.startsWith(text)) add(e.id, e.name);
-    if (e.name !== undefined && e.name !== e.id && e.name.toLowerCase().startsWith(lower)) add(e.name, e.id);
+    if (e.name !== undefined && e.name.toLowerCase().startsWith(lower)) add(e.name, e.id);
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The id index: exercise ids and names seen in answers of the service, kept by the cache
  * layer in `<user cache dir>/exercises/completion-ids.tsv` so that TAB can offer them
- * without a request and without reading the cache's entries.
+ * without a request and without reading the cache's entries. Completion also keeps one per
+ * catalogue directory (catalogue-ids.ts).
  *
  * The contract: a UTF-8 text file, one exercise per line, `id<TAB>name` (or just `id` when
  * the name is unknown), oldest first. Ids and names never contain a tab or a line break
@@ -10,13 +11,16 @@
  * so a reader never sees half a file; two writers at once may lose one's additions, which
  * only means those ids are offered after their next answer.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAscii, lineAt, linesWith, mergeLines, readBytes } from './line-scan.js';
 
 export const ID_INDEX_FILE = 'completion-ids.tsv';
-export const ID_INDEX_MAX_LINES = 50_000;
+/**
+ * Lines kept at most: several times the service's whole catalogue, and small enough
+ * (about 0.5 MB) for a TAB to search within its time budget (bench/completion.mjs).
+ */
+export const ID_INDEX_MAX_LINES = 10_000;
 
 export interface IdIndexEntry {
   id: string;
@@ -28,23 +32,46 @@ export function idIndexPath(cacheDir: string): string {
   return join(cacheDir, ID_INDEX_FILE);
 }
 
+function entryOf(raw: string): IdIndexEntry | undefined {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  const tab = line.indexOf('\t');
+  const id = tab < 0 ? line : line.slice(0, tab);
+  if (id === '') return undefined;
+  const name = tab < 0 ? '' : line.slice(tab + 1);
+  return name === '' ? { id } : { id, name };
+}
+
+function entriesOf(lines: Iterable<string>): IdIndexEntry[] {
+  const out: IdIndexEntry[] = [];
+  for (const line of lines) {
+    const entry = entryOf(line);
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
 /** Every entry of the index, oldest first; none when the file is missing or unreadable. */
 export function readIdIndex(cacheDir: string): IdIndexEntry[] {
-  let text: string;
   try {
-    text = readFileSync(idIndexPath(cacheDir), 'utf8');
+    return entriesOf(readFileSync(idIndexPath(cacheDir), 'utf8').split('\n'));
   } catch {
     return [];
   }
-  const entries: IdIndexEntry[] = [];
-  for (const line of text.split('\n')) {
-    const tab = line.indexOf('\t');
-    const id = tab < 0 ? line : line.slice(0, tab);
-    if (id === '') continue;
-    const name = tab < 0 ? '' : line.slice(tab + 1).replace(/\r$/, '');
-    entries.push(name === '' ? { id } : { id, name });
-  }
-  return entries;
+}
+
+/**
+ * At least the entries whose id starts with `prefix` or whose name does in any case (all
+ * of them for ''), oldest first: found by searching the file, not by reading every line, so
+ * a TAB stays fast with a full index.
+ */
+export function readIdIndexMatching(cacheDir: string, prefix: string): IdIndexEntry[] {
+  if (prefix === '' || !isAscii(prefix)) return readIdIndex(cacheDir);
+  const bytes = readBytes(idIndexPath(cacheDir));
+  if (bytes === undefined) return [];
+  const firstLine = bytes.startsWith(prefix) ? [{ start: 0, at: 0 }] : [];
+  const ids = linesWith(bytes, '\n', prefix, { ignoreCase: false, first: false });
+  const names = linesWith(bytes, '\t', prefix, { ignoreCase: true, first: true });
+  return entriesOf(mergeLines(firstLine, ids, names).map((start) => lineAt(bytes, start)));
 }
 
 const LINE_BREAKS = /[\t\r\n]/;
@@ -54,6 +81,25 @@ function clean(entry: IdIndexEntry): IdIndexEntry | undefined {
   if (typeof entry.id !== 'string' || entry.id === '' || LINE_BREAKS.test(entry.id)) return undefined;
   const name = typeof entry.name === 'string' ? entry.name.replace(/[\t\r\n]+/g, ' ').trim() : '';
   return name === '' ? { id: entry.id } : { id: entry.id, name };
+}
+
+/** Replaces the index with `entries` (oldest first, one per id, the newest ones kept), atomically. */
+function writeIndex(cacheDir: string, entries: ReadonlyMap<string, string | undefined>, maxLines: number): void {
+  const lines = [...entries].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
+  mkdirSync(cacheDir, { recursive: true });
+  const file = idIndexPath(cacheDir);
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  try {
+    writeFileSync(partial, lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    renameSync(partial, file);
+  } catch (err) {
+    try {
+      unlinkSync(partial);
+    } catch {
+      // never written
+    }
+    throw err;
+  }
 }
 
 export interface AppendIdIndexOptions {
@@ -67,7 +113,7 @@ export interface AppendIdIndexOptions {
  * when every entry is already there as given. Throws on a file-system error; callers treat
  * that as harmless (completion simply knows fewer ids).
  */
-export async function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): Promise<void> {
+export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): void {
   const maxLines = options.maxLines ?? ID_INDEX_MAX_LINES;
   const byId = new Map<string, string | undefined>();
   for (const e of readIdIndex(cacheDir)) byId.set(e.id, e.name);
@@ -76,24 +122,23 @@ export async function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexE
   for (const raw of entries) {
     const entry = clean(raw);
     if (!entry) continue;
-    const known = byId.has(entry.id);
     const name = entry.name ?? byId.get(entry.id);
-    if (known && byId.get(entry.id) === name) continue;
+    if (byId.has(entry.id) && byId.get(entry.id) === name) continue;
     byId.delete(entry.id); // re-inserted last: the newest
     byId.set(entry.id, name);
     changed = true;
   }
-  if (!changed && byId.size <= maxLines) return;
+  if (changed || byId.size > maxLines) writeIndex(cacheDir, byId, maxLines);
+}
 
-  const lines = [...byId].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
-  await mkdir(cacheDir, { recursive: true });
-  const file = idIndexPath(cacheDir);
-  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(partial, lines.length > 0 ? `${lines.join('\n')}\n` : '');
-    await rename(partial, file);
-  } catch (err) {
-    await unlink(partial).catch(() => {});
-    throw err;
+/** Replaces the index with exactly these entries (a later duplicate id wins). */
+export function writeIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): void {
+  const byId = new Map<string, string | undefined>();
+  for (const raw of entries) {
+    const entry = clean(raw);
+    if (!entry) continue;
+    byId.delete(entry.id);
+    byId.set(entry.id, entry.name);
   }
+  writeIndex(cacheDir, byId, options.maxLines ?? ID_INDEX_MAX_LINES);
 }

@@ -2,15 +2,16 @@
  * Where TAB finds exercise ids, names and media names, never over the network: the
  * catalogue directory the command line would use (`--sandbox`: the sample; `--catalogue
  * <dir>`; EXERCISES_CATALOGUE; the stored `catalogue` setting), else the id index the
- * response cache keeps (id-index.ts).
+ * response cache keeps (id-index.ts). A catalogue's ids are searched in an index of their
+ * own that completion keeps in the cache directory (catalogue-ids.ts).
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import { readStoredConfig } from '../config/store.js';
-import { catalogueMediaNames, readCatalogueEntries } from './catalogue-ids.js';
+import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import type { LocalSources, ParsedLine } from './engine.js';
-import { readIdIndex } from './id-index.js';
+import { readIdIndexMatching } from './id-index.js';
 
 /** The user cache directory of the CLI (the response cache and the id index live in it). */
 export function userCacheDir(): string {
@@ -42,7 +43,7 @@ export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sample
 export function localSources(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): LocalSources {
   const dir = catalogueDirFor(line, env, sampleDir);
   return {
-    exercises: () => (dir !== undefined ? readCatalogueEntries(dir) : readIdIndex(userCacheDir())),
-    mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind) : []),
+    exercises: (prefix) => (dir !== undefined ? catalogueEntriesMatching(dir, prefix, userCacheDir()) : readIdIndexMatching(userCacheDir(), prefix)),
+    mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind, userCacheDir()) : []),
   };
 }
