@@ -1,44 +1,54 @@
 /**
  * Ids, names and media names from a catalogue directory's exercises.jsonl, fast enough for
- * a TAB. A mirrored catalogue runs to megabytes (instructions, translations): reading its
- * ids and names costs more than a TAB may take, so they are read once per version of the
- * file into an id index of their own (id-index.ts format) in the cache directory, and
- * searched there. Media names are found by searching the file for the record's id and
- * parsing that one line.
+ * a TAB. A mirrored catalogue runs to megabytes (instructions, translations): reading it
+ * costs more than a TAB may take, so it is read once per version of the file into two small
+ * indexes in the cache directory, and those are searched: an id index (id-index.ts format)
+ * and a media index, one line per exercise and kind: `id<TAB>image|video<TAB>name<TAB>…`.
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_FILE } from '../server/catalogue.js';
+import { writeFileAtomic } from './atomic-write.js';
 import type { ExerciseEntry } from './engine.js';
 import { idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
-import { lineAt, linesWith, readBytes } from './line-scan.js';
+import { asBytes, lineAt, readBytes } from './line-scan.js';
 
-/** The first `"id"` and `"name"` of a line are the record's own (a key's quotes cannot occur unescaped inside a string). */
-const ID = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/;
-const NAME = /"name"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+type MediaKind = 'image' | 'video';
 
-/** Where completion keeps the id indexes of catalogue directories, in the user cache directory. */
+interface CatalogueRecord extends ExerciseEntry {
+  media: Record<MediaKind, string[]>;
+}
+
+/** Where completion keeps the indexes of catalogue directories, in the user cache directory. */
 const INDEXES_DIR = 'completion-catalogues';
+const MEDIA_FILE = 'completion-media.tsv';
 
-function jsonString(body: string): string {
-  return body.includes('\\') ? (JSON.parse(`"${body}"`) as string) : body;
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '' && !/[\t\r\n]/.test(v)) : [];
 }
 
-function entryOf(line: string): ExerciseEntry | undefined {
-  const id = ID.exec(line)?.[1];
-  if (id === undefined) return undefined;
-  const name = NAME.exec(line)?.[1];
-  return name === undefined ? { id: jsonString(id) } : { id: jsonString(id), name: jsonString(name) };
-}
-
-/** Every exercise of the catalogue, in file order; none when it cannot be read. */
-export function readCatalogueEntries(dir: string): ExerciseEntry[] {
-  const bytes = readBytes(join(dir, CATALOGUE_FILE));
-  if (bytes === undefined) return [];
-  const out: ExerciseEntry[] = [];
-  for (const line of Buffer.from(bytes, 'latin1').toString('utf8').split('\n')) {
-    const entry = entryOf(line);
-    if (entry) out.push(entry);
+/** Every record of the catalogue that has an id, in file order; none when it cannot be read. */
+function readCatalogueRecords(dir: string): CatalogueRecord[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, CATALOGUE_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: CatalogueRecord[] = [];
+  for (const line of text.split('\n')) {
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // a blank or broken line: the server says which when it loads the catalogue
+    }
+    if (typeof record?.id !== 'string') continue;
+    out.push({
+      id: record.id,
+      ...(typeof record.name === 'string' ? { name: record.name } : {}),
+      media: { image: strings(record.premiumImages), video: strings(record.premiumVideos) },
+    });
   }
   return out;
 }
@@ -59,15 +69,14 @@ function hash(text: string): string {
 }
 
 /**
- * The folder of the id index of catalogue `dir` as its exercises.jsonl is now (named after
+ * The folder of the indexes of catalogue `dir` as its exercises.jsonl is now (named after
  * the directory, the file's size and time), written first if missing; undefined when the
- * catalogue cannot be read or the index cannot be written.
+ * catalogue cannot be read or the indexes cannot be written.
  */
 function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
-  const file = join(dir, CATALOGUE_FILE);
   let version: string;
   try {
-    const stat = statSync(file);
+    const stat = statSync(join(dir, CATALOGUE_FILE));
     version = `${stat.size}:${stat.mtimeMs}`;
   } catch {
     return undefined;
@@ -75,55 +84,60 @@ function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
   const root = join(cacheDir, INDEXES_DIR);
   const owner = `${hash(resolve(dir))}-`;
   const indexDir = join(root, `${owner}${hash(version)}`);
-  if (isFile(idIndexPath(indexDir))) return indexDir; // written whole and renamed into place: complete
+  if (isFile(idIndexPath(indexDir))) return indexDir; // written last, so both are complete
   try {
-    // Indexes of earlier versions of this catalogue are of no more use.
+    // The indexes of earlier versions of this catalogue are of no more use.
     for (const old of readdirSync(root)) if (old.startsWith(owner)) rmSync(join(root, old), { recursive: true, force: true });
   } catch {
     // no indexes yet
   }
   try {
-    writeIdIndex(indexDir, readCatalogueEntries(dir), { maxLines: Number.MAX_SAFE_INTEGER });
+    const records = readCatalogueRecords(dir);
+    const media = records.flatMap((r) => (['image', 'video'] as const).filter((k) => r.media[k].length > 0).map((k) => [r.id, k, ...r.media[k]].join('\t')));
+    writeFileAtomic(join(indexDir, MEDIA_FILE), media.map((line) => `${line}\n`).join(''));
+    writeIdIndex(indexDir, records, { maxLines: Number.MAX_SAFE_INTEGER });
     return indexDir;
   } catch {
     return undefined;
   }
 }
 
-/** At least the exercises whose id starts with `prefix` or whose name does in any case (all for ''). */
-export function catalogueEntriesMatching(dir: string, prefix: string, cacheDir: string): ExerciseEntry[] {
+/**
+ * The first `limit` exercises whose id starts with `prefix` or whose name does in any case,
+ * or more (to be filtered by the caller).
+ */
+export function catalogueEntriesMatching(dir: string, prefix: string, cacheDir: string, limit = Infinity): ExerciseEntry[] {
   const indexDir = catalogueIndexDir(dir, cacheDir);
   // Without a writable cache, the catalogue itself is read on every TAB: slower, still right.
-  return indexDir === undefined ? readCatalogueEntries(dir) : readIdIndexMatching(indexDir, prefix);
+  if (indexDir !== undefined) return readIdIndexMatching(indexDir, prefix, limit);
+  return readCatalogueRecords(dir).map(({ id, name }) => (name === undefined ? { id } : { id, name }));
 }
 
-/** The record of one exercise, by id or by exact name in any case, as one line of the catalogue. */
-function recordLine(dir: string, idOrName: string, cacheDir: string): string | undefined {
-  const bytes = readBytes(join(dir, CATALOGUE_FILE));
+/** The media names of `id` in a media index, or undefined when it lists none of that kind. */
+function indexedMedia(indexDir: string, id: string, kind: MediaKind): string[] | undefined {
+  const bytes = readBytes(join(indexDir, MEDIA_FILE));
   if (bytes === undefined) return undefined;
-  const lowerName = idOrName.toLowerCase();
-  const named = catalogueEntriesMatching(dir, idOrName, cacheDir).find((e) => e.id !== idOrName && e.name?.toLowerCase() === lowerName);
-  const id = named?.id ?? idOrName;
-  for (const { start } of linesWith(bytes, '"id":', JSON.stringify(id), { ignoreCase: false, first: true })) {
-    const line = lineAt(bytes, start);
-    if (entryOf(line)?.id === id) return line;
+  const key = `${asBytes(id)}\t${kind}\t`;
+  let start = 0;
+  if (!bytes.startsWith(key)) {
+    const lineBreak = bytes.indexOf(`\n${key}`);
+    if (lineBreak < 0) return undefined;
+    start = lineBreak + 1;
   }
-  if (bytes.includes('"id":"')) return undefined;
-  // A file written with spaces after the colons: looked through line by line.
-  return Buffer.from(bytes, 'latin1')
-    .toString('utf8')
-    .split('\n')
-    .find((line) => entryOf(line)?.id === id);
+  return lineAt(bytes, start).split('\t').slice(2);
 }
 
 /** The premium image or video names of one exercise, by id or by name in any case. */
-export function catalogueMediaNames(dir: string, idOrName: string, kind: 'image' | 'video', cacheDir: string): string[] {
-  const line = recordLine(dir, idOrName, cacheDir);
-  if (line === undefined) return [];
-  try {
-    const names: unknown = (JSON.parse(line) as Record<string, unknown>)[kind === 'image' ? 'premiumImages' : 'premiumVideos'];
-    return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
-  } catch {
-    return [];
+export function catalogueMediaNames(dir: string, idOrName: string, kind: MediaKind, cacheDir: string): string[] {
+  const indexDir = catalogueIndexDir(dir, cacheDir);
+  const lowerName = idOrName.toLowerCase();
+  if (indexDir === undefined) {
+    const records = readCatalogueRecords(dir);
+    const record = records.find((r) => r.id === idOrName) ?? records.find((r) => r.name?.toLowerCase() === lowerName);
+    return record?.media[kind] ?? [];
   }
+  const byId = indexedMedia(indexDir, idOrName, kind);
+  if (byId) return byId;
+  const named = readIdIndexMatching(indexDir, idOrName, 50).find((e) => e.name?.toLowerCase() === lowerName);
+  return (named && indexedMedia(indexDir, named.id, kind)) ?? [];
 }

@@ -14,8 +14,11 @@ export interface ExerciseEntry {
 
 /** Where ids, names and media names come from: local files only (fast-path.ts). */
 export interface LocalSources {
-  /** At least the exercises whose id or name starts with `prefix` (more do no harm: they are filtered here). */
-  exercises(prefix: string): Iterable<ExerciseEntry>;
+  /**
+   * The first `limit` exercises whose id or name starts with `prefix`, in a stable order;
+   * others may come too (they are filtered here).
+   */
+  exercises(prefix: string, limit: number): Iterable<ExerciseEntry>;
   /** Premium media names of one exercise (by id or exact name), when a local catalogue knows them. */
   mediaNames(idOrName: string, kind: 'image' | 'video'): readonly string[];
 }
@@ -133,6 +136,12 @@ function fixedValues(values: readonly string[], text: string, wordPrefix: string
   return values.filter((v) => loose(v).startsWith(wanted)).map((v) => ({ value: `${wordPrefix}${head}${v}` }));
 }
 
+/**
+ * Exercise candidates offered at most: more are no help on a screen (type on to narrow
+ * them), and would cost a TAB its time budget (bench/completion.mjs).
+ */
+export const MAX_EXERCISE_CANDIDATES = 500;
+
 function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: string): Candidate[] {
   const lower = text.toLowerCase();
   const out: Candidate[] = [];
@@ -140,12 +149,21 @@ function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: str
   const add = (value: string, description: string | undefined): void => {
     if (seen.has(value)) return;
     seen.add(value);
-    out.push({ value: wordPrefix + value, ...(description ? { description } : {}) });
+    const candidate: Candidate = { value: wordPrefix + value };
+    if (description) candidate.description = description;
+    out.push(candidate);
   };
   // Ids as typed (the service's ids are case-sensitive); names in any case.
-  for (const e of sources.exercises(text)) {
+  for (const e of sources.exercises(text, MAX_EXERCISE_CANDIDATES + 1)) {
     if (e.id.startsWith(text)) add(e.id, e.name);
     if (e.name !== undefined && e.name.toLowerCase().startsWith(lower)) add(e.name, e.id);
+    if (out.length > MAX_EXERCISE_CANDIDATES) break;
+  }
+  if (out.length > MAX_EXERCISE_CANDIDATES) {
+    out.length = MAX_EXERCISE_CANDIDATES;
+    // What was typed, as one more candidate: shells insert the prefix all candidates share,
+    // and the first few hundred may share more than the rest do.
+    out.push({ value: wordPrefix + text, description: 'and more: type more of the id or name' });
   }
   return out;
 }

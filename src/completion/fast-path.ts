@@ -5,7 +5,7 @@
  * dist/completion.json, written at build time, and ids from local files only, so a TAB
  * costs about as much as starting Node and never sends a request.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { COMPLETION_DATA_VERSION, type CompletionData } from './data.js';
 import { complete } from './engine.js';
 import { localSources } from './local-sources.js';
@@ -32,6 +32,21 @@ export function answer(args: readonly string[], files: FastPathFiles, env: NodeJ
   return formatCompletion(shell as Shell, result, { raw: line.words[line.cword] ?? '', replacedFrom: line.replacedFrom });
 }
 
+/**
+ * Writes all of `text` to file descriptor 1 synchronously: process.stdout would load Node's
+ * stream machinery, a good part of a TAB's time.
+ */
+function writeOut(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length; ) {
+    try {
+      done += writeSync(1, bytes, done);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return; // the shell stopped reading
+    }
+  }
+}
+
 /** Writes the answer; any failure means no candidates, never an error on the user's prompt. */
 export function main(args: readonly string[], files: FastPathFiles): void {
   let text = '';
@@ -40,5 +55,5 @@ export function main(args: readonly string[], files: FastPathFiles): void {
   } catch {
     text = '';
   }
-  process.stdout.write(text);
+  writeOut(text);
 }

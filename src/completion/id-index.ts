@@ -11,9 +11,10 @@
  * so a reader never sees half a file; two writers at once may lose one's additions, which
  * only means those ids are offered after their next answer.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAscii, lineAt, linesWith, mergeLines, readBytes } from './line-scan.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { firstLines, isAscii, lineAt, linesWith, mergeLines, readBytes } from './line-scan.js';
 
 export const ID_INDEX_FILE = 'completion-ids.tsv';
 /**
@@ -60,18 +61,20 @@ export function readIdIndex(cacheDir: string): IdIndexEntry[] {
 }
 
 /**
- * At least the entries whose id starts with `prefix` or whose name does in any case (all
- * of them for ''), oldest first: found by searching the file, not by reading every line, so
- * a TAB stays fast with a full index.
+ * The first `limit` entries (oldest first) whose id starts with `prefix` or whose name does
+ * in any case (any entry for ''); with a prefix beyond ASCII, every entry (to be filtered
+ * by the caller). Found by searching the file, not by reading every line, so a TAB stays
+ * fast with a full index.
  */
-export function readIdIndexMatching(cacheDir: string, prefix: string): IdIndexEntry[] {
-  if (prefix === '' || !isAscii(prefix)) return readIdIndex(cacheDir);
+export function readIdIndexMatching(cacheDir: string, prefix: string, limit = Infinity): IdIndexEntry[] {
+  if (!isAscii(prefix)) return readIdIndex(cacheDir);
   const bytes = readBytes(idIndexPath(cacheDir));
   if (bytes === undefined) return [];
-  const firstLine = bytes.startsWith(prefix) ? [{ start: 0, at: 0 }] : [];
-  const ids = linesWith(bytes, '\n', prefix, { ignoreCase: false, first: false });
-  const names = linesWith(bytes, '\t', prefix, { ignoreCase: true, first: true });
-  return entriesOf(mergeLines(firstLine, ids, names).map((start) => lineAt(bytes, start)));
+  if (prefix === '') return entriesOf(firstLines(bytes, limit).map((start) => lineAt(bytes, start)));
+  const ids = linesWith(bytes, '\n', prefix, { ignoreCase: false, first: false, limit });
+  if (bytes.startsWith(prefix)) ids.unshift({ start: 0, at: 0 }); // the first line has no line break before it
+  const names = linesWith(bytes, '\t', prefix, { ignoreCase: true, first: true, limit });
+  return entriesOf(mergeLines(ids, names).slice(0, limit).map((start) => lineAt(bytes, start)));
 }
 
 const LINE_BREAKS = /[\t\r\n]/;
@@ -86,20 +89,7 @@ function clean(entry: IdIndexEntry): IdIndexEntry | undefined {
 /** Replaces the index with `entries` (oldest first, one per id, the newest ones kept), atomically. */
 function writeIndex(cacheDir: string, entries: ReadonlyMap<string, string | undefined>, maxLines: number): void {
   const lines = [...entries].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
-  mkdirSync(cacheDir, { recursive: true });
-  const file = idIndexPath(cacheDir);
-  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  try {
-    writeFileSync(partial, lines.length > 0 ? `${lines.join('\n')}\n` : '');
-    renameSync(partial, file);
-  } catch (err) {
-    try {
-      unlinkSync(partial);
-    } catch {
-      // never written
-    }
-    throw err;
-  }
+  writeFileAtomic(idIndexPath(cacheDir), lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }
 
 export interface AppendIdIndexOptions {

@@ -33,25 +33,21 @@ export interface LineMatch {
   at: number;
 }
 
-/** Every position of `needle` in `text`. */
-function* positions(text: string, needle: string): Generator<number> {
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) yield at;
-}
-
 /**
  * The lines of byte string `bytes` holding `marker + prefix` (each line once, in file
  * order): exactly, or with the prefix in any case when `ignoreCase` (the marker must be
  * lower case, the prefix ASCII). `first`: only where that is the marker's first occurrence
  * in the line, so a record's own key is matched and not one nested further on. The marker
  * may be the line break itself (`\n` + prefix: lines starting with the prefix, but for the
- * first line).
+ * first line). At most `limit` lines.
  */
-export function linesWith(bytes: string, marker: string, prefix: string, options: { ignoreCase: boolean; first: boolean }): LineMatch[] {
+export function linesWith(bytes: string, marker: string, prefix: string, options: { ignoreCase: boolean; first: boolean; limit?: number }): LineMatch[] {
+  const limit = options.limit ?? Infinity;
   const haystack = options.ignoreCase ? bytes.toLowerCase() : bytes;
   const needle = marker + (options.ignoreCase ? prefix.toLowerCase() : asBytes(prefix));
   const out: LineMatch[] = [];
   let lastStart = -1;
-  for (const at of positions(haystack, needle)) {
+  for (let at = haystack.indexOf(needle); at >= 0 && out.length < limit; at = haystack.indexOf(needle, at + 1)) {
     const start = haystack.lastIndexOf('\n', at + marker.length - 1) + 1;
     if (start === lastStart) continue;
     if (options.first && haystack.indexOf(marker, start) !== at) continue;
@@ -61,14 +57,34 @@ export function linesWith(bytes: string, marker: string, prefix: string, options
   return out;
 }
 
+/** Where the first `limit` lines of `bytes` start. */
+export function firstLines(bytes: string, limit: number): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < bytes.length && out.length < limit; ) {
+    out.push(start);
+    const end = bytes.indexOf('\n', start);
+    start = end < 0 ? bytes.length : end + 1;
+  }
+  return out;
+}
+
 /** The line of `bytes` that starts at `start`, decoded, without its line break. */
 export function lineAt(bytes: string, start: number): string {
   const end = bytes.indexOf('\n', start);
-  const line = Buffer.from(bytes.slice(start, end < 0 ? bytes.length : end), 'latin1').toString('utf8');
+  const raw = bytes.slice(start, end < 0 ? bytes.length : end);
+  // Most lines are ASCII, which reads the same as bytes: decode only the others.
+  const line = isAscii(raw) ? raw : Buffer.from(raw, 'latin1').toString('utf8');
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
-/** Lines from all lists, each once, in file order. */
-export function mergeLines(...lists: LineMatch[][]): number[] {
-  return [...new Set(lists.flatMap((l) => l.map((m) => m.start)))].sort((a, b) => a - b);
+/** The lines of two lists (each in file order), each once, in file order. */
+export function mergeLines(a: readonly LineMatch[], b: readonly LineMatch[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]!.start <= b[j]!.start) ? a[i++]!.start : b[j++]!.start;
+    if (out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
 }

@@ -43,7 +43,7 @@ export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sample
 export function localSources(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): LocalSources {
   const dir = catalogueDirFor(line, env, sampleDir);
   return {
-    exercises: (prefix) => (dir !== undefined ? catalogueEntriesMatching(dir, prefix, userCacheDir()) : readIdIndexMatching(userCacheDir(), prefix)),
+    exercises: (prefix, limit) => (dir !== undefined ? catalogueEntriesMatching(dir, prefix, userCacheDir(), limit) : readIdIndexMatching(userCacheDir(), prefix, limit)),
     mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind, userCacheDir()) : []),
   };
 }

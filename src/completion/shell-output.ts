@@ -23,7 +23,8 @@ function oneLine(text: string): string {
 export function bashQuote(text: string, openQuote: '' | '"' | "'"): string {
   if (openQuote === "'") return text.replace(/'/g, `'\\''`);
   if (openQuote === '"') return text.replace(/[\\"$`]/g, '\\$&');
-  return text.replace(/[^\p{L}\p{N}_\-.,:/@%+=]/gu, '\\$&').replace(/^~/, '\\$&');
+  // Only ASCII characters are special to the shell; letters of other scripts stay as they are.
+  return text.replace(/[^\w\-.,:/@%+=\u0080-\uffff]/g, '\\$&').replace(/^~/, '\\$&');
 }
 
 /** The word being completed, raw as typed, and where the text readline replaces starts in it. */

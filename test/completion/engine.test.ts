@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { catalogueEntriesMatching, catalogueMediaNames, readCatalogueEntries } from '../../src/completion/catalogue-ids.js';
+import { catalogueEntriesMatching, catalogueMediaNames } from '../../src/completion/catalogue-ids.js';
 import { describeProgram } from '../../src/completion/describe-program.js';
-import { complete, type ExerciseEntry, type LocalSources, parseLine } from '../../src/completion/engine.js';
+import { complete, type ExerciseEntry, type LocalSources, MAX_EXERCISE_CANDIDATES, parseLine } from '../../src/completion/engine.js';
 import { catalogueDirFor } from '../../src/completion/local-sources.js';
 import { bashQuote, formatCompletion } from '../../src/completion/shell-output.js';
 import { dequote, reassemble } from '../../src/completion/words.js';
@@ -89,6 +89,25 @@ describe('complete', () => {
     expect(described).toEqual({ directive: 'words', candidates: [{ value: 'Side_Plank', description: 'Side Plank' }, { value: 'Side Plank', description: 'Side_Plank' }] });
   });
 
+  it('offers at most MAX_EXERCISE_CANDIDATES, then what was typed, so no shell inserts more than all share', () => {
+    const many = Array.from({ length: MAX_EXERCISE_CANDIDATES * 2 }, (_, n) => ({ id: `Ex_${n < MAX_EXERCISE_CANDIDATES ? 'a' : 'b'}${n}` }));
+    let limit = 0;
+    const limited = (): LocalSources => ({
+      exercises: (_prefix, l) => {
+        limit = l;
+        return many;
+      },
+      mediaNames: () => [],
+    });
+    const r = complete(data, ['exercises', 'show', 'Ex_'], 2, limited);
+    expect(limit).toBe(MAX_EXERCISE_CANDIDATES + 1);
+    const got = r.directive === 'words' ? r.candidates.map((c) => c.value) : [];
+    expect(got).toHaveLength(MAX_EXERCISE_CANDIDATES + 1);
+    expect(got.at(-1)).toBe('Ex_');
+    expect(got.slice(0, -1).every((v) => v.startsWith('Ex_a'))).toBe(true);
+    expect(values(['exercises', 'show', 'Ex_b'], many)).toHaveLength(MAX_EXERCISE_CANDIDATES);
+  });
+
   it('looks exercises up only when an id or name is wanted', () => {
     let asked = 0;
     const counting = (): LocalSources => ({
@@ -133,53 +152,52 @@ describe('shell answers', () => {
 });
 
 describe('catalogue reader', () => {
-  it('picks ids and names out of each record, escapes and all, and finds media names', () => {
-    const dir = catalogueDir([
-      { id: 'A_1', name: 'Quoted "One"', translations: { 'de-DE': { displayName: 'x "id":"fake"' } }, premiumImages: ['start'] },
-      { name: 'Second', id: 'B\\2', premiumVideos: ['demo', 'slow'] },
-      { id: 'Übung', name: 'Übung für alle' },
-    ]);
-    writeFileSync(join(dir, 'exercises.jsonl'), `${'\n'}not json\n`, { flag: 'a' });
-    const cache = mkdtempSync(join(tmpdir(), 'exercises-cache-'));
-    expect(readCatalogueEntries(dir)).toEqual([
+  const records = [
+    { id: 'A_1', name: 'Quoted "One"', translations: { 'de-DE': { displayName: 'x "id":"fake"' } }, premiumImages: ['start'] },
+    { name: 'Second', id: 'B\\2', premiumVideos: ['demo', 'slow'] },
+    { id: 'Übung', name: 'Übung für alle', premiumImages: ['a\tb', 'ok'] },
+  ];
+
+  function readEverything(dir: string, cache: string): void {
+    expect(catalogueEntriesMatching(dir, '', cache)).toEqual([
       { id: 'A_1', name: 'Quoted "One"' },
       { id: 'B\\2', name: 'Second' },
       { id: 'Übung', name: 'Übung für alle' },
     ]);
-    expect(catalogueEntriesMatching(dir, 'sec', cache)).toEqual([{ id: 'B\\2', name: 'Second' }]);
+    expect(catalogueEntriesMatching(dir, 'sec', cache)).toContainEqual({ id: 'B\\2', name: 'Second' });
     expect(catalogueEntriesMatching(dir, 'übung f', cache)).toContainEqual({ id: 'Übung', name: 'Übung für alle' });
     expect(catalogueMediaNames(dir, 'A_1', 'image', cache)).toEqual(['start']);
     expect(catalogueMediaNames(dir, 'second', 'video', cache)).toEqual(['demo', 'slow']);
+    expect(catalogueMediaNames(dir, 'Übung', 'image', cache)).toEqual(['ok']);
     expect(catalogueMediaNames(dir, 'A_1', 'video', cache)).toEqual([]);
     expect(catalogueMediaNames(dir, 'fake', 'image', cache)).toEqual([]);
-    expect(readCatalogueEntries(join(dir, 'missing'))).toEqual([]);
-    expect(catalogueEntriesMatching(join(dir, 'missing'), 'A', cache)).toEqual([]);
+  }
+
+  it('reads ids, names and media names, skipping lines that are not records', () => {
+    const dir = catalogueDir(records);
+    writeFileSync(join(dir, 'exercises.jsonl'), `${'\n'}not json\n{"name":"no id"}\n`, { flag: 'a' });
+    readEverything(dir, mkdtempSync(join(tmpdir(), 'exercises-cache-')));
+    // A cache folder that cannot be made: the catalogue itself is read, with the same answers.
+    const blocker = join(mkdtempSync(join(tmpdir(), 'exercises-cache-')), 'file');
+    writeFileSync(blocker, '');
+    readEverything(dir, blocker);
+    expect(catalogueEntriesMatching(join(dir, 'missing'), 'A', blocker)).toEqual([]);
+    expect(catalogueMediaNames(join(dir, 'missing'), 'A_1', 'image', blocker)).toEqual([]);
   });
 
-  it('keeps an index per catalogue version in the cache, and reads the file itself without one', () => {
+  it('keeps indexes per catalogue version in the cache', () => {
     const dir = catalogueDir([{ id: 'Plank', name: 'Plank' }]);
     const cache = mkdtempSync(join(tmpdir(), 'exercises-cache-'));
     expect(catalogueEntriesMatching(dir, 'Pl', cache)).toEqual([{ id: 'Plank', name: 'Plank' }]);
     const indexes = readdirSync(join(cache, 'completion-catalogues'));
     expect(indexes).toHaveLength(1);
-    // A changed catalogue gets a new index, and the old one goes.
-    writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify({ id: 'Plank_Jack', name: 'Plank Jack' })}\n`, { flag: 'a' });
+    // A changed catalogue gets new indexes, and the old ones go.
+    writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify({ id: 'Plank_Jack', name: 'Plank Jack', premiumVideos: ['demo'] })}\n`, { flag: 'a' });
     expect(catalogueEntriesMatching(dir, 'plank j', cache)).toEqual([{ id: 'Plank_Jack', name: 'Plank Jack' }]);
+    expect(catalogueMediaNames(dir, 'Plank Jack', 'video', cache)).toEqual(['demo']);
     const after = readdirSync(join(cache, 'completion-catalogues'));
     expect(after).toHaveLength(1);
     expect(after).not.toEqual(indexes);
-    // A cache folder that cannot be made: the catalogue is still read.
-    const blocker = join(cache, 'file');
-    writeFileSync(blocker, '');
-    expect(catalogueEntriesMatching(dir, 'Plank_J', blocker).map((e) => e.id)).toContain('Plank_Jack');
-  });
-
-  it('reads records written with spaces after the colons', () => {
-    const dir = catalogueDir([]);
-    writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify({ id: 'Plank', name: 'Plank', premiumImages: ['hold'] }, null, 1).replace(/\n\s*/g, ' ')}\n`);
-    const cache = mkdtempSync(join(tmpdir(), 'exercises-cache-'));
-    expect(catalogueEntriesMatching(dir, 'Pl', cache)).toEqual([{ id: 'Plank', name: 'Plank' }]);
-    expect(catalogueMediaNames(dir, 'Plank', 'image', cache)).toEqual(['hold']);
   });
 
   it('is chosen by --sandbox, then --catalogue, then EXERCISES_CATALOGUE', () => {

@@ -104,5 +104,8 @@ describe('searching the index', () => {
       { id: 'Bench', name: 'push bench' },
     ]);
     expect(readIdIndexMatching(cacheDir(), 'P')).toEqual([]);
+    // The first ones in file order, however many more match.
+    expect(readIdIndexMatching(dir, 'pu', 2)).toEqual([{ id: 'Push_Up', name: 'Push-Up' }, { id: 'Pull_Up', name: 'Pull-Up' }]);
+    expect(readIdIndexMatching(dir, '', 3).map((e) => e.id)).toEqual(['Push_Up', 'Pull_Up', 'push_press']);
   });
 });
