@@ -25,8 +25,8 @@ export const register: RegisterCommand = (program: Command, context: () => Conte
   const cmd = program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS));
-  cmd.addHelpText('after', ABOUT + installHelp());
-  addExamples(cmd, ['exercises completion bash', 'exercises completion zsh | less'], ['source <(exercises completion bash)']);
+    .addArgument(new Argument('<shell>', 'the shell to print the script for').choices(SHELLS));
+  cmd.addHelpText('after', (ABOUT + installHelp()).trimEnd());
+  addExamples(cmd, ['exercises completion bash', 'exercises completion zsh | less'], []);
   cmd.action((shell: Shell) => run(shell, context()));
 };
