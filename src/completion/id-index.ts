@@ -1,8 +1,8 @@
 /**
  * The id index: exercise ids and names seen in answers of the service, kept by the cache
- * layer in `<user cache dir>/exercises/completion-ids.tsv` so that TAB can offer them
- * without a request and without reading the cache's entries. Completion also keeps one per
- * catalogue directory (catalogue-ids.ts).
+ * layer as `completion-ids.tsv` in its directory (cacheRoot, cache/paths.ts) so that TAB can
+ * offer them without a request and without reading the cache's entries. Completion also
+ * keeps one per catalogue directory (catalogue-ids.ts).
  *
  * The contract: a UTF-8 text file, one exercise per line, `id<TAB>name` (or just `id` when
  * the name is unknown), oldest first. Ids and names never contain a tab or a line break

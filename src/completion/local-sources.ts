@@ -7,16 +7,11 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import envPaths from 'env-paths';
+import { cacheRoot } from '../cache/paths.js';
 import { readStoredConfig } from '../config/store.js';
 import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import type { LocalSources, ParsedLine } from './engine.js';
 import { readIdIndexMatching } from './id-index.js';
-
-/** The user cache directory of the CLI (the response cache and the id index live in it). */
-export function userCacheDir(): string {
-  return envPaths('exercises', { suffix: '' }).cache;
-}
 
 /** `~/x` as the shell would have expanded it had the word been complete. */
 function expandHome(path: string): string {
@@ -42,8 +37,9 @@ export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sample
 
 export function localSources(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): LocalSources {
   const dir = catalogueDirFor(line, env, sampleDir);
+  const cacheDir = cacheRoot(env);
   return {
-    exercises: (prefix, limit) => (dir !== undefined ? catalogueEntriesMatching(dir, prefix, userCacheDir(), limit) : readIdIndexMatching(userCacheDir(), prefix, limit)),
-    mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind, userCacheDir()) : []),
+    exercises: (prefix, limit) => (dir !== undefined ? catalogueEntriesMatching(dir, prefix, cacheDir, limit) : readIdIndexMatching(cacheDir, prefix, limit)),
+    mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind, cacheDir) : []),
   };
 }
