@@ -140,7 +140,7 @@ function fixedValues(values: readonly string[], text: string, wordPrefix: string
  * Exercise candidates offered at most: more are no help on a screen (type on to narrow
  * them), and would cost a TAB its time budget (bench/completion.mjs).
  */
-export const MAX_EXERCISE_CANDIDATES = 500;
+export const MAX_EXERCISE_CANDIDATES = 200;
 
 function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: string): Candidate[] {
   const lower = text.toLowerCase();
@@ -162,7 +162,7 @@ function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: str
   if (out.length > MAX_EXERCISE_CANDIDATES) {
     out.length = MAX_EXERCISE_CANDIDATES;
     // What was typed, as one more candidate: shells insert the prefix all candidates share,
-    // and the first few hundred may share more than the rest do.
+    // and the first ones may share more than the rest do.
     out.push({ value: wordPrefix + text, description: 'and more: type more of the id or name' });
   }
   return out;
