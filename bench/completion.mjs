@@ -71,6 +71,8 @@ appendIdIndex(
 const tab = (cword, ...words) => [cli, '__complete', 'bash', String(cword), 'exercises', ...words];
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
+  // Reference: the launcher's own shortcut, which loads nothing either.
+  { name: 'exercises --version', args: [cli, '--version'] },
   { name: 'TAB: commands', args: tab(1, ''), target: 1.3 },
   { name: 'TAB: flags of download', args: tab(2, 'download', '--'), target: 1.3 },
   { name: 'TAB: --muscle values', args: tab(3, 'query', '--muscle', 'l'), target: 1.3 },
