@@ -18,10 +18,10 @@ import { firstLines, isAscii, lineAt, linesWith, mergeLines, readBytes } from '.
 
 export const ID_INDEX_FILE = 'completion-ids.tsv';
 /**
- * Lines kept at most: several times the service's whole catalogue, and small enough
- * (about 0.5 MB) for a TAB to search within its time budget (bench/completion.mjs).
+ * Lines kept at most: a few times the service's whole catalogue, and small enough (about
+ * 0.25 MB) for a TAB to search within its time budget (bench/completion.mjs).
  */
-export const ID_INDEX_MAX_LINES = 10_000;
+export const ID_INDEX_MAX_LINES = 5_000;
 
 export interface IdIndexEntry {
   id: string;
@@ -73,7 +73,8 @@ export function readIdIndexMatching(cacheDir: string, prefix: string, limit = In
   if (prefix === '') return entriesOf(firstLines(bytes, limit).map((start) => lineAt(bytes, start)));
   const ids = linesWith(bytes, '\n', prefix, { ignoreCase: false, first: false, limit });
   if (bytes.startsWith(prefix)) ids.unshift({ start: 0, at: 0 }); // the first line has no line break before it
-  const names = linesWith(bytes, '\t', prefix, { ignoreCase: true, first: true, limit });
+  // Without a letter in it, the prefix needs no lower-casing of the whole file.
+  const names = linesWith(bytes, '\t', prefix, { ignoreCase: /[a-z]/i.test(prefix), first: true, limit });
   return entriesOf(mergeLines(ids, names).slice(0, limit).map((start) => lineAt(bytes, start)));
 }
 

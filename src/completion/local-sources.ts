@@ -5,10 +5,11 @@
  * response cache keeps (id-index.ts). A catalogue's ids are searched in an index of their
  * own that completion keeps in the cache directory (catalogue-ids.ts).
  */
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cacheRoot } from '../cache/paths.js';
-import { readStoredConfig } from '../config/store.js';
+import { configPath, readStoredConfig } from '../config/store.js';
 import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import type { LocalSources, ParsedLine } from './engine.js';
 import { readIdIndexMatching } from './id-index.js';
@@ -19,6 +20,8 @@ function expandHome(path: string): string {
 }
 
 function storedCatalogue(): string | undefined {
+  // Most people have no config file: asking first spares a TAB the cost of a thrown ENOENT.
+  if (!statSync(configPath(), { throwIfNoEntry: false })) return undefined;
   try {
     const value = readStoredConfig().catalogue;
     return typeof value === 'string' && value !== '' ? value : undefined;
