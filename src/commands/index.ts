@@ -9,6 +9,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { type AuthOptions, register as auth } from './auth.js';
+import { type CompletionOptions, register as completion } from './completion.js';
 import { type ConfigOptions, register as config } from './config.js';
 import { type DownloadOptions, register as download } from './download.js';
 import { type IdsOptions, register as ids } from './ids.js';
@@ -36,6 +37,7 @@ export interface CommandOptions {
   auth: AuthOptions;
   config: ConfigOptions;
   serve: ServeOptions;
+  completion: CompletionOptions;
 }
 
 export type CommandName = keyof CommandOptions;
@@ -59,4 +61,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'auth', register: auth },
   { name: 'config', register: config },
   { name: 'serve', register: serve },
+  { name: 'completion', register: completion },
 ];
