@@ -173,7 +173,8 @@ export function cutEach(body: Buffer, perConnection: number, contentType = 'imag
   return (req, res, server) => {
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const from = range ? Number(range[1]) : 0;
-    const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': body.length - from, 'accept-ranges': 'bytes' };
+    // A validator, so the client may resume with Range: each connection then brings new bytes.
+    const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': body.length - from, 'accept-ranges': 'bytes', etag: '"v1"' };
     if (range) headers['content-range'] = `bytes ${from}-${body.length - 1}/${body.length}`;
     res.writeHead(range ? 206 : 200, headers);
     const part = body.subarray(from, from + perConnection);
