@@ -7,7 +7,7 @@ import { type HostileServer, TERMINAL_UNSAFE } from '../helpers/hostile-server.j
 import type { CliResult } from '../helpers/run-cli.js';
 import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
 
-export const KEY = 'hostile-test-key-0123456789';
+export const KEY = 'Sx9qK3yZZ-0123456789-wQ7v';
 
 /** `exercises --base-url <server> <args>` in-process, with the test key. */
 export function cli(server: HostileServer, args: string[], options: InProcessOptions = {}): Promise<CliResult> {
