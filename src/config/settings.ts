@@ -51,6 +51,10 @@ function storedNumber(value: unknown, key: string, min: number, max: number): nu
 }
 
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
+  // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
+  if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
+    throw new UsageError('--base-url is empty.', { hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.' });
+  }
   const stored = readStoredConfig(env);
   const baseUrl = pick({ value: globals.baseUrl, name: '--base-url' }, { value: env.EXERCISES_BASE_URL, name: 'EXERCISES_BASE_URL' }, stored['base-url']);
   if (baseUrl.value === undefined) baseUrl.value = DEFAULT_BASE_URL;

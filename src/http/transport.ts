@@ -27,6 +27,7 @@ import { assertAllowedUrl, parseBaseUrl } from './url-policy.js';
 import type { Progress } from './agent.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
 import { isAbsoluteUrl } from '../catalogue/media.js';
+import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
 
 export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from './url-policy.js';
 
@@ -277,12 +278,16 @@ export class Transport {
         details: { url: this.redact(url.href), contentType: contentType || undefined },
       });
     if (/^\s*$/.test(text)) throw malformed(`The service sent an empty answer to ${what}.`);
+    let parsed: unknown;
     try {
-      return JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
       throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
     }
+    // Refused before anything walks it: deep nesting overflows every recursive walk (util/depth.ts).
+    if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
+    return parsed;
   }
 
   /**
