@@ -99,6 +99,7 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; apiKey?: string
       keyHash: keyHash(conn.apiKey),
       budget,
       warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
+      ...(log ? { log } : {}),
     });
     const made = new Transport({
       baseUrl: conn.baseUrl,

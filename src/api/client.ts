@@ -9,6 +9,7 @@ import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
 import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
+import { parseBaseUrl } from '../http/url-policy.js';
 import { type CacheMode, type CacheOutcome, type FetchResult, type Validators, cachedGet } from '../cache/cached-get.js';
 import { cacheKey, cacheScope, keyHash } from '../cache/keys.js';
 import { isFullRecord } from '../cache/records.js';
@@ -124,7 +125,7 @@ export class ApiClient {
       this.makeTransport = async () => source;
       this.keyHash = keyHash(undefined);
     } else {
-      this.baseUrl = new URL(source.baseUrl);
+      this.baseUrl = parseBaseUrl(source.baseUrl); // a bad one is a usage error before anything else
       this.makeTransport = source.transport;
       this.cache = source.cache;
       this.keyHash = keyHash(source.apiKey);

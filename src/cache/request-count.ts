@@ -4,7 +4,10 @@
  * when it would pass the budget — and the rate-limit headers of each answer are noted.
  * Requests to other origins (media on another host) are not the service's and are not
  * counted. The ledger module (and its lock library) loads with the first request only.
+ * A ledger that cannot be written (a read-only cache directory) is told once and the requests
+ * go out uncounted: the count is a help, never the reason a command fails.
  */
+import { BudgetExceededError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
 import type { Ledger } from './ledger.js';
 
@@ -17,7 +20,10 @@ export interface RequestCountOptions {
   keyHash: string;
   /** Requests allowed this month; null: none. */
   budget: number | null;
+  /** Problems that matter: the ledger file set aside, a budget that cannot be checked. */
   warn?: (message: string) => void;
+  /** --verbose: problems that change nothing the user asked for (requests left uncounted without a budget). */
+  log?: (line: string) => void;
 }
 
 export interface RequestCount {
@@ -30,20 +36,29 @@ export interface RequestCount {
 export function requestCount(options: RequestCountOptions): RequestCount {
   const origin = new URL(options.origin).origin;
   let ledger: Promise<Ledger> | undefined;
+  let broken = false;
   const open = (): Promise<Ledger> =>
     (ledger ??= import('./ledger.js').then(({ Ledger }) => new Ledger(options.path, options.warn ? { warn: options.warn } : {})));
   return {
     async beforeRequest(url) {
-      if (url.origin !== origin) return;
-      await (await open()).reserve(origin, options.keyHash, { budget: options.budget });
+      if (url.origin !== origin || broken) return;
+      try {
+        await (await open()).reserve(origin, options.keyHash, { budget: options.budget });
+      } catch (err) {
+        if (err instanceof BudgetExceededError) throw err;
+        broken = true;
+        const told = `cannot count requests in ${options.path} (${(err as Error).message}); this run's requests are not counted`;
+        if (options.budget !== null) options.warn?.(`${told} and the budget of ${options.budget} is not checked.`);
+        else options.log?.(`${told}.`);
+      }
     },
     afterResponse(url, _status, headers) {
-      if (url.origin !== origin || !ledger) return;
+      if (url.origin !== origin || !ledger || broken) return;
       // Reserved before it was sent, so the ledger is open (or opening) by now.
       void ledger.then((l) => l.noteRateLimit(origin, options.keyHash, headers));
     },
     async flush() {
-      if (ledger) await (await ledger).flush();
+      if (ledger && !broken) await (await ledger).flush().catch(() => {});
     },
   };
 }
