@@ -71,6 +71,23 @@ describe('the budget', () => {
     expect(server.requests.length - more).toBe(Math.ceil((total + 1) / 5) - 3);
   });
 
+  it('stops download at the budget keeping the files it finished; a rerun fetches only the rest', async () => {
+    const h = home();
+    const dir = join(h, 'media');
+    const before = server.requests.length;
+    const r = await run(h, ['--budget', '4', 'download', '--muscle', 'chest', '--dir', dir, '--quiet']);
+    expect(r.code).toBe(5);
+    expect(server.requests.length - before).toBe(4);
+    const kept = Number(/with (\d+) of (\d+) files in place/.exec(r.stderr)?.[1]);
+    const total = Number(/with (\d+) of (\d+) files in place/.exec(r.stderr)?.[2]);
+    expect(kept).toBeGreaterThan(0);
+    const again = server.requests.length;
+    const rest = await run(h, ['download', '--muscle', 'chest', '--dir', dir, '--quiet']);
+    expect(rest.code, rest.stderr).toBe(0);
+    // The listing and records are cached: only the files not yet in place are asked for.
+    expect(server.requests.length - again).toBe(total - kept);
+  });
+
   it('refuses the first request when the budget is spent, sending nothing', async () => {
     const h = home();
     await run(h, ['show', 'Push_Up']);
