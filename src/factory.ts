@@ -81,12 +81,13 @@ function cacheMode(globals: Context['globals']): CacheMode {
  * by `auth`) always asks the service. Loads only the client and the cache store: a cache hit
  * loads no HTTP code.
  */
-async function makeClient(ctx: Context, conn: { baseUrl: string; apiKey?: string | undefined }, options: { cache: boolean }): Promise<ApiClient> {
-  const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }] = await Promise.all([
+async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?: string; apiKey?: string | undefined }, options: { cache: boolean }): Promise<ApiClient> {
+  const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
     import('./api/client.js'),
     import('./cache/response-cache.js'),
     import('./cache/paths.js'),
     import('./cache/keys.js'),
+    import('./cache/usage.js'),
   ]);
   const { timeoutMs, retries, budget, cacheTtlMs } = ctx.settings();
   const log = verboseLog(ctx);
@@ -96,6 +97,7 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; apiKey?: string
     const counter = requestCount({
       path: ledgerPath(root),
       origin: conn.baseUrl,
+      countAs: ledgerOrigin(conn),
       keyHash: keyHash(conn.apiKey),
       budget,
       warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
@@ -117,11 +119,13 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; apiKey?: string
     return made;
   };
   const mode = cacheMode(ctx.globals);
+  // The --sandbox server is local and free, and on a new port each run: its answers would only pile up.
+  const cached = options.cache && conn.baseUrlSource !== 'sandbox';
   return new ApiClient({
     baseUrl: conn.baseUrl,
     ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
     transport,
-    ...(options.cache ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs } } : {}),
+    ...(cached ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs } } : {}),
     ...(log ? { log } : {}),
   });
 }

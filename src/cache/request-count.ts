@@ -14,8 +14,10 @@ import type { Ledger } from './ledger.js';
 export interface RequestCountOptions {
   /** The ledger file (paths.ts ledgerPath). */
   path: string;
-  /** The configured base URL's origin: the connection counted. */
+  /** The configured base URL's origin: requests to it are counted. */
   origin: string;
+  /** The origin they are counted under, when not `origin` itself (the --sandbox server's changing port). */
+  countAs?: string;
   /** keys.ts keyHash() of the key in use. */
   keyHash: string;
   /** Requests allowed this month; null: none. */
@@ -35,6 +37,7 @@ export interface RequestCount {
 
 export function requestCount(options: RequestCountOptions): RequestCount {
   const origin = new URL(options.origin).origin;
+  const counted = options.countAs ?? origin;
   let ledger: Promise<Ledger> | undefined;
   let broken = false;
   const open = (): Promise<Ledger> =>
@@ -43,7 +46,7 @@ export function requestCount(options: RequestCountOptions): RequestCount {
     async beforeRequest(url) {
       if (url.origin !== origin || broken) return;
       try {
-        await (await open()).reserve(origin, options.keyHash, { budget: options.budget });
+        await (await open()).reserve(counted, options.keyHash, { budget: options.budget });
       } catch (err) {
         if (err instanceof BudgetExceededError) throw err;
         broken = true;
@@ -55,7 +58,7 @@ export function requestCount(options: RequestCountOptions): RequestCount {
     afterResponse(url, _status, headers) {
       if (url.origin !== origin || !ledger || broken) return;
       // Reserved before it was sent, so the ledger is open (or opening) by now.
-      void ledger.then((l) => l.noteRateLimit(origin, options.keyHash, headers));
+      void ledger.then((l) => l.noteRateLimit(counted, options.keyHash, headers));
     },
     async flush() {
       if (ledger && !broken) await (await ledger).flush().catch(() => {});

@@ -14,7 +14,7 @@ export type QuotaOptions = Record<string, never>;
 async function usageInForce(ctx: Context) {
   const { connectionUsage } = await import('../cache/usage.js');
   const conn = await ctx.connection();
-  return connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, apiKey: conn.apiKey, budget: ctx.settings().budget });
+  return connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey, budget: ctx.settings().budget });
 }
 
 /** The one line `auth status` shows. */

@@ -52,6 +52,17 @@ describe('the request ledger', () => {
   });
 });
 
+describe('--sandbox', () => {
+  it('counts under one name for every run (its port changes) and caches nothing', async () => {
+    const h = home();
+    const env = { HOME: h, EXERCISES_BASE_URL: undefined, EXERCISES_API_KEY: undefined };
+    for (let i = 0; i < 2; i++) expect((await runInProcess(['--sandbox', 'show', 'Push_Up'], { env })).code).toBe(0);
+    const r = await runInProcess(['--sandbox', 'quota'], { env });
+    expect(r.stdout).toMatch(/^2 requests in \d{4}-\d{2} to the --sandbox server/);
+    expect(JSON.parse((await runInProcess(['cache', 'info', '--json'], { env })).stdout).entries).toBe(0);
+  });
+});
+
 describe('the budget', () => {
   it('stops ids --all exactly at --budget 3: three requests, the three pages printed, exit 5', async () => {
     const h = home();
