@@ -64,7 +64,8 @@ describe('parseLine', () => {
 
 describe('complete', () => {
   it('offers commands, flags, values and arguments', () => {
-    expect(values(['exercises', 'q'])).toEqual(['query']);
+    expect(values(['exercises', 'q'])).toEqual(['query', 'quota']);
+    expect(values(['exercises', 'que'])).toEqual(['query']);
     expect(values(['exercises', 'query', '--le'])).toEqual(['--level']);
     expect(values(['exercises', 'query', '--level', 'B'])).toEqual(['beginner']);
     expect(values(['exercises', 'query', '--level=e'])).toEqual(['--level=expert']);

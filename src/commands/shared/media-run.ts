@@ -42,7 +42,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
-      return downloadFile(job, job.path, { transport: api.transport, retries, signal, onBytes: file.bytes, ...(log ? { log } : {}) });
+      return downloadFile(job, job.path, { transport: await api.http(), retries, signal, onBytes: file.bytes, ...(log ? { log } : {}) });
     },
   });
 }

@@ -113,7 +113,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
     }
     const retries = mediaRetries(ctx);
     const log = verboseLog(ctx);
-    const common = { transport: api.transport, retries, signal: ctx.signal, ...(log ? { log } : {}) };
+    const common = { transport: await api.http(), retries, signal: ctx.signal, ...(log ? { log } : {}) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
     const output = options.output;
     const path = output === '-' ? undefined : resolve(output);
