@@ -125,9 +125,30 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
     baseUrl: conn.baseUrl,
     ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
     transport,
-    ...(cached ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs } } : {}),
+    ...(cached ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
     ...(log ? { log } : {}),
   });
+}
+
+/**
+ * Collects the ids and names the service answered with, and adds them to shell completion's
+ * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
+ * The index is a convenience: a failure to write it is ignored.
+ */
+function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
+  const seen: Array<{ id: string; name?: string }> = [];
+  ctx.onExit(async () => {
+    if (seen.length === 0) return;
+    const { appendIdIndex } = await import('./completion/id-index.js');
+    try {
+      appendIdIndex(root, seen);
+    } catch {
+      // no completion for these ids, nothing else
+    }
+  });
+  return (entries) => {
+    for (const entry of entries) seen.push(entry);
+  };
 }
 
 /** The process's own streams, with their TTY facts and the terminal width. */

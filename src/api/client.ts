@@ -5,7 +5,7 @@
 import { BudgetExceededError, MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
 import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
-import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
+import type { ExerciseRecord, ExerciseSummary, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
 import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
@@ -83,6 +83,11 @@ export interface ClientCache {
   store: ResponseCache;
   mode: CacheMode;
   ttlMs: number;
+  /**
+   * Told the ids and names of every answer fetched from the service (not of cache hits), so
+   * shell completion can offer them without a request (src/completion/id-index.ts).
+   */
+  noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
 }
 
 export interface ApiClientOptions {
@@ -183,8 +188,10 @@ export class ApiClient {
       what: params.lang ? `${what} (${params.lang})` : what,
       ...(record !== undefined ? { fallback: (): Promise<CacheLookup> => store.getRecord(recordScope, record, { now, ttlMs: cache.ttlMs }) } : {}),
       onAnswer: async (body, headers) => {
-        const records = record !== undefined ? [body] : ((body as ListResponse).exercises ?? []).filter(isFullRecord);
+        const items = record !== undefined ? [body as ExerciseSummary] : ((body as ListResponse).exercises ?? []);
+        const records = record !== undefined ? items : items.filter(isFullRecord);
         for (const item of records) await store.putRecord(recordScope, item, { headers, now: Date.now() });
+        cache.noteIds?.(items.map((item) => ({ id: item.id, ...(typeof item.name === 'string' ? { name: item.name } : {}) })));
       },
     });
     this.log?.(`${OUTCOME_WORDS[answer.outcome]}: ${what}${params.lang ? ` (${params.lang})` : ''}`);

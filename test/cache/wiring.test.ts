@@ -160,3 +160,17 @@ describe('the response cache in use', () => {
     }
   });
 });
+
+describe('ids the service answered with reach shell completion', () => {
+  it('adds the ids and names of fetched pages to the id index, once, at exit', async () => {
+    const h = home();
+    const listed = await run(h, ['ids', '--max', '5', '--limit', '5', '--format', 'jsonl']);
+    expect(listed.code).toBe(0);
+    const ids = listed.stdout.trim().split('\n').map((line) => JSON.parse(line).id as string);
+    const { readIdIndex } = await import('../../src/completion/id-index.js');
+    const { cacheRoot } = await import('../../src/cache/paths.js');
+    const index = readIdIndex(cacheRoot({ HOME: h }));
+    expect(index.map((e) => e.id)).toEqual(ids);
+    expect(index.every((e) => typeof e.name === 'string' && e.name !== '')).toBe(true);
+  });
+});
