@@ -144,7 +144,10 @@ if (require.main !== module) {
   module.exports = { loadUndici };
 } else {
   const args = process.argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  if (args[0] === '__complete') {
+    // Shell completion (the scripts of `exercises completion`): answered without the CLI.
+    require('./complete.js')(args.slice(1));
+  } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(`${require('../package.json').version}\n`);
   } else if (fs.existsSync(BUNDLE)) {
     loadBundle(args).main(process.argv);

@@ -33,6 +33,10 @@ const VENDOR = {
   'string-width': ['string-width'],
   undici: ['undici'],
   'proper-lockfile': ['proper-lockfile'],
+  // The response cache's write path (every miss): the store is read without cacache (src/cache/store-read.ts).
+  'cacache-write': ['cacache/lib/put.js', 'cacache/lib/entry-index.js'],
+  // The whole API: `cache info` (ls) and entries this client did not write.
+  cacache: ['cacache'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 
@@ -82,6 +86,24 @@ const undiciTrim = {
   },
 };
 
+/**
+ * cacache requires @npmcli/fs for two helpers (moveFile, withTempDir); its index also loads a
+ * cp polyfill and semver at require time. The vendor files point it at the two modules it uses
+ * (measured in bench/cache-load.mjs).
+ */
+const npmcliFsShim = {
+  name: 'npmcli-fs-shim',
+  setup(b) {
+    b.onResolve({ filter: /^@npmcli\/fs$/ }, () => ({ path: 'npmcli-fs', namespace: 'npmcli-fs-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'npmcli-fs-shim' }, () => ({
+      contents: "module.exports = { moveFile: require('@npmcli/fs/lib/move-file.js'), withTempDir: require('@npmcli/fs/lib/with-temp-dir.js') };",
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+const VENDOR_PLUGINS = { undici: [undiciTrim], 'cacache-write': [npmcliFsShim], cacache: [npmcliFsShim] };
+
 // Each vendor file exports its modules by specifier (ES modules as namespace objects).
 for (const [file, specifiers] of Object.entries(VENDOR)) {
   const outfile = `${outdir}/vendor/${file}.cjs`;
@@ -93,7 +115,7 @@ for (const [file, specifiers] of Object.entries(VENDOR)) {
       sourcefile: `vendor-${file}.cjs`,
     },
     outfile,
-    ...(file === 'undici' ? { plugins: [undiciTrim] } : {}),
+    ...(VENDOR_PLUGINS[file] ? { plugins: VENDOR_PLUGINS[file] } : {}),
   });
   if (file === 'undici') {
     const used = readFileSync(outfile, 'utf8').match(/\bassert\.\w+/g);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
+import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
 import { type Context, type GlobalOptions, OUTPUT_FORMATS, colorEnabled } from './context.js';
 import { COMMANDS, type Runners } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
@@ -59,7 +60,7 @@ function requestedCommand(program: Command, args: readonly string[]): string | u
     if (arg === '-' || !arg.startsWith('-')) return COMMANDS.some((c) => c.name === arg) ? arg : undefined;
     const flag = arg.startsWith('--') ? arg.split('=')[0] : arg;
     const option = program.options.find((o) => o.long === flag || o.short === flag);
-    if (!option || option.optional) return undefined;
+    if (!option || (option.optional && flag === arg)) return undefined; // `--json=…` carries its value
     if (option.required && flag === arg) i++; // its value is the next argument
   }
   return undefined;
@@ -139,7 +140,7 @@ export function globalOptions(program: Command): GlobalOptions {
     apiKey: o.apiKey,
     lang: o.lang,
     format: o.format,
-    json: o.json,
+    json: jsonFlagValue(o.json),
     color: o.color !== false,
     timeout: o.timeout,
     retries: o.retries,
@@ -166,13 +167,14 @@ export interface RunCliSeams {
  * code: 0, or the code of the error it reported on the context's stderr. Never touches
  * `process`; the context's onExit work (servers, connection pools) is done before it returns.
  */
-export async function runCli(args: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
-  ctx.argv = [...args];
-  const topic = helpTopic(args);
+export async function runCli(given: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
+  ctx.argv = [...given];
+  const topic = helpTopic(given);
   if (topic !== undefined) {
     ctx.io.stdout.write(HELP_TOPICS[topic]());
     return ExitCode.OK;
   }
+  const args = explicitJsonFlag(given);
   const program = buildProgram(
     {
       output: ctx,

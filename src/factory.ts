@@ -7,6 +7,8 @@
  */
 import { isatty } from 'node:tty';
 import type { ApiClient } from './api/client.js';
+import type { CacheMode } from './cache/cached-get.js';
+import type { Transport } from './http/transport.js';
 import { type Connection, type Context, DEFAULT_GLOBALS, type Env, type IOStreams, verboseLog } from './context.js';
 import { type Settings, resolveSettings } from './config/settings.js';
 import { decideConnection, requireKey } from './connection.js';
@@ -52,33 +54,101 @@ export function createContext(options: ContextOptions): Context {
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
-      const client = await ctx.apiFor(conn);
+      const client = await makeClient(ctx, conn, { cache: true });
       const log = verboseLog(ctx);
       if (log) {
         const { timeoutMs, retries } = ctx.settings();
         const from = conn.keySource === 'sandbox' ? 'the sandbox' : conn.keyOrigin ?? 'the stored config';
-        log(`using ${client.transport.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
+        log(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
       }
       return client;
     }),
-    apiFor: async (conn) => {
-      const [{ Transport }, { ApiClient }] = await Promise.all([import('./http/transport.js'), import('./api/client.js')]);
-      const { timeoutMs, retries } = ctx.settings();
-      const log = verboseLog(ctx);
-      const transport = new Transport({
-        baseUrl: conn.baseUrl,
-        apiKey: conn.apiKey,
-        timeoutMs,
-        retries,
-        allowInsecure: ctx.globals.allowInsecure,
-        signal: ctx.signal,
-        ...(log ? { log } : {}),
-      });
-      ctx.onExit(() => transport.close());
-      return new ApiClient(transport);
-    },
+    apiFor: (conn) => makeClient(ctx, conn, { cache: false }),
   };
   return ctx;
+}
+
+/** The response cache mode the global flags chose (--offline over --no-cache over --refresh). */
+function cacheMode(globals: Context['globals']): CacheMode {
+  if (globals.offline) return 'offline';
+  if (!globals.cache) return 'no-cache';
+  return globals.refresh ? 'refresh' : 'normal';
+}
+
+/**
+ * An API client for `conn`. Its transport (and with it undici) is made on the first request
+ * that really goes out, with the request ledger's hooks; `cache: false` (a key being checked
+ * by `auth`) always asks the service. Loads only the client and the cache store: a cache hit
+ * loads no HTTP code.
+ */
+async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?: string; apiKey?: string | undefined }, options: { cache: boolean }): Promise<ApiClient> {
+  const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
+    import('./api/client.js'),
+    import('./cache/response-cache.js'),
+    import('./cache/paths.js'),
+    import('./cache/keys.js'),
+    import('./cache/usage.js'),
+  ]);
+  const { timeoutMs, retries, budget, cacheTtlMs } = ctx.settings();
+  const log = verboseLog(ctx);
+  const root = cacheRoot(ctx.env);
+  const transport = async (): Promise<Transport> => {
+    const [{ Transport }, { requestCount }] = await Promise.all([import('./http/transport.js'), import('./cache/request-count.js')]);
+    const counter = requestCount({
+      path: ledgerPath(root),
+      origin: conn.baseUrl,
+      countAs: ledgerOrigin(conn),
+      keyHash: keyHash(conn.apiKey),
+      budget,
+      warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
+      ...(log ? { log } : {}),
+    });
+    const made = new Transport({
+      baseUrl: conn.baseUrl,
+      ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
+      timeoutMs,
+      retries,
+      allowInsecure: ctx.globals.allowInsecure,
+      signal: ctx.signal,
+      beforeRequest: counter.beforeRequest,
+      afterResponse: counter.afterResponse,
+      ...(log ? { log } : {}),
+    });
+    ctx.onExit(() => made.close());
+    ctx.onExit(() => counter.flush());
+    return made;
+  };
+  const mode = cacheMode(ctx.globals);
+  // The --sandbox server is local and free, and on a new port each run: its answers would only pile up.
+  const cached = options.cache && conn.baseUrlSource !== 'sandbox';
+  return new ApiClient({
+    baseUrl: conn.baseUrl,
+    ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
+    transport,
+    ...(cached ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
+    ...(log ? { log } : {}),
+  });
+}
+
+/**
+ * Collects the ids and names the service answered with, and adds them to shell completion's
+ * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
+ * The index is a convenience: a failure to write it is ignored.
+ */
+function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
+  const seen: Array<{ id: string; name?: string }> = [];
+  ctx.onExit(async () => {
+    if (seen.length === 0) return;
+    const { appendIdIndex } = await import('./completion/id-index.js');
+    try {
+      appendIdIndex(root, seen);
+    } catch {
+      // no completion for these ids, nothing else
+    }
+  });
+  return (entries) => {
+    for (const entry of entries) seen.push(entry);
+  };
 }
 
 /** The process's own streams, with their TTY facts and the terminal width. */

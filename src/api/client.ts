@@ -2,12 +2,18 @@
  * The service client: one typed method per endpoint of spec §4. Every answer is
  * schema-checked (unknown fields pass through untouched); nothing here prints.
  */
-import { MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
+import { BudgetExceededError, MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
 import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
-import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
+import type { ExerciseRecord, ExerciseSummary, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
-import type { QueryValues, Transport } from '../http/transport.js';
+import type { Transport } from '../http/transport.js';
+import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
+import { parseBaseUrl } from '../http/url-policy.js';
+import { type CacheMode, type CacheOutcome, type FetchResult, type Validators, cachedGet } from '../cache/cached-get.js';
+import { cacheKey, cacheScope, keyHash } from '../cache/keys.js';
+import { isFullRecord } from '../cache/records.js';
+import type { CacheLookup, ResponseCache } from '../cache/response-cache.js';
 
 /** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
 export interface PageParams {
@@ -72,18 +78,137 @@ function malformed(what: string, problems: string[]): MalformedResponseError {
 /** What to do when an exercise is not found, for every command that looks one up. */
 export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.';
 
-export class ApiClient {
-  readonly transport: Transport;
+/** The response cache as one client uses it: the store, the mode the global flags chose, the time to live. */
+export interface ClientCache {
+  store: ResponseCache;
+  mode: CacheMode;
+  ttlMs: number;
+  /**
+   * Told the ids and names of every answer fetched from the service (not of cache hits), so
+   * shell completion can offer them without a request (src/completion/id-index.ts).
+   */
+  noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
+}
 
-  constructor(transport: Transport) {
-    this.transport = transport;
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Makes the transport, on the first request that really goes out (never on a cache hit). */
+  transport: () => Promise<Transport>;
+  /** Without it every answer is fetched. */
+  cache?: ClientCache;
+  /** --verbose: `cache hit`, `revalidated` or `miss` for each answer. */
+  log?: (line: string) => void;
+}
+
+/** How each cache outcome reads in --verbose. */
+const OUTCOME_WORDS: Readonly<Record<CacheOutcome, string>> = {
+  hit: 'cache hit',
+  'stale hit (offline)': 'cache hit (stale, --offline)',
+  revalidated: 'revalidated',
+  miss: 'miss',
+  refreshed: 'miss (--refresh)',
+  bypassed: 'miss (--no-cache)',
+};
+
+export class ApiClient {
+  readonly baseUrl: URL;
+  private readonly makeTransport: () => Promise<Transport>;
+  private made: Transport | undefined;
+  private making: Promise<Transport> | undefined;
+  private readonly cache: ClientCache | undefined;
+  private readonly keyHash: string;
+  private readonly log: ((line: string) => void) | undefined;
+  /** List pages answered in this run, for the sentence when the budget stops a listing. */
+  private pagesAnswered = 0;
+
+  /** A transport (no cache), or the options of a client that makes its transport on the first miss. */
+  constructor(source: Transport | ApiClientOptions) {
+    if ('getJson' in source) {
+      this.made = source;
+      this.baseUrl = source.baseUrl;
+      this.makeTransport = async () => source;
+      this.keyHash = keyHash(undefined);
+    } else {
+      this.baseUrl = parseBaseUrl(source.baseUrl); // a bad one is a usage error before anything else
+      this.makeTransport = source.transport;
+      this.cache = source.cache;
+      this.keyHash = keyHash(source.apiKey);
+      this.log = source.log;
+    }
+  }
+
+  /** The transport, once made (media downloads, after http()). */
+  get transport(): Transport {
+    if (!this.made) throw new Error('The transport is made on the first request: await api.http() first.');
+    return this.made;
+  }
+
+  /** The transport, made now if no request has needed it yet. */
+  async http(): Promise<Transport> {
+    if (this.made) return this.made;
+    this.making ??= this.makeTransport().then((t) => (this.made = t));
+    return this.making;
+  }
+
+  /**
+   * One JSON GET through the response cache (src/cache/cached-get.ts). `check` returns the
+   * problems of a body; a body with any is never stored. `record` names the exercise a record
+   * request asks for, so a full record cached from any answer serves it.
+   */
+  private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<unknown> {
+    const query = toQuery(params);
+    const fetch = async (validators: Validators): Promise<FetchResult> => {
+      const conditional: Record<string, string> = {};
+      if (validators.etag !== undefined) conditional['if-none-match'] = validators.etag;
+      if (validators.lastModified !== undefined) conditional['if-modified-since'] = validators.lastModified;
+      const answer = await (await this.http()).getJsonAnswer(path, query, what, Object.keys(conditional).length > 0 ? conditional : undefined);
+      if (answer.status === 200) {
+        const problems = check(answer.body);
+        if (problems.length > 0) throw malformed(what, problems);
+      }
+      return answer;
+    };
+    const cache = this.cache;
+    if (!cache) {
+      const answer = await fetch({});
+      return answer.status === 200 ? answer.body : undefined;
+    }
+    const url = resolveUrl(this.baseUrl, path, query);
+    const scope = { origin: url.origin, lang: params.lang, keyHash: this.keyHash };
+    const recordScope = cacheScope(scope);
+    const now = Date.now();
+    const store = cache.store;
+    const answer = await cachedGet({
+      cache: store,
+      key: cacheKey({ ...scope, path: url.pathname, query: url.searchParams }),
+      mode: cache.mode,
+      ttlMs: cache.ttlMs,
+      fetch,
+      what: params.lang ? `${what} (${params.lang})` : what,
+      ...(record !== undefined ? { fallback: (): Promise<CacheLookup> => store.getRecord(recordScope, record, { now, ttlMs: cache.ttlMs }) } : {}),
+      onAnswer: async (body, headers) => {
+        const items = record !== undefined ? [body as ExerciseSummary] : ((body as ListResponse).exercises ?? []);
+        const records = record !== undefined ? items : items.filter(isFullRecord);
+        for (const item of records) await store.putRecord(recordScope, item, { headers, now: Date.now() });
+        cache.noteIds?.(items.map((item) => ({ id: item.id, ...(typeof item.name === 'string' ? { name: item.name } : {}) })));
+      },
+    });
+    this.log?.(`${OUTCOME_WORDS[answer.outcome]}: ${what}${params.lang ? ` (${params.lang})` : ''}`);
+    return answer.body;
   }
 
   private async list(path: string, params: QueryParams): Promise<ListResponse> {
     const what = `GET ${path}`;
-    const body = await this.transport.getJson(path, toQuery(params), what);
+    let body: unknown;
+    try {
+      body = await this.get(path, params, what, listResponseProblems);
+    } catch (err) {
+      throw err instanceof BudgetExceededError && this.pagesAnswered > 0 ? stoppedAtBudget(err, this.pagesAnswered) : err;
+    }
     const problems = listResponseProblems(body);
     if (problems.length > 0) throw malformed(what, problems);
+    this.pagesAnswered += 1;
     return body as ListResponse;
   }
 
@@ -99,10 +224,11 @@ export class ApiClient {
 
   /** GET /exercise/{exerciseId}: by id or by name (spaces, `/` and the like are percent-encoded). */
   async getExercise(idOrName: string, options: { lang?: string } = {}): Promise<ExerciseRecord> {
-    const what = `GET /exercise/${pathSegment(idOrName)}`;
+    const path = `/exercise/${pathSegment(idOrName)}`;
+    const what = `GET ${path}`;
     let body: unknown;
     try {
-      body = await this.transport.getJson(`/exercise/${pathSegment(idOrName)}`, toQuery({ lang: options.lang }), what);
+      body = await this.get(path, { lang: options.lang }, what, recordProblems, idOrName);
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new NotFoundError(`No exercise has the id or name "${idOrName}".`, {
@@ -133,13 +259,24 @@ export class ApiClient {
       if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
       throw new MalformedResponseError(`The media URL ${JSON.stringify(entry.slice(0, 200))} is not an http or https URL.`, { details: { entry } });
     }
-    if (entry.startsWith('/')) return this.transport.resolve(entry);
+    if (entry.startsWith('/')) return resolveUrl(this.baseUrl, entry);
     if (isDotSegment(exerciseId)) {
       throw new MalformedResponseError(`The exercise id "${exerciseId}" cannot be sent in a media URL (URL normalisation removes it).`, {
         details: { exercise: exerciseId, entry },
       });
     }
     const file = `${stripExtension(kind, entry)}${extension}`;
-    return this.transport.resolve(`/${folder}/${pathSegment(exerciseId)}/premium/${pathSegment(file)}`);
+    return resolveUrl(this.baseUrl, `/${folder}/${pathSegment(exerciseId)}/premium/${pathSegment(file)}`);
   }
+}
+
+/** The budget stopped a listing part-way: what was printed stays, and the sentence says where it stopped. */
+function stoppedAtBudget(err: BudgetExceededError, pages: number): BudgetExceededError {
+  return new BudgetExceededError(
+    { month: err.month, requests: err.requests, budget: err.budget, origin: String(err.details?.origin ?? '') },
+    {
+      hint: `Stopped at the budget after ${pages} page${pages === 1 ? '' : 's'}; run again to continue (the pages already fetched are cached, so they cost nothing then). ${err.hint ?? ''}`.trim(),
+      details: { pages },
+    },
+  );
 }

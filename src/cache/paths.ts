@@ -4,19 +4,14 @@
  * there too). Computed from an environment given by the caller rather than process.env, so a
  * context (or a test) decides which HOME and XDG_CACHE_HOME count.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { type Env, userDirs } from '../config/paths.js';
 
-const PROJECT = 'exercises';
+export type EnvVars = Env;
 
-export type EnvVars = Readonly<Record<string, string | undefined>>;
-
-/** env-paths' cache rule for each platform, with HOME (USERPROFILE on Windows) read from `env`. */
+/** The user cache directory (src/config/paths.ts, env-paths' rule), with HOME and XDG_CACHE_HOME read from `env`. */
 export function cacheRoot(env: EnvVars, platform: NodeJS.Platform = process.platform): string {
-  const home = (platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', PROJECT);
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), PROJECT, 'Cache');
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), PROJECT);
+  return userDirs(env, platform).cache;
 }
 
 /** The cacache store of JSON answers and full records. `cache clear` removes this directory only. */

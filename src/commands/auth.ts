@@ -125,6 +125,7 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
         `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
         `Base URL: ${conn.baseUrl} (${conn.baseUrlSource === 'default' ? 'default' : `from ${sourceLabel(conn.baseUrlSource, conn.baseUrlOrigin)}`})`,
         `Service:  ${service}`,
+        `Requests: ${await (await import('./quota.js')).quotaLine(ctx)}`,
       ].join('\n') + '\n',
     );
   }

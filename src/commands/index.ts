@@ -9,11 +9,14 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { type AuthOptions, register as auth } from './auth.js';
+import { type CacheOptions, register as cache } from './cache.js';
+import { type CompletionOptions, register as completion } from './completion.js';
 import { type ConfigOptions, register as config } from './config.js';
 import { type DownloadOptions, register as download } from './download.js';
 import { type IdsOptions, register as ids } from './ids.js';
 import { register as image } from './image.js';
 import { type QueryOptions, register as query } from './query.js';
+import { type QuotaOptions, register as quota } from './quota.js';
 import { type ServeOptions, register as serve } from './serve.js';
 import { type ShowOptions, register as show } from './show.js';
 import type { SingleMediaOptions } from './shared/media-single.js';
@@ -35,7 +38,10 @@ export interface CommandOptions {
   download: DownloadOptions;
   auth: AuthOptions;
   config: ConfigOptions;
+  cache: CacheOptions;
+  quota: QuotaOptions;
   serve: ServeOptions;
+  completion: CompletionOptions;
 }
 
 export type CommandName = keyof CommandOptions;
@@ -58,5 +64,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'download', register: download },
   { name: 'auth', register: auth },
   { name: 'config', register: config },
+  { name: 'cache', register: cache },
+  { name: 'quota', register: quota },
   { name: 'serve', register: serve },
+  { name: 'completion', register: completion },
 ];

@@ -81,3 +81,10 @@ export const MEDIA_SIZE_CAP_BYTES = {
 export const MEDIA_LOCK_WAIT_MS = 60_000;
 /** A lock not refreshed for this long belongs to a process that died: it is taken over. */
 export const MEDIA_LOCK_STALE_MS = 10_000;
+
+// ── The response cache and the request budget ─────────────────────────────────────────────
+
+/** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`): 24 h, in seconds. */
+export const DEFAULT_CACHE_TTL_SECONDS = 86_400;
+/** A year: a longer time to live is surely a typo. */
+export const CACHE_TTL_MAX_SECONDS = 366 * 86_400;

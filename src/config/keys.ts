@@ -6,7 +6,7 @@
 import { DEFAULT_LANG } from '../catalogue/enums.js';
 import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../http/url-policy.js';
-import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 
 export interface ConfigKeySpec {
@@ -29,6 +29,22 @@ function parseBaseUrlSetting(value: string): string {
   return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * A time to live as stored, in seconds: plain seconds (`3600`) or a number with one unit,
+ * s, m, h or d (`3600s`, `90m`, `24h`, `7d`). 0 means every answer is revalidated (or
+ * fetched) each time it is used.
+ */
+export function parseDurationSeconds(value: string, name: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/i.exec(value.trim());
+  const seconds = match ? Number(match[1]) * DURATION_UNITS[(match[2] || 's').toLowerCase()]! : NaN;
+  if (!Number.isSafeInteger(seconds) || seconds > CACHE_TTL_MAX_SECONDS) {
+    throw new UsageError(`${name} must be a duration such as 24h, 90m, 3600s or 3600 (seconds), at most ${CACHE_TTL_MAX_SECONDS / 86_400} days, not "${value}".`);
+  }
+  return seconds;
+}
+
 export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   {
     key: 'api-key',
@@ -42,6 +58,17 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', defaultValue: DEFAULT_LANG, parse: (value) => parseLangTag(value, 'lang') },
   { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, defaultValue: DEFAULT_TIMEOUT_MS, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
   { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, defaultValue: DEFAULT_RETRIES, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
+  {
+    key: 'budget',
+    description: 'requests allowed per calendar month (UTC); a command stops before passing it (default: none)',
+    env: 'EXERCISES_BUDGET',
+    parse: (value) => parseWholeNumber(value, 'budget', 0),
+  },
+  {
+    key: 'cache-ttl',
+    description: `how long a cached answer is used without asking the service: 24h, 90m, 3600s or seconds (default ${DEFAULT_CACHE_TTL_SECONDS / 3600}h)`,
+    parse: (value) => parseDurationSeconds(value, 'cache-ttl'),
+  },
 ];
 
 export function configKeySpec(key: string): ConfigKeySpec {

@@ -42,7 +42,3 @@ export function configDir(env: Env): string {
   return userDirs(env).config;
 }
 
-/** Where a response cache or the launcher's code cache belongs (bin/exercises.js computes the same). */
-export function cacheDir(env: Env): string {
-  return userDirs(env).cache;
-}

@@ -4,10 +4,10 @@
  */
 import type { GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import type { Env } from './paths.js';
 import { readStoredConfig } from './store.js';
-import { parseLangTag } from './values.js';
+import { parseLangTag, parseWholeNumber } from './values.js';
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default' | 'sandbox';
 
@@ -24,6 +24,10 @@ export interface Settings {
   lang: Resolved<string>;
   timeoutMs: number;
   retries: number;
+  /** Requests allowed this month: --budget > EXERCISES_BUDGET > `config set budget`; null: none. */
+  budget: number | null;
+  /** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`). */
+  cacheTtlMs: number;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -50,7 +54,17 @@ function storedNumber(value: unknown, key: string, min: number, max: number): nu
   return value;
 }
 
+/** EXERCISES_BUDGET, when set and not empty: a whole number, or a usage error naming the variable. */
+function envBudget(value: string | undefined): number | undefined {
+  const text = nonEmpty(value);
+  return text === undefined ? undefined : parseWholeNumber(text, 'EXERCISES_BUDGET', 0);
+}
+
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
+  // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
+  if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
+    throw new UsageError('--base-url is empty.', { hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.' });
+  }
   const stored = readStoredConfig(env);
   const baseUrl = pick({ value: globals.baseUrl, name: '--base-url' }, { value: env.EXERCISES_BASE_URL, name: 'EXERCISES_BASE_URL' }, stored['base-url']);
   if (baseUrl.value === undefined) baseUrl.value = DEFAULT_BASE_URL;
@@ -60,6 +74,8 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
     lang: pick({ value: globals.lang, name: '--lang' }, { value: env.EXERCISES_LANG, name: 'EXERCISES_LANG' }, stored.lang),
     timeoutMs: globals.timeout ?? storedNumber(stored.timeout, 'timeout', 1, TIMEOUT_MAX_MS) ?? DEFAULT_TIMEOUT_MS,
     retries: globals.retries ?? storedNumber(stored.retries, 'retries', 0, RETRIES_MAX) ?? DEFAULT_RETRIES,
+    budget: globals.budget ?? envBudget(env.EXERCISES_BUDGET) ?? storedNumber(stored.budget, 'budget', 0, Number.MAX_SAFE_INTEGER) ?? null,
+    cacheTtlMs: (storedNumber(stored['cache-ttl'], 'cache-ttl', 0, CACHE_TTL_MAX_SECONDS) ?? DEFAULT_CACHE_TTL_SECONDS) * 1000,
   };
 }
 

@@ -10,7 +10,7 @@ import {
   RateLimitError,
   UsageError,
 } from '../errors.js';
-import { CONTROL_CHARS, shorten } from '../util/text.js';
+import { oneLine, shorten } from '../util/text.js';
 
 /**
  * The `message` of our server's error shape `{"error":{"code","message","parameter?"}}`,
@@ -22,7 +22,7 @@ export function serverErrorMessage(body: string | undefined): string | undefined
     const parsed = JSON.parse(body) as { error?: { message?: unknown } };
     const message = parsed?.error?.message;
     if (typeof message !== 'string' || message.trim() === '') return undefined;
-    const clean = message.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').trim();
+    const clean = oneLine(message).replace(/\s+/g, ' ').trim();
     return shorten(clean, 300);
   } catch {
     return undefined;

@@ -26,7 +26,8 @@ import { redactorFor } from './redact.js';
 import { assertAllowedUrl, parseBaseUrl } from './url-policy.js';
 import type { Progress } from './agent.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
-import { isAbsoluteUrl } from '../catalogue/media.js';
+import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
+import { type QueryValues, resolveUrl } from './resolve-url.js';
 
 export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from './url-policy.js';
 
@@ -71,7 +72,10 @@ export interface StreamResponse {
   url: URL;
 }
 
-export type QueryValues = Record<string, string | string[] | undefined>;
+export type { QueryValues };
+
+/** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `headers`). */
+export type JsonAnswer = { status: 200; body: unknown; headers: ResponseHeaders } | { status: 304; headers: ResponseHeaders };
 
 /** The first value of a response header (`name` in lower case), for any client-side reader of headers. */
 export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
@@ -127,19 +131,7 @@ export class Transport {
 
   /** A URL under the base URL (keeping its path prefix), or an absolute URL as given. */
   resolve(pathOrUrl: string | URL, query?: QueryValues): URL {
-    let url: URL;
-    if (pathOrUrl instanceof URL) url = new URL(pathOrUrl.href);
-    else if (isAbsoluteUrl(pathOrUrl)) url = new URL(pathOrUrl);
-    else {
-      const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
-      const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
-      url = new URL(`${prefix}${path}`, this.baseUrl.origin);
-    }
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
-    }
-    return url;
+    return resolveUrl(this.baseUrl, pathOrUrl, query);
   }
 
   /** Replaces the key wherever it might appear (redact.ts), for any text shown to the user. */
@@ -277,12 +269,16 @@ export class Transport {
         details: { url: this.redact(url.href), contentType: contentType || undefined },
       });
     if (/^\s*$/.test(text)) throw malformed(`The service sent an empty answer to ${what}.`);
+    let parsed: unknown;
     try {
-      return JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
       throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
     }
+    // Refused before anything walks it: deep nesting overflows every recursive walk (util/depth.ts).
+    if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
+    return parsed;
   }
 
   /**
@@ -290,8 +286,17 @@ export class Transport {
    * 429 → RateLimitError after retries, 5xx/network/timeout → NetworkError, bad body → MalformedResponseError.
    */
   async getJson(path: string, query?: QueryValues, what = `GET ${path}`): Promise<unknown> {
+    const answer = await this.getJsonAnswer(path, query, what);
+    return answer.status === 200 ? answer.body : undefined;
+  }
+
+  /**
+   * getJson with the answer's headers, for the response cache. With `conditional` headers
+   * (If-None-Match / If-Modified-Since) a 304 is an answer too, with no body.
+   */
+  async getJsonAnswer(path: string, query?: QueryValues, what = `GET ${path}`, conditional?: Record<string, string>): Promise<JsonAnswer> {
     const url = this.resolve(path, query);
-    const headers = this.headersFor(url, { accept: 'application/json' });
+    const headers = this.headersFor(url, { accept: 'application/json', ...conditional });
     const signals = this.signalsWith();
     const planned = this.options.retries + 1;
 
@@ -303,6 +308,7 @@ export class Transport {
         const res = await this.send(url, headers, signals, { kind: 'json' });
         let bytes: Buffer;
         const ok = res.status >= 200 && res.status < 300;
+        const notModified = res.status === 304 && conditional !== undefined;
         try {
           bytes = ok
             ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signals)
@@ -315,7 +321,8 @@ export class Transport {
           const quota = quotaHeaders(res.headers);
           this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
         }
-        if (ok) return this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what);
+        if (notModified) return { status: 304, headers: res.headers };
+        if (ok) return { status: 200, body: this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what), headers: res.headers };
         failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')));
         if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
       } catch (err) {

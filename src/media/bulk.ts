@@ -4,7 +4,7 @@
  * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
  * rate limit spent, Ctrl-C — stop the whole run at once.
  */
-import { AuthError, CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
+import { AuthError, BudgetExceededError, CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
 import type { DownloadResult } from './download-file.js';
 import type { MediaJob } from './jobs.js';
 import { looksComplete } from './verify.js';
@@ -107,6 +107,11 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       outcomes[index] = { job, status: 'fetched', bytes: result.received };
     } catch (err) {
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
+      if (err instanceof BudgetExceededError) {
+        // No other request may go out, but those already sent (and counted) finish and are kept.
+        fatal ??= err;
+        return;
+      }
       if (isFatal(err)) {
         fatal ??= err;
         stop.abort();
@@ -119,7 +124,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   };
 
   const worker = async (): Promise<void> => {
-    while (!stop.signal.aborted && !options.signal?.aborted && next < jobs.length) {
+    while (!stop.signal.aborted && !options.signal?.aborted && fatal === undefined && next < jobs.length) {
       await runOne(next++);
     }
   };
@@ -132,6 +137,13 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   }
   const summary = summarise(jobs.length, outcomes, started);
   if (options.signal?.aborted) throw interrupted(summary);
+  if (fatal instanceof BudgetExceededError) {
+    const kept = summary.fetched + summary.skipped;
+    throw new BudgetExceededError(
+      { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: String(fatal.details?.origin ?? '') },
+      { hint: `Stopped at the budget with ${kept} of ${jobs.length} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim() },
+    );
+  }
   if (fatal !== undefined) throw fatal;
   return summary;
 }

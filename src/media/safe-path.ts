@@ -13,8 +13,8 @@ import { UNSAFE_CHARS } from '../util/text.js';
 /** Longest component we produce, in UTF-8 bytes; leaves room for ".png.part.json" under 255. */
 export const MAX_COMPONENT_BYTES = 120;
 
-/** Device names Windows refuses as file names, with or without an extension. */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/** Device names Windows refuses as file names, with or without an extension (CONIN$ and CONOUT$ are consoles too). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 /** Separators and the characters Windows forbids in names (controls, bidi and invisible ones: UNSAFE_CHARS). */
 const PATH_CHARS = /[/\\<>:"|?*]/g;

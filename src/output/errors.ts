@@ -1,22 +1,28 @@
 /**
  * Turns any thrown value into one plain sentence (and a hint) on stderr, plus a JSON
  * line when the output format is json. Returns the exit code. Stack traces only with --verbose, and only for exit 1.
+ * Messages may quote server text (ids, names, error bodies), so both go through the one
+ * sanitiser (util/text.ts) and the JSON line through jsonText: no escape sequence, C1 control
+ * or bidi override reaches the terminal from here.
  */
 import { type Context, outputFormat } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { cleanText } from '../util/text.js';
+import { jsonText } from './json.js';
 
 type ErrorContext = Pick<Context, 'io' | 'env' | 'globals'>;
 
 export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   const known = err instanceof CliError ? err : undefined;
   const exitCode = known?.exitCode ?? ExitCode.UNEXPECTED;
-  const message = known?.message ?? `Unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-  const hint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
+  const message = cleanText(known?.message ?? `Unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+  const rawHint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
+  const hint = rawHint === undefined ? undefined : cleanText(rawHint);
 
   const lines = [`Error: ${message}`];
   if (hint) lines.push(hint);
   // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
-  if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) lines.push(err.stack);
+  if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) lines.push(cleanText(err.stack));
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
 
   let format: string | undefined;
@@ -35,7 +41,7 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
         ...(known?.details ? { details: known.details } : {}),
       },
     };
-    ctx.io.stderr.write(`${JSON.stringify(body)}\n`);
+    ctx.io.stderr.write(`${jsonText(body)}\n`);
   }
   return exitCode;
 }
@@ -52,6 +58,6 @@ export function reportUsageErrorJson(message: string, ctx: ErrorContext): void {
     return;
   }
   if (format !== 'json') return;
-  const text = message.replace(/^error:\s*/i, '').trim();
-  ctx.io.stderr.write(`${JSON.stringify({ error: { code: 'usage', exitCode: ExitCode.USAGE, message: text } })}\n`);
+  const text = cleanText(message.replace(/^error:\s*/i, '').trim());
+  ctx.io.stderr.write(`${jsonText({ error: { code: 'usage', exitCode: ExitCode.USAGE, message: text } })}\n`);
 }

@@ -2,7 +2,8 @@
  * The server's error answers: `{"error":{"code","message","parameter?"}}` (DESIGN.md,
  * "Decisions for the interface's gaps"). Handlers throw HttpError; the router turns it into JSON.
  */
-import type { ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type HttpErrorCode =
   | 'bad_request'
@@ -45,6 +46,34 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     'Cache-Control': 'no-store',
   });
   res.end(text);
+}
+
+/**
+ * A 200 JSON answer a client may cache: an ETag over the body (strong: the same bytes, the same
+ * tag), If-None-Match honoured with a 304, and no Cache-Control, so the client's own time to
+ * live applies. Errors stay `no-store` (sendJson).
+ */
+export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  const text = JSON.stringify(body);
+  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+  const asked = req.headers['if-none-match'];
+  if (asked !== undefined && ifNoneMatchHits(asked, etag)) {
+    res.writeHead(304, { ETag: etag });
+    res.end();
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ETag: etag,
+  });
+  res.end(text);
+}
+
+/** RFC 9110 §13.1.2: `*`, or any listed tag equal by weak comparison (W/ ignored). */
+function ifNoneMatchHits(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 export function sendError(res: ServerResponse, err: HttpError): void {

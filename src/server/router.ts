@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from './catalogue.js';
 import { parseQueryFilter, matchesFilter } from './filters.js';
-import { HttpError, notFound, sendJson } from './http-error.js';
+import { HttpError, notFound, sendCacheableJson } from './http-error.js';
 import type { MediaFolder } from '../catalogue/media.js';
 import { resolveMediaFile, sendMediaFile } from './media.js';
 import { parsePageRequest, selectPage } from './paging.js';
@@ -73,17 +73,17 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
       catalogue.entries.forEach((e, i) => {
         if (matchesFilter(e, filter)) positions.push(i);
       });
-      return sendList(res, options, positions, page, lang, plan);
+      return sendList(req, res, options, positions, page, lang, plan);
     }
     if (second === 'exerciseIds') {
       const page = parsePageRequest(params, catalogue);
       const positions = catalogue.entries.map((_, i) => i);
-      return sendList(res, options, positions, page, lang, plan);
+      return sendList(req, res, options, positions, page, lang, plan);
     }
     const index = catalogue.indexById.get(second);
     const entry = index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(second.toLowerCase());
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
-    return sendJson(res, 200, toRecord(entry, lang, plan));
+    return sendCacheableJson(req, res, toRecord(entry, lang, plan));
   }
 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
@@ -101,6 +101,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
 }
 
 function sendList(
+  req: IncomingMessage,
   res: ServerResponse,
   options: RouterOptions,
   positions: number[],
@@ -110,5 +111,5 @@ function sendList(
 ): void {
   const { page, pagination } = selectPage(options.catalogue, positions, request, options.cursors);
   const exercises = page.map((i) => toSummary(options.catalogue.entries[i]!, lang, plan));
-  sendJson(res, 200, { exercises, pagination });
+  sendCacheableJson(req, res, { exercises, pagination });
 }

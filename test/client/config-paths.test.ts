@@ -1,14 +1,15 @@
 /** The config and cache directories follow the environment given, in the places env-paths gives. */
 import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
-import { cacheDir, configDir, userDirs } from '../../src/config/paths.js';
+import { cacheRoot } from '../../src/cache/paths.js';
+import { configDir, userDirs } from '../../src/config/paths.js';
 import { configPath } from '../../src/config/store.js';
 
 describe('user directories', () => {
   it('are where env-paths puts them for the same environment', () => {
     const expected = envPaths('exercises', { suffix: '' });
     expect(configDir(process.env)).toBe(expected.config);
-    expect(cacheDir(process.env)).toBe(expected.cache);
+    expect(cacheRoot(process.env)).toBe(expected.cache);
   });
 
   it('follow XDG_CONFIG_HOME / XDG_CACHE_HOME, else HOME, on Linux', () => {

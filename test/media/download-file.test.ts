@@ -271,7 +271,14 @@ describe('downloadFile', () => {
       // Send part of the body, then stall: the abort arrives while the body is flowing.
       const body = readFileSync(catalogue.file('video', 'Bench_Press', 'loop'));
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
-      res.write(body.subarray(0, 200_000), () => setTimeout(() => controller.abort(new InterruptedError()), 50));
+      res.write(body.subarray(0, 200_000));
+      // Ctrl-C once some of those bytes are on disk (polled: a loaded machine may take a while).
+      const poll = setInterval(() => {
+        if ((statSync(`${file}.part`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
+          clearInterval(poll);
+          controller.abort(new InterruptedError());
+        }
+      }, 10);
       return true;
     };
     const file = join(outDir(), 'loop.mp4');

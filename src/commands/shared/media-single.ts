@@ -113,7 +113,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
         hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
       });
     }
-    const common = { transport: api.transport, retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
+    const common = { transport: await api.http(), retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
     const output = options.output;
     const path = output === '-' ? undefined : resolve(output);

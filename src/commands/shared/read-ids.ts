@@ -5,8 +5,47 @@
  * (its header line is skipped). Blank lines are skipped.
  */
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../../errors.js';
+
+/**
+ * Longest stdin line taken, in UTF-8 bytes: an id, a tsv row or a jsonl record of ours is far
+ * shorter. Lines are split as the stream arrives, so a longer one is refused once this much of
+ * it is held, not after reading it whole (a 100 MB line would otherwise cost over a gigabyte).
+ */
+export const MAX_ID_LINE_BYTES = 4096;
+
+function tooLong(lineNo: number): UsageError {
+  return new UsageError(`Line ${lineNo} of stdin is longer than ${MAX_ID_LINE_BYTES} bytes; it cannot be an exercise id.`, {
+    hint: 'Give one id per line (or the output of `exercises ids`).',
+  });
+}
+
+/** The lines of `input` (without their line break), each refused past MAX_ID_LINE_BYTES. */
+async function* boundedLines(input: Readable): AsyncIterable<string> {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let lineNo = 0;
+  const take = (line: string): string => {
+    lineNo++;
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (Buffer.byteLength(text, 'utf8') > MAX_ID_LINE_BYTES) throw tooLong(lineNo);
+    return text;
+  };
+  for await (const chunk of input) {
+    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
+      yield take(pending.slice(start, nl));
+      start = nl + 1;
+    }
+    pending = pending.slice(start);
+    // Characters never outnumber UTF-8 bytes: past this, the line is too long whatever follows.
+    if (pending.length > MAX_ID_LINE_BYTES) throw tooLong(lineNo + 1);
+  }
+  pending += decoder.end();
+  if (pending !== '') yield take(pending);
+}
 
 function fromJson(line: string, lineNo: number): string {
   let parsed: unknown;
@@ -27,9 +66,8 @@ function unescapeTsv(field: string): string {
 }
 
 export async function* readIds(input: Readable): AsyncIterable<string> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
-  for await (const raw of lines) {
+  for await (const raw of boundedLines(input)) {
     lineNo++;
     const line = raw.trim();
     if (line === '') continue;

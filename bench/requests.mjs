@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * Requests spent by a week of ordinary use (issue 9, DESIGN.md "Cache and requests"): a fixed
+ * workload run twice against the project's catalogue server (in this process, on loopback),
+ * counting the requests the server saw in each pass and timing each. The goal for the second
+ * pass is 0 requests: JSON answers come from the response cache, media are skip-existing.
+ *
+ * The workload: query by muscle, show three records, the same query again, one record in
+ * de-DE, `ids --all`, download the chest media.
+ *
+ * Usage: npm run build && node bench/requests.mjs
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'bin', 'exercises.js');
+const { createCatalogueServer } = await import(join(root, 'dist', 'server', 'catalogue-server.js'));
+const { sampleCatalogueDir } = await import(join(root, 'dist', 'server', 'sandbox.js'));
+const server = await createCatalogueServer({ dir: sampleCatalogueDir(), host: '127.0.0.1', port: 0 });
+
+const home = mkdtempSync(join(tmpdir(), 'exercises-requests-'));
+const media = join(home, 'media');
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  XDG_CACHE_HOME: join(home, '.cache'),
+  EXERCISES_BASE_URL: server.url,
+  EXERCISES_API_KEY: 'sandbox-premium',
+};
+
+const WORKLOAD = [
+  ['query', '--muscle', 'chest'],
+  ['show', 'Barbell_Bench_Press'],
+  ['show', 'Push_Up'],
+  ['show', 'Pull_Up'],
+  ['query', '--muscle', 'chest'],
+  ['--lang', 'de-DE', 'show', 'Barbell_Bench_Press'],
+  ['ids', '--all'],
+  ['download', '--muscle', 'chest', '--dir', media, '--quiet'],
+];
+
+const run = promisify(execFile);
+
+async function pass() {
+  const before = server.requests.length;
+  const started = process.hrtime.bigint();
+  for (const args of WORKLOAD) await run(process.execPath, [cli, ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const seen = server.requests.slice(before);
+  return { requests: seen.length, json: seen.filter((r) => r.path.startsWith('/exercise')).length, ms };
+}
+
+try {
+  const first = await pass();
+  const second = await pass();
+  const quota = JSON.parse((await run(process.execPath, [cli, 'quota', '--json'], { env })).stdout);
+  console.log(`weekly workload (${WORKLOAD.length} commands), against the project's server, node ${process.version}\n`);
+  console.log('pass     requests  (JSON + media)     time');
+  for (const [name, p] of [['first', first], ['second', second]]) {
+    console.log(`${name.padEnd(8)} ${String(p.requests).padStart(8)}  (${p.json} + ${p.requests - p.json})`.padEnd(35) + `${Math.round(p.ms)} ms`.padStart(8));
+  }
+  console.log(`\nledger (exercises quota): ${quota.requests} requests in ${quota.month}`);
+  process.exitCode = second.requests === 0 && quota.requests === first.requests + second.requests ? 0 : 1;
+} finally {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+}

@@ -1,0 +1,67 @@
+/**
+ * The transport's hooks for the request ledger: every attempt sent to the configured origin
+ * (JSON and media, retries included) is reserved in the ledger before it goes out — refused
+ * when it would pass the budget — and the rate-limit headers of each answer are noted.
+ * Requests to other origins (media on another host) are not the service's and are not
+ * counted. The ledger module (and its lock library) loads with the first request only.
+ * A ledger that cannot be written (a read-only cache directory) is told once and the requests
+ * go out uncounted: the count is a help, never the reason a command fails.
+ */
+import { BudgetExceededError } from '../errors.js';
+import type { HeaderBag } from './headers.js';
+import type { Ledger } from './ledger.js';
+
+export interface RequestCountOptions {
+  /** The ledger file (paths.ts ledgerPath). */
+  path: string;
+  /** The configured base URL's origin: requests to it are counted. */
+  origin: string;
+  /** The origin they are counted under, when not `origin` itself (the --sandbox server's changing port). */
+  countAs?: string;
+  /** keys.ts keyHash() of the key in use. */
+  keyHash: string;
+  /** Requests allowed this month; null: none. */
+  budget: number | null;
+  /** Problems that matter: the ledger file set aside, a budget that cannot be checked. */
+  warn?: (message: string) => void;
+  /** --verbose: problems that change nothing the user asked for (requests left uncounted without a budget). */
+  log?: (line: string) => void;
+}
+
+export interface RequestCount {
+  beforeRequest(url: URL): Promise<void>;
+  afterResponse(url: URL, status: number, headers: HeaderBag): void;
+  /** Writes the rate-limit headers noted (at exit); nothing when no request was sent. */
+  flush(): Promise<void>;
+}
+
+export function requestCount(options: RequestCountOptions): RequestCount {
+  const origin = new URL(options.origin).origin;
+  const counted = options.countAs ?? origin;
+  let ledger: Promise<Ledger> | undefined;
+  let broken = false;
+  const open = (): Promise<Ledger> =>
+    (ledger ??= import('./ledger.js').then(({ Ledger }) => new Ledger(options.path, options.warn ? { warn: options.warn } : {})));
+  return {
+    async beforeRequest(url) {
+      if (url.origin !== origin || broken) return;
+      try {
+        await (await open()).reserve(counted, options.keyHash, { budget: options.budget });
+      } catch (err) {
+        if (err instanceof BudgetExceededError) throw err;
+        broken = true;
+        const told = `cannot count requests in ${options.path} (${(err as Error).message}); this run's requests are not counted`;
+        if (options.budget !== null) options.warn?.(`${told} and the budget of ${options.budget} is not checked.`);
+        else options.log?.(`${told}.`);
+      }
+    },
+    afterResponse(url, _status, headers) {
+      if (url.origin !== origin || !ledger || broken) return;
+      // Reserved before it was sent, so the ledger is open (or opening) by now.
+      void ledger.then((l) => l.noteRateLimit(counted, options.keyHash, headers));
+    },
+    async flush() {
+      if (ledger && !broken) await (await ledger).flush().catch(() => {});
+    },
+  };
+}

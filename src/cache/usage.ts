@@ -1,0 +1,45 @@
+/**
+ * This month's usage of the connection in force, for `quota` and `auth status`: the ledger
+ * read without its lock (it is only ever replaced whole), the budget of the settings.
+ */
+import { keyHash } from './keys.js';
+import { Ledger, type LedgerUsage } from './ledger.js';
+import { cacheRoot, ledgerPath } from './paths.js';
+import type { EnvVars } from './paths.js';
+
+/**
+ * The origin a connection is counted under. The --sandbox server listens on a new port each
+ * run, so its requests are counted under one fixed name instead of one entry per port.
+ */
+export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
+
+export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
+  return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
+}
+
+export interface UsageQuery {
+  env: EnvVars;
+  baseUrl: string;
+  baseUrlSource?: string;
+  apiKey?: string | undefined;
+  budget: number | null;
+}
+
+export interface ConnectionUsage extends LedgerUsage {
+  origin: string;
+  ledger: string;
+}
+
+export async function connectionUsage(query: UsageQuery): Promise<ConnectionUsage> {
+  const ledger = new Ledger(ledgerPath(cacheRoot(query.env)));
+  const origin = ledgerOrigin(query);
+  const usage = await ledger.usage(origin, keyHash(query.apiKey), { budget: query.budget });
+  return { ...usage, origin, ledger: ledger.path };
+}
+
+/** `12 requests in 2026-11 to https://api.example.com, budget 100, 88 left` — the one line. */
+export function usageLine(usage: ConnectionUsage): string {
+  const where = usage.origin === SANDBOX_LEDGER_ORIGIN ? 'the --sandbox server' : usage.origin;
+  const counted = `${usage.requests} request${usage.requests === 1 ? '' : 's'} in ${usage.month} to ${where}`;
+  return usage.budget === null ? `${counted}, no budget set` : `${counted}, budget ${usage.budget}, ${usage.remaining} left`;
+}

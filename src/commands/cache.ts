@@ -1,0 +1,67 @@
+/**
+ * `exercises cache info|clear`: where the response cache is, how much it holds, and removing
+ * it. The request ledger sits beside it and is never cleared (it is the month's count).
+ */
+import type { Context } from '../context.js';
+import { outputFormat } from '../context.js';
+import type { RegisterCommand } from './index.js';
+import { addExamples } from './shared/help.js';
+
+export type CacheOptions = { action: 'info' } | { action: 'clear' };
+
+async function openCache(ctx: Context) {
+  const [{ ResponseCache }, { cacheRoot, httpCacheDir }] = await Promise.all([import('../cache/response-cache.js'), import('../cache/paths.js')]);
+  return ResponseCache.open(httpCacheDir(cacheRoot(ctx.env)));
+}
+
+function kib(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+async function info(ctx: Context): Promise<void> {
+  const found = await (await openCache(ctx)).info();
+  const format = outputFormat(ctx);
+  if (format === 'json' || format === 'jsonl') {
+    ctx.io.stdout.write(`${JSON.stringify({ ...found, oldest: found.oldest === null ? null : new Date(found.oldest).toISOString() })}\n`);
+    return;
+  }
+  ctx.io.stdout.write(
+    [
+      `Location: ${found.path}`,
+      `Entries:  ${found.entries}`,
+      `Size:     ${kib(found.bytes)}`,
+      `Oldest:   ${found.oldest === null ? '-' : new Date(found.oldest).toISOString()}`,
+    ].join('\n') + '\n',
+  );
+}
+
+async function clear(ctx: Context): Promise<void> {
+  const cache = await openCache(ctx);
+  const { entries } = await cache.info();
+  await cache.clear();
+  if (!ctx.globals.quiet) ctx.io.stderr.write(`Removed ${entries} cache entr${entries === 1 ? 'y' : 'ies'} from ${cache.path}.\n`);
+}
+
+export async function run(options: CacheOptions, ctx: Context): Promise<void> {
+  return options.action === 'info' ? info(ctx) : clear(ctx);
+}
+
+export const register: RegisterCommand<CacheOptions> = (program, context, runF = run) => {
+  const cache = program.command('cache').description('the response cache of JSON answers: where it is, what it holds, clearing it');
+
+  const infoCmd = cache.command('info').description('location, entries, bytes on disk and the oldest entry');
+  addExamples(infoCmd, ['exercises cache info'], ['exercises cache info --json | jq .bytes']);
+  infoCmd.action(async () => {
+    const ctx = context();
+    await runF({ action: 'info' }, ctx);
+  });
+
+  const clearCmd = cache.command('clear').description('remove every cached answer (the request count of `quota` stays)');
+  addExamples(clearCmd, ['exercises cache clear'], ['exercises cache clear --quiet']);
+  clearCmd.action(async () => {
+    const ctx = context();
+    await runF({ action: 'clear' }, ctx);
+  });
+
+  addExamples(cache, ['exercises cache info', 'exercises cache clear', 'exercises --refresh show Push_Up'], ['exercises cache info --json | jq .entries']);
+};

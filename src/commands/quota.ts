@@ -1,0 +1,58 @@
+/**
+ * `exercises quota`: the requests this month to the connection in force (origin and key), the
+ * budget and what remains, and the last rate-limit headers the service sent. Reads the ledger
+ * only: it sends nothing.
+ */
+import type { Context } from '../context.js';
+import { outputFormat } from '../context.js';
+import type { RegisterCommand } from './index.js';
+import { addExamples } from './shared/help.js';
+
+export type QuotaOptions = Record<string, never>;
+
+/** The usage of the connection in force (no key needed: without one, requests were sent without one). */
+async function usageInForce(ctx: Context) {
+  const { connectionUsage } = await import('../cache/usage.js');
+  const conn = await ctx.connection();
+  return connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey, budget: ctx.settings().budget });
+}
+
+/** The one line `auth status` shows. */
+export async function quotaLine(ctx: Context): Promise<string> {
+  const { usageLine } = await import('../cache/usage.js');
+  return usageLine(await usageInForce(ctx));
+}
+
+export async function run(_options: QuotaOptions, ctx: Context): Promise<void> {
+  const usage = await usageInForce(ctx);
+  const format = outputFormat(ctx);
+  if (format === 'json' || format === 'jsonl') {
+    const { month, requests, budget, remaining, origin, rateLimit } = usage;
+    ctx.io.stdout.write(`${JSON.stringify({ month, requests, budget, remaining, origin, rateLimit })}\n`);
+    return;
+  }
+  const { usageLine } = await import('../cache/usage.js');
+  const lines = [usageLine(usage)];
+  if (usage.rateLimit) {
+    const seen = new Date(usage.rateLimit.seenAt).toISOString();
+    const headers = Object.entries(usage.rateLimit.headers).map(([name, value]) => `${name}: ${value}`);
+    lines.push(`Last rate-limit headers (${seen}): ${headers.join('; ')}`);
+  } else lines.push('The service has sent no rate-limit headers yet.');
+  if (usage.budget === null) lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export const register: RegisterCommand<QuotaOptions> = (program, context, runF = run) => {
+  const cmd = program
+    .command('quota')
+    .description('requests sent this month (UTC) to the service in use, the budget and what remains; sends nothing');
+  addExamples(
+    cmd,
+    ['exercises quota', 'exercises --budget 100 quota', 'exercises config set budget 100'],
+    ['exercises quota --json | jq .remaining', 'exercises quota --json | jq -r .month'],
+  );
+  cmd.action(async () => {
+    const ctx = context();
+    await runF({}, ctx);
+  });
+};

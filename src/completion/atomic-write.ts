@@ -1,0 +1,19 @@
+/** Replacing a small file so that no reader ever sees half of it: written aside, then renamed into place. */
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export function writeFileAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  try {
+    writeFileSync(partial, text);
+    renameSync(partial, file);
+  } catch (err) {
+    try {
+      unlinkSync(partial);
+    } catch {
+      // never written
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Ids, names and media names from a catalogue directory's exercises.jsonl, fast enough for
+ * a TAB. A mirrored catalogue runs to megabytes (instructions, translations): reading it
+ * costs more than a TAB may take, so it is read once per version of the file into two small
+ * indexes in the cache directory, and those are searched: an id index (id-index.ts format)
+ * and a media index, one line per exercise and kind: `id<TAB>image|video<TAB>name<TAB>…`.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CATALOGUE_FILE } from '../server/catalogue.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { ExerciseEntry } from './engine.js';
+import { idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
+import { asBytes, lineAt, readBytes } from './line-scan.js';
+
+type MediaKind = 'image' | 'video';
+
+interface CatalogueRecord extends ExerciseEntry {
+  media: Record<MediaKind, string[]>;
+}
+
+/** Where completion keeps the indexes of catalogue directories, in the user cache directory. */
+const INDEXES_DIR = 'completion-catalogues';
+const MEDIA_FILE = 'completion-media.tsv';
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '' && !/[\t\r\n]/.test(v)) : [];
+}
+
+/** Every record of the catalogue that has an id, in file order; none when it cannot be read. */
+function readCatalogueRecords(dir: string): CatalogueRecord[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, CATALOGUE_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: CatalogueRecord[] = [];
+  for (const line of text.split('\n')) {
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // a blank or broken line: the server says which when it loads the catalogue
+    }
+    if (typeof record?.id !== 'string') continue;
+    out.push({
+      id: record.id,
+      ...(typeof record.name === 'string' ? { name: record.name } : {}),
+      media: { image: strings(record.premiumImages), video: strings(record.premiumVideos) },
+    });
+  }
+  return out;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A short stable hash (FNV-1a, 32 bits) for naming files; node:crypto costs a TAB too much to load. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The folder of the indexes of catalogue `dir` as its exercises.jsonl is now (named after
+ * the directory, the file's size and time), written first if missing; undefined when the
+ * catalogue cannot be read or the indexes cannot be written.
+ */
+function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
+  let version: string;
+  try {
+    const stat = statSync(join(dir, CATALOGUE_FILE));
+    version = `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+  const root = join(cacheDir, INDEXES_DIR);
+  const owner = `${hash(resolve(dir))}-`;
+  const indexDir = join(root, `${owner}${hash(version)}`);
+  if (isFile(idIndexPath(indexDir))) return indexDir; // written last, so both are complete
+  try {
+    // The indexes of earlier versions of this catalogue are of no more use.
+    for (const old of readdirSync(root)) if (old.startsWith(owner)) rmSync(join(root, old), { recursive: true, force: true });
+  } catch {
+    // no indexes yet
+  }
+  try {
+    const records = readCatalogueRecords(dir);
+    const media = records.flatMap((r) => (['image', 'video'] as const).filter((k) => r.media[k].length > 0).map((k) => [r.id, k, ...r.media[k]].join('\t')));
+    writeFileAtomic(join(indexDir, MEDIA_FILE), media.map((line) => `${line}\n`).join(''));
+    writeIdIndex(indexDir, records, { maxLines: Number.MAX_SAFE_INTEGER });
+    return indexDir;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The first `limit` exercises whose id starts with `prefix` or whose name does in any case,
+ * or more (to be filtered by the caller).
+ */
+export function catalogueEntriesMatching(dir: string, prefix: string, cacheDir: string, limit = Infinity): ExerciseEntry[] {
+  const indexDir = catalogueIndexDir(dir, cacheDir);
+  // Without a writable cache, the catalogue itself is read on every TAB: slower, still right.
+  if (indexDir !== undefined) return readIdIndexMatching(indexDir, prefix, limit);
+  return readCatalogueRecords(dir).map(({ id, name }) => (name === undefined ? { id } : { id, name }));
+}
+
+/** The media names of `id` in a media index, or undefined when it lists none of that kind. */
+function indexedMedia(indexDir: string, id: string, kind: MediaKind): string[] | undefined {
+  const bytes = readBytes(join(indexDir, MEDIA_FILE));
+  if (bytes === undefined) return undefined;
+  const key = `${asBytes(id)}\t${kind}\t`;
+  let start = 0;
+  if (!bytes.startsWith(key)) {
+    const lineBreak = bytes.indexOf(`\n${key}`);
+    if (lineBreak < 0) return undefined;
+    start = lineBreak + 1;
+  }
+  return lineAt(bytes, start).split('\t').slice(2);
+}
+
+/** The premium image or video names of one exercise, by id or by name in any case. */
+export function catalogueMediaNames(dir: string, idOrName: string, kind: MediaKind, cacheDir: string): string[] {
+  const indexDir = catalogueIndexDir(dir, cacheDir);
+  const lowerName = idOrName.toLowerCase();
+  if (indexDir === undefined) {
+    const records = readCatalogueRecords(dir);
+    const record = records.find((r) => r.id === idOrName) ?? records.find((r) => r.name?.toLowerCase() === lowerName);
+    return record?.media[kind] ?? [];
+  }
+  const byId = indexedMedia(indexDir, idOrName, kind);
+  if (byId) return byId;
+  const named = readIdIndexMatching(indexDir, idOrName, 50).find((e) => e.name?.toLowerCase() === lowerName);
+  return (named && indexedMedia(indexDir, named.id, kind)) ?? [];
+}

@@ -1,0 +1,135 @@
+/**
+ * The id index: exercise ids and names seen in answers of the service, kept by the cache
+ * layer as `completion-ids.tsv` in its directory (cacheRoot, cache/paths.ts) so that TAB can
+ * offer them without a request and without reading the cache's entries. Completion also
+ * keeps one per catalogue directory (catalogue-ids.ts).
+ *
+ * The contract: a UTF-8 text file, one exercise per line, `id<TAB>name` (or just `id` when
+ * the name is unknown), oldest first. Ids and names never contain a tab or a line break
+ * (ids that would are left out; such characters in names become spaces). At most
+ * ID_INDEX_MAX_LINES lines: the oldest go first. Rewritten whole and renamed into place,
+ * so a reader never sees half a file; two writers at once may lose one's additions, which
+ * only means those ids are offered after their next answer.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import { firstLines, isAscii, lineAt, linesWith, mergeLines, readBytes } from './line-scan.js';
+
+export const ID_INDEX_FILE = 'completion-ids.tsv';
+/**
+ * Lines kept at most: a few times the service's whole catalogue, and small enough (about
+ * 0.25 MB) for a TAB to search within its time budget (bench/completion.mjs).
+ */
+export const ID_INDEX_MAX_LINES = 5_000;
+
+export interface IdIndexEntry {
+  id: string;
+  name?: string;
+}
+
+/** The index file in a cache directory (the one holding the cache's own files). */
+export function idIndexPath(cacheDir: string): string {
+  return join(cacheDir, ID_INDEX_FILE);
+}
+
+function entryOf(raw: string): IdIndexEntry | undefined {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  const tab = line.indexOf('\t');
+  const id = tab < 0 ? line : line.slice(0, tab);
+  if (id === '') return undefined;
+  const name = tab < 0 ? '' : line.slice(tab + 1);
+  return name === '' ? { id } : { id, name };
+}
+
+function entriesOf(lines: Iterable<string>): IdIndexEntry[] {
+  const out: IdIndexEntry[] = [];
+  for (const line of lines) {
+    const entry = entryOf(line);
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+/** Every entry of the index, oldest first; none when the file is missing or unreadable. */
+export function readIdIndex(cacheDir: string): IdIndexEntry[] {
+  try {
+    return entriesOf(readFileSync(idIndexPath(cacheDir), 'utf8').split('\n'));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The first `limit` entries (oldest first) whose id starts with `prefix` or whose name does
+ * in any case (any entry for ''); with a prefix beyond ASCII, every entry (to be filtered
+ * by the caller). Found by searching the file, not by reading every line, so a TAB stays
+ * fast with a full index.
+ */
+export function readIdIndexMatching(cacheDir: string, prefix: string, limit = Infinity): IdIndexEntry[] {
+  if (!isAscii(prefix)) return readIdIndex(cacheDir);
+  const bytes = readBytes(idIndexPath(cacheDir));
+  if (bytes === undefined) return [];
+  if (prefix === '') return entriesOf(firstLines(bytes, limit).map((start) => lineAt(bytes, start)));
+  const ids = linesWith(bytes, '\n', prefix, { ignoreCase: false, first: false, limit });
+  if (bytes.startsWith(prefix)) ids.unshift({ start: 0, at: 0 }); // the first line has no line break before it
+  // Without a letter in it, the prefix needs no lower-casing of the whole file.
+  const names = linesWith(bytes, '\t', prefix, { ignoreCase: /[a-z]/i.test(prefix), first: true, limit });
+  return entriesOf(mergeLines(ids, names).slice(0, limit).map((start) => lineAt(bytes, start)));
+}
+
+const LINE_BREAKS = /[\t\r\n]/;
+
+/** The entry as it may be written, or undefined when its id cannot be. */
+function clean(entry: IdIndexEntry): IdIndexEntry | undefined {
+  if (typeof entry.id !== 'string' || entry.id === '' || LINE_BREAKS.test(entry.id)) return undefined;
+  const name = typeof entry.name === 'string' ? entry.name.replace(/[\t\r\n]+/g, ' ').trim() : '';
+  return name === '' ? { id: entry.id } : { id: entry.id, name };
+}
+
+/** Replaces the index with `entries` (oldest first, one per id, the newest ones kept), atomically. */
+function writeIndex(cacheDir: string, entries: ReadonlyMap<string, string | undefined>, maxLines: number): void {
+  const lines = [...entries].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
+  writeFileAtomic(idIndexPath(cacheDir), lines.length > 0 ? `${lines.join('\n')}\n` : '');
+}
+
+export interface AppendIdIndexOptions {
+  /** Lines kept at most (default ID_INDEX_MAX_LINES). */
+  maxLines?: number;
+}
+
+/**
+ * Adds exercises to the index: a new id, or a known one under a new name, goes to the end
+ * (the newest); a known id given without a name keeps the name it has. Nothing is written
+ * when every entry is already there as given. Throws on a file-system error; callers treat
+ * that as harmless (completion simply knows fewer ids).
+ */
+export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): void {
+  const maxLines = options.maxLines ?? ID_INDEX_MAX_LINES;
+  const byId = new Map<string, string | undefined>();
+  for (const e of readIdIndex(cacheDir)) byId.set(e.id, e.name);
+
+  let changed = false;
+  for (const raw of entries) {
+    const entry = clean(raw);
+    if (!entry) continue;
+    const name = entry.name ?? byId.get(entry.id);
+    if (byId.has(entry.id) && byId.get(entry.id) === name) continue;
+    byId.delete(entry.id); // re-inserted last: the newest
+    byId.set(entry.id, name);
+    changed = true;
+  }
+  if (changed || byId.size > maxLines) writeIndex(cacheDir, byId, maxLines);
+}
+
+/** Replaces the index with exactly these entries (a later duplicate id wins). */
+export function writeIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): void {
+  const byId = new Map<string, string | undefined>();
+  for (const raw of entries) {
+    const entry = clean(raw);
+    if (!entry) continue;
+    byId.delete(entry.id);
+    byId.set(entry.id, entry.name);
+  }
+  writeIndex(cacheDir, byId, options.maxLines ?? ID_INDEX_MAX_LINES);
+}

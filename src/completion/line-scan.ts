@@ -1,0 +1,90 @@
+/**
+ * Finding the few lines of a large text file that can match what was typed, without
+ * decoding, splitting or parsing the whole file: a TAB has a few milliseconds, and an id
+ * index or a mirrored catalogue runs to megabytes. The file is read as bytes (one
+ * character per byte, which costs a copy where decoding UTF-8 costs several ms per MB),
+ * searched with the native string search, and only the lines found are decoded.
+ */
+import { readFileSync } from 'node:fs';
+
+/** A file's bytes as a string of one character per byte; undefined when it cannot be read. */
+export function readBytes(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/** How `text` appears in such a byte string (its UTF-8 bytes). */
+export function asBytes(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/** Whether a prefix can be searched case-insensitively in bytes: ASCII letters only fold alike there. */
+export function isAscii(text: string): boolean {
+  return /^[\x00-\x7f]*$/.test(text);
+}
+
+export interface LineMatch {
+  /** Where the line starts in the text. */
+  start: number;
+  /** Where the needle was found. */
+  at: number;
+}
+
+/**
+ * The lines of byte string `bytes` holding `marker + prefix` (each line once, in file
+ * order): exactly, or with the prefix in any case when `ignoreCase` (the marker must be
+ * lower case, the prefix ASCII). `first`: only where that is the marker's first occurrence
+ * in the line, so a record's own key is matched and not one nested further on. The marker
+ * may be the line break itself (`\n` + prefix: lines starting with the prefix, but for the
+ * first line). At most `limit` lines.
+ */
+export function linesWith(bytes: string, marker: string, prefix: string, options: { ignoreCase: boolean; first: boolean; limit?: number }): LineMatch[] {
+  const limit = options.limit ?? Infinity;
+  const haystack = options.ignoreCase ? bytes.toLowerCase() : bytes;
+  const needle = marker + (options.ignoreCase ? prefix.toLowerCase() : asBytes(prefix));
+  const out: LineMatch[] = [];
+  let lastStart = -1;
+  for (let at = haystack.indexOf(needle); at >= 0 && out.length < limit; at = haystack.indexOf(needle, at + 1)) {
+    const start = haystack.lastIndexOf('\n', at + marker.length - 1) + 1;
+    if (start === lastStart) continue;
+    if (options.first && haystack.indexOf(marker, start) !== at) continue;
+    lastStart = start;
+    out.push({ start, at });
+  }
+  return out;
+}
+
+/** Where the first `limit` lines of `bytes` start. */
+export function firstLines(bytes: string, limit: number): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < bytes.length && out.length < limit; ) {
+    out.push(start);
+    const end = bytes.indexOf('\n', start);
+    start = end < 0 ? bytes.length : end + 1;
+  }
+  return out;
+}
+
+/** The line of `bytes` that starts at `start`, decoded, without its line break. */
+export function lineAt(bytes: string, start: number): string {
+  const end = bytes.indexOf('\n', start);
+  const raw = bytes.slice(start, end < 0 ? bytes.length : end);
+  // Most lines are ASCII, which reads the same as bytes: decode only the others.
+  const line = isAscii(raw) ? raw : Buffer.from(raw, 'latin1').toString('utf8');
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/** The lines of two lists (each in file order), each once, in file order. */
+export function mergeLines(a: readonly LineMatch[], b: readonly LineMatch[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]!.start <= b[j]!.start) ? a[i++]!.start : b[j++]!.start;
+    if (out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
+}

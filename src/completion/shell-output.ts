@@ -1,0 +1,66 @@
+/**
+ * The answer of `exercises __complete` as each shell script reads it (scripts.ts): a first
+ * line saying what to complete, then one candidate per line.
+ *
+ *   words                          then candidates
+ *   files<TAB>prefix<TAB>wordPrefix  (or dirs): the shell lists the paths itself
+ *
+ * bash gets candidates ready to insert (quoted, and only the part readline replaces);
+ * zsh gets `value:description` for _describe; fish gets `value<TAB>description`.
+ */
+import type { Completion } from './engine.js';
+import { dequote } from './words.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** A value or description on one line of the answer. */
+function oneLine(text: string): string {
+  return text.replace(/[\t\r\n]+/g, ' ');
+}
+
+/** What readline will put in place of the text it replaces, given the quote the user opened. */
+export function bashQuote(text: string, openQuote: '' | '"' | "'"): string {
+  if (openQuote === "'") return text.replace(/'/g, `'\\''`);
+  if (openQuote === '"') return text.replace(/[\\"$`]/g, '\\$&');
+  // Only ASCII characters are special to the shell; letters of other scripts stay as they are.
+  return text.replace(/[^\w\-.,:/@%+=\u0080-\uffff]/g, '\\$&').replace(/^~/, '\\$&');
+}
+
+/** The word being completed, raw as typed, and where the text readline replaces starts in it. */
+export interface CurrentWord {
+  raw: string;
+  replacedFrom: number;
+}
+
+function bash(completion: Completion, word: CurrentWord): string[] {
+  const { openQuote, openQuoteAt } = dequote(word.raw);
+  // Inside a quote readline replaces only the text after it.
+  const from = openQuote !== '' && openQuoteAt >= word.replacedFrom ? openQuoteAt + 1 : word.replacedFrom;
+  const kept = dequote(word.raw.slice(0, from)).text; // stays on the line, so not part of a candidate
+  if (completion.directive !== 'words') {
+    const full = completion.wordPrefix + completion.prefix;
+    return [`${completion.directive}\t${full.startsWith(kept) ? full.slice(kept.length) : completion.prefix}`];
+  }
+  const lines = ['words'];
+  for (const c of completion.candidates) {
+    if (c.value.startsWith(kept)) lines.push(oneLine(bashQuote(c.value.slice(kept.length), openQuote)));
+  }
+  return lines;
+}
+
+function zsh(completion: Completion): string[] {
+  if (completion.directive !== 'words') return [`${completion.directive}\t${oneLine(completion.prefix)}\t${oneLine(completion.wordPrefix)}`];
+  const describe = (v: string): string => v.replace(/[\\:]/g, '\\$&');
+  return ['words', ...completion.candidates.map((c) => oneLine(c.description ? `${describe(c.value)}:${c.description}` : describe(c.value)))];
+}
+
+function fish(completion: Completion): string[] {
+  if (completion.directive !== 'words') return [`${completion.directive}\t${oneLine(completion.prefix)}\t${oneLine(completion.wordPrefix)}`];
+  return ['words', ...completion.candidates.map((c) => (c.description ? `${oneLine(c.value)}\t${oneLine(c.description)}` : oneLine(c.value)))];
+}
+
+export function formatCompletion(shell: Shell, completion: Completion, word: CurrentWord): string {
+  const lines = shell === 'bash' ? bash(completion, word) : shell === 'zsh' ? zsh(completion) : fish(completion);
+  return `${lines.join('\n')}\n`;
+}

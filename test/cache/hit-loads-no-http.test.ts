@@ -1,0 +1,52 @@
+/**
+ * A cache hit loads no HTTP code: `show` answered from the response cache (the built CLI,
+ * bundled) loads neither undici nor the ledger's lock library nor cacache's write path: a
+ * preloaded script lists the files require() loaded, vendor files included, and undici (which
+ * the launcher compiles itself) leaves its V8 code-cache file when loaded.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedHome, runCli } from '../helpers/run-cli.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { serverEnv } from '../client/fixtures.js';
+
+let server: CatalogueServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const TRACE = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
+
+/** The vendor files (dist/bundle/vendor) a run of the built CLI loaded. */
+async function vendorsLoadedBy(args: string[], env: Record<string, string | undefined>) {
+  const file = join(mkdtempSync(join(tmpdir(), 'exercises-trace-')), 'loaded.json');
+  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file } });
+  const loaded = JSON.parse(readFileSync(file, 'utf8')) as string[];
+  return { ...r, vendors: loaded.filter((f) => f.includes(join('bundle', 'vendor'))).map((f) => basename(f, '.cjs')) };
+}
+
+describe('a cache hit', () => {
+  it('loads no HTTP code and sends nothing', async () => {
+    const home = isolatedHome();
+    const env = { ...serverEnv(server), HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
+    const miss = await vendorsLoadedBy(['show', 'Push_Up', '--format', 'json'], env);
+    expect(miss.code, miss.stderr).toBe(0);
+    // The trace sees the network and write path when they are used.
+    expect(miss.vendors).toEqual(expect.arrayContaining(['proper-lockfile', 'cacache-write']));
+    const undiciTrace = join(home, '.cache', 'exercises', 'code-cache', 'vendor-undici.cjs.v8');
+    expect(existsSync(undiciTrace)).toBe(true);
+    rmSync(undiciTrace);
+
+    const before = server.requests.length;
+    const hit = await vendorsLoadedBy(['show', 'Push_Up', '--format', 'json'], env);
+    expect(hit.code, hit.stderr).toBe(0);
+    expect(hit.stdout).toBe(miss.stdout);
+    expect(server.requests.length).toBe(before);
+    expect(hit.vendors).toEqual([]);
+    expect(existsSync(undiciTrace)).toBe(false);
+  });
+});
