@@ -31,7 +31,7 @@ describe('terminal injection', () => {
   for (const format of ['table', 'tsv', 'csv', 'json', 'jsonl']) {
     it(`ids, names and aliases in ${format} carry no ESC, C1 or bidi byte`, async () => {
       server.route(/^\/exercise\/exerciseIds/, listPage(evilSummaries));
-      const r = await cli(server, ['ids', '--all', '--format', format], { tty: format === 'table', env: { NO_COLOR: '1' } });
+      const r = await cli(server, ['ids', '--all', '--format', format], { tty: format === 'table', env: { PAGER: 'cat', NO_COLOR: '1' } });
       expect(r.code, r.stderr).toBe(0);
       expectTerminalSafe(r);
       expect(r.stdout).toContain('Calm');
