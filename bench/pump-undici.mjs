@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * The body pump with another body source: undici's dispatch handler feeding pumpBody()
- * (src/media/download/body-pump.ts) directly, no stream in between, into the same file sink as
- * `exercises download` (the file's lock, `.part`, descriptor-checked rename). bench/download.mjs
- * runs it as the tool `pump-undici`: what the download engine can do once the transport hands
- * over chunks itself, measured beside the CLI (node:http today) and aria2c.
+ * The download engine without the CLI around it: undici's dispatch (src/http/dispatch-body.ts,
+ * what `exercises download` uses through Transport.dispatchStream) feeding pumpBody()
+ * (src/media/download/body-pump.ts), no stream in between, into the same file sink (the file's
+ * lock, `.part`, descriptor-checked rename) — but none of the transport's per-request work
+ * (hooks, deadline, URL policy, retries) and the whole undici package rather than the CLI's
+ * partial bundle. bench/download.mjs runs it as the tool `pump-undici`: the gap between it and
+ * `ours` is what the CLI adds.
  *
  *   node bench/pump-undici.mjs <base-url> <api-key> <out-dir> <concurrency> <path>...
  *
@@ -19,58 +21,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { pumpBody } = await import(join(root, 'dist/media/download/body-pump.js'));
 const { fileSink } = await import(join(root, 'dist/media/download/file-sink.js'));
 const { checkMagic } = await import(join(root, 'dist/media/verify.js'));
+const { dispatchBody } = await import(join(root, 'dist/http/dispatch-body.js'));
 
 const [base, key, out, concurrency, ...paths] = process.argv.slice(2);
 const origin = new URL(base).origin;
 const agent = new Agent({ keepAliveTimeout: 10_000 });
-
-/**
- * A BodySource over one dispatch: undici calls onData with each chunk (a view of the socket's
- * read, not copied) and pauses the socket when onData returns false, until resume() is called.
- * Chunks that come before the pump has started are held (and the socket paused) meanwhile.
- */
-function dispatchSource() {
-  let consumer;
-  let held = [];
-  let ended;
-  let resume = () => {};
-  let abort = () => {};
-  return {
-    handler: {
-      onConnect(abortRequest) {
-        abort = abortRequest;
-      },
-      onHeaders(_status, _headers, resumeSocket) {
-        resume = resumeSocket;
-        return true;
-      },
-      onData(chunk) {
-        if (consumer) return consumer.onData(chunk);
-        held.push(chunk);
-        return false;
-      },
-      onComplete() {
-        if (consumer) consumer.onEnd();
-        else ended = { ok: true };
-      },
-      onError(err) {
-        if (consumer) consumer.onError(err);
-        else ended = { err };
-      },
-    },
-    source: {
-      start(c) {
-        consumer = c;
-        let flowing = true;
-        for (const chunk of held) flowing = c.onData(chunk) && flowing;
-        held = [];
-        if (ended) queueMicrotask(() => (ended.ok ? c.onEnd() : c.onError(ended.err)));
-        else if (flowing) resume();
-        return { resume: () => resume(), destroy: () => abort(new Error('stopped')) };
-      },
-    },
-  };
-}
 
 async function fetchOne(path) {
   const file = join(out, path.replace(/^\/videos\//, '').replace('/premium/', '/'));
@@ -79,10 +34,9 @@ async function fetchOne(path) {
   await sink.claim('video', { waitMs: 60_000, what: path });
   try {
     const writer = await sink.open(0);
-    const { source, handler } = dispatchSource();
-    const done = pumpBody(source, writer, { checkHead: (first) => checkMagic('video', first, path) });
-    agent.dispatch({ origin, path, method: 'GET', headers: { 'x-api-key': key } }, handler);
-    const { sourceError } = await done;
+    const res = await dispatchBody(agent, { origin, path, method: 'GET', headers: { 'x-api-key': key } });
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
+    const { sourceError } = await pumpBody(res.body, writer, { checkHead: (first) => checkMagic('video', first, path) });
     if (sourceError) throw sourceError;
     await sink.finish('video', undefined, path);
   } finally {

@@ -46,7 +46,9 @@ const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs'
 /**
  * undici, in part. Its index requires all of undici (fetch, WebSocket, caches, mocks, proxies,
  * HTTP/2: ~730 KB, and node:http2, zlib, worker_threads, perf_hooks at load); the client uses
- * one Agent and its request() (src/http/agent.ts, transport.ts): HTTP/1.1 GETs without a body.
+ * one Agent, its request() (src/http/agent.ts, transport.ts) and, for media bodies, its
+ * dispatch() with a handler of ours (src/http/dispatch-body.ts; dispatch and compose are the
+ * Agent's own, nothing more to include): HTTP/1.1 GETs without a body.
  * So the vendor file holds just those (~280 KB, half of it llhttp's WebAssembly): `import('undici')`
  * in the bundle gives { Agent } with request() on every dispatcher, as the full module does.
  * Measured with bench/startup.mjs: one `show` ~70 ms faster than with the whole of undici.

@@ -28,6 +28,7 @@ import type { Progress } from './agent.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
+import { type DispatchedBody, dispatchBody } from './dispatch-body.js';
 
 export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from './url-policy.js';
 
@@ -91,11 +92,37 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
-/** One attempt on its way: the answer's head, and how to end the attempt once its body is done with. */
-interface Sent {
+/** A stream() answer whose body comes chunk by chunk from undici's dispatch (dispatch-body.ts), no Readable. */
+export interface DispatchResponse {
   status: number;
   headers: ResponseHeaders;
-  body: Readable;
+  /** The caller must read it to its end (pumpBody) or discard() it. */
+  body: DispatchedBody;
+  url: URL;
+}
+
+/** How an attempt's request is handed to undici: request() (a Readable body) unless another way is given. */
+interface Issue<B> {
+  send(agent: Dispatcher, options: Dispatcher.RequestOptions): Promise<{ statusCode: number; headers: unknown; body: B }>;
+  /** Lets go of a body nobody will read. */
+  drop(body: B): void;
+}
+
+const DISPATCH: Issue<DispatchedBody> = {
+  send: (agent, options) => dispatchBody(agent, options as Parameters<typeof dispatchBody>[1]),
+  drop: (body) => body.discard(),
+};
+
+const REQUEST: Issue<Readable> = {
+  send: (agent, options) => agent.request(options),
+  drop: (body) => body.on('error', () => {}).destroy(),
+};
+
+/** One attempt on its way: the answer's head, and how to end the attempt once its body is done with. */
+interface Sent<B = Readable> {
+  status: number;
+  headers: ResponseHeaders;
+  body: B;
   /** Stops the deadline and the watch on the signals; call once the body is read or dropped. */
   finish(): void;
 }
@@ -182,7 +209,13 @@ export class Transport {
    * undici, bounded by the deadline and cancelled by any of `signals`. Failures become project
    * errors; the body's own failures are the caller's to map (networkError / streamError).
    */
-  private async send(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[], bound: Bound): Promise<Sent> {
+  private async send<B = Readable>(
+    url: URL,
+    headers: Record<string, string>,
+    signals: readonly AbortSignal[],
+    bound: Bound,
+    issue: Issue<B> = REQUEST as unknown as Issue<B>,
+  ): Promise<Sent<B>> {
     this.assertAllowed(url);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
     if (this.options.beforeRequest) await this.options.beforeRequest(url);
@@ -206,9 +239,9 @@ export class Transport {
       for (const s of signals) this.signals.release(s, cancel);
     };
 
-    let res: Dispatcher.ResponseData;
+    let res: { statusCode: number; headers: unknown; body: B };
     try {
-      res = await agent.request({
+      res = await issue.send(agent, {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'GET',
@@ -224,7 +257,7 @@ export class Transport {
     try {
       this.options.afterResponse?.(url, res.statusCode, responseHeaders);
     } catch (err) {
-      res.body.on('error', () => {}).destroy();
+      issue.drop(res.body);
       finish();
       throw err;
     }
@@ -356,13 +389,32 @@ export class Transport {
     const res = await this.send(target, this.headersFor(target, options.headers), signals, { kind: 'media', progress: { bytes: 0 } });
     // The attempt ends when its body does, read to the end, failed or dropped.
     res.body.once('close', res.finish);
-    if (this.verbose) {
-      const quota = quotaHeaders(res.headers);
-      const range = options.headers?.range ?? options.headers?.Range;
-      this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
-    }
+    this.logStream(target, res, started, options.headers);
     // Socket failures while the caller reads surface as body errors; streamError() maps them.
     return { status: res.status, headers: res.headers, body: res.body, url: target };
+  }
+
+  /**
+   * stream() with the body handed over chunk by chunk through undici's dispatch (dispatch-body.ts)
+   * rather than a Readable: what media downloads use, straight into the body pump. Same rules,
+   * bounds and errors as stream(); body failures reach the pump's consumer, for streamError().
+   */
+  async dispatchStream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DispatchResponse> {
+    const target = this.resolve(url);
+    const started = nowMs();
+    const signals = this.signalsWith(options.signal);
+    const res = await this.send(target, this.headersFor(target, options.headers), signals, { kind: 'media', progress: { bytes: 0 } }, DISPATCH);
+    res.body.onClose(res.finish);
+    this.logStream(target, res, started, options.headers);
+    return { status: res.status, headers: res.headers, body: res.body, url: target };
+  }
+
+  /** The --verbose line of a media request, once its head arrived. */
+  private logStream(target: URL, res: { status: number; headers: ResponseHeaders }, started: number, headers: Record<string, string> | undefined): void {
+    if (!this.verbose) return;
+    const quota = quotaHeaders(res.headers);
+    const range = headers?.range ?? headers?.Range;
+    this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
   }
 
   /** Maps an error raised while reading a stream() body, for callers that consume it. */

@@ -25,7 +25,7 @@
  * file. A failure that brought new bytes to
  * disk does not use up an attempt: a flaky connection that keeps making progress still finishes.
  */
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import {
   AuthError,
   CliError,
@@ -35,14 +35,13 @@ import {
   NotFoundError,
   UsageError,
 } from '../errors.js';
-import { type StreamResponse, headerValue } from '../http/transport.js';
-import { readCapped } from '../http/read-capped.js';
+import { type DispatchResponse, headerValue } from '../http/transport.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { errorForStatus } from '../http/status-errors.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { MEDIA_LOCK_WAIT_MS } from '../config/defaults.js';
 import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from './verify.js';
-import { discardBody, pumpBody, readableSource } from './download/body-pump.js';
+import { type BodySource, pumpBody, readSmall } from './download/body-pump.js';
 import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
 import { parseContentRange, parseLength, selfDelimited, validatorOf } from './download/range-resume.js';
@@ -53,7 +52,8 @@ export type { Sink };
 
 /** What the downloader needs from the Transport (src/http/transport.ts). */
 export interface MediaTransport {
-  stream(url: string | URL, options?: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<StreamResponse>;
+  /** One GET attempt whose body is handed over chunk by chunk (undici's dispatch, no Readable). */
+  dispatchStream(url: string | URL, options?: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<DispatchResponse>;
   streamError?(err: unknown, url: URL, signal?: AbortSignal): CliError;
   /** Keeps the API key out of server text quoted in errors. */
   redact?(text: string): string;
@@ -131,14 +131,9 @@ function statusError(status: number, target: MediaTarget, body: string | undefin
 }
 
 /** Reads at most 64 KiB of an error body (to quote the server's message), then lets go of it. */
-async function readSmall(body: Readable): Promise<string | undefined> {
-  try {
-    return (await readCapped(body, 64 * 1024)).bytes.toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    discardBody(body);
-  }
+async function readErrorBody(body: BodySource): Promise<string | undefined> {
+  const bytes = await readSmall(body, 64 * 1024);
+  return bytes.length > 0 ? bytes.toString('utf8') : undefined;
 }
 
 /**
@@ -217,9 +212,9 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
     if (!ranged) offset = 0;
     const headers: Record<string, string> = ranged ? { range: `bytes=${offset}-`, 'if-range': validator!.etag } : {};
 
-    let res: StreamResponse;
+    let res: DispatchResponse;
     try {
-      res = await transport.stream(target.url, { headers, ...(signal ? { signal } : {}) });
+      res = await transport.dispatchStream(target.url, { headers, ...(signal ? { signal } : {}) });
     } catch (err) {
       if (interrupted()) throw new InterruptedError();
       if (!isRetryableError(err)) throw err;
@@ -227,11 +222,9 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       continue;
     }
 
-    // Errors of the body are seen by the pump; a late duplicate must not crash the process.
-    res.body.on('error', () => {});
     const status = res.status;
     if (status !== 200 && status !== 206) {
-      const body = await readSmall(res.body).then((text) => (text && transport.redact ? transport.redact(text) : text));
+      const body = await readErrorBody(res.body).then((text) => (text && transport.redact ? transport.redact(text) : text));
       if (status === 416) {
         // The bytes held do not fit the file any more: start over.
         log?.(`${target.what}: range not satisfiable, starting over`);
@@ -260,7 +253,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
         (range.total === undefined || range.end === range.total - 1) &&
         (validator!.total === undefined || range.total === undefined || range.total === validator!.total);
       if (!fits) {
-        discardBody(res.body);
+        res.body.discard();
         log?.(`${target.what}: the partial answer does not match what was asked, starting over`);
         validator = undefined;
         offset = 0;
@@ -289,7 +282,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
         );
       }
     } catch (err) {
-      discardBody(res.body);
+      res.body.discard();
       await sink.discard();
       throw err;
     }
@@ -298,7 +291,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       if (status === 200) await sink.remember(target.url, validator);
       writer = await sink.open(start);
     } catch (err) {
-      discardBody(res.body);
+      res.body.discard();
       return asLocal(target)(err);
     }
     options.onStart?.(end, start);
@@ -306,7 +299,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
     /** A failure of the socket while reading: the bytes that arrived are still on disk. */
     let sourceError: unknown;
     try {
-      ({ sourceError } = await pumpBody(readableSource(res.body), writer, {
+      ({ sourceError } = await pumpBody(res.body, writer, {
         onChunk(bytes) {
           received += bytes;
           onBytes?.(bytes);

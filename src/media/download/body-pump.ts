@@ -232,3 +232,35 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
     });
   });
 }
+
+/**
+ * Reads at most `cap` bytes of `source` (an error body, to quote the server's message), then
+ * lets go of the rest. Resolves with what arrived, also when the body failed part-way.
+ */
+export function readSmall(source: BodySource, cap: number): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks, size));
+    };
+    const control = source.start({
+      onData(chunk) {
+        if (done) return false;
+        const room = cap - size;
+        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        size += Math.min(chunk.length, room);
+        if (size < cap) return true;
+        finish();
+        // After start() has returned: a source may deliver chunks it held from inside start().
+        queueMicrotask(() => control.destroy());
+        return false;
+      },
+      onEnd: finish,
+      onError: finish,
+    });
+  });
+}

@@ -39,7 +39,7 @@ export function parseContentRange(value: string | undefined): { start: number; e
 }
 
 /** A validator usable with If-Range: byte ranges offered and a strong ETag (RFC 9110 §13.1.5). */
-export function validatorOf(res: StreamResponse, total: number | undefined): Validator | undefined {
+export function validatorOf(res: Pick<StreamResponse, 'headers'>, total: number | undefined): Validator | undefined {
   const ranges = headerValue(res.headers, 'accept-ranges');
   const etag = headerValue(res.headers, 'etag')?.trim();
   if (!ranges || !/\bbytes\b/i.test(ranges) || !etag || etag.startsWith('W/')) return undefined;
@@ -52,7 +52,7 @@ export function validatorOf(res: StreamResponse, total: number | undefined): Val
  * A body delimited only by the connection closing is not: a dropped connection and a finished
  * body look the same, so its completeness cannot be shown, and it is never accepted.
  */
-export function selfDelimited(res: StreamResponse): boolean {
+export function selfDelimited(res: Pick<StreamResponse, 'headers'>): boolean {
   const coding = headerValue(res.headers, 'transfer-encoding');
   return coding !== undefined && /(^|,)\s*chunked\s*$/i.test(coding);
 }
