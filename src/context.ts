@@ -79,6 +79,14 @@ export interface Connection {
   apiKey?: string;
   keySource: SettingSource;
   keyOrigin?: string;
+  /**
+   * True when the answers come from a catalogue server started in-process on 127.0.0.1
+   * (--sandbox, --catalogue): no request leaves the machine, so the response cache and the
+   * request ledger are not used (its origin is a random port anyway).
+   */
+  local?: boolean;
+  /** With --catalogue (or EXERCISES_CATALOGUE, `config set catalogue`): the directory answering. */
+  catalogue?: string;
 }
 
 export interface Context {

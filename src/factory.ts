@@ -48,7 +48,7 @@ export function createContext(options: ContextOptions): Context {
     // A broken config file is reported before anything else, even with --sandbox.
     settings: once((): Settings => resolveSettings(ctx)),
     connection: once(async (): Promise<Connection> => {
-      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, onExit: ctx.onExit });
+      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, globals: ctx.globals, env: ctx.env, onExit: ctx.onExit });
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());

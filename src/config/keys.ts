@@ -8,6 +8,8 @@ import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../http/url-policy.js';
 import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
+import { resolve } from 'node:path';
+import { catalogueDirProblem } from '../mirror/catalogue-dir.js';
 
 export interface ConfigKeySpec {
   key: string;
@@ -23,6 +25,13 @@ export interface ConfigKeySpec {
 }
 
 /** A base URL as stored: checked like every other (src/http/url-policy.ts), without a trailing slash. */
+/** A catalogue directory as stored: absolute, and holding exercises.jsonl now. */
+function parseCatalogueSetting(value: string): string {
+  const problem = catalogueDirProblem(value.trim());
+  if (problem) throw new UsageError(`catalogue: ${problem}.`, { hint: '`exercises mirror <dir>` writes a catalogue directory.' });
+  return resolve(value.trim());
+}
+
 function parseBaseUrlSetting(value: string): string {
   return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
@@ -39,6 +48,12 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', parse: parseBaseUrlSetting },
   { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', parse: (value) => parseLangTag(value, 'lang') },
   { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
+  {
+    key: 'catalogue',
+    description: 'catalogue directory every command answers from, in-process and offline (see `exercises mirror`)',
+    env: 'EXERCISES_CATALOGUE',
+    parse: parseCatalogueSetting,
+  },
   { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
 ];
 
