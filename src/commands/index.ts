@@ -13,6 +13,7 @@ import { type ConfigOptions, register as config } from './config.js';
 import { type DownloadOptions, register as download } from './download.js';
 import { type IdsOptions, register as ids } from './ids.js';
 import { register as image } from './image.js';
+import { type MirrorOptions, register as mirror } from './mirror.js';
 import { type QueryOptions, register as query } from './query.js';
 import { type ServeOptions, register as serve } from './serve.js';
 import { type ShowOptions, register as show } from './show.js';
@@ -36,6 +37,7 @@ export interface CommandOptions {
   auth: AuthOptions;
   config: ConfigOptions;
   serve: ServeOptions;
+  mirror: MirrorOptions;
 }
 
 export type CommandName = keyof CommandOptions;
@@ -59,4 +61,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'auth', register: auth },
   { name: 'config', register: config },
   { name: 'serve', register: serve },
+  { name: 'mirror', register: mirror },
 ];
