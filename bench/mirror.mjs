@@ -135,7 +135,9 @@ try {
   console.log(`  exercises.jsonl: ${lines} lines`);
   if (first.code !== 0) console.log(first.stderr);
 } finally {
+  const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGINT');
+  await exited;
   if (!values.keep) rmSync(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
 }

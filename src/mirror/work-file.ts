@@ -1,6 +1,6 @@
 /**
  * The mirror's work file, `<dir>/.mirror/records.jsonl`: one line per answer received (a
- * record, or a record in one language), appended and fsynced as it arrives, so a run stopped
+ * record, or a record in one language), appended as it arrives (see WorkFileWriter), so a run stopped
  * at any point (budget, Ctrl-C, a crash) keeps every answer it paid for and the next run
  * asks for none of them again. A torn last line (a crash mid-write) is ignored.
  */
@@ -75,9 +75,16 @@ export function readWorkFile(dir: string): Fetched {
   return fetched;
 }
 
-/** Appends answers to the work file, each one written and fsynced before the next is asked. */
+/**
+ * Appends answers to the work file. Each line is written to the file as it arrives (a killed
+ * process loses none); fsync runs at most every SYNC_INTERVAL_MS and on close, so a machine
+ * crash loses at most that much. An fsync per line made a 2,500-exercise mirror five times slower.
+ */
+const SYNC_INTERVAL_MS = 200;
+
 export class WorkFileWriter {
   private readonly fd: number;
+  private lastSync = Date.now();
 
   constructor(dir: string) {
     const paths = workPaths(dir);
@@ -87,10 +94,18 @@ export class WorkFileWriter {
 
   append(line: WorkLine): void {
     writeSync(this.fd, `${JSON.stringify(line)}\n`);
-    fsyncSync(this.fd);
+    const now = Date.now();
+    if (now - this.lastSync >= SYNC_INTERVAL_MS) {
+      fsyncSync(this.fd);
+      this.lastSync = now;
+    }
   }
 
   close(): void {
-    closeSync(this.fd);
+    try {
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+    }
   }
 }
