@@ -1,25 +1,29 @@
 /**
  * Where this run's requests go, decided once by the factory: with --sandbox, the shipped
  * sample catalogue served in-process on 127.0.0.1 with its premium key (stopped when the run
- * ends); otherwise the base URL and key resolved from flags, environment and stored config.
+ * ends); with --catalogue <dir> (or EXERCISES_CATALOGUE, `config set catalogue`), the same
+ * server over that directory; otherwise the base URL and key resolved from flags, environment
+ * and stored config.
  */
-import type { Connection } from './context.js';
+import { resolve } from 'node:path';
+import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
-import { AuthError } from './errors.js';
+import { AuthError, UsageError } from './errors.js';
+import { catalogueDirProblem } from './mirror/catalogue-dir.js';
 
 export interface ConnectionInputs {
   settings: Settings;
   sandbox: boolean;
+  /** For the catalogue directory in force; without them, no catalogue mode. */
+  globals?: Pick<GlobalOptions, 'catalogue' | 'baseUrl' | 'sandbox'>;
+  env?: Env;
   onExit(fn: () => void | Promise<void>): void;
 }
 
-export async function decideConnection({ settings, sandbox, onExit }: ConnectionInputs): Promise<Connection> {
-  if (sandbox) {
-    const { startSandbox } = await import('./server/sandbox.js');
-    const server = await startSandbox();
-    onExit(() => server.close());
-    return { baseUrl: server.baseUrl, baseUrlSource: 'sandbox', apiKey: server.apiKey, keySource: 'sandbox' };
-  }
+export async function decideConnection({ settings, sandbox, globals, env, onExit }: ConnectionInputs): Promise<Connection> {
+  const catalogue = globals && env ? await catalogueInForce(globals, env) : undefined;
+  if (catalogue) return startLocal(catalogue.dir, onExit);
+  if (sandbox) return startLocal(undefined, onExit);
   const { baseUrl, apiKey } = settings;
   return {
     baseUrl: baseUrl.value!,
@@ -29,6 +33,61 @@ export async function decideConnection({ settings, sandbox, onExit }: Connection
     keySource: apiKey.source,
     ...(apiKey.origin ? { keyOrigin: apiKey.origin } : {}),
   };
+}
+
+/** The catalogue server in-process on 127.0.0.1:0 over `dir` (the sample without one), with the premium key. */
+async function startLocal(dir: string | undefined, onExit: ConnectionInputs['onExit']): Promise<Connection> {
+  const [{ createCatalogueServer }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([
+    import('./server/catalogue-server.js'),
+    import('./server/sandbox.js'),
+  ]);
+  const server = await createCatalogueServer({ dir: dir ?? sampleCatalogueDir(), host: '127.0.0.1', port: 0 });
+  onExit(() => server.close());
+  return {
+    baseUrl: server.url,
+    baseUrlSource: 'sandbox',
+    apiKey: SANDBOX_API_KEY,
+    keySource: 'sandbox',
+    local: true,
+    ...(dir ? { catalogue: dir } : {}),
+  };
+}
+
+/**
+ * The catalogue directory in force: --catalogue, else EXERCISES_CATALOGUE, else the stored
+ * `catalogue` setting. The flag with --sandbox or --base-url is a usage error (two answers to
+ * "where from"); from the environment or config, those flags simply win for the run.
+ */
+export async function catalogueInForce(
+  globals: Pick<GlobalOptions, 'catalogue' | 'baseUrl' | 'sandbox'>,
+  env: Env,
+): Promise<{ dir: string; origin: string } | undefined> {
+  const flag = globals.catalogue?.trim();
+  if (flag) {
+    const other = globals.sandbox ? '--sandbox' : globals.baseUrl !== undefined ? '--base-url' : undefined;
+    if (other) throw new UsageError(`--catalogue cannot be combined with ${other}: each says where the answers come from.`);
+    return { dir: checkCatalogueDir(flag, '--catalogue'), origin: '--catalogue' };
+  }
+  if (globals.sandbox || globals.baseUrl !== undefined) return undefined;
+  const fromEnv = env.EXERCISES_CATALOGUE?.trim();
+  if (fromEnv) return { dir: checkCatalogueDir(fromEnv, 'EXERCISES_CATALOGUE'), origin: 'EXERCISES_CATALOGUE' };
+  const { readStoredConfig } = await import('./config/store.js');
+  const stored = readStoredConfig(env).catalogue;
+  if (typeof stored === 'string' && stored.trim() !== '') {
+    return { dir: checkCatalogueDir(stored.trim(), 'the stored catalogue setting'), origin: 'config' };
+  }
+  return undefined;
+}
+
+/** The absolute directory, checked to hold exercises.jsonl; else a usage error naming it and where it came from. */
+export function checkCatalogueDir(dir: string, origin: string): string {
+  const problem = catalogueDirProblem(dir);
+  if (problem) {
+    throw new UsageError(`${problem} (from ${origin}).`, {
+      hint: 'A catalogue directory holds exercises.jsonl (one record per line); `exercises mirror <dir>` writes one.',
+    });
+  }
+  return resolve(dir);
 }
 
 /** The connection, which must include a key: else AuthError naming the three ways to give one and --sandbox. */

@@ -79,6 +79,14 @@ export interface Connection {
   apiKey?: string;
   keySource: SettingSource;
   keyOrigin?: string;
+  /**
+   * True when the answers come from a catalogue server started in-process on 127.0.0.1
+   * (--sandbox, --catalogue): no request leaves the machine, so the response cache and the
+   * request ledger are not used (its origin is a random port anyway).
+   */
+  local?: boolean;
+  /** With --catalogue (or EXERCISES_CATALOGUE, `config set catalogue`): the directory answering. */
+  catalogue?: string;
 }
 
 export interface Context {
@@ -103,7 +111,7 @@ export interface Context {
   /** The API client for this run, created on first use; AuthError (exit 3) without a key. */
   api(): Promise<ApiClient>;
   /** A client for another base URL or key (`auth` checks a key before storing it), closed with the run. */
-  apiFor(conn: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
+  apiFor(conn: { baseUrl: string; apiKey: string; local?: boolean }): Promise<ApiClient>;
 }
 
 /** The --verbose line writer (one line to stderr each), or undefined without --verbose. */

@@ -50,7 +50,7 @@ export function createContext(options: ContextOptions): Context {
     // A broken config file is reported before anything else, even with --sandbox.
     settings: once((): Settings => resolveSettings(ctx)),
     connection: once(async (): Promise<Connection> => {
-      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, onExit: ctx.onExit });
+      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, globals: ctx.globals, env: ctx.env, onExit: ctx.onExit });
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
@@ -81,7 +81,7 @@ function cacheMode(globals: Context['globals']): CacheMode {
  * by `auth`) always asks the service. Loads only the client and the cache store: a cache hit
  * loads no HTTP code.
  */
-async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?: string; apiKey?: string | undefined }, options: { cache: boolean }): Promise<ApiClient> {
+async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?: string; apiKey?: string | undefined; local?: boolean }, options: { cache: boolean }): Promise<ApiClient> {
   const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
     import('./api/client.js'),
     import('./cache/response-cache.js'),
@@ -99,7 +99,8 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
       origin: conn.baseUrl,
       countAs: ledgerOrigin(conn),
       keyHash: keyHash(conn.apiKey),
-      budget,
+      // Local answers (--sandbox, --catalogue) are counted but never stopped: they spend no quota.
+      budget: conn.local ? null : budget,
       warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
       ...(log ? { log } : {}),
     });

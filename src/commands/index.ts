@@ -15,6 +15,7 @@ import { type ConfigOptions, register as config } from './config.js';
 import { type DownloadOptions, register as download } from './download.js';
 import { type IdsOptions, register as ids } from './ids.js';
 import { register as image } from './image.js';
+import { type MirrorOptions, register as mirror } from './mirror.js';
 import { type QueryOptions, register as query } from './query.js';
 import { type QuotaOptions, register as quota } from './quota.js';
 import { type ServeOptions, register as serve } from './serve.js';
@@ -42,6 +43,7 @@ export interface CommandOptions {
   quota: QuotaOptions;
   serve: ServeOptions;
   completion: CompletionOptions;
+  mirror: MirrorOptions;
 }
 
 export type CommandName = keyof CommandOptions;
@@ -68,4 +70,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'quota', register: quota },
   { name: 'serve', register: serve },
   { name: 'completion', register: completion },
+  { name: 'mirror', register: mirror },
 ];

@@ -8,6 +8,8 @@ import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../http/url-policy.js';
 import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
+import { resolve } from 'node:path';
+import { catalogueDirProblem } from '../mirror/catalogue-dir.js';
 
 export interface ConfigKeySpec {
   key: string;
@@ -25,6 +27,13 @@ export interface ConfigKeySpec {
 }
 
 /** A base URL as stored: checked like every other (src/http/url-policy.ts), without a trailing slash. */
+/** A catalogue directory as stored: absolute, and holding exercises.jsonl now. */
+function parseCatalogueSetting(value: string): string {
+  const problem = catalogueDirProblem(value.trim());
+  if (problem) throw new UsageError(`catalogue: ${problem}.`, { hint: '`exercises mirror <dir>` writes a catalogue directory.' });
+  return resolve(value.trim());
+}
+
 function parseBaseUrlSetting(value: string): string {
   return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
@@ -68,6 +77,12 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
     key: 'cache-ttl',
     description: `how long a cached answer is used without asking the service: 24h, 90m, 3600s or seconds (default ${DEFAULT_CACHE_TTL_SECONDS / 3600}h)`,
     parse: (value) => parseDurationSeconds(value, 'cache-ttl'),
+  },
+  {
+    key: 'catalogue',
+    description: 'catalogue directory every command answers from, in-process and offline (see `exercises mirror`)',
+    env: 'EXERCISES_CATALOGUE',
+    parse: parseCatalogueSetting,
   },
 ];
 

@@ -1,0 +1,50 @@
+/** `exercises mirror <dir>`: writes a catalogue directory from the service (logic in src/mirror/). */
+import type { MediaKind } from '../catalogue/media.js';
+import { parseLangTag } from '../config/values.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { MirrorOptions } from '../mirror/run.js';
+import type { RegisterCommand } from './index.js';
+import { addExamples } from './shared/help.js';
+
+export type { MirrorOptions };
+
+export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
+  const { runMirror } = await import('../mirror/run.js');
+  await runMirror(options, ctx);
+}
+
+const MEDIA_KINDS: Record<string, MediaKind> = { images: 'image', videos: 'video' };
+
+function parseList(value: unknown): string[] {
+  return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : [];
+}
+
+export function mirrorOptions(dir: string, opts: Record<string, unknown>, refresh: boolean): MirrorOptions {
+  const langs = [...new Set(parseList(opts.langs).map((l) => parseLangTag(l, '--langs')))];
+  const media = parseList(opts.media).map((m) => {
+    const kind = MEDIA_KINDS[m.toLowerCase()];
+    if (!kind) throw new UsageError(`--media takes images, videos or both (comma-separated), not "${m}".`);
+    return kind;
+  });
+  return { dir, langs, media: [...new Set(media)], dryRun: opts.dryRun === true, refresh, concurrency: 4 };
+}
+
+export const register: RegisterCommand<MirrorOptions> = (program, context, runF = run) => {
+  const cmd = program
+    .command('mirror')
+    .description('write a catalogue directory from the service: every record, translations, media (read it with --catalogue or `serve`)')
+    .argument('<dir>', 'the catalogue directory to write or bring up to date')
+    .option('--langs <tags>', 'also fetch these languages (comma-separated, e.g. de-DE,es-ES): one request per exercise per language')
+    .option('--media <kinds>', 'also download media: images, videos or images,videos (default: none)')
+    .option('--dry-run', 'only say how many requests the run would spend', false);
+  addExamples(
+    cmd,
+    ['exercises mirror ./catalogue', 'exercises mirror ./catalogue --langs de-DE,es-ES --media images,videos', 'exercises mirror ./catalogue --dry-run'],
+    ['exercises mirror ./catalogue && exercises --catalogue ./catalogue query --primary-muscle CHEST'],
+  );
+  cmd.action(async (dir: string, opts: Record<string, unknown>) => {
+    const ctx = context();
+    await runF(mirrorOptions(dir, opts, ctx.globals.refresh), ctx);
+  });
+};

@@ -1,0 +1,36 @@
+/**
+ * What a mirror run will ask for, decided from the listing and the work file before any
+ * record request: the records it lacks (all of them with --refresh) and, per language, the
+ * records in that language it lacks. Media cost one request per file missing on disk, known
+ * only once the records are in.
+ */
+import type { Fetched } from './work-file.js';
+
+export const LISTING_PAGE_SIZE = 25; // the spec's maximum `limit` (§8)
+
+export interface MirrorPlan {
+  ids: readonly string[];
+  /** Ids whose record is to be fetched. */
+  records: string[];
+  /** [id, lang] pairs to be fetched. */
+  localised: Array<[string, string]>;
+}
+
+export function listingCost(count: number): number {
+  return Math.max(1, Math.ceil(count / LISTING_PAGE_SIZE));
+}
+
+export function planMirror(ids: readonly string[], fetched: Fetched, langs: readonly string[], refresh: boolean): MirrorPlan {
+  const records = refresh ? [...ids] : ids.filter((id) => !fetched.records.has(id));
+  const localised: Array<[string, string]> = [];
+  for (const id of ids) {
+    for (const lang of langs) {
+      if (refresh || !fetched.langs.get(id)?.has(lang)) localised.push([id, lang]);
+    }
+  }
+  return { ids, records, localised };
+}
+
+export function requestCount(plan: MirrorPlan): number {
+  return plan.records.length + plan.localised.length;
+}
