@@ -25,7 +25,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: stri
   { code: ExitCode.USAGE, meaning: 'usage error: bad flag, argument or enum value' },
   { code: ExitCode.AUTH, meaning: 'authentication: no key, key rejected (401) or plan does not allow it (403)' },
   { code: ExitCode.NOT_FOUND, meaning: 'not found (404)' },
-  { code: ExitCode.RATE_LIMITED, meaning: 'rate limited (429) after retries' },
+  { code: ExitCode.RATE_LIMITED, meaning: 'rate limited (429) after retries, or the monthly request budget reached' },
   { code: ExitCode.NETWORK, meaning: 'network error, timeout, server error or malformed response' },
   { code: ExitCode.PARTIAL_FAILURE, meaning: 'bulk command finished but some items failed' },
   { code: ExitCode.INTERRUPTED, meaning: 'interrupted (Ctrl-C)' },
