@@ -10,7 +10,9 @@
  *
  *   node bench/bare-client.cjs undici page …           (undici as the CLI loads it, one keep-alive Agent)
  *   node bench/bare-client.cjs http page …             (node:http, one keep-alive Agent)
- *   exercises ids --all --limit 25 --format jsonl      (the built CLI, bin/exercises.js)
+ *   exercises ids --all --limit 25 --format jsonl      (the built CLI, bin/exercises.js), with
+ *     --refresh (every page from the server, written to the response cache), --no-cache, and
+ *     from the cache (every run after the first)
  *
  * and prints medians and the ratio against the 1.15x target (to the undici loop). All outputs
  * are checked to hold the same number of lines before timing.
@@ -72,9 +74,20 @@ const cases = [
   { name: 'undici keep-alive loop', args: [bare, 'undici', 'page', server.url, apiKey, String(limit)] },
   { name: 'node:http keep-alive loop', args: [bare, 'http', 'page', server.url, apiKey, String(limit)] },
   {
-    name: 'exercises ids --all',
-    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
+    // --refresh: every page fetched from the server (and written to the response cache), as on
+    // a first run; without it every run after the first is answered from the cache.
+    name: 'exercises ids --all --refresh',
+    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--refresh', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
     target: TARGET,
+  },
+  {
+    name: 'exercises ids --all --no-cache',
+    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--no-cache', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
+    target: TARGET,
+  },
+  {
+    name: 'exercises ids --all (cached)',
+    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
   },
 ];
 
