@@ -154,6 +154,26 @@ describe('mirror', () => {
     }
   });
 
+  it('stops before the request that would pass the budget (exit 5), keeps what it fetched, and the rerun repeats no record request', async () => {
+    const dir = temp();
+    server.requests.length = 0;
+    // 67 exercises: 3 listing pages, then records; a budget of 20 leaves room for 17 records.
+    const first = await mirror(dir, '--budget', '20');
+    expect(first.code).toBe(5);
+    expect(first.stderr).toMatch(/budget/i);
+    expect(server.requests.length).toBe(20);
+    const kept = readCatalogue(dir);
+    expect(kept.size).toBe(17);
+
+    server.requests.length = 0;
+    const second = await mirror(dir);
+    expect(second.code).toBe(0);
+    const again = recordRequests(server);
+    for (const id of kept.keys()) expect(again).not.toContain(`/exercise/${encodeURIComponent(id)}?`);
+    expect(again.length).toBe(67 - 17);
+    expect(readCatalogue(dir).size).toBe(67);
+  });
+
   it('reports a listed id whose record is missing (exit 7) and keeps the rest', async () => {
     const dir = temp();
     const gone = await startServer({
