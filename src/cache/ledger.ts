@@ -141,6 +141,21 @@ export class Ledger {
   }
 
   /**
+   * Counts `n` requests already sent, with no budget to check (see request-count.ts: without a
+   * budget, requests are counted in memory and added here in batches, one lock per batch).
+   */
+  async add(origin: string, keyHash: string, n: number, options: { now?: number } = {}): Promise<void> {
+    if (n <= 0 && this.pending.size === 0) return;
+    const now = options.now ?? Date.now();
+    const month = currentMonth(now);
+    const connection = connectionKey(origin, keyHash);
+    await this.update(now, (data) => {
+      if (n > 0) (data.counts[month] ??= {})[connection] = (data.counts[month]?.[connection] ?? 0) + n;
+      return undefined;
+    });
+  }
+
+  /**
    * Notes the rate-limit headers of a response (RateLimit-*, X-RateLimit-*) as the last seen
    * for this connection, in memory: they are written with the next reserve() or flush(), so
    * a response costs no extra lock. Returns whether the response had any.
