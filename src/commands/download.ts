@@ -133,7 +133,9 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
 
   if (plan.exercises > 0 && plan.withMedia === 0 && !ctx.globals.quiet) {
     const what = kinds.length === 2 ? 'images or videos' : kinds[0] === 'image' ? 'images' : 'videos';
-    ctx.io.stderr.write(`None of the ${plural(plan.exercises, 'exercise')} lists premium ${what} (a free plan's records never carry them).\n`);
+    // Only records without the premium fields at all point at the plan; empty lists are just empty.
+    const why = plan.withMediaFields === 0 ? " (a free plan's records never carry them)" : '';
+    ctx.io.stderr.write(`None of the ${plural(plan.exercises, 'exercise')} lists premium ${what}${why}.\n`);
   }
 
   if (options.dryRun) {

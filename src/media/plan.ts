@@ -15,6 +15,7 @@ import { LIMIT_MAX } from '../catalogue/enums.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
 import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';
+import { hasMediaFields } from './media-names.js';
 import { looksComplete } from './verify.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
@@ -31,6 +32,8 @@ export interface DownloadPlan {
   /** Exercises looked at, and how many of them list any media of the kinds asked. */
   exercises: number;
   withMedia: number;
+  /** How many records carry the premium fields at all, even empty (a free plan's never do). */
+  withMediaFields: number;
   /** Catalogue (JSON) requests made while planning. */
   requests: number;
 }
@@ -53,7 +56,7 @@ function settleJobs(plan: DownloadPlan, target: PlanTarget): void {
 }
 
 function emptyPlan(): DownloadPlan {
-  return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, requests: 0 };
+  return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, withMediaFields: 0, requests: 0 };
 }
 
 function addExercise(
@@ -70,6 +73,7 @@ function addExercise(
   });
   plan.exercises++;
   if (jobs.length > 0 || plan.unusable.length > unusableBefore) plan.withMedia++;
+  if (hasMediaFields(record, target.kinds)) plan.withMediaFields++;
   plan.jobs.push(...jobs);
 }
 

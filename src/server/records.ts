@@ -8,11 +8,10 @@ import { localisedText } from './translate.js';
 export type Plan = 'free' | 'premium';
 
 function premiumFields(entry: CatalogueEntry, plan: Plan): Pick<ExerciseRecord, 'premiumImages' | 'premiumVideos'> {
+  // A premium plan always gets both lists, empty when the exercise has no media: an absent list
+  // is how a client tells that the plan does not include media at all.
   if (plan !== 'premium') return {};
-  const out: Pick<ExerciseRecord, 'premiumImages' | 'premiumVideos'> = {};
-  if (entry.premiumImages) out.premiumImages = entry.premiumImages;
-  if (entry.premiumVideos) out.premiumVideos = entry.premiumVideos;
-  return out;
+  return { premiumImages: entry.premiumImages ?? [], premiumVideos: entry.premiumVideos ?? [] };
 }
 
 export function toRecord(entry: CatalogueEntry, lang: string | undefined, plan: Plan): ExerciseRecord {

@@ -470,3 +470,18 @@ describe('download', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('download of exercises that list no media', () => {
+  it('explains the free plan only when the records lack the premium fields, not under a premium key', async () => {
+    const premium = await runInProcess(['download', 'Jump_Rope', '--dir', out()], {
+      env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: PREMIUM_KEY },
+    });
+    expect(premium.code).toBe(0);
+    expect(premium.stderr).toContain('lists premium images or videos');
+    expect(premium.stderr).not.toMatch(/free plan/);
+    const free = await runInProcess(['download', 'Jump_Rope', '--dir', out()], {
+      env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: FREE_KEY },
+    });
+    expect(free.stderr).toMatch(/free plan/);
+  });
+});
