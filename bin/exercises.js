@@ -78,7 +78,7 @@ function loadCached(file, { name, cacheName = () => name, requireFor }) {
     loaded.loaded = true;
     return loaded.exports;
   };
-  return { run, writeCache, unwritten: () => unwritten };
+  return { run, writeCache, unwritten: () => unwritten, module: loaded };
 }
 
 /**
@@ -110,16 +110,49 @@ function loadUndici() {
   return undici.run();
 }
 
+/**
+ * Vendor files a request-sending command loads on every run besides undici: the request
+ * ledger's lock (before each request) and the response cache's write path (after a miss),
+ * ~100 KB compiled from source each time without a cache of their own. Each gets its code
+ * cache as the bundle does, named after the V8 flags in force when it loads (a cache made
+ * under other flags would be rejected), and written before the flags change, or at exit.
+ */
+const CACHED_VENDOR = new Set(['./vendor/proper-lockfile.cjs', './vendor/cacache-write.cjs']);
+
 /** The bundle's require(): undici through loadUndici, once `beforeFlags` has run; all else as usual. */
 function requireWithUndici(bundleRequire, beforeFlags) {
   let undici;
+  const vendor = new Map();
+  /** Caches still to write under the flags they were loaded with. */
+  const unwritten = [];
   const lazyRequire = (id) => {
-    if (id !== './vendor/undici.cjs') return bundleRequire(id);
-    if (undici === undefined) {
-      beforeFlags();
-      undici = loadUndici();
+    if (id === './vendor/undici.cjs') {
+      if (undici === undefined) {
+        beforeFlags();
+        for (const write of unwritten.splice(0)) write();
+        undici = loadUndici();
+      }
+      return undici;
     }
-    return undici;
+    if (!CACHED_VENDOR.has(id)) return bundleRequire(id);
+    if (!vendor.has(id)) {
+      const file = path.join(path.dirname(BUNDLE), id);
+      const loaded = loadCached(file, { name: `vendor-${path.basename(file)}${undici === undefined ? '' : '.liftoff-only'}` });
+      if (loaded.unwritten()) {
+        if (undici === undefined) unwritten.push(loaded.writeCache);
+        process.once('exit', loaded.writeCache);
+      }
+      // In require.cache as require() would put it: the same module for any later require().
+      const cache = require('node:module')._cache;
+      cache[file] = loaded.module;
+      try {
+        vendor.set(id, loaded.run());
+      } catch (err) {
+        delete cache[file];
+        throw err;
+      }
+    }
+    return vendor.get(id);
   };
   return Object.assign(lazyRequire, bundleRequire);
 }
