@@ -31,6 +31,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { minimalEnv } from './lib.mjs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -123,13 +124,7 @@ for (const t of targets) t.name = `${t.name} (${fsType(t.dir)})`;
  * NODE_OPTIONS would otherwise slow one tool and not the other.
  */
 const benchHome = mkdtempSync(join(tmpdir(), 'bench-home-'));
-const CHILD_ENV = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: benchHome,
-  XDG_CONFIG_HOME: join(benchHome, '.config'),
-  XDG_CACHE_HOME: join(benchHome, '.cache'),
-  XDG_DATA_HOME: join(benchHome, '.local', 'share'),
-};
+const CHILD_ENV = minimalEnv(benchHome);
 
 /** The file system type of `dir` (ext4, tmpfs, …), as df reports it. */
 function fsType(dir) {

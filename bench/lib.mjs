@@ -3,6 +3,7 @@
  * cases interleaved (so drift hits every case alike), and the verdict table against targets.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 
 /** Wall time of one `node <args>` child, in ms (and stdout's line count when asked). */
 export function timeNode(args, env, { countLines = false } = {}) {
@@ -73,4 +74,21 @@ export function printVerdicts(cases, samples, { nameWidth = 26, extra } = {}) {
     console.log(`${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${(m / base).toFixed(2)}x`.padStart(ratioTitle.length)}   ${target}`);
   }
   return ok;
+}
+
+/**
+ * The environment measured processes start with: PATH and a private HOME with its XDG
+ * directories, nothing else. Variables such as NODE_EXTRA_CA_CERTS (which alone makes
+ * `node -e 0` three times slower here) or NODE_OPTIONS would otherwise hide every ratio.
+ */
+export function minimalEnv(home, extra = {}) {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    ...extra,
+  };
 }

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { minimalEnv } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = join(root, 'bin', 'exercises.js');
@@ -50,16 +51,6 @@ function generated(i) {
   };
 }
 
-function minimalEnv(home) {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-  };
-}
 
 const work = mkdtempSync(join(tmpdir(), 'bench-mirror-'));
 const source = join(work, 'source');

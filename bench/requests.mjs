@@ -14,6 +14,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { minimalEnv } from './lib.mjs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -25,14 +26,7 @@ const server = await createCatalogueServer({ dir: sampleCatalogueDir(), host: '1
 
 const home = mkdtempSync(join(tmpdir(), 'exercises-requests-'));
 const media = join(home, 'media');
-const env = {
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  XDG_CACHE_HOME: join(home, '.cache'),
-  EXERCISES_BASE_URL: server.url,
-  EXERCISES_API_KEY: 'sandbox-premium',
-};
+const env = minimalEnv(home, { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'sandbox-premium' });
 
 const WORKLOAD = [
   ['query', '--muscle', 'chest'],

@@ -16,7 +16,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleaved, printVerdicts } from './lib.mjs';
+import { interleaved, minimalEnv, printVerdicts } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
@@ -32,14 +32,7 @@ const { sampleCatalogueDir } = await import(join(root, 'dist', 'server', 'sandbo
 const server = await createCatalogueServer({ dir: sampleCatalogueDir(), host: '127.0.0.1', port: 0 });
 
 const home = mkdtempSync(join(tmpdir(), 'exercises-bench-'));
-const env = {
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  XDG_CACHE_HOME: join(home, '.cache'),
-  EXERCISES_BASE_URL: server.url,
-  EXERCISES_API_KEY: 'sandbox-premium',
-};
+const env = minimalEnv(home, { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'sandbox-premium' });
 
 const bare = join(root, 'bench', 'bare-client.cjs');
 const ID = 'Barbell_Bench_Press';
