@@ -90,6 +90,14 @@ export function checkCatalogueDir(dir: string, origin: string): string {
   return resolve(dir);
 }
 
+/**
+ * The monthly budget that applies to a connection: none for local answers (--sandbox,
+ * --catalogue), which spend no quota; else the one in force (--budget > EXERCISES_BUDGET > config).
+ */
+export function budgetFor(conn: Pick<Connection, 'local'>, settings: { budget: number | null }): number | null {
+  return conn.local ? null : settings.budget;
+}
+
 /** The connection, which must include a key: else AuthError naming the three ways to give one and --sandbox. */
 export function requireKey(conn: Connection): Connection & { apiKey: string } {
   const apiKey = conn.apiKey;

@@ -11,7 +11,7 @@ import type { CacheMode } from './cache/cached-get.js';
 import type { Transport } from './http/transport.js';
 import { type Connection, type Context, DEFAULT_GLOBALS, type Env, type IOStreams, verboseLog } from './context.js';
 import { type Settings, resolveSettings } from './config/settings.js';
-import { decideConnection, requireKey } from './connection.js';
+import { budgetFor, decideConnection, requireKey } from './connection.js';
 
 export interface ContextOptions {
   io: IOStreams;
@@ -100,7 +100,7 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
       countAs: ledgerOrigin(conn),
       keyHash: keyHash(conn.apiKey),
       // Local answers (--sandbox, --catalogue) are counted but never stopped: they spend no quota.
-      budget: conn.local ? null : budget,
+      budget: budgetFor(conn, { budget }),
       warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
       ...(log ? { log } : {}),
     });
@@ -121,7 +121,7 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
   };
   const mode = cacheMode(ctx.globals);
   // The --sandbox server is local and free, and on a new port each run: its answers would only pile up.
-  const cached = options.cache && conn.baseUrlSource !== 'sandbox';
+  const cached = options.cache && !conn.local;
   return new ApiClient({
     baseUrl: conn.baseUrl,
     ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),

@@ -12,9 +12,10 @@ export type QuotaOptions = Record<string, never>;
 
 /** The usage of the connection in force (no key needed: without one, requests were sent without one). */
 async function usageInForce(ctx: Context) {
-  const { connectionUsage } = await import('../cache/usage.js');
+  const [{ connectionUsage }, { budgetFor }] = await Promise.all([import('../cache/usage.js'), import('../connection.js')]);
   const conn = await ctx.connection();
-  return connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey, budget: ctx.settings().budget });
+  const usage = await connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey, budget: budgetFor(conn, ctx.settings()) });
+  return { ...usage, local: conn.local === true };
 }
 
 /** The one line `auth status` shows. */
@@ -38,7 +39,8 @@ export async function run(_options: QuotaOptions, ctx: Context): Promise<void> {
     const headers = Object.entries(usage.rateLimit.headers).map(([name, value]) => `${name}: ${value}`);
     lines.push(`Last rate-limit headers (${seen}): ${headers.join('; ')}`);
   } else lines.push('The service has sent no rate-limit headers yet.');
-  if (usage.budget === null) lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
+  // Local answers are never stopped by a budget: no point suggesting one for them.
+  if (usage.budget === null && !usage.local) lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
 }
 

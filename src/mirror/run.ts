@@ -86,9 +86,10 @@ export async function runMirror(options: MirrorOptions, ctx: Context): Promise<v
   mkdirSync(paths.workDir, { recursive: true });
   // Not through the response cache: a rerun must see the listing as it is now (new and removed
   // ids), and the work file already keeps every record a mirror fetched.
-  const { requireKey } = await import('../connection.js');
-  const api = await ctx.apiFor(requireKey(await ctx.connection()));
-  const { budget } = ctx.settings(); // --budget > EXERCISES_BUDGET > `config set budget`
+  const { budgetFor, requireKey } = await import('../connection.js');
+  const conn = await ctx.connection();
+  const api = await ctx.apiFor(requireKey(conn));
+  const budget = budgetFor(conn, ctx.settings());
   const against = budget !== null ? ` (budget: ${budget} this month)` : '';
 
   const fetched = readWorkFile(dir);

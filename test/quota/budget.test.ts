@@ -61,6 +61,17 @@ describe('--sandbox', () => {
     expect(r.stdout).toMatch(/^2 requests in \d{4}-\d{2} to the --sandbox server/);
     expect(JSON.parse((await runInProcess(['cache', 'info', '--json'], { env })).stdout).entries).toBe(0);
   });
+
+  it('is never stopped by a budget, and quota neither applies nor suggests one for it', async () => {
+    const h = home();
+    const env = { HOME: h, EXERCISES_BASE_URL: undefined, EXERCISES_API_KEY: undefined, EXERCISES_BUDGET: '1' };
+    for (let i = 0; i < 3; i++) expect((await runInProcess(['--sandbox', 'show', 'Push_Up'], { env })).code).toBe(0);
+    const json = JSON.parse((await runInProcess(['--sandbox', 'quota', '--json'], { env })).stdout);
+    expect(json).toMatchObject({ requests: 3, budget: null, remaining: null });
+    const text = await runInProcess(['--sandbox', 'quota'], { env });
+    expect(text.stdout).toMatch(/^3 requests in \d{4}-\d{2} to the --sandbox server, no budget set/);
+    expect(text.stdout).not.toContain('Set a budget');
+  });
 });
 
 describe('the budget', () => {
