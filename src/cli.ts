@@ -12,7 +12,7 @@ import { intArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { HELP_TOPICS, helpTopic } from './commands/shared/help-topics.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
 import { createContext, processStreams } from './factory.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';

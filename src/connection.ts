@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
-import { catalogueDirProblem } from './mirror/catalogue-dir.js';
+import { catalogueDirProblem } from './catalogue/catalogue-dir.js';
 
 export interface ConnectionInputs {
   settings: Settings;

@@ -7,13 +7,12 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
-import type { Env } from './config/paths.js';
+import type { Env } from './util/user-dirs.js';
 import type { SettingSource, Settings } from './config/settings.js';
+import type { GlobalOptions, OutputFormat } from './config/globals.js';
 
 export type { Env };
-
-export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export { DEFAULT_GLOBALS, type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './config/globals.js';
 
 export interface IOStreams {
   stdout: Writable;
@@ -25,49 +24,6 @@ export interface IOStreams {
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
 }
-
-/** The global options of DESIGN.md "CLI surface", as commander parsed them. */
-export interface GlobalOptions {
-  baseUrl?: string;
-  apiKey?: string;
-  lang?: string;
-  format?: OutputFormat;
-  /** `--json` alone is true; `--json id,name` keeps the field list. */
-  json?: boolean | string;
-  /** commander's `--no-color` sets this to false. */
-  color: boolean;
-  timeout?: number;
-  retries?: number;
-  verbose: boolean;
-  quiet: boolean;
-  sandbox: boolean;
-  allowInsecure: boolean;
-  /** --catalogue <dir>: every answer from that catalogue directory, in-process. */
-  catalogue?: string;
-  /** --offline: answers only from the response cache. */
-  offline: boolean;
-  /** --refresh: fetch anew and update the response cache. */
-  refresh: boolean;
-  /** commander's `--no-cache` sets this to false: the response cache is neither read nor written. */
-  cache: boolean;
-  /** --budget <n>: requests allowed this month (over the stored setting). */
-  budget?: number;
-  /** commander's `--no-pager` sets this to false. */
-  pager: boolean;
-}
-
-/** No global flag given. */
-export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze({
-  color: true,
-  verbose: false,
-  quiet: false,
-  sandbox: false,
-  allowInsecure: false,
-  offline: false,
-  refresh: false,
-  cache: true,
-  pager: true,
-});
 
 /** Where requests go and with which key: the --sandbox server's, or the resolved settings'. */
 export interface Connection {

@@ -9,7 +9,7 @@ import type { ExerciseRecord, ExerciseSummary, ListResponse } from '../catalogue
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
 import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
-import { parseBaseUrl } from '../http/url-policy.js';
+import { parseBaseUrl } from '../util/url-policy.js';
 import { type CacheMode, type CacheOutcome, type FetchResult, type Validators, cachedGet } from '../cache/cached-get.js';
 import { cacheKey, cacheScope, keyHash } from '../cache/keys.js';
 import { isFullRecord } from '../cache/records.js';

@@ -5,10 +5,10 @@
  */
 import type { Context, IOStreams } from '../context.js';
 import { outputFormat } from '../context.js';
-import { KEY_INPUT_MAX_BYTES } from '../config/defaults.js';
+import { KEY_INPUT_MAX_BYTES } from '../defaults.js';
 import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 
 /** Which subcommand, with its flags. */

@@ -4,7 +4,7 @@
  */
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };

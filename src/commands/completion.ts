@@ -7,7 +7,7 @@ import { Argument } from 'commander';
 import type { Context } from '../context.js';
 import { completionScript, installHelp } from '../completion/scripts.js';
 import { type Shell, SHELLS } from '../completion/shell-output.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 
 export interface CompletionOptions {

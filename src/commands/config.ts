@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
-import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../config/defaults.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 
 /** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
@@ -77,7 +77,7 @@ async function set(key: string, value: string | number, ctx: Context): Promise<v
   const spec = m.configKeySpec(key);
   if (spec.key === 'base-url') {
     // The rule every request follows: plain http only to this machine (or with --allow-insecure).
-    const { assertAllowedUrl } = await import('../http/url-policy.js');
+    const { assertAllowedUrl } = await import('../util/url-policy.js');
     assertAllowedUrl(new URL(String(value)), ctx.globals.allowInsecure);
   }
   (await m.openConfigWriter(ctx.env)).set(spec.key, value);

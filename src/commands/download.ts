@@ -6,13 +6,13 @@
  * streamed, verified, resumable downloads.
  */
 import { type Context, outputFormat } from '../context.js';
-import { DEFAULT_DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_CONCURRENCY } from '../config/defaults.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { langInForce } from '../config/settings.js';
 import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../catalogue/media.js';
 import type { UnusableEntry } from '../media/jobs.js';
 import type { DownloadPlan } from '../media/plan.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';

@@ -1,7 +1,7 @@
 /** `exercises ids`: GET /exercise/exerciseIds, one page or every page. */
 import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
 

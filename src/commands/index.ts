@@ -6,8 +6,6 @@
  * option parsing without doing the work. Heavy modules are imported inside run(), so listing
  * commands here costs no start-up time.
  */
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
 import { type AuthOptions, register as auth } from './auth.js';
 import { type CacheOptions, register as cache } from './cache.js';
 import { type CompletionOptions, register as completion } from './completion.js';
@@ -21,13 +19,8 @@ import { type QuotaOptions, register as quota } from './quota.js';
 import { type ServeOptions, register as serve } from './serve.js';
 import { type ShowOptions, register as show } from './show.js';
 import type { SingleMediaOptions } from './shared/media-single.js';
+import type { RegisterCommand, Run } from './shared/register.js';
 import { register as video } from './video.js';
-
-/** What a command does with its validated options. */
-export type Run<O> = (options: O, ctx: Context) => Promise<void>;
-
-/** Declares a command on the program; its action calls `runF` (the command's own run unless replaced). */
-export type RegisterCommand<O> = (program: Command, context: () => Context, runF?: Run<O>) => void;
 
 /** Each command's options type, by command name. */
 export interface CommandOptions {

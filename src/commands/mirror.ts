@@ -2,16 +2,31 @@
 import type { MediaKind } from '../catalogue/media.js';
 import { parseLangTag } from '../config/values.js';
 import type { Context } from '../context.js';
+import { MIRROR_CONCURRENCY } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { MirrorOptions } from '../mirror/run.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 
 export type { MirrorOptions };
 
 export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
-  const { runMirror } = await import('../mirror/run.js');
-  await runMirror(options, ctx);
+  const [{ runMirror }, { budgetFor, requireKey }, { runMediaJobs }] = await Promise.all([
+    import('../mirror/run.js'),
+    import('../connection.js'),
+    import('./shared/media-run.js'),
+  ]);
+  await runMirror(options, {
+    connect: async () => {
+      const conn = await ctx.connection();
+      return { api: await ctx.apiFor(requireKey(conn)), budget: budgetFor(conn, ctx.settings()) };
+    },
+    downloadMedia: (api, jobs, jobOptions) => runMediaJobs(ctx, api, jobs, jobOptions),
+    stderr: ctx.io.stderr,
+    stderrIsTTY: ctx.io.stderrIsTTY,
+    quiet: ctx.globals.quiet,
+    signal: ctx.signal,
+  });
 }
 
 const MEDIA_KINDS: Record<string, MediaKind> = { images: 'image', videos: 'video' };
@@ -27,7 +42,7 @@ export function mirrorOptions(dir: string, opts: Record<string, unknown>, refres
     if (!kind) throw new UsageError(`--media takes images, videos or both (comma-separated), not "${m}".`);
     return kind;
   });
-  return { dir, langs, media: [...new Set(media)], dryRun: opts.dryRun === true, refresh, concurrency: 4 };
+  return { dir, langs, media: [...new Set(media)], dryRun: opts.dryRun === true, refresh, concurrency: MIRROR_CONCURRENCY };
 }
 
 export const register: RegisterCommand<MirrorOptions> = (program, context, runF = run) => {

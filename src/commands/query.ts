@@ -1,7 +1,7 @@
 /** `exercises query`: GET /exercise/query with every filter of spec §4.1. */
 import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';

@@ -4,9 +4,9 @@
  */
 import { Option } from 'commander';
 import type { Context } from '../context.js';
-import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../defaults.js';
 import { UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { collect, intArg } from './shared/values.js';
 
@@ -43,7 +43,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<void> {
   const { keys } = options;
   const { createCatalogueServer } = await import('../server/catalogue-server.js');
   const { sampleCatalogueDir } = await import('../server/sandbox.js');
-  const { isLoopbackHost } = await import('../http/url-policy.js');
+  const { isLoopbackHost } = await import('../util/url-policy.js');
   const dir = options.dir ?? sampleCatalogueDir();
 
   if (!isLoopbackHost(options.host)) {

@@ -5,10 +5,10 @@
  */
 import type { Context } from '../context.js';
 import type { RecordOutcome } from '../api/fetch-records.js';
-import { SHOW_CONCURRENCY } from '../config/defaults.js';
+import { SHOW_CONCURRENCY } from '../defaults.js';
 import { langInForce } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
+import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
 import { someOf } from '../util/text.js';

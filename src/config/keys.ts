@@ -5,11 +5,11 @@
  */
 import { DEFAULT_LANG } from '../catalogue/enums.js';
 import { UsageError } from '../errors.js';
-import { parseBaseUrl } from '../http/url-policy.js';
-import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
+import { parseBaseUrl } from '../util/url-policy.js';
+import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 import { resolve } from 'node:path';
-import { catalogueDirProblem } from '../mirror/catalogue-dir.js';
+import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 
 export interface ConfigKeySpec {
   key: string;
@@ -26,7 +26,6 @@ export interface ConfigKeySpec {
   parse(value: string): string | number;
 }
 
-/** A base URL as stored: checked like every other (src/http/url-policy.ts), without a trailing slash. */
 /** A catalogue directory as stored: absolute, and holding exercises.jsonl now. */
 function parseCatalogueSetting(value: string): string {
   const problem = catalogueDirProblem(value.trim());
@@ -34,6 +33,7 @@ function parseCatalogueSetting(value: string): string {
   return resolve(value.trim());
 }
 
+/** A base URL as stored: checked like every other (src/util/url-policy.ts), without a trailing slash. */
 function parseBaseUrlSetting(value: string): string {
   return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
@@ -97,5 +97,5 @@ export function configKeySpec(key: string): ConfigKeySpec {
   return spec;
 }
 
-/** How a key is shown (`auth status`, `config list`): src/http/redact.ts, with the rest of the key's redaction. */
-export { maskSecret } from '../http/redact.js';
+/** How a key is shown (`auth status`, `config list`): src/util/redact.ts, with the rest of the key's redaction. */
+export { maskSecret } from '../util/redact.js';

@@ -2,10 +2,10 @@
  * Where each setting comes from, highest first: flag > environment > stored config > default
  * (DESIGN.md "CLI surface"). The factory resolves them once per run (ctx.settings()).
  */
-import type { GlobalOptions } from '../context.js';
+import type { GlobalOptions } from './globals.js';
 import { UsageError } from '../errors.js';
-import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
-import type { Env } from './paths.js';
+import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import type { Env } from '../util/user-dirs.js';
 import { readStoredConfig } from './store.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 

@@ -11,7 +11,7 @@
  *
  * A request past its bound fails with NetworkError kind 'timeout' (exit 6), like any timeout.
  */
-import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
+import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
 
 /** The whole life allowed to a JSON request, in ms. */
 export function jsonDeadlineMs(timeoutMs: number): number {

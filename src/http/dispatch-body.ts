@@ -12,7 +12,7 @@
  * paused, so at most one socket read waits in memory then.
  */
 import type { Dispatcher } from 'undici';
-import type { BodyConsumer, BodyControl, BodySource } from '../media/download/body-pump.js';
+import type { BodyConsumer, BodyControl, BodySource } from './body-source.js';
 
 /** The signal an attempt is cancelled with (attempt.ts AttemptSignal): an emitter with `aborted` and `reason`. */
 export interface CancelSignal {

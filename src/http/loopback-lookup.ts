@@ -6,7 +6,7 @@
  * Loaded with the agent, only when a request goes out.
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { LOOPBACK_NAME } from './url-policy.js';
+import { LOOPBACK_NAME } from '../util/url-policy.js';
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

@@ -21,7 +21,7 @@
  * undici still does the rest: connect/headers/body timeouts, keep-alive, the parser.
  */
 import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
-import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS } from '../config/defaults.js';
+import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS } from '../defaults.js';
 import { plural } from '../util/text.js';
 
 export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };

@@ -22,15 +22,15 @@ import { readCapped } from './read-capped.js';
 import { AttemptSignal, SignalWatch } from './attempt.js';
 import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { deadlineError, networkError } from './network-errors.js';
-import { redactorFor } from './redact.js';
-import { assertAllowedUrl, parseBaseUrl } from './url-policy.js';
+import { redactorFor } from '../util/redact.js';
+import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
 import type { Progress } from './agent.js';
-import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../config/defaults.js';
+import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 import { type DispatchedBody, dispatchBody } from './dispatch-body.js';
 
-export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from './url-policy.js';
+export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from '../util/url-policy.js';
 
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;

@@ -39,7 +39,7 @@ import { type DispatchResponse, headerValue } from '../http/transport.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { errorForStatus } from '../http/status-errors.js';
 import type { MediaKind } from '../catalogue/media.js';
-import { MEDIA_LOCK_WAIT_MS } from '../config/defaults.js';
+import { MEDIA_LOCK_WAIT_MS } from '../defaults.js';
 import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from './verify.js';
 import { type BodySource, pumpBody, readSmall } from './download/body-pump.js';
 import { fileSink } from './download/file-sink.js';

@@ -6,7 +6,7 @@
 import { open } from 'node:fs/promises';
 import { MalformedResponseError } from '../errors.js';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
-import { MEDIA_SIZE_CAP_BYTES } from '../config/defaults.js';
+import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -7,7 +7,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';
-import { CATALOGUE_FILE } from './catalogue-dir.js';
+import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
 import type { Fetched } from './work-file.js';
 
 /** The catalogue entry of `id`: its record with the translations fetched for it; undefined before its record. */

@@ -6,11 +6,14 @@
  */
 import { mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { paginatePages } from '../api/paging.js';
 import type { MediaKind } from '../catalogue/media.js';
 import type { CatalogueEntry } from '../catalogue/types.js';
-import type { Context } from '../context.js';
+import type { BulkSummary } from '../media/bulk.js';
+import type { MediaJob } from '../media/jobs.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { CliError, InterruptedError, NotFoundError, PartialFailureError } from '../errors.js';
 import { plural } from '../util/text.js';
 import { catalogueEntry, writeCatalogueFile } from './catalogue-file.js';
@@ -25,6 +28,22 @@ export interface MirrorOptions {
   refresh: boolean;
   /** Record requests in flight at once. */
   concurrency: number;
+}
+
+/** What a mirror needs from the run, given by the `mirror` command. */
+export interface MirrorDeps {
+  /**
+   * The client to ask (never through the response cache: a rerun must see the listing as it
+   * is now, and the work file already keeps every record a mirror fetched) and the monthly
+   * budget in force, for the up-front count. Called once the work directory exists.
+   */
+  connect(): Promise<{ api: ApiClient; budget: number | null }>;
+  /** Downloads media jobs with the run's retries, progress and messages (the engine `download` uses). */
+  downloadMedia(api: ApiClient, jobs: MediaJob[], options: { concurrency: number; skipExisting: boolean; failFast: boolean }): Promise<BulkSummary>;
+  stderr: Writable;
+  stderrIsTTY: boolean;
+  quiet: boolean;
+  signal: AbortSignal;
 }
 
 /** The ids the service lists now, a page of 25 at a time. */
@@ -57,11 +76,11 @@ function storeListing(path: string, ids: readonly string[]): void {
 }
 
 /** A one-line progress display on a terminal stderr, redrawn at most every 100 ms. */
-function progressLine(ctx: Context, total: number): { tick(): void; done(): void } {
-  if (!ctx.io.stderrIsTTY || ctx.globals.quiet || total === 0) return { tick() {}, done() {} };
+function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'quiet'>, total: number): { tick(): void; done(): void } {
+  if (!out.stderrIsTTY || out.quiet || total === 0) return { tick() {}, done() {} };
   let count = 0;
   let last = 0;
-  const draw = (): void => void ctx.io.stderr.write(`\r\x1b[2Kmirror: ${count}/${total} requests`);
+  const draw = (): void => void out.stderr.write(`\r\x1b[2Kmirror: ${count}/${total} requests`);
   return {
     tick() {
       count += 1;
@@ -72,24 +91,19 @@ function progressLine(ctx: Context, total: number): { tick(): void; done(): void
       }
     },
     done() {
-      ctx.io.stderr.write('\r\x1b[2K');
+      out.stderr.write('\r\x1b[2K');
     },
   };
 }
 
-export async function runMirror(options: MirrorOptions, ctx: Context): Promise<void> {
+export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promise<void> {
   const dir = resolve(options.dir);
   const say = (line: string): void => {
-    if (!ctx.globals.quiet) ctx.io.stderr.write(`${line}\n`);
+    if (!deps.quiet) deps.stderr.write(`${line}\n`);
   };
   const paths = workPaths(dir);
   mkdirSync(paths.workDir, { recursive: true });
-  // Not through the response cache: a rerun must see the listing as it is now (new and removed
-  // ids), and the work file already keeps every record a mirror fetched.
-  const { budgetFor, requireKey } = await import('../connection.js');
-  const conn = await ctx.connection();
-  const api = await ctx.apiFor(requireKey(conn));
-  const budget = budgetFor(conn, ctx.settings());
+  const { api, budget } = await deps.connect();
   const against = budget !== null ? ` (budget: ${budget} this month)` : '';
 
   const fetched = readWorkFile(dir);
@@ -118,7 +132,7 @@ export async function runMirror(options: MirrorOptions, ctx: Context): Promise<v
 
   const failed: string[] = [];
   const writer = new WorkFileWriter(dir);
-  const progress = progressLine(ctx, requestCount(plan));
+  const progress = progressLine(deps, requestCount(plan));
   let stop: unknown;
   let requests = 0;
   try {
@@ -144,7 +158,7 @@ export async function runMirror(options: MirrorOptions, ctx: Context): Promise<v
     let next = 0;
     const worker = async (): Promise<void> => {
       while (stop === undefined && next < tasks.length) {
-        if (ctx.signal.aborted) throw new InterruptedError();
+        if (deps.signal.aborted) throw new InterruptedError();
         const task = tasks[next++]!;
         try {
           await task();
@@ -172,26 +186,25 @@ export async function runMirror(options: MirrorOptions, ctx: Context): Promise<v
   const entries = writeCatalogueFile(dir, ids, fetched);
   if (stop !== undefined) {
     say(`mirror: stopped after ${plural(requests, 'request')} this run; ${plural(entries, 'exercise')} in ${dir}/exercises.jsonl. Run it again to continue.`);
-    throw ctx.signal.aborted && !(stop instanceof CliError) ? new InterruptedError() : stop;
+    throw deps.signal.aborted && !(stop instanceof CliError) ? new InterruptedError() : stop;
   }
 
   let mediaLine = '';
   if (options.media.length > 0) {
     const { mirrorMediaJobs } = await import('./media.js');
     const { describeUnusable } = await import('../media/jobs.js');
-    const { runMediaJobs } = await import('../commands/shared/media-run.js');
     const listed = ids.map((id) => catalogueEntry(id, fetched)).filter((e): e is CatalogueEntry => e !== undefined);
     const jobs = mirrorMediaJobs(api, dir, listed, options.media, (u) => failed.push(describeUnusable(u)));
-    const summary = await runMediaJobs(ctx, api, jobs, { concurrency: 4, skipExisting: true, failFast: false });
+    const summary = await deps.downloadMedia(api, jobs, { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: true, failFast: false });
     for (const o of summary.outcomes) if (o.status === 'failed') failed.push(`${o.job.what}: ${o.error?.message ?? 'failed'}`);
     mediaLine = `; media: ${summary.fetched} fetched, ${summary.skipped} already there, ${summary.failed} failed`;
-    if (summary.stoppedEarly || ctx.signal.aborted) throw new InterruptedError();
+    if (summary.stoppedEarly || deps.signal.aborted) throw new InterruptedError();
   }
 
   say(`mirror: ${plural(entries, 'exercise')} in ${dir} (${plural(requests, 'record request')} this run${mediaLine}).`);
   if (failed.length > 0) {
-    for (const line of failed.slice(0, 20)) ctx.io.stderr.write(`  failed: ${line}\n`);
-    if (failed.length > 20) ctx.io.stderr.write(`  … and ${failed.length - 20} more\n`);
+    for (const line of failed.slice(0, 20)) deps.stderr.write(`  failed: ${line}\n`);
+    if (failed.length > 20) deps.stderr.write(`  … and ${failed.length - 20} more\n`);
     throw new PartialFailureError(`${plural(failed.length, 'item')} of the mirror failed; the rest is in ${dir}.`);
   }
 }

@@ -10,7 +10,7 @@ import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
 import { escapeUnsafe } from '../util/text.js';
-import { SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
+import { SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../defaults.js';
 
 export type { Plan } from './records.js';
 

@@ -3,7 +3,7 @@
  * port, so every command can be tried with no key and no network (`--sandbox`).
  */
 import { fileURLToPath } from 'node:url';
-import { SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
+import { SANDBOX_PREMIUM_KEY } from '../defaults.js';
 import { createCatalogueServer } from './catalogue-server.js';
 
 export const SANDBOX_API_KEY = SANDBOX_PREMIUM_KEY;

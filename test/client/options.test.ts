@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandOptions, Runners } from '../../src/commands/index.js';
 import type { Context } from '../../src/context.js';
-import { DEFAULT_DOWNLOAD_CONCURRENCY, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../../src/config/defaults.js';
+import { DEFAULT_DOWNLOAD_CONCURRENCY, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../../src/defaults.js';
 import { runInProcess } from '../helpers/test-context.js';
 
 /** Runs the command line with `name`'s run replaced; returns what the replacement was given. */
@@ -77,7 +77,7 @@ describe('options built by the actions', () => {
     expect((await optionsOf('config', ['config', 'set', 'base-url', 'http://127.0.0.1:9/x/'])).options).toEqual({ action: 'set', key: 'base-url', value: 'http://127.0.0.1:9/x' });
   });
 
-  it('serve: the defaults from config/defaults.ts, keys parsed into plans', async () => {
+  it('serve: the defaults from src/defaults.ts, keys parsed into plans', async () => {
     expect((await optionsOf('serve', ['serve'])).options).toEqual({ host: DEFAULT_SERVE_HOST, port: DEFAULT_SERVE_PORT });
     expect((await optionsOf('serve', ['serve', 'dir', '--port', '0', '--key', 'a:b:premium'])).options).toEqual({
       dir: 'dir',

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Deadline, jsonDeadlineMs, mediaDeadlineMs } from '../../src/http/deadline.js';
-import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../../src/config/defaults.js';
+import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../../src/defaults.js';
 import { NetworkError } from '../../src/errors.js';
 import { PNG_SIGNATURE } from '../../src/media/verify.js';
 import { runCli } from '../helpers/run-cli.js';

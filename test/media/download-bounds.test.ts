@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { Transport } from '../../src/http/transport.js';
 import { downloadFile, type MediaTarget } from '../../src/media/download-file.js';
-import { MEDIA_SIZE_CAP_BYTES } from '../../src/config/defaults.js';
+import { MEDIA_SIZE_CAP_BYTES } from '../../src/defaults.js';
 import { MalformedResponseError, NetworkError } from '../../src/errors.js';
 import { closeDelimitedResponse, cutResponseAfter, dripResponse, endlessResponse } from '../helpers/faults.js';
 import { PREMIUM_KEY } from '../helpers/server.js';

@@ -12,28 +12,10 @@
  */
 import { type Readable, finished } from 'node:stream';
 import { MAGIC_BYTES } from '../verify.js';
+import type { BodyConsumer, BodyControl, BodySource } from '../../http/body-source.js';
 import type { SinkWriter } from './sink.js';
 
-/** What a body source drives. */
-export interface BodyConsumer {
-  /** A chunk arrived; false asks the source to pause until resume(). */
-  onData(chunk: Buffer): boolean;
-  /** The body ended and the transport found its framing complete. */
-  onEnd(): void;
-  /** The body failed: dropped connection, timeout, abort. */
-  onError(err: unknown): void;
-}
-
-/** What the pump may ask of a started source. */
-export interface BodyControl {
-  resume(): void;
-  /** Stops the body (a refused or failed download); no callback follows. */
-  destroy(): void;
-}
-
-export interface BodySource {
-  start(consumer: BodyConsumer): BodyControl;
-}
+export type { BodyConsumer, BodyControl, BodySource } from '../../http/body-source.js';
 
 /** Lets go of a body not wanted (destroying a response may emit an error: silence it). */
 export function discardBody(body: Readable): void {

@@ -16,7 +16,7 @@ import { close, fstat, ftruncate, open, read, write, writev } from 'node:fs';
 import { lstat, mkdir, rm, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { MEDIA_LOCK_STALE_MS } from '../../config/defaults.js';
+import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';

@@ -47,6 +47,8 @@ export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
 
 /** `show`: record requests in flight at once; enough to hide latency, few enough to be polite. */
 export const SHOW_CONCURRENCY = 8;
+/** `mirror`: record requests in flight at once. */
+export const MIRROR_CONCURRENCY = 4;
 /** `download` (default of --concurrency) and `image`/`video`: files downloaded at once. */
 export const DEFAULT_DOWNLOAD_CONCURRENCY = 4;
 export const MAX_DOWNLOAD_CONCURRENCY = 32;
