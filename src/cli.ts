@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
-import { type Context, type GlobalOptions, OUTPUT_FORMATS, colorEnabled } from './context.js';
+import { type Context, colorEnabled } from './context.js';
+import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/global-flags.js';
 import { COMMANDS, type Runners } from './commands/index.js';
 import { intArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { HELP_TOPICS, helpTopic } from './commands/shared/help-topics.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './defaults.js';
 import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
 import { createContext, processStreams } from './factory.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';
@@ -35,7 +35,7 @@ function packageVersion(): string {
 }
 
 const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`;
-const MORE_HELP = '\nMore help: `exercises <command> --help`, `exercises help environment`, `exercises help exit-codes`.\n';
+const MORE_HELP = '\nMore help: `exercises <command> --help`, `exercises help environment`, `exercises help defaults`, `exercises help exit-codes`.\n';
 
 export interface ProgramHooks {
   /** The context a command runs with, given the program with its parsed global options. */
@@ -95,25 +95,9 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   program
     .exitOverride()
     .description('Browse, search and download the exercise catalogue.')
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .option('--base-url <url>', 'service base URL (env EXERCISES_BASE_URL)')
-    .option('--api-key <key>', 'API key (discouraged: visible in ps and shell history; env EXERCISES_API_KEY)')
-    .option('--lang <code>', 'translation language, e.g. de-DE (env EXERCISES_LANG)')
-    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
-    .option('--json [fields]', 'same as --format json; with a comma list (--json id,name) only those fields')
-    .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <ms>', `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, intArg('--timeout', 1, TIMEOUT_MAX_MS))
-    .option('--retries <n>', `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, intArg('--retries', 0, RETRIES_MAX))
-    .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)')
-    .option('-q, --quiet', 'no progress or notices on stderr')
-    .option('--allow-insecure', 'allow plain http:// to a non-loopback host')
-    .option('--sandbox', 'use the built-in sample catalogue on a private local server (no key, no network; never the stored settings)')
-    .option('--catalogue <dir>', 'answer every command from a catalogue directory in-process: no request leaves the machine (env EXERCISES_CATALOGUE)')
-    .option('--offline', 'answer only from the response cache; a miss is exit 6')
-    .option('--refresh', 'fetch answers anew and update the response cache')
-    .option('--no-cache', 'neither read nor write the response cache')
-    .option('--budget <n>', 'stop before the request that would pass n requests this month', intArg('--budget', 0, Number.MAX_SAFE_INTEGER))
-    .option('--no-pager', 'never send long tables through a pager')
+    .version(packageVersion(), '-V, --version', 'print the version');
+  for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
+  program
     .showHelpAfterError('(run with --help for usage)')
     // The global flags are checked together before any command's action (and its first request).
     .hook('preAction', () => assertGlobalFlags(globalOptions(program)))
@@ -134,27 +118,16 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
 }
 
 export function globalOptions(program: Command): GlobalOptions {
-  const o = program.opts();
-  return {
-    baseUrl: o.baseUrl,
-    apiKey: o.apiKey,
-    lang: o.lang,
-    format: o.format,
-    json: jsonFlagValue(o.json),
-    color: o.color !== false,
-    timeout: o.timeout,
-    retries: o.retries,
-    verbose: o.verbose === true,
-    quiet: o.quiet === true,
-    sandbox: o.sandbox === true,
-    allowInsecure: o.allowInsecure === true,
-    catalogue: o.catalogue,
-    offline: o.offline === true,
-    refresh: o.refresh === true,
-    cache: o.cache !== false,
-    budget: o.budget,
-    pager: o.pager !== false,
-  };
+  const opts = program.opts();
+  return { ...readGlobalFlags(opts), json: jsonFlagValue(opts.json) };
+}
+
+/** A row of GLOBAL_FLAGS as a commander option: its help line, its choices, its number parser. */
+function globalOption(flag: GlobalFlag): Option {
+  const option = new Option(flag.flags, flagHelp(flag));
+  if (flag.choices) option.choices(flag.choices);
+  if (flag.whole) option.argParser(intArg(flagName(flag.key), flag.whole.min, flag.whole.max));
+  return option;
 }
 
 export interface RunCliSeams {

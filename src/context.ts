@@ -9,10 +9,10 @@ import type { ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
 import type { Env } from './util/user-dirs.js';
 import type { SettingSource, Settings } from './config/settings.js';
-import type { GlobalOptions, OutputFormat } from './config/globals.js';
+import type { GlobalOptions, OutputFormat } from './config/global-flags.js';
 
 export type { Env };
-export { DEFAULT_GLOBALS, type GlobalOptions, OUTPUT_FORMATS, type OutputFormat } from './config/globals.js';
+export { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from './config/global-flags.js';
 
 export interface IOStreams {
   stdout: Writable;

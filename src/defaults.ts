@@ -8,6 +8,8 @@
 
 /** Where requests go when no flag, variable or stored setting says otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
+/** The service's default translation language (what is in force when --lang says nothing). */
+export const DEFAULT_LANG = 'en-GB';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRIES = 3;
@@ -15,6 +17,11 @@ export const DEFAULT_RETRIES = 3;
 /** An hour: longer is no use for one request, and Node's timers stop at 2^31-1 ms (~24.8 days). */
 export const TIMEOUT_MAX_MS = 3_600_000;
 export const RETRIES_MAX = 10;
+
+/** First backoff step of the retry policy; doubles per attempt. */
+export const RETRY_BASE_MS = 250;
+/** Longest backoff step computed without a Retry-After. */
+export const RETRY_MAX_BACKOFF_MS = 8_000;
 
 /**
  * The retry policy's bounds (src/http/retry-policy.ts), the same for JSON requests and media.
@@ -43,6 +50,18 @@ export const DEADLINE_TIMEOUT_FACTOR = 3;
  */
 export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
 
+/** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
+export const JSON_SIZE_CAP = 8 * 1024 * 1024;
+/** How much of an error body is read to quote the server's message. */
+export const ERROR_BODY_CAP = 64 * 1024;
+
+// ── Paging (spec §8) ────────────────────────────────────────────────────────────────────
+
+/** `--limit`: results per request, within the spec's bounds; the default page size. */
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 25;
+export const LIMIT_DEFAULT = 10;
+
 // ── Concurrency ─────────────────────────────────────────────────────────────────────────
 
 /** `show`: record requests in flight at once; enough to hide latency, few enough to be polite. */
@@ -57,6 +76,13 @@ export const MAX_DOWNLOAD_CONCURRENCY = 32;
 
 /** `auth login --with-key`: more than this on stdin is not a key. */
 export const KEY_INPUT_MAX_BYTES = 4096;
+/**
+ * Longest stdin line taken (`show -`, `download -`), in UTF-8 bytes: an id, a tsv row or a
+ * jsonl record of ours is far shorter. Lines are split as the stream arrives, so a longer one
+ * is refused once this much of it is held, not after reading it whole (a 100 MB line would
+ * otherwise cost over a gigabyte).
+ */
+export const MAX_ID_LINE_BYTES = 4096;
 
 // ── The catalogue server: `serve` and `--sandbox` ───────────────────────────────────────
 
@@ -90,3 +116,7 @@ export const MEDIA_LOCK_STALE_MS = 10_000;
 export const DEFAULT_CACHE_TTL_SECONDS = 86_400;
 /** A year: a longer time to live is surely a typo. */
 export const CACHE_TTL_MAX_SECONDS = 366 * 86_400;
+/** The request ledger keeps this month and the 13 before it (a year back, and then some, for `quota`). */
+export const LEDGER_MONTHS_KEPT = 14;
+/** A ledger lock older than this (its holder died) is taken over; a ledger update takes milliseconds. */
+export const LEDGER_LOCK_STALE_MS = 10_000;

@@ -12,13 +12,10 @@ import { dirname } from 'node:path';
 import { BudgetExceededError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
 import { normalOrigin } from './keys.js';
+import { LEDGER_LOCK_STALE_MS, LEDGER_MONTHS_KEPT } from '../defaults.js';
 import { currentMonth, monthNumber } from './month.js';
 import { type RateLimitInfo, rateLimitHeaders } from './rate-limit.js';
 
-/** Months kept: this one and the 13 before it (a year back, and then some, for `quota`). */
-const MONTHS_KEPT = 14;
-/** A lock older than this (its holder died) is taken over; a ledger update takes milliseconds. */
-const LOCK_STALE_MS = 10_000;
 /** Waiting for another process's lock: long enough to outlast a stale one. */
 const LOCK_RETRIES = { retries: 100, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true };
 
@@ -90,7 +87,7 @@ function parseLedger(value: unknown): LedgerData | undefined {
 
 /** Drops months (and rate-limit sightings) older than the ones kept, so the file stays small. */
 function prune(data: LedgerData, now: number): void {
-  const oldest = monthNumber(currentMonth(now)) - (MONTHS_KEPT - 1);
+  const oldest = monthNumber(currentMonth(now)) - (LEDGER_MONTHS_KEPT - 1);
   for (const month of Object.keys(data.counts)) if (monthNumber(month) < oldest) delete data.counts[month];
   for (const [connection, seen] of Object.entries(data.rateLimits)) {
     if (monthNumber(currentMonth(seen.seenAt)) < oldest) delete data.rateLimits[connection];
@@ -209,7 +206,7 @@ export class Ledger {
     let compromised: Error | undefined;
     const release = await lock(this.path, {
       realpath: false,
-      stale: LOCK_STALE_MS,
+      stale: LEDGER_LOCK_STALE_MS,
       retries: LOCK_RETRIES,
       onCompromised: (err) => {
         compromised = err;

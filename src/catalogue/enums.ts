@@ -95,10 +95,3 @@ export const ENUM_FILTERS = [
 
 export type EnumFilterParam = (typeof ENUM_FILTERS)[number]['param'];
 
-/** Paging limits of spec §8. */
-export const LIMIT_MIN = 1;
-export const LIMIT_MAX = 25;
-export const LIMIT_DEFAULT = 10;
-
-/** The service's default translation language. */
-export const DEFAULT_LANG = 'en-GB';

@@ -3,10 +3,9 @@
  * overrides it, and how a value given to `config set` is checked. A later setting slots
  * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
  */
-import { DEFAULT_LANG } from '../catalogue/enums.js';
 import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_LANG, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
 import { parseLangTag, parseWholeNumber } from './values.js';
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';

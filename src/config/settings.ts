@@ -2,7 +2,8 @@
  * Where each setting comes from, highest first: flag > environment > stored config > default
  * (DESIGN.md "CLI surface"). The factory resolves them once per run (ctx.settings()).
  */
-import type { GlobalOptions } from './globals.js';
+import { type GlobalOptions, flagName } from './global-flags.js';
+import { configKeySpec } from './keys.js';
 import { UsageError } from '../errors.js';
 import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
 import type { Env } from '../util/user-dirs.js';
@@ -55,9 +56,16 @@ function storedNumber(value: unknown, key: string, min: number, max: number): nu
 }
 
 /** EXERCISES_BUDGET, when set and not empty: a whole number, or a usage error naming the variable. */
-function envBudget(value: string | undefined): number | undefined {
-  const text = nonEmpty(value);
-  return text === undefined ? undefined : parseWholeNumber(text, 'EXERCISES_BUDGET', 0);
+function envBudget(env: Env): number | undefined {
+  const name = configKeySpec('budget').env!;
+  const text = nonEmpty(env[name]);
+  return text === undefined ? undefined : parseWholeNumber(text, name, 0);
+}
+
+/** A string setting: its global flag, else its config key's environment variable, else the stored value. */
+function fromFlagEnvOrConfig(flag: 'baseUrl' | 'apiKey' | 'lang', key: string, globals: GlobalOptions, env: Env, stored: Record<string, unknown>): Resolved<string> {
+  const variable = configKeySpec(key).env!;
+  return pick({ value: globals[flag], name: flagName(flag) }, { value: env[variable], name: variable }, stored[key]);
 }
 
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
@@ -66,15 +74,15 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
     throw new UsageError('--base-url is empty.', { hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.' });
   }
   const stored = readStoredConfig(env);
-  const baseUrl = pick({ value: globals.baseUrl, name: '--base-url' }, { value: env.EXERCISES_BASE_URL, name: 'EXERCISES_BASE_URL' }, stored['base-url']);
+  const baseUrl = fromFlagEnvOrConfig('baseUrl', 'base-url', globals, env, stored);
   if (baseUrl.value === undefined) baseUrl.value = DEFAULT_BASE_URL;
   return {
     baseUrl,
-    apiKey: pick({ value: globals.apiKey, name: '--api-key' }, { value: env.EXERCISES_API_KEY, name: 'EXERCISES_API_KEY' }, stored['api-key']),
-    lang: pick({ value: globals.lang, name: '--lang' }, { value: env.EXERCISES_LANG, name: 'EXERCISES_LANG' }, stored.lang),
+    apiKey: fromFlagEnvOrConfig('apiKey', 'api-key', globals, env, stored),
+    lang: fromFlagEnvOrConfig('lang', 'lang', globals, env, stored),
     timeoutMs: globals.timeout ?? storedNumber(stored.timeout, 'timeout', 1, TIMEOUT_MAX_MS) ?? DEFAULT_TIMEOUT_MS,
     retries: globals.retries ?? storedNumber(stored.retries, 'retries', 0, RETRIES_MAX) ?? DEFAULT_RETRIES,
-    budget: globals.budget ?? envBudget(env.EXERCISES_BUDGET) ?? storedNumber(stored.budget, 'budget', 0, Number.MAX_SAFE_INTEGER) ?? null,
+    budget: globals.budget ?? envBudget(env) ?? storedNumber(stored.budget, 'budget', 0, Number.MAX_SAFE_INTEGER) ?? null,
     cacheTtlMs: (storedNumber(stored['cache-ttl'], 'cache-ttl', 0, CACHE_TTL_MAX_SECONDS) ?? DEFAULT_CACHE_TTL_SECONDS) * 1000,
   };
 }

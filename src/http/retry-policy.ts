@@ -21,7 +21,7 @@
  * undici still does the rest: connect/headers/body timeouts, keep-alive, the parser.
  */
 import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
-import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS } from '../defaults.js';
+import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS, RETRY_BASE_MS, RETRY_MAX_BACKOFF_MS } from '../defaults.js';
 import { plural } from '../util/text.js';
 
 export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };
@@ -29,10 +29,6 @@ export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };
 /** Statuses that say "try again later": rate limited, bad gateway, unavailable, gateway timeout. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** First backoff step; doubles per attempt. */
-export const RETRY_BASE_MS = 250;
-/** Longest backoff step we compute ourselves. */
-export const RETRY_MAX_BACKOFF_MS = 8_000;
 
 /** Error codes of connection-level failures that a new attempt may cure. */
 const RETRYABLE_CODES = new Set([

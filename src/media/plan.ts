@@ -11,7 +11,7 @@
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
 import { paginate } from '../api/paging.js';
-import { LIMIT_MAX } from '../catalogue/enums.js';
+import { LIMIT_MAX } from '../defaults.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
 import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';

@@ -4,9 +4,11 @@
  * records in that language it lacks. Media cost one request per file missing on disk, known
  * only once the records are in.
  */
+import { LIMIT_MAX } from '../defaults.js';
 import type { Fetched } from './work-file.js';
 
-export const LISTING_PAGE_SIZE = 25; // the spec's maximum `limit` (§8)
+/** The listing asks for the spec's largest page (§8): the fewest requests. */
+export const LISTING_PAGE_SIZE = LIMIT_MAX;
 
 export interface MirrorPlan {
   ids: readonly string[];

@@ -6,7 +6,7 @@
  * A cursor names a boundary exercise, not an offset, so it stays valid under any filter:
  * `after=X` lists what sorts after X, `before=X` what sorts before it.
  */
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../catalogue/enums.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../defaults.js';
 import type { Pagination } from '../catalogue/types.js';
 import type { Catalogue } from './catalogue.js';
 import { badParameter } from './http-error.js';

@@ -3,7 +3,7 @@
  * `translations`, field by field, falling back to English; `name` always stays English.
  * An unknown language is not an error: it falls back to the default (en-GB), as DESIGN.md says.
  */
-import { DEFAULT_LANG } from '../catalogue/enums.js';
+import { DEFAULT_LANG } from '../defaults.js';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';
 
 /**

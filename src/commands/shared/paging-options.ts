@@ -1,6 +1,6 @@
 /** The paging flags of `query` and `ids` (--limit --after --before --all --max) and what they mean together. */
 import type { Command } from 'commander';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../catalogue/enums.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
 import { intArg } from './values.js';
 

@@ -6,14 +6,8 @@
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { MAX_ID_LINE_BYTES } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
-
-/**
- * Longest stdin line taken, in UTF-8 bytes: an id, a tsv row or a jsonl record of ours is far
- * shorter. Lines are split as the stream arrives, so a longer one is refused once this much of
- * it is held, not after reading it whole (a 100 MB line would otherwise cost over a gigabyte).
- */
-export const MAX_ID_LINE_BYTES = 4096;
 
 function tooLong(lineNo: number): UsageError {
   return new UsageError(`Line ${lineNo} of stdin is longer than ${MAX_ID_LINE_BYTES} bytes; it cannot be an exercise id.`, {

@@ -15,7 +15,7 @@ import { MAGIC_BYTES } from '../verify.js';
 import type { BodyConsumer, BodyControl, BodySource } from '../../http/body-source.js';
 import type { SinkWriter } from './sink.js';
 
-export type { BodyConsumer, BodyControl, BodySource } from '../../http/body-source.js';
+export type { BodyConsumer, BodySource } from '../../http/body-source.js';
 
 /** Lets go of a body not wanted (destroying a response may emit an error: silence it). */
 export function discardBody(body: Readable): void {

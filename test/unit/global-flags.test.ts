@@ -1,0 +1,78 @@
+/**
+ * The global flags' one declaration (src/config/global-flags.ts) and the defaults table built
+ * from it (src/config/defaults-table.ts): what commander is given, what comes back, what help prints.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildProgram, globalOptions } from '../../src/cli.js';
+import { HELP_TOPICS } from '../../src/commands/shared/help-topics.js';
+import { defaultsTable } from '../../src/config/defaults-table.js';
+import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags } from '../../src/config/global-flags.js';
+import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { DEFAULT_TIMEOUT_MS } from '../../src/defaults.js';
+
+const program = () =>
+  buildProgram({
+    context: () => {
+      throw new Error('no command runs in this test');
+    },
+  });
+
+describe('global flags', () => {
+  it('with no flag given, switches are off and --no-* flags on', () => {
+    expect(DEFAULT_GLOBALS).toEqual({
+      color: true,
+      verbose: false,
+      quiet: false,
+      sandbox: false,
+      allowInsecure: false,
+      offline: false,
+      refresh: false,
+      cache: true,
+      pager: true,
+    });
+  });
+
+  it('declares every row on the program, in order, with its help line', () => {
+    const options = program().options.filter((o) => o.long !== '--version');
+    expect(options.map((o) => o.flags)).toEqual(GLOBAL_FLAGS.map((f) => f.flags));
+    expect(options.map((o) => o.description)).toEqual(GLOBAL_FLAGS.map(flagHelp));
+  });
+
+  it('reads parsed values back, switches as booleans', async () => {
+    const p = program();
+    p.parseOptions(['--no-color', '--timeout', '5', '-v', '--json=id', '--base-url', 'http://127.0.0.1:1']);
+    const globals = globalOptions(p);
+    expect(globals).toMatchObject({ color: false, timeout: 5, verbose: true, quiet: false, json: 'id', baseUrl: 'http://127.0.0.1:1', cache: true });
+    expect(readGlobalFlags({})).toMatchObject({ ...DEFAULT_GLOBALS, timeout: undefined });
+  });
+
+  it('refuses a number out of its bounds before any command runs', () => {
+    const p = program();
+    p.configureOutput({ writeErr: () => {} });
+    expect(() => p.parseOptions(['--retries', '99'])).toThrow(/--retries/);
+  });
+
+  it('names the environment variable of the setting a flag overrides', () => {
+    const budget = GLOBAL_FLAGS.find((f) => f.key === 'budget')!;
+    expect(flagHelp(budget)).toMatch(/\(env EXERCISES_BUDGET\)$/);
+    const apiKey = GLOBAL_FLAGS.find((f) => f.key === 'apiKey')!;
+    expect(flagHelp(apiKey)).toMatch(/shell history; env EXERCISES_API_KEY\)$/);
+    expect(flagName('allowInsecure')).toBe('--allow-insecure');
+    expect(flagName('color')).toBe('--no-color');
+  });
+});
+
+describe('defaults table', () => {
+  it('has a row per config key, with the flag and variable that override it', () => {
+    const rows = defaultsTable();
+    for (const spec of CONFIG_KEYS) expect(rows.find((r) => r.configKey === spec.key)).toBeDefined();
+    expect(rows.find((r) => r.name === 'timeout')).toEqual({ name: 'timeout', value: String(DEFAULT_TIMEOUT_MS), flag: '--timeout', configKey: 'timeout' });
+    expect(rows.find((r) => r.name === 'budget')).toMatchObject({ value: 'none', flag: '--budget', env: 'EXERCISES_BUDGET' });
+  });
+
+  it('is what `help defaults` prints', () => {
+    const text = HELP_TOPICS.defaults();
+    for (const row of defaultsTable()) expect(text).toContain(row.value);
+    expect(text).toMatch(/cache-ttl\s+24h\s+\(config cache-ttl\)/);
+  });
+});
