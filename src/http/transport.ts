@@ -25,17 +25,11 @@ import { deadlineError, networkError } from './network-errors.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
 import type { Progress } from './agent.js';
-import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
+import { DEADLINE_TIMEOUT_FACTOR, ERROR_BODY_CAP, JSON_SIZE_CAP, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 import { type DispatchedBody, dispatchBody } from './dispatch-body.js';
 
-export { assertAllowedUrl, isLoopbackHost, parseBaseUrl } from '../util/url-policy.js';
-
-/** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
-export const JSON_SIZE_CAP = 8 * 1024 * 1024;
-/** How much of an error body is read to quote the server's message. */
-const ERROR_BODY_CAP = 64 * 1024;
 const USER_AGENT = 'exercises-cli';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -64,15 +58,6 @@ export interface TransportOptions {
   afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
 }
 
-export interface StreamResponse {
-  status: number;
-  /** Lower-case names. */
-  headers: ResponseHeaders;
-  /** The caller must consume or destroy it. */
-  body: Readable;
-  url: URL;
-}
-
 export type { QueryValues };
 
 /** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `headers`). */
@@ -92,7 +77,7 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
-/** A stream() answer whose body comes chunk by chunk from undici's dispatch (dispatch-body.ts), no Readable. */
+/** A media answer whose body comes chunk by chunk from undici's dispatch (dispatch-body.ts), no Readable. */
 export interface DispatchResponse {
   status: number;
   headers: ResponseHeaders;
@@ -375,29 +360,14 @@ export class Transport {
   }
 
   /**
-   * One GET attempt, no retries, no status mapping: the media downloader drives resume and
+   * One media GET attempt, no retries, no status mapping: the media downloader drives resume and
    * retry itself, with the same policy (retry-policy.ts decideRetry). `url` may be absolute
    * (another origin gets no key) or relative to baseUrl. Connection failures and timeouts
-   * reject with NetworkError (kind 'network' | 'timeout'). The stream's whole life is bounded
+   * reject with NetworkError (kind 'network' | 'timeout'). The body is handed over chunk by
+   * chunk through undici's dispatch (dispatch-body.ts), no Readable, straight into the body
+   * pump; body failures reach the pump's consumer, for streamError(). Its whole life is bounded
    * by the media rule of deadline.ts (a minimum average rate after a grace): past it, the body
    * fails with NetworkError kind 'timeout'.
-   */
-  async stream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<StreamResponse> {
-    const target = this.resolve(url);
-    const started = nowMs();
-    const signals = this.signalsWith(options.signal);
-    const res = await this.send(target, this.headersFor(target, options.headers), signals, { kind: 'media', progress: { bytes: 0 } });
-    // The attempt ends when its body does, read to the end, failed or dropped.
-    res.body.once('close', res.finish);
-    this.logStream(target, res, started, options.headers);
-    // Socket failures while the caller reads surface as body errors; streamError() maps them.
-    return { status: res.status, headers: res.headers, body: res.body, url: target };
-  }
-
-  /**
-   * stream() with the body handed over chunk by chunk through undici's dispatch (dispatch-body.ts)
-   * rather than a Readable: what media downloads use, straight into the body pump. Same rules,
-   * bounds and errors as stream(); body failures reach the pump's consumer, for streamError().
    */
   async dispatchStream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DispatchResponse> {
     const target = this.resolve(url);
@@ -417,7 +387,7 @@ export class Transport {
     this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
   }
 
-  /** Maps an error raised while reading a stream() body, for callers that consume it. */
+  /** Maps an error raised while reading a dispatchStream() body, for callers that consume it. */
   streamError(err: unknown, url: URL, signal?: AbortSignal): CliError {
     return this.networkError(err, url, this.signalsWith(signal));
   }

@@ -10,6 +10,7 @@ import { Transport } from '../../src/http/transport.js';
 import { isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry-policy.js';
 import { errorForStatus } from '../../src/http/status-errors.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
+import { readDispatched } from '../http/read-dispatched.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
@@ -196,13 +197,13 @@ describe('Transport rules', () => {
     expect(() => new Transport({ baseUrl: 'not a url', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
   });
 
-  it('sends no key to another origin in stream()', async () => {
+  it('sends no key to another origin in dispatchStream()', async () => {
     const other = await serve((_req, res) => res.end('bytes'));
     const base = await serve((_req, res) => res.end('bytes'));
     const t = transport({ baseUrl: base.url, apiKey: 'k' });
     for (const target of [`${other.url}/images/a/premium/b.png`, '/images/a/premium/b.png']) {
-      const res = await t.stream(target);
-      res.body.resume();
+      const res = await t.dispatchStream(target);
+      await readDispatched(res.body);
       expect(res.status).toBe(200);
     }
     expect(other.seen[0]?.headers['x-api-key']).toBeUndefined();
@@ -246,8 +247,9 @@ describe('Transport signals', () => {
     for (let job = 0; job < 5; job++) {
       const jobSignal = AbortSignal.any([ctrlC.signal]);
       for (let attempt = 0; attempt < 2; attempt++) {
-        const res = await t.stream('/media', { signal: jobSignal });
-        await new Promise((resolve) => res.body.resume().on('close', resolve));
+        const res = await t.dispatchStream('/media', { signal: jobSignal });
+        await readDispatched(res.body);
+        await new Promise<void>((resolve) => res.body.onClose(resolve));
       }
       expect(getEventListeners(jobSignal, 'abort')).toHaveLength(0);
     }
@@ -261,11 +263,11 @@ describe('Transport signals', () => {
     const ctrlC = new AbortController();
     const t = transport({ baseUrl: url, signal: ctrlC.signal, timeoutMs: 10_000 });
     const job = new AbortController();
-    const byJob = t.stream('/a', { signal: job.signal }).catch((e: unknown) => e);
+    const byJob = t.dispatchStream('/a', { signal: job.signal }).catch((e: unknown) => e);
     setTimeout(() => job.abort(), 50);
     expect(await byJob).toBeInstanceOf(InterruptedError);
 
-    const pending = [t.getJson('/b').catch((e: unknown) => e), t.stream('/c', { signal: new AbortController().signal }).catch((e: unknown) => e)];
+    const pending = [t.getJson('/b').catch((e: unknown) => e), t.dispatchStream('/c', { signal: new AbortController().signal }).catch((e: unknown) => e)];
     setTimeout(() => ctrlC.abort(), 50);
     const started = Date.now();
     for (const err of await Promise.all(pending)) expect(err).toBeInstanceOf(InterruptedError);

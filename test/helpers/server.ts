@@ -6,7 +6,7 @@
 import { createCatalogueServer, type CatalogueServer, type CatalogueServerOptions } from '../../src/server/catalogue-server.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 
-export type { CatalogueServer, CatalogueServerOptions, RequestRecord } from '../../src/server/catalogue-server.js';
+export type { CatalogueServer, CatalogueServerOptions } from '../../src/server/catalogue-server.js';
 
 export const FREE_KEY = 'sandbox-free';
 export const PREMIUM_KEY = 'sandbox-premium';

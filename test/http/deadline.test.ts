@@ -11,6 +11,7 @@ import { NetworkError } from '../../src/errors.js';
 import { PNG_SIGNATURE } from '../../src/media/verify.js';
 import { runCli } from '../helpers/run-cli.js';
 import { closeAll, serve, transport } from './local-server.js';
+import { readDispatched } from './read-dispatched.js';
 
 afterEach(closeAll);
 
@@ -84,12 +85,8 @@ describe('a server dripping a byte every 300 ms', () => {
     });
     const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
     const started = Date.now();
-    const res = await t.stream('/images/a/premium/b.png');
-    const failure = await new Promise<unknown>((resolve) => {
-      res.body.on('data', () => {});
-      res.body.on('error', resolve);
-      res.body.on('end', () => resolve(undefined));
-    });
+    const res = await t.dispatchStream('/images/a/premium/b.png');
+    const failure = (await readDispatched(res.body)).error;
     const err = t.streamError(failure, res.url);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('timeout');
@@ -114,13 +111,9 @@ describe('a server dripping a byte every 300 ms', () => {
       res.on('close', () => clearInterval(timer));
     });
     const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
-    const res = await t.stream('/images/a/premium/b.png');
-    let bytes = 0;
-    await new Promise<void>((resolve, reject) => {
-      res.body.on('data', (c: Buffer) => (bytes += c.length));
-      res.body.on('error', reject);
-      res.body.on('end', resolve);
-    });
+    const res = await t.dispatchStream('/images/a/premium/b.png');
+    const { bytes, error } = await readDispatched(res.body);
+    expect(error).toBeUndefined();
     expect(bytes).toBe(8 + 20 * chunk.length);
   });
 });

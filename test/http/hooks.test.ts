@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError, RateLimitError } from '../../src/errors.js';
 import type { ResponseHeaders } from '../../src/http/transport.js';
 import { closeAll, json, serve, transport } from './local-server.js';
+import { readDispatched } from './read-dispatched.js';
 
 afterEach(closeAll);
 
@@ -53,7 +54,7 @@ describe('beforeRequest', () => {
     expect(seen).toHaveLength(1);
 
     calls = 1;
-    await expect(t.stream('/images/a/premium/b.png')).rejects.toBe(budget);
+    await expect(t.dispatchStream('/images/a/premium/b.png')).rejects.toBe(budget);
     expect(seen).toHaveLength(1);
   });
 
@@ -63,7 +64,7 @@ describe('beforeRequest', () => {
     const job = new AbortController();
     setTimeout(() => job.abort(), 20);
     const started = Date.now();
-    await expect(t.stream('/images/a/premium/b.png', { signal: job.signal })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(t.dispatchStream('/images/a/premium/b.png', { signal: job.signal })).rejects.toBeInstanceOf(InterruptedError);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(seen).toHaveLength(0);
   });
@@ -72,8 +73,8 @@ describe('beforeRequest', () => {
     const { url, seen } = await serve((_req, res) => res.end('bytes'));
     const asked: string[] = [];
     const t = transport({ baseUrl: url, beforeRequest: (u) => void asked.push(u.href) });
-    const res = await t.stream('/images/a/premium/b.png', { headers: { range: 'bytes=0-' } });
-    res.body.resume();
+    const res = await t.dispatchStream('/images/a/premium/b.png', { headers: { range: 'bytes=0-' } });
+    await readDispatched(res.body);
     expect(asked).toEqual([`${url}/images/a/premium/b.png`]);
     expect(seen).toHaveLength(1);
   });
@@ -89,8 +90,8 @@ describe('afterResponse', () => {
       afterResponse: (u, status, headers) => seen.push({ path: u.pathname, status, remaining: headers['x-ratelimit-remaining'] }),
     });
     await expect(t.getJson('/exercise/x')).resolves.toEqual({ n: 2 });
-    const media = await t.stream('/images/a/premium/b.png');
-    media.body.resume();
+    const media = await t.dispatchStream('/images/a/premium/b.png');
+    await readDispatched(media.body);
     expect(seen).toEqual([
       { path: '/exercise/x', status: 429, remaining: '9' },
       { path: '/exercise/x', status: 200, remaining: '8' },

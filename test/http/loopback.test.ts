@@ -52,7 +52,7 @@ describe('which hosts are loopback', () => {
   it('refuses a media URL to evil.localhost over http too', async () => {
     const { url, seen } = await serve((_req, res) => res.end('x'));
     const t = transport({ baseUrl: url });
-    await expect(t.stream('http://evil.localhost:1/images/a/premium/b.png')).rejects.toBeInstanceOf(UsageError);
+    await expect(t.dispatchStream('http://evil.localhost:1/images/a/premium/b.png')).rejects.toBeInstanceOf(UsageError);
     expect(seen).toHaveLength(0);
   });
 });

@@ -62,9 +62,8 @@ function cutAfter(limit: number, times = 1): Intercept {
 /** The server's current ETag for the loop video, learnt the way a first run would have. */
 async function loopEtag(): Promise<string> {
   const before = server.requests.length;
-  const probe = await transport.stream(target('video', 'loop').url);
-  probe.body.on('error', () => {});
-  probe.body.destroy();
+  const probe = await transport.dispatchStream(target('video', 'loop').url);
+  probe.body.discard();
   while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
   server.requests.length = 0;
   return probe.headers.etag as string;

@@ -5,7 +5,7 @@
  * `<file>.part.json` that keeps that validator between runs.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { type StreamResponse, headerValue } from '../../http/transport.js';
+import { type ResponseHeaders, headerValue } from '../../http/transport.js';
 import { WRITE_NEW_FLAGS } from './link-safety.js';
 
 /** What makes the bytes of a `.part` safe to continue: byte ranges offered and a strong ETag. */
@@ -39,7 +39,7 @@ export function parseContentRange(value: string | undefined): { start: number; e
 }
 
 /** A validator usable with If-Range: byte ranges offered and a strong ETag (RFC 9110 §13.1.5). */
-export function validatorOf(res: Pick<StreamResponse, 'headers'>, total: number | undefined): Validator | undefined {
+export function validatorOf(res: { headers: ResponseHeaders }, total: number | undefined): Validator | undefined {
   const ranges = headerValue(res.headers, 'accept-ranges');
   const etag = headerValue(res.headers, 'etag')?.trim();
   if (!ranges || !/\bbytes\b/i.test(ranges) || !etag || etag.startsWith('W/')) return undefined;
@@ -52,7 +52,7 @@ export function validatorOf(res: Pick<StreamResponse, 'headers'>, total: number 
  * A body delimited only by the connection closing is not: a dropped connection and a finished
  * body look the same, so its completeness cannot be shown, and it is never accepted.
  */
-export function selfDelimited(res: Pick<StreamResponse, 'headers'>): boolean {
+export function selfDelimited(res: { headers: ResponseHeaders }): boolean {
   const coding = headerValue(res.headers, 'transfer-encoding');
   return coding !== undefined && /(^|,)\s*chunked\s*$/i.test(coding);
 }
