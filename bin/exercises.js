@@ -208,6 +208,49 @@ function requireWithUndici(bundleRequire, beforeFlags) {
   return Object.assign(lazyRequire, bundleRequire);
 }
 
+/**
+ * Node 22.1+ has a compile cache of its own (module.enableCompileCache): the bundle and the
+ * vendor files are then plain require()s, their code cached by Node in
+ * `<cache>/compile-cache/`. It is used from this Node major version on, where it was measured
+ * at least as fast as the launcher's own code-cache files (bench/startup.mjs --compare-caches,
+ * docs/performance.md); below it, or when Node lacks it, the launcher's files are used.
+ */
+const NODE_COMPILE_CACHE_FROM = Infinity;
+
+function nodeCompileCacheWanted() {
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= NODE_COMPILE_CACHE_FROM && typeof require('node:module').enableCompileCache === 'function';
+}
+
+/**
+ * Runs the bundle with Node's compile cache, in a directory checked as the launcher's own
+ * (private, the user's, not a link: see privateDir), else with no cache. undici still loads
+ * only after V8's --liftoff-only is set (see loadUndici): the bundle's require of it is caught.
+ */
+function loadBundleWithNodeCache() {
+  const Module = require('node:module');
+  try {
+    const dir = path.join(userCacheDir(), 'compile-cache');
+    // Node reads whatever files are inside without checking who wrote them: a directory of
+    // the user's that was ever open to others is emptied before it is trusted again.
+    const before = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (before?.isDirectory() && !ownedPrivately(before) && OWNER_ONLY && before.uid === process.getuid()) fs.rmSync(dir, { recursive: true });
+    if (privateDir(dir)) Module.enableCompileCache(dir);
+  } catch {
+    // no cache
+  }
+  const load = Module._load;
+  Module._load = function loadFirstSettingFlags(request, parent, isMain) {
+    if (request === './vendor/undici.cjs' && parent?.filename === BUNDLE) {
+      Module._load = load;
+      for (const builtin of UNDICI_BUILTINS) require(builtin);
+      require('node:v8').setFlagsFromString('--liftoff-only');
+    }
+    return load.call(this, request, parent, isMain);
+  };
+  return require(BUNDLE);
+}
+
 /** Runs the bundle (dist/bundle/cli.cjs) with its code cache, one per command. */
 function loadBundle(argv) {
   // Read with the name the first argument suggests; checked against the real commands before writing.
@@ -234,7 +277,7 @@ if (require.main !== module) {
   } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(`${require('../package.json').version}\n`);
   } else if (fs.existsSync(BUNDLE)) {
-    loadBundle(args).main(process.argv);
+    (nodeCompileCacheWanted() ? loadBundleWithNodeCache() : loadBundle(args)).main(process.argv);
   } else {
     // The plain tsc output (no bundle built, no code cache): undici is imported by the ES
     // module loader, out of reach here, so the flag is set up front.
