@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-/** Wall time of one `node <args>` child, in ms (and stdout's line count when asked). */
-export function timeNode(args, env, { countLines = false } = {}) {
+/** Wall time of one `node <args>` child, in ms (and stdout's line count when asked); `node`: another Node binary. */
+export function timeNode(args, env, { countLines = false, node = process.execPath } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn(node, args, { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
     let err = '';
     let lines = 0;
     child.stderr.on('data', (b) => (err += b));
@@ -33,14 +33,15 @@ export function median(xs) {
 
 /**
  * Runs every case `warmups + runs` times, round by round; odd rounds go in reverse order so
- * no case always runs first. Returns the timed samples (ms) per case.
+ * no case always runs first. Returns the timed samples (ms) per case. `node`: the Node binary
+ * to run them with (default: this one).
  */
-export async function interleaved(cases, { runs, warmups, env }) {
+export async function interleaved(cases, { runs, warmups, env, node }) {
   const samples = cases.map(() => []);
   const forward = cases.map((_, j) => j);
   for (let i = 0; i < warmups + runs; i++) {
     for (const j of i % 2 === 0 ? forward : [...forward].reverse()) {
-      const { ms } = await timeNode(cases[j].args, env);
+      const { ms } = await timeNode(cases[j].args, env, { node });
       if (i >= warmups) samples[j].push(ms);
     }
   }

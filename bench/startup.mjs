@@ -10,9 +10,18 @@
  * undici GET (with --refresh, so every run sends the request and rewrites the cache entry),
  * and `show` answered from the response cache ≤ 1.3x `node -e 0` (no HTTP code loaded).
  *
- * Usage: npm run build && node bench/startup.mjs [runs]   (default 30 runs each, 3 warm-ups)
+ *
+ * --node <path> runs every case with another Node binary (the bench itself and its server run
+ * on this one), e.g. one from `.ci/run`'s cache; the version measured is printed first.
+ * --compare-caches adds the cases again under a copy of the launcher that always uses Node's
+ * own compile cache (module.enableCompileCache, Node 22.1+), next to the launcher as it is:
+ * the figures that decide NODE_COMPILE_CACHE_FROM in bin/exercises.js.
+ *
+ * Usage: npm run build && node bench/startup.mjs [runs] [--node <path>] [--compare-caches]
+ *        (default 30 runs each, 3 warm-ups)
  */
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,10 +29,30 @@ import { interleaved, minimalEnv, printVerdicts } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
-const runs = Number(process.argv[2] ?? process.env.RUNS ?? 30);
-if (!Number.isInteger(runs) || runs < 1) {
-  console.log('Usage: npm run build && node bench/startup.mjs [runs]   (default 30 runs each, 3 warm-ups)');
-  process.exit(process.argv[2] === '--help' || process.argv[2] === '-h' ? 0 : 2);
+const USAGE = 'Usage: npm run build && node bench/startup.mjs [runs] [--node <path>] [--compare-caches]   (default 30 runs each, 3 warm-ups)';
+const argv = process.argv.slice(2);
+const nodeAt = argv.indexOf('--node');
+const node = nodeAt >= 0 ? argv.splice(nodeAt, 2)[1] : process.execPath;
+const compareAt = argv.indexOf('--compare-caches');
+const compare = compareAt >= 0 && argv.splice(compareAt, 1).length === 1;
+const runs = Number(argv[0] ?? process.env.RUNS ?? 30);
+if (!Number.isInteger(runs) || runs < 1 || node === undefined) {
+  console.log(USAGE);
+  process.exit(argv[0] === '--help' || argv[0] === '-h' ? 0 : 2);
+}
+const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+console.log(`node ${nodeVersion} (${node})`);
+
+/**
+ * The launcher with Node's compile cache always on: a copy beside it (its paths are relative
+ * to its folder), removed at the end.
+ */
+const nodeCacheCli = join(root, 'bin', `.startup-bench-node-cache-${process.pid}.js`);
+if (compare) {
+  const launcher = readFileSync(cli, 'utf8');
+  const variant = launcher.replace(/^const NODE_COMPILE_CACHE_FROM = .*;$/m, 'const NODE_COMPILE_CACHE_FROM = 0;');
+  if (variant === launcher) throw new Error('bin/exercises.js no longer has NODE_COMPILE_CACHE_FROM');
+  writeFileSync(nodeCacheCli, variant);
 }
 const warmups = 3;
 
@@ -43,7 +72,7 @@ const CACHED_ID = 'Push_Up';
   // Asynchronously: the server answering it lives in this process.
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
-  await promisify(execFile)(process.execPath, [cli, 'show', CACHED_ID, '--format', 'json'], { env });
+  await promisify(execFile)(node, [cli, 'show', CACHED_ID, '--format', 'json'], { env });
 }
 
 const cases = [
@@ -56,12 +85,20 @@ const cases = [
   { name: 'exercises show <id>', args: [cli, '--refresh', 'show', ID, '--format', 'json'], target: 1.25, against: 'bare undici GET' },
   { name: 'show (cache hit)', args: [cli, 'show', CACHED_ID, '--format', 'json'], target: 1.3 },
 ];
+if (compare) {
+  cases.push(
+    { name: '--help, node cache', args: [nodeCacheCli, '--help'], target: 1.3 },
+    { name: 'show <id>, node cache', args: [nodeCacheCli, '--refresh', 'show', ID, '--format', 'json'], target: 1.25, against: 'bare undici GET' },
+    { name: 'cache hit, node cache', args: [nodeCacheCli, 'show', CACHED_ID, '--format', 'json'], target: 1.3 },
+  );
+}
 
 try {
-  const samples = await interleaved(cases, { runs, warmups, env });
-  console.log(`start-up, median of ${runs} runs each (interleaved), node ${process.version}\n`);
+  const samples = await interleaved(cases, { runs, warmups, env, node });
+  console.log(`start-up, median of ${runs} runs each (interleaved), node ${nodeVersion}\n`);
   const failed = !printVerdicts(cases, samples, { nameWidth: 22 });
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server.close();
+  rmSync(nodeCacheCli, { force: true });
 }

@@ -19,6 +19,61 @@ function userCacheDir() {
 }
 
 /**
+ * Code read from a code cache runs as the user, so a cache is used only when no one else could
+ * have written it: its directory and file are the user's own, writable by no one else, and
+ * neither is a symbolic link (one pointing elsewhere would also send our writes there). The
+ * directory is made 0700 and each file 0600 whatever the umask. On Windows, which has no such
+ * owners and modes, the checks are skipped.
+ */
+const OWNER_ONLY = typeof process.getuid === 'function';
+
+/** Whether a file or directory is the user's own and writable by no one else. */
+function ownedPrivately(stat) {
+  return !OWNER_ONLY || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
+}
+
+/** Makes the code-cache directory, or checks the one there: true when it is safe to write into. */
+function privateDir(dir) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(dir);
+  if (!stat.isDirectory() || (OWNER_ONLY && stat.uid !== process.getuid())) return false;
+  // The user's own directory, made by an older version or under a loose umask: tightened.
+  // Its files are each checked as they are read, so whatever another user left there is ignored.
+  if (OWNER_ONLY && (stat.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
+  return true;
+}
+
+/** The file `name` in `dir` when both are private (see above), else undefined. */
+function readPrivate(dir, name) {
+  const dirStat = fs.lstatSync(dir);
+  if (!dirStat.isDirectory() || !ownedPrivately(dirStat)) return undefined;
+  const fd = fs.openSync(path.join(dir, name), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || !ownedPrivately(stat)) return undefined;
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes `name` in `dir` as a new 0600 file renamed into place, so a concurrent run never reads half a file. */
+function writePrivate(dir, name, data) {
+  const partial = path.join(dir, `${name}.${process.pid}`);
+  const fd = fs.openSync(partial, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    if (OWNER_ONLY) fs.fchmodSync(fd, 0o600); // the umask may have taken the owner's bits too
+    fs.writeFileSync(fd, data);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(partial, path.join(dir, name));
+}
+
+/**
  * The code cache for a command line is named after its command (`show`, `ids`…), so each
  * command finds the functions it runs already compiled: the first argument, if it is one of
  * the CLI's commands (`commandNames` from the bundle), else `default`. Flags before the
@@ -48,8 +103,8 @@ function loadCached(file, { name, cacheName = () => name, requireFor }) {
   const cacheDir = path.join(userCacheDir(), 'code-cache');
   let cachedData;
   try {
-    const stored = fs.readFileSync(path.join(cacheDir, `${name}.v8`));
-    if (stored.subarray(0, key.length).equals(key)) cachedData = stored.subarray(key.length);
+    const stored = readPrivate(cacheDir, `${name}.v8`);
+    if (stored !== undefined && stored.subarray(0, key.length).equals(key)) cachedData = stored.subarray(key.length);
   } catch {
     // no cache yet
   }
@@ -63,11 +118,7 @@ function loadCached(file, { name, cacheName = () => name, requireFor }) {
     if (!unwritten) return;
     unwritten = false;
     try {
-      const cacheFile = path.join(cacheDir, `${cacheName(loaded.exports)}.v8`);
-      fs.mkdirSync(cacheDir, { recursive: true });
-      const partial = `${cacheFile}.${process.pid}`;
-      fs.writeFileSync(partial, Buffer.concat([key, script.createCachedData()]));
-      fs.renameSync(partial, cacheFile);
+      if (privateDir(cacheDir)) writePrivate(cacheDir, `${cacheName(loaded.exports)}.v8`, Buffer.concat([key, script.createCachedData()]));
     } catch {
       // a read-only or missing cache directory: run without a cache
     }
@@ -157,6 +208,49 @@ function requireWithUndici(bundleRequire, beforeFlags) {
   return Object.assign(lazyRequire, bundleRequire);
 }
 
+/**
+ * Node 22.1+ has a compile cache of its own (module.enableCompileCache): the bundle and the
+ * vendor files are then plain require()s, their code cached by Node in
+ * `<cache>/compile-cache/`. It is used from this Node major version on, where it was measured
+ * at least as fast as the launcher's own code-cache files (bench/startup.mjs --compare-caches,
+ * docs/performance.md); below it, or when Node lacks it, the launcher's files are used.
+ */
+const NODE_COMPILE_CACHE_FROM = Infinity;
+
+function nodeCompileCacheWanted() {
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= NODE_COMPILE_CACHE_FROM && typeof require('node:module').enableCompileCache === 'function';
+}
+
+/**
+ * Runs the bundle with Node's compile cache, in a directory checked as the launcher's own
+ * (private, the user's, not a link: see privateDir), else with no cache. undici still loads
+ * only after V8's --liftoff-only is set (see loadUndici): the bundle's require of it is caught.
+ */
+function loadBundleWithNodeCache() {
+  const Module = require('node:module');
+  try {
+    const dir = path.join(userCacheDir(), 'compile-cache');
+    // Node reads whatever files are inside without checking who wrote them: a directory of
+    // the user's that was ever open to others is emptied before it is trusted again.
+    const before = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (before?.isDirectory() && !ownedPrivately(before) && OWNER_ONLY && before.uid === process.getuid()) fs.rmSync(dir, { recursive: true });
+    if (privateDir(dir)) Module.enableCompileCache(dir);
+  } catch {
+    // no cache
+  }
+  const load = Module._load;
+  Module._load = function loadFirstSettingFlags(request, parent, isMain) {
+    if (request === './vendor/undici.cjs' && parent?.filename === BUNDLE) {
+      Module._load = load;
+      for (const builtin of UNDICI_BUILTINS) require(builtin);
+      require('node:v8').setFlagsFromString('--liftoff-only');
+    }
+    return load.call(this, request, parent, isMain);
+  };
+  return require(BUNDLE);
+}
+
 /** Runs the bundle (dist/bundle/cli.cjs) with its code cache, one per command. */
 function loadBundle(argv) {
   // Read with the name the first argument suggests; checked against the real commands before writing.
@@ -183,7 +277,7 @@ if (require.main !== module) {
   } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(`${require('../package.json').version}\n`);
   } else if (fs.existsSync(BUNDLE)) {
-    loadBundle(args).main(process.argv);
+    (nodeCompileCacheWanted() ? loadBundleWithNodeCache() : loadBundle(args)).main(process.argv);
   } else {
     // The plain tsc output (no bundle built, no code cache): undici is imported by the ES
     // module loader, out of reach here, so the flag is set up front.

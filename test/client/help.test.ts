@@ -34,11 +34,11 @@ describe('help', () => {
     }
   });
 
-  it('help environment lists every variable of the one table, and the README documents each', async () => {
+  it('help environment lists every variable of the one table, and the reference documents each', async () => {
     const r = await runInProcess(['help', 'environment']);
     expect(r.code).toBe(0);
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Environment variables'), readme.indexOf('### Exit codes'));
+    const reference = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+    const section = reference.slice(reference.indexOf('## Environment variables'), reference.indexOf('## Exit codes'));
     for (const { name } of ENVIRONMENT_VARIABLES) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
       expect(section).toContain(`| \`${name}\` |`);

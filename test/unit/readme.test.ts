@@ -1,34 +1,78 @@
 /**
- * The README is the front door: keep its exit-code table and command list in step with the code.
+ * The README is a front page and docs/commands.md the reference: keep both in step with the code
+ * (the exit-code table, the environment table, every command, flag and setting).
  */
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../../src/errors.js';
+import { ENVIRONMENT_VARIABLES } from '../../src/config/environment.js';
+import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { buildProgram } from '../../src/cli.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const reference = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+
+const program = buildProgram({
+  context: () => {
+    throw new Error('no command runs in this test');
+  },
+});
+
+/** Every command and subcommand, with its path (`config set`). */
+function commands(cmd: Command, path: string[] = []): Array<{ path: string[]; cmd: Command }> {
+  return cmd.commands.flatMap((sub) => [{ path: [...path, sub.name()], cmd: sub }, ...commands(sub, [...path, sub.name()])]);
+}
 
 describe('README', () => {
+  it('is a front page: at most 200 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
+  });
+
   it('lists every exit code with the meaning the code gives it', () => {
-    for (const { code, meaning } of EXIT_CODE_TABLE) {
-      expect(readme).toContain(`| ${code} | ${meaning} |`);
+    for (const { code, meaning } of EXIT_CODE_TABLE) expect(readme).toContain(`| ${code} | ${meaning} |`);
+  });
+
+  it('links every page of the reference', () => {
+    for (const page of ['commands', 'requests-and-cache', 'media', 'catalogue-and-serve', 'reliability', 'performance', 'development']) {
+      expect(readme).toContain(`](docs/${page}.md)`);
+    }
+  });
+});
+
+describe('docs/commands.md', () => {
+  it('lists every exit code with the meaning the code gives it', () => {
+    for (const { code, meaning } of EXIT_CODE_TABLE) expect(reference).toContain(`| ${code} | ${meaning} |`);
+  });
+
+  it('documents every command and subcommand the CLI registers', () => {
+    const all = commands(program);
+    expect(all.length).toBeGreaterThanOrEqual(20);
+    for (const { path } of all) {
+      const [top, sub] = path;
+      // `exercises auth login|status|logout` names the subcommands together.
+      if (sub === undefined) expect(reference).toContain(`exercises ${top}`);
+      else expect(reference).toMatch(new RegExp(`exercises ${top} ([\\w|]+\\|)?${sub}\\b`));
     }
   });
 
-  it('documents every command the CLI registers', () => {
-    const program = buildProgram({
-      context: () => {
-        throw new Error('no command runs in this test');
-      },
-    });
-    const names = program.commands.map((c) => c.name());
-    expect(names.length).toBeGreaterThanOrEqual(9);
-    for (const name of names) expect(readme).toContain(`exercises ${name}`);
+  it('documents every flag, global or a command’s own', () => {
+    const missing: string[] = [];
+    for (const { path, cmd } of [{ path: [], cmd: program }, ...commands(program)]) {
+      for (const option of cmd.options) {
+        if (option.long && !option.long.startsWith('--help') && !reference.includes(`\`${option.long}`) && !reference.includes(`, ${option.long}`)) {
+          missing.push(`${path.join(' ') || '(global)'} ${option.long}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
-  it('documents every environment variable the CLI reads', () => {
-    for (const name of ['EXERCISES_API_KEY', 'EXERCISES_BASE_URL', 'EXERCISES_LANG', 'NO_COLOR']) {
-      expect(readme).toContain(`\`${name}\``);
-    }
+  it('documents every environment variable from the one table in the code', () => {
+    for (const { name } of ENVIRONMENT_VARIABLES) expect(reference).toContain(`| \`${name}\` |`);
+  });
+
+  it('documents every setting', () => {
+    for (const { key } of CONFIG_KEYS) expect(reference).toContain(`| \`${key}\` |`);
   });
 });
