@@ -1,6 +1,6 @@
 /**
  * The catalogue server: a read-only HTTP server over a catalogue directory that implements
- * the service interface (spec §4) with the decisions of DESIGN.md. It backs the tests,
+ * the service interface (spec §4) with the decisions of docs/design.md. It backs the tests,
  * `--sandbox` and `exercises serve`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The filter flags of /exercise/query (spec §4.1) under DESIGN.md's names, shared by
+ * The filter flags of /exercise/query (spec §4.1) under docs/design.md's names, shared by
  * `query` and `download`. Enum flags take friendly spellings; the array filters take
  * repeated flags and comma lists; the two muscle filters take one value each.
  */
