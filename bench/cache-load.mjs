@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Cold-start cost of the cache's hit path (DESIGN.md "Performance budgets": a `show`
+ * Cold-start cost of the cache's hit path (docs/design.md "Performance budgets": a `show`
  * answered from the cache within 1.3x of `node -e 0`), and what each way of loading cacache
  * would add to it.
  *

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Shell completion benchmark (DESIGN.md "Performance budgets": a TAB within 1.3x of
+ * Shell completion benchmark (docs/design.md "Performance budgets": a TAB within 1.3x of
  * `node -e 0`). Times what each TAB runs, `exercises __complete bash <cword> <words...>`,
  * for commands, flags, enum values, ids and media names from a large catalogue directory
  * (a mirrored catalogue's size: records with instructions and translations) and ids from a full id

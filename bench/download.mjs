@@ -297,7 +297,7 @@ async function compare(label, catalogue, target, concurrency, runs) {
       `  ${name.padEnd(19)} median ${seconds.toFixed(2)} s  ${row.mbps.toFixed(0).padStart(5)} MB/s  CPU ${row.cpu.toFixed(2)} s  peak RSS ${row.rssMax.toFixed(0)} MB (median ${row.rssMedian.toFixed(0)})  runs: ${rs.map((r) => r.seconds.toFixed(2)).join(' ')}`,
     );
   }
-  // The budget (DESIGN.md "Performance budgets"): wall time at most aria2c's (ratio ≤ 1.0), peak RSS ≤ 100 MB.
+  // The budget (docs/design.md "Performance budgets"): wall time at most aria2c's (ratio ≤ 1.0), peak RSS ≤ 100 MB.
   for (const who of tools.filter((t) => t !== 'aria2c')) {
     if (!summary.aria2c) break;
     const pairs = results[who].map((r, i) => r.seconds / results.aria2c[i].seconds);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Paging benchmark (DESIGN.md "Performance budgets": `ids --all` over a large catalogue
+ * Paging benchmark (docs/design.md "Performance budgets": `ids --all` over a large catalogue
  * within 1.15x of a bare undici keep-alive loop).
  *
  * Builds a large catalogue in a temp dir (the public-domain catalogue from ../shared when

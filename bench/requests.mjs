@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Requests spent by a week of ordinary use (issue 9, DESIGN.md "Cache and requests"): a fixed
+ * Requests spent by a week of ordinary use (issue 9, docs/design.md "Cache and requests"): a fixed
  * workload run twice against the project's catalogue server (in this process, on loopback),
  * counting the requests the server saw in each pass and timing each. The goal for the second
  * pass is 0 requests: JSON answers come from the response cache, media are skip-existing.

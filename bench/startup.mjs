@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Start-up benchmark (DESIGN.md "Performance budgets"): `node -e 0`, `exercises --version`,
+ * Start-up benchmark (docs/design.md "Performance budgets"): `node -e 0`, `exercises --version`,
  * `exercises --help`, one `exercises show` against a loopback catalogue server, and two bare
  * scripts doing the same GET (bench/bare-client.cjs): over node:http, and over undici loaded
  * the way the CLI loads it (the bundled vendor file, V8's --liftoff-only). Run side by side

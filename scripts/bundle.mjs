@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Bundles the compiled CLI (dist/cli.js, from tsc) for start-up speed (DESIGN.md
+ * Bundles the compiled CLI (dist/cli.js, from tsc) for start-up speed (docs/design.md
  * "Performance budgets", measured by bench/startup.mjs):
  *
  * - dist/bundle/cli.cjs: all of our own code plus the small dependencies every command

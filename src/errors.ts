@@ -106,6 +106,8 @@ export class BudgetExceededError extends CliError {
   readonly month: string;
   readonly requests: number;
   readonly budget: number;
+  /** Where the requests were counted (an origin, or how local answers are counted). */
+  readonly origin: string;
 
   constructor(usage: { month: string; requests: number; budget: number; origin: string }, options: CliErrorOptions = {}) {
     super(
@@ -121,6 +123,7 @@ export class BudgetExceededError extends CliError {
     this.month = usage.month;
     this.requests = usage.requests;
     this.budget = usage.budget;
+    this.origin = usage.origin;
   }
 }
 

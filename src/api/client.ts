@@ -273,7 +273,7 @@ export class ApiClient {
 /** The budget stopped a listing part-way: what was printed stays, and the sentence says where it stopped. */
 function stoppedAtBudget(err: BudgetExceededError, pages: number): BudgetExceededError {
   return new BudgetExceededError(
-    { month: err.month, requests: err.requests, budget: err.budget, origin: String(err.details?.origin ?? '') },
+    { month: err.month, requests: err.requests, budget: err.budget, origin: err.origin },
     {
       hint: `Stopped at the budget after ${pages} page${pages === 1 ? '' : 's'}; run again to continue (the pages already fetched are cached, so they cost nothing then). ${err.hint ?? ''}`.trim(),
       details: { pages },

@@ -1,5 +1,5 @@
 /**
- * The paging iterator (DESIGN.md "Decisions for the interface's gaps"). The interface
+ * The paging iterator (docs/design.md "Decisions for the interface's gaps"). The interface
  * does not say what a cursor is, so after each page the next cursor is the one the server
  * gave (pagination.next, then after, nextCursor, endCursor), else the last item's id;
  * `before` walks the other way (prev, before, previousCursor, startCursor, else the first

@@ -1,6 +1,6 @@
 /**
  * The response cache: JSON answers of GET requests and the full records they carry, in a
- * cacache store (DESIGN.md "Cache and requests"). Reads are verified (store-read.ts); a
+ * cacache store (docs/design.md "Cache and requests"). Reads are verified (store-read.ts); a
  * corrupt entry is dropped and reported as a miss, never served. The cache is an
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
  * to `log` (--verbose), never a failed command.

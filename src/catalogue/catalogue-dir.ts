@@ -1,5 +1,5 @@
 /**
- * Whether a directory can be served as a catalogue (DESIGN.md "Catalogue directory"): it
+ * Whether a directory can be served as a catalogue (docs/design.md "Catalogue directory"): it
  * exists and holds exercises.jsonl. Synchronous and cheap: `config set catalogue` and the
  * connection check it before anything starts; the server validates every line itself.
  */

@@ -33,7 +33,7 @@ export function parseEnumValue<N extends EnumName>(name: N, input: string, flag?
   const bySquash = values.find((v) => squashed(v) === squashed(wanted));
   if (bySquash) return bySquash as EnumValue<N>;
 
-  const suggestion = closest(wanted, values as string[]);
+  const suggestion = closest(wanted, values);
   const near = suggestion !== undefined && distance(wanted, suggestion) <= Math.max(2, Math.floor(suggestion.length / 3));
   const label = flag ? `${flag} value` : `${name} value`;
   throw new UsageError(`Unknown ${label} "${input}".${near ? ` Did you mean ${suggestion}?` : ''}`, {

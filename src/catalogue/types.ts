@@ -47,7 +47,7 @@ export interface ListResponse {
   [extra: string]: unknown;
 }
 
-/** Text that a catalogue directory may carry per language (DESIGN.md, "Catalogue directory"). */
+/** Text that a catalogue directory may carry per language (docs/design.md, "Catalogue directory"). */
 export interface Translation {
   displayName?: string;
   aliases?: string[];

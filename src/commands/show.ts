@@ -11,7 +11,6 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
-import { someOf } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
 export interface ShowOptions {

@@ -49,7 +49,7 @@ function writeOut(text: string): void {
 
 /** Writes the answer; any failure means no candidates, never an error on the user's prompt. */
 export function main(args: readonly string[], files: FastPathFiles): void {
-  let text = '';
+  let text: string;
   try {
     text = answer(args, files, process.env);
   } catch {

@@ -1,6 +1,6 @@
 /**
  * Where each setting comes from, highest first: flag > environment > stored config > default
- * (DESIGN.md "CLI surface"). The factory resolves them once per run (ctx.settings()).
+ * (docs/design.md "CLI surface"). The factory resolves them once per run (ctx.settings()).
  */
 import { type GlobalOptions, flagName } from './global-flags.js';
 import { configKeySpec } from './keys.js';

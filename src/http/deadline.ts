@@ -1,5 +1,5 @@
 /**
- * A bound on each request's whole life (DESIGN.md "Reliability and security rules"). undici's
+ * A bound on each request's whole life (docs/design.md "Reliability and security rules"). undici's
  * timeouts (connect, headers, body) are idle timeouts: a server that drips a byte just inside
  * each of them never trips one, and would hold the CLI for ever. The rules, from --timeout:
  *

@@ -118,7 +118,7 @@ class DispatchBody implements DispatchedBody {
     onResponseStart: (_controller, statusCode, headers) => {
       const head = this.head;
       this.head = undefined;
-      head?.resolve({ statusCode, headers: headers as Dispatched['headers'], body: this });
+      head?.resolve({ statusCode, headers, body: this });
     },
     onResponseData: (controller, chunk) => {
       if (this.over || this.discarded) return;
@@ -184,6 +184,6 @@ export function dispatchBody(dispatcher: Dispatcher, options: Dispatcher.Dispatc
   const { signal, ...rest } = options;
   const body = new DispatchBody(signal);
   const head = body.headers();
-  dispatcher.dispatch(rest as Dispatcher.DispatchOptions, body.handler);
+  dispatcher.dispatch(rest, body.handler);
   return head;
 }

@@ -1,5 +1,5 @@
 /**
- * The one retry policy (DESIGN.md "Reliability and security rules"), for JSON requests
+ * The one retry policy (docs/design.md "Reliability and security rules"), for JSON requests
  * (transport.ts) and media downloads (src/media) alike: which failures are worth another
  * attempt, how long to wait before it, when to stop, and what to report then.
  *

@@ -233,7 +233,7 @@ export class Transport {
         headers,
         signal: cancel,
         ...(bound.kind === 'media' ? { progress: bound.progress } : {}),
-      } as Dispatcher.RequestOptions);
+      });
     } catch (err) {
       finish();
       throw this.networkError(err, url, signals);

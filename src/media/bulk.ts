@@ -78,7 +78,7 @@ export function isFatal(err: unknown): boolean {
 
 export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): Promise<BulkSummary> {
   const started = performance.now();
-  const outcomes: JobOutcome[] = new Array(jobs.length);
+  const outcomes = new Array<JobOutcome>(jobs.length);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let fatal: unknown;
@@ -120,7 +120,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       outcomes[index] = { job, status: 'failed', bytes, error: err instanceof Error ? err : new Error(String(err)) };
       if (options.failFast) stop.abort();
     }
-    sink?.fileDone(outcomes[index]!);
+    sink?.fileDone(outcomes[index]);
   };
 
   const worker = async (): Promise<void> => {
@@ -140,7 +140,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   if (fatal instanceof BudgetExceededError) {
     const kept = summary.fetched + summary.skipped;
     throw new BudgetExceededError(
-      { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: String(fatal.details?.origin ?? '') },
+      { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: fatal.origin },
       { hint: `Stopped at the budget with ${kept} of ${jobs.length} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim() },
     );
   }

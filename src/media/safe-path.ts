@@ -2,7 +2,7 @@
  * Path safety for media downloads. Exercise ids and media names come from the network, so
  * they are never joined into a path as they are: each becomes exactly one harmless path
  * component, and every final path is checked to stay inside the output directory
- * (DESIGN.md, "Reliability and security rules").
+ * (docs/design.md, "Reliability and security rules").
  */
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Verification of downloaded media (DESIGN.md, "Decisions for the interface's gaps"):
+ * Verification of downloaded media (docs/design.md, "Decisions for the interface's gaps"):
  * the Content-Type when present, the magic bytes (PNG signature / MP4 `ftyp` box) and the length.
  * A response that fails any of these is never renamed to its final name.
  */

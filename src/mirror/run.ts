@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { paginatePages } from '../api/paging.js';
 import type { MediaKind } from '../catalogue/media.js';
-import type { CatalogueEntry } from '../catalogue/types.js';
+import type { CatalogueEntry, Translation } from '../catalogue/types.js';
 import type { BulkSummary } from '../media/bulk.js';
 import type { MediaJob } from '../media/jobs.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../defaults.js';
@@ -63,7 +63,7 @@ async function fetchListing(api: ApiClient): Promise<string[]> {
 function readStoredListing(path: string): string[] | undefined {
   try {
     const ids = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? (ids as string[]) : undefined;
+    return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
   } catch {
     return undefined;
   }
@@ -148,7 +148,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
         writer.append({ id, lang, record });
         const english = fetched.records.get(id);
         if (english) {
-          const byLang = fetched.langs.get(id) ?? new Map();
+          const byLang = fetched.langs.get(id) ?? new Map<string, Translation | null>();
           byLang.set(lang, translationOf(english, record));
           fetched.langs.set(id, byLang);
         }

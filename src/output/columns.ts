@@ -34,7 +34,8 @@ function text(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? jsonText(v) : String(v))).join(ARRAY_JOINER);
   if (typeof value === 'object') return jsonText(value);
-  return String(value);
+  const primitive = value as string | number | boolean; // what is left of JSON
+  return String(primitive);
 }
 
 function field<T extends Record<string, unknown>>(key: string, title = key.toUpperCase()): Column<T> {

@@ -1,6 +1,6 @@
 /**
  * The catalogue server: a read-only HTTP server over a catalogue directory that implements
- * the service interface (spec §4) with the decisions of DESIGN.md. It backs the tests,
+ * the service interface (spec §4) with the decisions of docs/design.md. It backs the tests,
  * `--sandbox` and `exercises serve`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -65,7 +65,8 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
   const cursors = options.cursors ?? true;
   const requests: RequestRecord[] = [];
 
-  const server = createServer(async (req, res) => {
+  // Every failure is answered inside (a 500 at worst), so the promise never rejects.
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
@@ -106,7 +107,8 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
       if (!res.headersSent) sendError(res, httpError);
       else res.destroy();
     }
-  });
+  };
+  const server = createServer((req, res) => void handle(req, res));
 
   // A request node cannot even parse (bad request line, headers too large) gets a plain 400/431.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {

@@ -1,5 +1,5 @@
 /**
- * Loads a catalogue directory (DESIGN.md, "Catalogue directory") into memory:
+ * Loads a catalogue directory (docs/design.md, "Catalogue directory") into memory:
  * `exercises.jsonl` is read line by line and every line validated, so a bad line fails
  * start-up with the file and line number instead of serving half a catalogue.
  */
@@ -27,7 +27,7 @@ export interface Catalogue {
   byLowerName: ReadonlyMap<string, CatalogueEntry>;
 }
 
-/** The listing order of DESIGN.md: name case-insensitively, then id; stable whatever the file order. */
+/** The listing order of docs/design.md: name case-insensitively, then id; stable whatever the file order. */
 export function compareEntries(a: CatalogueEntry, b: CatalogueEntry): number {
   const an = a.name.toLowerCase();
   const bn = b.name.toLowerCase();

@@ -1,5 +1,5 @@
 /**
- * The server's error answers: `{"error":{"code","message","parameter?"}}` (DESIGN.md,
+ * The server's error answers: `{"error":{"code","message","parameter?"}}` (docs/design.md,
  * "Decisions for the interface's gaps"). Handlers throw HttpError; the router turns it into JSON.
  */
 import { createHash } from 'node:crypto';

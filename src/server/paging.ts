@@ -1,5 +1,5 @@
 /**
- * Paging of the list endpoints (DESIGN.md, "Decisions for the interface's gaps"): results in
+ * Paging of the list endpoints (docs/design.md, "Decisions for the interface's gaps"): results in
  * the catalogue's stable order; `after`/`before` take this server's opaque cursor or a bare
  * exercise id; `before` answers the page just before; `pagination` = {total, next, prev}.
  *

@@ -1,5 +1,5 @@
 /**
- * Reading query parameters the way DESIGN.md decides: array filters accept repeated keys
+ * Reading query parameters the way docs/design.md decides: array filters accept repeated keys
  * and comma lists alike; a single-valued parameter given twice is a 400 naming it.
  */
 import { badParameter } from './http-error.js';

@@ -1,7 +1,7 @@
 /**
  * Languages: `lang` picks `displayName`, `aliases` and `instructions` from an entry's
  * `translations`, field by field, falling back to English; `name` always stays English.
- * An unknown language is not an error: it falls back to the default (en-GB), as DESIGN.md says.
+ * An unknown language is not an error: it falls back to the default (en-GB), as docs/design.md says.
  */
 import { DEFAULT_LANG } from '../defaults.js';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';

@@ -34,7 +34,6 @@ export function shorten(text: string, max: number): string {
  * unterminated, as a terminal would swallow them; any other `ESC` with its intermediates and
  * final byte. What remains of a cut sequence is dropped with it.
  */
-// eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Which URLs the client may fetch and which hosts count as loopback (DESIGN.md "Reliability
+ * Which URLs the client may fetch and which hosts count as loopback (docs/design.md "Reliability
  * and security rules": the key travels over plain http only to loopback). Imported by the
  * transport, by config (a stored base URL is checked the same way) and by `serve` (its
  * warning for a non-loopback --host): small, and loads nothing.

@@ -65,5 +65,4 @@ export function parseTsv(text: string): string[][] {
     .map((l) => l.split('\t').map((f) => f.replace(/\\([\\tnr])/g, (_m, c: string) => ({ t: '\t', n: '\n', r: '\r' })[c as 't'] ?? '\\')));
 }
 
-// eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[/;

@@ -11,7 +11,7 @@ describe('outputList', () => {
     const page: ListResponse = {
       exercises: [{ id: 'A', name: 'A' }, { id: 'B', name: 'B' }],
       pagination: { total: 5, next: 'cursor-2' },
-    } as ListResponse;
+    };
     await outputList(ctx, async () => page, { limit: 2, follow: false });
     const footer = stdout.text().trim().split('\n').pop();
     expect(footer).toBe('1–2 of 5 exercises · next page: exercises ids --limit 2 --format table --after cursor-2');

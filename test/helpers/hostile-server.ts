@@ -212,7 +212,7 @@ export function echoKey(status: number, shape: 'json' | 'text'): Attack {
     const key = String(req.headers['x-api-key'] ?? '');
     const message = `Key ${key} is not allowed here (key=${key}).`;
     const body = shape === 'json' ? JSON.stringify({ error: { code: 'denied', message } }) : message;
-    send(body, { status, contentType: shape === 'json' ? 'application/json' : 'text/plain' })(req, res, server);
+    void send(body, { status, contentType: shape === 'json' ? 'application/json' : 'text/plain' })(req, res, server);
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * A small catalogue directory of generated media for the media tests: valid PNG / MP4 heads
- * followed by random bytes, laid out as DESIGN.md "Catalogue directory" says.
+ * followed by random bytes, laid out as docs/design.md "Catalogue directory" says.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

@@ -46,7 +46,7 @@ export function fakeContext(options: FakeOptions = {}): FakeContext {
   });
   ctx.argv = options.argv ?? [];
   // No pager unless a test asks for one: a table on a fake terminal must not start a real `less`.
-  ctx.globals = { ...DEFAULT_GLOBALS, color: false, pager: false, ...options.globals } as GlobalOptions;
+  ctx.globals = { ...DEFAULT_GLOBALS, color: false, pager: false, ...options.globals };
   return { ctx, stdout, stderr };
 }
 

@@ -62,7 +62,7 @@ describe('--json fields', () => {
   it('keeps only the fields asked for in records', async () => {
     const { ctx, stdout } = fakeContext({ stdoutIsTTY: false, globals: { json: 'name,instructions' } });
     const writer = createRecordWriter(ctx, false);
-    await writer.add({ id: 'A', name: 'A', level: 'BEGINNER', instructions: ['one'] } as ExerciseRecord);
+    await writer.add({ id: 'A', name: 'A', level: 'BEGINNER', instructions: ['one'] });
     await writer.finish();
     expect(JSON.parse(stdout.text)).toEqual({ name: 'A', instructions: ['one'] });
   });
@@ -106,7 +106,7 @@ describe('the show card', () => {
       const { ctx, stdout } = fakeContext({ columns: width });
       const writer = createRecordWriter(ctx, false);
       const step = Array.from({ length: 40 }, (_, i) => (i % 2 ? '杠铃卧推' : 'press')).join(' ');
-      await writer.add({ id: 'Wide', name: '卧推', instructions: [step, 'Ein Schritt mit Umlauten: Bankdrücken'] } as ExerciseRecord);
+      await writer.add({ id: 'Wide', name: '卧推', instructions: [step, 'Ein Schritt mit Umlauten: Bankdrücken'] });
       await writer.finish();
       const lines = stdout.text.trimEnd().split('\n');
       expect(lines.length).toBeGreaterThan(3);

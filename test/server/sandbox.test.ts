@@ -23,7 +23,7 @@ describe('the sandbox', () => {
     try {
       const res = await fetch(`${sandbox.baseUrl}/exercise/Plank`, { headers: { 'X-API-Key': sandbox.apiKey } });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as any).premiumVideos).toEqual(['demo']);
+      expect((await res.json()).premiumVideos).toEqual(['demo']);
     } finally {
       await sandbox.close();
     }

@@ -98,7 +98,7 @@ describe('exercises serve', () => {
       for (const key of ['team:key', 'guest', 'sandbox-premium']) {
         const res = await fetch(`${url}/exercise/exerciseIds`, { headers: { 'X-API-Key': key } });
         statuses.push(res.status);
-        if (res.status === 200) total = ((await res.json()) as any).pagination.total;
+        if (res.status === 200) total = (await res.json()).pagination.total;
       }
     });
     expect(statuses).toEqual([200, 200, 401]);

@@ -63,7 +63,7 @@ export function rawExchange(server: CatalogueServer, payload: string | Buffer): 
   });
 }
 
-/** The error body of a non-2xx JSON answer, checked for the DESIGN.md shape. */
+/** The error body of a non-2xx JSON answer, checked for the docs/design.md shape. */
 export function errorOf(res: RawResponse): { code: string; message: string; parameter?: string } {
   const body = res.json();
   if (!body || typeof body.error !== 'object' || typeof body.error.code !== 'string' || typeof body.error.message !== 'string') {

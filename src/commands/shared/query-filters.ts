@@ -1,5 +1,5 @@
 /**
- * The filter flags of /exercise/query (spec §4.1) under DESIGN.md's names, shared by
+ * The filter flags of /exercise/query (spec §4.1) under docs/design.md's names, shared by
  * `query` and `download`. Enum flags take friendly spellings; the array filters take
  * repeated flags and comma lists; the two muscle filters take one value each.
  */
@@ -51,7 +51,7 @@ export function queryParamsFromOptions(opts: Record<string, unknown>): QueryFilt
   text('alias');
   for (const filter of ENUM_FILTERS) {
     const keys = FLAG_KEYS[filter.param] ?? [filter.param];
-    const raw = keys.flatMap((k) => (Array.isArray(opts[k]) ? (opts[k] as string[]) : typeof opts[k] === 'string' ? [opts[k] as string] : []));
+    const raw = keys.flatMap((k) => (Array.isArray(opts[k]) ? (opts[k] as string[]) : typeof opts[k] === 'string' ? [opts[k]] : []));
     if (raw.length === 0) continue;
     const flag = `--${kebab(filter.param)}`;
     const values = parseEnumList(filter.enum, raw, keys.length > 1 ? '--muscle' : flag);
@@ -63,5 +63,5 @@ export function queryParamsFromOptions(opts: Record<string, unknown>): QueryFilt
     if (values.length > 0) params[filter.param] = filter.array ? values : values[0];
   }
   if (typeof opts.searchlang === 'string') params.searchlang = parseLangTag(opts.searchlang, '--searchlang');
-  return params as QueryFilterParams;
+  return params;
 }

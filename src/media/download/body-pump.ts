@@ -12,7 +12,7 @@
  */
 import { type Readable, finished } from 'node:stream';
 import { MAGIC_BYTES } from '../verify.js';
-import type { BodyConsumer, BodyControl, BodySource } from '../../http/body-source.js';
+import type { BodyControl, BodySource } from '../../http/body-source.js';
 import type { SinkWriter } from './sink.js';
 
 export type { BodyConsumer, BodySource } from '../../http/body-source.js';

@@ -35,7 +35,7 @@ const readFd = promisify(read);
  * every byte that reached the file, even when a later part fails.
  */
 function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
-  let left = chunks.filter((c) => c.length > 0);
+  const left = chunks.filter((c) => c.length > 0);
   let at = position;
   const step = (): void => {
     const onWritten = (err: Error | null, bytes: number): void => {
