@@ -2,9 +2,8 @@
  * The media commands end to end, in-process (runCli with a test context) against the project's
  * catalogue server over the shipped sample (real HTTP, real files), faults through `intercept`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
@@ -13,6 +12,7 @@ import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 import { formatBytes } from '../../src/media/bulk.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 let intercept: Intercept | undefined;
@@ -33,7 +33,7 @@ afterEach(() => {
 function cli(args: string[], options: InProcessOptions = {}) {
   return runInProcess(['--base-url', server.url, ...args], { ...options, env: { EXERCISES_API_KEY: PREMIUM_KEY, ...options.env } });
 }
-const out = (): string => mkdtempSync(join(tmpdir(), 'media-cli-'));
+const out = (): string => tempDir('media-cli-');
 const isMedia = (path: string): boolean => path.startsWith('/images/') || path.startsWith('/videos/');
 const mediaRequests = () => server.requests.filter((r) => isMedia(r.path));
 const recordRequests = () => server.requests.filter((r) => r.path.startsWith('/exercise/'));

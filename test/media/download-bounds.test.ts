@@ -3,9 +3,8 @@
  * length, or chunked framing that ends cleanly; never a body ended only by a closed connection),
  * and media has a size cap per kind, refused up front when announced, cut off when passed.
  */
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
@@ -16,6 +15,7 @@ import { MalformedResponseError, NetworkError } from '../../src/errors.js';
 import { closeDelimitedResponse, cutResponseAfter, dripResponse, endlessResponse } from '../helpers/faults.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
 import { makeMediaCatalogue, pngBytes } from './media-catalogue.js';
+import { tempDir } from '../helpers/temp.js';
 
 const catalogue = makeMediaCatalogue([{ id: 'Plank', name: 'Plank', images: { start: 400_000 }, videos: { demo: 3_000_000 } }]);
 const image = readFileSync(catalogue.file('image', 'Plank', 'start'));
@@ -41,7 +41,7 @@ afterEach(() => {
 
 const imageTarget = (): MediaTarget => ({ kind: 'image', url: new URL('/images/Plank/premium/start.png', server.url), what: 'image "start" of exercise Plank' });
 const videoTarget = (): MediaTarget => ({ kind: 'video', url: new URL('/videos/Plank/premium/demo.mp4', server.url), what: 'video "demo" of exercise Plank' });
-const file = (name = 'start.png'): string => join(mkdtempSync(join(tmpdir(), 'media-bounds-')), name);
+const file = (name = 'start.png'): string => join(tempDir('media-bounds-'), name);
 const media = (req: IncomingMessage): boolean => /^\/(images|videos)\//.test(req.url ?? '');
 const mediaRequests = () => server.requests.filter((r) => /^\/(images|videos)\//.test(r.path));
 

@@ -3,9 +3,7 @@
  * with faults injected through `intercept`.
  */
 import { existsSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +13,7 @@ import { downloadFile, downloadToStream, type MediaTarget } from '../../src/medi
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, UsageError } from '../../src/errors.js';
 import { makeMediaCatalogue, pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
+import { tempDir } from '../helpers/temp.js';
 
 const catalogue = makeMediaCatalogue([
   { id: 'Bench_Press', name: 'Bench Press', images: { start: 300_000, end: 5_000 }, videos: { loop: 700_000 } },
@@ -45,7 +44,7 @@ function target(kind: 'image' | 'video', name: string): MediaTarget {
 }
 
 function outDir(): string {
-  return mkdtempSync(join(tmpdir(), 'media-out-'));
+  return tempDir('media-out-');
 }
 
 /** Lets the real server answer, but cuts the connection once `limit` body bytes have gone out. */

@@ -5,9 +5,8 @@
  * the final file complete and byte-identical, nothing left behind. And what is renamed is checked
  * through the writer's own descriptor: a `.part` swapped or grown by someone else is refused.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
@@ -18,6 +17,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
 import { dripResponse } from '../helpers/faults.js';
 import { makeMediaCatalogue } from './media-catalogue.js';
+import { tempDir } from '../helpers/temp.js';
 
 const catalogue = makeMediaCatalogue([{ id: 'Plank', name: 'Plank', videos: { demo: 3_000_000 } }]);
 const original = readFileSync(catalogue.file('video', 'Plank', 'demo'));
@@ -42,7 +42,7 @@ afterEach(() => {
 
 const isMedia = (path: string): boolean => path.startsWith('/videos/');
 const mediaRequests = () => server.requests.filter((r) => isMedia(r.path));
-const out = (): string => mkdtempSync(join(tmpdir(), 'media-race-'));
+const out = (): string => tempDir('media-race-');
 
 /** The video, dripped: no Content-Length (chunked), 100 kB every 25 ms, so a download takes ~0.75 s. */
 function slowNoLength(onFirstChunk?: () => void): Intercept {

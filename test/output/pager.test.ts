@@ -1,13 +1,13 @@
 /** The pager: chosen from the environment, used only on a terminal and when allowed, and never a reason to lose output. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGER, pagerCommand, startPager } from '../../src/output/pager.js';
 import { writePaged } from '../../src/output/list.js';
 import { fakeContext } from './fake-context.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'exercises-pager-'));
+const dir = tempDir('exercises-pager-');
 /** A pager that copies its stdin to the file named by its argument, with the LESS it was given first. */
 const script = join(dir, 'pager.mjs');
 writeFileSync(
