@@ -11,12 +11,15 @@ import { type Context, DEFAULT_GLOBALS, type GlobalOptions } from '../../src/con
 import { createContext } from '../../src/factory.js';
 import { type CliResult, type RunCliOptions, testEnv } from './run-cli.js';
 
-/** A stdout or stderr that keeps what is written, for reading back. */
+/**
+ * A stdout or stderr that keeps what is written, for reading back. Without `columns` it has
+ * no width of its own, as a pipe has none (whoever draws on it then takes the width it is given).
+ */
 export class MemoryOutput extends Writable {
   private readonly chunks: Buffer[] = [];
   private readonly waiters: Array<() => void> = [];
 
-  constructor(readonly isTTY: boolean, readonly columns: number) {
+  constructor(readonly isTTY = false, readonly columns?: number) {
     super();
   }
 
@@ -58,6 +61,8 @@ export interface TestContextOptions {
   columns?: number;
   /** Global options, for a command's run() called directly (runCli sets them from the command line). */
   globals?: Partial<GlobalOptions>;
+  /** The command line after `exercises`, as runCli would set it (a next-page hint repeats it). */
+  argv?: string[];
 }
 
 export interface TestContext {
@@ -88,8 +93,26 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     signal: controller.signal,
   });
   ctx.globals = { ...DEFAULT_GLOBALS, ...options.globals };
+  if (options.argv) ctx.argv = options.argv;
   return { ctx, stdout, stderr, abort: () => controller.abort() };
 }
+
+/**
+ * A context on a terminal (stdout and stderr; stdin is not one), for driving the renderers at
+ * any width: colour and the pager off unless the test asks for them, so a table on a fake
+ * terminal never starts a real `less`.
+ */
+export function terminalContext(options: TestContextOptions = {}): TestContext {
+  return testContext({
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    ...options,
+    globals: { color: false, pager: false, ...options.globals },
+  });
+}
+
+/** The terminal widths the renderers are checked at. */
+export const WIDTHS = [40, 80, 100, 200] as const;
 
 export interface InProcessOptions extends Pick<RunCliOptions, 'env' | 'input' | 'timeoutMs'>, Omit<TestContextOptions, 'globals'> {
   /** Replaces commands' run(options, ctx): checks option parsing without doing the work. */
