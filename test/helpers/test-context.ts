@@ -8,7 +8,8 @@ import { Readable, Writable } from 'node:stream';
 import { runCli as runCliInProcess } from '../../src/cli.js';
 import type { Runners } from '../../src/commands/index.js';
 import { type Context, DEFAULT_GLOBALS, type GlobalOptions } from '../../src/context.js';
-import { createContext } from '../../src/factory.js';
+import { type ContextOptions, createContext } from '../../src/factory.js';
+import { reportError } from '../../src/output/errors.js';
 import { type CliResult, type RunCliOptions, testEnv } from './run-cli.js';
 
 /**
@@ -63,6 +64,9 @@ export interface TestContextOptions {
   globals?: Partial<GlobalOptions>;
   /** The command line after `exercises`, as runCli would set it (a next-page hint repeats it). */
   argv?: string[];
+  /** Where the run's requests go (test/helpers/httpmock.ts), or the API client itself: ContextOptions. */
+  dispatcher?: ContextOptions['dispatcher'];
+  api?: ContextOptions['api'];
 }
 
 export interface TestContext {
@@ -91,6 +95,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     },
     env: testEnv(options.env),
     signal: controller.signal,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.api ? { api: options.api } : {}),
   });
   ctx.globals = { ...DEFAULT_GLOBALS, ...options.globals };
   if (options.argv) ctx.argv = options.argv;
@@ -148,4 +154,32 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
     clearTimeout(timer);
     process.off('warning', onWarning);
   }
+}
+
+export interface CommandResult {
+  /** 0, or the exit code of the error the command threw, reported as runCli reports it. */
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** What the command threw, if anything. */
+  error?: unknown;
+}
+
+/**
+ * Calls a command's `run(options, ctx)` directly on a test context, as runCli would after
+ * parsing: an error it throws is reported on the context's stderr and gives the exit code;
+ * the context's exit work (pools, servers, the ledger) is done before it returns.
+ */
+export async function runCommand<O>(run: (options: O, ctx: Context) => Promise<void>, options: O, t: TestContext): Promise<CommandResult> {
+  let code = 0;
+  let error: unknown;
+  try {
+    await run(options, t.ctx);
+  } catch (err) {
+    error = err;
+    code = reportError(err, t.ctx);
+  } finally {
+    await t.ctx.close();
+  }
+  return { code, stdout: t.stdout.text(), stderr: t.stderr.text(), ...(error !== undefined ? { error } : {}) };
 }
