@@ -5,7 +5,7 @@
  * the final file complete and byte-identical, nothing left behind. And what is renamed is checked
  * through the writer's own descriptor: a `.part` swapped or grown by someone else is refused.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,12 +24,23 @@ const original = readFileSync(catalogue.file('video', 'Plank', 'demo'));
 const isMedia = (path: string): boolean => path.startsWith('/videos/');
 const out = (): string => tempDir('media-race-');
 
-/** The video, dripped: no Content-Length (chunked), 100 kB every 25 ms, so a download takes ~0.75 s. */
-function slowNoLength(onFirstChunk?: () => void): Intercept {
+/**
+ * The video, dripped: no Content-Length (chunked), 100 kB every 25 ms, so a download takes ~0.75 s.
+ * `whileWriting` runs once the downloader has written its first bytes to `partOf`'s `.part`
+ * (watched, not timed: on a busy machine a fixed delay may come before the file is even open).
+ */
+function slowNoLength(whileWriting?: { partOf: string; run: () => void }): Intercept {
   return (req, res) => {
     if (!isMedia(req.url ?? '')) return false;
     dripResponse(res, original, { contentType: 'video/mp4', chunkBytes: 100_000, intervalMs: 25 });
-    if (onFirstChunk) setTimeout(onFirstChunk, 100);
+    if (whileWriting) {
+      const part = `${whileWriting.partOf}.part`;
+      const watch = setInterval(() => {
+        if (!existsSync(part) || statSync(part).size === 0) return;
+        clearInterval(watch);
+        whileWriting.run();
+      }, 5);
+    }
     return true;
   };
 }
@@ -119,10 +130,13 @@ describe('two processes, one file', () => {
   it('refuses to rename a .part that another program replaced while it was written', async () => {
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    setup.intercept = slowNoLength(() => {
-      // Not through the lock: a program that knows nothing of it swaps in a file of its own.
-      writeFileSync(`${file}.other`, original.subarray(0, 1000));
-      renameSync(`${file}.other`, `${file}.part`);
+    setup.intercept = slowNoLength({
+      partOf: file,
+      run: () => {
+        // Not through the lock: a program that knows nothing of it swaps in a file of its own.
+        writeFileSync(`${file}.other`, original.subarray(0, 1000));
+        renameSync(`${file}.other`, `${file}.part`);
+      },
     });
     const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
@@ -133,7 +147,7 @@ describe('two processes, one file', () => {
   it('refuses to rename a .part that another program wrote to as well', async () => {
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    setup.intercept = slowNoLength(() => appendFileSync(`${file}.part`, Buffer.alloc(5_000_000, 1)));
+    setup.intercept = slowNoLength({ partOf: file, run: () => appendFileSync(`${file}.part`, Buffer.alloc(5_000_000, 1)) });
     const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/changed while this download was writing it/);
