@@ -6,6 +6,9 @@ import { type HostileServer, TERMINAL_UNSAFE } from '../helpers/hostile-server.j
 import type { CliResult } from '../helpers/run-cli.js';
 import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
 
+/** Temp directories come from the one helper; re-exported for the suites that import them from here. */
+export { tempDir } from '../helpers/temp.js';
+
 export const KEY = 'Sx9qK3yZZ-0123456789-wQ7v';
 
 /** `exercises --base-url <server> <args>` in-process, with the test key. */
