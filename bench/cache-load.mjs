@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { npmcliFsShim } from '../scripts/npmcli-fs-shim.mjs';
 import { interleaved, median, printVerdicts } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -45,22 +46,6 @@ const distPath = (path) => join(root, 'dist', path);
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
 /** What the CLI bundle leaves to vendor files, loaded only when reached. */
 const external = ['cacache', 'cacache/*', 'proper-lockfile'];
-
-/**
- * cacache requires @npmcli/fs for two helpers (moveFile, withTempDir); its index also loads
- * a cp polyfill and semver. A vendor build can point cacache at the two modules it uses.
- */
-const npmcliFsShim = {
-  name: 'npmcli-fs-shim',
-  setup(b) {
-    b.onResolve({ filter: /^@npmcli\/fs$/ }, () => ({ path: 'npmcli-fs', namespace: 'npmcli-fs-shim' }));
-    b.onLoad({ filter: /.*/, namespace: 'npmcli-fs-shim' }, () => ({
-      contents: "module.exports = { moveFile: require('@npmcli/fs/lib/move-file.js'), withTempDir: require('@npmcli/fs/lib/with-temp-dir.js') };",
-      resolveDir: root,
-      loader: 'js',
-    }));
-  },
-};
 
 async function bundle(name, contents, options = {}) {
   const outfile = join(work, `${name}.cjs`);

@@ -18,6 +18,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { npmcliFsShim } from './npmcli-fs-shim.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
@@ -88,22 +89,6 @@ const undiciTrim = {
   },
 };
 
-/**
- * cacache requires @npmcli/fs for two helpers (moveFile, withTempDir); its index also loads a
- * cp polyfill and semver at require time. The vendor files point it at the two modules it uses
- * (measured in bench/cache-load.mjs).
- */
-const npmcliFsShim = {
-  name: 'npmcli-fs-shim',
-  setup(b) {
-    b.onResolve({ filter: /^@npmcli\/fs$/ }, () => ({ path: 'npmcli-fs', namespace: 'npmcli-fs-shim' }));
-    b.onLoad({ filter: /.*/, namespace: 'npmcli-fs-shim' }, () => ({
-      contents: "module.exports = { moveFile: require('@npmcli/fs/lib/move-file.js'), withTempDir: require('@npmcli/fs/lib/with-temp-dir.js') };",
-      resolveDir: root,
-      loader: 'js',
-    }));
-  },
-};
 /**
  * proper-lockfile takes its fs from graceful-fs, which patches and wraps all of fs at require
  * time (~2 ms) to queue calls past EMFILE: the lock makes a handful of calls (mkdir, stat,

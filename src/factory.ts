@@ -8,16 +8,28 @@
 import { isatty } from 'node:tty';
 import type { ApiClient } from './api/client.js';
 import type { CacheMode } from './cache/cached-get.js';
+import type { Dispatcher } from 'undici';
 import type { Transport } from './http/transport.js';
 import { type Connection, type Context, DEFAULT_GLOBALS, type Env, type IOStreams, verboseLog } from './context.js';
 import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
+
+/** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
+export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean };
 
 export interface ContextOptions {
   io: IOStreams;
   env: Env;
   /** Aborted to interrupt the run (main() does so on SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /**
+   * The seams a test replaces, as gh's tests pass a fake HTTP client and iostreams.Test():
+   * `dispatcher` is where every request of this run goes (undici's MockAgent, say; the
+   * client, cache, ledger and transport rules all run as they would), `api` makes the API
+   * client itself (a fake one, with no HTTP at all). Neither is used by main().
+   */
+  dispatcher?: Dispatcher;
+  api?: (target: ClientTarget) => ApiClient | Promise<ApiClient>;
 }
 
 /** Calls `make` once, on first use, and keeps its answer (a rejected promise included). */
@@ -54,7 +66,7 @@ export function createContext(options: ContextOptions): Context {
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
-      const client = await makeClient(ctx, conn, { cache: true });
+      const client = options.api ? await options.api(conn) : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher });
       const log = verboseLog(ctx);
       if (log) {
         const { timeoutMs, retries } = ctx.settings();
@@ -63,7 +75,7 @@ export function createContext(options: ContextOptions): Context {
       }
       return client;
     }),
-    apiFor: (conn) => makeClient(ctx, conn, { cache: false }),
+    apiFor: async (conn) => (options.api ? options.api(conn) : makeClient(ctx, conn, { cache: false, dispatcher: options.dispatcher })),
   };
   return ctx;
 }
@@ -81,7 +93,7 @@ function cacheMode(globals: Context['globals']): CacheMode {
  * by `auth`) always asks the service. Loads only the client and the cache store: a cache hit
  * loads no HTTP code.
  */
-async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?: string; apiKey?: string | undefined; local?: boolean }, options: { cache: boolean }): Promise<ApiClient> {
+async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: string }, options: { cache: boolean; dispatcher?: Dispatcher | undefined }): Promise<ApiClient> {
   const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
     import('./api/client.js'),
     import('./cache/response-cache.js'),
@@ -114,6 +126,7 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
       beforeRequest: counter.beforeRequest,
       afterResponse: counter.afterResponse,
       ...(log ? { log } : {}),
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });
     ctx.onExit(() => made.close());
     ctx.onExit(() => counter.flush());

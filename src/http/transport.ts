@@ -56,6 +56,12 @@ export interface TransportOptions {
   beforeRequest?: (url: URL) => void | Promise<void>;
   /** Called with each response's status and headers, as soon as they arrive. */
   afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
+  /**
+   * Where the requests go: by default a keep-alive Agent made on the first request (agent.ts).
+   * Tests pass undici's MockAgent here, as gh's tests swap an HTTP client's transport for
+   * httpmock: every rule above still applies, and nothing leaves the process. Its owner closes it.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export type { QueryValues };
@@ -175,6 +181,8 @@ export class Transport {
   }
 
   private agent(): Promise<Dispatcher> {
+    const given = this.options.dispatcher;
+    if (given) return Promise.resolve((this.ready = given));
     if (!this.dispatcher) {
       const made = import('./agent.js').then((m) => m.createAgent(this.options.timeoutMs));
       this.dispatcher = made;

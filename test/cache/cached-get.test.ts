@@ -9,7 +9,7 @@ import type { HeaderBag } from '../../src/cache/headers.js';
 import { cacheKey, cacheScope } from '../../src/cache/keys.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { NetworkError } from '../../src/errors.js';
-import { tempDir } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TTL = 86_400_000;
 const T0 = Date.UTC(2025, 5, 1);

@@ -4,14 +4,14 @@
  * preloaded script lists the files require() loaded, vendor files included, and undici (which
  * the launcher compiles itself) leaves its V8 code-cache file when loaded.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedHome, runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ const TRACE = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta
 
 /** The vendor files (dist/bundle/vendor) a run of the built CLI loaded. */
 async function vendorsLoadedBy(args: string[], env: Record<string, string | undefined>) {
-  const file = join(mkdtempSync(join(tmpdir(), 'exercises-trace-')), 'loaded.json');
+  const file = join(tempDir('exercises-trace-'), 'loaded.json');
   const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file } });
   const loaded = JSON.parse(readFileSync(file, 'utf8')) as string[];
   return { ...r, vendors: loaded.filter((f) => f.includes(join('bundle', 'vendor'))).map((f) => basename(f, '.cjs')) };

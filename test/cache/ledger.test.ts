@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/cache/ledger.js';
 import { BudgetExceededError, ExitCode } from '../../src/errors.js';
-import { tempDir } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ORIGIN = 'https://api.example.test';
 const HASH = 'abcdef0123456789';

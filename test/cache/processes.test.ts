@@ -11,7 +11,8 @@ import { Ledger } from '../../src/cache/ledger.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { parseBucket, bucketPath } from '../../src/cache/store-read.js';
 import { readFileSync } from 'node:fs';
-import { builtModule, tempDir } from './support.js';
+import { builtModule } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ORIGIN = 'http://127.0.0.1:1';
 const HASH = '0011223344556677';

@@ -2,19 +2,19 @@
  * The transport hooks over the ledger: without a budget, requests are counted in memory and
  * added in batches (one lock per batch, not per request); with one, each is reserved first.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BudgetExceededError } from '../../src/errors.js';
 import { Ledger } from '../../src/cache/ledger.js';
 import { COUNT_BATCH, requestCount } from '../../src/cache/request-count.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ORIGIN = 'http://127.0.0.1:9';
 const url = new URL('/exercise/Push_Up', ORIGIN);
 
 function ledgerFile(): string {
-  return join(mkdtempSync(join(tmpdir(), 'exercises-count-')), 'ledger.json');
+  return join(tempDir('exercises-count-'), 'ledger.json');
 }
 
 describe('requestCount', () => {

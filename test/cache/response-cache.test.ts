@@ -12,7 +12,8 @@ import { Ledger } from '../../src/cache/ledger.js';
 import { isFullRecord } from '../../src/cache/records.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { CONTENT_DIR, INDEX_DIR, bucketPath, contentPath, pickDigest, readStoreEntry } from '../../src/cache/store-read.js';
-import { filesContaining, filesUnder, tempDir } from './support.js';
+import { filesContaining, filesUnder } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const HOUR = 3_600_000;
 const TTL = 24 * HOUR;

@@ -1,12 +1,10 @@
-/** Shared by the cache tests: temp directories, a walk of every file under one, and the built modules for child processes. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/** Shared by the cache tests: a walk of every file under a directory, and the built modules for child processes (temp directories: ../helpers/temp.ts). */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export function tempDir(prefix = 'exercises-cache-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+/** Temp directories come from the one helper; re-exported for the suites that import them from here. */
+export { tempDir } from '../helpers/temp.js';
 
 /** Every regular file under `dir`, recursively. */
 export function filesUnder(dir: string): string[] {

@@ -3,12 +3,12 @@
  * requests the server saw: repeated answers cost nothing, --refresh and expiry cost again,
  * no-store and revalidation behave, a corrupt entry is dropped, --offline answers or fails.
  */
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 /** Paths answered with Cache-Control: no-store by the intercept. */
@@ -29,7 +29,7 @@ afterAll(() => server.close());
 
 /** A private HOME, so each test has its own cache and ledger. */
 function home(): string {
-  return mkdtempSync(join(tmpdir(), 'exercises-cache-'));
+  return tempDir('exercises-cache-');
 }
 
 function run(homeDir: string, args: string[], env: Record<string, string> = {}) {

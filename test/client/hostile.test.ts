@@ -1,17 +1,17 @@
 /** Hostile catalogue data (escape sequences, tabs, newlines in names) never reaches a terminal raw. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { ANSI, parseCsv, parseTsv, serverEnv } from './fixtures.js';
+import { tempDir } from '../helpers/temp.js';
 
 const EVIL = { id: 'Evil_One', name: 'Evil\u001b[2J\u001b[31m Name', aliases: ['tab\there', 'new\nline'], instructions: ['step\u001b]0;title\u0007 one'] };
 
 let server: CatalogueServer;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'exercises-hostile-'));
+  const dir = tempDir('exercises-hostile-');
   writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(EVIL)}\n${JSON.stringify({ id: 'Calm', name: 'Calm' })}\n`);
   server = await startServer({ dir });
 });

@@ -3,13 +3,13 @@
  * <fields>` for every list and record command (checked before any request), list tables through
  * the pager on a terminal only, and --sandbox refusing a second source of answers.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from './fixtures.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {
@@ -69,7 +69,7 @@ describe('the pager', () => {
   const pagerInto = (file: string) => ({ EXERCISES_PAGER: `cat > '${file}'`, NO_COLOR: '1' });
 
   it.each([[40], [100]])('a list table on a terminal (%i columns) goes through EXERCISES_PAGER', async (columns) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pager-')), 'paged.txt');
+    const file = join(tempDir('pager-'), 'paged.txt');
     const r = await runInProcess(['ids', '--limit', '5'], { env: serverEnv(server, pagerInto(file)), stdoutIsTTY: true, columns });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
@@ -79,7 +79,7 @@ describe('the pager', () => {
   });
 
   it('--no-pager writes the table directly; a pipe never pages', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pager-')), 'paged.txt');
+    const file = join(tempDir('pager-'), 'paged.txt');
     const direct = await runInProcess(['--no-pager', 'ids', '--limit', '5'], { env: serverEnv(server, pagerInto(file)), stdoutIsTTY: true, columns: 80 });
     expect(direct.code, direct.stderr).toBe(0);
     expect(direct.stdout.split('\n')[0]).toMatch(/^ID\s+NAME/i);

@@ -2,8 +2,7 @@
  * The parts of a TAB in-process: the words as shells hand them over, what the line means,
  * the candidates, the catalogue reader, and each shell's answer format.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
@@ -15,6 +14,7 @@ import { bashQuote, formatCompletion } from '../../src/completion/shell-output.j
 import { dequote, reassemble } from '../../src/completion/words.js';
 import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { catalogueDir } from './shell-driver.js';
+import { tempDir } from '../helpers/temp.js';
 
 const data = describeProgram(buildProgram({ context: () => { throw new Error('not run'); } }), CONFIG_KEYS);
 
@@ -177,9 +177,9 @@ describe('catalogue reader', () => {
   it('reads ids, names and media names, skipping lines that are not records', () => {
     const dir = catalogueDir(records);
     writeFileSync(join(dir, 'exercises.jsonl'), `${'\n'}not json\n{"name":"no id"}\n`, { flag: 'a' });
-    readEverything(dir, mkdtempSync(join(tmpdir(), 'exercises-cache-')));
+    readEverything(dir, tempDir('exercises-cache-'));
     // A cache folder that cannot be made: the catalogue itself is read, with the same answers.
-    const blocker = join(mkdtempSync(join(tmpdir(), 'exercises-cache-')), 'file');
+    const blocker = join(tempDir('exercises-cache-'), 'file');
     writeFileSync(blocker, '');
     readEverything(dir, blocker);
     expect(catalogueEntriesMatching(join(dir, 'missing'), 'A', blocker)).toEqual([]);
@@ -188,7 +188,7 @@ describe('catalogue reader', () => {
 
   it('keeps indexes per catalogue version in the cache', () => {
     const dir = catalogueDir([{ id: 'Plank', name: 'Plank' }]);
-    const cache = mkdtempSync(join(tmpdir(), 'exercises-cache-'));
+    const cache = tempDir('exercises-cache-');
     expect(catalogueEntriesMatching(dir, 'Pl', cache)).toEqual([{ id: 'Plank', name: 'Plank' }]);
     const indexes = readdirSync(join(cache, 'completion-catalogues'));
     expect(indexes).toHaveLength(1);

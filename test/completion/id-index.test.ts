@@ -1,12 +1,12 @@
 /** The id index the cache layer keeps for completion: `id<TAB>name` lines, deduplicated, capped, replaced atomically. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendIdIndex, ID_INDEX_FILE, idIndexPath, readIdIndex, readIdIndexMatching } from '../../src/completion/id-index.js';
+import { tempDir } from '../helpers/temp.js';
 
 function cacheDir(): string {
-  return join(mkdtempSync(join(tmpdir(), 'exercises-id-index-')), 'exercises');
+  return join(tempDir('exercises-id-index-'), 'exercises');
 }
 
 describe('id index', () => {
@@ -64,7 +64,7 @@ describe('id index', () => {
   });
 
   it('fails loudly when it cannot write, leaving nothing behind', () => {
-    const parent = mkdtempSync(join(tmpdir(), 'exercises-id-index-'));
+    const parent = tempDir('exercises-id-index-');
     writeFileSync(join(parent, 'file'), '');
     expect(() => appendIdIndex(join(parent, 'file'), [{ id: 'A' }])).toThrow();
     expect(readdirSync(parent)).toEqual(['file']);

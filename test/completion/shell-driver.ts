@@ -4,14 +4,14 @@
  * gives, and HOME and the XDG folders are private to the test.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI_PATH, runCli } from '../helpers/run-cli.js';
+import { tempDir, tempRoot } from '../helpers/temp.js';
 
 /** A folder holding `exercises` (a link to the built CLI), to put first on PATH. */
 function binDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'exercises-bin-'));
+  const dir = tempDir('exercises-bin-');
   symlinkSync(CLI_PATH, join(dir, 'exercises'));
   return dir;
 }
@@ -29,13 +29,15 @@ export interface ShellEnv {
 
 /** A private home, the CLI on PATH, and the script for `shell` as the CLI prints it. */
 export async function shellEnv(shell: 'bash' | 'zsh' | 'fish', extra: Record<string, string> = {}): Promise<ShellEnv> {
-  const home = mkdtempSync(join(tmpdir(), 'exercises-completion-'));
+  const home = tempDir('exercises-completion-');
   const env: Record<string, string> = {
     PATH: `${binDir()}:${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_CACHE_HOME: join(home, '.cache'),
     LANG: 'C.UTF-8',
+    // Here-documents and the like: under the run's temp root, removed with it.
+    TMPDIR: tempRoot(),
     ...extra,
   };
   const printed = await runCli(['completion', shell], { env });
@@ -77,7 +79,7 @@ export function bashComplete(setup: ShellEnv, c: BashCompletion): string[] {
 
 /** A catalogue directory with the given records (exercises.jsonl only). */
 export function catalogueDir(records: object[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'exercises-catalogue-'));
+  const dir = tempDir('exercises-catalogue-');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'exercises.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return dir;

@@ -5,10 +5,11 @@
  * in-process with test-context.ts's runInProcess, which takes the same options.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isolatedHome, tempRoot } from './temp.js';
+
+export { isolatedHome };
 
 export const CLI_PATH = fileURLToPath(new URL('../../bin/exercises.js', import.meta.url));
 
@@ -33,11 +34,6 @@ export interface RunCliOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
 
-/** A private config/cache home so tests never read or write the developer's real settings. */
-export function isolatedHome(): string {
-  return mkdtempSync(join(tmpdir(), 'exercises-home-'));
-}
-
 /**
  * The environment a test run of the CLI sees: a clean one (no EXERCISES_* from the developer's
  * shell) with a private HOME and XDG dirs (a new temp HOME unless `extra` names one), then
@@ -52,6 +48,7 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     XDG_CACHE_HOME: join(home, '.cache'),
     NO_COLOR: '',
     LANG: 'C.UTF-8',
+    TMPDIR: tempRoot(),
   };
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

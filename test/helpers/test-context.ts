@@ -8,15 +8,19 @@ import { Readable, Writable } from 'node:stream';
 import { runCli as runCliInProcess } from '../../src/cli.js';
 import type { Runners } from '../../src/commands/index.js';
 import { type Context, DEFAULT_GLOBALS, type GlobalOptions } from '../../src/context.js';
-import { createContext } from '../../src/factory.js';
+import { type ContextOptions, createContext } from '../../src/factory.js';
+import { reportError } from '../../src/output/errors.js';
 import { type CliResult, type RunCliOptions, testEnv } from './run-cli.js';
 
-/** A stdout or stderr that keeps what is written, for reading back. */
+/**
+ * A stdout or stderr that keeps what is written, for reading back. Without `columns` it has
+ * no width of its own, as a pipe has none (whoever draws on it then takes the width it is given).
+ */
 export class MemoryOutput extends Writable {
   private readonly chunks: Buffer[] = [];
   private readonly waiters: Array<() => void> = [];
 
-  constructor(readonly isTTY: boolean, readonly columns: number) {
+  constructor(readonly isTTY = false, readonly columns?: number) {
     super();
   }
 
@@ -58,6 +62,11 @@ export interface TestContextOptions {
   columns?: number;
   /** Global options, for a command's run() called directly (runCli sets them from the command line). */
   globals?: Partial<GlobalOptions>;
+  /** The command line after `exercises`, as runCli would set it (a next-page hint repeats it). */
+  argv?: string[];
+  /** Where the run's requests go (test/helpers/httpmock.ts), or the API client itself: ContextOptions. */
+  dispatcher?: ContextOptions['dispatcher'];
+  api?: ContextOptions['api'];
 }
 
 export interface TestContext {
@@ -86,10 +95,30 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     },
     env: testEnv(options.env),
     signal: controller.signal,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.api ? { api: options.api } : {}),
   });
   ctx.globals = { ...DEFAULT_GLOBALS, ...options.globals };
+  if (options.argv) ctx.argv = options.argv;
   return { ctx, stdout, stderr, abort: () => controller.abort() };
 }
+
+/**
+ * A context on a terminal (stdout and stderr; stdin is not one), for driving the renderers at
+ * any width: colour and the pager off unless the test asks for them, so a table on a fake
+ * terminal never starts a real `less`.
+ */
+export function terminalContext(options: TestContextOptions = {}): TestContext {
+  return testContext({
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    ...options,
+    globals: { color: false, pager: false, ...options.globals },
+  });
+}
+
+/** The terminal widths the renderers are checked at. */
+export const WIDTHS = [40, 80, 100, 200] as const;
 
 export interface InProcessOptions extends Pick<RunCliOptions, 'env' | 'input' | 'timeoutMs'>, Omit<TestContextOptions, 'globals'> {
   /** Replaces commands' run(options, ctx): checks option parsing without doing the work. */
@@ -125,4 +154,32 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
     clearTimeout(timer);
     process.off('warning', onWarning);
   }
+}
+
+export interface CommandResult {
+  /** 0, or the exit code of the error the command threw, reported as runCli reports it. */
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** What the command threw, if anything. */
+  error?: unknown;
+}
+
+/**
+ * Calls a command's `run(options, ctx)` directly on a test context, as runCli would after
+ * parsing: an error it throws is reported on the context's stderr and gives the exit code;
+ * the context's exit work (pools, servers, the ledger) is done before it returns.
+ */
+export async function runCommand<O>(run: (options: O, ctx: Context) => Promise<void>, options: O, t: TestContext): Promise<CommandResult> {
+  let code = 0;
+  let error: unknown;
+  try {
+    await run(options, t.ctx);
+  } catch (err) {
+    error = err;
+    code = reportError(err, t.ctx);
+  } finally {
+    await t.ctx.close();
+  }
+  return { code, stdout: t.stdout.text(), stderr: t.stderr.text(), ...(error !== undefined ? { error } : {}) };
 }

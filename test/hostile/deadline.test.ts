@@ -5,8 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, drip, json, pngBytes, startHostileServer } from '../helpers/hostile-server.js';
-import { cli, tempDir, timed } from './support.js';
+import { cli, timed } from './support.js';
 import { existsSync } from 'node:fs';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collisionKey } from '../../src/media/safe-path.js';
 import { type Attack, type HostileServer, json, listPage, pngBytes, send, startHostileServer } from '../helpers/hostile-server.js';
-import { cli, filesUnder, tempDir } from './support.js';
+import { cli, filesUnder } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Attack, type HostileServer, json, pngBytes, slowChunked, startHostileServer } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { KEY, cli, filesUnder, tempDir } from './support.js';
+import { KEY, cli, filesUnder } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

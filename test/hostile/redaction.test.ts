@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, echoKey, json, startHostileServer } from '../helpers/hostile-server.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { KEY, allFileText, cli, tempDir } from './support.js';
+import { KEY, allFileText, cli } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS_PER_ITEM } from '../../src/defaults.js';
 import { type HostileServer, cutEach, json, pngBytes, retryAfter, startHostileServer } from '../helpers/hostile-server.js';
-import { cli, filesUnder, tempDir, timed } from './support.js';
+import { cli, filesUnder, timed } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

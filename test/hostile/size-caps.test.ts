@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_SIZE_CAP_BYTES } from '../../src/defaults.js';
 import { type HostileServer, PNG_SIGNATURE, endless, json, startHostileServer } from '../helpers/hostile-server.js';
-import { cli, filesUnder, tempDir, timed } from './support.js';
+import { cli, filesUnder, timed } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, json, listPage, pngBytes, send, startHostileServer } from '../helpers/hostile-server.js';
 import { CLI_PATH, isolatedHome, runCli, testEnv } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { KEY, cli, filesUnder, tempDir, timed } from './support.js';
+import { KEY, cli, filesUnder, timed } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

@@ -1,11 +1,13 @@
 /** What the hostile suites share: one hostile server per file, the CLI pointed at it, and checks on output. */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { type HostileServer, TERMINAL_UNSAFE } from '../helpers/hostile-server.js';
 import type { CliResult } from '../helpers/run-cli.js';
 import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
+
+/** Temp directories come from the one helper; re-exported for the suites that import them from here. */
+export { tempDir } from '../helpers/temp.js';
 
 export const KEY = 'Sx9qK3yZZ-0123456789-wQ7v';
 
@@ -25,10 +27,6 @@ export async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: 
 export function expectTerminalSafe(r: CliResult): void {
   expect(r.stdout).not.toMatch(TERMINAL_UNSAFE);
   expect(r.stderr).not.toMatch(TERMINAL_UNSAFE);
-}
-
-export function tempDir(prefix = 'hostile-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /** Every file under `dir`, relative, sorted. */

@@ -4,7 +4,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE, HOSTILE_TEXT, type HostileServer, TERMINAL_UNSAFE, json, listPage, pngBytes, send, startHostileServer } from '../helpers/hostile-server.js';
-import { cli, expectTerminalSafe, filesUnder, tempDir } from './support.js';
+import { cli, expectTerminalSafe, filesUnder } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: HostileServer;
 beforeAll(async () => (server = await startHostileServer()));

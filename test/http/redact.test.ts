@@ -2,14 +2,14 @@
  * Keeping the key out of what is shown (src/util/redact.ts): whole-key redaction that does not
  * mangle text, the mask, and the media error path that used to quote a server's echo of the key.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskSecret, redact } from '../../src/util/redact.js';
 import { NetworkError } from '../../src/errors.js';
 import { downloadFile } from '../../src/media/download-file.js';
 import { closeAll, json, serve, transport } from './local-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 afterEach(closeAll);
 
@@ -69,7 +69,7 @@ describe('server text that echoes the key', () => {
     const jsonErr = await t.getJson('/x').catch((e: unknown) => e);
     const mediaErr = await downloadFile(
       { kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' },
-      join(mkdtempSync(join(tmpdir(), 'redact-')), 'b.png'),
+      join(tempDir('redact-'), 'b.png'),
       { transport: t, retries: 0 },
     ).catch((e: unknown) => e);
     for (const err of [jsonErr, mediaErr]) {

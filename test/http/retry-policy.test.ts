@@ -2,8 +2,7 @@
  * The one retry policy (src/http/retry-policy.ts): its decisions alone, then the same rules
  * seen through JSON requests and media downloads against local servers.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS, decideRetry } from '../../src/http/retry-policy.js';
@@ -11,6 +10,7 @@ import { NetworkError, RateLimitError } from '../../src/errors.js';
 import { downloadFile } from '../../src/media/download-file.js';
 import { PNG_SIGNATURE } from '../../src/media/verify.js';
 import { closeAll, json, serve, transport } from './local-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 afterEach(closeAll);
 
@@ -72,7 +72,7 @@ describe('the policy on JSON requests', () => {
 
 describe('the policy on media downloads', () => {
   const png = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(64 * 1024, 7)]);
-  const dir = (): string => mkdtempSync(join(tmpdir(), 'retry-policy-'));
+  const dir = (): string => tempDir('retry-policy-');
 
   it('a 429 with Retry-After over the cap ends at once (no 30 s waits), as for JSON', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '99999' }));

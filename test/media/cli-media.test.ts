@@ -2,9 +2,8 @@
  * The media commands end to end, in-process (runCli with a test context) against the project's
  * catalogue server over the shipped sample (real HTTP, real files), faults through `intercept`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
@@ -13,6 +12,7 @@ import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 import { formatBytes } from '../../src/media/bulk.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 let intercept: Intercept | undefined;
@@ -33,7 +33,7 @@ afterEach(() => {
 function cli(args: string[], options: InProcessOptions = {}) {
   return runInProcess(['--base-url', server.url, ...args], { ...options, env: { EXERCISES_API_KEY: PREMIUM_KEY, ...options.env } });
 }
-const out = (): string => mkdtempSync(join(tmpdir(), 'media-cli-'));
+const out = (): string => tempDir('media-cli-');
 const isMedia = (path: string): boolean => path.startsWith('/images/') || path.startsWith('/videos/');
 const mediaRequests = () => server.requests.filter((r) => isMedia(r.path));
 const recordRequests = () => server.requests.filter((r) => r.path.startsWith('/exercise/'));
@@ -139,7 +139,10 @@ describe('image and video', () => {
 
   it('-o <file> on a terminal shows a byte meter on stderr; in a pipe, none', async () => {
     const dir = out();
-    const tty = await cli(['video', 'Plank', 'demo', '-o', join(dir, 'plank.mp4')], { stderrIsTTY: true, columns: 60 });
+    const target = join(dir, 'plank.mp4');
+    // The meter names the file by the path given, dropped whole when the line has no room for
+    // it: a terminal as wide as the path plus the meter's own fields, wherever the temp dir is.
+    const tty = await cli(['video', 'Plank', 'demo', '-o', target], { stderrIsTTY: true, columns: target.length + 60 });
     expect(tty.code, tty.stderr).toBe(0);
     const size = sample('video', 'Plank', 'demo').length;
     expect(tty.stderr).toMatch(/\r.*plank\.mp4.*%/);

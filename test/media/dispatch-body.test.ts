@@ -4,9 +4,8 @@
  * abort stops at once and keeps the `.part`, the key stays with its origin, the whole-life
  * deadline cuts a trickle — and the body source hands over every byte, with back-pressure.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError, NetworkError } from '../../src/errors.js';
@@ -15,6 +14,7 @@ import { readSmall } from '../../src/media/download/body-pump.js';
 import { PNG_SIGNATURE } from '../../src/media/verify.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 import { closeAll, serve, transport } from '../http/local-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 afterEach(closeAll);
 
@@ -46,7 +46,7 @@ function image(url: string, path = '/images/a/premium/b.png'): MediaTarget {
 }
 
 function outFile(): string {
-  return join(mkdtempSync(join(tmpdir(), 'dispatch-body-')), 'b.png');
+  return join(tempDir('dispatch-body-'), 'b.png');
 }
 
 describe('Transport.dispatchStream', () => {

@@ -3,48 +3,29 @@
  * length, or chunked framing that ends cleanly; never a body ended only by a closed connection),
  * and media has a size cap per kind, refused up front when announced, cut off when passed.
  */
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
-import { Transport } from '../../src/http/transport.js';
+import { describe, expect, it } from 'vitest';
 import { downloadFile, type MediaTarget } from '../../src/media/download-file.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../../src/defaults.js';
 import { MalformedResponseError, NetworkError } from '../../src/errors.js';
 import { closeDelimitedResponse, cutResponseAfter, dripResponse, endlessResponse } from '../helpers/faults.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
-import { makeMediaCatalogue, pngBytes } from './media-catalogue.js';
+import { pngBytes } from './media-catalogue.js';
 import { readDispatched } from '../http/read-dispatched.js';
+import { tempDir } from '../helpers/temp.js';
+import { type Intercept, useDownloadServer } from './download-setup.js';
 
-const catalogue = makeMediaCatalogue([{ id: 'Plank', name: 'Plank', images: { start: 400_000 }, videos: { demo: 3_000_000 } }]);
+const setup = useDownloadServer([{ id: 'Plank', name: 'Plank', images: { start: 400_000 }, videos: { demo: 3_000_000 } }], { timeoutMs: 5_000 });
+const catalogue = setup.catalogue;
 const image = readFileSync(catalogue.file('image', 'Plank', 'start'));
 const video = readFileSync(catalogue.file('video', 'Plank', 'demo'));
 
-type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
-let intercept: Intercept | undefined;
-let server: CatalogueServer;
-let transport: Transport;
-
-beforeAll(async () => {
-  server = await createCatalogueServer({ dir: catalogue.dir, host: '127.0.0.1', port: 0, intercept: (req, res) => (intercept ? intercept(req, res) : false) });
-  transport = new Transport({ baseUrl: server.url, apiKey: PREMIUM_KEY, timeoutMs: 5_000, retries: 0 });
-});
-afterAll(async () => {
-  await transport.close();
-  await server.close();
-});
-afterEach(() => {
-  intercept = undefined;
-  server.requests.length = 0;
-});
-
-const imageTarget = (): MediaTarget => ({ kind: 'image', url: new URL('/images/Plank/premium/start.png', server.url), what: 'image "start" of exercise Plank' });
-const videoTarget = (): MediaTarget => ({ kind: 'video', url: new URL('/videos/Plank/premium/demo.mp4', server.url), what: 'video "demo" of exercise Plank' });
-const file = (name = 'start.png'): string => join(mkdtempSync(join(tmpdir(), 'media-bounds-')), name);
+const imageTarget = (): MediaTarget => setup.target('image', 'Plank', 'start');
+const videoTarget = (): MediaTarget => setup.target('video', 'Plank', 'demo');
+const file = (name = 'start.png'): string => join(tempDir('media-bounds-'), name);
 const media = (req: IncomingMessage): boolean => /^\/(images|videos)\//.test(req.url ?? '');
-const mediaRequests = () => server.requests.filter((r) => /^\/(images|videos)\//.test(r.path));
 
 /** Nothing under the final name, no `.part`, no sidecar. */
 function nothingLeft(path: string): void {
@@ -55,27 +36,27 @@ function nothingLeft(path: string): void {
 
 describe('completeness must be shown', () => {
   it('accepts a body without Content-Length whose chunked framing ends cleanly', async () => {
-    intercept = (req, res) => media(req) && (dripResponse(res, image, { contentType: 'image/png', chunkBytes: 64_000, intervalMs: 2 }), true);
+    setup.intercept = (req, res) => media(req) && (dripResponse(res, image, { contentType: 'image/png', chunkBytes: 64_000, intervalMs: 2 }), true);
     const path = file();
-    const result = await downloadFile(imageTarget(), path, { transport, retries: 0 });
+    const result = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 0 });
     expect(readFileSync(path).equals(image)).toBe(true);
     expect(result.size).toBe(image.length);
   });
 
   it('does not accept a chunked body whose connection dropped mid-body, and starts over to get it whole', async () => {
     let cuts = 1;
-    intercept = (req, res) => {
+    setup.intercept = (req, res) => {
       if (!media(req)) return false;
       if (cuts-- > 0) cutResponseAfter(res, 150_000);
       dripResponse(res, image, { contentType: 'image/png', chunkBytes: 50_000, intervalMs: 2 });
       return true;
     };
     const path = file();
-    await expect(downloadFile(imageTarget(), path, { transport, retries: 0 })).rejects.toBeInstanceOf(NetworkError);
+    await expect(downloadFile(imageTarget(), path, { transport: setup.transport, retries: 0 })).rejects.toBeInstanceOf(NetworkError);
     expect(existsSync(path)).toBe(false);
 
     cuts = 1;
-    await downloadFile(imageTarget(), path, { transport, retries: 1 });
+    await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 1 });
     expect(readFileSync(path).equals(image)).toBe(true);
   });
 
@@ -83,47 +64,47 @@ describe('completeness must be shown', () => {
     ['whole', undefined],
     ['cut short', 100_000],
   ])('refuses a body ended only by closing the connection (%s): its completeness cannot be shown', async (_label, cutAfter) => {
-    intercept = (req, res) => media(req) && (closeDelimitedResponse(res, image, { contentType: 'image/png', ...(cutAfter ? { cutAfter } : {}) }), true);
+    setup.intercept = (req, res) => media(req) && (closeDelimitedResponse(res, image, { contentType: 'image/png', ...(cutAfter ? { cutAfter } : {}) }), true);
     const path = file();
-    const err = await downloadFile(imageTarget(), path, { transport, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect((err as Error).message).toMatch(/without a length, ended only by closing the connection, so it cannot be shown complete/);
     nothingLeft(path);
-    expect(mediaRequests()).toHaveLength(1); // not retried: another try would be no better
+    expect(setup.mediaRequests()).toHaveLength(1); // not retried: another try would be no better
   });
 });
 
 describe('the size cap', () => {
   it('refuses an announced length above the cap before writing anything', async () => {
-    intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png', announce: 300_000_000 }), true);
+    setup.intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png', announce: 300_000_000 }), true);
     const path = file();
-    const err = await downloadFile(imageTarget(), path, { transport, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect((err as Error).message).toBe(
       `The server announced 300000000 bytes for the image "start" of exercise Plank, more than the ${MEDIA_SIZE_CAP_BYTES.image / 1024 / 1024} MiB allowed for a PNG image; nothing was written.`,
     );
     nothingLeft(path);
-    expect(mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()).toHaveLength(1);
   });
 
   it('cuts off a body without a length that grows past the cap, and removes what arrived', async () => {
-    intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png' }), true);
+    setup.intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png' }), true);
     const path = file();
     const seen: number[] = [];
-    const err = await downloadFile(imageTarget(), path, { transport, retries: 2, maxBytes: 2 * 1024 * 1024, onBytes: (n) => seen.push(n) }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 2, maxBytes: 2 * 1024 * 1024, onBytes: (n) => seen.push(n) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect((err as Error).message).toMatch(/sent more than the 2 MiB allowed for a PNG image for the image "start" of exercise Plank; the download was stopped/);
     nothingLeft(path);
     // Stopped at the cap: at most one more socket read past it.
     expect(seen.reduce((a, b) => a + b, 0)).toBeLessThan(2 * 1024 * 1024 + 1024 * 1024);
-    expect(mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()).toHaveLength(1);
   });
 
   it('uses the kind\'s default cap without maxBytes: an endless "PNG" stops at it', async () => {
-    intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png' }), true);
+    setup.intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png' }), true);
     const path = file();
     let received = 0;
-    const err = await downloadFile(imageTarget(), path, { transport, retries: 0, onBytes: (n) => (received += n) }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 0, onBytes: (n) => (received += n) }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/more than the 50 MiB allowed/);
     expect(received).toBeGreaterThan(MEDIA_SIZE_CAP_BYTES.image);
     expect(received).toBeLessThan(MEDIA_SIZE_CAP_BYTES.image + 1024 * 1024);
@@ -132,23 +113,23 @@ describe('the size cap', () => {
 
   it('accepts a file exactly at the cap, and refuses it one byte lower', async () => {
     const path = file('demo.mp4');
-    await downloadFile(videoTarget(), path, { transport, retries: 0, maxBytes: video.length });
+    await downloadFile(videoTarget(), path, { transport: setup.transport, retries: 0, maxBytes: video.length });
     expect(readFileSync(path).equals(video)).toBe(true);
     const path2 = file('demo.mp4');
-    await expect(downloadFile(videoTarget(), path2, { transport, retries: 0, maxBytes: video.length - 1 })).rejects.toThrow(/announced 3000000 bytes/);
+    await expect(downloadFile(videoTarget(), path2, { transport: setup.transport, retries: 0, maxBytes: video.length - 1 })).rejects.toThrow(/announced 3000000 bytes/);
     nothingLeft(path2);
   });
 
   it('refuses to resume a .part when the Content-Range total is above the cap, and removes it', async () => {
-    const probe = await transport.dispatchStream(videoTarget().url);
+    const probe = await setup.transport.dispatchStream(videoTarget().url);
     const etag = probe.headers.etag as string;
     await readDispatched(probe.body);
     const path = file('demo.mp4');
     writeFileSync(`${path}.part`, video.subarray(0, 1_000_000));
     writeFileSync(`${path}.part.json`, JSON.stringify({ version: 1, url: videoTarget().url.href, etag }));
-    const err = await downloadFile(videoTarget(), path, { transport, retries: 0, maxBytes: 2_000_000 }).catch((e: unknown) => e);
+    const err = await downloadFile(videoTarget(), path, { transport: setup.transport, retries: 0, maxBytes: 2_000_000 }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/announced 3000000 bytes .* more than the 2000000 bytes allowed/);
-    expect(server.requests.at(-1)).toMatchObject({ range: 'bytes=1000000-', status: 206 });
+    expect(setup.server.requests.at(-1)).toMatchObject({ range: 'bytes=1000000-', status: 206 });
     nothingLeft(path);
   });
 });

@@ -3,49 +3,26 @@
  * with faults injected through `intercept`.
  */
 import { existsSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
+import { describe, expect, it } from 'vitest';
 import { Transport } from '../../src/http/transport.js';
 import { downloadFile, downloadToStream, type MediaTarget } from '../../src/media/download-file.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, UsageError } from '../../src/errors.js';
-import { makeMediaCatalogue, pngBytes } from './media-catalogue.js';
+import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
+import { tempDir } from '../helpers/temp.js';
+import { type Intercept, useDownloadServer } from './download-setup.js';
 
-const catalogue = makeMediaCatalogue([
+const setup = useDownloadServer([
   { id: 'Bench_Press', name: 'Bench Press', images: { start: 300_000, end: 5_000 }, videos: { loop: 700_000 } },
-]);
-const KEY = 'sandbox-premium';
-
-type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
-let intercept: Intercept | undefined;
-let server: CatalogueServer;
-let transport: Transport;
-
-beforeAll(async () => {
-  server = await createCatalogueServer({ dir: catalogue.dir, intercept: (req, res) => (intercept ? intercept(req, res) : false) });
-  transport = new Transport({ baseUrl: server.url, apiKey: KEY, timeoutMs: 5_000, retries: 0 });
-});
-afterAll(async () => {
-  await transport.close();
-  await server.close();
-});
-afterEach(() => {
-  intercept = undefined;
-  server.requests.length = 0;
-});
-
-function target(kind: 'image' | 'video', name: string): MediaTarget {
-  const path = kind === 'image' ? `/images/Bench_Press/premium/${name}.png` : `/videos/Bench_Press/premium/${name}.mp4`;
-  return { kind, url: new URL(path, server.url), what: `${kind} "${name}" of exercise Bench_Press` };
-}
+], { timeoutMs: 5_000 });
+const catalogue = setup.catalogue;
+const target = (kind: 'image' | 'video', name: string): MediaTarget => setup.target(kind, 'Bench_Press', name);
 
 function outDir(): string {
-  return mkdtempSync(join(tmpdir(), 'media-out-'));
+  return tempDir('media-out-');
 }
 
 /** Lets the real server answer, but cuts the connection once `limit` body bytes have gone out. */
@@ -61,35 +38,33 @@ function cutAfter(limit: number, times = 1): Intercept {
 
 /** The server's current ETag for the loop video, learnt the way a first run would have. */
 async function loopEtag(): Promise<string> {
-  const before = server.requests.length;
-  const probe = await transport.dispatchStream(target('video', 'loop').url);
+  const before = setup.server.requests.length;
+  const probe = await setup.transport.dispatchStream(target('video', 'loop').url);
   probe.body.discard();
-  while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
-  server.requests.length = 0;
+  while (setup.server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
+  setup.server.requests.length = 0;
   return probe.headers.etag as string;
 }
-
-const mediaRequests = (): typeof server.requests => server.requests.filter((r) => r.path.startsWith('/images/') || r.path.startsWith('/videos/'));
 
 describe('downloadFile', () => {
   it('streams a file to its final name, byte-identical, leaving no .part or sidecar', async () => {
     const dir = outDir();
     const file = join(dir, 'start.png');
-    const result = await downloadFile(target('image', 'start'), file, { transport, retries: 0 });
+    const result = await downloadFile(target('image', 'start'), file, { transport: setup.transport, retries: 0 });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'start')))).toBe(true);
     expect(result).toMatchObject({ size: 300_000, received: 300_000, resumed: false });
     expect(existsSync(`${file}.part`)).toBe(false);
     expect(existsSync(`${file}.part.json`)).toBe(false);
-    expect(mediaRequests()).toHaveLength(1);
-    expect(mediaRequests()[0]?.hadKey).toBe(true);
+    expect(setup.mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()[0]?.hadKey).toBe(true);
   });
 
   it('resumes a connection dropped mid-body in the same run with Range and If-Range', async () => {
-    intercept = cutAfter(350_000);
+    setup.intercept = cutAfter(350_000);
     const file = join(outDir(), 'loop.mp4');
-    const result = await downloadFile(target('video', 'loop'), file, { transport, retries: 2 });
+    const result = await downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2 });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('video', 'Bench_Press', 'loop')))).toBe(true);
-    const reqs = mediaRequests();
+    const reqs = setup.mediaRequests();
     expect(reqs).toHaveLength(2);
     expect(reqs[0]?.range).toBeUndefined();
     expect(reqs[1]?.range).toMatch(/^bytes=\d+-$/);
@@ -108,20 +83,20 @@ describe('downloadFile', () => {
     const file = join(dir, 'loop.mp4');
     writeFileSync(`${file}.part`, original.subarray(0, 123_456));
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url: target('video', 'loop').url.href, etag, total: original.length }));
-    const resumed = await downloadFile(target('video', 'loop'), file, { transport, retries: 0 });
+    const resumed = await downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 0 });
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(resumed).toMatchObject({ resumed: true, received: original.length - 123_456 });
-    expect(mediaRequests()[0]).toMatchObject({ range: 'bytes=123456-', ifRange: etag, status: 206 });
+    expect(setup.mediaRequests()[0]).toMatchObject({ range: 'bytes=123456-', ifRange: etag, status: 206 });
 
-    server.requests.length = 0;
+    setup.server.requests.length = 0;
     const file2 = join(dir, 'again.mp4');
     writeFileSync(`${file2}.part`, Buffer.alloc(50_000, 7)); // bytes of an older version
     writeFileSync(`${file2}.part.json`, JSON.stringify({ version: 1, url: target('video', 'loop').url.href, etag: '"stale"', total: original.length }));
-    const restarted = await downloadFile(target('video', 'loop'), file2, { transport, retries: 0 });
+    const restarted = await downloadFile(target('video', 'loop'), file2, { transport: setup.transport, retries: 0 });
     expect(readFileSync(file2).equals(original)).toBe(true);
     expect(restarted.received).toBe(original.length);
-    expect(mediaRequests()).toHaveLength(1);
-    expect(mediaRequests()[0]).toMatchObject({ range: 'bytes=50000-', ifRange: '"stale"', status: 200 });
+    expect(setup.mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()[0]).toMatchObject({ range: 'bytes=50000-', ifRange: '"stale"', status: 200 });
   });
 
   it('refuses a leftover .part that is a link to a file elsewhere, and leaves that file as it was', async () => {
@@ -137,7 +112,7 @@ describe('downloadFile', () => {
     const file = join(dir, 'loop.mp4');
     linkSync(hard, `${file}.part`);
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
-    await expect(downloadFile(target('video', 'loop'), file, { transport, retries: 0 })).rejects.toThrow(UsageError);
+    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 0 })).rejects.toThrow(UsageError);
     expect(readFileSync(hard).equals(original.subarray(0, 1000))).toBe(true);
 
     // A symbolic link to a file of the full size: it must not be renamed into place without a request.
@@ -146,7 +121,7 @@ describe('downloadFile', () => {
     const file2 = join(dir, 'again.mp4');
     symlinkSync(soft, `${file2}.part`);
     writeFileSync(`${file2}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
-    await expect(downloadFile(target('video', 'loop'), file2, { transport, retries: 0 })).rejects.toThrow(/Refusing to write through .*again\.mp4\.part/);
+    await expect(downloadFile(target('video', 'loop'), file2, { transport: setup.transport, retries: 0 })).rejects.toThrow(/Refusing to write through .*again\.mp4\.part/);
     expect(existsSync(file2)).toBe(false);
     expect(readFileSync(soft).equals(original)).toBe(true);
   });
@@ -154,14 +129,14 @@ describe('downloadFile', () => {
   it('does not trust a leftover .part without a sidecar: it starts over', async () => {
     const file = join(outDir(), 'end.png');
     writeFileSync(`${file}.part`, Buffer.from('garbage from who knows where'));
-    await downloadFile(target('image', 'end'), file, { transport, retries: 0 });
+    await downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 0 });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'end')))).toBe(true);
-    expect(mediaRequests()[0]?.range).toBeUndefined();
+    expect(setup.mediaRequests()[0]?.range).toBeUndefined();
   });
 
   it('starts over when a 206 does not match the range asked', async () => {
     let first = true;
-    intercept = (req, res) => {
+    setup.intercept = (req, res) => {
       if (!req.headers.range || !first) return false;
       first = false;
       res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': 'bytes 0-9/700000', 'content-length': '10' });
@@ -173,9 +148,9 @@ describe('downloadFile', () => {
     const file = join(outDir(), 'loop.mp4');
     writeFileSync(`${file}.part`, original.subarray(0, 1000));
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url: target('video', 'loop').url.href, etag, total: original.length }));
-    await downloadFile(target('video', 'loop'), file, { transport, retries: 1 });
+    await downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 1 });
     expect(readFileSync(file).equals(original)).toBe(true);
-    expect(mediaRequests().map((r) => r.range)).toEqual(['bytes=1000-', undefined]);
+    expect(setup.mediaRequests().map((r) => r.range)).toEqual(['bytes=1000-', undefined]);
   });
 
   describe('a server that lies leaves no final file', () => {
@@ -230,22 +205,22 @@ describe('downloadFile', () => {
       ],
     ];
     it.each(cases)('%s', async (_label, fault, errorClass) => {
-      intercept = fault;
+      setup.intercept = fault;
       const file = join(outDir(), 'start.png');
-      await expect(downloadFile(target('image', 'start'), file, { transport, retries: 1 })).rejects.toBeInstanceOf(errorClass);
+      await expect(downloadFile(target('image', 'start'), file, { transport: setup.transport, retries: 1 })).rejects.toBeInstanceOf(errorClass);
       expect(existsSync(file)).toBe(false);
     });
   });
 
   it('maps 403 to an AuthError about the plan and 404 to a NotFoundError naming the media', async () => {
-    const free = new Transport({ baseUrl: server.url, apiKey: 'sandbox-free', timeoutMs: 5_000, retries: 0 });
+    const free = new Transport({ baseUrl: setup.server.url, apiKey: 'sandbox-free', timeoutMs: 5_000, retries: 0 });
     const file = join(outDir(), 'start.png');
     const err = await downloadFile(target('image', 'start'), file, { transport: free, retries: 2 }).catch((e: unknown) => e);
     await free.close();
     expect(err).toBeInstanceOf(AuthError);
     expect((err as Error).message).toMatch(/premium plan/);
-    expect(mediaRequests()).toHaveLength(1); // a 403 is not retried
-    const missing = await downloadFile(target('image', 'nope'), file, { transport, retries: 2 }).catch((e: unknown) => e);
+    expect(setup.mediaRequests()).toHaveLength(1); // a 403 is not retried
+    const missing = await downloadFile(target('image', 'nope'), file, { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as Error).message).toContain('image "nope" of exercise Bench_Press');
     expect(existsSync(file)).toBe(false);
@@ -253,20 +228,20 @@ describe('downloadFile', () => {
 
   it('retries 503 per the shared policy, then succeeds', async () => {
     let fails = 1;
-    intercept = (_req, res) => {
+    setup.intercept = (_req, res) => {
       if (fails-- <= 0) return false;
       res.writeHead(503, { 'retry-after': '0' });
       res.end();
       return true;
     };
     const file = join(outDir(), 'end.png');
-    await downloadFile(target('image', 'end'), file, { transport, retries: 2 });
-    expect(mediaRequests().map((r) => r.status)).toEqual([503, 200]);
+    await downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 2 });
+    expect(setup.mediaRequests().map((r) => r.status)).toEqual([503, 200]);
   });
 
   it('on interruption stops, keeps the .part and its sidecar for the rerun, and leaves no final file', async () => {
     const controller = new AbortController();
-    intercept = (_req, res) => {
+    setup.intercept = (_req, res) => {
       // Send part of the body, then stall: the abort arrives while the body is flowing.
       const body = readFileSync(catalogue.file('video', 'Bench_Press', 'loop'));
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
@@ -281,7 +256,7 @@ describe('downloadFile', () => {
       return true;
     };
     const file = join(outDir(), 'loop.mp4');
-    await expect(downloadFile(target('video', 'loop'), file, { transport, retries: 2, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
     expect(existsSync(file)).toBe(false);
     expect(statSync(`${file}.part`).size).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(`${file}.part.json`, 'utf8'))).toMatchObject({ etag: '"v1"', total: 700_000 });
@@ -290,22 +265,22 @@ describe('downloadFile', () => {
   it('turns a local write failure into a plain error, not a retry', async () => {
     const dir = outDir();
     writeFileSync(join(dir, 'blocker'), 'a file where a directory should be');
-    const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/Cannot write/);
     // The file is claimed (its lock taken) before any request: one that cannot be claimed costs none.
-    expect(mediaRequests().filter((r) => r.path.endsWith('/end.png'))).toHaveLength(0);
+    expect(setup.mediaRequests().filter((r) => r.path.endsWith('/end.png'))).toHaveLength(0);
   });
 
   it('streams to a writable (stdout) with the same checks', async () => {
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
-    await downloadToStream(target('image', 'start'), out, { transport, retries: 0 });
+    await downloadToStream(target('image', 'start'), out, { transport: setup.transport, retries: 0 });
     expect(Buffer.concat(chunks).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'start')))).toBe(true);
     expect(out.writableEnded).toBe(false);
 
-    intercept = (_req, res) => {
+    setup.intercept = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>');
       return true;
@@ -313,7 +288,7 @@ describe('downloadFile', () => {
     const out2 = new PassThrough();
     const got: Buffer[] = [];
     out2.on('data', (c: Buffer) => got.push(c));
-    await expect(downloadToStream(target('image', 'start'), out2, { transport, retries: 0 })).rejects.toBeInstanceOf(MalformedResponseError);
+    await expect(downloadToStream(target('image', 'start'), out2, { transport: setup.transport, retries: 0 })).rejects.toBeInstanceOf(MalformedResponseError);
     expect(Buffer.concat(got).length).toBe(0);
   });
 });

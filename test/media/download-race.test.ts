@@ -5,64 +5,53 @@
  * the final file complete and byte-identical, nothing left behind. And what is renamed is checked
  * through the writer's own descriptor: a `.part` swapped or grown by someone else is refused.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
-import { Transport } from '../../src/http/transport.js';
+import { describe, expect, it } from 'vitest';
 import { downloadFile, type MediaTarget } from '../../src/media/download-file.js';
 import { UsageError } from '../../src/errors.js';
 import { runCli } from '../helpers/run-cli.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
 import { dripResponse } from '../helpers/faults.js';
-import { makeMediaCatalogue } from './media-catalogue.js';
+import { tempDir } from '../helpers/temp.js';
+import { type Intercept, useDownloadServer } from './download-setup.js';
 
-const catalogue = makeMediaCatalogue([{ id: 'Plank', name: 'Plank', videos: { demo: 3_000_000 } }]);
+const setup = useDownloadServer([{ id: 'Plank', name: 'Plank', videos: { demo: 3_000_000 } }], { timeoutMs: 10_000 });
+const catalogue = setup.catalogue;
 const original = readFileSync(catalogue.file('video', 'Plank', 'demo'));
 
-type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
-let intercept: Intercept | undefined;
-let server: CatalogueServer;
-let transport: Transport;
-
-beforeAll(async () => {
-  server = await createCatalogueServer({ dir: catalogue.dir, host: '127.0.0.1', port: 0, intercept: (req, res) => (intercept ? intercept(req, res) : false) });
-  transport = new Transport({ baseUrl: server.url, apiKey: PREMIUM_KEY, timeoutMs: 10_000, retries: 0 });
-});
-afterAll(async () => {
-  await transport.close();
-  await server.close();
-});
-afterEach(() => {
-  intercept = undefined;
-  server.requests.length = 0;
-});
-
 const isMedia = (path: string): boolean => path.startsWith('/videos/');
-const mediaRequests = () => server.requests.filter((r) => isMedia(r.path));
-const out = (): string => mkdtempSync(join(tmpdir(), 'media-race-'));
+const out = (): string => tempDir('media-race-');
 
-/** The video, dripped: no Content-Length (chunked), 100 kB every 25 ms, so a download takes ~0.75 s. */
-function slowNoLength(onFirstChunk?: () => void): Intercept {
+/**
+ * The video, dripped: no Content-Length (chunked), 100 kB every 25 ms, so a download takes ~0.75 s.
+ * `whileWriting` runs once the downloader has written its first bytes to `partOf`'s `.part`
+ * (watched, not timed: on a busy machine a fixed delay may come before the file is even open).
+ */
+function slowNoLength(whileWriting?: { partOf: string; run: () => void }): Intercept {
   return (req, res) => {
     if (!isMedia(req.url ?? '')) return false;
     dripResponse(res, original, { contentType: 'video/mp4', chunkBytes: 100_000, intervalMs: 25 });
-    if (onFirstChunk) setTimeout(onFirstChunk, 100);
+    if (whileWriting) {
+      const part = `${whileWriting.partOf}.part`;
+      const watch = setInterval(() => {
+        if (!existsSync(part) || statSync(part).size === 0) return;
+        clearInterval(watch);
+        whileWriting.run();
+      }, 5);
+    }
     return true;
   };
 }
 
-function target(): MediaTarget {
-  return { kind: 'video', url: new URL('/videos/Plank/premium/demo.mp4', server.url), what: 'video "demo" of exercise Plank' };
-}
+const target = (): MediaTarget => setup.target('video', 'Plank', 'demo');
 
-const cli = (dir: string) => runCli(['--base-url', server.url, 'download', 'Plank', '--videos', '--dir', dir], { env: { EXERCISES_API_KEY: PREMIUM_KEY }, timeoutMs: 25_000 });
+const cli = (dir: string) => runCli(['--base-url', setup.server.url, 'download', 'Plank', '--videos', '--dir', dir], { env: { EXERCISES_API_KEY: PREMIUM_KEY }, timeoutMs: 25_000 });
 
 describe('two processes, one file', () => {
   it('two CLI processes and an in-process download of the same file: one writer, a complete file, nothing left over', async () => {
-    intercept = slowNoLength();
+    setup.intercept = slowNoLength();
     const dir = out();
     mkdirSync(join(dir, 'Plank'));
     const file = join(dir, 'Plank', 'demo.mp4');
@@ -70,14 +59,14 @@ describe('two processes, one file', () => {
     const [a, b, local] = await Promise.all([
       cli(dir),
       cli(dir),
-      downloadFile(target(), file, { transport, retries: 0, notice: (l) => notices.push(l) }),
+      downloadFile(target(), file, { transport: setup.transport, retries: 0, notice: (l) => notices.push(l) }),
     ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(readdirSync(join(dir, 'Plank'))).toEqual(['demo.mp4']); // no .part, sidecar or lock left
     // Whoever came second waited for the first and found the file complete: one transfer in all.
-    expect(mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()).toHaveLength(1);
     if (local.received === 0) {
       expect(local.completedElsewhere).toBe(true);
       expect(notices.join('\n')).toMatch(/Another process is writing the video "demo" of exercise Plank/);
@@ -86,43 +75,43 @@ describe('two processes, one file', () => {
     }
 
     // A later run finds it complete and fetches nothing.
-    server.requests.length = 0;
+    setup.server.requests.length = 0;
     const again = await cli(dir);
     expect(again.code, again.stderr).toBe(0);
-    expect(mediaRequests()).toHaveLength(0);
+    expect(setup.mediaRequests()).toHaveLength(0);
   });
 
   it('a download that finds the file locked waits, says so once, and is done when the other completes the file', async () => {
-    intercept = slowNoLength();
+    setup.intercept = slowNoLength();
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    const first = downloadFile(target(), file, { transport, retries: 0 });
+    const first = downloadFile(target(), file, { transport: setup.transport, retries: 0 });
     while (!existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 5));
     const notices: string[] = [];
-    const second = await downloadFile(target(), file, { transport, retries: 0, notice: (l) => notices.push(l) });
+    const second = await downloadFile(target(), file, { transport: setup.transport, retries: 0, notice: (l) => notices.push(l) });
     expect(await first).toMatchObject({ received: original.length });
     expect(second).toEqual({ received: 0, size: original.length, resumed: false, completedElsewhere: true });
     expect(notices).toEqual([expect.stringMatching(/^Another process is writing the video "demo" of exercise Plank \(.*demo\.mp4\.lock\); waiting up to 60 s for it\.$/)]);
-    expect(mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()).toHaveLength(1);
     expect(readFileSync(file).equals(original)).toBe(true);
   });
 
   it('a download that finds the file locked waits, bounded, then gives up on it with a clear error and no request', async () => {
-    intercept = slowNoLength();
+    setup.intercept = slowNoLength();
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    const first = downloadFile(target(), file, { transport, retries: 0 });
+    const first = downloadFile(target(), file, { transport: setup.transport, retries: 0 });
     while (!existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 5));
     const notices: string[] = [];
     const started = performance.now();
-    const err = await downloadFile(target(), file, { transport, retries: 0, lockWaitMs: 300, notice: (l) => notices.push(l) }).catch((e: unknown) => e);
+    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0, lockWaitMs: 300, notice: (l) => notices.push(l) }).catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/Another process is writing the video "demo" of exercise Plank .*demo\.mp4\.lock.*gave up/);
     expect(notices).toHaveLength(1);
     await first;
     expect(readFileSync(file).equals(original)).toBe(true);
-    expect(mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests()).toHaveLength(1);
   });
 
   it('takes over a lock left by a process that died (not refreshed for the stale time)', async () => {
@@ -132,7 +121,7 @@ describe('two processes, one file', () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock`, old, old);
     const started = performance.now();
-    await downloadFile(target(), file, { transport, retries: 0, lockWaitMs: 30_000 });
+    await downloadFile(target(), file, { transport: setup.transport, retries: 0, lockWaitMs: 30_000 });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(existsSync(`${file}.lock`)).toBe(false);
@@ -141,12 +130,15 @@ describe('two processes, one file', () => {
   it('refuses to rename a .part that another program replaced while it was written', async () => {
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    intercept = slowNoLength(() => {
-      // Not through the lock: a program that knows nothing of it swaps in a file of its own.
-      writeFileSync(`${file}.other`, original.subarray(0, 1000));
-      renameSync(`${file}.other`, `${file}.part`);
+    setup.intercept = slowNoLength({
+      partOf: file,
+      run: () => {
+        // Not through the lock: a program that knows nothing of it swaps in a file of its own.
+        writeFileSync(`${file}.other`, original.subarray(0, 1000));
+        renameSync(`${file}.other`, `${file}.part`);
+      },
     });
-    const err = await downloadFile(target(), file, { transport, retries: 0 }).catch((e: unknown) => e);
+    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/changed while this download was writing it/);
     expect(existsSync(file)).toBe(false);
@@ -155,8 +147,8 @@ describe('two processes, one file', () => {
   it('refuses to rename a .part that another program wrote to as well', async () => {
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    intercept = slowNoLength(() => appendFileSync(`${file}.part`, Buffer.alloc(5_000_000, 1)));
-    const err = await downloadFile(target(), file, { transport, retries: 0 }).catch((e: unknown) => e);
+    setup.intercept = slowNoLength({ partOf: file, run: () => appendFileSync(`${file}.part`, Buffer.alloc(5_000_000, 1)) });
+    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/changed while this download was writing it/);
     expect(existsSync(file)).toBe(false);

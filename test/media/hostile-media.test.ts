@@ -5,9 +5,8 @@
  * with exit 7 (bulk) or 6 (one file), nothing left on disk.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
@@ -16,6 +15,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
 import { closeDelimitedResponse, endlessResponse } from '../helpers/faults.js';
 import { type MediaCatalogue, makeMediaCatalogue, pngBytes } from './media-catalogue.js';
+import { tempDir } from '../helpers/temp.js';
 
 const hash = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
 const NFC = 'Caf\u00e9';
@@ -46,7 +46,7 @@ afterEach(() => {
 });
 
 const cli = (server: CatalogueServer, args: string[]) => runCli(['--base-url', server.url, ...args], { env: { EXERCISES_API_KEY: PREMIUM_KEY } });
-const out = (): string => mkdtempSync(join(tmpdir(), 'media-hostile-'));
+const out = (): string => tempDir('media-hostile-');
 const mediaRequests = (server: CatalogueServer) => server.requests.filter((r) => r.path.startsWith('/images/'));
 
 function filesUnder(dir: string): string[] {

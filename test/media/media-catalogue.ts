@@ -3,9 +3,9 @@
  * followed by random bytes, laid out as docs/design.md "Catalogue directory" says.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
@@ -34,7 +34,7 @@ export interface MediaCatalogue {
 }
 
 export function makeMediaCatalogue(exercises: MediaExercise[]): MediaCatalogue {
-  const dir = mkdtempSync(join(tmpdir(), 'media-catalogue-'));
+  const dir = tempDir('media-catalogue-');
   const lines: string[] = [];
   for (const ex of exercises) {
     for (const [name, size] of Object.entries(ex.images ?? {})) {

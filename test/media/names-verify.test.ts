@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasMediaFields, mediaEntries, mediaFileName, mediaName } from '../../src/media/media-names.js';
 import { checkContentType, checkLength, checkMagic, hasMagic, looksComplete, PNG_SIGNATURE } from '../../src/media/verify.js';
+import { tempDir } from '../helpers/temp.js';
 
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
 const PNG_HEAD = Buffer.concat([PNG_SIGNATURE, Buffer.alloc(8)]);
@@ -68,7 +68,7 @@ describe('verification', () => {
     expect(() => checkLength(10, 5, 'x')).toThrow(/announced 10 bytes .* but 5 arrived/);
   });
   it('judges a file on disk by its magic', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'verify-'));
+    const dir = tempDir('verify-');
     writeFileSync(join(dir, 'a.png'), PNG_HEAD);
     writeFileSync(join(dir, 'b.png'), '<html>');
     expect(await looksComplete('image', join(dir, 'a.png'))).toBe(true);

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertRealInside, isInside, MAX_COMPONENT_BYTES, pathInside, safeComponent } from '../../src/media/safe-path.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('safeComponent', () => {
   it('keeps ordinary ids and names as they are', () => {
@@ -71,7 +71,7 @@ describe('pathInside / isInside', () => {
     expect(isInside('/tmp/out', '/tmp/out/x')).toBe(true);
   });
   it('catches a symbolic link planted to lead outside', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'safe-path-'));
+    const root = tempDir('safe-path-');
     const out = join(root, 'out');
     mkdirSync(out);
     mkdirSync(join(root, 'elsewhere'));

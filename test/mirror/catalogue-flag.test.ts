@@ -2,12 +2,12 @@
  * `--catalogue <dir>`: a mirrored directory answers browse and media commands exactly as the
  * server does, in-process and with no key; bad directories and conflicting flags are usage errors.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('--catalogue', () => {
   let server: CatalogueServer;
@@ -15,7 +15,7 @@ describe('--catalogue', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    mirrorDir = mkdtempSync(join(tmpdir(), 'catalogue-flag-'));
+    mirrorDir = tempDir('catalogue-flag-');
     const made = await runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', mirrorDir, '--langs', 'de-DE,es-ES', '--media', 'images,videos']);
     expect(made.code).toBe(0);
   });
@@ -60,7 +60,7 @@ describe('--catalogue', () => {
   });
 
   it('is a usage error for a directory without exercises.jsonl', async () => {
-    const result = await runInProcess(['--catalogue', tmpdir(), 'ids']);
+    const result = await runInProcess(['--catalogue', tempDir('not-a-catalogue-'), 'ids']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('exercises.jsonl');
   });
@@ -71,7 +71,7 @@ describe('--catalogue', () => {
   });
 
   it('config set catalogue checks the directory', async () => {
-    const bad = await runInProcess(['config', 'set', 'catalogue', tmpdir()]);
+    const bad = await runInProcess(['config', 'set', 'catalogue', tempDir('not-a-catalogue-')]);
     expect(bad.code).toBe(2);
   });
 });

@@ -3,13 +3,13 @@
  * sample, the requests it costs (first run, rerun, languages), and a Ctrl-C mid-run resumed
  * with no request repeated.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SAMPLE = sampleCatalogueDir();
 const PUBLIC_DOMAIN = join(process.cwd(), '..', 'shared', 'catalogues', 'public-domain');
@@ -44,7 +44,7 @@ describe('mirror', () => {
   let server: CatalogueServer;
   const temps: string[] = [];
   const temp = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'mirror-test-'));
+    const dir = tempDir('mirror-test-');
     temps.push(dir);
     return dir;
   };

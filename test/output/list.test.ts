@@ -9,7 +9,7 @@ import { createListWriter } from '../../src/output/list.js';
 import { createRecordWriter } from '../../src/output/record.js';
 import { maxDepth, MAX_JSON_DEPTH } from '../../src/util/depth.js';
 import { parseCsv } from '../client/fixtures.js';
-import { WIDTHS, fakeContext } from './fake-context.js';
+import { WIDTHS, terminalContext } from '../helpers/test-context.js';
 
 const ITEMS: ExerciseSummary[] = [
   { id: 'Push_Up', name: 'Push Up', aliases: ['Press Up'], premiumImages: ['start', 'end'], premiumVideos: ['demo'] },
@@ -17,12 +17,12 @@ const ITEMS: ExerciseSummary[] = [
   { id: 'Evil', name: '=HYPERLINK("http://x")', aliases: ['+1', '-2', '@sum', '\tTab'] },
 ];
 
-async function list(items: readonly ExerciseSummary[], options: Parameters<typeof fakeContext>[0]): Promise<string> {
-  const { ctx, stdout } = fakeContext(options);
+async function list(items: readonly ExerciseSummary[], options: Parameters<typeof terminalContext>[0]): Promise<string> {
+  const { ctx, stdout } = terminalContext(options);
   const writer = createListWriter(ctx);
   await writer.addPage(items);
   await writer.finish({ total: items.length });
-  return stdout.text;
+  return stdout.text();
 }
 
 describe('piped output', () => {
@@ -60,15 +60,15 @@ describe('--json fields', () => {
   });
 
   it('keeps only the fields asked for in records', async () => {
-    const { ctx, stdout } = fakeContext({ stdoutIsTTY: false, globals: { json: 'name,instructions' } });
+    const { ctx, stdout } = terminalContext({ stdoutIsTTY: false, globals: { json: 'name,instructions' } });
     const writer = createRecordWriter(ctx, false);
     await writer.add({ id: 'A', name: 'A', level: 'BEGINNER', instructions: ['one'] });
     await writer.finish();
-    expect(JSON.parse(stdout.text)).toEqual({ name: 'A', instructions: ['one'] });
+    expect(JSON.parse(stdout.text())).toEqual({ name: 'A', instructions: ['one'] });
   });
 
   it('an unknown field is a usage error listing the valid ones, before anything is written', () => {
-    const { ctx, stdout } = fakeContext({ globals: { json: 'id,nmae' } });
+    const { ctx, stdout } = terminalContext({ globals: { json: 'id,nmae' } });
     let error: unknown;
     try {
       createListWriter(ctx);
@@ -78,7 +78,7 @@ describe('--json fields', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toContain('"nmae"');
     expect((error as UsageError).hint).toBe(`Valid fields: ${SUMMARY_FIELDS.join(', ')}.`);
-    expect(stdout.text).toBe('');
+    expect(stdout.text()).toBe('');
     // Record fields are valid for show, not for lists.
     expect(() => parseJsonFields('instructions', 'summary')).toThrow(UsageError);
     expect(parseJsonFields(' instructions , level,level', 'record')).toEqual(['instructions', 'level']);
@@ -103,12 +103,12 @@ function deepItem(depth: number): ExerciseSummary {
 describe('the show card', () => {
   for (const width of WIDTHS) {
     it(`at ${width} columns wraps wide text by terminal cells`, async () => {
-      const { ctx, stdout } = fakeContext({ columns: width });
+      const { ctx, stdout } = terminalContext({ columns: width });
       const writer = createRecordWriter(ctx, false);
       const step = Array.from({ length: 40 }, (_, i) => (i % 2 ? '杠铃卧推' : 'press')).join(' ');
       await writer.add({ id: 'Wide', name: '卧推', instructions: [step, 'Ein Schritt mit Umlauten: Bankdrücken'] });
       await writer.finish();
-      const lines = stdout.text.trimEnd().split('\n');
+      const lines = stdout.text().trimEnd().split('\n');
       expect(lines.length).toBeGreaterThan(3);
       for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(Math.max(40, width));
     });
@@ -116,11 +116,11 @@ describe('the show card', () => {
 
   it('tsv of records has no header; csv has one', async () => {
     for (const [format, lines] of [['tsv', 1], ['csv', 2]] as const) {
-      const { ctx, stdout } = fakeContext({ globals: { format } });
+      const { ctx, stdout } = terminalContext({ globals: { format } });
       const writer = createRecordWriter(ctx, true);
       await writer.add({ id: 'A', name: 'A' });
       await writer.finish();
-      expect(stdout.text.trimEnd().split(/\r?\n/)).toHaveLength(lines);
+      expect(stdout.text().trimEnd().split(/\r?\n/)).toHaveLength(lines);
     }
   });
 });
@@ -130,7 +130,7 @@ describe('stack safety', () => {
     for (const format of ['json', 'jsonl'] as const) {
       await expect(list([deepItem(5000)], { globals: { format } })).rejects.toBeInstanceOf(MalformedResponseError);
     }
-    const { ctx } = fakeContext({ globals: { format: 'jsonl' } });
+    const { ctx } = terminalContext({ globals: { format: 'jsonl' } });
     const writer = createRecordWriter(ctx, true);
     expect(() => writer.add(deepItem(5000) as ExerciseRecord)).toThrow(MalformedResponseError);
   });
@@ -149,11 +149,11 @@ describe('stack safety', () => {
 
   it('a table page of 130,000 rows is collected without spreading arguments', async () => {
     const many: ExerciseSummary[] = Array.from({ length: 130_000 }, (_, i) => ({ id: `Id_${i}`, name: `N${i}` }));
-    const { ctx, stdout } = fakeContext({ columns: 80 });
+    const { ctx, stdout } = terminalContext({ columns: 80 });
     const writer = createListWriter(ctx);
     await writer.addPage(many);
     await writer.finish({ total: many.length });
-    expect(stdout.text.split('\n').length).toBe(130_003); // header, rows, footer, final newline
+    expect(stdout.text().split('\n').length).toBe(130_003); // header, rows, footer, final newline
   });
 });
 
@@ -182,10 +182,10 @@ describe('the footer through outputList', () => {
   const items = (from: number, n: number): ExerciseSummary[] => Array.from({ length: n }, (_, i) => ({ id: `E${from + i}`, name: `E${from + i}` }));
 
   async function footer(argv: string[], paging: Parameters<typeof outputList>[2], pages: ListResponse[], columns = 100): Promise<string> {
-    const { ctx, stdout } = fakeContext({ argv, columns });
+    const { ctx, stdout } = terminalContext({ argv, columns });
     let call = 0;
     await outputList(ctx, async () => pages[Math.min(call++, pages.length - 1)]!, paging);
-    return stdout.text.trimEnd().split('\n').pop()!;
+    return stdout.text().trimEnd().split('\n').pop()!;
   }
 
   it('gives the range of the first page and a command to paste for the next', async () => {
@@ -218,8 +218,8 @@ describe('the footer through outputList', () => {
   });
 
   it('goes quiet with --quiet', async () => {
-    const { ctx, stdout } = fakeContext({ globals: { quiet: true } });
+    const { ctx, stdout } = terminalContext({ globals: { quiet: true } });
     await outputList(ctx, async () => page(items(1, 2), { total: 9, next: 'x' }), { limit: 2, follow: false });
-    expect(stdout.text).not.toContain('exercises');
+    expect(stdout.text()).not.toContain('exercises');
   });
 });

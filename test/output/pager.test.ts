@@ -1,13 +1,13 @@
 /** The pager: chosen from the environment, used only on a terminal and when allowed, and never a reason to lose output. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGER, pagerCommand, startPager } from '../../src/output/pager.js';
 import { writePaged } from '../../src/output/list.js';
-import { fakeContext } from './fake-context.js';
+import { terminalContext } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'exercises-pager-'));
+const dir = tempDir('exercises-pager-');
 /** A pager that copies its stdin to the file named by its argument, with the LESS it was given first. */
 const script = join(dir, 'pager.mjs');
 writeFileSync(
@@ -36,18 +36,18 @@ describe('pagerCommand', () => {
 describe('startPager', () => {
   it('sends the output through the pager on a terminal, with LESS=FRX when LESS is unset', async () => {
     const file = outFile('direct.txt');
-    const { ctx, stdout } = fakeContext({ env: { EXERCISES_PAGER: `${process.execPath} ${script} ${file}` } });
+    const { ctx, stdout } = terminalContext({ env: { EXERCISES_PAGER: `${process.execPath} ${script} ${file}` } });
     const pager = await startPager(ctx, true);
     pager.stream.write('row 1\n');
     pager.stream.write('row 2\n');
     await pager.done();
     expect(readFileSync(file, 'utf8')).toBe('LESS=FRX\nrow 1\nrow 2\n');
-    expect(stdout.text).toBe('');
+    expect(stdout.text()).toBe('');
   });
 
   it('keeps the LESS the person set', async () => {
     const file = outFile('less.txt');
-    const { ctx } = fakeContext({ env: { LESS: 'R', EXERCISES_PAGER: `${process.execPath} ${script} ${file}` } });
+    const { ctx } = terminalContext({ env: { LESS: 'R', EXERCISES_PAGER: `${process.execPath} ${script} ${file}` } });
     const pager = await startPager(ctx, true);
     await pager.done();
     expect(readFileSync(file, 'utf8')).toBe('LESS=R\n');
@@ -55,7 +55,7 @@ describe('startPager', () => {
 
   it('runs a command with shell syntax through sh', async () => {
     const file = outFile('shell.txt');
-    const { ctx } = fakeContext({ env: { PAGER: `cat > '${file}'` } });
+    const { ctx } = terminalContext({ env: { PAGER: `cat > '${file}'` } });
     const pager = await startPager(ctx, true);
     pager.stream.write('through sh\n');
     await pager.done();
@@ -70,17 +70,17 @@ describe('startPager', () => {
       [{ env, stdoutIsTTY: false }, true],
       [{ env: { EXERCISES_PAGER: '/nonexistent/pager -R' } }, true],
     ] as const) {
-      const { ctx, stdout } = fakeContext(options);
+      const { ctx, stdout } = terminalContext(options);
       const pager = await startPager(ctx, enabled);
       pager.stream.write('text\n');
       await pager.done();
-      expect(stdout.text).toBe('text\n');
+      expect(stdout.text()).toBe('text\n');
     }
     expect(() => readFileSync(file)).toThrow();
   });
 
   it('a pager that quits early is no error: the rest is dropped quietly', async () => {
-    const { ctx } = fakeContext({ env: { EXERCISES_PAGER: 'true' } });
+    const { ctx } = terminalContext({ env: { EXERCISES_PAGER: 'true' } });
     const pager = await startPager(ctx, true);
     const big = 'x'.repeat(1 << 20);
     for (let i = 0; i < 8; i++) pager.stream.write(big);
@@ -93,15 +93,15 @@ describe('writePaged', () => {
     const file = outFile('paged.txt');
     const env = { EXERCISES_PAGER: `${process.execPath} ${script} ${file}` };
     const long = `${Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n')}\n`;
-    const short = fakeContext({ env });
+    const short = terminalContext({ env });
     Object.assign(short.stdout, { rows: 60 });
     await writePaged(short.ctx, long, true);
-    expect(short.stdout.text).toBe(long);
+    expect(short.stdout.text()).toBe(long);
 
-    const tall = fakeContext({ env });
+    const tall = terminalContext({ env });
     Object.assign(tall.stdout, { rows: 24 });
     await writePaged(tall.ctx, long, true);
-    expect(tall.stdout.text).toBe('');
+    expect(tall.stdout.text()).toBe('');
     expect(readFileSync(file, 'utf8')).toBe(`LESS=FRX\n${long}`);
   });
 });

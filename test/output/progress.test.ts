@@ -6,7 +6,7 @@ import { type BulkSummary, type JobOutcome, formatBytes, partialFailure, runBulk
 import type { MediaJob } from '../../src/media/jobs.js';
 import { ProgressMeter, createFileMeter, createProgress, formatDuration } from '../../src/media/progress.js';
 import { loadMeasure } from '../../src/output/width.js';
-import { MemoryStream } from './fake-context.js';
+import { MemoryOutput } from '../helpers/test-context.js';
 
 function job(name: string, ext = 'mp4'): MediaJob {
   return {
@@ -114,7 +114,7 @@ describe('ProgressMeter', () => {
 
 describe('the sink on a stream', () => {
   it('redraws one line in place and clears it when the run stops', async () => {
-    const stream = new MemoryStream();
+    const stream = new MemoryOutput();
     let t = 0;
     const sink = await createProgress(stream, { columns: 60, intervalMs: 0, now: () => t });
     sink.start(1);
@@ -123,23 +123,23 @@ describe('the sink on a stream', () => {
     sink.fileBytes(a, 500_000);
     t = 1000;
     sink.redraw();
-    expect(stream.text).toMatch(/\r[^\n]*50%[^\n]*\u001b\[K$/);
-    expect(stream.text).not.toContain('\n');
+    expect(stream.text()).toMatch(/\r[^\n]*50%[^\n]*\u001b\[K$/);
+    expect(stream.text()).not.toContain('\n');
     sink.stop();
-    expect(stream.text.endsWith('\r\u001b[K')).toBe(true);
+    expect(stream.text().endsWith('\r\u001b[K')).toBe(true);
   });
 
   it('takes the width of a terminal stream when it has one', async () => {
-    const stream = Object.assign(new MemoryStream(), { columns: 30 });
+    const stream = new MemoryOutput(true, 30);
     const sink = await createProgress(stream, { columns: 200, intervalMs: 0, now: () => 0 });
     sink.start(1);
     sink.redraw();
-    const line = stream.text.split('\r').pop()!.replace('\u001b[K', '');
+    const line = stream.text().split('\r').pop()!.replace('\u001b[K', '');
     expect(stringWidth(line)).toBeLessThan(30);
   });
 
   it('runBulk tells the sink each file\'s size, bytes and end', async () => {
-    const stream = new MemoryStream();
+    const stream = new MemoryOutput();
     const sink = await createProgress(stream, { columns: 100, intervalMs: 0, now: () => 0 });
     const seen: string[] = [];
     const summary = await runBulk([job('a'), job('b')], {
@@ -166,14 +166,14 @@ describe('the sink on a stream', () => {
 describe('the single-file meter (-o file)', () => {
   for (const width of [40, 80]) {
     it(`at ${width} columns shows percent, bytes and ETA of the one file`, async () => {
-      const stream = new MemoryStream();
+      const stream = new MemoryOutput();
       let t = 0;
       const meter = await createFileMeter(stream, 'bench.mp4', { columns: width, intervalMs: 0, now: () => t });
       meter.started(200_000_000, 0);
       t = 2000;
       meter.bytes(50_000_000);
       meter.redraw();
-      const line = stream.text.split('\r').pop()!.replace('\u001b[K', '');
+      const line = stream.text().split('\r').pop()!.replace('\u001b[K', '');
       expect(stringWidth(line)).toBeLessThan(width);
       expect(line).toContain('25%');
       expect(line).toContain('50.0 MB/200 MB');
@@ -183,14 +183,14 @@ describe('the single-file meter (-o file)', () => {
   }
 
   it('without a Content-Length shows what arrived and the rate', async () => {
-    const stream = new MemoryStream();
+    const stream = new MemoryOutput();
     let t = 0;
     const meter = await createFileMeter(stream, 'x.png', { columns: 80, intervalMs: 0, now: () => t });
     meter.started(undefined, 0);
     t = 1000;
     meter.bytes(2_000_000);
     meter.redraw();
-    expect(stream.text).toMatch(/x\.png 2\.0 MB 2\.0 MB\/s/);
+    expect(stream.text()).toMatch(/x\.png 2\.0 MB 2\.0 MB\/s/);
   });
 });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExerciseSummary } from '../../src/catalogue/types.js';
 import { LIST_TABLE_COLUMNS } from '../../src/output/columns.js';
 import { CLI_TABLE3_MAX_ROWS, layoutColumns, renderTable } from '../../src/output/table.js';
-import { WIDTHS } from './fake-context.js';
+import { WIDTHS } from '../helpers/test-context.js';
 
 const SAMPLE: ExerciseSummary[] = readFileSync(fileURLToPath(new URL('../../sample/exercises.jsonl', import.meta.url)), 'utf8')
   .trim()

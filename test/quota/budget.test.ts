@@ -3,12 +3,12 @@
  * counted, the budget stops a command before the request that would pass it (exit 5) and
  * bulk listings keep what they printed; `quota`, `cache info` and `cache clear`.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function home(): string {
-  return mkdtempSync(join(tmpdir(), 'exercises-quota-'));
+  return tempDir('exercises-quota-');
 }
 
 function run(homeDir: string, args: string[], env: Record<string, string> = {}) {

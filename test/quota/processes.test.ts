@@ -2,13 +2,13 @@
  * Two CLI processes (the built bin/exercises.js) at once over one cache and one ledger: every
  * request is counted, each answer is whole afterwards, and a shared budget is never passed.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ function envFor(home: string, extra: Record<string, string> = {}): Record<string
 
 describe('two processes at once', () => {
   it('count every request in the ledger and leave the cache whole', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'exercises-two-'));
+    const home = tempDir('exercises-two-');
     const env = envFor(home);
     const before = server.requests.length;
     const args = [
@@ -44,7 +44,7 @@ describe('two processes at once', () => {
   });
 
   it('never pass a shared budget', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'exercises-two-'));
+    const home = tempDir('exercises-two-');
     const env = envFor(home, { EXERCISES_BUDGET: '5' });
     const before = server.requests.length;
     const results = await Promise.all([

@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { startServer, type CatalogueServer } from '../helpers/server.js';
 import { errorOf, get, rawExchange } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const IMAGE = join(sampleCatalogueDir(), 'images', 'Plank', 'premium', 'start.png');
 const VIDEO = join(sampleCatalogueDir(), 'videos', 'Plank', 'premium', 'demo.mp4');
@@ -146,7 +146,7 @@ describe('media files', () => {
 });
 
 describe('path escapes', () => {
-  const root = mkdtempSync(join(tmpdir(), 'exercises-escape-'));
+  const root = tempDir('exercises-escape-');
   const dir = join(root, 'catalogue');
   let escapes: CatalogueServer;
   const SECRET = 'SECRET-OUTSIDE-THE-CATALOGUE';

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueError } from '../../src/server/catalogue.js';
@@ -7,6 +6,7 @@ import { createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { FREE_KEY, startServer, type CatalogueServer } from '../helpers/server.js';
 import { errorOf, get, getJson, rawExchange } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const lines: string[] = [];
 let server: CatalogueServer;
@@ -146,7 +146,7 @@ describe('concurrency', () => {
 describe('loading a catalogue', () => {
   let dir: string;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'exercises-bad-'));
+    dir = tempDir('exercises-bad-');
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,12 +3,12 @@
  * main() does on Ctrl-C), and as a child process for the real SIGINT and SIGTERM.
  * The child process runs the built CLI: build first (npm test does).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** Runs `exercises serve ...` in-process, waits for its first stdout line, runs `use(url)`, then interrupts it. */
 async function withServe(args: string[], use: (url: string) => Promise<void>): Promise<CliResult & { firstLine: string }> {
@@ -89,7 +89,7 @@ describe('exercises serve', () => {
   });
 
   it('accepts only the given keys and serves the given directory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'exercises-serve-'));
+    const dir = tempDir('exercises-serve-');
     dirs.push(dir);
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify({ id: 'Only_One', name: 'Only One' })}\n`);
     const statuses: number[] = [];
@@ -129,7 +129,7 @@ describe('exercises serve', () => {
   });
 
   it('rejects a bad catalogue line as a usage error naming the line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'exercises-serve-'));
+    const dir = tempDir('exercises-serve-');
     dirs.push(dir);
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify({ id: 'A', name: 'A' })}\n{"id":"B","name":"B","level":"GURU"}\n`);
     const result = await runInProcess(['serve', dir, '--port', '0'], { timeoutMs: 10_000 });

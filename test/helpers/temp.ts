@@ -1,0 +1,35 @@
+/**
+ * Every file and directory the suite makes lives under one temp root per run, which
+ * test/setup/global.ts creates before the first test and removes after the last (and which
+ * it checks nothing escaped). Helpers make their directories here; children the tests spawn
+ * get TMPDIR pointing here too (run-cli.ts testEnv), so what they make is removed as well.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's temp root (test/setup/global.ts). */
+    tempRoot: string;
+  }
+}
+
+/** The run's temp root: made by the global setup, removed at the end of the run. */
+export function tempRoot(): string {
+  const root = inject('tempRoot');
+  if (!root) throw new Error('No temp root: the suite runs through vitest.config.ts (test/setup/global.ts makes it).');
+  // The setup made it; a test that removed it by mistake should not break every later one.
+  mkdirSync(root, { recursive: true });
+  return root;
+}
+
+/** A new empty directory under the run's temp root; `prefix` says what it is for. */
+export function tempDir(prefix = 'exercises-'): string {
+  return mkdtempSync(join(tempRoot(), prefix));
+}
+
+/** A private config/cache home so tests never read or write the developer's real settings. */
+export function isolatedHome(): string {
+  return tempDir('exercises-home-');
+}
