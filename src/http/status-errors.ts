@@ -29,6 +29,17 @@ export function serverErrorMessage(body: string | undefined): string | undefined
   }
 }
 
+/** The `code` of our error shape, or undefined for any other body. */
+function serverErrorCode(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } })?.error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Maps a non-2xx status to the project's error. `what` names the request for the message
  * (e.g. "GET /exercise/query"); `body` is the response text, whose server message is quoted
@@ -59,6 +70,13 @@ export function errorForStatus(status: number, what: string, body?: string): Cli
     case 404:
       return new NotFoundError(`Not found (404): ${what}${said ? ` — ${said}` : ''}.`, { details });
     case 429:
+      // A team proxy (`serve --upstream`) whose monthly budget of upstream requests is spent: its own budget, not the service's limit.
+      if (serverErrorCode(body) === 'proxy_budget_exhausted') {
+        return new RateLimitError(`The proxy's monthly request budget is spent (429) for ${what}${because}`, {
+          hint: 'Answers the proxy has cached still work; whoever runs the proxy can raise its --budget.',
+          details: { ...details, proxyBudget: true },
+        });
+      }
       return new RateLimitError(`The service is rate limiting requests (429) for ${what}${because}`, {
         hint: 'Wait a while before trying again, or raise --retries; the free plan allows few requests a month.',
         details,
