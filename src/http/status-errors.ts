@@ -72,8 +72,10 @@ export function errorForStatus(status: number, what: string, body?: string): Cli
     case 429:
       // A team proxy (`serve --upstream`) whose monthly budget of upstream requests is spent: its own budget, not the service's limit.
       if (serverErrorCode(body) === 'proxy_budget_exhausted') {
-        return new RateLimitError(`The proxy's monthly request budget is spent (429) for ${what}${because}`, {
-          hint: 'Answers the proxy has cached still work; whoever runs the proxy can raise its --budget.',
+        // Its message is the whole sentence (whose budget, how much, until when); the request is named after it.
+        const sentence = said ? said.replace(/\.$/, '') : "The proxy's monthly request budget is spent";
+        return new RateLimitError(`${sentence} (429 for ${what}).`, {
+          hint: 'Whoever runs the proxy can raise its --budget; until then only answers it has stored are served.',
           details: { ...details, proxyBudget: true },
         });
       }

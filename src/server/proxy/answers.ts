@@ -45,6 +45,6 @@ export function budgetAnswer(usage: { requests: number; budget: number }, now = 
   const seconds = Math.max(1, Math.ceil((reset - now) / 1000));
   const message =
     `The proxy's monthly budget of ${usage.budget} upstream requests is spent for ${currentMonth(now)} ` +
-    `(${usage.requests} sent); answers it has cached still work, and the budget starts again on ${new Date(reset).toISOString().slice(0, 10)}.`;
+    `(${usage.requests} sent); answers it has stored still work, and the budget starts again on ${new Date(reset).toISOString().slice(0, 10)}.`;
   return errorAnswer(429, 'proxy_budget_exhausted', message, { 'retry-after': String(seconds) });
 }
