@@ -4,8 +4,8 @@
  * upstream once (concurrent requests for the same file wait for that fill), written to a
  * `.part` file of its own and streamed to the first client at the same time. The file is
  * renamed into place only when its length (through the writer's own handle) and its magic bytes
- * are right; the client's answer ends only then, so a client never gets a complete-looking
- * answer of a file that failed. A client that goes away does not stop the fill: the next one
+ * are right; the client's last bytes are sent only then, so a client never gets a
+ * complete-looking answer of a file that failed. A client that goes away does not stop the fill: the next one
  * finds the file on disk. Stopped by shutdown, a fill leaves its `.part` behind, never a file
  * under the final name.
  */
@@ -138,6 +138,7 @@ export class MediaPull {
     const head: Buffer[] = [];
     let headBytes = 0;
     let written = 0;
+    let held: Buffer | undefined;
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         if (written + chunk.length > length) throw new Error(`more than the ${length} bytes announced`);
@@ -147,8 +148,12 @@ export class MediaPull {
         }
         await handle.write(chunk, 0, chunk.length, written);
         written += chunk.length;
+        // The client gets each chunk once the next has come: the last one only after the file is verified and in place,
+        // since a client takes an answer as complete when Content-Length bytes have arrived.
+        const previous = held;
+        held = chunk;
         // Paced by the client while it stays; at full speed once it has gone.
-        if (attached && !attached.destroyed && !attached.write(chunk)) await drained(attached);
+        if (previous && attached && !attached.destroyed && !attached.write(previous)) await drained(attached);
       }
       const size = (await handle.stat()).size;
       if (written !== length || size !== length) throw new Error(`${size} of the ${length} bytes announced arrived`);
@@ -164,7 +169,7 @@ export class MediaPull {
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed file; nothing was stored.') };
     }
     attached?.off('close', detach);
-    if (attached && !attached.destroyed) attached.end();
+    if (attached && !attached.destroyed) attached.end(held);
     return { ok: true };
   }
 }
