@@ -45,7 +45,7 @@ export interface ProxyServerOptions {
   log?: (line: string) => void;
   /** Store and ledger problems. */
   warn?: (line: string) => void;
-  /** How long answers in flight may take to finish once close() is called; default 10 s. */
+  /** How long answers in flight may take to finish once close() is called; default 2 s. */
   graceMs?: number;
 }
 
@@ -58,7 +58,8 @@ export interface ProxyServer {
 }
 
 const MAX_URL_LENGTH = 8192;
-const DEFAULT_GRACE_MS = 10_000;
+/** Under the 3 s main() (cli.ts) allows work after SIGINT/SIGTERM before it exits anyway. */
+const DEFAULT_GRACE_MS = 2_000;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
