@@ -116,3 +116,15 @@ describe('two clients, two plans', () => {
     for (const file of files) expect(readFileSync(file).toString('latin1')).not.toContain(UPSTREAM_KEY);
   });
 });
+
+describe('paths', () => {
+  test('dot segments, unknown paths and writes are answered by the proxy itself, never sent upstream', async () => {
+    const before = f.upstreamCount();
+    for (const path of ['/exercise/..', '/exercise/%2e%2e', '/exercise/.', '/exercises', '//exercise/Push_Up', '/images/%2e%2e/premium/x.png']) {
+      expect((await f.get(path)).status, path).toBe(404);
+    }
+    const post = await fetch(`${f.proxy.url}/exercise/Push_Up`, { method: 'POST', headers: { 'x-api-key': ALICE } });
+    expect(post.status).toBe(405);
+    expect(f.upstreamCount()).toBe(before);
+  });
+});

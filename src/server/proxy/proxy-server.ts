@@ -132,7 +132,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     }
     const [first, second, third, fourth] = segments;
 
-    if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '') {
+    // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
+    if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '' && second !== '.' && second !== '..') {
       const local =
         catalogue &&
         (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
