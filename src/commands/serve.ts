@@ -121,7 +121,7 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       'exercises serve ./mirror --port 0    # a catalogue directory on any free port',
       'exercises serve ./mirror --key team-key:premium --key guest-key:free',
       'exercises serve --host 0.0.0.0       # reachable from other machines (prints a warning)',
-      'EXERCISES_UPSTREAM_KEY=... exercises serve --upstream https://api.wrkout.xyz --keys-file team-keys --budget 100 ./mirror',
+      'exercises serve --upstream https://api.wrkout.xyz --keys-file team-keys --budget 100 ./mirror   # key from EXERCISES_UPSTREAM_KEY',
     ],
     [
       'exercises serve ./mirror --port 9000 2>> access.log &',
