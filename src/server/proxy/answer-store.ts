@@ -10,7 +10,7 @@
  * every client of the proxy, whatever their own key. What a client's plan may see is cut at
  * answer time (plan-filter.ts), never stored per client.
  */
-import CachePolicy from 'http-cache-semantics';
+import type CachePolicy from 'http-cache-semantics';
 import { canonicalQuery, keyHash } from '../../cache/keys.js';
 import { readStoreEntry } from '../../cache/store-read.js';
 import { deleteEntry, linkEntry, removeContent, writeEntry } from '../../cache/store-write.js';
@@ -37,6 +37,8 @@ export function answerKey(upstreamBaseUrl: string, upstreamKey: string, path: st
 export class AnswerStore {
   constructor(
     readonly dir: string,
+    /** http-cache-semantics' class (cache-policy.ts loads it). */
+    private readonly Policy: typeof CachePolicy,
     private readonly log: (line: string) => void = () => {},
   ) {}
 
@@ -57,7 +59,7 @@ export class AnswerStore {
     const meta = read.entry.metadata as Meta | undefined;
     try {
       if (!meta || typeof meta.policy !== 'object') throw new Error('no policy');
-      return { policy: CachePolicy.fromObject(meta.policy), body: read.data, integrity: read.entry.integrity };
+      return { policy: this.Policy.fromObject(meta.policy), body: read.data, integrity: read.entry.integrity };
     } catch {
       await this.drop(key);
       return undefined;

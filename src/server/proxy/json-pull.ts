@@ -7,7 +7,7 @@
  * (nginx's proxy_cache_use_stale); with nothing stored, 502/504 (429 for the budget).
  * Only a complete 200 whose body parses as JSON is ever stored.
  */
-import CachePolicy from 'http-cache-semantics';
+import type CachePolicy from 'http-cache-semantics';
 import { BudgetExceededError, NetworkError } from '../../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import type { AnswerStore, StoredAnswer } from './answer-store.js';
@@ -17,6 +17,8 @@ import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstrea
 const KEPT_HEADERS = ['content-type', 'content-language', 'etag', 'last-modified', 'cache-control', 'expires', 'date', 'vary'];
 
 export interface JsonPullOptions {
+  /** http-cache-semantics' class (cache-policy.ts loads it). */
+  Policy: typeof CachePolicy;
   upstream: Upstream;
   store: AnswerStore;
   /** Freshness for answers whose headers give none (the CLI's cache-ttl), seconds. */
@@ -124,7 +126,7 @@ export class JsonPull {
     }
     if (res.status === 200) {
       if (!isJson(res.body)) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
-      const policy = new CachePolicy(request, policyResponse(res, this.options.defaultTtlSeconds), { shared: false });
+      const policy = new this.options.Policy(request, policyResponse(res, this.options.defaultTtlSeconds), { shared: false });
       if (policy.storable()) await store.put(key, policy, res.body);
       return { status: 200, headers: stringHeaders(policy.responseHeaders()), body: res.body, outcome: 'miss', serviceJson: true };
     }

@@ -23,6 +23,7 @@ import type { Plan } from '../records.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../router.js';
 import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
 import { AnswerStore, answerKey } from './answer-store.js';
+import { loadCachePolicy } from './cache-policy.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { forPlan } from './plan-filter.js';
@@ -77,8 +78,9 @@ function notModified(req: IncomingMessage, etag: string | undefined): boolean {
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const upstream = new Upstream(options.upstream);
   await upstream.usage().catch(() => undefined);
-  const store = new AnswerStore(options.cacheDir, options.warn);
-  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds });
+  const Policy = await loadCachePolicy();
+  const store = new AnswerStore(options.cacheDir, Policy, options.warn);
+  const json = new JsonPull({ Policy, upstream, store, defaultTtlSeconds: options.defaultTtlSeconds });
   const shutdown = new AbortController();
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, ...(options.warn ? { log: options.warn } : {}) });
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
