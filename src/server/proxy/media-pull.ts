@@ -10,6 +10,7 @@
  * under the final name.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join, sep } from 'node:path';
@@ -83,6 +84,13 @@ export class MediaPull {
     if (!dest) throw notFound('No such media file.');
 
     const running = this.fills.get(dest);
+    // A fill may have finished since the disk was looked at: checked again, synchronously, so no second fill starts.
+    if (!running && existsSync(dest)) {
+      const file = await resolveMediaFile(root, request.folder, request.id, request.fileName);
+      if (!file) throw notFound('No such media file.');
+      await sendMediaFile(req, res, file, request.folder);
+      return 'hit';
+    }
     // The first GET of the whole file is streamed as it arrives; anyone else (Range, HEAD, later) gets it from disk.
     const streamTo = !running && req.method === 'GET' && req.headers.range === undefined ? res : undefined;
     const fill = running ?? this.fill(dest, request, streamTo).finally(() => this.fills.delete(dest));
