@@ -8,14 +8,20 @@ import { Ledger } from '../../src/cache/ledger.js';
 import { keyHash } from '../../src/cache/keys.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { ALICE, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isolatedHome } from '../helpers/run-cli.js';
 
 let f: ProxyFixture;
+/** The CLI's home (its cache and ledger) for the runs below, removed at the end. */
+let home: string;
 beforeAll(async () => {
   f = await startProxy({ budget: 2 });
+  home = isolatedHome();
 });
 afterAll(async () => {
   await f.stop();
+  rmSync(home, { recursive: true, force: true });
 });
 
 describe('the proxy budget', () => {
@@ -52,7 +58,7 @@ describe('the proxy budget', () => {
   });
 
   test('the CLI pointed at the proxy exits 5 with a sentence saying it is the proxy\'s budget', async () => {
-    const result = await runInProcess(['--base-url', f.proxy.url, 'show', 'Plank'], { env: { EXERCISES_API_KEY: ALICE } });
+    const result = await runInProcess(['--base-url', f.proxy.url, 'show', 'Plank'], { env: { EXERCISES_API_KEY: ALICE, HOME: home } });
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/^Error: The proxy's monthly budget of 2 upstream requests is spent for \d{4}-\d{2} .*\(429 for GET \/exercise\/Plank\)/);
     expect(result.stderr).not.toMatch(/^\s+at /m);
@@ -60,7 +66,6 @@ describe('the proxy budget', () => {
 
   test('`exercises quota` pointed at the proxy shows the proxy\'s figures (its rate-limit headers)', async () => {
     const env = { EXERCISES_API_KEY: ALICE, EXERCISES_BASE_URL: f.proxy.url };
-    const home = (await import('../helpers/run-cli.js')).isolatedHome();
     const shown = await runInProcess(['show', 'Push_Up', '--json'], { env: { ...env, HOME: home } });
     expect(shown.code).toBe(0);
     const quota = await runInProcess(['quota', '--json'], { env: { ...env, HOME: home } });
@@ -69,6 +74,5 @@ describe('the proxy budget', () => {
     expect(figures.rateLimit.limit).toBe(2);
     expect(figures.rateLimit.remaining).toBe(0);
     expect(figures.rateLimit.headers['x-ratelimit-used']).toBe('2');
-    (await import('node:fs')).rmSync(home, { recursive: true, force: true });
   });
 });
