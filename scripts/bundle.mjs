@@ -38,6 +38,8 @@ const VENDOR = {
   'cacache-write': ['cacache/lib/put.js', 'cacache/lib/entry-index.js'],
   // The whole API: `cache info` (ls) and entries this client did not write.
   cacache: ['cacache'],
+  // The cache rules of `serve --upstream` (src/server/proxy/cache-policy.ts).
+  'http-cache-semantics': ['http-cache-semantics'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 

@@ -43,3 +43,15 @@ export function stripExtension(kind: MediaKind, name: string): string {
 export function isAbsoluteUrl(value: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
 }
+
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Bytes needed to judge the magic of either kind. */
+export const MAGIC_BYTES = 12;
+
+/** True when `head` (the first bytes of the file) carries the magic of the kind: what the downloader and the proxy's media fill check. */
+export function hasMagic(kind: MediaKind, head: Buffer): boolean {
+  if (kind === 'image') return head.length >= PNG_SIGNATURE.length && head.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
+  // ISO base media file: the first box is `ftyp`, its 32-bit size at offset 0 is at least 8.
+  return head.length >= 8 && head.readUInt32BE(0) >= 8 && head.toString('latin1', 4, 8) === 'ftyp';
+}

@@ -20,6 +20,10 @@ export interface ServeOptions {
   port: number;
   /** The keys accepted and their plans; the sandbox keys when undefined. */
   keys?: Record<string, Plan>;
+  /** --upstream <url>: a pull-through caching proxy of that service (serve-upstream.ts). */
+  upstream?: string;
+  upstreamKeyFile?: string;
+  keysFile?: string;
 }
 
 /** `team-key:premium` → ['team-key', 'premium']; the key may itself hold colons. */
@@ -40,7 +44,16 @@ export function parseKeys(pairs: readonly string[]): Record<string, Plan> {
 }
 
 export async function run(options: ServeOptions, ctx: Context): Promise<void> {
-  const { keys } = options;
+  if (options.upstream !== undefined) {
+    const { runUpstream } = await import('./serve-upstream.js');
+    return runUpstream({ ...options, upstream: options.upstream }, ctx);
+  }
+  if (options.upstreamKeyFile !== undefined) throw new UsageError('--upstream-key-file needs --upstream <url>.');
+  let { keys } = options;
+  if (options.keysFile !== undefined) {
+    const { readOwnerOnlyFile, parseKeysFile } = await import('../server/proxy/secret-files.js');
+    keys = { ...keys, ...parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile) };
+  }
   const { createCatalogueServer } = await import('../server/catalogue-server.js');
   const { sampleCatalogueDir } = await import('../server/sandbox.js');
   const { isLoopbackHost } = await import('../util/url-policy.js');
@@ -94,7 +107,13 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
         `accept this API key with plan free or premium (repeatable; default: ${SANDBOX_FREE_KEY}:free and ${SANDBOX_PREMIUM_KEY}:premium)`,
       ).argParser(collect),
     )
-    .addHelpText('after', '\nLogs one line per request to stderr (method, path, status, milliseconds; never the key).\nStop it with Ctrl-C.\n');
+    .option('--keys-file <path>', 'accept the keys in this file, one KEY:PLAN a line, # comments (it must be readable by its owner only)')
+    .option('--upstream <url>', 'be a pull-through caching proxy of the service at this URL: misses go there, answers are shared (see docs/team.md)')
+    .option('--upstream-key-file <path>', 'with --upstream: read the upstream key from this owner-only file (else EXERCISES_UPSTREAM_KEY, else the stored key)')
+    .addHelpText(
+      'after',
+      '\nLogs one line per request to stderr (method, path, status, milliseconds; never the key);\nwith --upstream: the client key as a short hash, and hit|miss|revalidated|coalesced|stale.\nWith --upstream, --budget caps the upstream requests a month (429 past it) and GET /-/status shows the figures.\nStop it with Ctrl-C.\n',
+    );
   addExamples(
     cmd,
     [
@@ -102,15 +121,32 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       'exercises serve ./mirror --port 0    # a catalogue directory on any free port',
       'exercises serve ./mirror --key team-key:premium --key guest-key:free',
       'exercises serve --host 0.0.0.0       # reachable from other machines (prints a warning)',
+      'exercises serve --upstream https://api.wrkout.xyz --keys-file team-keys --budget 100 ./mirror   # key from EXERCISES_UPSTREAM_KEY',
     ],
     [
       'exercises serve ./mirror --port 9000 2>> access.log &',
       `exercises --base-url http://${DEFAULT_SERVE_HOST}:9000 --api-key ${SANDBOX_PREMIUM_KEY} ids --all --format jsonl | jq -r .id`,
     ],
   );
-  cmd.action(async (dir: string | undefined, flags: { host: string; port: number; key?: string[] }) => {
-    const ctx = context();
-    const keys = flags.key && flags.key.length > 0 ? parseKeys(flags.key) : undefined;
-    await runF({ ...(dir !== undefined ? { dir } : {}), host: flags.host, port: flags.port, ...(keys ? { keys } : {}) }, ctx);
-  });
+  cmd.action(
+    async (
+      dir: string | undefined,
+      flags: { host: string; port: number; key?: string[]; keysFile?: string; upstream?: string; upstreamKeyFile?: string },
+    ) => {
+      const ctx = context();
+      const keys = flags.key && flags.key.length > 0 ? parseKeys(flags.key) : undefined;
+      await runF(
+        {
+          ...(dir !== undefined ? { dir } : {}),
+          host: flags.host,
+          port: flags.port,
+          ...(keys ? { keys } : {}),
+          ...(flags.keysFile !== undefined ? { keysFile: flags.keysFile } : {}),
+          ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
+          ...(flags.upstreamKeyFile !== undefined ? { upstreamKeyFile: flags.upstreamKeyFile } : {}),
+        },
+        ctx,
+      );
+    },
+  );
 };

@@ -29,6 +29,17 @@ export function serverErrorMessage(body: string | undefined): string | undefined
   }
 }
 
+/** The `code` of our error shape, or undefined for any other body. */
+function serverErrorCode(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } })?.error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Maps a non-2xx status to the project's error. `what` names the request for the message
  * (e.g. "GET /exercise/query"); `body` is the response text, whose server message is quoted
@@ -59,6 +70,15 @@ export function errorForStatus(status: number, what: string, body?: string): Cli
     case 404:
       return new NotFoundError(`Not found (404): ${what}${said ? ` — ${said}` : ''}.`, { details });
     case 429:
+      // A team proxy (`serve --upstream`) whose monthly budget of upstream requests is spent: its own budget, not the service's limit.
+      if (serverErrorCode(body) === 'proxy_budget_exhausted') {
+        // Its message is the whole sentence (whose budget, how much, until when); the request is named after it.
+        const sentence = said ? said.replace(/\.$/, '') : "The proxy's monthly request budget is spent";
+        return new RateLimitError(`${sentence} (429 for ${what}).`, {
+          hint: 'Whoever runs the proxy can raise its --budget; until then only answers it has stored are served.',
+          details: { ...details, proxyBudget: true },
+        });
+      }
       return new RateLimitError(`The service is rate limiting requests (429) for ${what}${because}`, {
         hint: 'Wait a while before trying again, or raise --retries; the free plan allows few requests a month.',
         details,

@@ -5,13 +5,10 @@
  */
 import { open } from 'node:fs/promises';
 import { MalformedResponseError } from '../errors.js';
-import { MEDIA, type MediaKind } from '../catalogue/media.js';
+import { MAGIC_BYTES, MEDIA, PNG_SIGNATURE, type MediaKind, hasMagic } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** Bytes needed to judge the magic of either kind. */
-export const MAGIC_BYTES = 12;
+export { MAGIC_BYTES, PNG_SIGNATURE, hasMagic };
 
 /**
  * Content types accepted besides the exact one. `application/octet-stream` is what generic
@@ -28,13 +25,6 @@ export function checkContentType(kind: MediaKind, header: string | string[] | un
   const type = (value.split(';', 1)[0] ?? '').trim().toLowerCase();
   if (type === MEDIA[kind].contentType || TOLERATED_TYPES.has(type)) return;
   throw new MalformedResponseError(`The server sent ${type} instead of ${MEDIA[kind].description} for ${what}.`);
-}
-
-/** True when `head` (the first bytes of the file) carries the magic of the kind. */
-export function hasMagic(kind: MediaKind, head: Buffer): boolean {
-  if (kind === 'image') return head.length >= PNG_SIGNATURE.length && head.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
-  // ISO base media file: the first box is `ftyp`, its 32-bit size at offset 0 is at least 8.
-  return head.length >= 8 && head.readUInt32BE(0) >= 8 && head.toString('latin1', 4, 8) === 'ftyp';
 }
 
 export function checkMagic(kind: MediaKind, head: Buffer, what: string): void {

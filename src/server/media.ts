@@ -13,7 +13,7 @@ import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
 import { HttpError, notFound } from './http-error.js';
 
 /** A decoded path segment that is safe as one file name component. */
-function isSafeComponent(value: string): boolean {
+export function isSafeComponent(value: string): boolean {
   return (
     value !== '' &&
     value !== '.' &&

@@ -1,0 +1,50 @@
+/**
+ * What the proxy sends, before it is sent: an answer is a status, headers and a whole body,
+ * and how it was had (the access log's outcome). Error answers have the server's error shape
+ * `{"error":{"code","message"}}`, never cached (Cache-Control: no-store).
+ */
+import { currentMonth } from '../../cache/month.js';
+
+export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
+
+export interface ProxyAnswer {
+  status: number;
+  /** Lower-case names; Content-Length is set when sent. */
+  headers: Record<string, string>;
+  body: Buffer;
+  outcome: Outcome;
+  /** A JSON answer of the service (a record or a list): what plan-filter.ts may cut for a plan. */
+  serviceJson: boolean;
+}
+
+export type ProxyErrorCode = 'bad_gateway' | 'gateway_timeout' | 'proxy_budget_exhausted' | 'upstream_rate_limited' | string;
+
+export function errorAnswer(status: number, code: ProxyErrorCode, message: string, headers: Record<string, string> = {}): ProxyAnswer {
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: Buffer.from(JSON.stringify({ error: { code, message } })),
+    outcome: 'miss',
+    serviceJson: false,
+  };
+}
+
+/** The first instant of the next calendar month, UTC: when the ledger's count starts again. */
+export function nextMonthStart(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+/**
+ * 429 for a miss that would pass the proxy's monthly budget: Retry-After to the start of next
+ * month (the CLI gives up at once on a wait that long, exit 5), and a body saying whose budget
+ * it is, which the CLI quotes.
+ */
+export function budgetAnswer(usage: { requests: number; budget: number }, now = Date.now()): ProxyAnswer {
+  const reset = nextMonthStart(now);
+  const seconds = Math.max(1, Math.ceil((reset - now) / 1000));
+  const message =
+    `The proxy's monthly budget of ${usage.budget} upstream requests is spent for ${currentMonth(now)} ` +
+    `(${usage.requests} sent); answers it has stored still work, and the budget starts again on ${new Date(reset).toISOString().slice(0, 10)}.`;
+  return errorAnswer(429, 'proxy_budget_exhausted', message, { 'retry-after': String(seconds) });
+}

@@ -1,0 +1,177 @@
+/**
+ * Pull-through of the service's JSON answers: from the shared store when http-cache-semantics
+ * says the stored answer is fresh; else from the upstream — conditionally when the stored one
+ * has validators (a 304 refreshes it) — with concurrent identical misses coalesced into one
+ * upstream request (as nginx's proxy_cache_lock). When the upstream fails, times out or the
+ * budget is spent, a stale stored answer is served with a Warning rather than an error
+ * (nginx's proxy_cache_use_stale); with nothing stored, 502/504 (429 for the budget).
+ * Only a complete 200 whose body parses as JSON is ever stored.
+ */
+import type CachePolicy from 'http-cache-semantics';
+import { BudgetExceededError, NetworkError } from '../../errors.js';
+import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
+import type { AnswerStore, StoredAnswer } from './answer-store.js';
+import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
+
+/** Upstream response headers kept with an answer and passed on; everything else (rate limits, cookies, hop-by-hop) stays behind. */
+const KEPT_HEADERS = ['content-type', 'content-language', 'etag', 'last-modified', 'cache-control', 'expires', 'date', 'vary'];
+
+export interface JsonPullOptions {
+  /** http-cache-semantics' class (cache-policy.ts loads it). */
+  Policy: typeof CachePolicy;
+  upstream: Upstream;
+  store: AnswerStore;
+  /** Freshness for answers whose headers give none (the CLI's cache-ttl), seconds. */
+  defaultTtlSeconds: number;
+}
+
+/**
+ * The request an answer is judged against. The client's own request headers are left out on
+ * purpose: a client's `Cache-Control: no-cache` must not make the proxy spend the team's
+ * upstream budget, and the upstream key is not the client's.
+ */
+function policyRequest(target: string): CachePolicy.Request {
+  return { method: 'GET', url: target, headers: { accept: 'application/json' } };
+}
+
+function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return kept;
+}
+
+/**
+ * The response as the policy sees it: when the upstream says nothing about freshness, the
+ * configured time to live, as `max-age`, so the proxy keeps answers as long as the CLI would.
+ */
+function policyResponse(res: UpstreamBody, defaultTtlSeconds: number): CachePolicy.Response {
+  const headers = keptHeaders(res.headers);
+  const cc = headers['cache-control'] ?? '';
+  if (!/(^|,)\s*(max-age|s-maxage|no-store|no-cache)\b/i.test(cc) && headers.expires === undefined) {
+    headers['cache-control'] = cc.trim() === '' ? `max-age=${defaultTtlSeconds}` : `${cc}, max-age=${defaultTtlSeconds}`;
+  }
+  return { status: res.status, headers };
+}
+
+function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && name !== 'content-length' && name !== 'transfer-encoding') out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
+  const headers = stringHeaders(stored.policy.responseHeaders());
+  if (outcome === 'stale') headers.warning = '111 - "Revalidation Failed"';
+  return { status: 200, headers, body: stored.body, outcome, serviceJson: true };
+}
+
+function isJson(body: Buffer): boolean {
+  try {
+    JSON.parse(body.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class JsonPull {
+  private readonly inflight = new Map<string, Promise<ProxyAnswer>>();
+
+  constructor(private readonly options: JsonPullOptions) {}
+
+  /** The answer to GET `target` (path and query as the client sent them), stored under `key`. */
+  async answer(target: string, key: string): Promise<ProxyAnswer> {
+    const running = this.inflight.get(key);
+    if (running) return { ...(await running), outcome: 'coalesced' };
+    const stored = await this.options.store.get(key);
+    if (stored && stored.policy.satisfiesWithoutRevalidation(policyRequest(target))) return fromStored(stored, 'hit');
+    // Checked again: another request may have started the fetch while the store was read.
+    const started = this.inflight.get(key);
+    if (started) return { ...(await started), outcome: 'coalesced' };
+    const fetching = this.fetch(target, key, stored).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, fetching);
+    return fetching;
+  }
+
+  private async fetch(target: string, key: string, stored: StoredAnswer | undefined): Promise<ProxyAnswer> {
+    const { upstream, store } = this.options;
+    const request = policyRequest(target);
+    const conditional: Record<string, string> = {};
+    if (stored) {
+      const validators = stored.policy.revalidationHeaders(request);
+      for (const name of ['if-none-match', 'if-modified-since']) {
+        const v = validators[name];
+        if (typeof v === 'string') conditional[name] = v;
+      }
+    }
+    let res: UpstreamBody;
+    try {
+      res = await upstream.fetchWhole(target, { accept: 'application/json', ...conditional });
+    } catch (err) {
+      return this.failed(err, stored);
+    }
+    if (res.status === 304 && stored && Object.keys(conditional).length > 0) {
+      const { policy, modified } = stored.policy.revalidatedPolicy(request, { status: 304, headers: keptHeaders(res.headers) });
+      if (!modified) {
+        const refreshed = { ...stored, policy };
+        await store.refresh(key, stored, policy);
+        return fromStored(refreshed, 'revalidated');
+      }
+      return this.failed(new IncompleteBodyError('The upstream answered 304 to a request it says has changed.'), stored);
+    }
+    if (res.status === 200) {
+      if (!isJson(res.body)) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
+      const policy = new this.options.Policy(request, policyResponse(res, this.options.defaultTtlSeconds), { shared: false });
+      if (policy.storable()) await store.put(key, policy, res.body);
+      return { status: 200, headers: stringHeaders(policy.responseHeaders()), body: res.body, outcome: 'miss', serviceJson: true };
+    }
+    return this.upstreamRefused(res, stored);
+  }
+
+  /** The upstream answered with an error status. */
+  private upstreamRefused(res: UpstreamBody, stored: StoredAnswer | undefined): ProxyAnswer {
+    const { upstream } = this.options;
+    if (res.status >= 500 || res.status === 429) {
+      if (stored) return fromStored(stored, 'stale');
+      if (res.status === 429) {
+        const retryAfter = res.headers['retry-after'];
+        return errorAnswer(429, 'upstream_rate_limited', 'The upstream service is rate limiting the proxy; try again later.', typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {});
+      }
+      return errorAnswer(502, 'bad_gateway', `The upstream service failed (${res.status}) and the proxy has no stored answer to this request.`);
+    }
+    if (res.status === 401 || res.status === 403) {
+      // The proxy's own key was refused: a client's key is fine, so this is the proxy's fault to report, not an auth error of the client's.
+      return errorAnswer(502, 'bad_gateway', `The upstream service refused the proxy's upstream key (${res.status}); whoever runs the proxy must check it.`);
+    }
+    // 400, 404…: the upstream's verdict on the request itself, passed on (not stored), its text cleared of the upstream key.
+    const type = res.headers['content-type'];
+    return {
+      status: res.status,
+      headers: { 'content-type': typeof type === 'string' ? type : 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      body: Buffer.from(upstream.redact(res.body.toString('utf8'))),
+      outcome: 'miss',
+      serviceJson: false,
+    };
+  }
+
+  /** No usable upstream answer: the stale stored one if any, else an error saying why. */
+  private failed(err: unknown, stored: StoredAnswer | undefined): ProxyAnswer {
+    if (stored) return fromStored(stored, 'stale');
+    if (err instanceof BudgetExceededError) return budgetAnswer(err);
+    if (err instanceof NetworkError && err.code === 'timeout') {
+      return errorAnswer(504, 'gateway_timeout', 'The upstream service did not answer in time and the proxy has no stored answer to this request.');
+    }
+    if (err instanceof IncompleteBodyError) {
+      return errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed answer; nothing was stored.');
+    }
+    if (err instanceof NetworkError) {
+      return errorAnswer(502, 'bad_gateway', 'The upstream service cannot be reached and the proxy has no stored answer to this request.');
+    }
+    throw err;
+  }
+}

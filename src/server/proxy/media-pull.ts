@@ -1,0 +1,199 @@
+/**
+ * Premium media pulled through into the catalogue layout (`<root>/images/<id>/premium/<name>.png`):
+ * a file on disk is answered from disk (with Range, server/media.ts); a miss is fetched from the
+ * upstream once (concurrent requests for the same file wait for that fill), written to a
+ * `.part` file of its own and streamed to the first client at the same time. The file is
+ * renamed into place only when its length (through the writer's own handle) and its magic bytes
+ * are right; the client's last bytes are sent only then, so a client never gets a
+ * complete-looking answer of a file that failed. A client that goes away does not stop the fill: the next one
+ * finds the file on disk. Stopped by shutdown, a fill leaves its `.part` behind, never a file
+ * under the final name.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join, sep } from 'node:path';
+import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../../catalogue/media.js';
+import { MEDIA_SIZE_CAP_BYTES } from '../../defaults.js';
+import { BudgetExceededError, NetworkError } from '../../errors.js';
+import { notFound } from '../http-error.js';
+import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../media.js';
+import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
+import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
+
+export interface MediaPullOptions {
+  /** The catalogue directory media are written into. */
+  root: string;
+  upstream: Upstream;
+  /** Aborted when the proxy stops for good (after its grace period): fills end, leaving their .part. */
+  signal: AbortSignal;
+  log?: (line: string) => void;
+}
+
+/** How a fill ended: the file is in place, or the answer to give instead. */
+type FillResult = { ok: true } | { ok: false; answer: ProxyAnswer };
+
+/** What the media request asks for. */
+export interface MediaRequest {
+  folder: MediaFolder;
+  id: string;
+  fileName: string;
+  /** The path as the client sent it (under the upstream's base URL too). */
+  target: string;
+}
+
+/** Where a media file of the catalogue layout goes, or undefined when the request cannot name one. */
+function destination(root: string, request: MediaRequest): string | undefined {
+  const { extension } = MEDIA[kindOfFolder(request.folder)];
+  if (!request.fileName.endsWith(extension)) return undefined;
+  const name = request.fileName.slice(0, -extension.length);
+  if (!isSafeComponent(request.id) || !isSafeComponent(name)) return undefined;
+  const path = join(root, request.folder, request.id, 'premium', name + extension);
+  return path.startsWith(root + sep) ? path : undefined;
+}
+
+/** Resolves when the response can take more, or has gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+export class MediaPull {
+  private readonly fills = new Map<string, Promise<FillResult>>();
+
+  constructor(private readonly options: MediaPullOptions) {}
+
+  /** Answers `req` for the media file; resolves to the outcome, or to the error answer still to send. */
+  async serve(req: IncomingMessage, res: ServerResponse, request: MediaRequest): Promise<Outcome | ProxyAnswer> {
+    const { root } = this.options;
+    const onDisk = await resolveMediaFile(root, request.folder, request.id, request.fileName);
+    if (onDisk) {
+      await sendMediaFile(req, res, onDisk, request.folder);
+      return 'hit';
+    }
+    const dest = destination(root, request);
+    if (!dest) throw notFound('No such media file.');
+
+    const running = this.fills.get(dest);
+    // A fill may have finished since the disk was looked at: checked again, synchronously, so no second fill starts.
+    if (!running && existsSync(dest)) {
+      const file = await resolveMediaFile(root, request.folder, request.id, request.fileName);
+      if (!file) throw notFound('No such media file.');
+      await sendMediaFile(req, res, file, request.folder);
+      return 'hit';
+    }
+    // The first GET of the whole file is streamed as it arrives; anyone else (Range, HEAD, later) gets it from disk.
+    const streamTo = !running && req.method === 'GET' && req.headers.range === undefined ? res : undefined;
+    const fill = running ?? this.fill(dest, request, streamTo).finally(() => this.fills.delete(dest));
+    if (!running) this.fills.set(dest, fill);
+    const result = await fill;
+    if (!result.ok) {
+      if (streamTo?.headersSent) streamTo.destroy();
+      return result.answer;
+    }
+    if (streamTo) return 'miss';
+    const file = await resolveMediaFile(root, request.folder, request.id, request.fileName);
+    if (!file) throw notFound('No such media file.');
+    await sendMediaFile(req, res, file, request.folder);
+    return running ? 'coalesced' : 'miss';
+  }
+
+  /** Fetches the file from the upstream into place, streaming it to `client` when given. */
+  private async fill(dest: string, request: MediaRequest, client: ServerResponse | undefined): Promise<FillResult> {
+    const { upstream, signal } = this.options;
+    const kind = kindOfFolder(request.folder);
+    let res: StreamResponse;
+    try {
+      res = await upstream.stream(request.target, { signal });
+    } catch (err) {
+      return { ok: false, answer: failure(err) };
+    }
+    if (res.status !== 200) return { ok: false, answer: refused(res) };
+    const length = Number(firstValue(res.headers['content-length']));
+    const cap = MEDIA_SIZE_CAP_BYTES[kind];
+    if (!Number.isSafeInteger(length) || length <= 0 || length > cap) {
+      res.body.on('error', () => {}).destroy();
+      const why = Number.isSafeInteger(length) && length > cap ? `announced ${length} bytes, over the cap of ${cap}` : 'sent no usable Content-Length';
+      return { ok: false, answer: errorAnswer(502, 'bad_gateway', `The upstream service ${why} for this file; nothing was stored.`) };
+    }
+
+    await mkdir(dirname(dest), { recursive: true });
+    // A name of its own: two proxies over one shared directory never write into each other's file.
+    const part = `${dest}.${randomBytes(6).toString('hex')}.part`;
+    const handle = await open(part, 'wx', 0o644);
+    let attached = client;
+    const detach = (): void => {
+      attached = undefined;
+    };
+    attached?.once('close', detach);
+    if (attached) {
+      attached.writeHead(200, {
+        'content-type': MEDIA[kind].contentType,
+        'content-length': String(length),
+        'accept-ranges': 'bytes',
+        'cache-control': 'private, max-age=3600',
+      });
+    }
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let written = 0;
+    let held: Buffer | undefined;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (written + chunk.length > length) throw new Error(`more than the ${length} bytes announced`);
+        if (headBytes < MAGIC_BYTES) {
+          head.push(chunk.subarray(0, MAGIC_BYTES - headBytes));
+          headBytes += Math.min(chunk.length, MAGIC_BYTES - headBytes);
+        }
+        await handle.write(chunk, 0, chunk.length, written);
+        written += chunk.length;
+        // The client gets each chunk once the next has come: the last one only after the file is verified and in place,
+        // since a client takes an answer as complete when Content-Length bytes have arrived.
+        const previous = held;
+        held = chunk;
+        // Paced by the client while it stays; at full speed once it has gone.
+        if (previous && attached && !attached.destroyed && !attached.write(previous)) await drained(attached);
+      }
+      const size = (await handle.stat()).size;
+      if (written !== length || size !== length) throw new Error(`${size} of the ${length} bytes announced arrived`);
+      if (!hasMagic(kind, Buffer.concat(head))) throw new Error(`the bytes are not ${MEDIA[kind].description}`);
+      await handle.close();
+      await rename(part, dest);
+    } catch (err) {
+      await handle.close().catch(() => {});
+      attached?.off('close', detach);
+      // Stopped by shutdown: the .part stays for whoever looks; otherwise it is of no use to anyone.
+      if (!signal.aborted) await rm(part, { force: true });
+      this.options.log?.(`media: fill of ${request.target} failed: ${upstream.redact((err as Error).message)}`);
+      return { ok: false, answer: errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed file; nothing was stored.') };
+    }
+    attached?.off('close', detach);
+    if (attached && !attached.destroyed) attached.end(held);
+    return { ok: true };
+  }
+}
+
+/** The upstream could not be asked, or did not answer. */
+function failure(err: unknown): ProxyAnswer {
+  if (err instanceof BudgetExceededError) return budgetAnswer(err);
+  if (err instanceof NetworkError && err.code === 'timeout') return errorAnswer(504, 'gateway_timeout', 'The upstream service did not answer in time.');
+  if (err instanceof NetworkError) return errorAnswer(502, 'bad_gateway', 'The upstream service cannot be reached, and the file is not stored yet.');
+  throw err;
+}
+
+/** A status other than 200: 403 and 404 are passed on (a free upstream plan, no such file); anything else is the upstream failing. */
+function refused(res: StreamResponse): ProxyAnswer {
+  res.body.on('error', () => {}).resume();
+  if (res.status === 404) return errorAnswer(404, 'not_found', 'No such media file.');
+  if (res.status === 403) return errorAnswer(403, 'forbidden', "Premium images and videos need a premium plan; the proxy's upstream plan does not include them.");
+  if (res.status === 429) return errorAnswer(429, 'upstream_rate_limited', 'The upstream service is rate limiting the proxy; try again later.');
+  return errorAnswer(502, 'bad_gateway', `The upstream service failed (${res.status}) on this file.`);
+}

@@ -1,0 +1,48 @@
+/**
+ * A client's plan is never more than the upstream's, and a free client sees no premium media
+ * lists whatever the upstream plan: the shared answer (the upstream account's) is cut for a
+ * free client at answer time — records and list items lose premiumImages and premiumVideos,
+ * as the project's server leaves them out for a free key — with an ETag of its own, since the
+ * bytes differ. A premium client gets the upstream's bytes untouched.
+ */
+import { createHash } from 'node:crypto';
+import type { Plan } from '../records.js';
+import type { ProxyAnswer } from './answers.js';
+
+const PREMIUM_FIELDS = ['premiumImages', 'premiumVideos'] as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Removes the premium fields from `item`; whether it had any. */
+function strip(item: unknown): boolean {
+  if (!isObject(item)) return false;
+  let had = false;
+  for (const field of PREMIUM_FIELDS) {
+    if (Object.hasOwn(item, field)) {
+      delete item[field];
+      had = true;
+    }
+  }
+  return had;
+}
+
+/** The answer as `plan` may see it. */
+export function forPlan(answer: ProxyAnswer, plan: Plan): ProxyAnswer {
+  if (plan === 'premium' || answer.status !== 200 || !answer.serviceJson) return answer;
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return answer;
+  }
+  let changed = false;
+  if (isObject(body) && Array.isArray(body.exercises)) {
+    for (const item of body.exercises) if (strip(item)) changed = true;
+  } else if (strip(body)) changed = true;
+  if (!changed) return answer;
+  const text = JSON.stringify(body);
+  const headers = { ...answer.headers, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+  return { ...answer, headers, body: Buffer.from(text) };
+}

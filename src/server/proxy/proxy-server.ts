@@ -1,0 +1,222 @@
+/**
+ * `serve --upstream`: a pull-through caching proxy of the service for a team (as verdaccio is
+ * for npm). Clients authenticate with keys of the proxy's own, each with a plan; answers come
+ * from a catalogue directory when it holds them, else from the shared store of upstream
+ * answers (json-pull.ts) or the media pulled into the directory (media-pull.ts); every
+ * upstream request is counted in the ledger and held to the budget (upstream.ts).
+ *
+ * One access log line per request: the client's key as a short hash, method, path, status,
+ * how the answer was had (hit|miss|revalidated|coalesced|stale), milliseconds. `GET /-/status`
+ * (any client key) gives this month's upstream requests, the budget and the proxy's figures.
+ * Every answer carries the month's upstream count as X-RateLimit-* headers (GitHub's names),
+ * which the CLI notes for `exercises quota`.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { keyHash } from '../../cache/keys.js';
+import { escapeUnsafe } from '../../util/text.js';
+import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue.js';
+import { HttpError, notFound, sendError, sendJson } from '../http-error.js';
+import type { Plan } from '../records.js';
+import { ALLOWED_METHODS, parseTarget, route } from '../router.js';
+import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
+import { AnswerStore, answerKey } from './answer-store.js';
+import { loadCachePolicy } from './cache-policy.js';
+import { JsonPull } from './json-pull.js';
+import { MediaPull } from './media-pull.js';
+import { forPlan } from './plan-filter.js';
+import { ProxyStats } from './stats.js';
+import { Upstream, type UpstreamOptions } from './upstream.js';
+
+export interface ProxyServerOptions {
+  upstream: UpstreamOptions;
+  /** The cacache store of upstream answers (the CLI's, cache/paths.ts httpCacheDir, by default). */
+  cacheDir: string;
+  /** Media are pulled into it; when it holds exercises.jsonl, its records answer first. */
+  dir: string;
+  /** The clients' keys and their plans. */
+  keys: Readonly<Record<string, Plan>>;
+  host?: string;
+  port?: number;
+  /** Freshness of answers whose headers give none, seconds. */
+  defaultTtlSeconds: number;
+  /** The access log, one line per request. Never a key. */
+  log?: (line: string) => void;
+  /** Store and ledger problems. */
+  warn?: (line: string) => void;
+  /** How long answers in flight may take to finish once close() is called; default 2 s. */
+  graceMs?: number;
+}
+
+export interface ProxyServer {
+  url: string;
+  port: number;
+  stats: ProxyStats;
+  /** Stops taking requests, lets those in flight finish (up to graceMs), then ends the rest. */
+  close(): Promise<void>;
+}
+
+const MAX_URL_LENGTH = 8192;
+/** Under the 3 s main() (cli.ts) allows work after SIGINT/SIGTERM before it exits anyway. */
+const DEFAULT_GRACE_MS = 2_000;
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** RFC 9110 If-None-Match against the ETag an answer carries (weak comparison). */
+function notModified(req: IncomingMessage, etag: string | undefined): boolean {
+  const asked = header(req, 'if-none-match');
+  if (asked === undefined || etag === undefined) return false;
+  const bare = etag.replace(/^W\//, '');
+  return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
+  const upstream = new Upstream(options.upstream);
+  await upstream.usage().catch(() => undefined);
+  const Policy = await loadCachePolicy();
+  const store = new AnswerStore(options.cacheDir, Policy, options.warn);
+  const json = new JsonPull({ Policy, upstream, store, defaultTtlSeconds: options.defaultTtlSeconds });
+  const shutdown = new AbortController();
+  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, ...(options.warn ? { log: options.warn } : {}) });
+  const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
+  const stats = new ProxyStats();
+  const upstreamKey = options.upstream.apiKey;
+
+  /** The month's upstream count as GitHub names it (X-RateLimit-Used…), plus the limit when there is a budget. */
+  function rateHeaders(): Record<string, string> {
+    const usage = upstream.knownUsage;
+    if (!usage) return {};
+    const headers: Record<string, string> = {
+      'x-ratelimit-used': String(usage.requests),
+      'x-ratelimit-reset': String(Math.floor(nextMonthStart(Date.now()) / 1000)),
+    };
+    if (usage.budget !== null) {
+      headers['x-ratelimit-limit'] = String(usage.budget);
+      headers['x-ratelimit-remaining'] = String(usage.remaining ?? 0);
+    }
+    return headers;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {
+    const shown = forPlan(answer, plan);
+    const headers = { ...shown.headers, ...rateHeaders() };
+    if (shown.status === 200 && notModified(req, shown.headers.etag)) {
+      res.writeHead(304, { etag: shown.headers.etag!, ...rateHeaders() });
+      res.end();
+      return;
+    }
+    res.writeHead(shown.status, { ...headers, 'content-length': String(shown.body.length) });
+    res.end(req.method === 'HEAD' ? undefined : shown.body);
+  }
+
+  async function answerRequest(req: IncomingMessage, res: ServerResponse, note: (outcome: Outcome, client: string) => void): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, { Allow: ALLOWED_METHODS });
+    }
+    const key = header(req, 'x-api-key');
+    if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
+    const plan = Object.hasOwn(options.keys, key) ? options.keys[key] : undefined;
+    if (!plan) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
+    const client = keyHash(key).slice(0, 8);
+    note('hit', client);
+
+    const { segments, path, query } = parseTarget(rawUrl);
+    if (path === '/-/status') {
+      sendJson(res, 200, stats.report(await upstream.usage()));
+      return;
+    }
+    const [first, second, third, fourth] = segments;
+
+    // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
+    if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '' && second !== '.' && second !== '..') {
+      const local =
+        catalogue &&
+        (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
+      if (local) return route(req, res, { catalogue, keys: options.keys, cursors: true });
+      const target = query ? `${path}?${query}` : path;
+      const answer = await json.answer(target, answerKey(upstream.baseUrl, upstreamKey, path, query));
+      note(answer.outcome, client);
+      send(req, res, answer, plan);
+      return;
+    }
+
+    if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium' && second && fourth) {
+      if (plan !== 'premium') throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
+      const result = await media.serve(req, res, { folder: first, id: second, fileName: fourth, target: path });
+      if (typeof result === 'string') note(result, client);
+      else send(req, res, result, plan);
+      return;
+    }
+    throw notFound('No such path.');
+  }
+
+  const inflight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
+    const writtenBefore = req.socket.bytesWritten;
+    let outcome: Outcome | undefined;
+    let client = '-';
+    res.once('close', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const bytes = Math.max(0, req.socket.bytesWritten - writtenBefore);
+      const counted = res.statusCode < 400 ? outcome : undefined;
+      stats.count(counted, res.statusCode, bytes);
+      const path = escapeUnsafe((req.url ?? '/').slice(0, 500));
+      options.log?.(`${client} ${req.method ?? '-'} ${path} ${res.statusCode} ${counted ?? '-'} ${ms.toFixed(1)}ms`);
+    });
+    const work = answerRequest(req, res, (o, c) => {
+      outcome = o;
+      client = c;
+    })
+      .catch((err: unknown) => {
+        const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
+        if (!(err instanceof HttpError)) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
+        if (!res.headersSent) sendError(res, httpError);
+        else res.destroy();
+      })
+      .finally(() => inflight.delete(work));
+    inflight.add(work);
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    stats,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, options.graceMs ?? DEFAULT_GRACE_MS).unref());
+        await Promise.race([Promise.allSettled([...inflight]), grace]);
+        // Past the grace period: fills still running stop (their .part stays), connections go.
+        shutdown.abort();
+        server.closeAllConnections();
+        await Promise.allSettled([...inflight]);
+        await closed;
+        await upstream.close();
+      })();
+      return closing;
+    },
+  };
+}

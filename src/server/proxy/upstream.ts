@@ -1,0 +1,148 @@
+/**
+ * The proxy's one way to the upstream service: the CLI's transport (src/http: URL policy,
+ * the key sent to the upstream origin only, timeouts, the key redacted from every message),
+ * one attempt per call — the proxy's clients retry, each through their own policy — and the
+ * request ledger: every upstream request is reserved in it before it is sent, refused with
+ * BudgetExceededError when it would pass the budget.
+ *
+ * Reservations are chained in this process (one ledger lock at a time): a burst of distinct
+ * misses would otherwise contend for the same lock file and back off against each other.
+ */
+import { keyHash } from '../../cache/keys.js';
+import { Ledger, type LedgerUsage } from '../../cache/ledger.js';
+import type { Readable } from 'node:stream';
+import { Transport, type ResponseHeaders } from '../../http/transport.js';
+import { bodyReadable } from '../../http/body-readable.js';
+import { readCapped } from '../../http/read-capped.js';
+import { JSON_SIZE_CAP } from '../../defaults.js';
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  /** Sent as X-API-Key to the upstream origin only; never logged, never in an answer. */
+  apiKey: string;
+  timeoutMs: number;
+  /** The ledger file shared with the CLI (cache/paths.ts ledgerPath). */
+  ledgerPath: string;
+  /** Upstream requests allowed per calendar month (UTC); null: none. */
+  budget: number | null;
+  allowInsecure?: boolean;
+  /** Problems with the ledger (set aside, lock lost). */
+  warn?: (message: string) => void;
+}
+
+/** An upstream answer with its body as a stream; the caller consumes or destroys it. */
+export interface StreamResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: ResponseHeaders;
+  body: Readable;
+}
+
+/** An upstream answer read whole: its status, headers and every byte of its body. */
+export interface UpstreamBody {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Largest JSON body taken from upstream: the CLI's own cap. */
+export const UPSTREAM_JSON_CAP = JSON_SIZE_CAP;
+
+/** A body that ended before its Content-Length, or past the cap: never cached, never served. */
+export class IncompleteBodyError extends Error {
+  readonly code = 'incomplete_body';
+}
+
+export class Upstream {
+  readonly origin: string;
+  readonly budget: number | null;
+  private readonly transport: Transport;
+  private readonly ledger: Ledger;
+  private readonly keyHash: string;
+  private reserving: Promise<unknown> = Promise.resolve();
+  /** This month's usage as the last reservation (or read) left it, for headers and /-/status. */
+  private lastUsage: LedgerUsage | undefined;
+
+  constructor(options: UpstreamOptions) {
+    this.budget = options.budget;
+    this.keyHash = keyHash(options.apiKey);
+    this.ledger = new Ledger(options.ledgerPath, options.warn ? { warn: options.warn } : {});
+    this.transport = new Transport({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs,
+      retries: 0,
+      ...(options.allowInsecure ? { allowInsecure: true } : {}),
+      beforeRequest: (url) => this.reserve(url),
+    });
+    this.origin = this.transport.baseUrl.origin;
+  }
+
+  /** The upstream base URL (with any path prefix), for cache keys. */
+  get baseUrl(): string {
+    return this.transport.baseUrl.href;
+  }
+
+  private reserve(url: URL): Promise<void> {
+    if (url.origin !== this.origin) return Promise.resolve();
+    const next = this.reserving.then(() => this.ledger.reserve(this.origin, this.keyHash, { budget: this.budget }));
+    this.reserving = next.catch(() => {});
+    return next.then((usage) => {
+      this.lastUsage = usage;
+    });
+  }
+
+  /** This month's usage from the ledger (other processes sharing it included). */
+  async usage(): Promise<LedgerUsage> {
+    const usage = await this.ledger.usage(this.origin, this.keyHash, { budget: this.budget });
+    this.lastUsage = usage;
+    return usage;
+  }
+
+  /** The usage last seen, without I/O (undefined before the first read). */
+  get knownUsage(): LedgerUsage | undefined {
+    return this.lastUsage;
+  }
+
+  /** Replaces the upstream key wherever it might appear in a text about to leave the proxy. */
+  redact(text: string): string {
+    return this.transport.redact(text);
+  }
+
+  /**
+   * One GET of `target` (path and query under the base URL), read whole. A body that is cut
+   * short or larger than the cap rejects with IncompleteBodyError; connection failures and
+   * timeouts with the transport's NetworkError; a budget refusal with BudgetExceededError.
+   */
+  async fetchWhole(target: string, headers: Record<string, string>, cap = UPSTREAM_JSON_CAP): Promise<UpstreamBody> {
+    const res = await this.stream(target, { headers });
+    let read: { bytes: Buffer; truncated: boolean };
+    try {
+      read = await readCapped(res.body, cap);
+    } catch (err) {
+      throw new IncompleteBodyError(`The upstream answer to ${target} ended early (${this.redact((err as Error).message)}).`);
+    }
+    if (read.truncated) throw new IncompleteBodyError(`The upstream answer to ${target} is larger than ${cap} bytes.`);
+    const length = firstValue(res.headers['content-length']);
+    if (length !== undefined && Number(length) !== read.bytes.length) {
+      throw new IncompleteBodyError(`The upstream answer to ${target} has ${read.bytes.length} of its ${length} bytes.`);
+    }
+    return { status: res.status, headers: res.headers, body: read.bytes };
+  }
+
+  /** One GET of `target` with the body left as a stream (media). The caller consumes or destroys it. */
+  async stream(target: string, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<StreamResponse> {
+    const res = await this.transport.dispatchStream(target, options);
+    const body = bodyReadable(res.body, (err) => this.transport.streamError(err, res.url, options.signal));
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  async close(): Promise<void> {
+    await this.reserving.catch(() => {});
+    await this.transport.close();
+  }
+}
+
+export function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

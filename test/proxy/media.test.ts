@@ -1,0 +1,132 @@
+/**
+ * Media pulled through into the catalogue layout: streamed to the first client and to disk at
+ * once, answered from disk afterwards (Range too), a fill that outlives its client, a bad
+ * upstream file never put in place, and a shutdown leaving only a .part.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { sampleCatalogueDir } from '../../src/server/sandbox.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { ALICE, type ProxyFixture, startProxy } from './proxy-helpers.js';
+
+const BIG = 'Push_Up';
+const BIG_PATH = `/images/${BIG}/premium/start.png`;
+let catalogueDir: string;
+let bigBytes: Buffer;
+
+beforeAll(() => {
+  // The sample catalogue with one large image, so a fill takes several chunks.
+  catalogueDir = mkdtempSync(join(tmpdir(), 'exercises-proxy-upstream-'));
+  cpSync(sampleCatalogueDir(), catalogueDir, { recursive: true });
+  bigBytes = Buffer.alloc(3 * 1024 * 1024);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bigBytes);
+  for (let i = 8; i < bigBytes.length; i++) bigBytes[i] = (i * 31) & 0xff;
+  writeFileSync(join(catalogueDir, 'images', BIG, 'premium', 'start.png'), bigBytes);
+});
+afterAll(() => rmSync(catalogueDir, { recursive: true, force: true }));
+
+let f: ProxyFixture | undefined;
+let upstream: CatalogueServer | undefined;
+afterEach(async () => {
+  await f?.stop();
+  await upstream?.close();
+  f = undefined;
+  upstream = undefined;
+});
+
+/** An upstream whose answer for `path` sends half the file, pauses `pauseMs`, then the rest (or drops the connection). */
+async function slowUpstream(path: string, pauseMs: number, ending: 'rest' | 'drop' = 'rest'): Promise<CatalogueServer> {
+  return startServer({
+    dir: catalogueDir,
+    intercept: (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url !== path) return false;
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(bigBytes.length) });
+      const half = bigBytes.length / 2;
+      res.write(bigBytes.subarray(0, half));
+      setTimeout(() => (ending === 'rest' ? res.end(bigBytes.subarray(half)) : res.destroy()), pauseMs);
+      return true;
+    },
+  });
+}
+
+function mediaFile(root: string): string {
+  return join(root, 'media', 'images', BIG, 'premium', 'start.png');
+}
+
+function partsIn(root: string): string[] {
+  const dir = join(root, 'media', 'images', BIG, 'premium');
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.part')) : [];
+}
+
+describe('media pulled through', () => {
+  test('a miss is streamed to the client and into the catalogue layout; the next is answered from disk, with Range', async () => {
+    upstream = await startServer({ dir: catalogueDir });
+    f = await startProxy({ upstream });
+    const first = await f.get(BIG_PATH);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await first.arrayBuffer()).equals(bigBytes)).toBe(true);
+    expect(readFileSync(mediaFile(f.root)).equals(bigBytes)).toBe(true);
+    expect(partsIn(f.root)).toEqual([]);
+    expect(f.upstreamCount()).toBe(1);
+
+    const ranged = await f.get(BIG_PATH, ALICE, { range: 'bytes=100-199' });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(bigBytes.subarray(100, 200))).toBe(true);
+    expect(f.upstreamCount()).toBe(1);
+    expect(f.log.map((l) => l.split(' ')[4])).toEqual(['miss', 'hit']);
+  });
+
+  test('concurrent requests for one file share one fill', async () => {
+    upstream = await slowUpstream(BIG_PATH, 200);
+    f = await startProxy({ upstream });
+    const proxy = f;
+    const bodies = await Promise.all(Array.from({ length: 5 }, () => proxy.get(BIG_PATH).then(async (r) => Buffer.from(await r.arrayBuffer()))));
+    for (const body of bodies) expect(body.equals(bigBytes)).toBe(true);
+    expect(f.upstreamCount()).toBe(1);
+  });
+
+  test('a client that disconnects mid-file does not stop the fill: the next client gets it from disk', async () => {
+    upstream = await slowUpstream(BIG_PATH, 400);
+    f = await startProxy({ upstream });
+    const proxy = f;
+    await new Promise<void>((resolve, reject) => {
+      const req = get(`${proxy.proxy.url}${BIG_PATH}`, { headers: { 'x-api-key': ALICE } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => {});
+      setTimeout(() => reject(new Error('no data')), 10_000);
+    });
+    for (let i = 0; i < 100 && !existsSync(mediaFile(proxy.root)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(mediaFile(proxy.root)).equals(bigBytes)).toBe(true);
+    const next = await proxy.get(BIG_PATH);
+    expect(Buffer.from(await next.arrayBuffer()).equals(bigBytes)).toBe(true);
+    expect(proxy.upstreamCount()).toBe(1);
+  });
+
+  test('an upstream file cut short is never put in place, and the client does not get a complete answer', async () => {
+    upstream = await slowUpstream(BIG_PATH, 50, 'drop');
+    f = await startProxy({ upstream });
+    await expect(f.get(BIG_PATH).then((r) => r.arrayBuffer())).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(mediaFile(f.root))).toBe(false);
+    expect(partsIn(f.root)).toEqual([]);
+  });
+
+  test('shutdown lets a fill run for the grace period, then leaves a .part and no file under the final name', async () => {
+    upstream = await slowUpstream(BIG_PATH, 5_000);
+    f = await startProxy({ upstream, graceMs: 200 });
+    const pending = f.get(BIG_PATH).then((r) => r.arrayBuffer()).catch(() => 'failed');
+    for (let i = 0; i < 100 && partsIn(f.root).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await f.proxy.close();
+    expect(await pending).toBe('failed');
+    expect(existsSync(mediaFile(f.root))).toBe(false);
+    expect(partsIn(f.root)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * A proxy for a test: the project's catalogue server as the upstream (counting its requests),
+ * `createProxyServer` in front of it with two client keys, a cache directory, a ledger and a
+ * media directory under one temp dir, and an access log kept in memory. Everything is removed
+ * by `stop()`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ProxyServer, type ProxyServerOptions, createProxyServer } from '../../src/server/proxy/proxy-server.js';
+import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
+
+export const UPSTREAM_KEY = PREMIUM_KEY;
+export const ALICE = 'alice-key-0123456789';
+export const GUEST = 'guest-key-9876543210';
+
+export interface ProxyFixture {
+  upstream: CatalogueServer;
+  proxy: ProxyServer;
+  root: string;
+  log: string[];
+  warnings: string[];
+  /** Upstream requests seen since the fixture started. */
+  upstreamCount(): number;
+  get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startProxy(
+  overrides: Partial<Omit<ProxyServerOptions, 'upstream'>> & { budget?: number | null; upstream?: CatalogueServer; upstreamTimeoutMs?: number } = {},
+): Promise<ProxyFixture> {
+  const root = mkdtempSync(join(tmpdir(), 'exercises-proxy-'));
+  const upstream = overrides.upstream ?? (await startServer());
+  const log: string[] = [];
+  const warnings: string[] = [];
+  const { budget = null, upstream: _u, upstreamTimeoutMs = 5_000, ...rest } = overrides;
+  const proxy = await createProxyServer({
+    upstream: { baseUrl: upstream.url, apiKey: UPSTREAM_KEY, timeoutMs: upstreamTimeoutMs, ledgerPath: join(root, 'ledger.json'), budget },
+    cacheDir: join(root, 'http'),
+    dir: join(root, 'media'),
+    keys: { [ALICE]: 'premium', [GUEST]: 'free' },
+    host: '127.0.0.1',
+    port: 0,
+    defaultTtlSeconds: 3600,
+    log: (line) => log.push(line),
+    warn: (line) => warnings.push(line),
+    graceMs: 2_000,
+    ...rest,
+  });
+  const base = upstream.requests.length;
+  return {
+    upstream,
+    proxy,
+    root,
+    log,
+    warnings,
+    upstreamCount: () => upstream.requests.length - base,
+    get: (path, key = ALICE, headers = {}) => fetch(`${proxy.url}${path}`, { headers: { 'x-api-key': key, ...headers } }),
+    async stop() {
+      await proxy.close();
+      if (!overrides.upstream) await upstream.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * `exercises serve --upstream`: the command's side — where the upstream key and the clients'
+ * keys come from, the owner-only rule for their files, and a proxy that runs and stops
+ * (in-process, stopped by aborting its signal as main() does on SIGINT/SIGTERM).
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseKeysFile, readOwnerOnlyFile } from '../../src/server/proxy/secret-files.js';
+import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
+import { type CliResult, isolatedHome } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/test-context.js';
+
+let upstream: CatalogueServer;
+let dir: string;
+let home: string;
+beforeAll(async () => {
+  upstream = await startServer();
+  dir = mkdtempSync(join(tmpdir(), 'exercises-serve-upstream-'));
+  home = isolatedHome();
+});
+afterAll(async () => {
+  await upstream.close();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+function file(name: string, text: string, mode: number): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  chmodSync(path, mode);
+  return path;
+}
+
+/** Runs serve with `args`; once it listens, `use(url)`, then stops it as Ctrl-C would. */
+async function withProxy(args: string[], env: Record<string, string>, use: (url: string) => Promise<void> = async () => {}): Promise<CliResult> {
+  let used: Promise<void> | undefined;
+  const result = await runInProcess(['serve', '--port', '0', ...args], {
+    env: { HOME: home, ...env },
+    timeoutMs: 30_000,
+    onStart(t) {
+      used = t.stdout.waitFor(/\n/).then(async (text) => {
+        try {
+          await use(text.slice(0, text.indexOf('\n')).replace(/^Listening on /, ''));
+        } finally {
+          t.abort();
+        }
+      });
+    },
+  });
+  if (result.stdout) await used;
+  return result;
+}
+
+describe('secret files', () => {
+  test('a keys file: KEY:PLAN lines, comments and blank lines; a bad line named by number, never quoted', () => {
+    expect(parseKeysFile('# team\nalice:premium\n\n  bob:with:colons:free \n', 'k')).toEqual({ alice: 'premium', 'bob:with:colons': 'free' });
+    expect(() => parseKeysFile('alice:premium\nsecret-key-text:gold\n', 'k')).toThrow(/^k:2: expected KEY:PLAN/);
+    try {
+      parseKeysFile('secret-key-text:gold\n', 'k');
+    } catch (err) {
+      expect((err as Error).message).not.toContain('secret-key-text');
+    }
+    expect(() => parseKeysFile('# nothing\n', 'k')).toThrow(/holds no key/);
+  });
+
+  test.skipIf(process.platform === 'win32')('a file others may read is refused, with the chmod to run', () => {
+    const open = file('open-keys', 'alice:premium\n', 0o644);
+    expect(() => readOwnerOnlyFile(open, '--keys-file')).toThrow(/may be read by others \(mode 644\)/);
+    const closed = file('closed-keys', 'alice:premium\n', 0o600);
+    expect(readOwnerOnlyFile(closed, '--keys-file')).toBe('alice:premium\n');
+    expect(() => readOwnerOnlyFile(join(dir, 'missing'), '--keys-file')).toThrow(/cannot be read \(ENOENT\)/);
+  });
+});
+
+describe('serve --upstream', () => {
+  test('a proxy with keys from an owner-only file and the upstream key from an owner-only file answers, logs, and stops with exit 0', async () => {
+    const keys = file('team-keys', '# the team\nalice-key:premium\nguest-key:free\n', 0o600);
+    const upstreamKey = file('upstream-key', `${PREMIUM_KEY}\n`, 0o600);
+    let record: Record<string, unknown> = {};
+    const result = await withProxy(['--upstream', upstream.url, '--keys-file', keys, '--upstream-key-file', upstreamKey, join(dir, 'mirror')], {}, async (url) => {
+      const res = await fetch(`${url}/exercise/Push_Up`, { headers: { 'x-api-key': 'guest-key' } });
+      record = (await res.json()) as Record<string, unknown>;
+    });
+    expect(result.code).toBe(0);
+    expect(record.id).toBe('Push_Up');
+    expect(record).not.toHaveProperty('premiumImages');
+    expect(result.stderr).toMatch(/^[0-9a-f]{8} GET \/exercise\/Push_Up 200 miss /m);
+    expect(result.stderr + result.stdout).not.toContain(PREMIUM_KEY);
+  });
+
+  test('the upstream key from EXERCISES_UPSTREAM_KEY; the clients\' from --key', async () => {
+    let status = 0;
+    const result = await withProxy(['--upstream', upstream.url, '--key', 'k1:premium'], { EXERCISES_UPSTREAM_KEY: PREMIUM_KEY }, async (url) => {
+      status = (await fetch(`${url}/images/Push_Up/premium/start.png`, { headers: { 'x-api-key': 'k1' } })).status;
+    });
+    expect(result.code).toBe(0);
+    expect(status).toBe(200);
+  });
+
+  test('refused before listening: no client key, a keys file others can read, no upstream key', async () => {
+    const noKeys = await withProxy(['--upstream', upstream.url], { EXERCISES_UPSTREAM_KEY: PREMIUM_KEY });
+    expect(noKeys.code).toBe(2);
+    expect(noKeys.stderr).toMatch(/needs its clients' keys/);
+    const open = file('open-team-keys', 'alice:premium\n', 0o644);
+    const readable = await withProxy(['--upstream', upstream.url, '--keys-file', open], { EXERCISES_UPSTREAM_KEY: PREMIUM_KEY });
+    expect(readable.code).toBe(2);
+    expect(readable.stderr).toMatch(/chmod 600/);
+    const noUpstreamKey = await withProxy(['--upstream', upstream.url, '--key', 'k1:premium'], {});
+    expect(noUpstreamKey.code).toBe(3);
+    expect(noUpstreamKey.stderr).toMatch(/No upstream key for the proxy/);
+  });
+});
