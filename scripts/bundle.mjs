@@ -37,6 +37,9 @@ const VENDOR = {
   'cacache-write': ['cacache/lib/put.js', 'cacache/lib/entry-index.js'],
   // The whole API: `cache info` (ls) and entries this client did not write.
   cacache: ['cacache'],
+  // Only at a terminal: the picker (src/prompt) and the half-block image renderer (src/output/images).
+  'inquirer-search': ['@inquirer/search'],
+  pngjs: ['pngjs'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 

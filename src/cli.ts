@@ -114,6 +114,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .option('--no-cache', 'neither read nor write the response cache')
     .option('--budget <n>', 'stop before the request that would pass n requests this month', intArg('--budget', 0, Number.MAX_SAFE_INTEGER))
     .option('--no-pager', 'never send long tables through a pager')
+    .option('--no-input', 'never prompt, even at a terminal (a missing id is a usage error)')
     .showHelpAfterError('(run with --help for usage)')
     // The global flags are checked together before any command's action (and its first request).
     .hook('preAction', () => assertGlobalFlags(globalOptions(program)))
@@ -154,6 +155,7 @@ export function globalOptions(program: Command): GlobalOptions {
     cache: o.cache !== false,
     budget: o.budget,
     pager: o.pager !== false,
+    input: o.input !== false,
   };
 }
 

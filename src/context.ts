@@ -54,6 +54,8 @@ export interface GlobalOptions {
   budget?: number;
   /** commander's `--no-pager` sets this to false. */
   pager: boolean;
+  /** commander's `--no-input` sets this to false: never prompt (src/prompt/interactive.ts). */
+  input: boolean;
 }
 
 /** No global flag given. */
@@ -67,6 +69,7 @@ export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze({
   refresh: false,
   cache: true,
   pager: true,
+  input: true,
 });
 
 /** Where requests go and with which key: the --sandbox server's, or the resolved settings'. */

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import type { RecordOutcome } from '../api/fetch-records.js';
 import { SHOW_CONCURRENCY } from '../config/defaults.js';
 import { langInForce } from '../config/settings.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
@@ -15,18 +15,24 @@ import { someOf } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
 export interface ShowOptions {
-  /** Ids or names in the order given; `-` stands for the ids read from stdin. */
+  /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
   ids: string[];
 }
 
 export function showOptions(args: readonly string[]): ShowOptions {
-  if (args.length === 0) throw new UsageError('Give at least one exercise id or name, or - to read them from stdin.');
   assertNoEmptyIds(args);
   return { ids: [...args] };
 }
 
+/** With no id: the one picked at a terminal (src/prompt), else today's usage error. */
+async function idsOrPick(options: ShowOptions, ctx: Context): Promise<string[]> {
+  if (options.ids.length > 0) return options.ids;
+  const { pickMissingId } = await import('../prompt/exercise-picker.js');
+  return [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
+}
+
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
-  const args = options.ids;
+  const args = await idsOrPick(options, ctx);
   const { createRecordWriter } = await import('../output/record.js');
   const { fetchRecords } = await import('../api/fetch-records.js');
   const { requestedIds } = await import('./shared/requested-ids.js');
@@ -71,7 +77,7 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
   const cmd = program
     .command('show')
     .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
-    .argument('<id-or-name...>', 'exercise ids or names (quote names with spaces); - for stdin');
+    .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one');
   addExamples(
     cmd,
     ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE'],

@@ -25,7 +25,8 @@ import { plural } from '../../util/text.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
-  idOrName: string;
+  /** Undefined: none was given, and the picker chooses one (at a terminal). */
+  idOrName?: string;
   /** Media names to fetch; none means every one the record lists. */
   names: string[];
   /** `-o`: the one file to write, `-` for stdout. */
@@ -46,9 +47,9 @@ export interface SingleMediaFlags {
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
-export function singleMediaOptions(kind: MediaKind, idOrName: string, names: string[], flags: SingleMediaFlags, io: Pick<IOStreams, 'stdoutIsTTY'>): SingleMediaOptions {
-  assertNoEmptyIds([idOrName]);
-  if (isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
+export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined, names: string[], flags: SingleMediaFlags, io: Pick<IOStreams, 'stdoutIsTTY'>): SingleMediaOptions {
+  if (idOrName !== undefined) assertNoEmptyIds([idOrName]);
+  if (idOrName !== undefined && isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
   if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
   if (flags.output !== undefined && flags.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
   if (flags.output === '-' && io.stdoutIsTTY) {
@@ -59,7 +60,7 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string, names: str
   if (flags.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
   return {
     kind,
-    idOrName,
+    ...(idOrName !== undefined ? { idOrName } : {}),
     names: [...names],
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     dir: outputDir(flags.dir),
@@ -68,7 +69,8 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string, names: str
 }
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
-  const { kind, idOrName, names, dir } = options;
+  const { kind, names, dir } = options;
+  const idOrName = options.idOrName ?? (await (await import('../../prompt/exercise-picker.js')).pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
   const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
   const api = await ctx.api();
@@ -187,7 +189,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
 export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
   const ext = MEDIA[kind].extension.slice(1);
   const cmd = program
-    .command(`${kind} <id-or-name> [names...]`)
+    .command(`${kind} [id-or-name] [names...]`)
     .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
     .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
@@ -203,7 +205,7 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
     ],
     [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
   );
-  cmd.action(async (idOrName: string, names: string[], flags: SingleMediaFlags) => {
+  cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
     const ctx = context();
     await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
   });
