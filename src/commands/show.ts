@@ -7,7 +7,10 @@ import type { Context } from '../context.js';
 import type { RecordOutcome } from '../api/fetch-records.js';
 import { SHOW_CONCURRENCY } from '../config/defaults.js';
 import { langInForce } from '../config/settings.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import type { ExerciseRecord } from '../catalogue/types.js';
+import type { ImageProtocol } from '../output/images/protocol.js';
+import { imagesFlag } from './shared/images-flag.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
@@ -17,11 +20,17 @@ import { NOT_FOUND_HINT } from '../api/client.js';
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
   ids: string[];
+  /** `--images[=protocol]`: draw each record's premium images after it (shared/view-images.ts). */
+  images?: { protocol?: ImageProtocol };
+  /** `--dir`: where images are looked for and kept, as <dir>/<id>/<name>.png. */
+  dir?: string;
 }
 
-export function showOptions(args: readonly string[]): ShowOptions {
+export function showOptions(args: readonly string[], flags: { images?: unknown; dir?: string } = {}): ShowOptions {
   assertNoEmptyIds(args);
-  return { ids: [...args] };
+  const images = imagesFlag(flags.images, '--images');
+  if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
+  return { ids: [...args], ...(images ? { images } : {}), ...(flags.dir !== undefined ? { dir: flags.dir } : {}) };
 }
 
 /** With no id: the one picked at a terminal (src/prompt), else today's usage error. */
@@ -43,9 +52,14 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
 
   const missing: string[] = [];
+  /** With --images, the records shown, to draw their images after them. */
+  const shown: ExerciseRecord[] = [];
   let total = 0;
   const emit = async (outcome: RecordOutcome): Promise<void> => {
-    if ('record' in outcome) return writer.add(outcome.record);
+    if ('record' in outcome) {
+      if (options.images) shown.push(outcome.record);
+      return writer.add(outcome.record);
+    }
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
     // With several ids, say which as it happens; the summary error comes at the end.
@@ -64,6 +78,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   }
 
   if (total === 0) throw (await import('./shared/requested-ids.js')).noIdsOnStdin();
+  if (options.images) {
+    const { viewImages } = await import('./shared/view-images.js');
+    const { outputDir } = await import('./shared/media-run.js');
+    for (const record of shown) await viewImages(ctx, api, record, { ...options.images, dir: outputDir(options.dir) });
+  }
   if (missing.length > 0) {
     throw new NotFoundError(
       // With several ids each missing one was named as it came: the summary does not name them again.
@@ -77,7 +96,9 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
   const cmd = program
     .command('show')
     .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
-    .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one');
+    .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one')
+    .option('--images [protocol]', 'draw the premium images at the terminal after the record: kitty, iterm or blocks (default: found from the terminal)')
+    .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: the current directory)');
   addExamples(
     cmd,
     ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE'],
@@ -88,8 +109,8 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );
-  cmd.action(async (args: string[]) => {
+  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string }) => {
     const ctx = context();
-    await runF(showOptions(args), ctx);
+    await runF(showOptions(args, flags), ctx);
   });
 };

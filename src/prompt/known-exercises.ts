@@ -16,8 +16,8 @@ export interface KnownExercises {
   source: 'catalogue' | 'cache';
 }
 
-/** The catalogue directory answering this run, if any. */
-async function catalogueDir(ctx: Context): Promise<string | undefined> {
+/** The catalogue directory answering this run (--catalogue and the like, --sandbox's sample), if any. */
+export async function catalogueDir(ctx: Context): Promise<string | undefined> {
   const conn = await ctx.connection();
   if (conn.catalogue !== undefined) return conn.catalogue;
   if (!ctx.globals.sandbox) return undefined;

@@ -22,6 +22,9 @@ import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
 import { downloadMessages, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
+import type { ApiClient } from '../../api/client.js';
+import type { ImageProtocol } from '../../output/images/protocol.js';
+import { imagesFlag } from './images-flag.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
@@ -35,6 +38,8 @@ export interface SingleMediaOptions {
   dir: string;
   /** `--overwrite`: download again even when a complete file is already there. */
   overwrite: boolean;
+  /** `image --view[=protocol]`: draw the images at the terminal (from disk first) instead of only saving them. */
+  view?: { protocol?: ImageProtocol };
 }
 
 /** The flags as commander parsed them. */
@@ -42,6 +47,7 @@ export interface SingleMediaFlags {
   output?: string;
   dir?: string;
   overwrite?: boolean;
+  view?: unknown;
 }
 
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
@@ -57,6 +63,8 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined
       hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
     });
   }
+  const view = imagesFlag(flags.view, '--view');
+  if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
   if (flags.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
   return {
     kind,
@@ -65,6 +73,7 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     dir: outputDir(flags.dir),
     overwrite: flags.overwrite === true,
+    ...(view ? { view } : {}),
   };
 }
 
@@ -74,6 +83,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
   const api = await ctx.api();
+  if (options.view) return viewSingle(ctx, api, idOrName, options);
 
   const jobsFor = (exerciseId: string) => uniqueJobs(names.map((entry) => mediaJob(api, dir, exerciseId, kind, entry)));
   /**
@@ -186,6 +196,14 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   }
 }
 
+/** `image --view`: the record (one request, or the cache), then its images drawn (shared/view-images.ts). */
+async function viewSingle(ctx: Context, api: ApiClient, idOrName: string, options: SingleMediaOptions): Promise<void> {
+  const lang = langInForce(ctx.settings());
+  const record = await api.getExercise(idOrName, lang ? { lang } : {});
+  const { viewImages } = await import('./view-images.js');
+  await viewImages(ctx, api, record, { ...options.view, dir: options.dir, names: options.names });
+}
+
 export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
   const ext = MEDIA[kind].extension.slice(1);
   const cmd = program
@@ -194,6 +212,7 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
     .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
     .option('--overwrite', 'download again and overwrite files already present');
+  if (kind === 'image') cmd.option('--view [protocol]', 'draw the images at the terminal (kept in --dir when fetched): kitty, iterm or blocks (default: found from the terminal)');
   const viewer = kind === 'image' ? 'display -' : 'mpv -';
   addExamples(
     cmd,
