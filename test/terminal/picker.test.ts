@@ -8,7 +8,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { serverEnv } from '../client/fixtures.js';
 import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalRun, startTerminal } from './tmux.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
@@ -118,5 +121,46 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
     expect(t.capture()).toMatch(/^Push-Up {2}\(Push_Up\)$/m);
+  });
+});
+
+describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
+  let server: CatalogueServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('with nothing known it says so, and lists the exercises only when asked, naming the cost', async () => {
+    const t = terminal(['show'], serverEnv(server));
+    const offer = await t.waitFor('No exercises are known yet');
+    expect(offer).toMatch(/List every exercise id \(exercises ids --all\): one request per \d+ exercises/);
+    expect(server.requests).toHaveLength(0); // nothing spent before the answer
+    t.keys('Enter');
+    await t.waitFor('Pick an exercise to show');
+    const listed = server.requests.length;
+    expect(listed).toBeGreaterThan(0);
+    t.type('plank');
+    await t.waitFor(/❯ Plank/);
+    expect(server.requests.length).toBe(listed); // no request while typing
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.capture()).toMatch(/^Plank {2}\(Plank\)$/m);
+  });
+
+  it('after a query, the picker offers its results from the cache with their muscles, and sends nothing while typing', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'exercises-pick-home-'));
+    dirs.push(home);
+    const env = serverEnv(server, { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') });
+    const listed = await runCli(['query', '--muscle', 'chest', '--format', 'json'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const before = server.requests.length;
+    const t = terminal(['show'], env);
+    await t.waitFor('Pick an exercise to show');
+    t.type('cable');
+    await t.waitFor(/❯ Cable Crossover/);
+    expect(server.requests.length).toBe(before);
+    t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
   });
 });
