@@ -34,7 +34,7 @@ function verbOf(command: string): string {
 async function offerListing(ctx: Context): Promise<ReturnType<typeof mergeCandidates>> {
   const { searchPrompt } = await import('./pick.js');
   const conn = await ctx.connection();
-  const choice = await searchPrompt(ctx, `No exercises are known yet (nothing in the cache from ${conn.baseUrl}). List them?`, () => [
+  const choice = await searchPrompt(ctx, `No exercises are known yet (none cached for ${new URL(conn.baseUrl).host}). List them?`, () => [
     { value: 'list', name: `List every exercise id (exercises ids --all): one request per ${LIMIT_MAX} exercises`, short: 'ids --all' },
     { value: 'cancel', name: 'Cancel (no request)', short: 'cancel' },
   ]);
