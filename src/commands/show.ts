@@ -10,7 +10,7 @@ import { langInForce } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import type { ImageProtocol } from '../output/images/protocol.js';
-import { imagesFlag } from './shared/images-flag.js';
+import { imagesFlag, splitImagesValue } from './shared/images-flag.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
@@ -26,9 +26,11 @@ export interface ShowOptions {
   dir?: string;
 }
 
-export function showOptions(args: readonly string[], flags: { images?: unknown; dir?: string } = {}): ShowOptions {
+export function showOptions(given: readonly string[], flags: { images?: unknown; dir?: string } = {}, argv: readonly string[] = []): ShowOptions {
+  const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
+  const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);
-  const images = imagesFlag(flags.images, '--images');
+  const images = imagesFlag(flag, '--images');
   if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
   return { ids: [...args], ...(images ? { images } : {}), ...(flags.dir !== undefined ? { dir: flags.dir } : {}) };
 }
@@ -111,6 +113,6 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
   );
   cmd.action(async (args: string[], flags: { images?: unknown; dir?: string }) => {
     const ctx = context();
-    await runF(showOptions(args, flags), ctx);
+    await runF(showOptions(args, flags, ctx.argv), ctx);
   });
 };

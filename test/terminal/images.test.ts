@@ -234,3 +234,15 @@ describe('where the images come from', () => {
     expect(existsSync(join(process.cwd(), 'Barbell_Bench_Press'))).toBe(false);
   });
 });
+
+describe('the flag before the id', () => {
+  it.each([
+    [['show', '--images', 'Barbell_Bench_Press'], `start\n${itermSequence(START)}end\n${itermSequence(END)}`, { TERM_PROGRAM: 'iTerm.app' }],
+    [['image', '--view', 'Barbell_Bench_Press', 'end'], `end\n${itermSequence(END)}`, { TERM_PROGRAM: 'iTerm.app' }],
+    [['image', 'Barbell_Bench_Press', '--view', 'end'], `end\n${itermSequence(END)}`, { TERM_PROGRAM: 'iTerm.app' }],
+  ])('%o takes the value as the id or a name, not a protocol', async (args, tail, env) => {
+    const r = await runInProcess(['--sandbox', ...args], { tty: true, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.endsWith(tail)).toBe(true);
+  });
+});

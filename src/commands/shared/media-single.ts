@@ -24,7 +24,7 @@ import { downloadMessages, outputDir, reportSummary, runMediaJobs, mediaRetries 
 import { plural } from '../../util/text.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ImageProtocol } from '../../output/images/protocol.js';
-import { imagesFlag } from './images-flag.js';
+import { imagesFlag, splitImagesValue } from './images-flag.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
@@ -226,6 +226,15 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
   );
   cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
     const ctx = context();
+    // `image --view Plank`: the id taken as the flag's value; `image Plank --view start`: a name.
+    const { flag, positional } = splitImagesValue(flags.view, '--view', ctx.argv);
+    if (positional !== undefined) {
+      flags = { ...flags, view: flag };
+      // The value came before the id (`image --view Plank start`): it is the id, the rest names.
+      const before = idOrName === undefined || ctx.argv.indexOf('--view') < ctx.argv.indexOf(idOrName);
+      if (before) [idOrName, names] = [positional, idOrName === undefined ? names : [idOrName, ...names]];
+      else names = [positional, ...names];
+    }
     await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
   });
 }
