@@ -103,7 +103,7 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
     .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: the current directory)');
   addExamples(
     cmd,
-    ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE'],
+    ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE', 'exercises show', 'exercises show Plank --images'],
     [
       'exercises show Barbell_Bench_Press --format json | jq .instructions',
       'exercises ids --all | exercises show - --format jsonl > catalogue.jsonl',

@@ -221,6 +221,7 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
       `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
       `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
       `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
+      ...(kind === 'image' ? ['exercises image Plank --view'] : []),
     ],
     [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
   );
