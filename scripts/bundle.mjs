@@ -40,6 +40,9 @@ const VENDOR = {
   cacache: ['cacache'],
   // The cache rules of `serve --upstream` (src/server/proxy/cache-policy.ts).
   'http-cache-semantics': ['http-cache-semantics'],
+  // Only at a terminal: the picker (src/prompt) and the half-block image renderer (src/output/images).
+  'inquirer-search': ['@inquirer/search'],
+  pngjs: ['pngjs'],
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, specifiers]) => specifiers.map((s) => [s, file])));
 

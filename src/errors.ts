@@ -154,3 +154,13 @@ export class InterruptedError extends CliError {
   }
 }
 
+
+/**
+ * The person left a prompt (Esc, Ctrl-C): exit 130 with nothing printed, as a shell does for
+ * Ctrl-C; they know what they did.
+ */
+export class PromptCancelledError extends InterruptedError {
+  constructor() {
+    super('Cancelled.');
+  }
+}

@@ -2,6 +2,8 @@
 import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import type { PageCursor } from '../api/paging.js';
 import { addExamples } from './shared/help.js';
 import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
@@ -9,9 +11,12 @@ import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions }
 export interface QueryOptions {
   filters: QueryFilterParams;
   paging: PagingChoice;
+  /** `--pick`: choose one of the results at the terminal, then show its record. */
+  pick?: boolean;
 }
 
 export async function run(options: QueryOptions, ctx: Context): Promise<void> {
+  if (options.pick) return pickFromResults(options, ctx);
   const { outputList } = await import('./shared/list-output.js');
   const { requestedFields } = await import('../output/fields.js');
   requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
@@ -20,12 +25,45 @@ export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   await outputList(ctx, (cursor) => api.query({ ...options.filters, ...cursor, ...(lang ? { lang } : {}) }), options.paging);
 }
 
+/**
+ * `query --pick`: the results (one page, or every page with --all/--max) offered in the
+ * picker (src/prompt), and the one chosen shown as `show` shows it. At a terminal only.
+ */
+async function pickFromResults(options: QueryOptions, ctx: Context): Promise<void> {
+  const { canPrompt } = await import('../prompt/interactive.js');
+  if (!canPrompt(ctx)) {
+    throw new UsageError('--pick chooses at a terminal, and this run has none to ask (stdin or stdout is not a terminal, CI is set, or --no-input or a format flag was given).', {
+      hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass an id to `exercises show`.',
+    });
+  }
+  const lang = langInForce(ctx.settings());
+  const api = await ctx.api();
+  const { paginatePages } = await import('../api/paging.js');
+  const { limit, after, before, follow, max } = options.paging;
+  const fetchPage = (cursor: PageCursor) => api.query({ ...options.filters, ...cursor, limit, ...(lang ? { lang } : {}) });
+  const results: unknown[] = [];
+  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) })) results.push(...items);
+  const { candidateOf, mergeCandidates } = await import('../prompt/candidates.js');
+  const found = mergeCandidates([results.map((r) => candidateOf(r, lang))]);
+  // List items are summaries: muscles and equipment come from what is known on disk, when it is.
+  const { knownExercises } = await import('../prompt/known-exercises.js');
+  const ids = new Set(found.map((c) => c.id));
+  const known = (await knownExercises(ctx)).candidates.filter((c) => ids.has(c.id));
+  const candidates = mergeCandidates([found, known]);
+  if (candidates.length === 0) throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
+  const { pickExercise } = await import('../prompt/pick.js');
+  const id = await pickExercise(ctx, candidates, `Pick one of ${candidates.length} results to show (type to filter):`);
+  const { run: show } = await import('./show.js');
+  await show({ ids: [id] }, ctx);
+}
+
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('query')
     .description('search the catalogue with filters (GET /exercise/query)');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
+  cmd.option('--pick', 'choose one of the results at the terminal (type to filter), then show it');
   addExamples(
     cmd,
     [
@@ -34,6 +72,7 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
       'exercises query --category strength,plyometrics --equipment dumbbell --equipment "body only"',
       'exercises query --muscle "lower back" --all',
       'exercises query --name kniebeuge --searchlang de-DE --lang de-DE',
+      'exercises query --muscle chest --pick',
     ],
     [
       'exercises query --muscle chest --all --format jsonl | jq -r .id',
@@ -45,6 +84,6 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
   cmd.action(async (opts: Record<string, unknown>) => {
     const ctx = context();
     // Everything the user typed is checked before the first request.
-    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts) }, ctx);
+    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, ctx);
   });
 };

@@ -9,23 +9,40 @@ import { SHOW_CONCURRENCY } from '../defaults.js';
 import { langInForce } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
+import type { ExerciseRecord } from '../catalogue/types.js';
+import type { ImageProtocol } from '../output/images/protocol.js';
+import { imagesFlag, splitImagesValue } from './shared/images-flag.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
 export interface ShowOptions {
-  /** Ids or names in the order given; `-` stands for the ids read from stdin. */
+  /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
   ids: string[];
+  /** `--images[=protocol]`: draw each record's premium images after it (shared/view-images.ts). */
+  images?: { protocol?: ImageProtocol };
+  /** `--dir`: where images are looked for and kept, as <dir>/<id>/<name>.png. */
+  dir?: string;
 }
 
-export function showOptions(args: readonly string[]): ShowOptions {
-  if (args.length === 0) throw new UsageError('Give at least one exercise id or name, or - to read them from stdin.');
+export function showOptions(given: readonly string[], flags: { images?: unknown; dir?: string } = {}, argv: readonly string[] = []): ShowOptions {
+  const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
+  const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);
-  return { ids: [...args] };
+  const images = imagesFlag(flag, '--images');
+  if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
+  return { ids: [...args], ...(images ? { images } : {}), ...(flags.dir !== undefined ? { dir: flags.dir } : {}) };
+}
+
+/** With no id: the one picked at a terminal (src/prompt), else today's usage error. */
+async function idsOrPick(options: ShowOptions, ctx: Context): Promise<string[]> {
+  if (options.ids.length > 0) return options.ids;
+  const { pickMissingId } = await import('../prompt/exercise-picker.js');
+  return [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
-  const args = options.ids;
+  const args = await idsOrPick(options, ctx);
   const { createRecordWriter } = await import('../output/record.js');
   const { fetchRecords } = await import('../api/fetch-records.js');
   const { requestedIds } = await import('./shared/requested-ids.js');
@@ -36,9 +53,14 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
 
   const missing: string[] = [];
+  /** With --images, the records shown, to draw their images after them. */
+  const shown: ExerciseRecord[] = [];
   let total = 0;
   const emit = async (outcome: RecordOutcome): Promise<void> => {
-    if ('record' in outcome) return writer.add(outcome.record);
+    if ('record' in outcome) {
+      if (options.images) shown.push(outcome.record);
+      return writer.add(outcome.record);
+    }
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
     // With several ids, say which as it happens; the summary error comes at the end.
@@ -57,6 +79,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   }
 
   if (total === 0) throw (await import('./shared/requested-ids.js')).noIdsOnStdin();
+  if (options.images) {
+    const { viewImages } = await import('./shared/view-images.js');
+    const { outputDir } = await import('./shared/media-run.js');
+    for (const record of shown) await viewImages(ctx, api, record, { ...options.images, dir: outputDir(options.dir) });
+  }
   if (missing.length > 0) {
     throw new NotFoundError(
       // With several ids each missing one was named as it came: the summary does not name them again.
@@ -70,10 +97,12 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
   const cmd = program
     .command('show')
     .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
-    .argument('<id-or-name...>', 'exercise ids or names (quote names with spaces); - for stdin');
+    .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one')
+    .option('--images [protocol]', 'draw the premium images at the terminal after the record: kitty, iterm or blocks (default: found from the terminal)')
+    .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: the current directory)');
   addExamples(
     cmd,
-    ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE'],
+    ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE', 'exercises show', 'exercises show Plank --images'],
     [
       'exercises show Barbell_Bench_Press --format json | jq .instructions',
       'exercises ids --all | exercises show - --format jsonl > catalogue.jsonl',
@@ -81,8 +110,8 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );
-  cmd.action(async (args: string[]) => {
+  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string }) => {
     const ctx = context();
-    await runF(showOptions(args), ctx);
+    await runF(showOptions(args, flags, ctx.argv), ctx);
   });
 };

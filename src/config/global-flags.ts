@@ -39,6 +39,8 @@ export interface GlobalOptions {
   budget?: number;
   /** commander's `--no-pager` sets this to false. */
   pager: boolean;
+  /** commander's `--no-input` sets this to false: never prompt (src/prompt/interactive.ts). */
+  input: boolean;
 }
 
 export interface GlobalFlag {
@@ -88,6 +90,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { key: 'cache', flags: '--no-cache', description: 'neither read nor write the response cache' },
   { key: 'budget', flags: '--budget <n>', description: 'stop before the request that would pass n requests this month', setting: 'budget', whole: { min: 0, max: Number.MAX_SAFE_INTEGER } },
   { key: 'pager', flags: '--no-pager', description: 'never send long tables through a pager' },
+  { key: 'input', flags: '--no-input', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
 ];
 
 /** The flag as typed (`--base-url`), for messages. */

@@ -6,13 +6,14 @@
  * or bidi override reaches the terminal from here.
  */
 import { type Context, outputFormat } from '../context.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { CliError, ExitCode, type ExitCodeValue, PromptCancelledError } from '../errors.js';
 import { cleanText } from '../util/text.js';
 import { jsonText } from './json.js';
 
 type ErrorContext = Pick<Context, 'io' | 'env' | 'globals'>;
 
 export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
+  if (err instanceof PromptCancelledError) return err.exitCode; // the person left a prompt: nothing to say
   const known = err instanceof CliError ? err : undefined;
   const exitCode = known?.exitCode ?? ExitCode.UNEXPECTED;
   const message = cleanText(known?.message ?? `Unexpected error: ${err instanceof Error ? err.message : String(err)}`);

@@ -22,10 +22,14 @@ import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
 import { downloadMessages, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
+import type { ApiClient } from '../../api/client.js';
+import type { ImageProtocol } from '../../output/images/protocol.js';
+import { imagesFlag, splitImagesValue } from './images-flag.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
-  idOrName: string;
+  /** Undefined: none was given, and the picker chooses one (at a terminal). */
+  idOrName?: string;
   /** Media names to fetch; none means every one the record lists. */
   names: string[];
   /** `-o`: the one file to write, `-` for stdout. */
@@ -34,6 +38,8 @@ export interface SingleMediaOptions {
   dir: string;
   /** `--overwrite`: download again even when a complete file is already there. */
   overwrite: boolean;
+  /** `image --view[=protocol]`: draw the images at the terminal (from disk first) instead of only saving them. */
+  view?: { protocol?: ImageProtocol };
 }
 
 /** The flags as commander parsed them. */
@@ -41,14 +47,15 @@ export interface SingleMediaFlags {
   output?: string;
   dir?: string;
   overwrite?: boolean;
+  view?: unknown;
 }
 
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
-export function singleMediaOptions(kind: MediaKind, idOrName: string, names: string[], flags: SingleMediaFlags, io: Pick<IOStreams, 'stdoutIsTTY'>): SingleMediaOptions {
-  assertNoEmptyIds([idOrName]);
-  if (isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
+export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined, names: string[], flags: SingleMediaFlags, io: Pick<IOStreams, 'stdoutIsTTY'>): SingleMediaOptions {
+  if (idOrName !== undefined) assertNoEmptyIds([idOrName]);
+  if (idOrName !== undefined && isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
   if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
   if (flags.output !== undefined && flags.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
   if (flags.output === '-' && io.stdoutIsTTY) {
@@ -56,22 +63,27 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string, names: str
       hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
     });
   }
+  const view = imagesFlag(flags.view, '--view');
+  if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
   if (flags.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
   return {
     kind,
-    idOrName,
+    ...(idOrName !== undefined ? { idOrName } : {}),
     names: [...names],
     ...(flags.output !== undefined ? { output: flags.output } : {}),
     dir: outputDir(flags.dir),
     overwrite: flags.overwrite === true,
+    ...(view ? { view } : {}),
   };
 }
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
-  const { kind, idOrName, names, dir } = options;
+  const { kind, names, dir } = options;
+  const idOrName = options.idOrName ?? (await (await import('../../prompt/exercise-picker.js')).pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
   const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
   const api = await ctx.api();
+  if (options.view) return viewSingle(ctx, api, idOrName, options);
 
   const jobsFor = (exerciseId: string) => uniqueJobs(names.map((entry) => mediaJob(api, dir, exerciseId, kind, entry)));
   /**
@@ -184,14 +196,23 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   }
 }
 
+/** `image --view`: the record (one request, or the cache), then its images drawn (shared/view-images.ts). */
+async function viewSingle(ctx: Context, api: ApiClient, idOrName: string, options: SingleMediaOptions): Promise<void> {
+  const lang = langInForce(ctx.settings());
+  const record = await api.getExercise(idOrName, lang ? { lang } : {});
+  const { viewImages } = await import('./view-images.js');
+  await viewImages(ctx, api, record, { ...options.view, dir: options.dir, names: options.names });
+}
+
 export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
   const ext = MEDIA[kind].extension.slice(1);
   const cmd = program
-    .command(`${kind} <id-or-name> [names...]`)
+    .command(`${kind} [id-or-name] [names...]`)
     .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
     .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
     .option('--overwrite', 'download again and overwrite files already present');
+  if (kind === 'image') cmd.option('--view [protocol]', 'draw the images at the terminal (kept in --dir when fetched): kitty, iterm or blocks (default: found from the terminal)');
   const viewer = kind === 'image' ? 'display -' : 'mpv -';
   addExamples(
     cmd,
@@ -200,11 +221,21 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
       `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
       `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
       `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
+      ...(kind === 'image' ? ['exercises image Plank --view'] : []),
     ],
     [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
   );
-  cmd.action(async (idOrName: string, names: string[], flags: SingleMediaFlags) => {
+  cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
     const ctx = context();
+    // `image --view Plank`: the id taken as the flag's value; `image Plank --view start`: a name.
+    const { flag, positional } = splitImagesValue(flags.view, '--view', ctx.argv);
+    if (positional !== undefined) {
+      flags = { ...flags, view: flag };
+      // The value came before the id (`image --view Plank start`): it is the id, the rest names.
+      const before = idOrName === undefined || ctx.argv.indexOf('--view') < ctx.argv.indexOf(idOrName);
+      if (before) [idOrName, names] = [positional, idOrName === undefined ? names : [idOrName, ...names]];
+      else names = [positional, ...names];
+    }
     await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
   });
 }

@@ -1,0 +1,42 @@
+/**
+ * The exercises the picker can offer without a request: with a catalogue directory in force
+ * (--catalogue, --sandbox's sample) its records; otherwise what earlier answers left on disk,
+ * the response cache's list answers and records (with muscles and equipment when the answer
+ * had them) and completion's id index (ids and names).
+ */
+import type { Context } from '../context.js';
+import { langInForce } from '../config/settings.js';
+import { cacheRoot, httpCacheDir } from '../cache/paths.js';
+import { readIdIndex } from '../completion/id-index.js';
+import { type PickCandidate, candidateOf, mergeCandidates } from './candidates.js';
+
+export interface KnownExercises {
+  candidates: PickCandidate[];
+  /** Where they came from, for the prompt's wording. */
+  source: 'catalogue' | 'cache';
+}
+
+/** The catalogue directory answering this run (--catalogue and the like, --sandbox's sample), if any. */
+export async function catalogueDir(ctx: Context): Promise<string | undefined> {
+  const conn = await ctx.connection();
+  if (conn.catalogue !== undefined) return conn.catalogue;
+  if (!ctx.globals.sandbox) return undefined;
+  const { sampleCatalogueDir } = await import('../server/sandbox.js');
+  return sampleCatalogueDir();
+}
+
+export async function knownExercises(ctx: Context): Promise<KnownExercises> {
+  const lang = langInForce(ctx.settings());
+  const dir = await catalogueDir(ctx);
+  if (dir !== undefined) {
+    const { loadCatalogue } = await import('../server/catalogue.js');
+    const catalogue = await loadCatalogue(dir);
+    return { candidates: mergeCandidates([catalogue.entries.map((e) => candidateOf(e, lang))]), source: 'catalogue' };
+  }
+  const conn = await ctx.connection();
+  const root = cacheRoot(ctx.env);
+  const { cachedExercises } = await import('./cached-listings.js');
+  const cached = ctx.globals.cache ? await cachedExercises(httpCacheDir(root), conn.baseUrl) : [];
+  // Cached answers first: they carry more than the id index's names.
+  return { candidates: mergeCandidates([cached.map((e) => candidateOf(e, lang)), readIdIndex(root).map((e) => candidateOf(e))]), source: 'cache' };
+}

@@ -1,0 +1,88 @@
+/**
+ * The prompt and image code load only when used (start-up budgets unchanged): a plain
+ * `--help`, a `show` answered from the cache and a `show` in a pipe load neither the prompt
+ * library nor the PNG decoder (their vendor files, dist/bundle/vendor/inquirer-search.cjs and
+ * pngjs.cjs), while a picker or a half-block drawing at a terminal does, which shows the trace
+ * sees them. A preloaded script lists the files require() loaded (test/cache/fixtures).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedHome, runCli } from '../helpers/run-cli.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { serverEnv } from '../client/fixtures.js';
+import { HAVE_TMUX, startTerminal } from './tmux.js';
+
+const TRACE = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', import.meta.url));
+const LAZY = ['inquirer-search', 'pngjs'];
+
+let server: CatalogueServer;
+const dirs: string[] = [];
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function traceFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'exercises-trace-'));
+  dirs.push(dir);
+  return join(dir, 'loaded.json');
+}
+
+function vendorsIn(file: string): string[] {
+  const loaded = JSON.parse(readFileSync(file, 'utf8')) as string[];
+  return loaded.filter((f) => f.includes(join('bundle', 'vendor'))).map((f) => basename(f, '.cjs'));
+}
+
+async function vendorsLoadedBy(args: string[], env: Record<string, string | undefined>) {
+  const file = traceFile();
+  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file } });
+  return { ...r, vendors: vendorsIn(file) };
+}
+
+describe('prompt and image code load only when used', () => {
+  it('--help loads neither', async () => {
+    const r = await vendorsLoadedBy(['--help'], {});
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--no-input/);
+    for (const v of LAZY) expect(r.vendors).not.toContain(v);
+  });
+
+  it('a show answered from the cache loads neither', async () => {
+    const home = isolatedHome();
+    dirs.push(home);
+    const env = { ...serverEnv(server), HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
+    const miss = await vendorsLoadedBy(['show', 'Push_Up'], env);
+    expect(miss.code, miss.stderr).toBe(0);
+    const hit = await vendorsLoadedBy(['show', 'Push_Up'], env);
+    expect(hit.code, hit.stderr).toBe(0);
+    expect(hit.vendors).toEqual([]);
+  });
+
+  it('show --images in a pipe loads neither', async () => {
+    const r = await vendorsLoadedBy(['--sandbox', 'show', 'Plank', '--images=blocks'], {});
+    expect(r.code, r.stderr).toBe(0);
+    for (const v of LAZY) expect(r.vendors).not.toContain(v);
+  });
+
+  it.skipIf(!HAVE_TMUX)('at a terminal, the picker loads the prompt library and a half-block drawing the decoder (tmux)', async () => {
+    const file = traceFile();
+    const t = startTerminal(['--sandbox', 'show', '--images=blocks'], { env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, COLORTERM: 'truecolor' } });
+    try {
+      await t.waitFor('Pick an exercise');
+      t.type('plank');
+      await t.waitFor(/❯ Plank/);
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(0);
+      expect(existsSync(file)).toBe(true);
+      expect(vendorsIn(file)).toEqual(expect.arrayContaining(LAZY));
+    } finally {
+      t.close();
+    }
+  });
+});

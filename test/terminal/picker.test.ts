@@ -1,0 +1,166 @@
+/**
+ * The picker in a real terminal (tmux): `show`, `image` with no id at a terminal open a
+ * search prompt over the exercises already known; typing a fragment filters, Enter runs the
+ * command on the choice, Esc and Ctrl-C leave with exit 130 and nothing printed; names from
+ * the service show inert. Data: --sandbox (the sample catalogue, in-process) or a catalogue
+ * directory written here.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { type CatalogueServer, startServer } from '../helpers/server.js';
+import { serverEnv } from '../client/fixtures.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalRun, startTerminal } from './tmux.js';
+
+if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
+
+const runs: TerminalRun[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const r of runs.splice(0)) r.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function terminal(args: string[], env: Record<string, string | undefined> = {}): TerminalRun {
+  const run = startTerminal(args, { env });
+  runs.push(run);
+  return run;
+}
+
+describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
+  it('filters by a typed fragment, and Enter shows the record chosen', async () => {
+    const t = terminal(['--sandbox', 'show']);
+    await t.waitFor('Pick an exercise to show');
+    t.type('dedlift');
+    const filtered = await t.waitFor(/❯ Conventional Deadlift/);
+    // Primary muscle and equipment beside each, and only the matches.
+    expect(filtered).toMatch(/Conventional Deadlift\s+lower back · barbell\s+Conventional_Deadlift/);
+    expect(filtered).not.toMatch(/Plank/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.capture();
+    expect(screen).toMatch(/^Conventional Deadlift {2}\(Conventional_Deadlift\)$/m);
+    expect(screen).toMatch(/Instructions:/);
+    expect(screen).not.toMatch(/Pick an exercise/); // the prompt is erased: the record alone remains
+  });
+
+  it('matches names without their accents and in any case', async () => {
+    const t = terminal(['--sandbox', 'show']);
+    await t.waitFor('Pick an exercise');
+    t.type('DEVELOPPE COUCHE');
+    const screen = await t.waitFor(/❯ Développé Couché Serré/);
+    expect(screen).toMatch(/triceps · barbell/);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
+
+  it('image with no id picks, then fetches the images of the choice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exercises-pick-media-'));
+    dirs.push(dir);
+    const t = terminal(['--sandbox', 'image', '--dir', dir]);
+    await t.waitFor('Pick an exercise to fetch the images of');
+    t.type('plank');
+    await t.waitFor(/❯ Plank/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.capture()).toMatch(/Fetched 2 files/);
+  });
+
+  it.each([['Escape'], ['C-c']])('%s leaves with exit 130 and prints nothing', async (key) => {
+    const t = terminal(['--sandbox', 'show']);
+    await t.waitFor('Pick an exercise');
+    t.type('bench');
+    await t.waitFor(/❯ Barbell Bench Press/);
+    t.keys(key);
+    expect(await t.exitCode()).toBe(130);
+    expect(t.capture().trim()).toBe('');
+  });
+
+  it('shows a hostile name inert: no colour, no title change, the escapes visible as text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exercises-hostile-catalogue-'));
+    dirs.push(dir);
+    const hostile = {
+      id: 'Evil_Curl',
+      name: 'Evil \u001b[31mRED\u001b[0m \u202e\u001b]0;pwned\u0007',
+      category: 'STRENGTH',
+      primaryMuscle: ['BICEPS'],
+      equipment: 'DUMBBELL',
+      instructions: ['Curl.'],
+    };
+    const plain = { id: 'Plain_Curl', name: 'Plain Curl', category: 'STRENGTH', primaryMuscle: ['BICEPS'], equipment: 'DUMBBELL', instructions: ['Curl.'] };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(hostile)}\n${JSON.stringify(plain)}\n`);
+    const t = terminal(['--catalogue', dir, 'show']);
+    await t.waitFor('Pick an exercise');
+    t.type('evil');
+    const screen = await t.waitFor(/❯ Evil/);
+    expect(screen).toContain('Evil \\x1b[31mRED\\x1b[0m \\u202e\\x1b]0;pwned');
+    const coloured = t.capture(true);
+    expect(coloured).not.toMatch(/\u001b\[31m/);
+    expect(t.display('#{pane_title}')).not.toContain('pwned');
+    t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
+  });
+
+  it('--no-input and CI never prompt: the usage error, exit 2', async () => {
+    const noInput = terminal(['--sandbox', '--no-input', 'show']);
+    expect(await noInput.exitCode()).toBe(2);
+    expect(noInput.capture()).toMatch(/Give at least one exercise id or name/);
+    const ci = terminal(['--sandbox', 'video'], { CI: 'true' });
+    expect(await ci.exitCode()).toBe(2);
+    expect(ci.capture()).toMatch(/Give the id or name of the exercise/);
+  });
+
+  it('query --pick chooses among the results, then shows the record', async () => {
+    const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick']);
+    await t.waitFor(/Pick one of \d+ results/);
+    t.type('push');
+    await t.waitFor(/❯ Push-Up\s+chest · body only/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.capture()).toMatch(/^Push-Up {2}\(Push_Up\)$/m);
+  });
+});
+
+describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
+  let server: CatalogueServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('with nothing known it says so, and lists the exercises only when asked, naming the cost', async () => {
+    const t = terminal(['show'], serverEnv(server));
+    const offer = await t.waitFor('No exercises are known yet');
+    expect(offer).toMatch(/List every exercise id \(exercises ids --all\): one request per \d+ exercises/);
+    expect(server.requests).toHaveLength(0); // nothing spent before the answer
+    t.keys('Enter');
+    await t.waitFor('Pick an exercise to show');
+    const listed = server.requests.length;
+    expect(listed).toBeGreaterThan(0);
+    t.type('plank');
+    await t.waitFor(/❯ Plank/);
+    expect(server.requests.length).toBe(listed); // no request while typing
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.capture()).toMatch(/^Plank {2}\(Plank\)$/m);
+  });
+
+  it('after a query, the picker offers its results from the cache with their muscles, and sends nothing while typing', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'exercises-pick-home-'));
+    dirs.push(home);
+    const env = serverEnv(server, { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') });
+    const listed = await runCli(['query', '--muscle', 'chest', '--format', 'json'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const before = server.requests.length;
+    const t = terminal(['show'], env);
+    await t.waitFor('Pick an exercise to show');
+    t.type('cable');
+    await t.waitFor(/❯ Cable Crossover/);
+    expect(server.requests.length).toBe(before);
+    t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
+  });
+});
