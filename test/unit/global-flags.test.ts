@@ -29,6 +29,7 @@ describe('global flags', () => {
       refresh: false,
       cache: true,
       pager: true,
+      input: true,
     });
   });
 
