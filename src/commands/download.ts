@@ -149,6 +149,7 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     await reportSummary(ctx, summary);
   }
   const problems: string[] = [];
+  if (plan.incomplete) problems.push(`the listing stopped early (${plan.incomplete.message}); the media of the ${plural(plan.exercises, 'exercise')} before that were handled`);
   if (plan.missing.length > 0) {
     problems.push(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}`);
   }

@@ -10,7 +10,7 @@
  */
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
-import { paginate } from '../api/paging.js';
+import { type ListingProblem, paginate } from '../api/paging.js';
 import { LIMIT_MAX } from '../catalogue/enums.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
@@ -36,6 +36,8 @@ export interface DownloadPlan {
   withMediaFields: number;
   /** Catalogue (JSON) requests made while planning. */
   requests: number;
+  /** Why the listing stopped before its end (a loop, no cursor, fewer than `total`, never ending), when it did. */
+  incomplete?: ListingProblem;
 }
 
 export interface PlanTarget {
@@ -134,7 +136,7 @@ export async function planFromListing(
       const params = { limit, ...cursor, ...(target.lang ? { lang: target.lang } : {}) };
       return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
     },
-    { limit, ...(options.max !== undefined ? { max: options.max } : {}) },
+    { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
   );
   for await (const summary of summaries) addExercise(plan, api, target, summary.id, summary);
   settleJobs(plan, target);

@@ -20,7 +20,7 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 export function reasonOf(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e.code === 'string') {
-    const text = (e.message ?? '').replace(/^[A-Z]+: /, '').replace(/, \w+ .*$/, '');
+    const text = (e.message ?? '').replace(/^[A-Z]+: /, '').replace(/, \w+( .*)?$/, '');
     return `${text || 'failed'} (${e.code})`;
   }
   return err instanceof Error ? err.message : String(err);
