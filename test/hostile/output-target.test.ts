@@ -46,7 +46,7 @@ describe('-o at a special file', () => {
     const got: Buffer[] = [];
     const reading = new Promise<void>((resolve, reject) => {
       const s = createReadStream(fifo);
-      s.on('data', (b: Buffer) => got.push(b));
+      s.on('data', (b) => void got.push(Buffer.from(b)));
       s.on('end', resolve);
       s.on('error', reject);
     });
