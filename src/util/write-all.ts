@@ -29,7 +29,12 @@ export function reasonOf(err: unknown): string {
 /** The error for a failed write of `path`; our own errors pass through. */
 export function writeFailed(path: string, err: unknown): WriteFailedError {
   if (err instanceof WriteFailedError) return err;
-  return new WriteFailedError(path, reasonOf(err), { cause: err, hint: 'Free some space (or fix the disk) and run the command again; the previous file was kept.' });
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'Free some space and run the command again; the previous file was kept.'
+      : 'Check the path, its permissions and the disk, then run the command again; the previous file was kept.';
+  return new WriteFailedError(path, reasonOf(err), { cause: err, hint });
 }
 
 /** Writes all of `data` at the file's current position (or at `position`), looping over short writes. */
