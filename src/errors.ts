@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'timeout'
   | 'server_error'
   | 'malformed_response'
+  | 'write_failed'
   | 'partial_failure'
   | 'interrupted'
   | 'unexpected';
@@ -138,6 +139,19 @@ export class NetworkError extends CliError {
 export class MalformedResponseError extends CliError {
   constructor(message: string, options?: CliErrorOptions) {
     super(message, ExitCode.NETWORK, 'malformed_response', options);
+  }
+}
+
+/**
+ * A file could not be written as promised (a full disk, an I/O error, a planted link refused):
+ * the previous file is left as it was. Exit 6, like any failure outside the user's hands.
+ */
+export class WriteFailedError extends CliError {
+  readonly path: string;
+
+  constructor(path: string, reason: string, options: CliErrorOptions = {}) {
+    super(`Cannot write ${path}: ${reason}.`, ExitCode.NETWORK, 'write_failed', { ...options, details: { path, ...options.details } });
+    this.path = path;
   }
 }
 

@@ -5,8 +5,34 @@
  * `before` walks the other way (prev, before, previousCursor, startCursor, else the first
  * id). It stops on an empty page, a short page, `total` reached, `max` reached, or a
  * cursor seen before — never an endless loop against a misbehaving server.
+ *
+ * A listing that did not end as a listing should is reported through `onIncomplete` (the
+ * commands warn and exit 7, keeping what they got): a cursor seen twice (a loop), a full page
+ * with no cursor to go on, a listing from the start that ended with fewer items than its
+ * `total`, or one that kept going past its first page's `total` plus a margin (LISTING_MARGIN)
+ * or past LISTING_MAX_ITEMS whatever it announced (a listing that never ends).
  */
 import type { ExerciseSummary, ListResponse } from '../catalogue/types.js';
+import { escapeUnsafe, shorten } from '../util/text.js';
+
+/**
+ * Items accepted past the first page's `total` (the catalogue may grow while it is listed):
+ * a tenth of it, at least 100.
+ */
+export function listingMargin(total: number): number {
+  return Math.max(100, Math.ceil(total / 10));
+}
+/** No listing is followed past this many items, whatever its `total` says (the real catalogue holds a few thousand). */
+export const LISTING_MAX_ITEMS = 200_000;
+
+/** Why a listing was cut short or stopped by a guard. */
+export interface ListingProblem {
+  reason: 'loop' | 'no-cursor' | 'short' | 'past-total';
+  /** One sentence for people (any server text in it escaped). */
+  message: string;
+  /** Items received before it stopped. */
+  received: number;
+}
 
 export type PageCursor = { after?: string; before?: string };
 
@@ -38,7 +64,13 @@ export interface PaginateOptions {
   before?: string;
   /** Stop after this many items. */
   max?: number;
+  /** Told once when the listing stopped for one of the reasons above rather than at its end. */
+  onIncomplete?: (problem: ListingProblem) => void;
+  /** Items after which a listing is stopped whatever it announces; LISTING_MAX_ITEMS when absent (tests lower it). */
+  maxItems?: number;
 }
+
+const quoted = (cursor: string): string => JSON.stringify(shorten(escapeUnsafe(cursor), 60));
 
 /**
  * The pages of a list, each as the items to use (the last one cut at `max`), following
@@ -51,10 +83,15 @@ export async function* paginatePages(
 ): AsyncIterable<ExerciseSummary[]> {
   const direction = options.before !== undefined ? 'before' : 'after';
   let cursor = direction === 'before' ? options.before : options.after;
+  // Only a listing from the start can be held to its `total` (a cursor starts part way).
+  const fromStart = cursor === undefined;
   const seen = new Set<string>();
   if (cursor !== undefined) seen.add(cursor);
   let received = 0;
   let yielded = 0;
+  let firstTotal: number | undefined;
+  const cap = options.maxItems ?? LISTING_MAX_ITEMS;
+  const incomplete = (reason: ListingProblem['reason'], message: string): void => options.onIncomplete?.({ reason, message, received });
 
   for (;;) {
     const page = await fetchPage(cursor === undefined ? {} : { [direction]: cursor });
@@ -67,10 +104,35 @@ export async function* paginatePages(
     }
     if (options.max !== undefined && yielded >= options.max) return;
     received += items.length;
-    if (items.length === 0 || items.length < options.limit) return;
-    if (typeof page.pagination.total === 'number' && received >= page.pagination.total) return;
+    const total = typeof page.pagination.total === 'number' ? page.pagination.total : undefined;
+    firstTotal ??= total;
+    const ended = items.length === 0 || items.length < options.limit;
+    if (ended || (total !== undefined && received >= total)) {
+      if (fromStart && total !== undefined && received < total) {
+        incomplete('short', `the listing ended after ${received} items although it announced ${total}`);
+      }
+      return;
+    }
     const next = nextCursor(page, direction);
-    if (next === null || next === undefined || seen.has(next)) return;
+    if (next === null) {
+      if (fromStart && total !== undefined && received < total) {
+        incomplete('short', `the listing ended after ${received} items although it announced ${total}`);
+      }
+      return;
+    }
+    if (next === undefined) {
+      incomplete('no-cursor', `a full page of the listing came with no cursor to the next one, after ${received} items`);
+      return;
+    }
+    if (seen.has(next)) {
+      incomplete('loop', `the listing gave the cursor ${quoted(next)} a second time (a loop), after ${received} items`);
+      return;
+    }
+    const bound = Math.min(cap, firstTotal === undefined ? cap : firstTotal + listingMargin(firstTotal));
+    if (received >= bound) {
+      incomplete('past-total', `the listing went on past ${received} items${firstTotal !== undefined ? ` although it announced ${firstTotal}` : ''}; stopped there`);
+      return;
+    }
     seen.add(next);
     cursor = next;
   }

@@ -3,8 +3,9 @@
  * exists and holds exercises.jsonl. Synchronous and cheap: `config set catalogue` and the
  * connection check it before anything starts; the server validates every line itself.
  */
-import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export const CATALOGUE_FILE = 'exercises.jsonl';
 
@@ -22,4 +23,64 @@ export function catalogueDirProblem(dir: string): string | undefined {
     return `${root} has no ${CATALOGUE_FILE}, so it is not a catalogue directory`;
   }
   return undefined;
+}
+
+/**
+ * The catalogue's index of media names, `<dir>/media-index.json`, written by `mirror`: for each
+ * media folder, exercise id and file name as the URL asks for it (`start.png`), the file's path
+ * relative to the directory. Ids and names from the network are stored under safe names
+ * (`images/_CON-a3dbc4b6/premium/start.png` for the id `CON`), so the plain layout cannot find
+ * them; `serve` and `--catalogue` look here first. Absent or unreadable: the plain layout only.
+ *
+ * `{ "version": 1, "files": { "images": { "CON": { "start.png": "images/_CON-a3dbc4b6/premium/start.png" } } } }`
+ */
+export const MEDIA_INDEX_FILE = 'media-index.json';
+
+export type MediaIndexFiles = Record<string, Record<string, Record<string, string>>>;
+
+/** The index's files, or an empty one when there is none (or it cannot be read). */
+export function readMediaIndex(dir: string): MediaIndexFiles {
+  try {
+    const parsed = JSON.parse(readFileSync(join(resolve(dir), MEDIA_INDEX_FILE), 'utf8')) as { files?: unknown };
+    const files = parsed?.files;
+    return typeof files === 'object' && files !== null && !Array.isArray(files) ? (files as MediaIndexFiles) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The index's text for `files`. */
+export function mediaIndexText(files: MediaIndexFiles): string {
+  return `${JSON.stringify({ version: 1, files })}\n`;
+}
+
+/** Each loaded index with the mtime it was read at: read again only when the file changes. */
+const loaded = new Map<string, { mtimeMs: number; files: MediaIndexFiles }>();
+
+/**
+ * The relative path the index gives for `/<folder>/<id>/premium/<fileName>`, or undefined. Only a
+ * path of plain components (no `..`, no absolute path) is returned; the caller still checks that
+ * the real file lies inside the directory.
+ */
+export async function indexedMediaPath(dir: string, folder: string, id: string, fileName: string): Promise<string | undefined> {
+  const root = resolve(dir);
+  const file = join(root, MEDIA_INDEX_FILE);
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await stat(file)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  let entry = loaded.get(root);
+  if (!entry || entry.mtimeMs !== mtimeMs) {
+    entry = { mtimeMs, files: readMediaIndex(root) };
+    loaded.set(root, entry);
+  }
+  const byId = Object.hasOwn(entry.files, folder) ? entry.files[folder] : undefined;
+  const byName = byId && Object.hasOwn(byId, id) ? byId[id] : undefined;
+  const rel = byName && Object.hasOwn(byName, fileName) ? byName[fileName] : undefined;
+  if (typeof rel !== 'string' || rel === '' || isAbsolute(rel)) return undefined;
+  const parts = rel.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0'))) return undefined;
+  return rel;
 }

@@ -11,7 +11,9 @@ import { langInForce } from '../config/settings.js';
 import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../catalogue/media.js';
 import type { UnusableEntry } from '../media/jobs.js';
-import type { DownloadPlan } from '../media/plan.js';
+import type { DownloadPlan, PlanTarget } from '../media/plan.js';
+import type { BulkSummary } from '../media/bulk.js';
+import type { ApiClient } from '../api/client.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
@@ -119,6 +121,8 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   };
 
   let plan: DownloadPlan;
+  /** Set when the files were downloaded page by page, as the listing arrived. */
+  let streamed: BulkSummary | undefined;
   if (options.ids.length > 0) {
     plan = await planFromIds(api, requestedIds(options.ids, ctx.io, ctx.globals.quiet), target, {
       // Record requests are small: at least the default pool, however low --concurrency is.
@@ -127,8 +131,10 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     });
     // `download -` with nothing on stdin means what `show -` does: a usage error, not an empty success.
     if (options.ids.every((a) => a === '-') && plan.exercises === 0 && plan.missing.length === 0) throw noIdsOnStdin();
-  } else {
+  } else if (options.dryRun) {
     plan = await planFromListing(api, options.filters, target, options.max !== undefined ? { max: options.max } : {});
+  } else {
+    ({ plan, summary: streamed } = await downloadListing(ctx, api, options, target));
   }
 
   if (plan.exercises > 0 && plan.withMedia === 0 && !ctx.globals.quiet) {
@@ -141,14 +147,14 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   if (options.dryRun) {
     await printDryRun(ctx, plan, options.skipExisting);
   } else {
-    const summary = await runMediaJobs(ctx, api, plan.jobs, {
-      concurrency: options.concurrency,
-      skipExisting: options.skipExisting,
-      failFast: options.failFast,
+    const summary = streamed ?? (await runMediaJobs(ctx, api, plan.jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast }));
+    await reportSummary(ctx, summary).catch((err: unknown) => {
+      // Failed files and a listing cut short: one exit 7 that says both.
+      if (!plan.incomplete) throw err;
     });
-    await reportSummary(ctx, summary);
   }
   const problems: string[] = [];
+  if (plan.incomplete) problems.push(`the listing stopped early (${plan.incomplete.message}); the media of the ${plural(plan.exercises, 'exercise')} before that were handled`);
   if (plan.missing.length > 0) {
     problems.push(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}`);
   }
@@ -156,6 +162,43 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     problems.push(`${plural(plan.unusable.length, 'media entry', 'media entries')} listed by the service could not be fetched (named above)`);
   }
   if (problems.length > 0) throw new PartialFailureError(`${problems.join('; ')}.`);
+}
+
+/**
+ * A listing's media downloaded page by page as the pages arrive: the next page is fetched while
+ * this one's files download, so memory holds a page of jobs (and the summary), never the whole
+ * listing first, and the first files land at once.
+ */
+async function downloadListing(ctx: Context, api: ApiClient, options: DownloadOptions, target: PlanTarget): Promise<{ plan: DownloadPlan; summary: BulkSummary }> {
+  const { emptyPlan, streamListingJobs } = await import('../media/plan.js');
+  const plan = emptyPlan();
+  const pages = streamListingJobs(api, options.filters, target, options.max !== undefined ? { max: options.max } : {}, plan)[Symbol.asyncIterator]();
+  const summary: BulkSummary = { total: 0, fetched: 0, skipped: 0, failed: 0, bytes: 0, seconds: 0, outcomes: [], stoppedEarly: false };
+  let pending = pages.next();
+  try {
+    for (;;) {
+      const { value: jobs, done } = await pending;
+      if (done) break;
+      pending = pages.next();
+      pending.catch(() => {}); // awaited on the next turn; an early stop must not leave it unhandled
+      const part = await runMediaJobs(ctx, api, jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast });
+      // Added in place: copying the outcomes on every page would cost the square of the listing.
+      summary.total += part.total;
+      summary.fetched += part.fetched;
+      summary.skipped += part.skipped;
+      summary.failed += part.failed;
+      summary.bytes += part.bytes;
+      summary.seconds += part.seconds;
+      for (const o of part.outcomes) summary.outcomes.push(o);
+      if (part.stoppedEarly) {
+        summary.stoppedEarly = true;
+        break;
+      }
+    }
+  } finally {
+    void pages.return?.(undefined)?.catch(() => {});
+  }
+  return { plan, summary };
 }
 
 const BULK_SCRIPT = `

@@ -11,20 +11,28 @@ import { addExamples } from './shared/help.js';
 export type { MirrorOptions };
 
 export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
-  const [{ runMirror }, { budgetFor, requireKey }, { runMediaJobs }] = await Promise.all([
+  const [{ runMirror }, { budgetFor, requireKey }, { runMediaJobs }, { keyHash }] = await Promise.all([
     import('../mirror/run.js'),
     import('../connection.js'),
     import('./shared/media-run.js'),
+    import('../cache/keys.js'),
   ]);
   await runMirror(options, {
     connect: async () => {
       const conn = await ctx.connection();
-      return { api: await ctx.apiFor(requireKey(conn)), budget: budgetFor(conn, ctx.settings()) };
+      return {
+        api: await ctx.apiFor(requireKey(conn)),
+        budget: budgetFor(conn, ctx.settings()),
+        // The sandbox's port changes every run: it is one service all the same.
+        origin: conn.baseUrlSource === 'sandbox' ? 'sandbox' : conn.baseUrl.replace(/\/+$/, ''),
+        keyHash: keyHash(conn.apiKey),
+      };
     },
     downloadMedia: (api, jobs, jobOptions) => runMediaJobs(ctx, api, jobs, jobOptions),
     stderr: ctx.io.stderr,
     stderrIsTTY: ctx.io.stderrIsTTY,
     quiet: ctx.globals.quiet,
+    verbose: ctx.globals.verbose,
     signal: ctx.signal,
   });
 }

@@ -4,7 +4,7 @@
  * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
  * rate limit spent, Ctrl-C — stop the whole run at once.
  */
-import { AuthError, BudgetExceededError, CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
+import { AuthError, BudgetExceededError, CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError, WriteFailedError } from '../errors.js';
 import type { DownloadResult } from './download-file.js';
 import type { MediaJob } from './jobs.js';
 import { looksComplete } from './verify.js';
@@ -71,8 +71,12 @@ export interface BulkOptions {
   progress?: ProgressSink;
 }
 
-/** Errors after which no other file can succeed either. */
+/** Disk failures no other file escapes: the whole file system is full or refuses writes. */
+const DISK_FATAL = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+
+/** Errors after which no other file can succeed either (a full disk included: exit 6 at once, not a failure per file). */
 export function isFatal(err: unknown): boolean {
+  if (err instanceof WriteFailedError) return DISK_FATAL.has(String((err.cause as { code?: unknown } | undefined)?.code));
   return err instanceof AuthError || err instanceof RateLimitError || err instanceof InterruptedError;
 }
 

@@ -33,8 +33,9 @@ import {
   MalformedResponseError,
   NetworkError,
   NotFoundError,
-  UsageError,
+  WriteFailedError,
 } from '../errors.js';
+import { reasonOf } from '../util/write-all.js';
 import { type DispatchResponse, headerValue } from '../http/transport.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { errorForStatus } from '../http/status-errors.js';
@@ -96,10 +97,14 @@ export interface DownloadResult {
   completedElsewhere?: boolean;
 }
 
-/** A failure of the local disk (full, read-only, not a directory): not the network's fault, never retried. */
+/**
+ * A failure of the local disk (full, read-only, not a directory): not the network's fault, never
+ * retried; exit 6 with the file (when the error names it) and the reason.
+ */
 export function localWriteError(err: unknown, target?: MediaTarget): CliError {
-  const reason = err instanceof Error ? err.message : String(err);
-  return new UsageError(`Cannot write ${target ? `the ${target.what}` : 'the file'}: ${reason}.`, {
+  if (err instanceof CliError) return err;
+  const path = (err as { path?: unknown }).path;
+  return new WriteFailedError(typeof path === 'string' ? path : target ? `the ${target.what}` : 'the file', reasonOf(err), {
     hint: 'Check that --dir (or -o) names a writable directory with enough free space.',
     cause: err,
   });
@@ -139,7 +144,7 @@ async function readErrorBody(body: BodySource): Promise<string | undefined> {
 /**
  * Streams `target` into `sink`, resuming and retrying as described at the top of this file.
  * Throws the project's errors: AuthError (401/403), NotFoundError (404), RateLimitError,
- * NetworkError (after retries), MalformedResponseError (verification, size cap), UsageError
+ * NetworkError (after retries), MalformedResponseError (verification, size cap), WriteFailedError or UsageError
  * (local disk, links, a file another process keeps writing), InterruptedError.
  */
 export async function fetchToSink(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {

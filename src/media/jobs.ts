@@ -2,13 +2,13 @@
  * Media jobs: one file to fetch, with its URL (from ApiClient.mediaUrl: nothing here builds
  * URLs) and its safe local path `<dir>/<id>/<name>.png|.mp4`.
  */
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
 import { MalformedResponseError } from '../errors.js';
 import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, collisionKey, distinctComponent, pathInside, safeComponent } from './safe-path.js';
 import { escapeUnsafe, shorten } from '../util/text.js';
+import { ensureRealDirAsync } from '../util/real-dir.js';
 
 export interface MediaJob {
   exerciseId: string;
@@ -34,12 +34,14 @@ export function printable(value: string): string {
 }
 
 /**
- * Creates the job's folder and checks that, symbolic links followed, it is still inside the
- * output directory (a link planted at `<dir>/<id>` cannot redirect the write).
+ * Creates the job's folder one level at a time below the output directory, refusing a symbolic
+ * link at any level (exit 6, naming it: a link planted at `<dir>/<id>` or a mirror's `images/`
+ * cannot redirect the write), then checks again that its real location is inside the output
+ * directory.
  */
 export async function prepareJobDir(job: MediaJob): Promise<void> {
   const parent = dirname(job.path);
-  await mkdir(parent, { recursive: true });
+  await ensureRealDirAsync(job.dir, parent);
   await assertRealInside(job.dir, parent);
 }
 

@@ -10,12 +10,14 @@
  */
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
-import { paginate } from '../api/paging.js';
+import { basename, dirname } from 'node:path';
+import { type ListingProblem, paginate, paginatePages } from '../api/paging.js';
 import { LIMIT_MAX } from '../defaults.js';
 import type { MediaKind } from '../catalogue/media.js';
-import { NotFoundError } from '../errors.js';
+import { MalformedResponseError, NotFoundError } from '../errors.js';
 import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';
 import { hasMediaFields } from './media-names.js';
+import { collisionKey, distinctComponent, pathInside } from './safe-path.js';
 import { looksComplete } from './verify.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
@@ -36,6 +38,8 @@ export interface DownloadPlan {
   withMediaFields: number;
   /** Catalogue (JSON) requests made while planning. */
   requests: number;
+  /** Why the listing stopped before its end (a loop, no cursor, fewer than `total`, never ending), when it did. */
+  incomplete?: ListingProblem;
 }
 
 export interface PlanTarget {
@@ -55,7 +59,7 @@ function settleJobs(plan: DownloadPlan, target: PlanTarget): void {
   });
 }
 
-function emptyPlan(): DownloadPlan {
+export function emptyPlan(): DownloadPlan {
   return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, withMediaFields: 0, requests: 0 };
 }
 
@@ -134,11 +138,72 @@ export async function planFromListing(
       const params = { limit, ...cursor, ...(target.lang ? { lang: target.lang } : {}) };
       return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
     },
-    { limit, ...(options.max !== undefined ? { max: options.max } : {}) },
+    { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
   );
   for await (const summary of summaries) addExercise(plan, api, target, summary.id, summary);
   settleJobs(plan, target);
   return plan;
+}
+
+/**
+ * The jobs of a listing page by page, as the pages arrive (download --all, filters): memory
+ * grows with one page, not with the listing, and downloads start with the first page. `plan`
+ * is filled as it goes (counts, requests, unusable entries, why the listing stopped early);
+ * its `jobs` stay empty. Folders are kept distinct across pages: an id whose folder another id
+ * already took (`plank` after `Plank`) gets one with a hash, as uniqueJobs does within a page;
+ * the listing order is stable, so a rerun finds the same files.
+ */
+export async function* streamListingJobs(
+  api: ApiClient,
+  filters: QueryFilterParams,
+  target: PlanTarget,
+  options: { max?: number },
+  plan: DownloadPlan,
+): AsyncIterable<MediaJob[]> {
+  const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
+  const useQuery = hasFilters(filters);
+  const pages = paginatePages(
+    (cursor) => {
+      plan.requests++;
+      const params = { limit, ...cursor, ...(target.lang ? { lang: target.lang } : {}) };
+      return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
+    },
+    { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
+  );
+  /** Folder (by collision key) → the id that has it. */
+  const claimed = new Map<string, string>();
+  const claim = (folder: string, id: string): boolean => {
+    const owner = claimed.get(collisionKey(folder));
+    if (owner !== undefined && owner !== id) return false;
+    claimed.set(collisionKey(folder), id);
+    return true;
+  };
+  for await (const summaries of pages) {
+    const page: DownloadPlan = { ...emptyPlan(), unusable: plan.unusable };
+    for (const summary of summaries) addExercise(page, api, target, summary.id, summary);
+    settleJobs(page, target);
+    plan.exercises += page.exercises;
+    plan.withMedia += page.withMedia;
+    plan.withMediaFields += page.withMediaFields;
+    const jobs: MediaJob[] = [];
+    for (const job of page.jobs) {
+      const folder = basename(dirname(job.path));
+      if (claim(folder, job.exerciseId)) {
+        jobs.push(job);
+        continue;
+      }
+      const other = distinctComponent(job.exerciseId);
+      if (claim(other, job.exerciseId)) {
+        jobs.push({ ...job, path: pathInside(job.dir, other, basename(job.path)) });
+        continue;
+      }
+      const error = new MalformedResponseError("Left out: its folder would be the same as another exercise's.", { details: { exercise: job.exerciseId, name: job.name } });
+      const dropped = { exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error };
+      plan.unusable.push(dropped);
+      target.onUnusable?.(dropped);
+    }
+    if (jobs.length > 0) yield jobs;
+  }
 }
 
 export interface DryRunRow {

@@ -1,11 +1,12 @@
 /**
  * What a mirror run will ask for, decided from the listing and the work file before any
  * record request: the records it lacks (all of them with --refresh) and, per language, the
- * records in that language it lacks. Media cost one request per file missing on disk, known
+ * records in that language it lacks. An answer fetched from another service or under another
+ * plan (Fetched.stale) counts as lacking. Media cost one request per file missing on disk, known
  * only once the records are in.
  */
 import { LIMIT_MAX } from '../defaults.js';
-import type { Fetched } from './work-file.js';
+import { type Fetched, staleKey } from './work-file.js';
 
 /** The listing asks for the spec's largest page (§8): the fewest requests. */
 export const LISTING_PAGE_SIZE = LIMIT_MAX;
@@ -23,11 +24,11 @@ export function listingCost(count: number): number {
 }
 
 export function planMirror(ids: readonly string[], fetched: Fetched, langs: readonly string[], refresh: boolean): MirrorPlan {
-  const records = refresh ? [...ids] : ids.filter((id) => !fetched.records.has(id));
+  const records = refresh ? [...ids] : ids.filter((id) => !fetched.records.has(id) || fetched.stale.has(id));
   const localised: Array<[string, string]> = [];
   for (const id of ids) {
     for (const lang of langs) {
-      if (refresh || !fetched.langs.get(id)?.has(lang)) localised.push([id, lang]);
+      if (refresh || !fetched.langs.get(id)?.has(lang) || fetched.stale.has(staleKey(id, lang))) localised.push([id, lang]);
     }
   }
   return { ids, records, localised };

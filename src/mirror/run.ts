@@ -4,21 +4,21 @@
  * atomically at the end and at every stop (budget, Ctrl-C, a fatal error), so the directory
  * is always servable and the next run continues with no request repeated. Media last.
  */
-import { mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
-import { paginatePages } from '../api/paging.js';
 import type { MediaKind } from '../catalogue/media.js';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';
 import type { BulkSummary } from '../media/bulk.js';
 import type { MediaJob } from '../media/jobs.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../defaults.js';
-import { CliError, InterruptedError, NotFoundError, PartialFailureError } from '../errors.js';
-import { plural } from '../util/text.js';
+import { CliError, InterruptedError, NotFoundError, PartialFailureError, WriteFailedError } from '../errors.js';
+import { escapeUnsafe, plural, shorten } from '../util/text.js';
+import { ensureRealDir } from '../util/real-dir.js';
 import { catalogueEntry, writeCatalogueFile } from './catalogue-file.js';
+import { fetchListing, readStoredListing, storeListing, unstorableReason, withPrevious } from './listing.js';
 import { LISTING_PAGE_SIZE, listingCost, planMirror, requestCount } from './plan.js';
-import { WorkFileWriter, readWorkFile, translationOf, workPaths } from './work-file.js';
+import { type MirrorSource, WORK_DIR, WorkFileWriter, readWorkFile, translationOf, workPaths } from './work-file.js';
 
 export interface MirrorOptions {
   dir: string;
@@ -34,46 +34,22 @@ export interface MirrorOptions {
 export interface MirrorDeps {
   /**
    * The client to ask (never through the response cache: a rerun must see the listing as it
-   * is now, and the work file already keeps every record a mirror fetched) and the monthly
-   * budget in force, for the up-front count. Called once the work directory exists.
+   * is now, and the work file already keeps every record a mirror fetched), the monthly budget
+   * in force, for the up-front count, and the service and key the answers come from (the work
+   * file records them). Called once the work directory is known to be safe.
    */
-  connect(): Promise<{ api: ApiClient; budget: number | null }>;
+  connect(): Promise<{ api: ApiClient; budget: number | null; origin: string; keyHash: string }>;
   /** Downloads media jobs with the run's retries, progress and messages (the engine `download` uses). */
   downloadMedia(api: ApiClient, jobs: MediaJob[], options: { concurrency: number; skipExisting: boolean; failFast: boolean }): Promise<BulkSummary>;
   stderr: Writable;
   stderrIsTTY: boolean;
   quiet: boolean;
+  verbose: boolean;
   signal: AbortSignal;
 }
 
-/** The ids the service lists now, a page of 25 at a time. */
-async function fetchListing(api: ApiClient): Promise<string[]> {
-  const ids: string[] = [];
-  const seen = new Set<string>();
-  for await (const page of paginatePages((cursor) => api.exerciseIds({ ...cursor, limit: LISTING_PAGE_SIZE }), { limit: LISTING_PAGE_SIZE })) {
-    for (const item of page) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      ids.push(item.id);
-    }
-  }
-  return ids;
-}
-
-function readStoredListing(path: string): string[] | undefined {
-  try {
-    const ids = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function storeListing(path: string, ids: readonly string[]): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(ids));
-  renameSync(temp, path);
-}
+/** An id or text from the network, safe to print. */
+const shown = (text: string): string => JSON.stringify(shorten(escapeUnsafe(text), 80));
 
 /** A one-line progress display on a terminal stderr, redrawn at most every 100 ms. */
 function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'quiet'>, total: number): { tick(): void; done(): void } {
@@ -101,36 +77,53 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
   const say = (line: string): void => {
     if (!deps.quiet) deps.stderr.write(`${line}\n`);
   };
+  const verbose = (line: string): void => {
+    if (deps.verbose) deps.stderr.write(`${line}\n`);
+  };
   const paths = workPaths(dir);
-  mkdirSync(paths.workDir, { recursive: true });
-  const { api, budget } = await deps.connect();
+  // The root may be a link the user made; nothing below it may be (a planted `.mirror` → elsewhere).
+  ensureRealDir(dir, WORK_DIR);
+  const { api, budget, origin, keyHash } = await deps.connect();
   const against = budget !== null ? ` (budget: ${budget} this month)` : '';
 
-  const fetched = readWorkFile(dir);
   if (options.dryRun) {
     const stored = readStoredListing(paths.listing);
-    const ids = stored ?? (await fetchListing(api));
+    const listing = stored ? undefined : await fetchListing(api);
+    const ids = stored ?? listing!.ids;
+    const fetched = readWorkFile(dir, listing ? { origin, keyHash, plan: listing.plan } : undefined);
     const plan = planMirror(ids, fetched, options.langs, options.refresh);
-    const listing = listingCost(ids.length);
+    const cost = listingCost(ids.length);
     const source = stored
-      ? `the listing of the last run (${plural(ids.length, 'id')}); a run fetches it again: ${plural(listing, 'request')}`
-      : `the listing (${plural(ids.length, 'id')}) cost ${plural(listing, 'request')}`;
-    say(`mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan) + listing} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}.`);
-    if (!stored) storeListing(paths.listing, ids);
+      ? `the listing of the last run (${plural(ids.length, 'id')}); a run fetches it again: ${plural(cost, 'request')}`
+      : `the listing (${plural(ids.length, 'id')}) cost ${plural(cost, 'request')}`;
+    say(`mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan) + cost} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}.`);
+    if (listing && !listing.problem) storeListing(paths.listing, ids);
     return;
   }
 
+  const failed: string[] = [];
   say(`mirror: fetching the listing (${LISTING_PAGE_SIZE} ids a request)…`);
-  const ids = await fetchListing(api);
+  const listing = await fetchListing(api);
+  for (const id of listing.unstorable) failed.push(`${shown(id)}: listed, but ${unstorableReason(id)} cannot be stored in a catalogue; skipped`);
+  let ids = listing.ids;
+  if (listing.problem) {
+    // A listing cut short must not make the catalogue lose what the last one listed.
+    ids = withPrevious(ids, readStoredListing(paths.listing));
+    deps.stderr.write(`warning: ${listing.problem.message}; the ${plural(ids.length - listing.ids.length, 'id')} of the previous listing it lacks are kept.\n`);
+    failed.push(`the listing: ${listing.problem.message}`);
+  }
   storeListing(paths.listing, ids);
+  const source: MirrorSource = { origin, keyHash, plan: listing.plan };
+  const fetched = readWorkFile(dir, source);
   const plan = planMirror(ids, fetched, options.langs, options.refresh);
+  const stale = plan.records.filter((id) => fetched.stale.has(id)).length;
   say(
     `mirror: ${plural(ids.length, 'id')} listed (${plural(listingCost(ids.length), 'request')}); ${plural(plan.records.length, 'record request')}` +
       ` and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan)} more${against}` +
       `${options.media.length > 0 ? ', plus one per media file missing' : ''}.`,
   );
+  if (stale > 0) say(`mirror: ${plural(stale, 'record')} came from another service or plan (${listing.plan} now) and ${stale === 1 ? 'is' : 'are'} fetched again.`);
 
-  const failed: string[] = [];
   const writer = new WorkFileWriter(dir);
   const progress = progressLine(deps, requestCount(plan));
   let stop: unknown;
@@ -140,12 +133,15 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     const tasks: Array<() => Promise<void>> = [
       ...plan.records.map((id) => async () => {
         const record = await api.getExercise(id);
-        writer.append({ id, lang: null, record });
+        // Stored under the id it was listed by (catalogue-file.ts writes it so).
+        if (record.id !== id) verbose(`mirror: the record listed as ${shown(id)} came ${record.id === undefined ? 'without an id' : `with the id ${shown(record.id)}`}; stored as ${shown(id)}.`);
+        writer.append({ id, lang: null, record, source });
         fetched.records.set(id, record);
+        fetched.stale.delete(id);
       }),
       ...plan.localised.map(([id, lang]) => async () => {
         const record = await api.getExercise(id, { lang });
-        writer.append({ id, lang, record });
+        writer.append({ id, lang, record, source });
         const english = fetched.records.get(id);
         if (english) {
           const byLang = fetched.langs.get(id) ?? new Map<string, Translation | null>();
@@ -166,7 +162,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
         } catch (err) {
           if (!(err instanceof NotFoundError)) throw err;
           const id = (err.details as { exercise?: string } | undefined)?.exercise ?? '?';
-          if (!missing.has(id)) failed.push(`${id}: listed, but its record is not found (404)`);
+          if (!missing.has(id)) failed.push(`${shown(id)}: listed, but its record is not found (404)`);
           missing.add(id);
         }
         progress.tick();
@@ -180,10 +176,15 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     await Promise.all(workers);
   } finally {
     progress.done();
-    writer.close();
+    try {
+      writer.close();
+    } catch (err) {
+      stop ??= err;
+    }
   }
 
-  const entries = writeCatalogueFile(dir, ids, fetched);
+  const leftOut = (l: { id: string; reason: string }): void => void failed.push(`${shown(l.id)}: its record cannot be held in a catalogue (${escapeUnsafe(l.reason)}); left out`);
+  const entries = writeCatalogueFile(dir, ids, fetched, leftOut);
   if (stop !== undefined) {
     say(`mirror: stopped after ${plural(requests, 'request')} this run; ${plural(entries, 'exercise')} in ${dir}/exercises.jsonl. Run it again to continue.`);
     throw deps.signal.aborted && !(stop instanceof CliError) ? new InterruptedError() : stop;
@@ -191,12 +192,19 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
 
   let mediaLine = '';
   if (options.media.length > 0) {
-    const { mirrorMediaJobs } = await import('./media.js');
+    const { mirrorMediaJobs, writeMediaIndex } = await import('./media.js');
     const { describeUnusable } = await import('../media/jobs.js');
+    const { MEDIA } = await import('../catalogue/media.js');
+    for (const kind of options.media) ensureRealDir(dir, MEDIA[kind].folder); // a planted `images` link: exit 6 before any file
     const listed = ids.map((id) => catalogueEntry(id, fetched)).filter((e): e is CatalogueEntry => e !== undefined);
     const jobs = mirrorMediaJobs(api, dir, listed, options.media, (u) => failed.push(describeUnusable(u)));
+    // The index first: a file fetched is reachable from the moment it is in place.
+    writeMediaIndex(dir, options.media, jobs);
     const summary = await deps.downloadMedia(api, jobs, { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: true, failFast: false });
     for (const o of summary.outcomes) if (o.status === 'failed') failed.push(`${o.job.what}: ${o.error?.message ?? 'failed'}`);
+    // A write refused or failed inside the mirror (a planted link below images/) is the disk's failure: exit 6, naming it.
+    const refused = summary.outcomes.find((o) => o.error instanceof WriteFailedError);
+    if (refused?.error) throw refused.error;
     mediaLine = `; media: ${summary.fetched} fetched, ${summary.skipped} already there, ${summary.failed} failed`;
     if (summary.stoppedEarly || deps.signal.aborted) throw new InterruptedError();
   }

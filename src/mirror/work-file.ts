@@ -3,18 +3,33 @@
  * record, or a record in one language), appended as it arrives (see WorkFileWriter), so a run stopped
  * at any point (budget, Ctrl-C, a crash) keeps every answer it paid for and the next run
  * asks for none of them again. A torn last line (a crash mid-write) is ignored.
+ *
+ * Each line says where it came from (MirrorSource: the base URL, a hash of the key, the plan
+ * the listing showed), so a run against another service or under another plan fetches again
+ * what that one sees differently instead of keeping answers meant for the other.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExerciseRecord, Translation } from '../catalogue/types.js';
+import { fsyncOrThrow, writeAllSync, writeFailed } from '../util/write-all.js';
+import { ensureRealDir, refuseLink } from '../util/real-dir.js';
 
 export const WORK_DIR = '.mirror';
+
+/** Where answers came from: the service, a hash of the key (never the key), and the plan its listing showed. */
+export interface MirrorSource {
+  origin: string;
+  keyHash: string;
+  plan: 'premium' | 'free';
+}
 
 /** One answer: the record (lang null), or its text in `lang`. */
 export interface WorkLine {
   id: string;
   lang: string | null;
   record: ExerciseRecord;
+  /** Absent in lines written before sources were recorded: taken as the current source. */
+  source?: MirrorSource;
 }
 
 /** What the work file holds, by id: the record and its translations by language. */
@@ -22,7 +37,29 @@ export interface Fetched {
   records: Map<string, ExerciseRecord>;
   /** Languages asked per id (whether or not the exercise had a translation in it). */
   langs: Map<string, Map<string, Translation | null>>;
+  /** Records (by id) and translations (`id\0lang`) last fetched from another service or plan: to fetch again. */
+  stale: Set<string>;
 }
+
+/** A server on this machine (its port changes from run to run): one service for this purpose. */
+function serviceOf(origin: string): string {
+  try {
+    const host = new URL(origin).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 'local' : origin;
+  } catch {
+    return origin === 'sandbox' ? 'local' : origin;
+  }
+}
+
+/**
+ * Whether answers from `a` hold for `b`: the same service and plan (another key of the same plan
+ * sees the same records).
+ */
+export function sameSource(a: MirrorSource | undefined, b: MirrorSource | undefined): boolean {
+  return a === undefined || b === undefined || (serviceOf(a.origin) === serviceOf(b.origin) && a.plan === b.plan);
+}
+
+export const staleKey = (id: string, lang: string | null): string => (lang === null ? id : `${id}\0${lang}`);
 
 export function workPaths(dir: string): { workDir: string; records: string; listing: string } {
   const workDir = join(dir, WORK_DIR);
@@ -43,8 +80,8 @@ export function translationOf(english: ExerciseRecord, localised: ExerciseRecord
   return same ? null : t;
 }
 
-export function readWorkFile(dir: string): Fetched {
-  const fetched: Fetched = { records: new Map(), langs: new Map() };
+export function readWorkFile(dir: string, source?: MirrorSource): Fetched {
+  const fetched: Fetched = { records: new Map(), langs: new Map(), stale: new Set() };
   let text: string;
   try {
     text = readFileSync(workPaths(dir).records, 'utf8');
@@ -61,6 +98,9 @@ export function readWorkFile(dir: string): Fetched {
       continue; // a line torn by a crash: its request is simply made again
     }
     if (typeof parsed?.id !== 'string' || typeof parsed.record !== 'object' || parsed.record === null) continue;
+    // The last answer for a record or translation decides whether it is stale.
+    if (sameSource(parsed.source, source)) fetched.stale.delete(staleKey(parsed.id, parsed.lang));
+    else fetched.stale.add(staleKey(parsed.id, parsed.lang));
     if (parsed.lang === null) fetched.records.set(parsed.id, parsed.record);
     else localised.push(parsed);
   }
@@ -84,26 +124,50 @@ const SYNC_INTERVAL_MS = 200;
 
 export class WorkFileWriter {
   private readonly fd: number;
+  private readonly path: string;
   private lastSync = Date.now();
 
   constructor(dir: string) {
     const paths = workPaths(dir);
-    mkdirSync(paths.workDir, { recursive: true });
-    this.fd = openSync(paths.records, 'a');
+    ensureRealDir(dir, WORK_DIR);
+    this.path = paths.records;
+    // Never through a link planted at its name (O_NOFOLLOW), and only a plain file with one name.
+    try {
+      this.fd = openSync(paths.records, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o666);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw refuseLink(paths.records);
+      throw writeFailed(paths.records, err);
+    }
+    const info = fstatSync(this.fd);
+    if (!info.isFile() || info.nlink !== 1) {
+      closeSync(this.fd);
+      throw refuseLink(paths.records);
+    }
   }
 
+  /** Appends one line; a failed write is cut off again (no torn line stays) and throws WriteFailedError. */
   append(line: WorkLine): void {
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    const size = fstatSync(this.fd).size;
+    try {
+      writeAllSync(this.fd, `${JSON.stringify(line)}\n`, this.path);
+    } catch (err) {
+      try {
+        ftruncateSync(this.fd, size);
+      } catch {
+        // A torn line left behind is ignored by readWorkFile.
+      }
+      throw err;
+    }
     const now = Date.now();
     if (now - this.lastSync >= SYNC_INTERVAL_MS) {
-      fsyncSync(this.fd);
+      fsyncOrThrow(this.fd, this.path);
       this.lastSync = now;
     }
   }
 
   close(): void {
     try {
-      fsyncSync(this.fd);
+      fsyncOrThrow(this.fd, this.path);
     } finally {
       closeSync(this.fd);
     }

@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import rangeParser from 'range-parser';
 import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
 import { HttpError, notFound } from './http-error.js';
+import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
 
 /** A decoded path segment that is safe as one file name component. */
 export function isSafeComponent(value: string): boolean {
@@ -32,8 +33,10 @@ export async function resolveMediaFile(root: string, kind: MediaFolder, id: stri
   const suffix = MEDIA[kindOfFolder(kind)].extension;
   if (!fileName.endsWith(suffix)) return undefined;
   const name = fileName.slice(0, -suffix.length);
-  if (!isSafeComponent(id) || !isSafeComponent(name)) return undefined;
-  const candidate = join(root, kind, id, 'premium', name + suffix);
+  // A file `mirror` stored under a safe name (the id `CON`, `a/b`) is found through the catalogue's index.
+  const indexed = await indexedMediaPath(root, kind, id, fileName);
+  if (indexed === undefined && (!isSafeComponent(id) || !isSafeComponent(name))) return undefined;
+  const candidate = indexed !== undefined ? join(root, ...indexed.split('/')) : join(root, kind, id, 'premium', name + suffix);
   if (!candidate.startsWith(root + sep)) return undefined;
   try {
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Transport } from '../../src/http/transport.js';
 import { downloadFile, downloadToStream, type MediaTarget } from '../../src/media/download-file.js';
-import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, UsageError } from '../../src/errors.js';
+import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, UsageError, WriteFailedError } from '../../src/errors.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 import { tempDir } from '../helpers/temp.js';
@@ -266,8 +266,10 @@ describe('downloadFile', () => {
     const dir = outDir();
     writeFileSync(join(dir, 'blocker'), 'a file where a directory should be');
     const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toMatch(/Cannot write/);
+    // The disk's failure, not the user's: exit 6, naming the path and the reason.
+    expect(err).toBeInstanceOf(WriteFailedError);
+    expect((err as WriteFailedError).exitCode).toBe(6);
+    expect((err as Error).message).toMatch(/Cannot write .*blocker.*\((ENOTDIR|EEXIST)\)/);
     // The file is claimed (its lock taken) before any request: one that cannot be claimed costs none.
     expect(setup.mediaRequests().filter((r) => r.path.endsWith('/end.png'))).toHaveLength(0);
   });

@@ -4,7 +4,8 @@
  */
 import type { Context } from '../../context.js';
 import type { ExerciseSummary, ListResponse } from '../../catalogue/types.js';
-import { type PageCursor, nextCursor, paginatePages } from '../../api/paging.js';
+import { type ListingProblem, type PageCursor, nextCursor, paginatePages } from '../../api/paging.js';
+import { PartialFailureError } from '../../errors.js';
 import { createListWriter } from '../../output/list.js';
 import { pageFooter } from '../../output/next-page.js';
 import type { PagingChoice } from './paging-options.js';
@@ -28,12 +29,13 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
   let lastPage: ListResponse | undefined;
   let lastItems: readonly ExerciseSummary[] = [];
   let shown = 0;
+  let problem: ListingProblem | undefined;
   const pages = paginatePages(
     async (cursor) => {
       lastPage = await fetchPage({ ...cursor, limit: paging.limit });
       return lastPage;
     },
-    { limit: paging.limit, after: paging.after, before: paging.before, max: paging.max },
+    { limit: paging.limit, after: paging.after, before: paging.before, max: paging.max, onIncomplete: (p) => (problem = p) },
   );
   for await (const items of pages) {
     shown += items.length;
@@ -53,4 +55,6 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
     { total: total ?? 0 },
     pageFooter({ argv: ctx.argv, direction, fromStart, shown, ...(typeof total === 'number' ? { total } : {}), ...(next !== undefined ? { next, max: paging.max } : {}) }),
   );
+  // The rows already written stay; the exit status says they are not the whole listing.
+  if (problem) throw new PartialFailureError(`The listing stopped early: ${problem.message}. The ${shown} rows before that were written.`);
 }

@@ -82,6 +82,8 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   const idOrName = options.idOrName ?? (await (await import('../../prompt/exercise-picker.js')).pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
   const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
+  // What -o names is judged before any request: a directory or a socket is a usage error.
+  const target = options.output === undefined || options.output === '-' ? undefined : (await import('../../media/output-target.js')).outputTarget(resolve(options.output));
   const api = await ctx.api();
   if (options.view) return viewSingle(ctx, api, idOrName, options);
 
@@ -127,8 +129,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
     }
     const common = { transport: await api.http(), retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
-    const output = options.output;
-    const path = output === '-' ? undefined : resolve(output);
+    const path = target?.kind === 'file' ? target.path : undefined;
     if (path !== undefined && !options.overwrite) {
       const { looksComplete } = await import('../../media/verify.js');
       if (await looksComplete(kind, path)) {
@@ -151,8 +152,11 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
           onBytes: meter.bytes,
         }
       : {};
-    // A 404 comes before any byte is written, so even stdout can take the second try.
-    const fetchOne = (job: MediaJob) => (path === undefined ? downloadToStream(job, ctx.io.stdout, { ...common, ...progress }) : downloadFile(job, path, { ...common, ...progress }));
+    // stdout, or a FIFO / device written through (no .part, no rename: output-target.ts).
+    const through = target?.kind === 'through' ? await import('../../media/output-target.js') : undefined;
+    const stream = path !== undefined ? undefined : through && target?.kind === 'through' ? await through.openThrough(target, ctx.signal) : ctx.io.stdout;
+    // A 404 comes before any byte is written, so even a stream can take the second try.
+    const fetchOne = (job: MediaJob) => (stream !== undefined ? downloadToStream(job, stream, { ...common, ...progress }) : downloadFile(job, path!, { ...common, ...progress }));
     try {
       try {
         await fetchOne(jobs[0]!);
@@ -161,6 +165,10 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
         if (id === undefined) throw err;
         await fetchOne(jobsFor(id)[0]!);
       }
+      if (through && stream && target) await through.closeThrough(stream, target.path);
+    } catch (err) {
+      if (through && stream) through.abandonThrough(stream);
+      throw err;
     } finally {
       meter?.stop();
     }

@@ -12,12 +12,13 @@
  * plain file with one link. The final rename replaces whatever is at `<file>`, a link included,
  * instead of writing through it.
  */
-import { close, fstat, ftruncate, open, read, write, writev } from 'node:fs';
+import { close, fstat, ftruncate, open, read } from 'node:fs';
 import { lstat, mkdir, rm, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
+import { fsCalls, writeFailed } from '../../util/write-all.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';
 import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
@@ -50,8 +51,9 @@ function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, pro
       if (bytes === 0) return done(new Error('the file system accepted no bytes'));
       step();
     };
-    if (left.length === 1) write(fd, left[0]!, 0, left[0]!.length, at, onWritten);
-    else writev(fd, left, at, onWritten);
+    // Through fsCalls, so a test can make the disk fail here.
+    if (left.length === 1) fsCalls.write(fd, left[0]!, 0, left[0]!.length, at, onWritten);
+    else fsCalls.writev(fd, left, at, onWritten);
   };
   if (left.length === 0) process.nextTick(done, null);
   else step();
@@ -99,7 +101,8 @@ export function fileSink(path: string): Sink {
         process.nextTick(done, new Error(`${part} is not open`));
         return;
       }
-      writeAllAt(fd, chunks, base + written, (bytes) => (written += bytes), done);
+      // A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
+      writeAllAt(fd, chunks, base + written, (bytes) => (written += bytes), (err) => done(err ? writeFailed(part, err) : null));
     },
   };
 

@@ -15,6 +15,10 @@ export function streamSink(out: Writable): Sink {
 
   const writer: SinkWriter = {
     write(chunks, done) {
+      if (out.errored) {
+        process.nextTick(done, out.errored);
+        return;
+      }
       if (out.destroyed || out.writableEnded) {
         process.nextTick(done, new Error('the output was closed'));
         return;
@@ -35,7 +39,7 @@ export function streamSink(out: Writable): Sink {
       };
       const onClose = (): void => {
         out.off('drain', onDrain);
-        done(new Error('the output was closed'));
+        done(out.errored ?? new Error('the output was closed'));
       };
       out.once('drain', onDrain);
       out.once('close', onClose);

@@ -1,0 +1,107 @@
+/**
+ * What `-o <path>` names, and how it is written. A regular file (or a new name) is replaced
+ * atomically through `<path>.part` (download-file.ts). A FIFO, a character device or a terminal
+ * is written through, as a stream: no `.part`, no rename, so nothing is ever renamed over a
+ * device (`-o /dev/full` as root once replaced the device with a file). A symbolic link counts
+ * as what it leads to. A directory, a socket or a block device is a usage error (exit 2).
+ *
+ * A FIFO is opened without blocking (O_NONBLOCK), retried until a reader comes, so SIGINT and
+ * SIGTERM end a command whose FIFO nobody reads; it is then written through a pipe handle, never
+ * a blocking thread.
+ */
+import { closeSync, constants, createWriteStream, lstatSync, openSync, realpathSync, statSync } from 'node:fs';
+import { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+import { InterruptedError, UsageError } from '../errors.js';
+import { writeFailed } from '../util/write-all.js';
+
+export type OutputTarget =
+  | { kind: 'file'; path: string }
+  | { kind: 'through'; path: string; special: 'fifo' | 'device' };
+
+/** How `-o <path>` (resolved) is to be written; throws UsageError for what cannot take a media file. */
+export function outputTarget(path: string): OutputTarget {
+  let info: ReturnType<typeof statSync> | undefined;
+  try {
+    info = statSync(path); // through a link: a link to a device is written through like the device
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (isLink(path)) throw new UsageError(`-o ${path} is a symbolic link to nothing; refusing to replace it.`, { hint: 'Remove the link or name another file.' });
+      return { kind: 'file', path };
+    }
+    return { kind: 'file', path }; // the download reports what the disk says
+  }
+  if (info.isFile()) return { kind: 'file', path: isLink(path) ? realpathSync(path) : path };
+  if (info.isFIFO()) return { kind: 'through', path, special: 'fifo' };
+  if (info.isCharacterDevice()) return { kind: 'through', path, special: 'device' };
+  const what = info.isDirectory() ? 'a directory' : info.isSocket() ? 'a socket' : info.isBlockDevice() ? 'a block device' : 'not a file';
+  throw new UsageError(`-o ${path} is ${what}; it takes a file, a FIFO, a character device or - for stdout.`, {
+    hint: info.isDirectory() ? 'Use --dir for a folder.' : 'Name a file to save into.',
+  });
+}
+
+function isLink(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+}
+
+const POLL_MS = 100;
+
+/** Opens a FIFO for writing once a reader is there, checking `signal` between tries. */
+async function openFifo(path: string, signal: AbortSignal | undefined): Promise<number> {
+  for (;;) {
+    if (signal?.aborted) throw new InterruptedError();
+    try {
+      return openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (err) {
+      // ENXIO: no reader yet. Anything else is the disk's answer.
+      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw writeFailed(path, err);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** A writable stream through to the FIFO or device at `target.path`; errors are kept for closeThrough. */
+export async function openThrough(target: Extract<OutputTarget, { kind: 'through' }>, signal?: AbortSignal): Promise<Writable> {
+  let out: Writable;
+  if (target.special === 'fifo') {
+    const fd = await openFifo(target.path, signal);
+    try {
+      out = new Socket({ fd, readable: false, writable: true });
+    } catch (err) {
+      closeSync(fd);
+      throw writeFailed(target.path, err);
+    }
+  } else {
+    let fd: number;
+    try {
+      fd = openSync(target.path, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (err) {
+      throw writeFailed(target.path, err);
+    }
+    out = createWriteStream('', { fd, autoClose: true });
+  }
+  const failure: { error?: Error } = {};
+  out.on('error', (err) => (failure.error ??= err));
+  failures.set(out, failure);
+  return out;
+}
+
+const failures = new WeakMap<Writable, { error?: Error }>();
+
+/** Ends the stream and waits until every byte is handed over; a write that failed (ENOSPC on /dev/full) throws WriteFailedError. */
+export async function closeThrough(out: Writable, path: string): Promise<void> {
+  const failure = failures.get(out) ?? {};
+  if (!failure.error && !out.destroyed) {
+    await new Promise<void>((resolve) => {
+      out.once('close', resolve);
+      out.once('error', () => resolve());
+      out.end();
+    });
+  }
+  if (failure.error) throw writeFailed(path, failure.error);
+}
+
+/** Lets go of the stream without waiting (after a failure or an interruption). */
+export function abandonThrough(out: Writable): void {
+  out.destroy();
+}

@@ -1,0 +1,90 @@
+/**
+ * Folders a command writes into, made and checked one level at a time without following a
+ * symbolic link (lstat, never stat): a link planted inside an output directory (`images/` →
+ * elsewhere) is refused with WriteFailedError (exit 6) naming it, before anything is written
+ * through it. The root itself is the user's choice and may be a link; only what lies below it
+ * is checked.
+ */
+import { lstatSync, mkdirSync } from 'node:fs';
+import { lstat, mkdir } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { WriteFailedError } from '../errors.js';
+import { writeFailed } from './write-all.js';
+
+export function refuseLink(path: string, what = 'a symbolic link or not a plain file'): WriteFailedError {
+  return new WriteFailedError(path, `it is ${what}, which could send the write somewhere else, so it was refused`, {
+    hint: 'Remove it (it was not made by this program) and run the command again.',
+  });
+}
+
+type Kind = 'missing' | 'dir' | 'link' | 'other';
+const kindOf = (info: { isDirectory(): boolean; isSymbolicLink(): boolean } | undefined): Kind =>
+  info === undefined ? 'missing' : info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'other';
+
+function check(path: string, kind: Kind): void {
+  if (kind === 'link') throw refuseLink(path, 'a symbolic link');
+  if (kind === 'other') throw refuseLink(path, 'not a directory');
+}
+
+/** The components of `target` below `root` (target must lie inside root). */
+function below(root: string, target: string): string[] {
+  const rel = relative(resolve(root), resolve(target));
+  return rel === '' ? [] : rel.split(sep);
+}
+
+/** Makes `root/components…` (root with mkdir -p), refusing a link or a non-directory at any level below root. Returns the path. */
+export function ensureRealDir(root: string, ...components: string[]): string {
+  let at = resolve(root);
+  try {
+    mkdirSync(at, { recursive: true });
+  } catch (err) {
+    throw writeFailed(at, err);
+  }
+  for (const part of below(at, join(at, ...components))) {
+    at = join(at, part);
+    let kind = kindOf(lstatOrUndefined(at));
+    if (kind === 'missing') {
+      try {
+        mkdirSync(at);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(at, err);
+      }
+      kind = kindOf(lstatOrUndefined(at));
+    }
+    check(at, kind);
+  }
+  return at;
+}
+
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** ensureRealDir for `target` inside `root`, asynchronously (media jobs). */
+export async function ensureRealDirAsync(root: string, target: string): Promise<string> {
+  let at = resolve(root);
+  await mkdir(at, { recursive: true }).catch((err: unknown) => {
+    throw writeFailed(at, err);
+  });
+  for (const part of below(at, target)) {
+    at = join(at, part);
+    let kind = kindOf(await lstat(at).catch(() => undefined));
+    if (kind === 'missing') {
+      await mkdir(at).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(at, err);
+      });
+      kind = kindOf(await lstat(at).catch(() => undefined));
+    }
+    check(at, kind);
+  }
+  return at;
+}
+
+/** Throws when something at `path` is a symbolic link (missing is fine: it will be made new). */
+export function refuseLinkAt(path: string): void {
+  if (lstatOrUndefined(path)?.isSymbolicLink()) throw refuseLink(path, 'a symbolic link');
+}
