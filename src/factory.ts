@@ -93,7 +93,11 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
-    const [{ Transport }, { requestCount }] = await Promise.all([import('./http/transport.js'), import('./cache/request-count.js')]);
+    const [{ Transport }, { requestCount }, { redactorFor }] = await Promise.all([
+      import('./http/transport.js'),
+      import('./cache/request-count.js'),
+      import('./util/redact.js'),
+    ]);
     const counter = requestCount({
       path: ledgerPath(root),
       origin: conn.baseUrl,
@@ -101,6 +105,7 @@ async function makeClient(ctx: Context, conn: { baseUrl: string; baseUrlSource?:
       keyHash: keyHash(conn.apiKey),
       // Local answers (--sandbox, --catalogue) are counted but never stopped: they spend no quota.
       budget: budgetFor(conn, { budget }),
+      redact: redactorFor(conn.apiKey),
       warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
       ...(log ? { log } : {}),
     });

@@ -97,5 +97,5 @@ export function configKeySpec(key: string): ConfigKeySpec {
   return spec;
 }
 
-/** How a key is shown (`auth status`, `config list`): src/http/redact.ts, with the rest of the key's redaction. */
-export { maskSecret } from '../http/redact.js';
+/** How a key is shown (`auth status`, `config list`): src/util/redact.ts, with the rest of the key's redaction. */
+export { maskSecret } from '../util/redact.js';
