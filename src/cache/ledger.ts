@@ -116,11 +116,9 @@ export class Ledger {
    * flush(), so a response costs no extra lock. Returns whether the response had any.
    */
   noteRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): boolean {
-    const info = rateLimitHeaders(headers);
+    const info = rateLimitHeaders(headers, this.redact);
     if (!info) return false;
-    const shown: Record<string, string> = {};
-    for (const [name, value] of Object.entries(info.headers)) shown[name] = this.redact(value);
-    this.pending.set(connectionKey(origin, keyHash), { ...info, headers: shown, seenAt: options.now ?? Date.now() });
+    this.pending.set(connectionKey(origin, keyHash), { ...info, seenAt: options.now ?? Date.now() });
     return true;
   }
 

@@ -356,7 +356,7 @@ export class Transport {
         }
         if (notModified) return { status: 304, headers: res.headers };
         if (ok) return { status: 200, body: this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what), headers: res.headers };
-        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')));
+        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')), this.redactKey);
         if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
       } catch (err) {
         if (!(err instanceof NetworkError) || !isRetryableError(err)) throw err;

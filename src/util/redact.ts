@@ -14,6 +14,9 @@ const MASK_SHOWN = 4;
 
 export const REDACTED = '***';
 
+/** Characters a terminal sanitiser drops or a terminal does not show: C0, DEL, C1, zero-width and bidi controls. */
+const INVISIBLE = '[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff]';
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -36,7 +39,11 @@ function spellings(key: string): string[] {
 export function redactorFor(key: string | undefined): (text: string) => string {
   if (!key) return (text) => text;
   const steps = spellings(key).map((form): ((text: string) => string) => {
-    if (form.length >= REDACT_ANYWHERE_LENGTH) return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text);
+    if (form.length >= REDACT_ANYWHERE_LENGTH) {
+      // Controls between its characters count as the key too: a sanitiser that later strips them would join it again.
+      const split = new RegExp([...form].map(escapeRegExp).join(`${INVISIBLE}*`), 'gu');
+      return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text).replace(split, REDACTED);
+    }
     const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'gu');
     return (text) => text.replace(pattern, REDACTED);
   });
