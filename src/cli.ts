@@ -12,7 +12,7 @@ import { intArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { HELP_TOPICS, helpTopic } from './commands/shared/help-topics.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
+import { DEADLINE_MAX_SECONDS, DEFAULT_DEADLINE_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from './config/defaults.js';
 import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
 import { createContext, processStreams } from './factory.js';
 import { reportError, reportUsageErrorJson } from './output/errors.js';
@@ -103,6 +103,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .option('--json [fields]', 'same as --format json; with a comma list (--json id,name) only those fields')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('--timeout <ms>', `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, intArg('--timeout', 1, TIMEOUT_MAX_MS))
+    .option('--deadline <s>', `give up on the whole command after this many seconds waiting for the service, retries included; 0: none (default ${DEFAULT_DEADLINE_SECONDS}; none for download and mirror)`, intArg('--deadline', 0, DEADLINE_MAX_SECONDS))
     .option('--retries <n>', `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, intArg('--retries', 0, RETRIES_MAX))
     .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)')
     .option('-q, --quiet', 'no progress or notices on stderr')
@@ -143,6 +144,7 @@ export function globalOptions(program: Command): GlobalOptions {
     json: jsonFlagValue(o.json),
     color: o.color !== false,
     timeout: o.timeout,
+    deadline: o.deadline,
     retries: o.retries,
     verbose: o.verbose === true,
     quiet: o.quiet === true,

@@ -37,6 +37,8 @@ export interface GlobalOptions {
   /** commander's `--no-color` sets this to false. */
   color: boolean;
   timeout?: number;
+  /** --deadline <s>: the whole command's deadline in seconds (0: none). */
+  deadline?: number;
   retries?: number;
   verbose: boolean;
   quiet: boolean;
