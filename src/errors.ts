@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'budget_exceeded'
   | 'budget_unchecked'
+  | 'cache_dir'
   | 'network'
   | 'timeout'
   | 'server_error'
@@ -147,6 +148,16 @@ export class BudgetUncheckedError extends CliError {
 export class NetworkError extends CliError {
   constructor(message: string, options?: CliErrorOptions & { kind?: 'network' | 'timeout' | 'server_error' }) {
     super(message, ExitCode.NETWORK, options?.kind ?? 'network', options);
+  }
+}
+
+/**
+ * The cache directory cannot be used safely: a symlink where the tool's own directory should
+ * be (planted to send its files elsewhere), a loop, a file in place of a directory. Exit 6.
+ */
+export class CacheDirError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NETWORK, 'cache_dir', options);
   }
 }
 
