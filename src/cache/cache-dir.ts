@@ -3,7 +3,8 @@
  * (`~/.cache/exercises`) may be a symlink the user made; the store under it (`http/`) is the
  * tool's own and is never followed through a symlink: one planted there would send premium
  * answers into a directory of the planter's choosing. A loop, or a file where a directory
- * should be, is told plainly (exit 6), never a crash.
+ * should be, is told plainly (exit 6), never a crash; commands other than `cache` take such a
+ * store as unusable (a miss) unless a symlink was planted in it, which is always refused.
  *
  * Directories the tool makes here are 0700 and files 0600 whatever the umask: the store
  * holds answers a premium key paid for, the completion index what the user looked at.
@@ -46,7 +47,7 @@ export function checkOwnDir(dir: string): void {
   const found = lstatOrNone(dir);
   if (!found || found.isDirectory()) return;
   if (found.isSymbolicLink()) {
-    throw new CacheDirError(`Refusing to use ${dir}: it is a symlink, and the tool's cache directory is never followed elsewhere.`, { hint: HINT });
+    throw new CacheDirError(`Refusing to use ${dir}: it is a symlink, and the tool's cache directory is never followed elsewhere.`, { hint: HINT, details: { planted: true } });
   }
   throw new CacheDirError(`The cache directory ${dir} is not a directory.`, { hint: HINT });
 }

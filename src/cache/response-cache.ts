@@ -6,6 +6,7 @@
  * to `log` (--verbose), never a failed command.
  */
 import { dirname } from 'node:path';
+import type { CacheDirError } from '../errors.js';
 import { checkCacheRoot, checkOwnDir, keepFilesPrivate, makePrivateDir } from './cache-dir.js';
 import { bytesUnder, clearStore } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
@@ -65,6 +66,8 @@ export class ResponseCache {
   private readonly bucketBytes = new Map<string, number>();
   /** The directory was checked (cache-dir.ts) and, once written to, made private. */
   private checked = false;
+  /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
+  private unusable = false;
   private madePrivate = false;
 
   private constructor(dir: string, options: ResponseCacheOptions) {
@@ -80,6 +83,7 @@ export class ResponseCache {
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
     this.checkDir();
+    if (this.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const { meta, body } = found;
@@ -99,6 +103,10 @@ export class ResponseCache {
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
     this.checkDir();
+    if (this.unusable) {
+      this.log(`cache: cannot store the answer for ${key}: the store at ${this.path} is unusable`);
+      return false;
+    }
     const meta = entryMetaFor(options.headers, options.now);
     if (!meta) {
       await this.forget(key);
@@ -120,6 +128,7 @@ export class ResponseCache {
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
     this.checkDir();
+    if (this.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const meta = entryMetaFor(options.headers, options.now, found.meta);
@@ -146,6 +155,7 @@ export class ResponseCache {
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
     this.checkDir();
+    if (this.unusable) return false;
     const keys = recordKeys(scope, record);
     const full = entryMetaFor(options.headers, options.now);
     if (!full) {
@@ -182,7 +192,7 @@ export class ResponseCache {
 
   /** Location, number of entries, bytes on disk and the oldest entry's time. */
   async info(): Promise<CacheInfo> {
-    this.checkDir();
+    this.checkDir(true);
     const { default: cacache } = await import('cacache');
     const listed = Object.values(await cacache.ls(this.path));
     const oldest = listed.reduce<number | null>((min, e) => (min === null || e.time < min ? e.time : min), null);
@@ -196,15 +206,25 @@ export class ResponseCache {
    * what a late writer added (ENOTEMPTY). Resolves to the files it could not remove (0 as a rule).
    */
   async clear(): Promise<number> {
-    this.checkDir();
+    this.checkDir(true);
     return clearStore(this.path);
   }
 
-  /** Checks the store's directory once (cache-dir.ts): CacheDirError for a planted symlink, a loop or a file in its place. */
-  private checkDir(): void {
-    if (this.checked) return;
-    checkCacheRoot(dirname(this.path));
-    checkOwnDir(this.path);
+  /**
+   * Checks the store's directory once (cache-dir.ts). A symlink planted at it is always
+   * CacheDirError (exit 6); another problem (a file in its place) is one too for `cache
+   * info|clear` (`strict`), and for any other command makes the store unusable: misses only.
+   */
+  private checkDir(strict = false): void {
+    if (this.checked && !strict) return;
+    try {
+      checkCacheRoot(dirname(this.path));
+      checkOwnDir(this.path);
+    } catch (err) {
+      if (strict || (err as CacheDirError).details?.planted === true) throw err;
+      this.log(`cache: ${(err as Error).message}`);
+      this.unusable = true;
+    }
     this.checked = true;
   }
 
