@@ -30,6 +30,12 @@ afterEach(() => {
 
 const run = (args: string[]) => cli(server, ['--no-cache', ...args], { env: { HOME: home } });
 const exercises = () => server.count(/^\/exercise\//);
+/**
+ * An in-process run returns at its first error while the other ids of `show` may still be on
+ * their way to the ledger; a real process exits there. Waited out before the count is read
+ * (and before the test's files go), so a straggler is seen here, not in the next test.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
 /** Spends `n` of the budget through the CLI, so the ledger holds them as any run would write them. */
 async function spend(n: number): Promise<void> {
@@ -96,6 +102,7 @@ describe('a ledger that cannot be read or written', () => {
     writeFileSync(join(home, '.cache', 'exercises'), 'not a directory');
     const r = await run(['--budget', '5', 'show', 'Plank', 'Box_Jump']);
     expect(r.code, r.stderr).toBe(5);
+    await settle();
     expect(exercises()).toBe(0);
     expect(r.stderr).toContain(ledgerFile);
     expect(r.stderr).toMatch(/budget cannot be checked/);
@@ -115,6 +122,7 @@ describe('a ledger that cannot be read or written', () => {
     try {
       const r = await run(['--budget', '5', 'show', 'Plank', 'Box_Jump', 'Burpee', 'Lunge']);
       expect(r.code, r.stderr).toBe(5);
+      await settle();
       expect(exercises()).toBe(1);
       expect(r.stderr).toContain(ledgerFile);
     } finally {
@@ -124,9 +132,9 @@ describe('a ledger that cannot be read or written', () => {
 
   it('without a budget an unwritable ledger never fails the command', async () => {
     mkdirSync(ledgerFile, { recursive: true });
-    const r = await run(['show', 'Plank']);
+    const r = await run(['show', 'Unbudgeted']);
     expect(r.code, r.stderr).toBe(0);
-    expect(exercises()).toBe(1);
+    expect(server.count(/^\/exercise\/Unbudgeted/)).toBe(1);
   });
 });
 

@@ -64,7 +64,7 @@ if (tmuxMissing) console.warn('completion-terminal: tmux not installed, the term
 describe.skipIf(tmuxMissing)('a TAB in a real terminal (tmux)', () => {
   const cases = [
     { shell: 'zsh', start: 'zsh -f', load: (s: string) => `autoload -U compinit && compinit -u && source ${s}` },
-    { shell: 'bash', start: 'bash --norc --noprofile', load: (s: string) => `source ${s}` },
+    { shell: 'bash', start: 'HISTFILE= bash --norc --noprofile', load: (s: string) => `source ${s}` },
     { shell: 'fish', start: 'fish --no-config', load: (s: string) => `source ${s}` },
   ] as const;
   for (const c of cases) {
@@ -106,7 +106,8 @@ describe.skipIf(tmuxMissing)('a TAB in a real terminal (tmux)', () => {
         expect(existsSync(marker), 'a candidate ran').toBe(false);
       } finally {
         tmux('kill-server');
-        rmSync(setup.home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+        await new Promise((resolve) => setTimeout(resolve, 500)); // the shell writes its history as it goes
+        rmSync(setup.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
       }
     }, 30_000);
   }
