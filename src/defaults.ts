@@ -44,6 +44,15 @@ export const MAX_ATTEMPTS_PER_ITEM = 20;
  */
 export const DEADLINE_TIMEOUT_FACTOR = 3;
 /**
+ * The whole command's deadline by default (src/http/command-deadline.ts): the time a command may
+ * spend waiting on JSON requests, retries and their waits included. A person who sets nothing
+ * expects a command to give up within about a minute. Bulk commands (download, mirror) have
+ * none unless one is set: their media keep the progress rule below.
+ */
+export const DEFAULT_DEADLINE_SECONDS = 60;
+/** The largest --deadline / `config set deadline`: a day. */
+export const DEADLINE_MAX_SECONDS = 86_400;
+/**
  * A media download's bound scales with what arrived: after a grace of DEADLINE_TIMEOUT_FACTOR ×
  * --timeout it must average at least this many bytes per second (so a known size S is done
  * within the grace + S / this rate).

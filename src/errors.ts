@@ -39,6 +39,8 @@ export type ErrorCode =
   | 'not_found'
   | 'rate_limited'
   | 'budget_exceeded'
+  | 'budget_unchecked'
+  | 'cache_dir'
   | 'network'
   | 'timeout'
   | 'server_error'
@@ -128,10 +130,38 @@ export class BudgetExceededError extends CliError {
   }
 }
 
+/**
+ * A budget is in force but the request ledger cannot be locked, read or written, so the
+ * request cannot be counted before it is sent: it is not sent. Exit 5 like the budget itself:
+ * "nothing is sent past the budget" holds also when the budget cannot be checked.
+ */
+export class BudgetUncheckedError extends CliError {
+  readonly path: string;
+
+  constructor(path: string, reason: string, options: CliErrorOptions = {}) {
+    super(`The request budget cannot be checked: ${reason} (the request ledger ${path}), so no request was sent.`, ExitCode.RATE_LIMITED, 'budget_unchecked', {
+      hint: 'Make the cache directory writable or remove a stale lock beside the ledger; `exercises quota --reset-month` starts the month\'s count again; `exercises config unset budget` (and no --budget) sends requests without a budget.',
+      ...options,
+      details: { ledger: path, ...options.details },
+    });
+    this.path = path;
+  }
+}
+
 /** Connection failures, timeouts and 5xx answers. */
 export class NetworkError extends CliError {
   constructor(message: string, options?: CliErrorOptions & { kind?: 'network' | 'timeout' | 'server_error' }) {
     super(message, ExitCode.NETWORK, options?.kind ?? 'network', options);
+  }
+}
+
+/**
+ * The cache directory cannot be used safely: a symlink where the tool's own directory should
+ * be (planted to send its files elsewhere), a loop, a file in place of a directory. Exit 6.
+ */
+export class CacheDirError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NETWORK, 'cache_dir', options);
   }
 }
 

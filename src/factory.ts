@@ -105,7 +105,13 @@ async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: s
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
-    const [{ Transport }, { requestCount }] = await Promise.all([import('./http/transport.js'), import('./cache/request-count.js')]);
+    const [{ Transport }, { requestCount }, { redactorFor }, { CommandDeadline }] = await Promise.all([
+      import('./http/transport.js'),
+      import('./cache/request-count.js'),
+      import('./util/redact.js'),
+      import('./http/command-deadline.js'),
+    ]);
+    const deadline = commandDeadlineMs(ctx);
     const counter = requestCount({
       path: ledgerPath(root),
       origin: conn.baseUrl,
@@ -113,6 +119,7 @@ async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: s
       keyHash: keyHash(conn.apiKey),
       // Local answers (--sandbox, --catalogue) are counted but never stopped: they spend no quota.
       budget: budgetFor(conn, { budget }),
+      redact: redactorFor(conn.apiKey),
       warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
       ...(log ? { log } : {}),
     });
@@ -121,6 +128,7 @@ async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: s
       ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
       timeoutMs,
       retries,
+      ...(deadline ? { commandDeadline: new CommandDeadline(deadline.ms, deadline.origin) } : {}),
       allowInsecure: ctx.globals.allowInsecure,
       signal: ctx.signal,
       beforeRequest: counter.beforeRequest,
@@ -142,6 +150,21 @@ async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: s
     ...(cached ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
     ...(log ? { log } : {}),
   });
+}
+
+/** Commands that may rightly spend long on JSON requests (a mirror asks for every record): no deadline unless one is set. */
+const BULK_COMMANDS = new Set(['download', 'mirror']);
+
+/**
+ * The whole command's deadline in force (src/http/command-deadline.ts), or undefined for none.
+ * The default spares bulk commands; the command is told by its name on the command line (an
+ * exercise id spelled `mirror` spares a `show` too, which then keeps its per-request bounds).
+ */
+function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undefined {
+  const { deadline } = ctx.settings();
+  if (deadline.ms === null) return undefined;
+  if (deadline.source === 'default' && ctx.argv.some((arg) => BULK_COMMANDS.has(arg))) return undefined;
+  return { ms: deadline.ms, origin: deadline.origin };
 }
 
 /**

@@ -175,7 +175,8 @@ export class ApiClient {
       return answer.status === 200 ? answer.body : undefined;
     }
     const url = resolveUrl(this.baseUrl, path, query);
-    const scope = { origin: url.origin, lang: params.lang, keyHash: this.keyHash };
+    // The whole base URL (its path prefix too): another service under the same origin never shares answers.
+    const scope = { origin: url.origin, baseUrl: this.baseUrl.href, lang: params.lang, keyHash: this.keyHash };
     const recordScope = cacheScope(scope);
     const now = Date.now();
     const store = cache.store;

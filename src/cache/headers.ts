@@ -62,7 +62,11 @@ export function ageSeconds(headers: HeaderBag | undefined): number {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : 0;
 }
 
-/** Printable ASCII only, at most 200 characters: header values reach `quota`'s output and files. */
-export function safeHeaderValue(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, '').trim().slice(0, 200);
+/**
+ * Printable ASCII only, at most 200 characters: header values reach `quota`'s output and files.
+ * `redact` (util/redact.ts, the key's) runs after the controls are stripped, so a key split by
+ * control bytes is still found, and before the cut, so no part of a key is left at the end.
+ */
+export function safeHeaderValue(value: string, redact: (text: string) => string = (text) => text): string {
+  return redact(value.replace(/[^\x20-\x7e]/g, '').trim()).slice(0, 200);
 }

@@ -1,13 +1,16 @@
 /**
- * Cache keys. Every key names the origin, the language and a hash of the API key, so plans
- * see different records, a local server never shares entries with the real service, and a
- * page cached for one language is never served for another. The API key itself never
- * appears in a key, and so never in a cache file (cacache writes keys into its index).
+ * Cache keys. Every key names the whole base URL (origin and path prefix: two services behind
+ * one host, `http://h/a` and `http://h/b`, never share answers), the language, a hash of the
+ * API key and the plan when one is known (the client learns a plan only through its key, so
+ * the key hash is what keeps plans apart), so a local server never shares entries with the
+ * real service and a page cached for one language is never served for another. The API key
+ * itself never appears in a key, and so never in a cache file (cacache writes keys into its
+ * index).
  */
 import { createHash } from 'node:crypto';
 
 /** Bumped when the meaning of a key or of a stored body changes: old entries are then simply never read. */
-const KEY_VERSION = 'v1';
+const KEY_VERSION = 'v2';
 /** Keeps the hash of a key apart from any other use of SHA-256 over the same text. */
 const KEY_HASH_DOMAIN = 'exercises api key\0';
 /** 64 bits: enough to keep the keys of one machine apart, too little to be a handle on the key. */
@@ -47,9 +50,13 @@ export function canonicalQuery(query: QueryInput | undefined): string {
   return new URLSearchParams(pairs).toString();
 }
 
-/** What a stored answer belongs to: origin, key (by hash) and language. */
+/** What a stored answer belongs to: base URL, key (by hash), plan and language. */
 export interface ScopeInput {
   origin: string;
+  /** The configured base URL, whose path prefix is part of the scope; `origin` alone without it. */
+  baseUrl?: string;
+  /** The plan, when the caller knows it (e.g. a proxy's client plan); the key hash stands for it otherwise. */
+  plan?: string;
   /** The language the answer is in; undefined for the service default (kept apart from an explicit one). */
   lang?: string | undefined;
   apiKey?: string | undefined;
@@ -57,10 +64,17 @@ export interface ScopeInput {
   keyHash?: string;
 }
 
-/** `<origin> <key hash> <lang>`: the part every cache key of one connection and language shares. */
+/** `https://host[:port]/prefix` (no trailing slash): the whole base a connection's answers belong to. */
+export function normalBase(input: Pick<ScopeInput, 'origin' | 'baseUrl'>): string {
+  if (input.baseUrl === undefined) return normalOrigin(input.origin);
+  const url = new URL(input.baseUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `<base url> <key hash> <plan> <lang>`: the part every cache key of one connection and language shares. */
 export function cacheScope(input: ScopeInput): string {
   const hash = input.keyHash ?? keyHash(input.apiKey);
-  return `${normalOrigin(input.origin)} ${hash} ${input.lang ? input.lang.toLowerCase() : '-'}`;
+  return `${normalBase(input)} ${hash} ${input.plan ?? '-'} ${input.lang ? input.lang.toLowerCase() : '-'}`;
 }
 
 export interface RequestKeyInput extends ScopeInput {

@@ -1,52 +1,34 @@
 /**
  * The request ledger: every request sent to the service, counted per origin, key (by hash)
- * and calendar month (UTC), in one small JSON file. Each change is a read-modify-write under
- * an inter-process lock (proper-lockfile: an atomic mkdir, with stale-lock detection by
- * mtime, so a process killed while holding it blocks others for seconds, not forever), and
- * the file is replaced by rename, so a reader without the lock sees the old or the new file,
- * never half of one. `reserve` checks the budget and counts the request in the same locked
- * step, before the request is sent: two processes can never both take the last request.
+ * and calendar month (UTC), in one small JSON file (ledger-file.ts). Each change is a
+ * read-modify-write under an inter-process lock (ledger-lock.ts: bounded wait, stale locks
+ * taken over by age, by a dead holder's pid, or when dated in the future), and the file is
+ * replaced by rename, so a reader without the lock sees the old or the new file, never half
+ * of one. `reserve` checks the budget and counts the request in the same locked step, before
+ * the request is sent: two processes can never both take the last request.
+ *
+ * `strict` updates (a budget is in force) never guess: a lock that cannot be had, a file that
+ * cannot be read or written, or a corrupt file with no good copy throws BudgetUncheckedError
+ * naming the file. Without a budget a corrupt file is set aside and the count starts again.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { BudgetExceededError } from '../errors.js';
+import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
 import { normalOrigin } from './keys.js';
-import { LEDGER_LOCK_STALE_MS, LEDGER_MONTHS_KEPT } from '../defaults.js';
-import { currentMonth, monthNumber } from './month.js';
-import { type RateLimitInfo, rateLimitHeaders } from './rate-limit.js';
+import { currentMonth } from './month.js';
+import { rateLimitHeaders } from './rate-limit.js';
+import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, emptyLedger, prune, usageOf } from './ledger-data.js';
+import { readLedgerFile, setAside, writeLedgerFile } from './ledger-file.js';
+import { LockWaitError, lockLedger } from './ledger-lock.js';
 
-/** Waiting for another process's lock: long enough to outlast a stale one. */
-const LOCK_RETRIES = { retries: 100, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true };
-
-export interface RateLimitSeen extends RateLimitInfo {
-  /** When these headers arrived, ms since the epoch. */
-  seenAt: number;
-}
-
-export interface LedgerUsage {
-  /** `YYYY-MM`, UTC. */
-  month: string;
-  /** Requests sent (reserved) to this origin with this key in the month. */
-  requests: number;
-  budget: number | null;
-  /** budget − requests, never below 0; null without a budget. */
-  remaining: number | null;
-  /** The last rate-limit headers seen from this origin with this key; null when none were. */
-  rateLimit: RateLimitSeen | null;
-}
-
-interface LedgerData {
-  version: 1;
-  /** month → `<origin> <key hash>` → requests. */
-  counts: Record<string, Record<string, number>>;
-  /** `<origin> <key hash>` → the last rate-limit headers seen. */
-  rateLimits: Record<string, RateLimitSeen>;
-}
+export type { LedgerUsage, RateLimitSeen } from './ledger-data.js';
 
 export interface LedgerOptions {
-  /** Told when the file had to be set aside (unreadable JSON) or a lock went wrong. */
+  /** Told when the file had to be recovered or set aside. */
   warn?: (message: string) => void;
+  /** Applied to every rate-limit header value before it is kept (util/redact.ts: a server may echo the key). */
+  redact?: (text: string) => string;
+  /** The lock's bounded wait, ms (ledger-lock.ts LOCK_WAIT_MS by default). */
+  lockWaitMs?: number;
 }
 
 export interface ReserveOptions {
@@ -55,71 +37,27 @@ export interface ReserveOptions {
   now?: number;
 }
 
-function emptyLedger(): LedgerData {
-  return { version: 1, counts: {}, rateLimits: {} };
-}
-
-function connectionKey(origin: string, keyHash: string): string {
-  return `${normalOrigin(origin)} ${keyHash}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The ledger's data if `value` has its shape (unknown entries dropped), else undefined. */
-function parseLedger(value: unknown): LedgerData | undefined {
-  if (!isRecord(value) || value.version !== 1 || !isRecord(value.counts) || !isRecord(value.rateLimits)) return undefined;
-  const data = emptyLedger();
-  for (const [month, perConnection] of Object.entries(value.counts)) {
-    if (!isRecord(perConnection) || Number.isNaN(monthNumber(month))) continue;
-    const counts: Record<string, number> = {};
-    for (const [connection, n] of Object.entries(perConnection)) {
-      if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) counts[connection] = n;
-    }
-    data.counts[month] = counts;
-  }
-  for (const [connection, seen] of Object.entries(value.rateLimits)) {
-    if (isRecord(seen) && typeof seen.seenAt === 'number' && isRecord(seen.headers)) data.rateLimits[connection] = seen as unknown as RateLimitSeen;
-  }
-  return data;
-}
-
-/** Drops months (and rate-limit sightings) older than the ones kept, so the file stays small. */
-function prune(data: LedgerData, now: number): void {
-  const oldest = monthNumber(currentMonth(now)) - (LEDGER_MONTHS_KEPT - 1);
-  for (const month of Object.keys(data.counts)) if (monthNumber(month) < oldest) delete data.counts[month];
-  for (const [connection, seen] of Object.entries(data.rateLimits)) {
-    if (monthNumber(currentMonth(seen.seenAt)) < oldest) delete data.rateLimits[connection];
-  }
-}
-
-function usageOf(data: LedgerData, connection: string, month: string, budget: number | null | undefined): LedgerUsage {
-  const requests = data.counts[month]?.[connection] ?? 0;
-  const limit = budget ?? null;
-  return {
-    month,
-    requests,
-    budget: limit,
-    remaining: limit === null ? null : Math.max(0, limit - requests),
-    rateLimit: data.rateLimits[connection] ?? null,
-  };
-}
-
 export class Ledger {
   readonly path: string;
   private readonly warn: (message: string) => void;
+  private readonly redact: (text: string) => string;
+  private readonly lockWaitMs: number | undefined;
   /** Rate-limit headers noted but not yet written, by connection. */
   private readonly pending = new Map<string, RateLimitSeen>();
+  /** Updates of this process, one at a time (the file lock excludes other processes only). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(path: string, options: LedgerOptions = {}) {
     this.path = path;
     this.warn = options.warn ?? (() => {});
+    this.redact = options.redact ?? ((text) => text);
+    this.lockWaitMs = options.lockWaitMs;
   }
 
   /**
    * Counts one request to `origin` with the key hashed as `keyHash`, before it is sent. With
-   * a budget, a request that would pass it is refused (BudgetExceededError, nothing counted).
+   * a budget, a request that would pass it is refused (BudgetExceededError, nothing counted),
+   * and one that cannot be counted durably too (BudgetUncheckedError).
    * Resolves to the month's usage including this request.
    */
   async reserve(origin: string, keyHash: string, options: ReserveOptions = {}): Promise<LedgerUsage> {
@@ -127,7 +65,7 @@ export class Ledger {
     const month = currentMonth(now);
     const connection = connectionKey(origin, keyHash);
     const budget = options.budget ?? null;
-    return this.update(now, (data) => {
+    return this.update(now, budget !== null, (data) => {
       const requests = data.counts[month]?.[connection] ?? 0;
       if (budget !== null && requests >= budget) {
         throw new BudgetExceededError({ month, requests, budget, origin: normalOrigin(origin) });
@@ -146,19 +84,39 @@ export class Ledger {
     const now = options.now ?? Date.now();
     const month = currentMonth(now);
     const connection = connectionKey(origin, keyHash);
-    await this.update(now, (data) => {
+    await this.update(now, false, (data) => {
       if (n > 0) (data.counts[month] ??= {})[connection] = (data.counts[month]?.[connection] ?? 0) + n;
       return undefined;
     });
   }
 
   /**
-   * Notes the rate-limit headers of a response (RateLimit-*, X-RateLimit-*) as the last seen
-   * for this connection, in memory: they are written with the next reserve() or flush(), so
-   * a response costs no extra lock. Returns whether the response had any.
+   * Sets this month's count of one connection back to 0 (`quota --reset-month`); a corrupt
+   * ledger with no good copy is set aside and started afresh. Resolves to the count it had.
+   */
+  async resetMonth(origin: string, keyHash: string, options: { now?: number } = {}): Promise<number> {
+    const now = options.now ?? Date.now();
+    const month = currentMonth(now);
+    const connection = connectionKey(origin, keyHash);
+    return this.update(
+      now,
+      true,
+      (data) => {
+        const had = data.counts[month]?.[connection] ?? 0;
+        if (data.counts[month]) delete data.counts[month][connection];
+        return had;
+      },
+      { startAfresh: true },
+    );
+  }
+
+  /**
+   * Notes the rate-limit headers of a response (RateLimit-*, X-RateLimit-*), redacted, as the
+   * last seen for this connection, in memory: they are written with the next reserve() or
+   * flush(), so a response costs no extra lock. Returns whether the response had any.
    */
   noteRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): boolean {
-    const info = rateLimitHeaders(headers);
+    const info = rateLimitHeaders(headers, this.redact);
     if (!info) return false;
     this.pending.set(connectionKey(origin, keyHash), { ...info, seenAt: options.now ?? Date.now() });
     return true;
@@ -167,7 +125,7 @@ export class Ledger {
   /** Writes rate-limit headers noted since the last write (call it once at exit). */
   async flush(options: { now?: number } = {}): Promise<void> {
     if (this.pending.size === 0) return;
-    await this.update(options.now ?? Date.now(), () => undefined);
+    await this.update(options.now ?? Date.now(), false, () => undefined);
   }
 
   /** noteRateLimit() and flush() at once. */
@@ -175,78 +133,83 @@ export class Ledger {
     if (this.noteRateLimit(origin, keyHash, headers, options)) await this.flush(options);
   }
 
-  /** The usage of a month (this one by default) without taking the lock: the file is only ever replaced whole. */
+  /**
+   * The usage of a month (this one by default) without taking the lock: the file is only ever
+   * replaced whole. A corrupt file is read from its good copy; with none, and a budget, it
+   * throws BudgetUncheckedError (the count is unknown), else it reads as empty.
+   */
   async usage(origin: string, keyHash: string, options: { month?: string; budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
     const month = options.month ?? currentMonth(options.now ?? Date.now());
-    const data = (await this.read()).data ?? emptyLedger();
+    const strict = options.budget !== undefined && options.budget !== null;
+    let data: LedgerData;
+    try {
+      const read = await readLedgerFile(this.path);
+      if (read.status === 'corrupt' && strict) throw new BudgetUncheckedError(this.path, 'the ledger is corrupt and no good copy of it is left');
+      data = read.status === 'corrupt' ? emptyLedger() : read.data;
+    } catch (err) {
+      if (err instanceof BudgetUncheckedError || !strict) throw err;
+      throw new BudgetUncheckedError(this.path, `it cannot be read (${(err as Error).message})`);
+    }
     for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
     return usageOf(data, connectionKey(origin, keyHash), month, options.budget);
   }
 
-  /** The file's data; `data` undefined when it exists but is not a ledger. */
-  private async read(): Promise<{ data: LedgerData | undefined; exists: boolean }> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { data: emptyLedger(), exists: false };
-      throw err;
-    }
-    try {
-      return { data: parseLedger(JSON.parse(text)), exists: true };
-    } catch {
-      return { data: undefined, exists: true };
-    }
+  private update<T>(now: number, strict: boolean, change: (data: LedgerData) => T, options: { startAfresh?: boolean } = {}): Promise<T> {
+    const run = this.queue.then(() => this.locked(now, strict, change, options));
+    this.queue = run.catch(() => {});
+    return run;
   }
 
   /** Read, change and replace the file under the lock; `change` may throw to leave it as it was. */
-  private async update<T>(now: number, change: (data: LedgerData) => T): Promise<T> {
-    await mkdir(dirname(this.path), { recursive: true });
-    const { lock } = await import('proper-lockfile');
-    let compromised: Error | undefined;
-    const release = await lock(this.path, {
-      realpath: false,
-      stale: LEDGER_LOCK_STALE_MS,
-      retries: LOCK_RETRIES,
-      onCompromised: (err) => {
-        compromised = err;
-      },
-    });
+  private async locked<T>(now: number, strict: boolean, change: (data: LedgerData) => T, options: { startAfresh?: boolean }): Promise<T> {
+    const failed = (reason: string): Error => (strict ? new BudgetUncheckedError(this.path, reason) : new Error(`${reason} (${this.path})`));
+    let lock;
     try {
-      let { data } = await this.read();
-      if (!data) {
-        const aside = `${this.path}.corrupt-${now}`;
-        await rename(this.path, aside);
-        this.warn(`The request ledger ${this.path} was not readable; it was moved to ${aside} and the count starts again.`);
+      lock = await lockLedger(this.path, this.lockWaitMs !== undefined ? { waitMs: this.lockWaitMs } : {});
+    } catch (err) {
+      throw failed(err instanceof LockWaitError ? err.message : `its lock cannot be made (${(err as Error).message})`);
+    }
+    try {
+      let read;
+      try {
+        read = await readLedgerFile(this.path);
+      } catch (err) {
+        throw failed(`it cannot be read (${(err as Error).message})`);
+      }
+      let data: LedgerData;
+      if (read.status === 'ok') data = read.data;
+      else if (read.status === 'recovered') {
+        // Written back at once, so the recovered count stands whatever `change` decides.
+        const aside = read.problem === 'corrupt' ? await setAside(this.path, now).catch(() => this.path) : undefined;
+        data = read.data;
+        await this.writeOrFail(data, strict, failed);
+        this.warn(`The request ledger ${this.path} was ${aside ? `corrupt (kept as ${aside})` : 'missing'}; its count was recovered from the copy kept beside it.`);
+      } else if (strict && !options.startAfresh) {
+        throw failed('the ledger is corrupt and no good copy of it is left');
+      } else {
+        const aside = await setAside(this.path, now).catch(() => this.path);
+        this.warn(`The request ledger ${this.path} was not readable and no good copy was left; it was moved to ${aside} and the count starts again.`);
         data = emptyLedger();
       }
       const result = change(data);
       for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
-      this.pending.clear();
       prune(data, now);
-      await this.write(data);
+      await lock.check().catch((err: Error) => {
+        throw failed(err.message);
+      });
+      await this.writeOrFail(data, strict, failed);
+      this.pending.clear();
       return result;
     } finally {
-      await release().catch(() => {});
-      if (compromised) this.warn(`The lock on the request ledger was lost (${compromised.message}); another process may have updated it at the same time.`);
+      await lock.release();
     }
   }
 
-  /**
-   * Replaces the file atomically: a temp file renamed over it, so readers and the next
-   * locked update see the old file or the new one, never half of one. Not fsynced: the sync
-   * cost milliseconds on every request, and what it guards against (a machine crash or power
-   * loss before the data reaches the disk) can at worst lose the last counts, which is
-   * acceptable for a request count; a process crash loses nothing once rename() has returned.
-   */
-  private async write(data: LedgerData): Promise<void> {
-    const temp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  private async writeOrFail(data: LedgerData, durable: boolean, failed: (reason: string) => Error): Promise<void> {
     try {
-      await writeFile(temp, `${JSON.stringify(data)}\n`, { flag: 'wx', mode: 0o600 });
-      await rename(temp, this.path);
+      await writeLedgerFile(this.path, data, { durable });
     } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
+      throw failed(`it cannot be written (${(err as Error).message})`);
     }
   }
 }

@@ -33,15 +33,15 @@ function structuredParam(value: string | undefined, names: readonly string[]): n
   return undefined;
 }
 
-/** The rate-limit headers of a response; undefined when it has none. */
-export function rateLimitHeaders(headers: HeaderBag | undefined): RateLimitInfo | undefined {
+/** The rate-limit headers of a response, names and values passed through `redact`; undefined when it has none. */
+export function rateLimitHeaders(headers: HeaderBag | undefined, redact: (text: string) => string = (text) => text): RateLimitInfo | undefined {
   if (!headers) return undefined;
   const raw: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
     const lower = name.toLowerCase();
     if (!RATE_LIMIT_NAME.test(lower)) continue;
     const text = headerText(headers, name);
-    if (text !== undefined) raw[lower] = safeHeaderValue(text);
+    if (text !== undefined) raw[redact(lower)] = safeHeaderValue(text, redact);
   }
   if (Object.keys(raw).length === 0) return undefined;
   const pick = (suffix: string, structured: readonly string[]): number | undefined =>

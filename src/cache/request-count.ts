@@ -4,16 +4,19 @@
  * when it would pass the budget — and the rate-limit headers of each answer are noted.
  * Requests to other origins (media on another host) are not the service's and are not
  * counted. The ledger module (and its lock library) loads with the first request only.
- * A ledger that cannot be written (a read-only cache directory) is told once and the requests
- * go out uncounted: the count is a help, never the reason a command fails.
+ * Without a budget, a ledger that cannot be written (a read-only cache directory) is told once
+ * (--verbose) and the requests go out uncounted: the count is then a help, never the reason a
+ * command fails.
  *
- * With a budget, each request is reserved under the ledger's lock before it is sent, so that
- * processes sharing a budget never pass it together. Without one nothing must be refused, and
+ * With a budget, each request is reserved under the ledger's lock, durably, before it is sent,
+ * so that processes sharing a budget never pass it together; a ledger that cannot be locked,
+ * read or written stops the command (BudgetUncheckedError, exit 5): nothing is sent past a
+ * budget, nor when the budget cannot be checked. Without one nothing must be refused, and
  * a lock and a file rewrite per request made `ids --all` five times slower (bench/paging.mjs):
  * requests are counted in memory and added to the ledger every COUNT_BATCH requests and at
  * exit. A process killed outright (SIGKILL) loses at most that batch from the count.
  */
-import { BudgetExceededError } from '../errors.js';
+import { BudgetUncheckedError, CliError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
 import type { Ledger } from './ledger.js';
 
@@ -28,7 +31,9 @@ export interface RequestCountOptions {
   keyHash: string;
   /** Requests allowed this month; null: none. */
   budget: number | null;
-  /** Problems that matter: the ledger file set aside, a budget that cannot be checked. */
+  /** Applied to rate-limit header values before the ledger keeps them (util/redact.ts redactorFor of the key). */
+  redact?: (text: string) => string;
+  /** Problems that matter: the ledger file recovered or set aside. */
   warn?: (message: string) => void;
   /** --verbose: problems that change nothing the user asked for (requests left uncounted without a budget). */
   log?: (line: string) => void;
@@ -50,14 +55,14 @@ export function requestCount(options: RequestCountOptions): RequestCount {
   let ledger: Promise<Ledger> | undefined;
   let broken = false;
   const open = (): Promise<Ledger> =>
-    (ledger ??= import('./ledger.js').then(({ Ledger }) => new Ledger(options.path, options.warn ? { warn: options.warn } : {})));
+    (ledger ??= import('./ledger.js').then(
+      ({ Ledger }) => new Ledger(options.path, { ...(options.warn ? { warn: options.warn } : {}), ...(options.redact ? { redact: options.redact } : {}) }),
+    ));
   /** Requests sent and not yet added to the ledger (no budget only). */
   let unadded = 0;
   const failed = (err: unknown): void => {
     broken = true;
-    const told = `cannot count requests in ${options.path} (${(err as Error).message}); this run's requests are not counted`;
-    if (options.budget !== null) options.warn?.(`${told} and the budget of ${options.budget} is not checked.`);
-    else options.log?.(`${told}.`);
+    options.log?.(`cannot count requests in ${options.path} (${(err as Error).message}); this run's requests are not counted.`);
   };
   const addUnadded = async (): Promise<void> => {
     const n = unadded;
@@ -80,8 +85,8 @@ export function requestCount(options: RequestCountOptions): RequestCount {
       try {
         await (await open()).reserve(counted, options.keyHash, { budget: options.budget });
       } catch (err) {
-        if (err instanceof BudgetExceededError) throw err;
-        failed(err);
+        if (err instanceof CliError) throw err; // the budget spent, or not checkable
+        throw new BudgetUncheckedError(options.path, `the ledger cannot be used (${(err as Error).message})`);
       }
     },
     afterResponse(url, _status, headers) {

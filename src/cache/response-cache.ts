@@ -5,12 +5,15 @@
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
  * to `log` (--verbose), never a failed command.
  */
-import { join } from 'node:path';
+import { dirname } from 'node:path';
+import type { CacheDirError } from '../errors.js';
+import { checkCacheRoot, checkOwnDir, keepFilesPrivate, makePrivateDir } from './cache-dir.js';
+import { bytesUnder, clearStore } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
 import { type EntryMeta, entryMetaFor, isFresh, parseEntryMeta } from './freshness.js';
 import { recordIdKey, recordNameKey } from './keys.js';
 import { recordKeys } from './records.js';
-import { type IndexEntry, readStoreEntry } from './store-read.js';
+import { type IndexEntry, bucketPath, contentPath, pickDigest, readStoreEntry } from './store-read.js';
 import { compactIfLarge, deleteEntry, linkEntry, removeContent, writeEntry } from './store-write.js';
 
 export interface LookupOptions {
@@ -61,6 +64,11 @@ export class ResponseCache {
   private readonly log: (line: string) => void;
   /** Index bucket sizes seen on reads, so a write can compact a bucket that has grown. */
   private readonly bucketBytes = new Map<string, number>();
+  /** The directory was checked (cache-dir.ts) and, once written to, made private. */
+  private checked = false;
+  /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
+  private unusable = false;
+  private madePrivate = false;
 
   private constructor(dir: string, options: ResponseCacheOptions) {
     this.path = dir;
@@ -74,6 +82,8 @@ export class ResponseCache {
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
+    this.checkDir();
+    if (this.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const { meta, body } = found;
@@ -92,13 +102,20 @@ export class ResponseCache {
    * already there is dropped. Resolves to whether it was stored.
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
+    this.checkDir();
+    if (this.unusable) {
+      this.log(`cache: cannot store the answer for ${key}: the store at ${this.path} is unusable`);
+      return false;
+    }
     const meta = entryMetaFor(options.headers, options.now);
     if (!meta) {
       await this.forget(key);
       return false;
     }
     return this.safely(`store the answer for ${key}`, false, async () => {
-      await writeEntry(this.path, key, Buffer.from(JSON.stringify(body)), meta);
+      this.makePrivate();
+      const { integrity } = await writeEntry(this.path, key, Buffer.from(JSON.stringify(body)), meta);
+      this.keepPrivate(key, integrity);
       await this.compact(key);
       return true;
     });
@@ -110,6 +127,8 @@ export class ResponseCache {
    * a miss when the entry is gone or corrupt (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
+    this.checkDir();
+    if (this.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const meta = entryMetaFor(options.headers, options.now, found.meta);
@@ -135,6 +154,8 @@ export class ResponseCache {
    * validators belong to URLs, so a record keeps none.
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
+    this.checkDir();
+    if (this.unusable) return false;
     const keys = recordKeys(scope, record);
     const full = entryMetaFor(options.headers, options.now);
     if (!full) {
@@ -145,8 +166,13 @@ export class ResponseCache {
     if (first === undefined) return false;
     const meta: EntryMeta = { storedAt: full.storedAt, ...(full.maxAgeMs !== undefined ? { maxAgeMs: full.maxAgeMs } : {}), ...(full.noCache ? { noCache: true } : {}) };
     return this.safely(`store the record ${first}`, false, async () => {
+      this.makePrivate();
       const { integrity, size } = await writeEntry(this.path, first, Buffer.from(JSON.stringify(record)), meta);
-      for (const key of others) await linkEntry(this.path, key, integrity, size, meta);
+      this.keepPrivate(first, integrity);
+      for (const key of others) {
+        await linkEntry(this.path, key, integrity, size, meta);
+        this.keepPrivate(key);
+      }
       for (const key of keys) await this.compact(key);
       return true;
     });
@@ -166,16 +192,53 @@ export class ResponseCache {
 
   /** Location, number of entries, bytes on disk and the oldest entry's time. */
   async info(): Promise<CacheInfo> {
+    this.checkDir(true);
     const { default: cacache } = await import('cacache');
     const listed = Object.values(await cacache.ls(this.path));
     const oldest = listed.reduce<number | null>((min, e) => (min === null || e.time < min ? e.time : min), null);
     return { path: this.path, entries: listed.length, bytes: await bytesUnder(this.path), oldest };
   }
 
-  /** Removes every entry (the whole store directory). The request ledger is elsewhere and stays. */
-  async clear(): Promise<void> {
-    const { rm } = await import('node:fs/promises');
-    await rm(this.path, { recursive: true, force: true });
+  /**
+   * Removes every entry (the whole store directory). The request ledger is elsewhere and stays.
+   * The directory is first renamed aside, in one step, so processes writing at the same time
+   * start a fresh store rather than write into one being removed; the removal then retries
+   * what a late writer added (ENOTEMPTY). Resolves to the files it could not remove (0 as a rule).
+   */
+  async clear(): Promise<number> {
+    this.checkDir(true);
+    return clearStore(this.path);
+  }
+
+  /**
+   * Checks the store's directory once (cache-dir.ts). A symlink planted at it is always
+   * CacheDirError (exit 6); another problem (a file in its place) is one too for `cache
+   * info|clear` (`strict`), and for any other command makes the store unusable: misses only.
+   */
+  private checkDir(strict = false): void {
+    if (this.checked && !strict) return;
+    try {
+      checkCacheRoot(dirname(this.path));
+      checkOwnDir(this.path);
+    } catch (err) {
+      if (strict || (err as CacheDirError).details?.planted === true) throw err;
+      this.log(`cache: ${(err as Error).message}`);
+      this.unusable = true;
+    }
+    this.checked = true;
+  }
+
+  /** The store's directory made 0700 before the first write (cacache makes the rest inside it). */
+  private makePrivate(): void {
+    if (this.madePrivate) return;
+    makePrivateDir(this.path);
+    this.madePrivate = true;
+  }
+
+  /** The files a write made, 0600 whatever the umask (cacache leaves them to it). */
+  private keepPrivate(key: string, integrity?: string): void {
+    const digest = integrity === undefined ? undefined : pickDigest(integrity);
+    keepFilesPrivate([bucketPath(this.path, key), ...(digest ? [contentPath(this.path, digest)] : [])]);
   }
 
   /** The verified entry under `key`, or undefined (a corrupt one dropped on the way). */
@@ -255,23 +318,4 @@ export class ResponseCache {
       return fallback;
     }
   }
-}
-
-/** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
-async function bytesUnder(dir: string): Promise<number> {
-  const { lstat, readdir } = await import('node:fs/promises');
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  let total = 0;
-  for (const name of names) {
-    const path = join(dir, name);
-    const stat = await lstat(path).catch(() => undefined);
-    if (!stat) continue;
-    total += stat.isDirectory() ? await bytesUnder(path) : stat.size;
-  }
-  return total;
 }

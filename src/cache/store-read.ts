@@ -16,7 +16,7 @@
  * still match it, so an upgrade that changes the format cannot slip by.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const INDEX_DIR = 'index-v5';
@@ -87,17 +87,33 @@ export function contentPath(dir: string, digest: { algorithm: string; base64: st
   return join(dir, CONTENT_DIR, digest.algorithm, ...segments(Buffer.from(digest.base64, 'base64').toString('hex')));
 }
 
+/** Opened without blocking (a FIFO planted in the store would hang a plain open) and without following a symlink. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** A file in the store that is not a regular file (a FIFO, a device, a symlink): never read, never served. */
+export class NotRegularFileError extends Error {}
+
 /**
  * A whole file, or undefined when it is not there. Synchronous on purpose: these files are a
  * few KiB, and node:fs is loaded at start-up anyway while node:fs/promises costs ~1 ms more
- * on a path whose whole budget is a few ms.
+ * on a path whose whole budget is a few ms. Anything but a regular file throws
+ * NotRegularFileError before a byte is read.
  */
 function readOrMissing(path: string): Buffer | undefined {
+  let fd: number;
   try {
-    return readFileSync(path);
+    fd = openSync(path, OPEN_FLAGS);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ELOOP' || code === 'ENXIO') throw new NotRegularFileError(`${path} is not a regular file`);
     throw err;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotRegularFileError(`${path} is not a regular file`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -117,7 +133,13 @@ export async function readStoreEntry(dir: string, key: string): Promise<StoreRea
   };
   const digest = pickDigest(entry.integrity);
   if (!digest) return { status: 'unsupported', entry };
-  const data = readOrMissing(contentPath(dir, digest));
+  let data: Buffer | undefined;
+  try {
+    data = readOrMissing(contentPath(dir, digest));
+  } catch (err) {
+    if (err instanceof NotRegularFileError) return { status: 'corrupt', entry, reason: 'its content is not a regular file' };
+    throw err;
+  }
   if (data === undefined) return { status: 'corrupt', entry, reason: 'its content file is missing' };
   if (entry.size !== undefined && data.length !== entry.size) {
     return { status: 'corrupt', entry, reason: `its content has ${data.length} bytes, not ${entry.size}` };

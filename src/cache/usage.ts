@@ -37,6 +37,15 @@ export async function connectionUsage(query: UsageQuery): Promise<ConnectionUsag
   return { ...usage, origin, ledger: ledger.path };
 }
 
+/** Sets this month's count of the connection back to 0 under the ledger's lock; resolves to the sentence saying so. */
+export async function resetConnectionMonth(query: Omit<UsageQuery, 'budget'>): Promise<string> {
+  const ledger = new Ledger(ledgerPath(cacheRoot(query.env)));
+  const origin = ledgerOrigin(query);
+  const had = await ledger.resetMonth(origin, keyHash(query.apiKey));
+  const where = origin === SANDBOX_LEDGER_ORIGIN ? 'the --sandbox server' : origin;
+  return `The count of requests this month to ${where} with this key was ${had}; it is now 0 (${ledger.path}).`;
+}
+
 /** `12 requests in 2026-11 to https://api.example.com, budget 100, 88 left` — the one line. */
 export function usageLine(usage: ConnectionUsage): string {
   const where = usage.origin === SANDBOX_LEDGER_ORIGIN ? 'the --sandbox server' : usage.origin;

@@ -35,10 +35,17 @@ async function info(ctx: Context): Promise<void> {
   );
 }
 
+/**
+ * Clears the store, tolerating processes that write it at the same time (the store is renamed
+ * aside before it is removed): exit 0 with the count of entries removed, and a warning for any
+ * file a late writer kept in place. A planted symlink or a file in place of the directory is
+ * CacheDirError (exit 6).
+ */
 async function clear(ctx: Context): Promise<void> {
   const cache = await openCache(ctx);
   const { entries } = await cache.info();
-  await cache.clear();
+  const left = await cache.clear();
+  if (left > 0) ctx.io.stderr.write(`warning: ${left} file${left === 1 ? '' : 's'} written while clearing could not be removed; run \`exercises cache clear\` again.\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`Removed ${entries} cache entr${entries === 1 ? 'y' : 'ies'} from ${cache.path}.\n`);
 }
 

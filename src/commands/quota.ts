@@ -1,21 +1,38 @@
 /**
  * `exercises quota`: the requests this month to the connection in force (origin and key), the
- * budget and what remains, and the last rate-limit headers the service sent. Reads the ledger
- * only: it sends nothing.
+ * budget and what remains, and the last rate-limit headers the service sent (the key redacted
+ * in every format, also from a ledger written before the ledger redacted them). Reads the
+ * ledger only: it sends nothing. `--reset-month` sets this month's count back to 0.
  */
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 
-export type QuotaOptions = Record<string, never>;
+export interface QuotaOptions {
+  /** Set this month's count of the connection in force back to 0. */
+  resetMonth?: boolean;
+}
 
 /** The usage of the connection in force (no key needed: without one, requests were sent without one). */
 async function usageInForce(ctx: Context) {
   const [{ connectionUsage }, { budgetFor }] = await Promise.all([import('../cache/usage.js'), import('../connection.js')]);
   const conn = await ctx.connection();
   const usage = await connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey, budget: budgetFor(conn, ctx.settings()) });
+  if (usage.rateLimit) {
+    const { redactorFor } = await import('../util/redact.js');
+    const redact = redactorFor(conn.apiKey);
+    const headers = Object.fromEntries(Object.entries(usage.rateLimit.headers).map(([name, value]) => [redact(name), redact(String(value))]));
+    usage.rateLimit = { ...usage.rateLimit, headers };
+  }
   return { ...usage, local: conn.local === true };
+}
+
+/** `quota --reset-month`: this month's count of the connection in force back to 0, said on stderr. */
+async function resetMonth(ctx: Context): Promise<void> {
+  const [{ resetConnectionMonth }, conn] = await Promise.all([import('../cache/usage.js'), ctx.connection()]);
+  const reset = await resetConnectionMonth({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey });
+  if (!ctx.globals.quiet) ctx.io.stderr.write(`${reset}\n`);
 }
 
 /** The one line `auth status` shows. */
@@ -24,7 +41,8 @@ export async function quotaLine(ctx: Context): Promise<string> {
   return usageLine(await usageInForce(ctx));
 }
 
-export async function run(_options: QuotaOptions, ctx: Context): Promise<void> {
+export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
+  if (options.resetMonth) await resetMonth(ctx);
   const usage = await usageInForce(ctx);
   const format = outputFormat(ctx);
   if (format === 'json' || format === 'jsonl') {
@@ -47,14 +65,15 @@ export async function run(_options: QuotaOptions, ctx: Context): Promise<void> {
 export const register: RegisterCommand<QuotaOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('quota')
-    .description('requests sent this month (UTC) to the service in use, the budget and what remains; sends nothing');
+    .description('requests sent this month (UTC) to the service in use, the budget and what remains; sends nothing')
+    .option('--reset-month', "set this month's request count for the service and key in use back to 0 (also repairs a corrupt ledger)");
   addExamples(
     cmd,
-    ['exercises quota', 'exercises --budget 100 quota', 'exercises config set budget 100'],
+    ['exercises quota', 'exercises --budget 100 quota', 'exercises config set budget 100', 'exercises quota --reset-month'],
     ['exercises quota --json | jq .remaining', 'exercises quota --json | jq -r .month'],
   );
-  cmd.action(async () => {
+  cmd.action(async (flags: { resetMonth?: boolean }) => {
     const ctx = context();
-    await runF({}, ctx);
+    await runF(flags.resetMonth ? { resetMonth: true } : {}, ctx);
   });
 };

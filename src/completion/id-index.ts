@@ -7,13 +7,16 @@
  * The contract: a UTF-8 text file, one exercise per line, `id<TAB>name` (or just `id` when
  * the name is unknown), oldest first. Ids and names never contain a tab or a line break
  * (ids that would are left out; such characters in names become spaces). At most
- * ID_INDEX_MAX_LINES lines: the oldest go first. Rewritten whole and renamed into place,
+ * ID_INDEX_MAX_LINES lines and ID_INDEX_MAX_BYTES bytes: the oldest go first. Ids and names
+ * that are not printable or longer than 256 characters (printable.ts) are never written, and
+ * never read back from a file written otherwise. Rewritten whole and renamed into place,
  * so a reader never sees half a file; two writers at once may lose one's additions, which
  * only means those ids are offered after their next answer.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { isCompletable } from './printable.js';
 import { firstLines, isAscii, lineAt, linesWith, mergeLines, readBytes } from './line-scan.js';
 
 export const ID_INDEX_FILE = 'completion-ids.tsv';
@@ -22,6 +25,8 @@ export const ID_INDEX_FILE = 'completion-ids.tsv';
  * 0.25 MB) for a TAB to search within its time budget (bench/completion.mjs).
  */
 export const ID_INDEX_MAX_LINES = 5_000;
+/** Bytes kept at most, whatever the lines hold: the oldest lines go first past it. */
+export const ID_INDEX_MAX_BYTES = 1024 * 1024;
 
 export interface IdIndexEntry {
   id: string;
@@ -39,6 +44,7 @@ function entryOf(raw: string): IdIndexEntry | undefined {
   const id = tab < 0 ? line : line.slice(0, tab);
   if (id === '') return undefined;
   const name = tab < 0 ? '' : line.slice(tab + 1);
+  if (!isCompletable(id) || !isCompletable(name)) return undefined;
   return name === '' ? { id } : { id, name };
 }
 
@@ -84,12 +90,19 @@ const LINE_BREAKS = /[\t\r\n]/;
 function clean(entry: IdIndexEntry): IdIndexEntry | undefined {
   if (typeof entry.id !== 'string' || entry.id === '' || LINE_BREAKS.test(entry.id)) return undefined;
   const name = typeof entry.name === 'string' ? entry.name.replace(/[\t\r\n]+/g, ' ').trim() : '';
+  // An id or name with controls, or too long, keeps the whole entry out (it stays usable by typing).
+  if (!isCompletable(entry.id) || !isCompletable(name)) return undefined;
   return name === '' ? { id: entry.id } : { id: entry.id, name };
 }
 
 /** Replaces the index with `entries` (oldest first, one per id, the newest ones kept), atomically. */
 function writeIndex(cacheDir: string, entries: ReadonlyMap<string, string | undefined>, maxLines: number): void {
   const lines = [...entries].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
+  // Newest last: drop from the front until the file fits its byte cap.
+  let bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+  let first = 0;
+  while (bytes > ID_INDEX_MAX_BYTES && first < lines.length) bytes -= Buffer.byteLength(lines[first++]!) + 1;
+  lines.splice(0, first);
   writeFileAtomic(idIndexPath(cacheDir), lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }
 

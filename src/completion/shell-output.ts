@@ -9,6 +9,7 @@
  * zsh gets `value:description` for _describe; fish gets `value<TAB>description`.
  */
 import type { Completion } from './engine.js';
+import { isCompletable } from './printable.js';
 import { dequote } from './words.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -60,7 +61,15 @@ function fish(completion: Completion): string[] {
   return ['words', ...completion.candidates.map((c) => (c.description ? `${oneLine(c.value)}\t${oneLine(c.description)}` : oneLine(c.value)))];
 }
 
-export function formatCompletion(shell: Shell, completion: Completion, word: CurrentWord): string {
+/**
+ * The answer for `shell`. Whatever the sources gave, a candidate whose value or description is
+ * not printable (printable.ts) is left out here, the one way out to every shell.
+ */
+export function formatCompletion(shell: Shell, given: Completion, word: CurrentWord): string {
+  const completion: Completion =
+    given.directive === 'words'
+      ? { ...given, candidates: given.candidates.filter((c) => isCompletable(c.value) && (c.description === undefined || isCompletable(c.description))) }
+      : { ...given, prefix: given.prefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), wordPrefix: given.wordPrefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, '') };
   const lines = shell === 'bash' ? bash(completion, word) : shell === 'zsh' ? zsh(completion) : fish(completion);
   return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@
  * (settings.ts) names them in messages from here. Below the Context (src/context.ts carries
  * them as ctx.globals), so config/ reads them without reaching up.
  */
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import { DEADLINE_MAX_SECONDS, DEFAULT_DEADLINE_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
 import { configKeySpec } from './keys.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
@@ -22,6 +22,8 @@ export interface GlobalOptions {
   /** commander's `--no-color` sets this to false. */
   color: boolean;
   timeout?: number;
+  /** --deadline <s>: the whole command's deadline in seconds (0: none). */
+  deadline?: number;
   retries?: number;
   verbose: boolean;
   quiet: boolean;
@@ -74,6 +76,13 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { key: 'json', flags: '--json [fields]', description: 'same as --format json; with a comma list (--json id,name) only those fields' },
   { key: 'color', flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
   { key: 'timeout', flags: '--timeout <ms>', setting: 'timeout', description: `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, whole: { min: 1, max: TIMEOUT_MAX_MS } },
+  {
+    key: 'deadline',
+    flags: '--deadline <s>',
+    setting: 'deadline',
+    description: `give up on the whole command after this many seconds waiting for the service, retries included; 0: none (default ${DEFAULT_DEADLINE_SECONDS}; none for download and mirror)`,
+    whole: { min: 0, max: DEADLINE_MAX_SECONDS },
+  },
   { key: 'retries', flags: '--retries <n>', setting: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, whole: { min: 0, max: RETRIES_MAX } },
   { key: 'verbose', flags: '-v, --verbose', description: 'log requests, timings and quota headers to stderr (key redacted)' },
   { key: 'quiet', flags: '-q, --quiet', description: 'no progress or notices on stderr' },

@@ -5,8 +5,8 @@
  */
 import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_LANG, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
-import { parseLangTag, parseWholeNumber } from './values.js';
+import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_LANG, DEFAULT_DEADLINE_SECONDS, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import { parseDeadlineSeconds, parseLangTag, parseWholeNumber } from './values.js';
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 
@@ -65,6 +65,13 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', defaultValue: DEFAULT_BASE_URL, parse: parseBaseUrlSetting },
   { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', defaultValue: DEFAULT_LANG, parse: (value) => parseLangTag(value, 'lang') },
   { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, defaultValue: DEFAULT_TIMEOUT_MS, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
+  {
+    key: 'deadline',
+    description: `seconds a whole command may spend waiting for the service, retries included: 90, 90s, 2m; 0 for none (default ${DEFAULT_DEADLINE_SECONDS}; none for download and mirror)`,
+    env: 'EXERCISES_DEADLINE',
+    defaultValue: DEFAULT_DEADLINE_SECONDS,
+    parse: (value) => parseDeadlineSeconds(value, 'deadline'),
+  },
   { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, defaultValue: DEFAULT_RETRIES, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
   {
     key: 'budget',

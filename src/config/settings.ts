@@ -5,10 +5,10 @@
 import { type GlobalOptions, flagName } from './global-flags.js';
 import { configKeySpec } from './keys.js';
 import { UsageError } from '../errors.js';
-import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import { CACHE_TTL_MAX_SECONDS, DEADLINE_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_DEADLINE_SECONDS, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
 import type { Env } from '../util/user-dirs.js';
 import { readStoredConfig } from './store.js';
-import { parseLangTag, parseWholeNumber } from './values.js';
+import { parseDeadlineSeconds, parseLangTag, parseWholeNumber } from './values.js';
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default' | 'sandbox';
 
@@ -27,6 +27,11 @@ export interface Settings {
   retries: number;
   /** Requests allowed this month: --budget > EXERCISES_BUDGET > `config set budget`; null: none. */
   budget: number | null;
+  /**
+   * The whole command's deadline (--deadline > EXERCISES_DEADLINE > `config set deadline` >
+   * DEFAULT_DEADLINE_SECONDS), ms; null for none (0). `source` 'default' lets bulk commands go without.
+   */
+  deadline: { ms: number | null; source: 'flag' | 'env' | 'config' | 'default'; origin: string };
   /** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`). */
   cacheTtlMs: number;
 }
@@ -68,6 +73,16 @@ function fromFlagEnvOrConfig(flag: 'baseUrl' | 'apiKey' | 'lang', key: string, g
   return pick({ value: globals[flag], name: flagName(flag) }, { value: env[variable], name: variable }, stored[key]);
 }
 
+function resolveDeadline(flag: number | undefined, fromEnv: string | undefined, stored: unknown): Settings['deadline'] {
+  const made = (seconds: number, source: Settings['deadline']['source'], origin: string): Settings['deadline'] => ({ ms: seconds === 0 ? null : seconds * 1000, source, origin });
+  if (flag !== undefined) return made(flag, 'flag', '--deadline');
+  const text = nonEmpty(fromEnv);
+  if (text !== undefined) return made(parseDeadlineSeconds(text, 'EXERCISES_DEADLINE'), 'env', 'EXERCISES_DEADLINE');
+  const kept = storedNumber(stored, 'deadline', 0, DEADLINE_MAX_SECONDS);
+  if (kept !== undefined) return made(kept, 'config', 'the deadline setting');
+  return made(DEFAULT_DEADLINE_SECONDS, 'default', 'the default; --deadline changes it');
+}
+
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
   // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
   if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
@@ -83,6 +98,7 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
     timeoutMs: globals.timeout ?? storedNumber(stored.timeout, 'timeout', 1, TIMEOUT_MAX_MS) ?? DEFAULT_TIMEOUT_MS,
     retries: globals.retries ?? storedNumber(stored.retries, 'retries', 0, RETRIES_MAX) ?? DEFAULT_RETRIES,
     budget: globals.budget ?? envBudget(env) ?? storedNumber(stored.budget, 'budget', 0, Number.MAX_SAFE_INTEGER) ?? null,
+    deadline: resolveDeadline(globals.deadline, env.EXERCISES_DEADLINE, stored.deadline),
     cacheTtlMs: (storedNumber(stored['cache-ttl'], 'cache-ttl', 0, CACHE_TTL_MAX_SECONDS) ?? DEFAULT_CACHE_TTL_SECONDS) * 1000,
   };
 }

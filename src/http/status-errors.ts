@@ -16,13 +16,14 @@ import { oneLine, shorten } from '../util/text.js';
  * The `message` of our server's error shape `{"error":{"code","message","parameter?"}}`,
  * cleaned for a terminal and shortened; undefined for any other body.
  */
-export function serverErrorMessage(body: string | undefined): string | undefined {
+export function serverErrorMessage(body: string | undefined, redact: (text: string) => string = (text) => text): string | undefined {
   if (!body) return undefined;
   try {
     const parsed = JSON.parse(body) as { error?: { message?: unknown } };
     const message = parsed?.error?.message;
     if (typeof message !== 'string' || message.trim() === '') return undefined;
-    const clean = oneLine(message).replace(/\s+/g, ' ').trim();
+    // Redacted once decoded: JSON escapes (`\\u001b`, `\\u0033`) could spell the key in the raw body.
+    const clean = oneLine(redact(message)).replace(/\s+/g, ' ').trim();
     return shorten(clean, 300);
   } catch {
     return undefined;
@@ -45,8 +46,8 @@ function serverErrorCode(body: string | undefined): string | undefined {
  * (e.g. "GET /exercise/query"); `body` is the response text, whose server message is quoted
  * when it has our JSON error shape.
  */
-export function errorForStatus(status: number, what: string, body?: string): CliError {
-  const said = serverErrorMessage(body);
+export function errorForStatus(status: number, what: string, body?: string, redact?: (text: string) => string): CliError {
+  const said = serverErrorMessage(body, redact);
   const because = said ? `: ${said}` : '.';
   const details = { status, request: what, ...(said ? { serverMessage: said } : {}) };
   switch (status) {

@@ -15,111 +15,37 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { type CliError, InterruptedError, MalformedResponseError, NetworkError } from '../errors.js';
+import {
+  type Bound,
+  DISPATCH,
+  type DispatchResponse,
+  type Issue,
+  type JsonAnswer,
+  REQUEST,
+  type ResponseHeaders,
+  type Sent,
+  type TransportOptions,
+  headerValue,
+  quotaHeaders,
+} from './transport-types.js';
+import { type CliError, InterruptedError, NetworkError } from '../errors.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
 import { errorForStatus } from './status-errors.js';
-import { readCapped } from './read-capped.js';
 import { AttemptSignal, SignalWatch } from './attempt.js';
 import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { deadlineError, networkError } from './network-errors.js';
+import { isCommandDeadline } from './command-deadline.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
-import type { Progress } from './agent.js';
 import { DEADLINE_TIMEOUT_FACTOR, ERROR_BODY_CAP, JSON_SIZE_CAP, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
-import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
+import { parseJsonBody, readCappedBody } from './json-body.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
-import { type DispatchedBody, dispatchBody } from './dispatch-body.js';
+
+export { headerValue } from './transport-types.js';
+export type { DispatchResponse, JsonAnswer, QueryValues, ResponseHeaders, TransportOptions } from './transport-types.js';
 
 const USER_AGENT = 'exercises-cli';
 
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
-
-export interface TransportOptions {
-  /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
-  baseUrl: string;
-  /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
-  apiKey?: string;
-  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it (deadline.ts). */
-  timeoutMs: number;
-  /** Extra attempts for retryable failures (see retry-policy.ts). */
-  retries: number;
-  /** Plain http:// to a non-loopback host is refused unless true. */
-  allowInsecure?: boolean;
-  /** --verbose lines (method, URL, status, ms, retries, quota headers; key as ***). */
-  log?: (line: string) => void;
-  /** Ctrl-C. */
-  signal?: AbortSignal;
-  /**
-   * Awaited before EVERY attempt is sent, JSON and media, retries included (the request
-   * ledger counts and budgets here). Throwing (a CliError) stops the request: nothing is sent.
-   */
-  beforeRequest?: (url: URL) => void | Promise<void>;
-  /** Called with each response's status and headers, as soon as they arrive. */
-  afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
-  /**
-   * Where the requests go: by default a keep-alive Agent made on the first request (agent.ts).
-   * Tests pass undici's MockAgent here, as gh's tests swap an HTTP client's transport for
-   * httpmock: every rule above still applies, and nothing leaves the process. Its owner closes it.
-   */
-  dispatcher?: Dispatcher;
-}
-
-export type { QueryValues };
-
-/** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `headers`). */
-export type JsonAnswer = { status: 200; body: unknown; headers: ResponseHeaders } | { status: 304; headers: ResponseHeaders };
-
-/** The first value of a response header (`name` in lower case), for any client-side reader of headers. */
-export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/** RateLimit-* / X-RateLimit-* headers, for --verbose. */
-function quotaHeaders(headers: ResponseHeaders): string {
-  return Object.entries(headers)
-    .filter(([name]) => /^(x-)?ratelimit(-|$)/.test(name) || name === 'retry-after')
-    .map(([name, v]) => `${name}=${Array.isArray(v) ? v.join(',') : v}`)
-    .join(' ');
-}
-
-/** A media answer whose body comes chunk by chunk from undici's dispatch (dispatch-body.ts), no Readable. */
-export interface DispatchResponse {
-  status: number;
-  headers: ResponseHeaders;
-  /** The caller must read it to its end (pumpBody) or discard() it. */
-  body: DispatchedBody;
-  url: URL;
-}
-
-/** How an attempt's request is handed to undici: request() (a Readable body) unless another way is given. */
-interface Issue<B> {
-  send(agent: Dispatcher, options: Dispatcher.RequestOptions): Promise<{ statusCode: number; headers: unknown; body: B }>;
-  /** Lets go of a body nobody will read. */
-  drop(body: B): void;
-}
-
-const DISPATCH: Issue<DispatchedBody> = {
-  send: (agent, options) => dispatchBody(agent, options as Parameters<typeof dispatchBody>[1]),
-  drop: (body) => body.discard(),
-};
-
-const REQUEST: Issue<Readable> = {
-  send: (agent, options) => agent.request(options),
-  drop: (body) => body.on('error', () => {}).destroy(),
-};
-
-/** One attempt on its way: the answer's head, and how to end the attempt once its body is done with. */
-interface Sent<B = Readable> {
-  status: number;
-  headers: ResponseHeaders;
-  body: B;
-  /** Stops the deadline and the watch on the signals; call once the body is read or dropped. */
-  finish(): void;
-}
-
-/** How one attempt is bounded (deadline.ts). */
-type Bound = { kind: 'json' } | { kind: 'media'; progress: Progress };
 
 export class Transport {
   readonly baseUrl: URL;
@@ -211,24 +137,39 @@ export class Transport {
   ): Promise<Sent<B>> {
     this.assertAllowed(url);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
+    const command = bound.kind === 'json' ? this.options.commandDeadline : undefined;
+    const what = bound.kind === 'json' ? bound.what : url.pathname;
+    // Checked before the ledger counts the request: a command out of time sends nothing more.
+    if (command && command.remainingMs() === 0) throw command.error(what);
     if (this.options.beforeRequest) await this.options.beforeRequest(url);
     const agent = this.ready ?? (await this.agent());
     // Either wait may have outlasted a Ctrl-C or the caller's abort.
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
 
+    // A JSON attempt may take what is left of the command's deadline, if that is less than its own bound.
+    const commandLeft = command?.remainingMs();
+    if (command && commandLeft === 0) throw command.error(what);
+    const endBusy = command?.begin();
+
     const cancel = new AttemptSignal();
     for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
     const timeoutMs = this.options.timeoutMs;
+    const own = bound.kind === 'json' ? jsonDeadlineMs(timeoutMs) : 0;
+    const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
     const deadline = new Deadline(
       nowMs(),
-      bound.kind === 'json' ? () => jsonDeadlineMs(timeoutMs) : () => mediaDeadlineMs(timeoutMs, bound.progress.bytes),
-      (elapsed) => cancel.abort(deadlineError(url, elapsed, this.deadlineRule(bound), (text) => this.redact(text))),
+      bound.kind === 'json' ? () => (byCommand ? commandLeft! : own) : () => mediaDeadlineMs(timeoutMs, bound.progress.bytes),
+      (elapsed) =>
+        cancel.abort(
+          byCommand ? command!.error(what, 'while waiting for the answer') : deadlineError(url, elapsed, this.deadlineRule(bound), (text) => this.redact(text)),
+        ),
     );
     let finished = false;
     const finish = (): void => {
       if (finished) return;
       finished = true;
       deadline.clear();
+      endBusy?.();
       for (const s of signals) this.signals.release(s, cancel);
     };
 
@@ -241,7 +182,7 @@ export class Transport {
         headers,
         signal: cancel,
         ...(bound.kind === 'media' ? { progress: bound.progress } : {}),
-      });
+      } as Dispatcher.RequestOptions);
     } catch (err) {
       finish();
       throw this.networkError(err, url, signals);
@@ -265,46 +206,9 @@ export class Transport {
       : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
   }
 
-  /**
-   * Reads a body into memory up to `cap` bytes. Past the cap, `overCap` says what happens:
-   * 'fail' (an answer we need whole) raises MalformedResponseError; 'truncate' (an error
-   * body, read only to quote the server's message) keeps what arrived and drops the rest,
-   * so the status still decides the outcome and whether to retry.
-   */
+  /** readCappedBody with this transport's error mapping and redaction. */
   private async readBody(body: Readable, cap: number, overCap: 'fail' | 'truncate', url: URL, what: string, signals: readonly AbortSignal[]): Promise<Buffer> {
-    let read: { bytes: Buffer; truncated: boolean };
-    try {
-      read = await readCapped(body, cap);
-    } catch (err) {
-      throw this.networkError(err, url, signals);
-    }
-    if (read.truncated && overCap === 'fail') {
-      throw new MalformedResponseError(`The answer to ${what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
-        hint: 'The base URL may point at something other than the exercise service.',
-        details: { url: this.redact(url.href), limitBytes: cap },
-      });
-    }
-    return read.bytes;
-  }
-
-  private parseJson(bytes: Buffer, contentType: string, url: URL, what: string): unknown {
-    const text = bytes.toString('utf8');
-    const malformed = (message: string): MalformedResponseError =>
-      new MalformedResponseError(message, {
-        hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
-        details: { url: this.redact(url.href), contentType: contentType || undefined },
-      });
-    if (/^\s*$/.test(text)) throw malformed(`The service sent an empty answer to ${what}.`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
-      throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
-    }
-    // Refused before anything walks it: deep nesting overflows every recursive walk (util/depth.ts).
-    if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
-    return parsed;
+    return readCappedBody(body, cap, overCap, url, what, { networkError: (err) => this.networkError(err, url, signals), redact: this.redactKey });
   }
 
   /**
@@ -331,7 +235,7 @@ export class Transport {
       let retryAfter: string | undefined;
       let failure: CliError;
       try {
-        const res = await this.send(url, headers, signals, { kind: 'json' });
+        const res = await this.send(url, headers, signals, { kind: 'json', what });
         let bytes: Buffer;
         const ok = res.status >= 200 && res.status < 300;
         const notModified = res.status === 304 && conditional !== undefined;
@@ -348,11 +252,11 @@ export class Transport {
           this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
         }
         if (notModified) return { status: 304, headers: res.headers };
-        if (ok) return { status: 200, body: this.parseJson(bytes, headerValue(res.headers, 'content-type') ?? '', url, what), headers: res.headers };
-        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')));
+        if (ok) return { status: 200, body: parseJsonBody(bytes, headerValue(res.headers, 'content-type') ?? '', url, what, this.redactKey), headers: res.headers };
+        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')), this.redactKey);
         if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
       } catch (err) {
-        if (!(err instanceof NetworkError) || !isRetryableError(err)) throw err;
+        if (!(err instanceof NetworkError) || !isRetryableError(err) || isCommandDeadline(err)) throw err;
         this.log(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned}): ${err.message}`);
         failure = err;
       }
@@ -362,8 +266,23 @@ export class Transport {
         if (attempt < planned) this.log(`not retrying: ${decision.error.message}`);
         throw decision.error;
       }
-      this.log(`retrying in ${decision.delayMs} ms`);
-      await sleep(decision.delayMs, this.options.signal);
+      await this.waitToRetry(decision.delayMs, what, retryAfter);
+    }
+  }
+
+  /** The wait before a retry, counted in the command's deadline; a wait past what is left of it ends the command now. */
+  private async waitToRetry(delayMs: number, what: string, retryAfter: string | undefined): Promise<void> {
+    const command = this.options.commandDeadline;
+    if (command && delayMs >= command.remainingMs()) {
+      const asked = retryAfter !== undefined ? `the service asked to wait ${Math.round(delayMs / 1000)} s (Retry-After)` : `a retry would wait ${delayMs} ms`;
+      throw command.error(what, `before the next attempt: ${asked}`);
+    }
+    this.log(`retrying in ${delayMs} ms`);
+    const endBusy = command?.begin();
+    try {
+      await sleep(delayMs, this.options.signal);
+    } finally {
+      endBusy?.();
     }
   }
 

@@ -1,7 +1,9 @@
 /**
- * Keeping the API key out of everything shown: `redact` for text that came from the network
- * or holds a URL (error messages, --verbose lines, JSON and media error bodies alike), and
- * `maskSecret` for showing which key is in use (`auth status`, `config list`).
+ * Keeping the API key out of everything shown, one redaction for every place a server's text
+ * can land: `redact`/`redactorFor` for text that came from the network or holds a URL (error
+ * messages, --verbose lines, JSON and media error bodies, the rate-limit headers the ledger
+ * stores and `quota` prints), and `maskSecret` for showing which key is in use (`auth status`,
+ * `config list`). In util/ so the cache layer, below http/, uses the same function.
  */
 
 /** Keys at least this long are replaced wherever they occur; shorter ones only as whole words. */
@@ -11,6 +13,9 @@ export const MASK_MIN_LENGTH = 12;
 const MASK_SHOWN = 4;
 
 export const REDACTED = '***';
+
+/** Characters a terminal sanitiser drops or a terminal does not show: C0, DEL, C1, zero-width and bidi controls. */
+const INVISIBLE = '[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff]';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -34,7 +39,11 @@ function spellings(key: string): string[] {
 export function redactorFor(key: string | undefined): (text: string) => string {
   if (!key) return (text) => text;
   const steps = spellings(key).map((form): ((text: string) => string) => {
-    if (form.length >= REDACT_ANYWHERE_LENGTH) return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text);
+    if (form.length >= REDACT_ANYWHERE_LENGTH) {
+      // Controls between its characters count as the key too: a sanitiser that later strips them would join it again.
+      const split = new RegExp([...form].map(escapeRegExp).join(`${INVISIBLE}*`), 'gu');
+      return (text) => (text.includes(form) ? text.split(form).join(REDACTED) : text).replace(split, REDACTED);
+    }
     const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'gu');
     return (text) => text.replace(pattern, REDACTED);
   });

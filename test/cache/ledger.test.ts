@@ -30,7 +30,7 @@ describe('reserve', () => {
     expect(await reopened.usage(ORIGIN, HASH, { now: JUNE, budget: 10 })).toMatchObject({ requests: 3, budget: 10, remaining: 7 });
     expect((await reopened.usage('http://127.0.0.1:9999', HASH, { now: JUNE })).requests).toBe(1);
     expect((await reopened.usage(ORIGIN, 'another-key-hash', { now: JUNE })).requests).toBe(1);
-    expect(readdirSync(join(file, '..')).sort()).toEqual(['ledger.json']); // no temp files or lock left behind
+    expect(readdirSync(join(file, '..')).sort()).toEqual(['ledger.json', 'ledger.json.prev']); // no temp files or lock left behind: the file and its last good copy
   });
 
   it('stops exactly at the budget, before counting, with exit code 5 and a sentence saying how to raise it', async () => {
@@ -113,7 +113,7 @@ describe('a damaged file or a dead lock holder', () => {
     writeFileSync(file, '{"version":1,"counts":{');
     expect((await ledger.usage(ORIGIN, HASH, { now: JUNE })).requests).toBe(0);
     expect(await ledger.reserve(ORIGIN, HASH, { now: JUNE })).toMatchObject({ requests: 1 });
-    expect(warnings.join('\n')).toMatch(/not readable; it was moved to .*ledger\.json\.corrupt-/);
+    expect(warnings.join('\n')).toMatch(/not readable and no good copy was left; it was moved to .*ledger\.json\.corrupt-/);
     expect(readdirSync(join(file, '..')).some((n) => n.startsWith('ledger.json.corrupt-'))).toBe(true);
   });
 

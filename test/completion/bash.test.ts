@@ -97,9 +97,9 @@ describe('enum values and choices', () => {
 
 describe('config keys', () => {
   it('offers every key to get and unset, and only the settable ones to set', () => {
-    expect(bashComplete(bash, { words: ['exercises', 'config', 'get', ''] })).toEqual(['api-key', 'base-url', 'lang', 'timeout', 'retries', 'budget', 'cache-ttl', 'catalogue']);
+    expect(bashComplete(bash, { words: ['exercises', 'config', 'get', ''] })).toEqual(['api-key', 'base-url', 'lang', 'timeout', 'deadline', 'retries', 'budget', 'cache-ttl', 'catalogue']);
     expect(bashComplete(bash, { words: ['exercises', 'config', 'unset', 'r'] })).toEqual(['retries']);
-    expect(bashComplete(bash, { words: ['exercises', 'config', 'set', ''] })).toEqual(['base-url', 'lang', 'timeout', 'retries', 'budget', 'cache-ttl', 'catalogue']);
+    expect(bashComplete(bash, { words: ['exercises', 'config', 'set', ''] })).toEqual(['base-url', 'lang', 'timeout', 'deadline', 'retries', 'budget', 'cache-ttl', 'catalogue']);
     // The value of `config set <key> <value>` is not a key.
     expect(bashComplete(bash, { words: ['exercises', 'config', 'set', 'lang', ''] })).toEqual([]);
   });

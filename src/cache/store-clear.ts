@@ -1,0 +1,57 @@
+/**
+ * Clearing the store and measuring it, as `cache clear` and `cache info` do, safe while other
+ * processes read and write it.
+ */
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Removes the store at `path` whole. The directory is first renamed aside, in one step, so
+ * processes writing at the same time start a fresh store rather than write into one being
+ * removed; the removal then retries what a late writer added (ENOTEMPTY), and also removes
+ * what a clear killed halfway left. Resolves to the files it could not remove (0 as a rule).
+ */
+export async function clearStore(path: string): Promise<number> {
+  const { readdir, rename, rm } = await import('node:fs/promises');
+  const parent = dirname(path);
+  const prefix = `${basename(path)}.clearing-`;
+  const aside = `${path}.clearing-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  await rename(path, aside).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+  const leftovers = (await readdir(parent).catch(() => [] as string[])).filter((name) => name.startsWith(prefix)).map((name) => join(parent, name));
+  let left = 0;
+  for (const dir of leftovers) {
+    try {
+      await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+    } catch {
+      left += await filesUnder(dir);
+    }
+  }
+  return left;
+}
+
+/** Files under `dir` (0 when it does not exist); links are not followed. */
+async function filesUnder(dir: string): Promise<number> {
+  const { readdir } = await import('node:fs/promises');
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries.filter((e) => !e.isDirectory()).length;
+}
+
+/** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
+export async function bytesUnder(dir: string): Promise<number> {
+  const { lstat, readdir } = await import('node:fs/promises');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const stat = await lstat(path).catch(() => undefined);
+    if (!stat) continue;
+    total += stat.isDirectory() ? await bytesUnder(path) : stat.size;
+  }
+  return total;
+}
