@@ -13,7 +13,7 @@ import type { MediaKind } from '../catalogue/media.js';
 import type { UnusableEntry } from '../media/jobs.js';
 import type { DownloadPlan } from '../media/plan.js';
 import type { RegisterCommand } from './index.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, addNotes } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
@@ -159,13 +159,13 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
 }
 
 const BULK_SCRIPT = `
-A bulk script (nightly, resumable: complete files cost no request, partial ones resume):
+Nightly and resumable: complete files cost no request, partial ones resume.
   #!/bin/sh
   dir=/srv/exercise-media
   exercises download --all --dir "$dir" --concurrency 8 --quiet --json > "$dir/last-run.json"
   case $? in
     0) ;;
-    7) echo "some files failed (see $dir/last-run.json); the next run retries them" >&2 ;;
+    7) echo "some failed: see $dir/last-run.json" >&2 ;;
     *) exit 1 ;;
   esac
 `;
@@ -198,7 +198,7 @@ export const register: RegisterCommand<DownloadOptions> = (program, context, run
       'exercises download --level beginner --dir media --json > summary.json || echo "exit $?"',
     ],
   );
-  cmd.addHelpText('after', BULK_SCRIPT);
+  addNotes(cmd, 'A BULK SCRIPT', BULK_SCRIPT);
   cmd.action(async (ids: string[], flags: DownloadFlags) => {
     const ctx = context();
     await runF(await downloadOptions(ids, flags), ctx);

@@ -23,7 +23,7 @@ export async function run(options: QueryOptions, ctx: Context): Promise<void> {
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('query')
-    .description('search the catalogue with filters (GET /exercise/query)');
+    .description('search the catalogue with filters');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
   addExamples(

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../config/defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, addNotes } from './shared/help.js';
 import { collect, intArg } from './shared/values.js';
 
 const PLANS = ['free', 'premium'] as const;
@@ -93,8 +93,8 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
         '--key <key:plan>',
         `accept this API key with plan free or premium (repeatable; default: ${SANDBOX_FREE_KEY}:free and ${SANDBOX_PREMIUM_KEY}:premium)`,
       ).argParser(collect),
-    )
-    .addHelpText('after', '\nLogs one line per request to stderr (method, path, status, milliseconds; never the key).\nStop it with Ctrl-C.\n');
+    );
+  addNotes(cmd, 'LOGS', 'One line per request on stderr (method, path, status, milliseconds; never the key). Stop it with Ctrl-C.');
   addExamples(
     cmd,
     [

@@ -70,7 +70,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
 export const register: RegisterCommand<ShowOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('show')
-    .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
+    .description('show exercises by id or name; - reads ids from stdin')
     .argument('<id-or-name...>', 'exercise ids or names (quote names with spaces); - for stdin');
   addExamples(
     cmd,

@@ -1,23 +1,46 @@
 /**
- * `exercises help environment` and `exercises help exit-codes`: the two reference tables, from
- * their one source each (src/config/environment.ts, EXIT_CODE_TABLE in src/errors.ts).
+ * `exercises help <topic>`: global-flags (every flag any command takes, from the program
+ * itself), environment and exit-codes (the two reference tables, from their one source each:
+ * src/config/environment.ts, EXIT_CODE_TABLE in src/errors.ts), wrapped to the terminal's width.
  */
+import type { Command } from 'commander';
 import { ENVIRONMENT_VARIABLES } from '../../config/environment.js';
 import { EXIT_CODE_TABLE } from '../../errors.js';
+import { wrap } from '../../output/wrap.js';
+import { flagItem, itemList } from './help-layout.js';
+
+export interface TopicContext {
+  /** Terminal columns (80 when unknown). */
+  width: number;
+  /** The program, whose own options are the global flags. */
+  program: () => Command;
+}
 
 export const HELP_TOPICS = {
-  environment: (): string => {
-    const width = Math.max(...ENVIRONMENT_VARIABLES.map((v) => v.name.length));
-    return `Environment variables (a flag beats a variable, a variable beats the stored config):\n${ENVIRONMENT_VARIABLES.map((v) => `  ${v.name.padEnd(width)}  ${v.meaning}`).join('\n')}\n`;
+  'global-flags': ({ width, program }: TopicContext): string => {
+    const root = program();
+    const helper = root.createHelp();
+    helper.helpWidth = width;
+    const items = root.options.filter((o) => !o.hidden).map((o) => flagItem(helper, o));
+    return `${wrap('Global flags: they go before or after the command (exercises --sandbox ids, exercises ids --sandbox).', width)}\n\n${itemList(items, width).join('\n')}\n`;
   },
-  'exit-codes': (): string => `Exit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`,
+  environment: ({ width }: TopicContext): string => {
+    const items = ENVIRONMENT_VARIABLES.map((v) => ({ term: v.name, description: v.meaning }));
+    return `${wrap('Environment variables (a flag beats a variable, a variable beats the stored config):', width)}\n${itemList(items, width).join('\n')}\n`;
+  },
+  'exit-codes': ({ width }: TopicContext): string => {
+    const items = EXIT_CODE_TABLE.map((e) => ({ term: String(e.code).padStart(3), description: e.meaning }));
+    return `Exit codes:\n${itemList(items, width).join('\n')}\n`;
+  },
 } as const;
 
 export type HelpTopic = keyof typeof HELP_TOPICS;
 
-/** `help <topic>` as the whole command line (global flags aside), or undefined. */
-export function helpTopic(args: readonly string[]): HelpTopic | undefined {
-  const words = args.filter((a) => !a.startsWith('-'));
-  if (words.length !== 2 || words[0] !== 'help') return undefined;
-  return Object.hasOwn(HELP_TOPICS, words[1]!) ? (words[1] as HelpTopic) : undefined;
+export function isHelpTopic(word: string): word is HelpTopic {
+  return Object.hasOwn(HELP_TOPICS, word);
+}
+
+/** The words of a command line that are not flags (`help environment` → ['help', 'environment']). */
+export function commandWords(args: readonly string[]): string[] {
+  return args.filter((a) => !a.startsWith('-'));
 }

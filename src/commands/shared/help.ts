@@ -1,14 +1,44 @@
-/** The examples every command's --help ends with: for the terminal, then for pipelines. */
+/**
+ * What a command's help shows beyond its flags (help-layout.ts draws it): the examples every
+ * command's --help ends with (for the terminal, then for pipelines), and the bare-group rule.
+ */
 import type { Command } from 'commander';
 
+export interface HelpExamples {
+  terminal: readonly string[];
+  pipelines: readonly string[];
+}
+
+const EXAMPLES = new WeakMap<Command, HelpExamples>();
+
 export function addExamples(cmd: Command, terminal: string[], pipelines: string[]): Command {
-  const block = (title: string, lines: string[]): string => (lines.length ? `\n${title}:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n` : '');
-  return cmd.addHelpText('after', block('Examples', terminal) + block('In pipelines', pipelines));
+  EXAMPLES.set(cmd, { terminal, pipelines });
+  return cmd;
+}
+
+const NOTES = new WeakMap<Command, Array<{ title: string; text: string }>>();
+
+/**
+ * A section of its own in the command's help, before EXAMPLES: plain lines are joined into
+ * paragraphs and wrapped; indented lines (a script, a command) keep their indentation.
+ */
+export function addNotes(cmd: Command, title: string, text: string): Command {
+  NOTES.set(cmd, [...(NOTES.get(cmd) ?? []), { title, text }]);
+  return cmd;
+}
+
+export function notesOf(cmd: Command): ReadonlyArray<{ title: string; text: string }> {
+  return NOTES.get(cmd) ?? [];
+}
+
+/** The examples given to addExamples, if any. */
+export function examplesOf(cmd: Command): HelpExamples | undefined {
+  return EXAMPLES.get(cmd);
 }
 
 /**
- * A command that only groups others (`exercises`, `auth`, `config`) prints its help on stdout
- * and succeeds when given nothing else, as gh does; commander would print it as an error.
+ * A command that only groups others (`exercises`, `auth`, `config`, `cache`) prints its help on
+ * stdout and succeeds when given nothing else, as gh does; commander would print it as an error.
  */
 export function helpWhenBare(cmd: Command): Command {
   const help = cmd.help.bind(cmd);
