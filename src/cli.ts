@@ -8,7 +8,7 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
 import { type Context, type GlobalOptions, OUTPUT_FORMATS, colorEnabled } from './context.js';
 import { COMMANDS, type Runners } from './commands/index.js';
-import { intArg } from './commands/shared/values.js';
+import { durationArg, intArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { formatHelp } from './commands/shared/help-layout.js';
@@ -114,7 +114,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, tsv in a pipe)').choices(OUTPUT_FORMATS))
     .option('--json [fields]', 'same as --format json; with a comma list (--json id,name) only those fields')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--timeout <ms>', `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, intArg('--timeout', 1, TIMEOUT_MAX_MS))
+    .option('--timeout <ms>', `give up on a request after this long without progress: 5s, 2m or milliseconds (default ${DEFAULT_TIMEOUT_MS})`, durationArg('--timeout', { unit: 'ms', min: 1, max: TIMEOUT_MAX_MS }))
     .option('--retries <n>', `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, intArg('--retries', 0, RETRIES_MAX))
     .option('-v, --verbose', 'log requests, timings and quota headers to stderr (key redacted)')
     .option('-q, --quiet', 'no progress or notices on stderr')

@@ -16,15 +16,15 @@ export function looseForm(text: string): string {
 }
 
 /**
- * How far a word may be from the one typed and still be offered: one edit in four letters,
- * at least one, so `abbs` finds `abs` but `back` never finds `neck`.
+ * How far a word may be from the one typed and still be offered: one edit in three letters
+ * (a swap of two letters is two), at least one, so `abbs` finds `abs` but `back` never finds `neck`.
  */
 export function nearEnough(typed: string, candidate: string): boolean {
   const a = looseForm(typed);
   const b = looseForm(candidate);
   if (a === '' || b === '') return false;
   if (a === b) return true;
-  const allowed = Math.max(1, Math.floor(Math.min(a.length, b.length) / 4));
+  const allowed = Math.max(1, Math.floor(Math.min(a.length, b.length) / 3));
   return distance(a, b) <= allowed;
 }
 

@@ -230,7 +230,7 @@ export function formatHelp(cmd: Command, helper: Help): string {
     if (fields) out.push(...section('JSON FIELDS', [wrap(fields.join(', '), width, { indent: 2 })]));
   }
 
-  for (const note of notesOf(cmd)) out.push(...section(note.title, noteLines(note.text, width)));
+  for (const note of notesOf(cmd)) out.push(...section(note.title, 'text' in note ? noteLines(note.text, width) : itemList(note.items, width)));
   out.push(...section('EXAMPLES', examples(cmd, width)));
   if (isRoot) {
     const codes = EXIT_CODE_TABLE.map((e) => `${e.code} ${e.meaning.replace(/[:(].*$/, '').trim()}`).join('; ');

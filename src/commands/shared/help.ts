@@ -16,18 +16,22 @@ export function addExamples(cmd: Command, terminal: string[], pipelines: string[
   return cmd;
 }
 
-const NOTES = new WeakMap<Command, Array<{ title: string; text: string }>>();
+/** A note: prose (and indented commands), or a list of terms with their descriptions. */
+export type HelpItems = ReadonlyArray<{ term: string; description: string }>;
+export type HelpNote = { title: string; text: string } | { title: string; items: HelpItems };
+
+const NOTES = new WeakMap<Command, HelpNote[]>();
 
 /**
  * A section of its own in the command's help, before EXAMPLES: plain lines are joined into
  * paragraphs and wrapped; indented lines (a script, a command) keep their indentation.
  */
-export function addNotes(cmd: Command, title: string, text: string): Command {
-  NOTES.set(cmd, [...(NOTES.get(cmd) ?? []), { title, text }]);
+export function addNotes(cmd: Command, title: string, text: string | HelpItems): Command {
+  NOTES.set(cmd, [...(NOTES.get(cmd) ?? []), typeof text === 'string' ? { title, text } : { title, items: text }]);
   return cmd;
 }
 
-export function notesOf(cmd: Command): ReadonlyArray<{ title: string; text: string }> {
+export function notesOf(cmd: Command): readonly HelpNote[] {
   return NOTES.get(cmd) ?? [];
 }
 
