@@ -35,8 +35,8 @@ interface Scored<T> {
 
 /**
  * The items whose key is nearest `typed`, best first, at most `max`: the same loose form
- * first, then a key that starts with what was typed (`quer` → query), then by edit distance
- * within nearEnough. Items with equal keys appear once.
+ * first (and then alone), then a key that starts with what was typed (`quer` → query), then
+ * by edit distance within nearEnough. Items with equal keys appear once.
  */
 export function closest<T>(typed: string, items: readonly T[], key: (item: T) => string, max = 3): T[] {
   const wanted = looseForm(typed);
@@ -55,7 +55,9 @@ export function closest<T>(typed: string, items: readonly T[], key: (item: T) =>
       scored.push({ item, score });
     }
   }
-  return scored
+  // The same word spelled differently is the answer: nothing merely near is offered beside it.
+  const exact = scored.filter((s) => s.score === 0);
+  return (exact.length > 0 ? exact : scored)
     .sort((a, b) => a.score - b.score)
     .slice(0, max)
     .map((s) => s.item);

@@ -11,7 +11,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
-import { someOf } from '../util/text.js';
+import { oneLine, someOf } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
 export interface ShowOptions {
@@ -42,8 +42,12 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     if ('record' in outcome) return writer.add(outcome.record);
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
-    // With several ids, say which as it happens; the summary error comes at the end.
-    if (many) ctx.io.stderr.write(`Not found: ${outcome.id}\n`); // a failure: shown even with --quiet
+    // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.
+    if (many) {
+      const { nearIds, orList } = await import('./shared/near-ids.js');
+      const near = await nearIds(ctx, outcome.id);
+      ctx.io.stderr.write(`Not found: ${oneLine(outcome.id)}${near.length > 0 ? ` (did you mean ${orList(near)}?)` : ''}\n`); // a failure: shown even with --quiet
+    }
   };
 
   const ids = requestedIds(args, ctx.io, ctx.globals.quiet);
@@ -59,10 +63,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
 
   if (total === 0) throw (await import('./shared/requested-ids.js')).noIdsOnStdin();
   if (missing.length > 0) {
+    const { nearIdsHint } = await import('./shared/near-ids.js');
     throw new NotFoundError(
       // With several ids each missing one was named as it came: the summary does not name them again.
-      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found (named above).`,
-      { hint: NOT_FOUND_HINT, details: { missing } },
+      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,
+      { hint: (total === 1 ? await nearIdsHint(ctx, missing[0]!) : undefined) ?? NOT_FOUND_HINT, details: { missing } },
     );
   }
 }

@@ -29,6 +29,8 @@ export interface ListWriterOptions {
   /** A long table may go through the pager (false with --no-pager). */
   pager?: boolean;
   columns?: ReadonlyArray<Column<ExerciseSummary>>;
+  /** What to try instead, said after "No exercises match." on a terminal. */
+  emptyHint?: string;
 }
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
@@ -80,12 +82,12 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
       );
     }
     case 'table':
-      return tableWriter(ctx, options.pager ?? false);
+      return tableWriter(ctx, options.pager ?? false, options.emptyHint);
   }
 }
 
 /** A table needs every row to size its columns: rows are kept until finish. */
-function tableWriter(ctx: OutCtx, pager: boolean): ListWriter {
+function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWriter {
   const items: ExerciseSummary[] = [];
   return {
     addPage(page) {
@@ -93,7 +95,7 @@ function tableWriter(ctx: OutCtx, pager: boolean): ListWriter {
     },
     async finish(pagination, footer = {}) {
       if (items.length === 0) {
-        if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
+        if (!ctx.globals.quiet) await write(ctx.io.stderr, `No exercises match.${emptyHint ? ` ${emptyHint}` : ''}\n`);
         return;
       }
       const chalk = await chalkFor(ctx);

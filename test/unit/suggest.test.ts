@@ -121,3 +121,36 @@ describe('durations', () => {
     expect(formatDuration(1500, 'ms')).toBe('1500ms');
   });
 });
+
+describe('near-miss ids on the command line', () => {
+  it('show suggests a near id from the catalogue in use, with no request', async () => {
+    const { runInProcess } = await import('../helpers/test-context.js');
+    const r = await runInProcess(['--sandbox', 'show', 'push_up']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/Did you mean Push_Up\? \(known on this machine\)/);
+    expect(r.stderr).not.toContain('Pull_Up');
+    const typo = await runInProcess(['--sandbox', 'show', 'Push_Upp', 'Plank']);
+    expect(typo.code).toBe(4);
+    expect(typo.stderr).toContain('Not found: Push_Upp (did you mean Push_Up?)');
+    expect(typo.stderr).toContain('1 of 2 exercises was not found');
+  });
+});
+
+describe('query with a word instead of a flag', () => {
+  it('query chest suggests --name and --muscle, exit 2, no request', async () => {
+    const { runInProcess } = await import('../helpers/test-context.js');
+    const r = await runInProcess(['query', 'chest']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('`exercises query --name chest`');
+    expect(r.stderr).toContain('`exercises query --muscle chest`');
+    const abs = await runInProcess(['query', 'abs']);
+    expect(abs.stderr).toContain('--muscle abdominals');
+  });
+
+  it('a --name with a space that matches nothing says what to try, on a terminal', async () => {
+    const { runInProcess } = await import('../helpers/test-context.js');
+    const r = await runInProcess(['--sandbox', 'query', '--name', 'push up'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('try --name "push-up"');
+  });
+});

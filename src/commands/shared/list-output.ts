@@ -9,8 +9,13 @@ import { createListWriter } from '../../output/list.js';
 import { pageFooter } from '../../output/next-page.js';
 import type { PagingChoice } from './paging-options.js';
 
-export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & { limit: number }) => Promise<ListResponse>, paging: PagingChoice): Promise<void> {
-  const writer = createListWriter(ctx, { pager: ctx.globals.pager });
+export async function outputList(
+  ctx: Context,
+  fetchPage: (cursor: PageCursor & { limit: number }) => Promise<ListResponse>,
+  paging: PagingChoice,
+  options: { emptyHint?: string } = {},
+): Promise<void> {
+  const writer = createListWriter(ctx, { pager: ctx.globals.pager, ...options });
   const direction = paging.before !== undefined ? 'before' : 'after';
   const fromStart = paging.after === undefined && paging.before === undefined;
 
