@@ -51,12 +51,17 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   };
 
   const ids = requestedIds(args, ctx.io, ctx.globals.quiet);
+  const { startSpinner } = await import('../output/spinner.js');
+  const spinner = startSpinner(ctx, 'Fetching…');
   try {
     for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
       total++;
+      spinner.clear();
       await emit(outcome);
+      if (many) spinner.update(`Fetching… ${total} done`);
     }
   } finally {
+    spinner.stop();
     // Even when an error stops the run, what was printed stays well-formed (a JSON array is closed).
     await writer.finish();
   }
