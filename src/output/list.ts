@@ -7,7 +7,8 @@
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
-import { chalkFor, outputFormat } from '../context.js';
+import { chalkFor, colorEnabled, outputFormat } from '../context.js';
+import { colorJson } from './json-color.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -59,14 +60,17 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
   let count = 0;
 
   switch (format) {
-    case 'json':
+    case 'json': {
+      // Coloured on a terminal (never in a pipe); the same JSON either way.
+      const paint = colorEnabled(ctx) ? colorJson : (text: string) => text;
       return streamed(
         out,
-        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + jsonText(selectFields(item, fields)),
+        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + paint(jsonText(selectFields(item, fields))),
         async (pagination) => {
-          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${jsonText(pagination)}}\n`);
+          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${paint(jsonText(pagination))}}\n`);
         },
       );
+    }
     case 'jsonl':
       return streamed(out, (item) => `${jsonText(selectFields(item, fields))}\n`, async () => {});
     case 'tsv':

@@ -2,7 +2,8 @@
  * Feedback while waiting, as gh's spinner: a line on stderr (`⠋ Fetching exercises… 3 pages,
  * 75 rows`) that appears only when the wait passes a threshold (~300 ms: a quick answer shows
  * nothing), only on a terminal, never with --quiet or --verbose (whose lines it would cut), and
- * is erased before anything else is written to the terminal and when the wait ends.
+ * is erased (with spaces: it writes no escape sequence) before anything else is written to the
+ * terminal and when the wait ends.
  */
 import type { Context } from '../context.js';
 
@@ -10,7 +11,6 @@ import type { Context } from '../context.js';
 export const SPINNER_DELAY_MS = 300;
 const FRAME_MS = 100;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-const ERASE = '\r\u001b[2K';
 
 export interface Spinner {
   /** New text for the line (e.g. a count of pages); shown at the next frame. */
@@ -33,16 +33,18 @@ export function startSpinner(ctx: Pick<Context, 'io' | 'globals'>, text: string,
   const width = Math.max(ctx.io.columns - 1, 10);
   let label = text;
   let frame = 0;
-  let shown = false;
+  let shown = 0; // columns the line takes on screen
   let timer: NodeJS.Timeout | undefined;
   const draw = (): void => {
-    const line = `${FRAMES[frame++ % FRAMES.length]} ${label}`;
-    err.write(`${ERASE}${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
-    shown = true;
+    const full = `${FRAMES[frame++ % FRAMES.length]} ${label}`;
+    const line = full.length > width ? `${full.slice(0, width - 1)}…` : full;
+    // Spaces, not an erase sequence, cover a longer line before: the spinner writes no escape sequence at all.
+    err.write(`\r${line}${' '.repeat(Math.max(0, shown - line.length))}`);
+    shown = line.length;
   };
   const erase = (): void => {
-    if (shown) err.write(ERASE);
-    shown = false;
+    if (shown > 0) err.write(`\r${' '.repeat(shown)}\r`);
+    shown = 0;
   };
   const start = setTimeout(() => {
     draw();
