@@ -93,6 +93,10 @@ async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boole
   if (outputFormat(ctx) === 'json') {
     const files = rows.map((r) => ({ action: r.action, id: r.job.exerciseId, kind: r.job.kind, name: r.job.name, url: r.job.url.href, path: r.job.path }));
     ctx.io.stdout.write(`${JSON.stringify({ dryRun: true, mediaRequests: toFetch, catalogueRequests: plan.requests, files })}\n`);
+  } else if (outputFormat(ctx) === 'table') {
+    // On a terminal: aligned columns for a person to read.
+    const { alignedRows } = await import('../output/aligned.js');
+    ctx.io.stdout.write(alignedRows(rows.map((r) => [r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path])));
   } else {
     const { tsvLine } = await import('../output/delimited.js');
     for (const r of rows) ctx.io.stdout.write(tsvLine([r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path]));
