@@ -9,13 +9,15 @@ import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
 import { type Context, colorEnabled } from './context.js';
 import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/global-flags.js';
 import { COMMANDS, type Runners } from './commands/index.js';
-import { intArg } from './commands/shared/values.js';
+import { durationArg, intArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
-import { HELP_TOPICS, helpTopic } from './commands/shared/help-topics.js';
-import { EXIT_CODE_TABLE, ExitCode, type ExitCodeValue, InterruptedError } from './errors.js';
+import { formatHelp } from './commands/shared/help-layout.js';
+import { HELP_TOPICS, isHelpTopic } from './commands/shared/help-topics.js';
+import { ExitCode, type ExitCodeValue, InterruptedError, UsageError } from './errors.js';
 import { createContext, processStreams } from './factory.js';
-import { reportError, reportUsageErrorJson } from './output/errors.js';
+import { commanderUsageError, reportError } from './output/errors.js';
+import { closestWords, orList } from './catalogue/suggest.js';
 
 /** Inlined by scripts/bundle.mjs, so the bundle reads no file for it; undefined in the plain tsc output. */
 declare const EXERCISES_VERSION: string | undefined;
@@ -33,9 +35,6 @@ function packageVersion(): string {
   }
   return 'unknown';
 }
-
-const EXIT_CODES_HELP = `\nExit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`;
-const MORE_HELP = '\nMore help: `exercises <command> --help`, `exercises help environment`, `exercises help defaults`, `exercises help exit-codes`.\n';
 
 export interface ProgramHooks {
   /** The context a command runs with, given the program with its parsed global options. */
@@ -55,15 +54,28 @@ export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
  * `help`, an unknown flag or command…), and then every command is declared as usual.
  */
 function requestedCommand(program: Command, args: readonly string[]): string | undefined {
+  const first = leadingWords(program, args)[0];
+  return first !== undefined && COMMANDS.some((c) => c.name === first) ? first : undefined;
+}
+
+/**
+ * The words of a command line before any flag that is not a known global flag: `--lang de-DE
+ * help environment` → ['help', 'environment']. Global flags and their values are skipped.
+ */
+function leadingWords(program: Command, args: readonly string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '-' || !arg.startsWith('-')) return COMMANDS.some((c) => c.name === arg) ? arg : undefined;
+    if (arg === '-' || !arg.startsWith('-')) {
+      words.push(arg);
+      continue;
+    }
     const flag = arg.startsWith('--') ? arg.split('=')[0] : arg;
     const option = program.options.find((o) => o.long === flag || o.short === flag);
-    if (!option || (option.optional && flag === arg)) return undefined; // `--json=…` carries its value
+    if (!option || (option.optional && flag === arg)) break; // `--json=…` carries its value
     if (option.required && flag === arg) i++; // its value is the next argument
   }
-  return undefined;
+  return words;
 }
 
 /** commander's output goes to the context's streams, sized and coloured by their facts. */
@@ -90,8 +102,8 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   const program = new Command('exercises');
   // Before any command is declared: subcommands copy the output settings and the exit override.
   if (hooks.output) program.configureOutput(outputTo(program, hooks.output));
-  // Each command's help lists the global flags it inherits (gh's INHERITED FLAGS).
-  program.configureHelp({ showGlobalOptions: true });
+  // gh's layout for every command's help (help-layout.ts), subcommands included.
+  program.configureHelp({ formatHelp });
   program
     .exitOverride()
     .description('Browse, search and download the exercise catalogue.')
@@ -100,8 +112,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   program
     .showHelpAfterError('(run with --help for usage)')
     // The global flags are checked together before any command's action (and its first request).
-    .hook('preAction', () => assertGlobalFlags(globalOptions(program)))
-    .addHelpText('after', EXIT_CODES_HELP + MORE_HELP);
+    .hook('preAction', () => assertGlobalFlags(globalOptions(program)));
   helpWhenBare(program);
   addExamples(
     program,
@@ -117,6 +128,18 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   return program;
 }
 
+/** Every command of the tree, the program first. */
+function allCommands(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(allCommands)];
+}
+
+/** `exercises auth login`: the words that run a command, for a hint naming its --help. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
 export function globalOptions(program: Command): GlobalOptions {
   const opts = program.opts();
   return { ...readGlobalFlags(opts), json: jsonFlagValue(opts.json) };
@@ -127,6 +150,7 @@ function globalOption(flag: GlobalFlag): Option {
   const option = new Option(flag.flags, flagHelp(flag));
   if (flag.choices) option.choices(flag.choices);
   if (flag.whole) option.argParser(intArg(flagName(flag.key), flag.whole.min, flag.whole.max));
+  if (flag.duration) option.argParser(durationArg(flagName(flag.key), flag.duration));
   return option;
 }
 
@@ -142,11 +166,6 @@ export interface RunCliSeams {
  */
 export async function runCli(given: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
   ctx.argv = [...given];
-  const topic = helpTopic(given);
-  if (topic !== undefined) {
-    ctx.io.stdout.write(HELP_TOPICS[topic]());
-    return ExitCode.OK;
-  }
   const args = explicitJsonFlag(given);
   const program = buildProgram(
     {
@@ -159,17 +178,40 @@ export async function runCli(given: readonly string[], ctx: Context, seams: RunC
     },
     args,
   );
+  // commander's own errors are not printed by commander: runCli reports them in the tool's
+  // style, naming the help of the command that failed (recorded here).
+  let failed: Command = program;
+  for (const cmd of allCommands(program)) cmd.configureOutput({ outputError: () => void (failed = cmd) });
   // Until a command runs, errors are reported with what commander has parsed so far.
   const errorContext = () => ({ io: ctx.io, env: ctx.env, globals: globalOptions(program) });
   try {
+    const words = leadingWords(program, args);
+    // `exercises version` as gh has it, the same as --version.
+    if (words.length === 1 && words[0] === 'version') {
+      ctx.io.stdout.write(`${packageVersion()}\n`);
+      return ExitCode.OK;
+    }
+    if (words[0] === 'help' && words.length >= 2) {
+      const [, topic, ...more] = words;
+      if (isHelpTopic(topic!) && more.length === 0) {
+        ctx.io.stdout.write(HELP_TOPICS[topic]({ width: ctx.io.columns, program: () => program }));
+        return ExitCode.OK;
+      }
+      const known = program.commands.map((c) => c.name()).filter((n) => n !== 'help');
+      if (!known.includes(topic!)) {
+        const near = closestWords(topic!, [...known, ...Object.keys(HELP_TOPICS)]);
+        throw new UsageError(`No help topic or command is called "${topic}".${near.length ? ` Did you mean ${orList(near)}?` : ''}`, {
+          hint: `Run \`exercises help\` for the commands and help topics.`,
+        });
+      }
+    }
     await program.parseAsync([...args], { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version are displayed by commander and are successes; anything else is a usage error.
       if (err.exitCode === 0) return ExitCode.OK;
-      reportUsageErrorJson(err.message, errorContext());
-      return ExitCode.USAGE;
+      return reportError(commanderUsageError(err.message, commandPath(failed)), errorContext());
     }
     return reportError(err, errorContext());
   } finally {

@@ -205,7 +205,7 @@ export class ApiClient {
     try {
       body = await this.get(path, params, what, listResponseProblems);
     } catch (err) {
-      throw err instanceof BudgetExceededError && this.pagesAnswered > 0 ? stoppedAtBudget(err, this.pagesAnswered) : err;
+      throw err instanceof BudgetExceededError && this.pagesAnswered > 0 ? stoppedAtBudget(err, this.pagesAnswered, this.cache !== undefined && this.cache.mode !== 'no-cache') : err;
     }
     const problems = listResponseProblems(body);
     if (problems.length > 0) throw malformed(what, problems);
@@ -272,11 +272,13 @@ export class ApiClient {
 }
 
 /** The budget stopped a listing part-way: what was printed stays, and the sentence says where it stopped. */
-function stoppedAtBudget(err: BudgetExceededError, pages: number): BudgetExceededError {
+function stoppedAtBudget(err: BudgetExceededError, pages: number, cached: boolean): BudgetExceededError {
+  // Only a cache that was written makes the rerun free up to here (not under --no-cache, nor for a local catalogue).
+  const rerun = cached ? 'run again to continue (the pages already fetched are cached, so they cost nothing then)' : 'a rerun fetches those pages again (the response cache is off)';
   return new BudgetExceededError(
     { month: err.month, requests: err.requests, budget: err.budget, origin: err.origin },
     {
-      hint: `Stopped at the budget after ${pages} page${pages === 1 ? '' : 's'}; run again to continue (the pages already fetched are cached, so they cost nothing then). ${err.hint ?? ''}`.trim(),
+      hint: `Stopped at the budget after ${pages} page${pages === 1 ? '' : 's'}; ${rerun}. ${err.hint ?? ''}`.trim(),
       details: { pages },
     },
   );

@@ -1,11 +1,14 @@
 /**
- * Friendly enum parsing for the CLI: any case, spaces or hyphens for underscores,
- * and the dots-free spelling of E_Z_CURL_BAR (`ez curl bar`, `ez-bar`…). An unknown
- * value is a usage error that names the valid values and the closest one.
+ * Friendly enum parsing for the CLI: any case, spaces or hyphens for underscores, the
+ * dots-free spelling of E_Z_CURL_BAR (`ez curl bar`, `ez-bar`…), singular or plural, and the
+ * words people use (enum-synonyms.ts: `abs`, `quads`, `bodyweight`). A word that names several
+ * values (`back`) or none is a usage error that names the valid values and the closest ones,
+ * found among the values and the synonyms alike (suggest.ts).
  */
-import { closest, distance } from 'fastest-levenshtein';
 import { UsageError } from '../errors.js';
 import { ENUMS, type EnumName, type EnumValue } from './enums.js';
+import { ENUM_SYNONYMS } from './enum-synonyms.js';
+import { closest, orList } from './suggest.js';
 
 /** Upper-case, with every run of spaces, hyphens, dots, slashes and underscores as one underscore. */
 function canonical(input: string): string {
@@ -21,24 +24,59 @@ function squashed(value: string): string {
   return value.replace(/_/g, '');
 }
 
+/** `BICEP` ~ `BICEPS`, `KETTLEBELL` ~ `KETTLEBELLS`, `BARBELLS` ~ `BARBELL`. */
+function singular(value: string): string {
+  return value.endsWith('S') ? value.slice(0, -1) : value;
+}
+
+/** The values a (canonical) word stands for: the value itself, its plural or singular, or a synonym's values. */
+export function enumMeaning<N extends EnumName>(name: N, input: string): readonly EnumValue<N>[] {
+  const values = ENUMS[name] as readonly EnumValue<N>[];
+  const wanted = canonical(input);
+  const s = squashed(wanted);
+  const same = values.filter((v) => v === wanted || squashed(v) === s);
+  if (same.length > 0) return same;
+  const byNumber = values.filter((v) => singular(squashed(v)) === singular(s));
+  if (byNumber.length > 0) return byNumber;
+  const synonyms = ENUM_SYNONYMS[name] as Readonly<Record<string, readonly EnumValue<N>[]>>;
+  return synonyms[s] ?? synonyms[singular(s)] ?? [];
+}
+
+/** The values nearest an unknown word, by the spelling of the values and of their synonyms. */
+export function enumSuggestions<N extends EnumName>(name: N, input: string, max = 3): EnumValue<N>[] {
+  const synonyms = ENUM_SYNONYMS[name] as Readonly<Record<string, readonly EnumValue<N>[]>>;
+  const spellings: Array<{ word: string; values: readonly EnumValue<N>[] }> = [
+    ...(ENUMS[name] as readonly EnumValue<N>[]).map((v) => ({ word: v, values: [v] })),
+    ...Object.entries(synonyms).map(([word, values]) => ({ word, values })),
+  ];
+  const out: EnumValue<N>[] = [];
+  for (const { values } of closest(input, spellings, (s) => s.word, 5)) {
+    for (const v of values) if (!out.includes(v)) out.push(v);
+  }
+  return out.slice(0, max);
+}
+
 /**
  * Parse one user-supplied value of enum `name`.
  * @param flag how the user gave it (e.g. `--equipment`), for the error message
  */
 export function parseEnumValue<N extends EnumName>(name: N, input: string, flag?: string): EnumValue<N> {
   const values = ENUMS[name] as readonly string[];
-  const wanted = canonical(input);
-  const exact = values.find((v) => v === wanted);
-  if (exact) return exact as EnumValue<N>;
-  const bySquash = values.find((v) => squashed(v) === squashed(wanted));
-  if (bySquash) return bySquash as EnumValue<N>;
+  const meaning = enumMeaning(name, input);
+  if (meaning.length === 1) return meaning[0]!;
 
-  const suggestion = closest(wanted, values);
-  const near = suggestion !== undefined && distance(wanted, suggestion) <= Math.max(2, Math.floor(suggestion.length / 3));
   const label = flag ? `${flag} value` : `${name} value`;
-  throw new UsageError(`Unknown ${label} "${input}".${near ? ` Did you mean ${suggestion}?` : ''}`, {
-    hint: `Valid values: ${values.join(', ')} (any case; spaces or hyphens work for underscores).`,
-    details: { enum: name, value: input, valid: [...values], ...(near ? { suggestion } : {}) },
+  const hint = `Valid values: ${values.join(', ')} (any case; spaces or hyphens work for underscores).`;
+  if (meaning.length > 1) {
+    throw new UsageError(`The ${label} "${input}" could mean ${orList(meaning)}; give one of them.`, {
+      hint,
+      details: { enum: name, value: input, valid: [...values], suggestions: [...meaning] },
+    });
+  }
+  const suggestions = enumSuggestions(name, input);
+  throw new UsageError(`Unknown ${label} "${input}".${suggestions.length > 0 ? ` Did you mean ${orList(suggestions)}?` : ''}`, {
+    hint,
+    details: { enum: name, value: input, valid: [...values], ...(suggestions.length > 0 ? { suggestion: suggestions[0], suggestions } : {}) },
   });
 }
 

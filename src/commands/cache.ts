@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, helpWhenBare } from './shared/help.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };
 
@@ -70,5 +70,6 @@ export const register: RegisterCommand<CacheOptions> = (program, context, runF =
     await runF({ action: 'clear' }, ctx);
   });
 
+  helpWhenBare(cache);
   addExamples(cache, ['exercises cache info', 'exercises cache clear', 'exercises --refresh show Push_Up'], ['exercises cache info --json | jq .entries']);
 };

@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { completionScript, installHelp } from '../completion/scripts.js';
 import { type Shell, SHELLS } from '../completion/shell-output.js';
 import type { RegisterCommand } from './shared/register.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, addNotes } from './shared/help.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -30,7 +30,7 @@ export const register: RegisterCommand<CompletionOptions> = (program, context, r
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to print the script for').choices(SHELLS));
-  cmd.addHelpText('after', (ABOUT + installHelp()).trimEnd());
+  addNotes(cmd, 'ABOUT', ABOUT + installHelp());
   addExamples(cmd, ['exercises completion bash', 'exercises completion zsh | less'], []);
   cmd.action(async (shell: Shell) => runF({ shell }, context()));
 };

@@ -5,7 +5,8 @@ import { outputFormat } from '../context.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
-import { addExamples, helpWhenBare } from './shared/help.js';
+import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
+import { CONFIG_KEYS } from '../config/keys.js';
 
 /** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
 export type ConfigOptions =
@@ -44,8 +45,20 @@ function shown(value: unknown, secret: boolean | undefined, mask: (v: string) =>
 async function get(key: string, ctx: Context): Promise<void> {
   const m = await modules();
   const spec = m.configKeySpec(key);
-  const value = m.readStoredConfig(ctx.env)[spec.key] ?? spec.defaultValue;
-  if (value !== undefined) ctx.io.stdout.write(`${shown(value, spec.secret, m.maskSecret)}\n`);
+  const stored = m.readStoredConfig(ctx.env)[spec.key];
+  const value = stored ?? spec.defaultValue;
+  if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret, m.maskSecret)}\n`);
+  // Where it comes from, for a person: stdout keeps only the value, for `$(exercises config get …)`.
+  if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
+    const from = stored !== undefined ? 'stored' : value !== undefined ? 'the default' : 'not set, and no default';
+    const over = spec.env && ctx.env[spec.env] ? `; ${spec.env} is set and takes precedence` : '';
+    ctx.io.stderr.write(`(${spec.key}: ${from}${over})\n`);
+  }
+}
+
+/** A value as a person reads it (a duration as 24h), through the key's display rule. */
+function displayed(spec: { display?: (v: string | number) => string }, value: unknown): unknown {
+  return spec.display && (typeof value === 'number' || typeof value === 'string') ? spec.display(value) : value;
 }
 
 /** --sandbox never touches the real settings: a sandbox key must never reach the real service later. */
@@ -98,7 +111,7 @@ async function list(ctx: Context): Promise<void> {
   const stored = m.readStoredConfig(ctx.env);
   const rows = m.CONFIG_KEYS.map((spec) => {
     const { value, source, origin } = effective(spec, ctx, stored);
-    return { key: spec.key, value: shown(value, spec.secret, m.maskSecret), raw: value === undefined || !spec.secret ? value : shown(value, true, m.maskSecret), source, ...(origin ? { origin } : {}) };
+    return { key: spec.key, value: shown(displayed(spec, value), spec.secret, m.maskSecret), raw: value === undefined || !spec.secret ? value : shown(value, true, m.maskSecret), source, ...(origin ? { origin } : {}) };
   });
   const format = outputFormat(ctx);
   if (format === 'json') {
@@ -142,8 +155,9 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
 }
 
 export const register: RegisterCommand<ConfigOptions> = (program: Command, context, runF = run) => {
-  const config = program.command('config').description('read and change stored settings (base-url, lang, timeout, retries)');
-  const keyHelp = 'one of: api-key (read only), base-url, lang, timeout, retries';
+  const config = program.command('config').description('read and change stored settings (every key is listed below)');
+  const keyHelp = `one of: ${CONFIG_KEYS.map((k) => (k.setWith ? `${k.key} (read only)` : k.key)).join(', ')}`;
+  addNotes(config, 'KEYS', CONFIG_KEYS.map((k) => ({ term: k.key, description: `${k.description}${k.env ? ` (env ${k.env})` : ''}` })));
   /** The action of a subcommand: its options built (and checked) first, then run. */
   const act = async (build: () => ConfigOptions | Promise<ConfigOptions>): Promise<void> => {
     const ctx = context();
@@ -158,7 +172,7 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
   addExamples(
     setCmd,
     ['exercises config set lang de-DE', `exercises config set base-url http://${DEFAULT_SERVE_HOST}:${DEFAULT_SERVE_PORT}`, 'exercises config set retries 5'],
-    ['exercises config set timeout 10000 --quiet'],
+    ['exercises config set timeout 10s --quiet', 'exercises config set cache-ttl 90m'],
   );
   setCmd.action((key: string, value: string) => act(() => setOptions(key, value)));
 

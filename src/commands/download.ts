@@ -15,7 +15,7 @@ import type { DownloadPlan, PlanTarget } from '../media/plan.js';
 import type { BulkSummary } from '../media/bulk.js';
 import type { ApiClient } from '../api/client.js';
 import type { RegisterCommand } from './shared/register.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, addNotes } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
@@ -95,6 +95,10 @@ async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boole
   if (outputFormat(ctx) === 'json') {
     const files = rows.map((r) => ({ action: r.action, id: r.job.exerciseId, kind: r.job.kind, name: r.job.name, url: r.job.url.href, path: r.job.path }));
     ctx.io.stdout.write(`${JSON.stringify({ dryRun: true, mediaRequests: toFetch, catalogueRequests: plan.requests, files })}\n`);
+  } else if (outputFormat(ctx) === 'table') {
+    // On a terminal: aligned columns for a person to read.
+    const { alignedRows } = await import('../output/aligned.js');
+    ctx.io.stdout.write(alignedRows(rows.map((r) => [r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path])));
   } else {
     const { tsvLine } = await import('../output/delimited.js');
     for (const r of rows) ctx.io.stdout.write(tsvLine([r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path]));
@@ -202,13 +206,13 @@ async function downloadListing(ctx: Context, api: ApiClient, options: DownloadOp
 }
 
 const BULK_SCRIPT = `
-A bulk script (nightly, resumable: complete files cost no request, partial ones resume):
+Nightly and resumable: complete files cost no request, partial ones resume.
   #!/bin/sh
   dir=/srv/exercise-media
   exercises download --all --dir "$dir" --concurrency 8 --quiet --json > "$dir/last-run.json"
   case $? in
     0) ;;
-    7) echo "some files failed (see $dir/last-run.json); the next run retries them" >&2 ;;
+    7) echo "some failed: see $dir/last-run.json" >&2 ;;
     *) exit 1 ;;
   esac
 `;
@@ -241,7 +245,7 @@ export const register: RegisterCommand<DownloadOptions> = (program, context, run
       'exercises download --level beginner --dir media --json > summary.json || echo "exit $?"',
     ],
   );
-  cmd.addHelpText('after', BULK_SCRIPT);
+  addNotes(cmd, 'A BULK SCRIPT', BULK_SCRIPT);
   cmd.action(async (ids: string[], flags: DownloadFlags) => {
     const ctx = context();
     await runF(await downloadOptions(ids, flags), ctx);

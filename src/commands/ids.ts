@@ -19,7 +19,7 @@ export async function run(options: IdsOptions, ctx: Context): Promise<void> {
 }
 
 export const register: RegisterCommand<IdsOptions> = (program, context, runF = run) => {
-  const cmd = program.command('ids').description('list exercise ids and names (GET /exercise/exerciseIds)');
+  const cmd = program.command('ids').description('list exercise ids and names, a page at a time or all of them');
   addPagingOptions(cmd);
   addExamples(
     cmd,

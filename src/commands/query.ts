@@ -22,7 +22,38 @@ export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
-  await outputList(ctx, (cursor) => api.query({ ...options.filters, ...cursor, ...(lang ? { lang } : {}) }), options.paging);
+  await outputList(ctx, (cursor) => api.query({ ...options.filters, ...cursor, ...(lang ? { lang } : {}) }), options.paging, nameHint(options.filters.name));
+}
+
+/**
+ * The service matches --name as it likes (spec §4.6 leaves the rule open; ours: a substring in
+ * any case), so `push up` may miss "Push-Up": when nothing matches a name with separators,
+ * say what else to try.
+ */
+function nameHint(name: string | undefined): { emptyHint?: string } {
+  if (name === undefined || !/[\s\-_]/.test(name.trim())) return {};
+  const words = name.trim().split(/[\s\-_]+/);
+  const longest = [...words].sort((a, b) => b.length - a.length)[0]!;
+  return { emptyHint: `The service matches names as written: try --name "${words.join('-')}" or --name ${JSON.stringify(longest)}.` };
+}
+
+/** `query chest`: a usage error suggesting `--name chest` and the enum flags the word is a value of. */
+async function bareWordError(words: readonly string[]): Promise<UsageError> {
+  const { ENUM_FILTERS } = await import('../catalogue/enums.js');
+  const { enumMeaning, enumSuggestions } = await import('../catalogue/enum-parse.js');
+  const text = words.join(' ');
+  const quoted = /[\s"'$`\\]/.test(text) ? JSON.stringify(text) : text;
+  const tries = [`--name ${quoted}`];
+  for (const filter of ENUM_FILTERS) {
+    if (filter.param === 'secondaryMuscle') continue; // --muscle says it for muscles
+    const flag = filter.param === 'primaryMuscle' ? '--muscle' : `--${filter.param}`;
+    const meant = enumMeaning(filter.enum, text);
+    const values = meant.length > 0 ? meant : enumSuggestions(filter.enum, text, 1);
+    for (const v of values) tries.push(`${flag} ${v.toLowerCase().replace(/_/g, '-')}`);
+  }
+  return new UsageError(`query takes filters as flags, not words: "${text}".`, {
+    hint: `Try ${tries.slice(0, 4).map((t) => `\`exercises query ${t}\``).join(' or ')}; \`exercises query --help\` lists every filter.`,
+  });
 }
 
 /**
@@ -60,7 +91,7 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('query')
-    .description('search the catalogue with filters (GET /exercise/query)');
+    .description('search the catalogue with filters');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
   cmd.option('--pick', 'choose one of the results at the terminal (type to filter), then show it');
@@ -81,7 +112,10 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
       'exercises query --muscle biceps --max 5 --format jsonl | exercises show - --format json',
     ],
   );
+  // A bare word (`query chest`) is not an error of commander's: the action answers it with the flags it may mean.
+  cmd.allowExcessArguments(true);
   cmd.action(async (opts: Record<string, unknown>) => {
+    if (cmd.args.length > 0) throw await bareWordError(cmd.args);
     const ctx = context();
     // Everything the user typed is checked before the first request.
     await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, ctx);

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
-import { addExamples } from './shared/help.js';
+import { addExamples, addNotes } from './shared/help.js';
 import { collect, intArg } from './shared/values.js';
 
 const PLANS = ['free', 'premium'] as const;
@@ -109,11 +109,8 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
     )
     .option('--keys-file <path>', 'accept the keys in this file, one KEY:PLAN a line, # comments (it must be readable by its owner only)')
     .option('--upstream <url>', 'be a pull-through caching proxy of the service at this URL: misses go there, answers are shared (see docs/team.md)')
-    .option('--upstream-key-file <path>', 'with --upstream: read the upstream key from this owner-only file (else EXERCISES_UPSTREAM_KEY, else the stored key)')
-    .addHelpText(
-      'after',
-      '\nLogs one line per request to stderr (method, path, status, milliseconds; never the key);\nwith --upstream: the client key as a short hash, and hit|miss|revalidated|coalesced|stale.\nWith --upstream, --budget caps the upstream requests a month (429 past it) and GET /-/status shows the figures.\nStop it with Ctrl-C.\n',
-    );
+    .option('--upstream-key-file <path>', 'with --upstream: read the upstream key from this owner-only file (else EXERCISES_UPSTREAM_KEY, else the stored key)');
+  addNotes(cmd, 'LOGS', 'One line per request on stderr (method, path, status, milliseconds; never the key); with --upstream: the client key as a short hash, and hit|miss|revalidated|coalesced|stale. Stop it with Ctrl-C.');
   addExamples(
     cmd,
     [

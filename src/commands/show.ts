@@ -14,6 +14,7 @@ import type { ImageProtocol } from '../output/images/protocol.js';
 import { imagesFlag, splitImagesValue } from './shared/images-flag.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
+import { oneLine, someOf } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
 export interface ShowOptions {
@@ -63,17 +64,26 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     }
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
     missing.push(outcome.id);
-    // With several ids, say which as it happens; the summary error comes at the end.
-    if (many) ctx.io.stderr.write(`Not found: ${outcome.id}\n`); // a failure: shown even with --quiet
+    // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.
+    if (many) {
+      const { nearIds, orList } = await import('./shared/near-ids.js');
+      const near = await nearIds(ctx, outcome.id);
+      ctx.io.stderr.write(`Not found: ${oneLine(outcome.id)}${near.length > 0 ? ` (did you mean ${orList(near)}?)` : ''}\n`); // a failure: shown even with --quiet
+    }
   };
 
   const ids = requestedIds(args, ctx.io, ctx.globals.quiet);
+  const { startSpinner } = await import('../output/spinner.js');
+  const spinner = startSpinner(ctx, 'Fetching…');
   try {
     for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
       total++;
+      spinner.clear();
       await emit(outcome);
+      if (many) spinner.update(`Fetching… ${total} done`);
     }
   } finally {
+    spinner.stop();
     // Even when an error stops the run, what was printed stays well-formed (a JSON array is closed).
     await writer.finish();
   }
@@ -85,10 +95,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     for (const record of shown) await viewImages(ctx, api, record, { ...options.images, dir: outputDir(options.dir) });
   }
   if (missing.length > 0) {
+    const { nearIdsHint } = await import('./shared/near-ids.js');
     throw new NotFoundError(
       // With several ids each missing one was named as it came: the summary does not name them again.
-      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises were not found (named above).`,
-      { hint: NOT_FOUND_HINT, details: { missing } },
+      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,
+      { hint: (total === 1 ? await nearIdsHint(ctx, missing[0]!) : undefined) ?? NOT_FOUND_HINT, details: { missing } },
     );
   }
 }
@@ -96,7 +107,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
 export const register: RegisterCommand<ShowOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('show')
-    .description('show exercises by id or name (GET /exercise/{exerciseId}); - reads ids from stdin')
+    .description('show exercises by id or name; - reads ids from stdin')
     .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one')
     .option('--images [protocol]', 'draw the premium images at the terminal after the record: kitty, iterm or blocks (default: found from the terminal)')
     .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: the current directory)');

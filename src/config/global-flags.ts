@@ -54,6 +54,8 @@ export interface GlobalFlag {
   setting?: string;
   /** A whole number within these bounds (checked as it is parsed, before any request). */
   whole?: { min: number; max: number };
+  /** A duration (5s, 2m, 500ms, or a bare number in `unit`), within these bounds in `unit`. */
+  duration?: { unit: 'ms' | 's'; min: number; max: number };
   choices?: readonly string[];
 }
 
@@ -75,7 +77,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { key: 'format', flags: '--format <format>', description: 'output format (default: table on a terminal, tsv in a pipe)', choices: OUTPUT_FORMATS },
   { key: 'json', flags: '--json [fields]', description: 'same as --format json; with a comma list (--json id,name) only those fields' },
   { key: 'color', flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
-  { key: 'timeout', flags: '--timeout <ms>', setting: 'timeout', description: `give up on a request after this long without progress (default ${DEFAULT_TIMEOUT_MS})`, whole: { min: 1, max: TIMEOUT_MAX_MS } },
+  { key: 'timeout', flags: '--timeout <ms>', setting: 'timeout', description: `give up on a request after this long without progress: 5s, 2m or milliseconds (default ${DEFAULT_TIMEOUT_MS})`, duration: { unit: 'ms', min: 1, max: TIMEOUT_MAX_MS } },
   {
     key: 'deadline',
     flags: '--deadline <s>',

@@ -3,10 +3,12 @@
  * overrides it, and how a value given to `config set` is checked. A later setting slots
  * in by adding a row here; `config get|set|unset|list` and the settings resolution read it.
  */
+import { closestWords, orList } from '../catalogue/suggest.js';
 import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../util/url-policy.js';
 import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_LANG, DEFAULT_DEADLINE_SECONDS, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
 import { parseDeadlineSeconds, parseLangTag, parseWholeNumber } from './values.js';
+import { formatDuration, parseDuration } from './duration.js';
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 
@@ -21,6 +23,8 @@ export interface ConfigKeySpec {
   setWith?: string;
   /** What is in force when nothing sets it (`config get`/`list` show it); absent: nothing is sent. */
   defaultValue?: string | number;
+  /** How a value is shown to a person (`config get`, `config list`): a duration as `24h`. */
+  display?(value: string | number): string;
   /** Checks and normalises a value; throws UsageError naming the key. */
   parse(value: string): string | number;
 }
@@ -37,20 +41,13 @@ function parseBaseUrlSetting(value: string): string {
   return parseBaseUrl(value).href.replace(/\/+$/, '');
 }
 
-const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
 /**
- * A time to live as stored, in seconds: plain seconds (`3600`) or a number with one unit,
- * s, m, h or d (`3600s`, `90m`, `24h`, `7d`). 0 means every answer is revalidated (or
- * fetched) each time it is used.
+ * A time to live as stored, in seconds: plain seconds (`3600`) or a number with a unit
+ * (`90m`, `24h`, `7d`; duration.ts). 0 means every answer is revalidated (or fetched) each
+ * time it is used.
  */
 export function parseDurationSeconds(value: string, name: string): number {
-  const match = /^(\d+)\s*([smhd]?)$/i.exec(value.trim());
-  const seconds = match ? Number(match[1]) * DURATION_UNITS[(match[2] || 's').toLowerCase()]! : NaN;
-  if (!Number.isSafeInteger(seconds) || seconds > CACHE_TTL_MAX_SECONDS) {
-    throw new UsageError(`${name} must be a duration such as 24h, 90m, 3600s or 3600 (seconds), at most ${CACHE_TTL_MAX_SECONDS / 86_400} days, not "${value}".`);
-  }
-  return seconds;
+  return parseDuration(value, name, { unit: 's', min: 0, max: CACHE_TTL_MAX_SECONDS });
 }
 
 export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
@@ -64,12 +61,19 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   },
   { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', defaultValue: DEFAULT_BASE_URL, parse: parseBaseUrlSetting },
   { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', defaultValue: DEFAULT_LANG, parse: (value) => parseLangTag(value, 'lang') },
-  { key: 'timeout', description: `milliseconds without progress before a request is abandoned (default ${DEFAULT_TIMEOUT_MS})`, defaultValue: DEFAULT_TIMEOUT_MS, parse: (value) => parseWholeNumber(value, 'timeout', 1, TIMEOUT_MAX_MS) },
+  {
+    key: 'timeout',
+    description: `how long a request may go without progress: 30s, 2m, 500ms or milliseconds (default ${formatDuration(DEFAULT_TIMEOUT_MS, 'ms')})`,
+    defaultValue: DEFAULT_TIMEOUT_MS,
+    display: (value) => (typeof value === 'number' ? formatDuration(value, 'ms') : value),
+    parse: (value) => parseDuration(value, 'timeout', { unit: 'ms', min: 1, max: TIMEOUT_MAX_MS }),
+  },
   {
     key: 'deadline',
     description: `seconds a whole command may spend waiting for the service, retries included: 90, 90s, 2m; 0 for none (default ${DEFAULT_DEADLINE_SECONDS}; none for download and mirror)`,
     env: 'EXERCISES_DEADLINE',
     defaultValue: DEFAULT_DEADLINE_SECONDS,
+    display: (value) => (typeof value === 'number' ? formatDuration(value, 's') : value),
     parse: (value) => parseDeadlineSeconds(value, 'deadline'),
   },
   { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, defaultValue: DEFAULT_RETRIES, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
@@ -81,7 +85,9 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   },
   {
     key: 'cache-ttl',
-    description: `how long a cached answer is used without asking the service: 24h, 90m, 3600s or seconds (default ${DEFAULT_CACHE_TTL_SECONDS / 3600}h)`,
+    description: `how long a cached answer is used without asking the service: 24h, 90m, 3600s or seconds (default ${formatDuration(DEFAULT_CACHE_TTL_SECONDS, 's')})`,
+    defaultValue: DEFAULT_CACHE_TTL_SECONDS,
+    display: (value) => (typeof value === 'number' ? formatDuration(value, 's') : value),
     parse: (value) => parseDurationSeconds(value, 'cache-ttl'),
   },
   {
@@ -95,7 +101,8 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
 export function configKeySpec(key: string): ConfigKeySpec {
   const spec = CONFIG_KEYS.find((k) => k.key === key);
   if (!spec) {
-    throw new UsageError(`Unknown config key "${key}".`, {
+    const near = closestWords(key, CONFIG_KEYS.map((k) => k.key));
+    throw new UsageError(`Unknown config key "${key}".${near.length > 0 ? ` Did you mean ${orList(near)}?` : ''}`, {
       hint: `Known keys: ${CONFIG_KEYS.map((k) => k.key).join(', ')}.`,
       details: { key, known: CONFIG_KEYS.map((k) => k.key) },
     });

@@ -212,9 +212,10 @@ export class ProgressMeter {
   }
 }
 
-/** The file's name on the line: its final path's last part, clean and short. */
+/** The file on the line: `<id>/<file>` (several exercises download at once), clean and short. */
 function labelOf(job: MediaJob): string {
-  return oneLine(basename(job.path)).slice(0, 40);
+  const id = oneLine(job.exerciseId);
+  return `${id.length > 24 ? `${id.slice(0, 23)}…` : id}/${oneLine(basename(job.path)).slice(0, 32)}`;
 }
 
 /** Redraws the meter's line on `stream` (`\r`, the line, erase to its end) when it changed. */

@@ -5,10 +5,11 @@
  * sanitiser (util/text.ts) and the JSON line through jsonText: no escape sequence, C1 control
  * or bidi override reaches the terminal from here.
  */
-import { type Context, outputFormat } from '../context.js';
-import { CliError, ExitCode, type ExitCodeValue, PromptCancelledError } from '../errors.js';
-import { cleanText } from '../util/text.js';
+import { type Context, colorEnabled, outputFormat } from '../context.js';
+import { CliError, ExitCode, type ExitCodeValue, PromptCancelledError, UsageError } from '../errors.js';
+import { cleanText, escapeUnsafe } from '../util/text.js';
 import { jsonText } from './json.js';
+import { wrap } from './wrap.js';
 
 type ErrorContext = Pick<Context, 'io' | 'env' | 'globals'>;
 
@@ -20,11 +21,10 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   const rawHint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
   const hint = rawHint === undefined ? undefined : cleanText(rawHint);
 
-  const lines = [`Error: ${message}`];
-  if (hint) lines.push(hint);
+  let text = errorText(message, hint, ctx);
   // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
-  if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) lines.push(cleanText(err.stack));
-  ctx.io.stderr.write(`${lines.join('\n')}\n`);
+  if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) text += `${cleanText(err.stack)}\n`;
+  ctx.io.stderr.write(text);
 
   let format: string | undefined;
   try {
@@ -48,17 +48,37 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
 }
 
 /**
- * commander reports its own usage errors (unknown flag, bad value) in plain text; with
- * --format json, add the same JSON line as every other error.
+ * The one look of an error on stderr: `Error: <sentence>` then the hint, each wrapped to the
+ * terminal's width (on a terminal); on a colour terminal `Error:` is red and the hint dim.
  */
-export function reportUsageErrorJson(message: string, ctx: ErrorContext): void {
-  let format: string | undefined;
-  try {
-    format = outputFormat(ctx);
-  } catch {
-    return;
+export function errorText(message: string, hint: string | undefined, ctx: Pick<Context, 'io' | 'env' | 'globals'>): string {
+  const color = colorEnabled(ctx, 'stderr');
+  // Wrapped on a terminal only: in a log or a pipe each message stays one line for grep.
+  const width = ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY;
+  const label = color ? '\u001b[31mError:\u001b[39m' : 'Error:';
+  let text = `${wrap(`${label} ${message}`, width)}\n`;
+  if (hint) {
+    const body = wrap(hint, width);
+    text += `${color ? `\u001b[2m${body}\u001b[22m` : body}\n`;
   }
-  if (format !== 'json') return;
-  const text = cleanText(message.replace(/^error:\s*/i, '').trim());
-  ctx.io.stderr.write(`${jsonText({ error: { code: 'usage', exitCode: ExitCode.USAGE, message: text } })}\n`);
+  return text;
+}
+
+/**
+ * One of commander's own parse errors (`error: unknown option '--foo'\n(Did you mean --force?)`)
+ * as a UsageError in the tool's style: one sentence, what the user typed shown escaped (an ESC
+ * byte as `\x1b`, never raw), and a hint naming the help of the command that failed.
+ */
+export function commanderUsageError(message: string, commandPath: string): UsageError {
+  const lines = message
+    .replace(/^error:\s*/i, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const [first = 'Bad command line', ...rest] = lines;
+  const suggestion = rest.map((l) => l.replace(/^\((.*)\)$/, '$1')).join(' ');
+  const sentence = `${first[0]!.toUpperCase()}${first.slice(1)}${/[.?!]$/.test(first) ? '' : '.'}`;
+  return new UsageError(escapeUnsafe(suggestion ? `${sentence} ${suggestion}` : sentence), {
+    hint: `Run \`${commandPath} --help\` for usage.`,
+  });
 }

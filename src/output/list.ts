@@ -7,7 +7,8 @@
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
-import { chalkFor, outputFormat } from '../context.js';
+import { chalkFor, colorEnabled, outputFormat } from '../context.js';
+import { colorJson } from './json-color.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -29,6 +30,8 @@ export interface ListWriterOptions {
   /** A long table may go through the pager (false with --no-pager). */
   pager?: boolean;
   columns?: ReadonlyArray<Column<ExerciseSummary>>;
+  /** What to try instead, said after "No exercises match." on a terminal. */
+  emptyHint?: string;
 }
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
@@ -57,14 +60,17 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
   let count = 0;
 
   switch (format) {
-    case 'json':
+    case 'json': {
+      // Coloured on a terminal (never in a pipe); the same JSON either way.
+      const paint = colorEnabled(ctx) ? colorJson : (text: string) => text;
       return streamed(
         out,
-        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + jsonText(selectFields(item, fields)),
+        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + paint(jsonText(selectFields(item, fields))),
         async (pagination) => {
-          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${jsonText(pagination)}}\n`);
+          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${paint(jsonText(pagination))}}\n`);
         },
       );
+    }
     case 'jsonl':
       return streamed(out, (item) => `${jsonText(selectFields(item, fields))}\n`, async () => {});
     case 'tsv':
@@ -80,12 +86,12 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
       );
     }
     case 'table':
-      return tableWriter(ctx, options.pager ?? false);
+      return tableWriter(ctx, options.pager ?? false, options.emptyHint);
   }
 }
 
 /** A table needs every row to size its columns: rows are kept until finish. */
-function tableWriter(ctx: OutCtx, pager: boolean): ListWriter {
+function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWriter {
   const items: ExerciseSummary[] = [];
   return {
     addPage(page) {
@@ -93,7 +99,7 @@ function tableWriter(ctx: OutCtx, pager: boolean): ListWriter {
     },
     async finish(pagination, footer = {}) {
       if (items.length === 0) {
-        if (!ctx.globals.quiet) await write(ctx.io.stderr, 'No exercises match.\n');
+        if (!ctx.globals.quiet) await write(ctx.io.stderr, `No exercises match.${emptyHint ? ` ${emptyHint}` : ''}\n`);
         return;
       }
       const chalk = await chalkFor(ctx);

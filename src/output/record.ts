@@ -5,7 +5,8 @@
  * header) or tsv (without: for programs).
  */
 import type { Context } from '../context.js';
-import { chalkFor, outputFormat } from '../context.js';
+import { chalkFor, colorEnabled, outputFormat } from '../context.js';
+import { colorJson } from './json-color.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { RECORD_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
@@ -94,9 +95,11 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
   switch (format) {
     case 'json': {
       const indent = ctx.io.stdoutIsTTY && !many ? 2 : undefined;
+      const color = colorEnabled(ctx);
       return {
         add(record) {
-          const text = jsonText(selectFields(record, fields), indent);
+          const plain = jsonText(selectFields(record, fields), indent);
+          const text = color ? colorJson(plain) : plain;
           if (!many) return write(out, `${text}\n`);
           return write(out, `${count++ === 0 ? '[\n' : ',\n'}${text}`);
         },
@@ -130,6 +133,9 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
     case 'table': {
       let paint: { bold?: Paint; dim?: Paint } | undefined;
       let measure: ((text: string) => number) | undefined;
+      // Cards longer than the screen go through the pager, as tables do: they are held until the end.
+      const paged = ctx.globals.pager && ctx.io.stdoutIsTTY;
+      let held = '';
       return {
         async add(record) {
           if (!paint) {
@@ -137,9 +143,18 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
             paint = chalk ? { bold: chalk.bold, dim: chalk.dim } : {};
           }
           measure ??= (await (await import('./width.js')).loadMeasure()).width;
-          await write(out, (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, measure, ...paint }));
+          const card = (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, measure, ...paint });
+          if (paged) held += card;
+          else await write(out, card);
         },
-        async finish() {},
+        async finish() {
+          if (held === '') return;
+          // Only cards taller than a screen of known height are paged; else (or height unknown) written as they are.
+          const rows = (out as { rows?: unknown }).rows;
+          const tall = typeof rows === 'number' && rows > 0 && held.split('\n').length > rows;
+          if (tall) await (await import('./list.js')).writePaged(ctx, held, true);
+          else await write(out, held);
+        },
       };
     }
   }

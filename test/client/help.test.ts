@@ -6,25 +6,74 @@ import { ENVIRONMENT_VARIABLES } from '../../src/config/environment.js';
 import { EXIT_CODE_TABLE } from '../../src/errors.js';
 
 describe('help', () => {
-  it.each([[[]], [['auth']], [['config']]])('exercises %j with nothing else prints help on stdout and exits 0', async (args) => {
+  it.each([[[]], [['auth']], [['config']], [['cache']], [['help']]])('exercises %j with nothing else prints help on stdout and exits 0', async (args) => {
     const r = await runInProcess(args);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: exercises/);
+    expect(r.stdout).toMatch(/\nUSAGE\n {2}exercises /);
     expect(r.stderr).toBe('');
   });
 
-  it('the top-level help has examples and points at the reference topics', async () => {
+  it('the top-level help is gh\'s layout: commands grouped, few flags, examples, learn more', async () => {
     const r = await runInProcess(['--help'], { columns: 100 });
-    expect(r.stdout).toMatch(/Examples:\n {2}\$ exercises /);
-    expect(r.stdout).toContain('exercises help environment');
+    const order = ['USAGE', 'CORE COMMANDS', 'ADDITIONAL COMMANDS', 'HELP TOPICS', 'FLAGS', 'EXAMPLES', 'EXIT CODES', 'LEARN MORE'];
+    const at = order.map((title) => r.stdout.indexOf(`\n${title}\n`));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const core = r.stdout.slice(at[1]!, at[2]!);
+    for (const name of ['query', 'ids', 'show', 'image', 'video', 'download']) expect(core).toContain(`  ${name}:`);
+    expect(core).not.toContain('config:');
+    expect(r.stdout).toContain('exercises help global-flags');
+    expect(r.stdout).not.toContain('--no-pager'); // the full list is one topic away
+    expect(r.stdout.split('\n').length).toBeLessThan(70);
   });
 
-  it.each([[40], [80], [200]])('each command lists the global flags it inherits (%i columns)', async (columns) => {
-    for (const cmd of [['query'], ['show'], ['download'], ['auth', 'login'], ['config', 'list']]) {
+  it.each([[60], [80], [200]])('no help line is wider than the terminal (%i columns) and commands show few inherited flags', async (columns) => {
+    const commands = [[], ['query'], ['ids'], ['show'], ['image'], ['video'], ['download'], ['auth'], ['auth', 'login'], ['config'], ['config', 'set'], ['cache'], ['quota'], ['serve'], ['completion'], ['mirror']];
+    for (const cmd of commands) {
       const r = await runInProcess([...cmd, '--help'], { columns });
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/Global Options:[\s\S]*--sandbox[\s\S]*--no-pager/);
+      for (const line of r.stdout.split('\n')) expect(line.length, `${cmd.join(' ')}: ${line}`).toBeLessThanOrEqual(Math.max(columns, 40));
+      if (cmd.length > 0) {
+        expect(r.stdout).toMatch(/\nINHERITED FLAGS\n {2}-h, --help[\s\S]*exercises help global-flags/);
+        expect(r.stdout).not.toContain('--no-pager');
+      }
     }
+  });
+
+  it('commands with --json list its fields; sections come in gh\'s order', async () => {
+    const r = await runInProcess(['show', '--help']);
+    const order = ['USAGE', 'ARGUMENTS', 'INHERITED FLAGS', 'JSON FIELDS', 'EXAMPLES', 'LEARN MORE'];
+    const at = order.map((title) => r.stdout.indexOf(`\n${title}\n`));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(r.stdout).toMatch(/JSON FIELDS\n {2}id, name, displayName, aliases, category,/);
+    expect(r.stdout).not.toMatch(/GET \//); // no HTTP routes in descriptions
+  });
+
+  it('help global-flags lists every global flag, wrapped', async () => {
+    const r = await runInProcess(['help', 'global-flags'], { columns: 60 });
+    expect(r.code).toBe(0);
+    for (const flag of ['--base-url', '--api-key', '--format', '--json', '--no-pager', '--budget', '--offline', '--sandbox']) expect(r.stdout).toContain(flag);
+    for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it('help <unknown> is a usage error with a suggestion; help <command> is that command\'s help', async () => {
+    const bad = await runInProcess(['help', 'quer']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('Did you mean query?');
+    const topic = await runInProcess(['help', 'enviroment']);
+    expect(topic.code).toBe(2);
+    expect(topic.stderr.replace(/\s+/g, ' ')).toContain('Did you mean environment?');
+    const good = await runInProcess(['help', 'query']);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain('exercises query [flags]');
+  });
+
+  it('exercises version prints the version', async () => {
+    const r = await runInProcess(['version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
   it('no "(default: false)" on boolean flags and no doubled defaults', async () => {
@@ -34,9 +83,10 @@ describe('help', () => {
     }
   });
 
-  it('help environment lists every variable of the one table, and the reference documents each', async () => {
-    const r = await runInProcess(['help', 'environment']);
+  it('help environment lists every variable of the one table, within 80 columns, and the reference documents each', async () => {
+    const r = await runInProcess(['help', 'environment'], { columns: 80 });
     expect(r.code).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     const reference = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
     const section = reference.slice(reference.indexOf('## Environment variables'), reference.indexOf('## Exit codes'));
     for (const { name } of ENVIRONMENT_VARIABLES) {
@@ -48,6 +98,6 @@ describe('help', () => {
   it('help exit-codes prints the exit-code table', async () => {
     const r = await runInProcess(['--quiet', 'help', 'exit-codes']);
     expect(r.code).toBe(0);
-    for (const { code, meaning } of EXIT_CODE_TABLE) expect(r.stdout).toContain(`${String(code).padStart(3)}  ${meaning}`);
+    for (const { code } of EXIT_CODE_TABLE) expect(r.stdout).toMatch(new RegExp(`^ {2} *${code}  \\w`, 'm'));
   });
 });

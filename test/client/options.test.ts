@@ -115,8 +115,9 @@ describe('runCli in-process', () => {
   it('writes help and the version to the context\'s stdout and exits 0', async () => {
     const help = await runInProcess(['--help'], { columns: 200 });
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: exercises /);
-    expect(help.stdout).toMatch(/--timeout <ms> +give up on a request after this long without progress \(default 30000\)/);
+    expect(help.stdout).toMatch(/\nUSAGE\n {2}exercises <command>/);
+    const flags = await runInProcess(['help', 'global-flags'], { columns: 200 });
+    expect(flags.stdout).toMatch(/--timeout <ms> +Give up on a request after this long without progress: 5s, 2m or milliseconds \(default 30000\)/);
     const version = await runInProcess(['--version', '--quiet']);
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
@@ -125,7 +126,7 @@ describe('runCli in-process', () => {
   it('writes commander\'s own errors to the context\'s stderr with exit 2', async () => {
     const r = await runInProcess(['--no-such-flag']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown option '--no-such-flag'/);
+    expect(r.stderr).toMatch(/^Error: Unknown option '--no-such-flag'\.\nRun `exercises --help` for usage\.\n$/);
     expect(r.stdout).toBe('');
   });
 });

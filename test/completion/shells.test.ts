@@ -37,7 +37,7 @@ describe.skipIf(!hasShell('fish'))('fish script', () => {
       const r = spawnSync('fish', ['--no-config', '-c', `source ${fish.script}; complete -C ${JSON.stringify(line)}`], { env: fish.env, encoding: 'utf8' });
       return r.stdout.split('\n').filter((l) => l !== '');
     };
-    expect(ask('exercises que')).toEqual(['query\tsearch the catalogue with filters (GET /exercise/query)']);
+    expect(ask('exercises que')).toEqual(['query\tsearch the catalogue with filters']);
     expect(ask('exercises query --muscle lo')).toEqual(['lower back']);
     expect(ask('exercises show "Barbell B')).toEqual(['Barbell Bench Press\tBarbell_Bench_Press']);
     expect(ask('exercises config set ba')[0]).toMatch(/^base-url\t/);

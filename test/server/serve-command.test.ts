@@ -147,6 +147,6 @@ describe('exercises serve', () => {
     const result = await runInProcess(['serve', '--help']);
     expect(result.code).toBe(0);
     // The shared shape of every command's help: terminal examples, then pipeline examples, last.
-    expect(result.stdout).toMatch(/Examples:\n( {2}\$ exercises serve.*\n)+\nIn pipelines:\n( {2}\$ .*exercises .*\n)+\s*$/);
+    expect(result.stdout).toMatch(/\nEXAMPLES\n {2}\$ exercises serve[\s\S]*\n {2}# in pipelines\n {2}\$ [\s\S]*exercises [\s\S]*\n\nLEARN MORE\n/);
   });
 });

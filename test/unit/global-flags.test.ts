@@ -3,6 +3,7 @@
  * from it (src/config/defaults-table.ts): what commander is given, what comes back, what help prints.
  */
 import { describe, expect, it } from 'vitest';
+import { Command } from 'commander';
 import { buildProgram, globalOptions } from '../../src/cli.js';
 import { HELP_TOPICS } from '../../src/commands/shared/help-topics.js';
 import { defaultsTable } from '../../src/config/defaults-table.js';
@@ -72,7 +73,7 @@ describe('defaults table', () => {
   });
 
   it('is what `help defaults` prints', () => {
-    const text = HELP_TOPICS.defaults();
+    const text = HELP_TOPICS.defaults({ width: 200, program: () => new Command() });
     for (const row of defaultsTable()) expect(text).toContain(row.value);
     expect(text).toMatch(/cache-ttl\s+24h\s+\(config cache-ttl\)/);
   });

@@ -1,34 +1,55 @@
 /**
- * `exercises help environment`, `help defaults` and `help exit-codes`: the reference tables,
- * from their one source each (src/config/environment.ts, src/config/defaults-table.ts,
- * EXIT_CODE_TABLE in src/errors.ts).
+ * `exercises help <topic>`: global-flags (every flag any command takes, from the program
+ * itself), environment, defaults and exit-codes (the reference tables, from their one source
+ * each: src/config/environment.ts, src/config/defaults-table.ts, EXIT_CODE_TABLE in
+ * src/errors.ts), wrapped to the terminal's width.
  */
+import type { Command } from 'commander';
 import { defaultsTable } from '../../config/defaults-table.js';
 import { ENVIRONMENT_VARIABLES } from '../../config/environment.js';
 import { EXIT_CODE_TABLE } from '../../errors.js';
+import { wrap } from '../../output/wrap.js';
+import { flagItem, itemList } from './help-layout.js';
+
+export interface TopicContext {
+  /** Terminal columns (80 when unknown). */
+  width: number;
+  /** The program, whose own options are the global flags. */
+  program: () => Command;
+}
 
 export const HELP_TOPICS = {
-  environment: (): string => {
-    const width = Math.max(...ENVIRONMENT_VARIABLES.map((v) => v.name.length));
-    return `Environment variables (a flag beats a variable, a variable beats the stored config):\n${ENVIRONMENT_VARIABLES.map((v) => `  ${v.name.padEnd(width)}  ${v.meaning}`).join('\n')}\n`;
+  'global-flags': ({ width, program }: TopicContext): string => {
+    const root = program();
+    const helper = root.createHelp();
+    helper.helpWidth = width;
+    const items = root.options.filter((o) => !o.hidden).map((o) => flagItem(helper, o));
+    return `${wrap('Global flags: they go before or after the command (exercises --sandbox ids, exercises ids --sandbox).', width)}\n\n${itemList(items, width).join('\n')}\n`;
   },
-  defaults: (): string => {
-    const rows = defaultsTable();
-    const width = Math.max(...rows.map((r) => r.name.length));
-    const line = (r: (typeof rows)[number]): string => {
+  environment: ({ width }: TopicContext): string => {
+    const items = ENVIRONMENT_VARIABLES.map((v) => ({ term: v.name, description: v.meaning }));
+    return `${wrap('Environment variables (a flag beats a variable, a variable beats the stored config):', width)}\n${itemList(items, width).join('\n')}\n`;
+  },
+  'exit-codes': ({ width }: TopicContext): string => {
+    const items = EXIT_CODE_TABLE.map((e) => ({ term: String(e.code).padStart(3), description: e.meaning }));
+    return `Exit codes:\n${itemList(items, width).join('\n')}\n`;
+  },
+  defaults: ({ width }: TopicContext): string => {
+    const items = defaultsTable().map((r) => {
       const how = [r.flag, r.env, r.configKey ? `config ${r.configKey}` : undefined].filter((x) => x !== undefined);
-      return `  ${r.name.padEnd(width)}  ${r.value}${how.length > 0 ? `  (${how.join(', ')})` : ''}`;
-    };
-    return `Defaults (a flag beats a variable, a variable beats the stored config, which beats these):\n${rows.map(line).join('\n')}\n`;
+      return { term: r.name, description: `${r.value}${how.length > 0 ? ` (${how.join(', ')})` : ''}` };
+    });
+    return `${wrap('Defaults (a flag beats a variable, a variable beats the stored config, which beats these):', width)}\n${itemList(items, width).join('\n')}\n`;
   },
-  'exit-codes': (): string => `Exit codes:\n${EXIT_CODE_TABLE.map((e) => `  ${String(e.code).padStart(3)}  ${e.meaning}`).join('\n')}\n`,
 } as const;
 
 export type HelpTopic = keyof typeof HELP_TOPICS;
 
-/** `help <topic>` as the whole command line (global flags aside), or undefined. */
-export function helpTopic(args: readonly string[]): HelpTopic | undefined {
-  const words = args.filter((a) => !a.startsWith('-'));
-  if (words.length !== 2 || words[0] !== 'help') return undefined;
-  return Object.hasOwn(HELP_TOPICS, words[1]!) ? (words[1] as HelpTopic) : undefined;
+export function isHelpTopic(word: string): word is HelpTopic {
+  return Object.hasOwn(HELP_TOPICS, word);
+}
+
+/** The words of a command line that are not flags (`help environment` → ['help', 'environment']). */
+export function commandWords(args: readonly string[]): string[] {
+  return args.filter((a) => !a.startsWith('-'));
 }

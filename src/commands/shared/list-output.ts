@@ -2,22 +2,36 @@
  * Runs a paged list endpoint for `query` and `ids`: one page, or (--all/--max) every page
  * through the paging iterator, streamed to the list writer.
  */
-import type { Context } from '../../context.js';
+import { type Context, outputFormat } from '../../context.js';
 import type { ExerciseSummary, ListResponse } from '../../catalogue/types.js';
 import { type ListingProblem, type PageCursor, nextCursor, paginatePages } from '../../api/paging.js';
 import { PartialFailureError } from '../../errors.js';
 import { createListWriter } from '../../output/list.js';
 import { pageFooter } from '../../output/next-page.js';
+import { startSpinner } from '../../output/spinner.js';
+import { plural } from '../../util/text.js';
 import type { PagingChoice } from './paging-options.js';
 
-export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & { limit: number }) => Promise<ListResponse>, paging: PagingChoice): Promise<void> {
-  const writer = createListWriter(ctx, { pager: ctx.globals.pager });
+export async function outputList(
+  ctx: Context,
+  fetchPage: (cursor: PageCursor & { limit: number }) => Promise<ListResponse>,
+  paging: PagingChoice,
+  options: { emptyHint?: string } = {},
+): Promise<void> {
+  const writer = createListWriter(ctx, { pager: ctx.globals.pager, ...options });
   const direction = paging.before !== undefined ? 'before' : 'after';
   const fromStart = paging.after === undefined && paging.before === undefined;
 
+  // A wait past ~300 ms on a terminal shows a spinner with the count so far (stderr; none in pipes or with -q).
+  const spinner = startSpinner(ctx, 'Fetching exercises…');
   if (!paging.follow) {
     const cursor = paging.before !== undefined ? { before: paging.before } : paging.after !== undefined ? { after: paging.after } : {};
-    const page = await fetchPage({ ...cursor, limit: paging.limit });
+    let page: ListResponse;
+    try {
+      page = await fetchPage({ ...cursor, limit: paging.limit });
+    } finally {
+      spinner.stop();
+    }
     await writer.addPage(page.exercises);
     const next = nextCursor(page, direction);
     const more = page.exercises.length >= paging.limit && typeof next === 'string' && !(fromStart && page.pagination.total <= page.exercises.length);
@@ -37,11 +51,27 @@ export async function outputList(ctx: Context, fetchPage: (cursor: PageCursor & 
     },
     { limit: paging.limit, after: paging.after, before: paging.before, max: paging.max, onIncomplete: (p) => (problem = p) },
   );
-  for await (const items of pages) {
-    shown += items.length;
-    lastItems = items;
-    await writer.addPage(items);
+  let pageCount = 0;
+  try {
+    for await (const items of pages) {
+      shown += items.length;
+      pageCount++;
+      lastItems = items;
+      spinner.clear();
+      await writer.addPage(items);
+      spinner.update(`Fetching exercises… ${plural(pageCount, 'page')}, ${plural(shown, 'row')}${typeof lastPage?.pagination.total === 'number' ? ` of ${lastPage.pagination.total}` : ''}`);
+    }
+  } catch (err) {
+    spinner.stop();
+    // A stop part-way (the budget, a failed page): what was fetched is shown before the error,
+    // on a terminal as in a pipe (a table holds its rows until the end).
+    if (shown > 0 && outputFormat(ctx) === 'table') {
+      const total = lastPage?.pagination.total;
+      await writer.finish({ total: total ?? shown }, { start: 1, ...(typeof total === 'number' ? { total } : {}) });
+    }
+    throw err;
   }
+  spinner.stop();
   const total = lastPage?.pagination.total;
   // Only --max stops before the end: then the footer offers the next --max items.
   let next: string | undefined;

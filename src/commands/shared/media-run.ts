@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat, verboseLog } from '../../context.js';
 import { CliError } from '../../errors.js';
+import { oneLine } from '../../util/text.js';
 import type { BulkSummary } from '../../media/bulk.js';
 import type { MediaJob } from '../../media/jobs.js';
 
@@ -63,6 +64,9 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
 export async function reportSummary(ctx: Context, summary: BulkSummary): Promise<void> {
   const { partialFailure, summaryJson, summaryLines } = await import('../../media/bulk.js');
   const lines = summaryLines(summary);
+  // Where the files went: the output folder (every job of a run shares it).
+  const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;
+  if (dir !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(dir)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
   if (shown.length > 0) ctx.io.stderr.write(`${shown.join('\n')}\n`);
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);

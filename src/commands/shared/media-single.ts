@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import type { Context, IOStreams } from '../../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../defaults.js';
 import { langInForce } from '../../config/settings.js';
-import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { AuthError, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
 import type { BulkSummary } from '../../media/bulk.js';
@@ -110,11 +110,14 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
       ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`);
     });
     if (jobs.length === 0 && unusable.length === 0) {
-      throw new NotFoundError(`The exercise "${idOrName}" lists no premium ${PLURAL[kind]}.`, {
-        hint: hasMediaFields(record, [kind])
-          ? `\`exercises show ${idOrName}\` shows what it has.`
-          : `Its record carries no ${MEDIA[kind].field} at all: a free plan's records never do; premium media need a premium plan key.`,
-      });
+      // No media field at all is the plan's answer (a free plan's records never carry them): exit 3, not "not found".
+      if (!hasMediaFields(record, [kind])) {
+        throw new AuthError(`Your plan does not include premium ${PLURAL[kind]}: the record of "${idOrName}" carries no ${MEDIA[kind].field}.`, {
+          forbidden: true,
+          hint: 'Premium media need a premium plan key (`exercises auth login`); `exercises auth status` shows the key in use.',
+        });
+      }
+      throw new NotFoundError(`The exercise "${idOrName}" lists no premium ${PLURAL[kind]}.`, { hint: `\`exercises show ${idOrName}\` shows what it has.` });
     }
   }
 

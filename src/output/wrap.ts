@@ -1,0 +1,105 @@
+/**
+ * Word wrapping for text meant for a person (help, errors, notices) at the terminal's width:
+ * lines break at spaces, never inside a word, and a word longer than the line (a URL, a path)
+ * stands alone on its line rather than being cut. Widths ignore colour codes (SGR), which take
+ * no column; the text is otherwise plain (help and messages are ASCII or already clean).
+ */
+
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Columns a line takes: its length without colour codes. */
+export function displayWidth(text: string): number {
+  return text.replace(SGR, '').length;
+}
+
+export interface WrapOptions {
+  /** Spaces before the first line (default 0). */
+  indent?: number;
+  /** Spaces before every further line (default: `indent`). */
+  hanging?: number;
+}
+
+/**
+ * `text` wrapped to `width` columns, each paragraph (line of the input) on its own. The
+ * narrowest width honoured is 20 columns: below it a terminal breaks words anyway.
+ */
+export function wrap(text: string, width: number, options: WrapOptions = {}): string {
+  const indent = options.indent ?? 0;
+  const hanging = options.hanging ?? indent;
+  const room = Math.max(width, 20);
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    const words = paragraph.split(' ').filter((w) => w !== '');
+    let line = ' '.repeat(indent);
+    let lineWidth = indent;
+    let empty = true;
+    const lineStart = (): void => {
+      line = ' '.repeat(hanging);
+      lineWidth = hanging;
+      empty = true;
+    };
+    if (words.length === 0) {
+      out.push('');
+      continue;
+    }
+    for (const word of words) {
+      const w = displayWidth(word);
+      if (!empty && lineWidth + 1 + w > room) {
+        out.push(line);
+        lineStart();
+      }
+      line += empty ? word : ` ${word}`;
+      lineWidth += empty ? w : w + 1;
+      empty = false;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/**
+ * A shell command line wrapped for an example: breaks at spaces outside quotes, each broken
+ * line ending in ` \` so that the example still pastes as one command.
+ */
+export function wrapCommand(given: string, width: number, indent: number): string {
+  // Comments aligned with spaces in the source are one space from their command here.
+  const command = given.replace(/ {2,}# /, ' # ');
+  // A trailing comment too long for the line goes on a line of its own above the command:
+  // a comment cannot be continued with ` \`.
+  const comment = / # [^"']*$/.exec(command);
+  if (comment && indent + command.length > Math.max(width, 20)) {
+    const lead = command.startsWith('$ ') ? 2 : 0;
+    return `${wrap(`# ${comment[0].slice(3)}`, width, { indent: indent + lead, hanging: indent + lead + 2 })}\n${wrapCommand(command.slice(0, comment.index), width, indent)}`;
+  }
+  const words: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  for (const c of command) {
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === ' ') {
+      if (current !== '') words.push(current);
+      current = '';
+      continue;
+    }
+    current += c;
+  }
+  if (current !== '') words.push(current);
+  const room = Math.max(width, 20) - 2; // room for the ` \`
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const pad = lines.length === 0 ? indent : indent + 2;
+    if (line !== '' && pad + line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l, i) => `${' '.repeat(i === 0 ? indent : indent + 2)}${l}${i < lines.length - 1 ? ' \\' : ''}`).join('\n');
+}
