@@ -110,7 +110,6 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     .version(packageVersion(), '-V, --version', 'print the version');
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
   program
-    .showHelpAfterError('(run with --help for usage)')
     // The global flags are checked together before any command's action (and its first request).
     .hook('preAction', () => assertGlobalFlags(globalOptions(program)));
   helpWhenBare(program);

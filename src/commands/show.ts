@@ -14,7 +14,7 @@ import type { ImageProtocol } from '../output/images/protocol.js';
 import { imagesFlag, splitImagesValue } from './shared/images-flag.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds } from './shared/requested-ids.js';
-import { oneLine, someOf } from '../util/text.js';
+import { oneLine } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
 
 export interface ShowOptions {

@@ -8,7 +8,6 @@ import type { Dispatcher } from 'undici';
 import type { Progress } from './agent.js';
 import type { CommandDeadline } from './command-deadline.js';
 import { type DispatchedBody, dispatchBody } from './dispatch-body.js';
-import type { QueryValues } from './resolve-url.js';
 import { safeHeaderValue } from '../cache/headers.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -45,7 +44,6 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
 }
 
-export type { QueryValues };
 
 /** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `headers`). */
 export type JsonAnswer = { status: 200; body: unknown; headers: ResponseHeaders } | { status: 304; headers: ResponseHeaders };

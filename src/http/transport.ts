@@ -42,7 +42,7 @@ import { parseJsonBody, readCappedBody } from './json-body.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 
 export { headerValue } from './transport-types.js';
-export type { DispatchResponse, JsonAnswer, QueryValues, ResponseHeaders, TransportOptions } from './transport-types.js';
+export type { DispatchResponse, JsonAnswer, ResponseHeaders, TransportOptions } from './transport-types.js';
 
 const USER_AGENT = 'exercises-cli';
 
@@ -158,10 +158,10 @@ export class Transport {
     const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
     const deadline = new Deadline(
       nowMs(),
-      bound.kind === 'json' ? () => (byCommand ? commandLeft! : own) : () => mediaDeadlineMs(timeoutMs, bound.progress.bytes),
+      bound.kind === 'json' ? () => (byCommand ? commandLeft : own) : () => mediaDeadlineMs(timeoutMs, bound.progress.bytes),
       (elapsed) =>
         cancel.abort(
-          byCommand ? command!.error(what, 'while waiting for the answer') : deadlineError(url, elapsed, this.deadlineRule(bound), (text) => this.redact(text)),
+          byCommand ? command.error(what, 'while waiting for the answer') : deadlineError(url, elapsed, this.deadlineRule(bound), (text) => this.redact(text)),
         ),
     );
     let finished = false;
@@ -182,7 +182,7 @@ export class Transport {
         headers,
         signal: cancel,
         ...(bound.kind === 'media' ? { progress: bound.progress } : {}),
-      } as Dispatcher.RequestOptions);
+      });
     } catch (err) {
       finish();
       throw this.networkError(err, url, signals);

@@ -159,7 +159,7 @@ export async function* streamListingJobs(
   target: PlanTarget,
   options: { max?: number },
   plan: DownloadPlan,
-): AsyncIterable<MediaJob[]> {
+): AsyncGenerator<MediaJob[], void> {
   const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
   const useQuery = hasFilters(filters);
   const pages = paginatePages(

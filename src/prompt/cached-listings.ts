@@ -53,7 +53,7 @@ export async function cachedExercises(storeDir: string, origin: string): Promise
     }
     if (typeof body !== 'object' || body === null) continue;
     const list = (body as { exercises?: unknown }).exercises;
-    if (Array.isArray(list)) out.push(...list);
+    if (Array.isArray(list)) out.push(...(list as unknown[]));
     else out.push(body);
   }
   return out;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Temp directories come from the one helper; re-exported for the suites that import them from here. */
-export { tempDir } from '../helpers/temp.js';
 
 /** Every regular file under `dir`, recursively. */
 export function filesUnder(dir: string): string[] {

@@ -19,7 +19,7 @@ describe('help', () => {
     const at = order.map((title) => r.stdout.indexOf(`\n${title}\n`));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    const core = r.stdout.slice(at[1]!, at[2]!);
+    const core = r.stdout.slice(at[1], at[2]);
     for (const name of ['query', 'ids', 'show', 'image', 'video', 'download']) expect(core).toContain(`  ${name}:`);
     expect(core).not.toContain('config:');
     expect(r.stdout).toContain('exercises help global-flags');

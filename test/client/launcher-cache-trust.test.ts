@@ -20,7 +20,7 @@ afterEach(() => {
 function help(home: string, umask = '022'): void {
   const r = spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, CLI_PATH, '--help'], { env: testEnv({ HOME: home }), encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
-  expect(r.stdout).toContain('Usage: exercises');
+  expect(r.stdout).toContain('USAGE\n  exercises <command>');
 }
 
 function setUp(): { home: string; dir: string; file: string } {

@@ -72,7 +72,7 @@ describe('show run()', () => {
     const r = await runCommand(show, showOptions(['Plank', 'Nope']), t);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('Not found: Nope');
-    expect(r.stderr).toContain('1 of 2 exercises were not found');
+    expect(r.stderr).toContain('1 of 2 exercises was not found');
     expect(JSON.parse(r.stdout.trim())).toMatchObject({ id: 'Plank' });
   });
 
@@ -83,7 +83,11 @@ describe('show run()', () => {
     expect(r.code).toBe(3);
   });
 
-  it('no id at all is a usage error (exit 2)', () => {
-    expect(() => showOptions([])).toThrow(/at least one exercise id/);
+  it('no id at all, not at a terminal, is a usage error (exit 2) and sends nothing', async () => {
+    const t = fakeRun();
+    const r = await runCommand(show, showOptions([]), t);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/at least one exercise id/);
+    expect(t.http.requests()).toEqual([]);
   });
 });

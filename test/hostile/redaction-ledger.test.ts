@@ -27,7 +27,7 @@ const SPLIT_KEY = `${KEY.slice(0, 5)}\u009b${KEY.slice(5)}`;
 /** A record whose answer echoes the request's key in rate-limit headers, whole and split. */
 const echoInHeaders: Attack = (req, res, s) => {
   const key = String(req.headers['x-api-key'] ?? '');
-  send(JSON.stringify({ id: 'Plank', name: 'Plank' }), {
+  void send(JSON.stringify({ id: 'Plank', name: 'Plank' }), {
     headers: {
       'x-ratelimit-limit': '100',
       'x-ratelimit-remaining': `99; client=${key}`,
@@ -84,7 +84,7 @@ describe('the key split by control bytes in an error body', () => {
     server.route(/^\/exercise\//, (req, res, s) => {
       const key = String(req.headers['x-api-key'] ?? '');
       const message = `bad key ${key.slice(0, 5)}\u001b${key.slice(5, 9)}\u200b${key.slice(9)}`;
-      send(JSON.stringify({ error: { code: 'denied', message } }), { status: 403 })(req, res, s);
+      void send(JSON.stringify({ error: { code: 'denied', message } }), { status: 403 })(req, res, s);
     });
     const r = await run(['--no-cache', 'show', 'Plank']);
     expect(r.code).toBe(3);

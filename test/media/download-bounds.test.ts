@@ -11,11 +11,10 @@ import { downloadFile, type MediaTarget } from '../../src/media/download-file.js
 import { MEDIA_SIZE_CAP_BYTES } from '../../src/defaults.js';
 import { MalformedResponseError, NetworkError } from '../../src/errors.js';
 import { closeDelimitedResponse, cutResponseAfter, dripResponse, endlessResponse } from '../helpers/faults.js';
-import { PREMIUM_KEY } from '../helpers/server.js';
 import { pngBytes } from './media-catalogue.js';
 import { readDispatched } from '../http/read-dispatched.js';
 import { tempDir } from '../helpers/temp.js';
-import { type Intercept, useDownloadServer } from './download-setup.js';
+import { useDownloadServer } from './download-setup.js';
 
 const setup = useDownloadServer([{ id: 'Plank', name: 'Plank', images: { start: 400_000 }, videos: { demo: 3_000_000 } }], { timeoutMs: 5_000 });
 const catalogue = setup.catalogue;

@@ -6,7 +6,6 @@
  * through the writer's own descriptor: a `.part` swapped or grown by someone else is refused.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadFile, type MediaTarget } from '../../src/media/download-file.js';

@@ -44,7 +44,7 @@ describe('the spinner', () => {
     ['--quiet', true, { quiet: true }],
     ['--verbose', true, { verbose: true }],
   ])('never in %s', (_what, tty, globals) => {
-    const { ctx, stderr } = ctxWith(tty as boolean, globals);
+    const { ctx, stderr } = ctxWith(tty, globals);
     const s = startSpinner(ctx, 'Fetching…');
     vi.advanceTimersByTime(5000);
     s.stop();

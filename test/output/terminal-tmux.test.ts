@@ -38,7 +38,7 @@ class Terminal {
       .join('\n');
     writeFileSync(script, `${exports}\nunset NO_COLOR FORCE_COLOR\nexercises() { ${sh(process.execPath)} ${sh(CLI_PATH)} "$@"; }\n${command}\necho "exit=$?"\necho ${DONE}\nsleep 60\n`);
     const r = spawnSync('tmux', ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(WIDTH), '-y', String(HEIGHT), `sh ${sh(script)}`]);
-    if (r.status !== 0) throw new Error(`tmux failed: ${r.stderr}`);
+    if (r.status !== 0) throw new Error(`tmux failed: ${r.stderr.toString()}`);
   }
 
   /** The whole pane, history included; `joined` puts wrapped lines back together (a line over the width shows as one). */

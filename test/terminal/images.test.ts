@@ -80,10 +80,17 @@ function parseCells(screen: string): string[][][] {
       const params = m[1]!.split(';');
       for (let i = 0; i < params.length; i++) {
         const p = params[i];
-        if (p === '38' && params[i + 1] === '2') (fg = params.slice(i + 2, i + 5).join(';')), (i += 4);
-        else if (p === '48' && params[i + 1] === '2') (bg = params.slice(i + 2, i + 5).join(';')), (i += 4);
-        else if (p === '0' || p === '' || p === '39') fg = p === '39' ? 'default' : ((bg = p === '0' || p === '' ? 'default' : bg), 'default');
-        else if (p === '49') bg = 'default';
+        if (p === '38' && params[i + 1] === '2') {
+          fg = params.slice(i + 2, i + 5).join(';');
+          i += 4;
+        } else if (p === '48' && params[i + 1] === '2') {
+          bg = params.slice(i + 2, i + 5).join(';');
+          i += 4;
+        } else if (p === '39') fg = 'default';
+        else if (p === '0' || p === '') {
+          fg = 'default';
+          bg = 'default';
+        } else if (p === '49') bg = 'default';
       }
     }
     if (cells.length > 0) rows.push(cells);

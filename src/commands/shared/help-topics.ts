@@ -48,8 +48,3 @@ export type HelpTopic = keyof typeof HELP_TOPICS;
 export function isHelpTopic(word: string): word is HelpTopic {
   return Object.hasOwn(HELP_TOPICS, word);
 }
-
-/** The words of a command line that are not flags (`help environment` → ['help', 'environment']). */
-export function commandWords(args: readonly string[]): string[] {
-  return args.filter((a) => !a.startsWith('-'));
-}

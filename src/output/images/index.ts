@@ -6,7 +6,7 @@
 import type { ImageProtocol } from './protocol.js';
 import { itermSequence, kittySequence } from './escape-protocols.js';
 
-export { IMAGE_PROTOCOLS, type ImageProtocol, detectImageProtocol } from './protocol.js';
+export { type ImageProtocol, detectImageProtocol } from './protocol.js';
 
 export async function inlineImage(png: Buffer, protocol: ImageProtocol, options: { columns: number; truecolor: boolean }): Promise<string> {
   if (protocol === 'kitty') return kittySequence(png);

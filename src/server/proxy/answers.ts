@@ -17,7 +17,8 @@ export interface ProxyAnswer {
   serviceJson: boolean;
 }
 
-export type ProxyErrorCode = 'bad_gateway' | 'gateway_timeout' | 'proxy_budget_exhausted' | 'upstream_rate_limited' | string;
+/** The proxy's own codes (bad_gateway, gateway_timeout, proxy_budget_exhausted, upstream_rate_limited) or the catalogue server's. */
+export type ProxyErrorCode = string;
 
 export function errorAnswer(status: number, code: ProxyErrorCode, message: string, headers: Record<string, string> = {}): ProxyAnswer {
   return {
