@@ -102,7 +102,9 @@ function page(path, cmd) {
   const subcommands = tagged(cmd.commands.map((sub) => [`${sub.name()} ${sub.usage()}`.trim(), `${sub.description()} (see ${pageName([...path, sub.name()])}(1))`]));
   const args = tagged(help.visibleArguments(cmd).map((a) => [help.argumentTerm(a), help.argumentDescription(a)]));
   const own = optionItems(help.visibleOptions(cmd).filter((o) => o.long !== '--help'));
-  const inherited = path.length ? optionItems(help.visibleGlobalOptions(cmd)) : [];
+  // The global options come from the program itself: the help layout may not list them in a
+  // section of its own (gh's INHERITED FLAGS is drawn by the help formatter, not by commander).
+  const inherited = path.length ? optionItems(program.options.filter((o) => !o.hidden && o.long !== '--help')) : [];
   const description = [
     `${roff(cmd.description())}\n`,
     path.length === 0
