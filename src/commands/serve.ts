@@ -109,7 +109,7 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
     )
     .option('--keys-file <path>', 'accept the keys in this file, one KEY:PLAN a line, # comments (it must be readable by its owner only)')
     .option('--upstream <url>', 'be a pull-through caching proxy of the service at this URL: misses go there, answers are shared (see docs/team.md)')
-    .option('--upstream-key-file <path>', 'with --upstream: read the upstream key from this owner-only file (else EXERCISES_UPSTREAM_KEY, else the stored key)');
+    .option('--upstream-key-file <path>', 'with --upstream: read the upstream key from this owner-only file when EXERCISES_UPSTREAM_KEY is unset (else the stored key)');
   addNotes(cmd, 'LOGS', 'One line per request on stderr (method, path, status, milliseconds; never the key); with --upstream: the client key as a short hash, and hit|miss|revalidated|coalesced|stale. Stop it with Ctrl-C.');
   addExamples(
     cmd,

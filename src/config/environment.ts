@@ -13,6 +13,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   { name: 'EXERCISES_LANG', meaning: 'translation language, e.g. de-DE (over the stored one; --lang over it)' },
   { name: 'EXERCISES_CATALOGUE', meaning: 'answer every command from this catalogue directory (--catalogue over it)' },
   { name: 'EXERCISES_BUDGET', meaning: 'requests allowed this month (--budget over it)' },
+  { name: 'EXERCISES_DEADLINE', meaning: 'seconds a whole command may wait for the service, retries included; 0: none (--deadline over it)' },
+  { name: 'EXERCISES_UPSTREAM_KEY', meaning: 'serve --upstream: the key sent to the upstream service (over --upstream-key-file and the stored key)' },
   { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
   { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },
   { name: 'NO_COLOR', meaning: 'no colour when set to anything but the empty string' },
