@@ -25,7 +25,9 @@ const LAYERS = [
 
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `layer-${layer.name}`,
-  comment: `${layer.name} imports only from its own layer or below (${LAYERS.slice(0, i + 1).map((l) => l.name).join(', ')})`,
+  comment: `${layer.name} imports only from its own layer or below (${LAYERS.slice(0, i + 1)
+    .map((l) => l.name)
+    .join(', ')})`,
   severity: 'error',
   from: { path: layer.paths },
   to: { path: LAYERS.slice(i + 1).flatMap((l) => l.paths) },

@@ -49,7 +49,12 @@ const external = ['cacache', 'cacache/*', 'proper-lockfile'];
 
 async function bundle(name, contents, options = {}) {
   const outfile = join(work, `${name}.cjs`);
-  await build({ ...common, stdin: { contents, resolveDir: root, sourcefile: contents.includes('import ') ? `${name}.mjs` : `${name}.cjs`, loader: 'js' }, outfile, ...options });
+  await build({
+    ...common,
+    stdin: { contents, resolveDir: root, sourcefile: contents.includes('import ') ? `${name}.mjs` : `${name}.cjs`, loader: 'js' },
+    outfile,
+    ...options,
+  });
   return outfile;
 }
 
@@ -106,7 +111,10 @@ const vendors = [
   ['cacache/lib/get.js', await bundle('v-get', "module.exports = require('cacache/lib/get.js');")],
   ['cacache (whole API)', await bundle('v-full', "module.exports = require('cacache');")],
   ['cacache (whole API, @npmcli/fs shim)', await bundle('v-full-shim', "module.exports = require('cacache');", { plugins: [npmcliFsShim] })],
-  ['cacache put.js + entry-index.js', await bundle('v-write', "module.exports = { put: require('cacache/lib/put.js'), index: require('cacache/lib/entry-index.js') };")],
+  [
+    'cacache put.js + entry-index.js',
+    await bundle('v-write', "module.exports = { put: require('cacache/lib/put.js'), index: require('cacache/lib/entry-index.js') };"),
+  ],
   [
     'cacache put.js + entry-index.js, shim',
     await bundle('v-write-shim', "module.exports = { put: require('cacache/lib/put.js'), index: require('cacache/lib/entry-index.js') };", {
@@ -114,7 +122,10 @@ const vendors = [
     }),
   ],
   ['proper-lockfile', await bundle('v-lock', "module.exports = require('proper-lockfile');")],
-  ['proper-lockfile, graceful-fs → node:fs', await bundle('v-lock-fs', "module.exports = require('proper-lockfile');", { alias: { 'graceful-fs': 'node:fs' } })],
+  [
+    'proper-lockfile, graceful-fs → node:fs',
+    await bundle('v-lock-fs', "module.exports = require('proper-lockfile');", { alias: { 'graceful-fs': 'node:fs' } }),
+  ],
   ['cacache, unbundled (node_modules)', null, `require(${JSON.stringify(join(root, 'node_modules', 'cacache'))})`],
 ];
 
@@ -148,5 +159,6 @@ try {
   }
   for (const [j, [name]] of vendors.entries()) console.log(`${name.padEnd(42)}${median(times[j]).toFixed(1).padStart(7)} ms`);
 } finally {
-  if (process.env.KEEP) console.log(work); else rmSync(work, { recursive: true, force: true });
+  if (process.env.KEEP) console.log(work);
+  else rmSync(work, { recursive: true, force: true });
 }

@@ -33,7 +33,8 @@ const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(ho
 /** A catalogue as `mirror` writes it: full records, several translations each. */
 function writeCatalogue(dir, count) {
   mkdirSync(dir, { recursive: true });
-  const steps = (n, lang) => Array.from({ length: 4 }, (_, i) => `${lang}: step ${i + 1} of exercise ${n}, held with control through the whole range of motion.`);
+  const steps = (n, lang) =>
+    Array.from({ length: 4 }, (_, i) => `${lang}: step ${i + 1} of exercise ${n}, held with control through the whole range of motion.`);
   const lines = [];
   for (let n = 0; n < count; n++) {
     const name = `Barbell Variation ${n}`;
@@ -53,7 +54,9 @@ function writeCatalogue(dir, count) {
         instructions: steps(n, 'en'),
         premiumImages: ['start', 'end'],
         premiumVideos: ['demo'],
-        translations: Object.fromEntries(['de-DE', 'es-ES', 'fr-FR'].map((lang) => [lang, { displayName: `${name} (${lang})`, aliases: [], instructions: steps(n, lang) }])),
+        translations: Object.fromEntries(
+          ['de-DE', 'es-ES', 'fr-FR'].map((lang) => [lang, { displayName: `${name} (${lang})`, aliases: [], instructions: steps(n, lang) }]),
+        ),
       }),
     );
   }
@@ -76,12 +79,21 @@ const cases = [
   { name: 'TAB: commands', args: tab(1, ''), target: 1.3 },
   { name: 'TAB: flags of download', args: tab(2, 'download', '--'), target: 1.3 },
   { name: 'TAB: --muscle values', args: tab(3, 'query', '--muscle', 'l'), target: 1.3 },
-  { name: `TAB: ids, catalogue ${(catalogueBytes / 1e6).toFixed(1)} MB`, args: tab(2, 'show', 'barbell variation 12'), env: { EXERCISES_CATALOGUE: catalogue }, target: 1.3 },
+  {
+    name: `TAB: ids, catalogue ${(catalogueBytes / 1e6).toFixed(1)} MB`,
+    args: tab(2, 'show', 'barbell variation 12'),
+    env: { EXERCISES_CATALOGUE: catalogue },
+    target: 1.3,
+  },
   { name: `TAB: ids, index ${ID_INDEX_MAX_LINES} lines`, args: tab(2, 'show', 'Dumbbell_Variation_12'), target: 1.3 },
   { name: 'TAB: show <nothing typed>, index', args: tab(2, 'show', ''), target: 1.3 },
   { name: 'TAB: media names, catalogue', args: tab(3, 'image', `Barbell_Variation_${records - 1}`, ''), env: { EXERCISES_CATALOGUE: catalogue }, target: 1.3 },
   // Not a budget row: the first TAB after the catalogue changed reads it whole into completion's index of it.
-  { name: 'first TAB on a changed catalogue', args: tab(2, 'show', 'Barbell_Variation_1'), env: () => ({ EXERCISES_CATALOGUE: catalogue, XDG_CACHE_HOME: mkdtempSync(join(home, 'fresh-cache-')) }) },
+  {
+    name: 'first TAB on a changed catalogue',
+    args: tab(2, 'show', 'Barbell_Variation_1'),
+    env: () => ({ EXERCISES_CATALOGUE: catalogue, XDG_CACHE_HOME: mkdtempSync(join(home, 'fresh-cache-')) }),
+  },
 ];
 
 // Interleaved as bench/lib.mjs interleaved(), with each case's own environment.

@@ -229,12 +229,36 @@ const RUNNERS = { ours: runOurs, aria2c: runAria, 'pump-undici': runPumpUndici }
 function runAria(server, ids, out, concurrency) {
   const list = `${out}.aria-input.txt`;
   writeFileSync(list, ids.map((id) => `${server.url}/videos/${id}/premium/demo.mp4\n  out=${id}/demo.mp4`).join('\n') + '\n');
-  return measure('aria2c', [
-    '--input-file', list, '--dir', out, '--max-concurrent-downloads', String(concurrency),
-    '--split', '1', '--max-connection-per-server', '1', '--header', `X-API-Key: ${KEY}`,
-    '--file-allocation', 'none', '--allow-overwrite', 'true', '--auto-file-renaming', 'false',
-    '--quiet', 'true', '--console-log-level', 'error', '--summary-interval', '0',
-  ], {});
+  return measure(
+    'aria2c',
+    [
+      '--input-file',
+      list,
+      '--dir',
+      out,
+      '--max-concurrent-downloads',
+      String(concurrency),
+      '--split',
+      '1',
+      '--max-connection-per-server',
+      '1',
+      '--header',
+      `X-API-Key: ${KEY}`,
+      '--file-allocation',
+      'none',
+      '--allow-overwrite',
+      'true',
+      '--auto-file-renaming',
+      'false',
+      '--quiet',
+      'true',
+      '--console-log-level',
+      'error',
+      '--summary-interval',
+      '0',
+    ],
+    {},
+  );
 }
 
 const median = (xs) => {
@@ -276,7 +300,9 @@ async function compare(label, catalogue, target, concurrency, runs) {
   } finally {
     await server.close();
   }
-  console.log(`\n${label} → ${target.name} (${target.dir}): ${catalogue.ids.length} file(s), ${mb(catalogue.bytes).toFixed(0)} MB, concurrency ${concurrency}, ${runs} run(s) each after ${WARMUP} warm-up`);
+  console.log(
+    `\n${label} → ${target.name} (${target.dir}): ${catalogue.ids.length} file(s), ${mb(catalogue.bytes).toFixed(0)} MB, concurrency ${concurrency}, ${runs} run(s) each after ${WARMUP} warm-up`,
+  );
   // Both tools and the server share the machine's cores: anything else running skews the figures.
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
   console.log(`  ${load}${loadBefore > 0.5 ? ' (something else was running: expect noisy figures)' : ''}`);
@@ -321,7 +347,7 @@ console.log(
 
 /** The same sizes on every invocation (a fixed-seed LCG), so figures compare across runs of the bench. */
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const sizes = Array.from({ length: FILES }, () => Math.round(MIN + random() * (MAX - MIN)));
 const many = await makeCatalogue(sizes, 'Bulk');
 try {

@@ -72,7 +72,9 @@ export function printVerdicts(cases, samples, { nameWidth = 26, extra } = {}) {
       if (!met) ok = false;
       target = `${ratio.toFixed(2)}x ${cases[ref].name} (≤${c.target}x) ${met ? 'ok' : 'OVER'}`;
     }
-    console.log(`${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${(m / base).toFixed(2)}x`.padStart(ratioTitle.length)}   ${target}`);
+    console.log(
+      `${c.name.padEnd(nameWidth)}${m.toFixed(1).padStart(10)}${extra ? extra.cell(m).padStart(9) : ''}${`${(m / base).toFixed(2)}x`.padStart(ratioTitle.length)}   ${target}`,
+    );
   }
   return ok;
 }

@@ -47,10 +47,15 @@ function generated(i) {
     instructions: [`Step one of exercise ${i}.`, `Step two of exercise ${i}, done with control.`, `Step three of exercise ${i}.`],
     premiumImages: [],
     premiumVideos: [],
-    translations: { 'de-DE': { displayName: `Generierte Übung ${i}`, aliases: [`Alias ${i} (de)`], instructions: [`Schritt eins von Übung ${i}.`, `Schritt zwei.`, `Schritt drei.`] } },
+    translations: {
+      'de-DE': {
+        displayName: `Generierte Übung ${i}`,
+        aliases: [`Alias ${i} (de)`],
+        instructions: [`Schritt eins von Übung ${i}.`, `Schritt zwei.`, `Schritt drei.`],
+      },
+    },
   };
 }
-
 
 const work = mkdtempSync(join(tmpdir(), 'bench-mirror-'));
 const source = join(work, 'source');
@@ -75,9 +80,9 @@ const baseUrl = await new Promise((resolve, reject) => {
     const m = /Listening on (\S+)/.exec(out);
     if (m) resolve(m[1]);
   });
-  let err = "";
-  server.stderr.on("data", (c) => (err += c));
-  server.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  let err = '';
+  server.stderr.on('data', (c) => (err += c));
+  server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
 });
 
 const hasTime = existsSync('/usr/bin/time');
@@ -121,8 +126,12 @@ try {
   const lines = readFileSync(join(target, 'exercises.jsonl'), 'utf8').split('\n').filter(Boolean).length;
   const expected = Math.ceil(count / 25) + 2 * count;
   console.log(`exercises mirror --langs de-DE: ${count} generated exercises over loopback (node ${process.version})`);
-  console.log(`  first run: ${first.seconds.toFixed(2)} s wall, ${first.requests} requests (expected ${expected}), peak RSS ${first.peakMb.toFixed(1)} MB, exit ${first.code}`);
-  console.log(`  rerun:     ${rerun.seconds.toFixed(2)} s wall, ${rerun.requests} requests (expected ${Math.ceil(count / 25)}), peak RSS ${rerun.peakMb.toFixed(1)} MB, exit ${rerun.code}`);
+  console.log(
+    `  first run: ${first.seconds.toFixed(2)} s wall, ${first.requests} requests (expected ${expected}), peak RSS ${first.peakMb.toFixed(1)} MB, exit ${first.code}`,
+  );
+  console.log(
+    `  rerun:     ${rerun.seconds.toFixed(2)} s wall, ${rerun.requests} requests (expected ${Math.ceil(count / 25)}), peak RSS ${rerun.peakMb.toFixed(1)} MB, exit ${rerun.code}`,
+  );
   console.log(`  exercises.jsonl: ${lines} lines`);
   if (first.code !== 0) console.log(first.stderr);
 } finally {

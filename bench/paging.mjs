@@ -40,7 +40,9 @@ const TARGET = 1.15;
 function seedRecords() {
   const shared = join(root, '..', 'shared', 'catalogues', 'public-domain', 'exercises.jsonl');
   const file = existsSync(shared) ? shared : join(root, 'sample', 'exercises.jsonl');
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return { from: file, records: lines.map((l) => JSON.parse(l)) };
 }
 
@@ -51,7 +53,8 @@ function writeCatalogue(dir) {
   for (let i = 0; i < size; i++) {
     const seed = records[i % records.length];
     const n = Math.floor(i / records.length);
-    const copy = n === 0 ? seed : { ...seed, id: `${seed.id}_${n}`, name: `${seed.name} ${n}`, ...(seed.displayName ? { displayName: `${seed.displayName} ${n}` } : {}) };
+    const copy =
+      n === 0 ? seed : { ...seed, id: `${seed.id}_${n}`, name: `${seed.name} ${n}`, ...(seed.displayName ? { displayName: `${seed.displayName} ${n}` } : {}) };
     out.push(JSON.stringify(copy));
   }
   writeFileSync(join(dir, 'exercises.jsonl'), `${out.join('\n')}\n`);
@@ -77,12 +80,38 @@ const cases = [
     // --refresh: every page fetched from the server (and written to the response cache), as on
     // a first run; without it every run after the first is answered from the cache.
     name: 'exercises ids --all --refresh',
-    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--refresh', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
+    args: [
+      join(root, 'bin', 'exercises.js'),
+      'ids',
+      '--all',
+      '--refresh',
+      '--limit',
+      String(limit),
+      '--format',
+      'jsonl',
+      '--base-url',
+      server.url,
+      '--api-key',
+      apiKey,
+    ],
     target: TARGET,
   },
   {
     name: 'exercises ids --all --no-cache',
-    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--no-cache', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
+    args: [
+      join(root, 'bin', 'exercises.js'),
+      'ids',
+      '--all',
+      '--no-cache',
+      '--limit',
+      String(limit),
+      '--format',
+      'jsonl',
+      '--base-url',
+      server.url,
+      '--api-key',
+      apiKey,
+    ],
     target: TARGET,
   },
   {

@@ -56,7 +56,10 @@ try {
   const quota = JSON.parse((await run(process.execPath, [cli, 'quota', '--json'], { env })).stdout);
   console.log(`weekly workload (${WORKLOAD.length} commands), against the project's server, node ${process.version}\n`);
   console.log('pass     requests  (JSON + media)     time');
-  for (const [name, p] of [['first', first], ['second', second]]) {
+  for (const [name, p] of [
+    ['first', first],
+    ['second', second],
+  ]) {
     console.log(`${name.padEnd(8)} ${String(p.requests).padStart(8)}  (${p.json} + ${p.requests - p.json})`.padEnd(35) + `${Math.round(p.ms)} ms`.padStart(8));
   }
   console.log(`\nledger (exercises quota): ${quota.requests} requests in ${quota.month}`);

@@ -93,13 +93,17 @@ try {
 
   const lines = log.split('\n').filter((l) => /^[0-9a-f]{8} GET /.test(l));
   const outcome = (kind) => lines.filter((l) => l.split(' ')[4] === kind);
-  const hitMs = outcome('hit').map((l) => Number(/ ([\d.]+)ms$/.exec(l)[1])).sort((a, b) => a - b);
+  const hitMs = outcome('hit')
+    .map((l) => Number(/ ([\d.]+)ms$/.exec(l)[1]))
+    .sort((a, b) => a - b);
   const pct = (p) => (hitMs.length ? hitMs[Math.min(hitMs.length - 1, Math.floor((p / 100) * hitMs.length))] : NaN);
 
   console.log(`${USERS} users x the week workload (${workload('').length} commands) through one proxy, node ${process.version}\n`);
   console.log(`one user alone, no proxy:   ${solo} upstream requests`);
   console.log(`${USERS} users through the proxy: ${upstreamRequests} upstream requests (${wallMs.toFixed(0)} ms wall)`);
-  console.log(`proxy answers: ${lines.length} (hit ${outcome('hit').length}, miss ${outcome('miss').length}, coalesced ${outcome('coalesced').length}, revalidated ${outcome('revalidated').length}, stale ${outcome('stale').length})`);
+  console.log(
+    `proxy answers: ${lines.length} (hit ${outcome('hit').length}, miss ${outcome('miss').length}, coalesced ${outcome('coalesced').length}, revalidated ${outcome('revalidated').length}, stale ${outcome('stale').length})`,
+  );
   console.log(`hit latency in the proxy: p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`);
   console.log(`proxy peak RSS: ${peakKb ? `${(peakKb / 1024).toFixed(1)} MB` : 'n/a (no /proc)'}`);
   process.exitCode = upstreamRequests === solo ? 0 : 1;

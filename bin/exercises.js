@@ -151,7 +151,17 @@ function loadCached(file, { name, cacheName = () => name, requireFor }) {
  */
 const UNDICI = path.join(__dirname, '..', 'dist', 'bundle', 'vendor', 'undici.cjs');
 /** The built-ins undici's files require as they load (a list for speed only: one missing is just compiled without its cache). */
-const UNDICI_BUILTINS = ['node:http', 'node:net', 'node:stream', 'node:events', 'node:buffer', 'node:util', 'node:async_hooks', 'node:diagnostics_channel', 'node:querystring'];
+const UNDICI_BUILTINS = [
+  'node:http',
+  'node:net',
+  'node:stream',
+  'node:events',
+  'node:buffer',
+  'node:util',
+  'node:async_hooks',
+  'node:diagnostics_channel',
+  'node:querystring',
+];
 
 function loadUndici() {
   for (const builtin of UNDICI_BUILTINS) require(builtin);

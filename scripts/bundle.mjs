@@ -88,7 +88,8 @@ const undiciTrim = {
     }));
     b.onResolve({ filter: /^(node:)?assert$/ }, () => ({ path: 'assert', namespace: 'assert-function' }));
     b.onLoad({ filter: /.*/, namespace: 'assert-function' }, () => ({
-      contents: "module.exports = function assert (value, message) { if (!value) throw Object.assign(new Error(message || 'Assertion failed'), { code: 'ERR_ASSERTION' }); };",
+      contents:
+        "module.exports = function assert (value, message) { if (!value) throw Object.assign(new Error(message || 'Assertion failed'), { code: 'ERR_ASSERTION' }); };",
       loader: 'js',
     }));
   },
@@ -135,7 +136,11 @@ const requireBuilt = createRequire(import.meta.url);
 const esmExports = new Map();
 for (const [specifier, file] of vendorOf) {
   const value = requireBuilt(`${outdir}/vendor/${file}.cjs`)[specifier];
-  if (value?.__esModule) esmExports.set(specifier, Object.keys(value).filter((name) => name !== 'default'));
+  if (value?.__esModule)
+    esmExports.set(
+      specifier,
+      Object.keys(value).filter((name) => name !== 'default'),
+    );
 }
 
 /** The module an import() of `specifier` (a vendor module) is bundled as. */

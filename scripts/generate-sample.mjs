@@ -23,16 +23,50 @@ const force = process.argv.includes('--force');
 
 const ENUMS = {
   category: ['STRENGTH', 'STRETCHING', 'PLYOMETRICS', 'STRONGMAN', 'POWERLIFTING', 'CARDIO', 'OLYMPIC_WEIGHTLIFTING'],
-  muscle: ['ABDOMINALS', 'ADDUCTORS', 'BICEPS', 'CHEST', 'CALVES', 'LOWER_BACK', 'TRICEPS', 'FOREARMS', 'ABDUCTORS', 'HAMSTRINGS', 'QUADRICEPS', 'SHOULDERS', 'MIDDLE_BACK', 'GLUTES', 'LATS', 'TRAPS', 'NECK'],
+  muscle: [
+    'ABDOMINALS',
+    'ADDUCTORS',
+    'BICEPS',
+    'CHEST',
+    'CALVES',
+    'LOWER_BACK',
+    'TRICEPS',
+    'FOREARMS',
+    'ABDUCTORS',
+    'HAMSTRINGS',
+    'QUADRICEPS',
+    'SHOULDERS',
+    'MIDDLE_BACK',
+    'GLUTES',
+    'LATS',
+    'TRAPS',
+    'NECK',
+  ],
   force: ['PULL', 'PUSH', 'STATIC'],
   level: ['BEGINNER', 'INTERMEDIATE', 'EXPERT'],
   mechanic: ['COMPOUND', 'ISOLATION'],
-  equipment: ['BODY_ONLY', 'MACHINE', 'OTHER', 'FOAM_ROLL', 'KETTLEBELLS', 'DUMBBELL', 'BARBELL', 'CABLE', 'BANDS', 'MEDICINE_BALL', 'E_Z_CURL_BAR', 'EXERCISE_BALL'],
+  equipment: [
+    'BODY_ONLY',
+    'MACHINE',
+    'OTHER',
+    'FOAM_ROLL',
+    'KETTLEBELLS',
+    'DUMBBELL',
+    'BARBELL',
+    'CABLE',
+    'BANDS',
+    'MEDICINE_BALL',
+    'E_Z_CURL_BAR',
+    'EXERCISE_BALL',
+  ],
 };
 
 /** `Barbell Bench Press` → `Barbell_Bench_Press`: accents dropped, every other non-alphanumeric as `_`. */
 export function idFromName(name) {
-  return name.normalize('NFD').replace(/\p{M}/gu, '').replace(/[^A-Za-z0-9]/g, '_');
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9]/g, '_');
 }
 
 // ---- PNG: signature, IHDR, IDAT (zlib), IEND, each chunk with its CRC-32 ----
@@ -104,18 +138,41 @@ function hslToRgb(h, s, l) {
 function makeMp4(seed, file) {
   const hue = [...seed].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 360;
   execFileSync('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=10:duration=1',
-    '-vf', `hue=h=${hue}`,
-    '-c:v', 'libx264', '-preset', 'veryslow', '-crf', '35', '-pix_fmt', 'yuv420p',
-    '-movflags', '+faststart', '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-an',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x64:rate=10:duration=1',
+    '-vf',
+    `hue=h=${hue}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryslow',
+    '-crf',
+    '35',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    '-map_metadata',
+    '-1',
+    '-fflags',
+    '+bitexact',
+    '-flags:v',
+    '+bitexact',
+    '-an',
     file,
   ]);
 }
 
 function assertMedia(file, kind) {
   const head = readFileSync(file).subarray(0, 12);
-  const ok = kind === 'png' ? head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) : head.toString('latin1', 4, 8) === 'ftyp';
+  const ok =
+    kind === 'png' ? head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) : head.toString('latin1', 4, 8) === 'ftyp';
   if (!ok) throw new Error(`${file} is not a valid ${kind} file`);
 }
 
@@ -183,4 +240,6 @@ for (const r of records) {
     assertMedia(file, 'mp4');
   }
 }
-console.log(`sample: ${records.length} exercises, ${records.filter((r) => r.translations).length} translated, ${records.filter((r) => r.premiumImages).length} with media (${made} media files made)`);
+console.log(
+  `sample: ${records.length} exercises, ${records.filter((r) => r.translations).length} translated, ${records.filter((r) => r.premiumImages).length} with media (${made} media files made)`,
+);

@@ -69,8 +69,7 @@ function optionItems(options) {
 function examples(cmd) {
   const found = examplesOf(cmd);
   if (!found) return '';
-  const block = (title, lines) =>
-    lines.length ? `.PP\n${roff(title)}\n.PP\n.RS 4\n.nf\n${lines.map((l) => `$ ${roff(l)}`).join('\n')}\n.fi\n.RE\n` : '';
+  const block = (title, lines) => (lines.length ? `.PP\n${roff(title)}\n.PP\n.RS 4\n.nf\n${lines.map((l) => `$ ${roff(l)}`).join('\n')}\n.fi\n.RE\n` : '');
   return block('At a terminal:', found.terminal) + block('In pipelines:', found.pipelines);
 }
 
@@ -92,14 +91,17 @@ function seeAlso(path, cmd) {
   for (const sub of cmd.commands) related.add(pageName([...path, sub.name()]));
   if (path.length === 0) for (const { path: p } of allCommands(program)) related.add(pageName(p));
   const refs = [...related].map((name) => `.BR ${roff(name)} (1)`).join(',\n');
-  const docs = 'The documentation under docs/ in the package (commands.md, media.md, requests-and-cache.md, catalogue-and-serve.md) and `exercises help environment`, `exercises help exit-codes`.';
+  const docs =
+    'The documentation under docs/ in the package (commands.md, media.md, requests-and-cache.md, catalogue-and-serve.md) and `exercises help environment`, `exercises help exit-codes`.';
   return `${refs}${refs ? '\n' : ''}.PP\n${roff(docs)}\n`;
 }
 
 function page(path, cmd) {
   const name = pageName(path);
   const usage = help.commandUsage(cmd);
-  const subcommands = tagged(cmd.commands.map((sub) => [`${sub.name()} ${sub.usage()}`.trim(), `${sub.description()} (see ${pageName([...path, sub.name()])}(1))`]));
+  const subcommands = tagged(
+    cmd.commands.map((sub) => [`${sub.name()} ${sub.usage()}`.trim(), `${sub.description()} (see ${pageName([...path, sub.name()])}(1))`]),
+  );
   const args = tagged(help.visibleArguments(cmd).map((a) => [help.argumentTerm(a), help.argumentDescription(a)]));
   const own = optionItems(help.visibleOptions(cmd).filter((o) => o.long !== '--help'));
   // The global options come from the program itself: the help layout may not list them in a

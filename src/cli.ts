@@ -104,10 +104,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   if (hooks.output) program.configureOutput(outputTo(program, hooks.output));
   // gh's layout for every command's help (help-layout.ts), subcommands included.
   program.configureHelp({ formatHelp });
-  program
-    .exitOverride()
-    .description('Browse, search and download the exercise catalogue.')
-    .version(packageVersion(), '-V, --version', 'print the version');
+  program.exitOverride().description('Browse, search and download the exercise catalogue.').version(packageVersion(), '-V, --version', 'print the version');
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
   program
     // The global flags are checked together before any command's action (and its first request).
@@ -116,7 +113,11 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   addExamples(
     program,
     ['exercises query --muscle chest --level beginner', 'exercises show Barbell_Bench_Press', 'exercises image Plank --dir media', 'exercises --sandbox ids'],
-    ['exercises ids --all | wc -l', 'exercises query --muscle chest --all --json id,name | jq -r ".exercises[].id"', 'exercises ids --max 3 | cut -f1 | exercises show -'],
+    [
+      'exercises ids --all | wc -l',
+      'exercises query --muscle chest --all --json id,name | jq -r ".exercises[].id"',
+      'exercises ids --max 3 | cut -f1 | exercises show -',
+    ],
   );
 
   const only = args === undefined ? undefined : requestedCommand(program, args);

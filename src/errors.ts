@@ -140,7 +140,7 @@ export class BudgetUncheckedError extends CliError {
 
   constructor(path: string, reason: string, options: CliErrorOptions = {}) {
     super(`The request budget cannot be checked: ${reason} (the request ledger ${path}), so no request was sent.`, ExitCode.RATE_LIMITED, 'budget_unchecked', {
-      hint: 'Make the cache directory writable or remove a stale lock beside the ledger; `exercises quota --reset-month` starts the month\'s count again; `exercises config unset budget` (and no --budget) sends requests without a budget.',
+      hint: "Make the cache directory writable or remove a stale lock beside the ledger; `exercises quota --reset-month` starts the month's count again; `exercises config unset budget` (and no --budget) sends requests without a budget.",
       ...options,
       details: { ledger: path, ...options.details },
     });
@@ -197,7 +197,6 @@ export class InterruptedError extends CliError {
     super(message, ExitCode.INTERRUPTED, 'interrupted', options);
   }
 }
-
 
 /**
  * The person left a prompt (Esc, Ctrl-C): exit 130 with nothing printed, as a shell does for

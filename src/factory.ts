@@ -70,7 +70,7 @@ export function createContext(options: ContextOptions): Context {
       const log = verboseLog(ctx);
       if (log) {
         const { timeoutMs, retries } = ctx.settings();
-        const from = conn.keySource === 'sandbox' ? 'the sandbox' : conn.keyOrigin ?? 'the stored config';
+        const from = conn.keySource === 'sandbox' ? 'the sandbox' : (conn.keyOrigin ?? 'the stored config');
         log(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
       }
       return client;
@@ -93,7 +93,11 @@ function cacheMode(globals: Context['globals']): CacheMode {
  * by `auth`) always asks the service. Loads only the client and the cache store: a cache hit
  * loads no HTTP code.
  */
-async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: string }, options: { cache: boolean; dispatcher?: Dispatcher | undefined }): Promise<ApiClient> {
+async function makeClient(
+  ctx: Context,
+  conn: ClientTarget & { baseUrlSource?: string },
+  options: { cache: boolean; dispatcher?: Dispatcher | undefined },
+): Promise<ApiClient> {
   const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
     import('./api/client.js'),
     import('./cache/response-cache.js'),
@@ -147,7 +151,9 @@ async function makeClient(ctx: Context, conn: ClientTarget & { baseUrlSource?: s
     baseUrl: conn.baseUrl,
     ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
     transport,
-    ...(cached ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
+    ...(cached
+      ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } }
+      : {}),
     ...(log ? { log } : {}),
   });
 }

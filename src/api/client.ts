@@ -205,7 +205,9 @@ export class ApiClient {
     try {
       body = await this.get(path, params, what, listResponseProblems);
     } catch (err) {
-      throw err instanceof BudgetExceededError && this.pagesAnswered > 0 ? stoppedAtBudget(err, this.pagesAnswered, this.cache !== undefined && this.cache.mode !== 'no-cache') : err;
+      throw err instanceof BudgetExceededError && this.pagesAnswered > 0
+        ? stoppedAtBudget(err, this.pagesAnswered, this.cache !== undefined && this.cache.mode !== 'no-cache')
+        : err;
     }
     const problems = listResponseProblems(body);
     if (problems.length > 0) throw malformed(what, problems);
@@ -274,7 +276,9 @@ export class ApiClient {
 /** The budget stopped a listing part-way: what was printed stays, and the sentence says where it stopped. */
 function stoppedAtBudget(err: BudgetExceededError, pages: number, cached: boolean): BudgetExceededError {
   // Only a cache that was written makes the rerun free up to here (not under --no-cache, nor for a local catalogue).
-  const rerun = cached ? 'run again to continue (the pages already fetched are cached, so they cost nothing then)' : 'a rerun fetches those pages again (the response cache is off)';
+  const rerun = cached
+    ? 'run again to continue (the pages already fetched are cached, so they cost nothing then)'
+    : 'a rerun fetches those pages again (the response cache is off)';
   return new BudgetExceededError(
     { month: err.month, requests: err.requests, budget: err.budget, origin: err.origin },
     {

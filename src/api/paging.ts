@@ -77,10 +77,7 @@ const quoted = (cursor: string): string => JSON.stringify(shorten(escapeUnsafe(c
  * the cursors as described above. Consumers that write output take a page at a time: one
  * write per page rather than per item.
  */
-export async function* paginatePages(
-  fetchPage: (cursor: PageCursor) => Promise<ListResponse>,
-  options: PaginateOptions,
-): AsyncIterable<ExerciseSummary[]> {
+export async function* paginatePages(fetchPage: (cursor: PageCursor) => Promise<ListResponse>, options: PaginateOptions): AsyncIterable<ExerciseSummary[]> {
   const direction = options.before !== undefined ? 'before' : 'after';
   let cursor = direction === 'before' ? options.before : options.after;
   // Only a listing from the start can be held to its `total` (a cursor starts part way).
@@ -130,7 +127,10 @@ export async function* paginatePages(
     }
     const bound = Math.min(cap, firstTotal === undefined ? cap : firstTotal + listingMargin(firstTotal));
     if (received >= bound) {
-      incomplete('past-total', `the listing went on past ${received} items${firstTotal !== undefined ? ` although it announced ${firstTotal}` : ''}; stopped there`);
+      incomplete(
+        'past-total',
+        `the listing went on past ${received} items${firstTotal !== undefined ? ` although it announced ${firstTotal}` : ''}; stopped there`,
+      );
       return;
     }
     seen.add(next);
@@ -139,9 +139,6 @@ export async function* paginatePages(
 }
 
 /** The items of every page, one by one (see paginatePages). */
-export async function* paginate(
-  fetchPage: (cursor: PageCursor) => Promise<ListResponse>,
-  options: PaginateOptions,
-): AsyncIterable<ExerciseSummary> {
+export async function* paginate(fetchPage: (cursor: PageCursor) => Promise<ListResponse>, options: PaginateOptions): AsyncIterable<ExerciseSummary> {
   for await (const items of paginatePages(fetchPage, options)) yield* items;
 }

@@ -22,7 +22,8 @@ function lstatOrNone(path: string): ReturnType<typeof lstatSync> | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ENOTDIR') throw new CacheDirError(`The cache directory ${path} cannot be used: a file stands where a directory of its path should be.`, { hint: HINT, cause: err });
+    if (code === 'ENOTDIR')
+      throw new CacheDirError(`The cache directory ${path} cannot be used: a file stands where a directory of its path should be.`, { hint: HINT, cause: err });
     throw new CacheDirError(`The cache directory ${path} cannot be used: ${(err as Error).message}.`, { hint: HINT, cause: err });
   }
 }
@@ -47,7 +48,10 @@ export function checkOwnDir(dir: string): void {
   const found = lstatOrNone(dir);
   if (!found || found.isDirectory()) return;
   if (found.isSymbolicLink()) {
-    throw new CacheDirError(`Refusing to use ${dir}: it is a symlink, and the tool's cache directory is never followed elsewhere.`, { hint: HINT, details: { planted: true } });
+    throw new CacheDirError(`Refusing to use ${dir}: it is a symlink, and the tool's cache directory is never followed elsewhere.`, {
+      hint: HINT,
+      details: { planted: true },
+    });
   }
   throw new CacheDirError(`The cache directory ${dir} is not a directory.`, { hint: HINT });
 }

@@ -46,7 +46,13 @@ export function parseCacheControl(value: string | undefined): CacheControl {
   for (const directive of directives(value)) {
     const eq = directive.indexOf('=');
     const name = (eq === -1 ? directive : directive.slice(0, eq)).trim().toLowerCase();
-    const arg = eq === -1 ? undefined : directive.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const arg =
+      eq === -1
+        ? undefined
+        : directive
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
     if (name === 'no-store') result.noStore = true;
     else if (name === 'no-cache') result.noCache = true;
     else if (name === 'max-age' && result.maxAge === undefined) {

@@ -113,7 +113,13 @@ export async function lockLedger(file: string, options: LockOptions = {}): Promi
     if (stale) {
       // Moved aside first: of two processes taking over one stale lock, one rename wins.
       const aside = `${dir}.stale-${token}`;
-      if (await rename(dir, aside).then(() => true, () => false)) await rm(aside, { recursive: true, force: true });
+      if (
+        await rename(dir, aside).then(
+          () => true,
+          () => false,
+        )
+      )
+        await rm(aside, { recursive: true, force: true });
       continue;
     }
     if (Date.now() >= giveUpAt) {

@@ -183,7 +183,9 @@ export class Ledger {
         const aside = read.problem === 'corrupt' ? await setAside(this.path, now).catch(() => this.path) : undefined;
         data = read.data;
         await this.writeOrFail(data, strict, failed);
-        this.warn(`The request ledger ${this.path} was ${aside ? `corrupt (kept as ${aside})` : 'missing'}; its count was recovered from the copy kept beside it.`);
+        this.warn(
+          `The request ledger ${this.path} was ${aside ? `corrupt (kept as ${aside})` : 'missing'}; its count was recovered from the copy kept beside it.`,
+        );
       } else if (strict && !options.startAfresh) {
         throw failed('the ledger is corrupt and no good copy of it is left');
       } else {

@@ -164,7 +164,11 @@ export class ResponseCache {
     }
     const [first, ...others] = keys;
     if (first === undefined) return false;
-    const meta: EntryMeta = { storedAt: full.storedAt, ...(full.maxAgeMs !== undefined ? { maxAgeMs: full.maxAgeMs } : {}), ...(full.noCache ? { noCache: true } : {}) };
+    const meta: EntryMeta = {
+      storedAt: full.storedAt,
+      ...(full.maxAgeMs !== undefined ? { maxAgeMs: full.maxAgeMs } : {}),
+      ...(full.noCache ? { noCache: true } : {}),
+    };
     return this.safely(`store the record ${first}`, false, async () => {
       this.makePrivate();
       const { integrity, size } = await writeEntry(this.path, first, Buffer.from(JSON.stringify(record)), meta);

@@ -73,7 +73,10 @@ export function parseBucket(text: string): Array<Record<string, unknown>> {
 
 /** The single digest of the strongest algorithm in an SRI string, or undefined when that is not what it holds. */
 export function pickDigest(integrity: string): { algorithm: string; base64: string } | undefined {
-  const hashes = integrity.trim().split(/\s+/).map((h) => /^([a-z0-9]+)-([A-Za-z0-9+/]+={0,2})(\?.*)?$/.exec(h));
+  const hashes = integrity
+    .trim()
+    .split(/\s+/)
+    .map((h) => /^([a-z0-9]+)-([A-Za-z0-9+/]+={0,2})(\?.*)?$/.exec(h));
   for (const algorithm of ALGORITHMS) {
     const found = hashes.filter((m) => m?.[1] === algorithm);
     if (found.length === 1) return { algorithm, base64: found[0]![2]! };

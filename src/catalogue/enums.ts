@@ -24,15 +24,7 @@ export const MUSCLES = [
   'NECK',
 ] as const;
 
-export const CATEGORIES = [
-  'STRENGTH',
-  'STRETCHING',
-  'PLYOMETRICS',
-  'STRONGMAN',
-  'POWERLIFTING',
-  'CARDIO',
-  'OLYMPIC_WEIGHTLIFTING',
-] as const;
+export const CATEGORIES = ['STRENGTH', 'STRETCHING', 'PLYOMETRICS', 'STRONGMAN', 'POWERLIFTING', 'CARDIO', 'OLYMPIC_WEIGHTLIFTING'] as const;
 
 export const FORCES = ['PULL', 'PUSH', 'STATIC'] as const;
 
@@ -94,4 +86,3 @@ export const ENUM_FILTERS = [
 ] as const satisfies ReadonlyArray<{ param: string; enum: EnumName; array: boolean }>;
 
 export type EnumFilterParam = (typeof ENUM_FILTERS)[number]['param'];
-

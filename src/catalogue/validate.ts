@@ -71,7 +71,6 @@ export function recordProblems(value: unknown, where = ''): string[] {
   return problems;
 }
 
-
 /** A line of a catalogue directory: a full record that must also carry an id and well-formed translations. */
 export function validateCatalogueEntry(value: unknown): CatalogueEntry {
   const problems = recordProblems(value);

@@ -47,7 +47,11 @@ async function keyFromStdin(ctx: Context): Promise<string> {
     if (size > KEY_INPUT_MAX_BYTES) throw new UsageError('Standard input is too long to be an API key.');
     chunks.push(buf);
   }
-  const firstLine = Buffer.concat(chunks).toString('utf8').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  const firstLine =
+    Buffer.concat(chunks)
+      .toString('utf8')
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '') ?? '';
   return checkKey(firstLine);
 }
 
@@ -119,7 +123,13 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
   };
   if (outputFormat(ctx) === 'json' || outputFormat(ctx) === 'jsonl') ctx.io.stdout.write(`${JSON.stringify(report)}\n`);
   else {
-    const service = !opts.verify ? 'not checked (--no-verify)' : accepted ? 'accepts the key' : accepted === false ? 'rejects the key' : `could not be asked (${problem?.message ?? 'unknown'})`;
+    const service = !opts.verify
+      ? 'not checked (--no-verify)'
+      : accepted
+        ? 'accepts the key'
+        : accepted === false
+          ? 'rejects the key'
+          : `could not be asked (${problem?.message ?? 'unknown'})`;
     ctx.io.stdout.write(
       [
         `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
@@ -162,7 +172,11 @@ export const register: RegisterCommand<AuthOptions> = (program, context, runF = 
     .description('store the API key (asked for with hidden input, or read from stdin with --with-key)')
     .option('--with-key', 'read the key from standard input')
     .option('--verify', 'check the key with the service (one request) before storing it');
-  addExamples(loginCmd, ['exercises auth login', 'exercises auth login --verify'], ['printenv EXERCISES_KEY | exercises auth login --with-key', 'pass show exercises/api-key | exercises auth login --with-key']);
+  addExamples(
+    loginCmd,
+    ['exercises auth login', 'exercises auth login --verify'],
+    ['printenv EXERCISES_KEY | exercises auth login --with-key', 'pass show exercises/api-key | exercises auth login --with-key'],
+  );
   loginCmd.action(async (flags: { withKey?: boolean; verify?: boolean }) => {
     const ctx = context();
     await runF(loginOptions(flags, ctx.io), ctx);
@@ -172,7 +186,11 @@ export const register: RegisterCommand<AuthOptions> = (program, context, runF = 
     .command('status')
     .description('show which key is in use (masked) and whether the service accepts it (one request)')
     .option('--no-verify', 'do not ask the service');
-  addExamples(statusCmd, ['exercises auth status', 'exercises --sandbox auth status'], ['exercises auth status --json | jq .accepted', 'exercises auth status --no-verify --json']);
+  addExamples(
+    statusCmd,
+    ['exercises auth status', 'exercises --sandbox auth status'],
+    ['exercises auth status --json | jq .accepted', 'exercises auth status --no-verify --json'],
+  );
   statusCmd.action(async (flags: { verify?: boolean }) => {
     const ctx = context();
     await runF({ action: 'status', verify: flags.verify !== false }, ctx);

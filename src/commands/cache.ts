@@ -45,7 +45,8 @@ async function clear(ctx: Context): Promise<void> {
   const cache = await openCache(ctx);
   const { entries } = await cache.info();
   const left = await cache.clear();
-  if (left > 0) ctx.io.stderr.write(`warning: ${left} file${left === 1 ? '' : 's'} written while clearing could not be removed; run \`exercises cache clear\` again.\n`);
+  if (left > 0)
+    ctx.io.stderr.write(`warning: ${left} file${left === 1 ? '' : 's'} written while clearing could not be removed; run \`exercises cache clear\` again.\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`Removed ${entries} cache entr${entries === 1 ? 'y' : 'ies'} from ${cache.path}.\n`);
 }
 

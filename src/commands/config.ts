@@ -75,7 +75,11 @@ type Source = 'flag' | 'env' | 'config' | 'default';
 const flagField = (key: string): string => key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** The value in force for a key and where it comes from: flag > environment > stored config > default. */
-function effective(spec: { key: string; env?: string; defaultValue?: string | number }, ctx: Context, stored: Record<string, unknown>): { value: unknown; source: Source; origin?: string } {
+function effective(
+  spec: { key: string; env?: string; defaultValue?: string | number },
+  ctx: Context,
+  stored: Record<string, unknown>,
+): { value: unknown; source: Source; origin?: string } {
   const flag = (ctx.globals as unknown as Record<string, unknown>)[flagField(spec.key)];
   if (flag !== undefined && flag !== '') return { value: flag, source: 'flag', origin: `--${spec.key}` };
   const env = spec.env ? ctx.env[spec.env] : undefined;
@@ -111,7 +115,13 @@ async function list(ctx: Context): Promise<void> {
   const stored = m.readStoredConfig(ctx.env);
   const rows = m.CONFIG_KEYS.map((spec) => {
     const { value, source, origin } = effective(spec, ctx, stored);
-    return { key: spec.key, value: shown(displayed(spec, value), spec.secret, m.maskSecret), raw: value === undefined || !spec.secret ? value : shown(value, true, m.maskSecret), source, ...(origin ? { origin } : {}) };
+    return {
+      key: spec.key,
+      value: shown(displayed(spec, value), spec.secret, m.maskSecret),
+      raw: value === undefined || !spec.secret ? value : shown(value, true, m.maskSecret),
+      source,
+      ...(origin ? { origin } : {}),
+    };
   });
   const format = outputFormat(ctx);
   if (format === 'json') {
@@ -119,7 +129,8 @@ async function list(ctx: Context): Promise<void> {
     const entries = rows.map((r) => [r.key, { value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) }]);
     ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries))}\n`);
   } else if (format === 'jsonl') {
-    for (const r of rows) ctx.io.stdout.write(`${JSON.stringify({ key: r.key, value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) })}\n`);
+    for (const r of rows)
+      ctx.io.stdout.write(`${JSON.stringify({ key: r.key, value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) })}\n`);
   } else if (format === 'table') {
     const width = Math.max(...rows.map((r) => r.key.length));
     const valueWidth = Math.max(...rows.map((r) => (r.value === '' ? 1 : r.value.length)));
@@ -157,7 +168,11 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
 export const register: RegisterCommand<ConfigOptions> = (program: Command, context, runF = run) => {
   const config = program.command('config').description('read and change stored settings (every key is listed below)');
   const keyHelp = `one of: ${CONFIG_KEYS.map((k) => (k.setWith ? `${k.key} (read only)` : k.key)).join(', ')}`;
-  addNotes(config, 'KEYS', CONFIG_KEYS.map((k) => ({ term: k.key, description: `${k.description}${k.env ? ` (env ${k.env})` : ''}` })));
+  addNotes(
+    config,
+    'KEYS',
+    CONFIG_KEYS.map((k) => ({ term: k.key, description: `${k.description}${k.env ? ` (env ${k.env})` : ''}` })),
+  );
   /** The action of a subcommand: its options built (and checked) first, then run. */
   const act = async (build: () => ConfigOptions | Promise<ConfigOptions>): Promise<void> => {
     const ctx = context();
@@ -180,7 +195,9 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
   addExamples(unsetCmd, ['exercises config unset base-url'], ['exercises config unset lang --quiet']);
   unsetCmd.action((key: string) => act(async () => ({ action: 'unset', key: await knownKey(key) })));
 
-  const listCmd = config.command('list').description('list every setting: the value in force (the key masked) and where it comes from (flag, env, config, default)');
+  const listCmd = config
+    .command('list')
+    .description('list every setting: the value in force (the key masked) and where it comes from (flag, env, config, default)');
   addExamples(listCmd, ['exercises config list'], ['exercises config list --json | jq -r .lang.value', 'exercises config list --format tsv']);
   listCmd.action(() => act(() => ({ action: 'list' })));
 

@@ -151,14 +151,17 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   if (options.dryRun) {
     await printDryRun(ctx, plan, options.skipExisting);
   } else {
-    const summary = streamed ?? (await runMediaJobs(ctx, api, plan.jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast }));
+    const summary =
+      streamed ??
+      (await runMediaJobs(ctx, api, plan.jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast }));
     await reportSummary(ctx, summary).catch((err: unknown) => {
       // Failed files and a listing cut short: one exit 7 that says both.
       if (!plan.incomplete) throw err;
     });
   }
   const problems: string[] = [];
-  if (plan.incomplete) problems.push(`the listing stopped early (${plan.incomplete.message}); the media of the ${plural(plan.exercises, 'exercise')} before that were handled`);
+  if (plan.incomplete)
+    problems.push(`the listing stopped early (${plan.incomplete.message}); the media of the ${plural(plan.exercises, 'exercise')} before that were handled`);
   if (plan.missing.length > 0) {
     problems.push(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}`);
   }
@@ -173,7 +176,12 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
  * this one's files download, so memory holds a page of jobs (and the summary), never the whole
  * listing first, and the first files land at once.
  */
-async function downloadListing(ctx: Context, api: ApiClient, options: DownloadOptions, target: PlanTarget): Promise<{ plan: DownloadPlan; summary: BulkSummary }> {
+async function downloadListing(
+  ctx: Context,
+  api: ApiClient,
+  options: DownloadOptions,
+  target: PlanTarget,
+): Promise<{ plan: DownloadPlan; summary: BulkSummary }> {
   const { emptyPlan, streamListingJobs } = await import('../media/plan.js');
   const plan = emptyPlan();
   const pages = streamListingJobs(api, options.filters, target, options.max !== undefined ? { max: options.max } : {}, plan)[Symbol.asyncIterator]();
@@ -224,7 +232,12 @@ export const register: RegisterCommand<DownloadOptions> = (program, context, run
     .option('--images', 'images only (default: images and videos)')
     .option('--videos', 'videos only (default: images and videos)')
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name>.png|.mp4 (default: the current directory)')
-    .option('--concurrency <n>', `files downloaded at once, 1-${MAX_DOWNLOAD_CONCURRENCY}`, intArg('--concurrency', 1, MAX_DOWNLOAD_CONCURRENCY), DEFAULT_DOWNLOAD_CONCURRENCY)
+    .option(
+      '--concurrency <n>',
+      `files downloaded at once, 1-${MAX_DOWNLOAD_CONCURRENCY}`,
+      intArg('--concurrency', 1, MAX_DOWNLOAD_CONCURRENCY),
+      DEFAULT_DOWNLOAD_CONCURRENCY,
+    )
     .option('--overwrite', 'download again and overwrite files already present (default: complete files are skipped, with no request)')
     .option('--dry-run', 'list what would be fetched and the requests it would spend; fetch no media')
     .option('--fail-fast', 'stop at the first failed file (default: carry on, report failures at the end)')

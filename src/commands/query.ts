@@ -52,7 +52,10 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
     for (const v of values) tries.push(`${flag} ${v.toLowerCase().replace(/_/g, '-')}`);
   }
   return new UsageError(`query takes filters as flags, not words: "${text}".`, {
-    hint: `Try ${tries.slice(0, 4).map((t) => `\`exercises query ${t}\``).join(' or ')}; \`exercises query --help\` lists every filter.`,
+    hint: `Try ${tries
+      .slice(0, 4)
+      .map((t) => `\`exercises query ${t}\``)
+      .join(' or ')}; \`exercises query --help\` lists every filter.`,
   });
 }
 
@@ -63,9 +66,12 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
 async function pickFromResults(options: QueryOptions, ctx: Context): Promise<void> {
   const { canPrompt } = await import('../prompt/interactive.js');
   if (!canPrompt(ctx)) {
-    throw new UsageError('--pick chooses at a terminal, and this run has none to ask (stdin or stdout is not a terminal, CI is set, or --no-input or a format flag was given).', {
-      hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass an id to `exercises show`.',
-    });
+    throw new UsageError(
+      '--pick chooses at a terminal, and this run has none to ask (stdin or stdout is not a terminal, CI is set, or --no-input or a format flag was given).',
+      {
+        hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass an id to `exercises show`.',
+      },
+    );
   }
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
@@ -81,7 +87,8 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   const ids = new Set(found.map((c) => c.id));
   const known = (await knownExercises(ctx)).candidates.filter((c) => ids.has(c.id));
   const candidates = mergeCandidates([found, known]);
-  if (candidates.length === 0) throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
+  if (candidates.length === 0)
+    throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
   const { pickExercise } = await import('../prompt/pick.js');
   const id = await pickExercise(ctx, candidates, `Pick one of ${candidates.length} results to show (type to filter):`);
   const { run: show } = await import('./show.js');
@@ -89,9 +96,7 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
 }
 
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
-  const cmd = program
-    .command('query')
-    .description('search the catalogue with filters');
+  const cmd = program.command('query').description('search the catalogue with filters');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
   cmd.option('--pick', 'choose one of the results at the terminal (type to filter), then show it');

@@ -18,7 +18,13 @@ export interface QuotaOptions {
 async function usageInForce(ctx: Context) {
   const [{ connectionUsage }, { budgetFor }] = await Promise.all([import('../cache/usage.js'), import('../connection.js')]);
   const conn = await ctx.connection();
-  const usage = await connectionUsage({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey, budget: budgetFor(conn, ctx.settings()) });
+  const usage = await connectionUsage({
+    env: ctx.env,
+    baseUrl: conn.baseUrl,
+    baseUrlSource: conn.baseUrlSource,
+    apiKey: conn.apiKey,
+    budget: budgetFor(conn, ctx.settings()),
+  });
   if (usage.rateLimit) {
     const { redactorFor } = await import('../util/redact.js');
     const redact = redactorFor(conn.apiKey);

@@ -30,9 +30,12 @@ async function upstreamKey(options: UpstreamServeOptions, ctx: Context): Promise
   const { readStoredConfig } = await import('../config/store.js');
   const stored = readStoredConfig(ctx.env)['api-key'];
   if (typeof stored === 'string' && stored.trim() !== '') return stored.trim();
-  throw new AuthError('No upstream key for the proxy: set EXERCISES_UPSTREAM_KEY, pass --upstream-key-file <path> (mode 600), or store one with `exercises auth login`.', {
-    hint: 'The upstream key is never taken from a flag value: flags show in `ps` and shell history.',
-  });
+  throw new AuthError(
+    'No upstream key for the proxy: set EXERCISES_UPSTREAM_KEY, pass --upstream-key-file <path> (mode 600), or store one with `exercises auth login`.',
+    {
+      hint: 'The upstream key is never taken from a flag value: flags show in `ps` and shell history.',
+    },
+  );
 }
 
 async function clientKeys(options: UpstreamServeOptions): Promise<Record<string, Plan>> {
@@ -42,7 +45,7 @@ async function clientKeys(options: UpstreamServeOptions): Promise<Record<string,
     Object.assign(keys, parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile));
   }
   if (Object.keys(keys).length === 0) {
-    throw new UsageError('A proxy needs its clients\' keys: --keys-file <path> (one KEY:PLAN a line, mode 600) or --key KEY:PLAN.', {
+    throw new UsageError("A proxy needs its clients' keys: --keys-file <path> (one KEY:PLAN a line, mode 600) or --key KEY:PLAN.", {
       hint: 'Hand each person or job a key of its own; the upstream key stays with the proxy.',
     });
   }
@@ -57,7 +60,9 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
   ]);
   const { isLoopbackHost } = await import('../util/url-policy.js');
   if (!isLoopbackHost(options.host)) {
-    ctx.io.stderr.write(`Warning: listening on ${options.host}, not on loopback: anyone who can reach this machine can spend the upstream budget with the client keys it accepts.\n`);
+    ctx.io.stderr.write(
+      `Warning: listening on ${options.host}, not on loopback: anyone who can reach this machine can spend the upstream budget with the client keys it accepts.\n`,
+    );
   }
   const apiKey = await upstreamKey(options, ctx);
   const keys = await clientKeys(options);
@@ -89,7 +94,8 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port, or --port 0 for any free port.' });
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port, or --port 0 for any free port.' });
     throw err;
   }
   ctx.io.stdout.write(`Listening on ${proxy.url}\n`);

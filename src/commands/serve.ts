@@ -76,7 +76,8 @@ export async function run(options: ServeOptions, ctx: Context): Promise<void> {
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port, or --port 0 for any free port.' });
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port, or --port 0 for any free port.' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') {
       throw new UsageError(`Cannot listen on ${options.host}:${options.port} (${code}).`);
     }
@@ -109,8 +110,15 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
     )
     .option('--keys-file <path>', 'accept the keys in this file, one KEY:PLAN a line, # comments (it must be readable by its owner only)')
     .option('--upstream <url>', 'be a pull-through caching proxy of the service at this URL: misses go there, answers are shared (see docs/team.md)')
-    .option('--upstream-key-file <path>', 'with --upstream: read the upstream key from this owner-only file when EXERCISES_UPSTREAM_KEY is unset (else the stored key)');
-  addNotes(cmd, 'LOGS', 'One line per request on stderr (method, path, status, milliseconds; never the key); with --upstream: the client key as a short hash, and hit|miss|revalidated|coalesced|stale. Stop it with Ctrl-C.');
+    .option(
+      '--upstream-key-file <path>',
+      'with --upstream: read the upstream key from this owner-only file when EXERCISES_UPSTREAM_KEY is unset (else the stored key)',
+    );
+  addNotes(
+    cmd,
+    'LOGS',
+    'One line per request on stderr (method, path, status, milliseconds; never the key); with --upstream: the client key as a short hash, and hit|miss|revalidated|coalesced|stale. Stop it with Ctrl-C.',
+  );
   addExamples(
     cmd,
     [
@@ -126,10 +134,7 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
     ],
   );
   cmd.action(
-    async (
-      dir: string | undefined,
-      flags: { host: string; port: number; key?: string[]; keysFile?: string; upstream?: string; upstreamKeyFile?: string },
-    ) => {
+    async (dir: string | undefined, flags: { host: string; port: number; key?: string[]; keysFile?: string; upstream?: string; upstreamKeyFile?: string }) => {
       const ctx = context();
       const keys = flags.key && flags.key.length > 0 ? parseKeys(flags.key) : undefined;
       await runF(

@@ -98,7 +98,9 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     const { nearIdsHint } = await import('./shared/near-ids.js');
     throw new NotFoundError(
       // With several ids each missing one was named as it came: the summary does not name them again.
-      total === 1 ? `No exercise has the id or name "${missing[0]}".` : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,
+      total === 1
+        ? `No exercise has the id or name "${missing[0]}".`
+        : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,
       { hint: (total === 1 ? await nearIdsHint(ctx, missing[0]!) : undefined) ?? NOT_FOUND_HINT, details: { missing } },
     );
   }
@@ -113,11 +115,17 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
     .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: the current directory)');
   addExamples(
     cmd,
-    ['exercises show Barbell_Bench_Press', 'exercises show "Barbell Back Squat"', 'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE', 'exercises show', 'exercises show Plank --images'],
+    [
+      'exercises show Barbell_Bench_Press',
+      'exercises show "Barbell Back Squat"',
+      'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE',
+      'exercises show',
+      'exercises show Plank --images',
+    ],
     [
       'exercises show Barbell_Bench_Press --format json | jq .instructions',
       'exercises ids --all | exercises show - --format jsonl > catalogue.jsonl',
-      "exercises query --muscle chest --format jsonl | exercises show - --format csv > chest.csv",
+      'exercises query --muscle chest --format jsonl | exercises show - --format csv > chest.csv',
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );

@@ -15,7 +15,8 @@ function firstLine(text: string): string {
 }
 
 function describeOption(option: Option): OptionSpec {
-  const complete = option.required || option.optional ? optionValueCompletion({ flags: option.flags, long: option.long, choices: option.argChoices }) : undefined;
+  const complete =
+    option.required || option.optional ? optionValueCompletion({ flags: option.flags, long: option.long, choices: option.argChoices }) : undefined;
   return {
     flags: [option.short, option.long].filter((f): f is string => typeof f === 'string'),
     description: firstLine(option.description),

@@ -46,9 +46,7 @@ export type Completion =
 
 /** The word under the cursor and what it stands for. */
 type Target =
-  | { type: 'command-or-arg'; text: string }
-  | { type: 'flag'; text: string }
-  | { type: 'value'; option: OptionSpec; text: string; wordPrefix: string };
+  { type: 'command-or-arg'; text: string } | { type: 'flag'; text: string } | { type: 'value'; option: OptionSpec; text: string; wordPrefix: string };
 
 function findOption(commands: readonly CommandSpec[], flag: string): OptionSpec | undefined {
   for (let i = commands.length - 1; i >= 0; i--) {
@@ -190,7 +188,9 @@ function valueCandidates(
       const kind = line.commands[line.commands.length - 1]!.name === 'video' ? 'video' : 'image';
       const [exercise, ...named] = line.positionals;
       if (exercise === undefined) return words([]);
-      const names = sources().mediaNames(exercise, kind).filter((n) => !named.includes(n));
+      const names = sources()
+        .mediaNames(exercise, kind)
+        .filter((n) => !named.includes(n));
       return words(names.map((n) => ({ value: wordPrefix + n })).filter(starts));
     }
     case 'config-key':
@@ -203,7 +203,12 @@ function valueCandidates(
       );
     case 'command': {
       const parent = line.commands[line.commands.length - 2] ?? data.program;
-      return words(parent.commands.filter((c) => c.name !== 'help').map((c) => ({ value: c.name, description: c.description })).filter(starts));
+      return words(
+        parent.commands
+          .filter((c) => c.name !== 'help')
+          .map((c) => ({ value: c.name, description: c.description }))
+          .filter(starts),
+      );
     }
   }
 }
@@ -242,7 +247,9 @@ export function complete(data: CompletionData, words: readonly string[], cword: 
       return { directive: 'words', candidates: flagCandidates(line.commands, target.text) };
     case 'command-or-arg': {
       if (command.commands.length > 0 && line.positionals.length === 0) {
-        const candidates = command.commands.flatMap((c) => [c.name, ...c.aliases].filter((n) => n.startsWith(target.text)).map((n) => ({ value: n, description: c.description })));
+        const candidates = command.commands.flatMap((c) =>
+          [c.name, ...c.aliases].filter((n) => n.startsWith(target.text)).map((n) => ({ value: n, description: c.description })),
+        );
         return { directive: 'words', candidates };
       }
       const arg = argumentAt(command, line.positionals.length);

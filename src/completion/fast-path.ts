@@ -38,7 +38,7 @@ export function answer(args: readonly string[], files: FastPathFiles, env: NodeJ
  */
 function writeOut(text: string): void {
   const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length; ) {
+  for (let done = 0; done < bytes.length;) {
     try {
       done += writeSync(1, bytes, done);
     } catch (err) {

@@ -81,7 +81,11 @@ export function readIdIndexMatching(cacheDir: string, prefix: string, limit = In
   if (bytes.startsWith(prefix)) ids.unshift({ start: 0, at: 0 }); // the first line has no line break before it
   // Without a letter in it, the prefix needs no lower-casing of the whole file.
   const names = linesWith(bytes, '\t', prefix, { ignoreCase: /[a-z]/i.test(prefix), first: true, limit });
-  return entriesOf(mergeLines(ids, names).slice(0, limit).map((start) => lineAt(bytes, start)));
+  return entriesOf(
+    mergeLines(ids, names)
+      .slice(0, limit)
+      .map((start) => lineAt(bytes, start)),
+  );
 }
 
 const LINE_BREAKS = /[\t\r\n]/;

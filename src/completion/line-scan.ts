@@ -60,7 +60,7 @@ export function linesWith(bytes: string, marker: string, prefix: string, options
 /** Where the first `limit` lines of `bytes` start. */
 export function firstLines(bytes: string, limit: number): number[] {
   const out: number[] = [];
-  for (let start = 0; start < bytes.length && out.length < limit; ) {
+  for (let start = 0; start < bytes.length && out.length < limit;) {
     out.push(start);
     const end = bytes.indexOf('\n', start);
     start = end < 0 ? bytes.length : end + 1;

@@ -69,7 +69,11 @@ export function formatCompletion(shell: Shell, given: Completion, word: CurrentW
   const completion: Completion =
     given.directive === 'words'
       ? { ...given, candidates: given.candidates.filter((c) => isCompletable(c.value) && (c.description === undefined || isCompletable(c.description))) }
-      : { ...given, prefix: given.prefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), wordPrefix: given.wordPrefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, '') };
+      : {
+          ...given,
+          prefix: given.prefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
+          wordPrefix: given.wordPrefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
+        };
   const lines = shell === 'bash' ? bash(completion, word) : shell === 'zsh' ? zsh(completion) : fish(completion);
   return `${lines.join('\n')}\n`;
 }

@@ -77,7 +77,13 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { key: 'format', flags: '--format <format>', description: 'output format (default: table on a terminal, tsv in a pipe)', choices: OUTPUT_FORMATS },
   { key: 'json', flags: '--json [fields]', description: 'same as --format json; with a comma list (--json id,name) only those fields' },
   { key: 'color', flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
-  { key: 'timeout', flags: '--timeout <ms>', setting: 'timeout', description: `give up on a request after this long without progress: 5s, 2m or milliseconds (default ${DEFAULT_TIMEOUT_MS})`, duration: { unit: 'ms', min: 1, max: TIMEOUT_MAX_MS } },
+  {
+    key: 'timeout',
+    flags: '--timeout <ms>',
+    setting: 'timeout',
+    description: `give up on a request after this long without progress: 5s, 2m or milliseconds (default ${DEFAULT_TIMEOUT_MS})`,
+    duration: { unit: 'ms', min: 1, max: TIMEOUT_MAX_MS },
+  },
   {
     key: 'deadline',
     flags: '--deadline <s>',
@@ -85,11 +91,21 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
     description: `give up on the whole command after this many seconds waiting for the service, retries included; 0: none (default ${DEFAULT_DEADLINE_SECONDS}; none for download and mirror)`,
     whole: { min: 0, max: DEADLINE_MAX_SECONDS },
   },
-  { key: 'retries', flags: '--retries <n>', setting: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, whole: { min: 0, max: RETRIES_MAX } },
+  {
+    key: 'retries',
+    flags: '--retries <n>',
+    setting: 'retries',
+    description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`,
+    whole: { min: 0, max: RETRIES_MAX },
+  },
   { key: 'verbose', flags: '-v, --verbose', description: 'log requests, timings and quota headers to stderr (key redacted)' },
   { key: 'quiet', flags: '-q, --quiet', description: 'no progress or notices on stderr' },
   { key: 'allowInsecure', flags: '--allow-insecure', description: 'allow plain http:// to a non-loopback host' },
-  { key: 'sandbox', flags: '--sandbox', description: 'use the built-in sample catalogue on a private local server (no key, no network; never the stored settings)' },
+  {
+    key: 'sandbox',
+    flags: '--sandbox',
+    description: 'use the built-in sample catalogue on a private local server (no key, no network; never the stored settings)',
+  },
   {
     key: 'catalogue',
     flags: '--catalogue <dir>',
@@ -99,7 +115,13 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { key: 'offline', flags: '--offline', description: 'answer only from the response cache; a miss is exit 6' },
   { key: 'refresh', flags: '--refresh', description: 'fetch answers anew and update the response cache' },
   { key: 'cache', flags: '--no-cache', description: 'neither read nor write the response cache' },
-  { key: 'budget', flags: '--budget <n>', description: 'stop before the request that would pass n requests this month', setting: 'budget', whole: { min: 0, max: Number.MAX_SAFE_INTEGER } },
+  {
+    key: 'budget',
+    flags: '--budget <n>',
+    description: 'stop before the request that would pass n requests this month',
+    setting: 'budget',
+    whole: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  },
   { key: 'pager', flags: '--no-pager', description: 'never send long tables through a pager' },
   { key: 'input', flags: '--no-input', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
 ];

@@ -6,7 +6,17 @@
 import { closestWords, orList } from '../catalogue/suggest.js';
 import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { CACHE_TTL_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_LANG, DEFAULT_DEADLINE_SECONDS, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import {
+  CACHE_TTL_MAX_SECONDS,
+  DEFAULT_BASE_URL,
+  DEFAULT_LANG,
+  DEFAULT_DEADLINE_SECONDS,
+  DEFAULT_CACHE_TTL_SECONDS,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  RETRIES_MAX,
+  TIMEOUT_MAX_MS,
+} from '../defaults.js';
 import { parseDeadlineSeconds, parseLangTag, parseWholeNumber } from './values.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { resolve } from 'node:path';
@@ -59,8 +69,20 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
     setWith: 'exercises auth login',
     parse: (value) => value.trim(),
   },
-  { key: 'base-url', description: `service base URL (default ${DEFAULT_BASE_URL})`, env: 'EXERCISES_BASE_URL', defaultValue: DEFAULT_BASE_URL, parse: parseBaseUrlSetting },
-  { key: 'lang', description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`, env: 'EXERCISES_LANG', defaultValue: DEFAULT_LANG, parse: (value) => parseLangTag(value, 'lang') },
+  {
+    key: 'base-url',
+    description: `service base URL (default ${DEFAULT_BASE_URL})`,
+    env: 'EXERCISES_BASE_URL',
+    defaultValue: DEFAULT_BASE_URL,
+    parse: parseBaseUrlSetting,
+  },
+  {
+    key: 'lang',
+    description: `translation language, e.g. de-DE (default: the service’s, ${DEFAULT_LANG})`,
+    env: 'EXERCISES_LANG',
+    defaultValue: DEFAULT_LANG,
+    parse: (value) => parseLangTag(value, 'lang'),
+  },
   {
     key: 'timeout',
     description: `how long a request may go without progress: 30s, 2m, 500ms or milliseconds (default ${formatDuration(DEFAULT_TIMEOUT_MS, 'ms')})`,
@@ -76,7 +98,12 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
     display: (value) => (typeof value === 'number' ? formatDuration(value, 's') : value),
     parse: (value) => parseDeadlineSeconds(value, 'deadline'),
   },
-  { key: 'retries', description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`, defaultValue: DEFAULT_RETRIES, parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX) },
+  {
+    key: 'retries',
+    description: `retries for failed idempotent requests (default ${DEFAULT_RETRIES})`,
+    defaultValue: DEFAULT_RETRIES,
+    parse: (value) => parseWholeNumber(value, 'retries', 0, RETRIES_MAX),
+  },
   {
     key: 'budget',
     description: 'requests allowed per calendar month (UTC); a command stops before passing it (default: none)',
@@ -101,7 +128,10 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
 export function configKeySpec(key: string): ConfigKeySpec {
   const spec = CONFIG_KEYS.find((k) => k.key === key);
   if (!spec) {
-    const near = closestWords(key, CONFIG_KEYS.map((k) => k.key));
+    const near = closestWords(
+      key,
+      CONFIG_KEYS.map((k) => k.key),
+    );
     throw new UsageError(`Unknown config key "${key}".${near.length > 0 ? ` Did you mean ${orList(near)}?` : ''}`, {
       hint: `Known keys: ${CONFIG_KEYS.map((k) => k.key).join(', ')}.`,
       details: { key, known: CONFIG_KEYS.map((k) => k.key) },

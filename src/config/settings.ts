@@ -5,7 +5,17 @@
 import { type GlobalOptions, flagName } from './global-flags.js';
 import { configKeySpec } from './keys.js';
 import { UsageError } from '../errors.js';
-import { CACHE_TTL_MAX_SECONDS, DEADLINE_MAX_SECONDS, DEFAULT_BASE_URL, DEFAULT_DEADLINE_SECONDS, DEFAULT_CACHE_TTL_SECONDS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_MAX, TIMEOUT_MAX_MS } from '../defaults.js';
+import {
+  CACHE_TTL_MAX_SECONDS,
+  DEADLINE_MAX_SECONDS,
+  DEFAULT_BASE_URL,
+  DEFAULT_DEADLINE_SECONDS,
+  DEFAULT_CACHE_TTL_SECONDS,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  RETRIES_MAX,
+  TIMEOUT_MAX_MS,
+} from '../defaults.js';
 import type { Env } from '../util/user-dirs.js';
 import { readStoredConfig } from './store.js';
 import { parseDeadlineSeconds, parseLangTag, parseWholeNumber } from './values.js';
@@ -68,13 +78,23 @@ function envBudget(env: Env): number | undefined {
 }
 
 /** A string setting: its global flag, else its config key's environment variable, else the stored value. */
-function fromFlagEnvOrConfig(flag: 'baseUrl' | 'apiKey' | 'lang', key: string, globals: GlobalOptions, env: Env, stored: Record<string, unknown>): Resolved<string> {
+function fromFlagEnvOrConfig(
+  flag: 'baseUrl' | 'apiKey' | 'lang',
+  key: string,
+  globals: GlobalOptions,
+  env: Env,
+  stored: Record<string, unknown>,
+): Resolved<string> {
   const variable = configKeySpec(key).env!;
   return pick({ value: globals[flag], name: flagName(flag) }, { value: env[variable], name: variable }, stored[key]);
 }
 
 function resolveDeadline(flag: number | undefined, fromEnv: string | undefined, stored: unknown): Settings['deadline'] {
-  const made = (seconds: number, source: Settings['deadline']['source'], origin: string): Settings['deadline'] => ({ ms: seconds === 0 ? null : seconds * 1000, source, origin });
+  const made = (seconds: number, source: Settings['deadline']['source'], origin: string): Settings['deadline'] => ({
+    ms: seconds === 0 ? null : seconds * 1000,
+    source,
+    origin,
+  });
   if (flag !== undefined) return made(flag, 'flag', '--deadline');
   const text = nonEmpty(fromEnv);
   if (text !== undefined) return made(parseDeadlineSeconds(text, 'EXERCISES_DEADLINE'), 'env', 'EXERCISES_DEADLINE');
@@ -86,7 +106,9 @@ function resolveDeadline(flag: number | undefined, fromEnv: string | undefined, 
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
   // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
   if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
-    throw new UsageError('--base-url is empty.', { hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.' });
+    throw new UsageError('--base-url is empty.', {
+      hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.',
+    });
   }
   const stored = readStoredConfig(env);
   const baseUrl = fromFlagEnvOrConfig('baseUrl', 'base-url', globals, env, stored);

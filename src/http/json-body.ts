@@ -52,6 +52,7 @@ export function parseJsonBody(bytes: Buffer, contentType: string, url: URL, what
     throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
   }
   // Refused before anything walks it: deep nesting overflows every recursive walk (util/depth.ts).
-  if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
+  if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
   return parsed;
 }

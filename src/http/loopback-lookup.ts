@@ -29,7 +29,11 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
   const addresses = wanted.length > 0 ? wanted : LOOPBACK_ADDRESSES;
   // Asynchronous, as a real lookup is: net expects its callback on a later tick.
   process.nextTick(() => {
-    if (options.all) callback(null, addresses.map((a) => ({ ...a })));
+    if (options.all)
+      callback(
+        null,
+        addresses.map((a) => ({ ...a })),
+      );
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 }

@@ -29,7 +29,6 @@ export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };
 /** Statuses that say "try again later": rate limited, bad gateway, unavailable, gateway timeout. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-
 /** Error codes of connection-level failures that a new attempt may cure. */
 const RETRYABLE_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',

@@ -2,14 +2,7 @@
  * Which project error a failed HTTP status becomes, quoting the server's own message when it
  * has our error shape. Shared by JSON requests (transport.ts) and media downloads.
  */
-import {
-  AuthError,
-  type CliError,
-  NetworkError,
-  NotFoundError,
-  RateLimitError,
-  UsageError,
-} from '../errors.js';
+import { AuthError, type CliError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../errors.js';
 import { oneLine, shorten } from '../util/text.js';
 
 /**
@@ -86,9 +79,7 @@ export function errorForStatus(status: number, what: string, body?: string, reda
       });
     default:
       return new NetworkError(
-        status >= 500
-          ? `The service failed (${status}) on ${what}${because}`
-          : `The service answered ${what} with an unexpected status ${status}${because}`,
+        status >= 500 ? `The service failed (${status}) on ${what}${because}` : `The service answered ${what} with an unexpected status ${status}${because}`,
         {
           kind: 'server_error',
           hint: status >= 500 ? 'Try again later; run with --verbose to see each attempt.' : 'Run with --verbose to see the request.',

@@ -44,7 +44,6 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
 }
 
-
 /** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `headers`). */
 export type JsonAnswer = { status: 200; body: unknown; headers: ResponseHeaders } | { status: 304; headers: ResponseHeaders };
 

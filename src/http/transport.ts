@@ -46,7 +46,6 @@ export type { DispatchResponse, JsonAnswer, ResponseHeaders, TransportOptions } 
 
 const USER_AGENT = 'exercises-cli';
 
-
 export class Transport {
   readonly baseUrl: URL;
   private readonly options: TransportOptions;
@@ -113,7 +112,10 @@ export class Transport {
       const made = import('./agent.js').then((m) => m.createAgent(this.options.timeoutMs));
       this.dispatcher = made;
       // Unless close() came first: then the next request makes a new one.
-      made.then((agent) => this.dispatcher === made && (this.ready = agent), () => {});
+      made.then(
+        (agent) => this.dispatcher === made && (this.ready = agent),
+        () => {},
+      );
     }
     return this.dispatcher;
   }
@@ -252,7 +254,8 @@ export class Transport {
           this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
         }
         if (notModified) return { status: 304, headers: res.headers };
-        if (ok) return { status: 200, body: parseJsonBody(bytes, headerValue(res.headers, 'content-type') ?? '', url, what, this.redactKey), headers: res.headers };
+        if (ok)
+          return { status: 200, body: parseJsonBody(bytes, headerValue(res.headers, 'content-type') ?? '', url, what, this.redactKey), headers: res.headers };
         failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')), this.redactKey);
         if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
       } catch (err) {

@@ -4,7 +4,17 @@
  * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
  * rate limit spent, Ctrl-C — stop the whole run at once.
  */
-import { AuthError, BudgetExceededError, CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError, WriteFailedError } from '../errors.js';
+import {
+  AuthError,
+  BudgetExceededError,
+  CliError,
+  InterruptedError,
+  MalformedResponseError,
+  NetworkError,
+  PartialFailureError,
+  RateLimitError,
+  WriteFailedError,
+} from '../errors.js';
 import type { DownloadResult } from './download-file.js';
 import type { MediaJob } from './jobs.js';
 import { looksComplete } from './verify.js';
@@ -145,7 +155,9 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
     const kept = summary.fetched + summary.skipped;
     throw new BudgetExceededError(
       { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: fatal.origin },
-      { hint: `Stopped at the budget with ${kept} of ${jobs.length} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim() },
+      {
+        hint: `Stopped at the budget with ${kept} of ${jobs.length} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim(),
+      },
     );
   }
   if (fatal !== undefined) throw fatal;
@@ -245,7 +257,8 @@ export function partialFailure(summary: BulkSummary): PartialFailureError {
   const inPlace = summary.fetched + summary.skipped;
   const notTried = summary.total - summary.outcomes.length;
   let message: string;
-  if (inPlace === 0 && notTried === 0) message = summary.failed === 1 ? 'The file failed; nothing was saved.' : `All ${summary.failed} files failed; nothing was saved.`;
+  if (inPlace === 0 && notTried === 0)
+    message = summary.failed === 1 ? 'The file failed; nothing was saved.' : `All ${summary.failed} files failed; nothing was saved.`;
   else {
     message = `${summary.failed} of ${plural(summary.total, 'file')} failed`;
     const isAre = inPlace === 1 ? 'is' : 'are';
@@ -254,9 +267,7 @@ export function partialFailure(summary: BulkSummary): PartialFailureError {
     if (notTried > 0) message += `; ${notTried} ${notTried === 1 ? 'was' : 'were'} not tried (--fail-fast)`;
     message += '.';
   }
-  const hint = failures.some((o) => transient(o.error))
-    ? 'Run the same command again: complete files are skipped and partial ones resume.'
-    : undefined;
+  const hint = failures.some((o) => transient(o.error)) ? 'Run the same command again: complete files are skipped and partial ones resume.' : undefined;
   return new PartialFailureError(message, {
     ...(hint ? { hint } : {}),
     details: { failed: failures.map((o) => ({ file: o.job.what, message: o.error?.message })) },

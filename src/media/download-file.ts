@@ -26,15 +26,7 @@
  * disk does not use up an attempt: a flaky connection that keeps making progress still finishes.
  */
 import type { Writable } from 'node:stream';
-import {
-  AuthError,
-  CliError,
-  InterruptedError,
-  MalformedResponseError,
-  NetworkError,
-  NotFoundError,
-  WriteFailedError,
-} from '../errors.js';
+import { AuthError, CliError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, WriteFailedError } from '../errors.js';
 import { reasonOf } from '../util/write-all.js';
 import { type DispatchResponse, headerValue } from '../http/transport.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
@@ -120,11 +112,14 @@ function asLocal(target: MediaTarget): (err: unknown) => never {
 /** The error for a non-2xx media status. */
 function statusError(status: number, target: MediaTarget, body: string | undefined): CliError {
   if (status === 403) {
-    return new AuthError(`The service refused the ${target.what} (403): premium images and videos need a premium plan, and this API key's plan does not include them.`, {
-      forbidden: true,
-      hint: 'Use a key of a premium plan (`exercises auth login`), or try the media commands with --sandbox.',
-      details: { status, url: target.url.href },
-    });
+    return new AuthError(
+      `The service refused the ${target.what} (403): premium images and videos need a premium plan, and this API key's plan does not include them.`,
+      {
+        forbidden: true,
+        hint: 'Use a key of a premium plan (`exercises auth login`), or try the media commands with --sandbox.',
+        details: { status, url: target.url.href },
+      },
+    );
   }
   if (status === 404) {
     return new NotFoundError(`The service has no ${target.what} (404).`, {
@@ -282,9 +277,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       checkContentType(kind, res.headers['content-type'], what);
       if (end !== undefined && end > cap) throw tooLargeError(kind, cap, what, end);
       if (end === undefined && !selfDelimited(res)) {
-        throw new MalformedResponseError(
-          `The server sent ${what} without a length, ended only by closing the connection, so it cannot be shown complete.`,
-        );
+        throw new MalformedResponseError(`The server sent ${what} without a length, ended only by closing the connection, so it cannot be shown complete.`);
       }
     } catch (err) {
       res.body.discard();
@@ -328,7 +321,9 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       const mapped = transport.streamError?.(sourceError, target.url, signal) ?? (sourceError as CliError);
       if (!isRetryableError(mapped) && !isRetryableError(sourceError)) throw mapped;
       offset = sink.size();
-      await failed(mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }));
+      await failed(
+        mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }),
+      );
       continue;
     }
 

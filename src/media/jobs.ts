@@ -161,7 +161,10 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
     const taken = takenFiles.get(folderKey(job)) ?? new Set<string>();
     takenFiles.set(folderKey(job), taken);
     const ext = MEDIA[job.kind].extension;
-    files.set(job, claimFirst(taken, [`${safeComponent(job.name)}${ext}`, `${distinctComponent(job.name)}${ext}`, `${distinctComponent(job.name, job.url.href)}${ext}`]));
+    files.set(
+      job,
+      claimFirst(taken, [`${safeComponent(job.name)}${ext}`, `${distinctComponent(job.name)}${ext}`, `${distinctComponent(job.name, job.url.href)}${ext}`]),
+    );
   }
 
   const out: MediaJob[] = [];

@@ -15,9 +15,7 @@ import type { Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { writeFailed } from '../util/write-all.js';
 
-export type OutputTarget =
-  | { kind: 'file'; path: string }
-  | { kind: 'through'; path: string; special: 'fifo' | 'device' };
+export type OutputTarget = { kind: 'file'; path: string } | { kind: 'through'; path: string; special: 'fifo' | 'device' };
 
 /** How `-o <path>` (resolved) is to be written; throws UsageError for what cannot take a media file. */
 export function outputTarget(path: string): OutputTarget {
@@ -26,7 +24,8 @@ export function outputTarget(path: string): OutputTarget {
     info = statSync(path); // through a link: a link to a device is written through like the device
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (isLink(path)) throw new UsageError(`-o ${path} is a symbolic link to nothing; refusing to replace it.`, { hint: 'Remove the link or name another file.' });
+      if (isLink(path))
+        throw new UsageError(`-o ${path} is a symbolic link to nothing; refusing to replace it.`, { hint: 'Remove the link or name another file.' });
       return { kind: 'file', path };
     }
     return { kind: 'file', path }; // the download reports what the disk says

@@ -123,12 +123,7 @@ export function hasFilters(filters: QueryFilterParams): boolean {
 }
 
 /** Pages through /exercise/query (with filters) or /exercise/exerciseIds (without); the summaries carry the media lists. */
-export async function planFromListing(
-  api: ApiClient,
-  filters: QueryFilterParams,
-  target: PlanTarget,
-  options: { max?: number },
-): Promise<DownloadPlan> {
+export async function planFromListing(api: ApiClient, filters: QueryFilterParams, target: PlanTarget, options: { max?: number }): Promise<DownloadPlan> {
   const plan = emptyPlan();
   const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
   const useQuery = hasFilters(filters);
@@ -197,7 +192,9 @@ export async function* streamListingJobs(
         jobs.push({ ...job, path: pathInside(job.dir, other, basename(job.path)) });
         continue;
       }
-      const error = new MalformedResponseError("Left out: its folder would be the same as another exercise's.", { details: { exercise: job.exerciseId, name: job.name } });
+      const error = new MalformedResponseError("Left out: its folder would be the same as another exercise's.", {
+        details: { exercise: job.exerciseId, name: job.name },
+      });
       const dropped = { exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error };
       plan.unusable.push(dropped);
       target.onUnusable?.(dropped);

@@ -147,7 +147,14 @@ export class ProgressMeter {
     const { done, total, estimated } = this.totals();
     const rate = this.rate(t);
     const tilde = estimated ? '~' : '';
-    const fraction = total !== undefined && total > 0 ? Math.min(1, done / total) : this.single ? undefined : this.totalFiles > 0 ? this.finishedFiles / this.totalFiles : undefined;
+    const fraction =
+      total !== undefined && total > 0
+        ? Math.min(1, done / total)
+        : this.single
+          ? undefined
+          : this.totalFiles > 0
+            ? this.finishedFiles / this.totalFiles
+            : undefined;
     const fields: Field[] = [];
     if (this.single) fields.push({ order: 0, priority: 6, text: this.single });
     if (fraction !== undefined) {
@@ -162,7 +169,9 @@ export class ProgressMeter {
     }
     if (!this.single && this.inFlight.size > 0) {
       const items = [...this.inFlight.values()].map((f) =>
-        f.expected !== undefined && f.expected > 0 ? `${f.label} ${Math.min(100, Math.floor((f.done / f.expected) * 100))}%` : `${f.label} ${formatBytes(f.done)}`,
+        f.expected !== undefined && f.expected > 0
+          ? `${f.label} ${Math.min(100, Math.floor((f.done / f.expected) * 100))}%`
+          : `${f.label} ${formatBytes(f.done)}`,
       );
       fields.push({ order: 7, priority: 7, items });
     }
@@ -237,7 +246,7 @@ class LineDrawer {
 
   private width(): number {
     const columns = (this.stream as { columns?: unknown }).columns;
-    return typeof columns === 'number' && columns > 0 ? columns : this.options.columns ?? 80;
+    return typeof columns === 'number' && columns > 0 ? columns : (this.options.columns ?? 80);
   }
 
   redraw(): void {

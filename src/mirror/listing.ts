@@ -54,7 +54,7 @@ export function readStoredListing(path: string): string[] | undefined {
   try {
     refuseLinkAt(path);
     const ids = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? (ids) : undefined;
+    return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
   } catch {
     return undefined;
   }

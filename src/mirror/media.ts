@@ -19,7 +19,13 @@ import { MEDIA_INDEX_FILE, type MediaIndexFiles, mediaIndexText, readMediaIndex 
  * distinct from every other (across exercises too). Every job's output directory is the
  * catalogue root, so a link planted at `images/` or below is refused (media/jobs.ts prepareJobDir).
  */
-export function mirrorMediaJobs(api: ApiClient, dir: string, entries: Iterable<CatalogueEntry>, kinds: readonly MediaKind[], onUnusable: (u: UnusableEntry) => void): MediaJob[] {
+export function mirrorMediaJobs(
+  api: ApiClient,
+  dir: string,
+  entries: Iterable<CatalogueEntry>,
+  kinds: readonly MediaKind[],
+  onUnusable: (u: UnusableEntry) => void,
+): MediaJob[] {
   const list = [...entries];
   const jobs: MediaJob[] = [];
   for (const kind of kinds) {

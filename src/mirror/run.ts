@@ -96,7 +96,9 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     const source = stored
       ? `the listing of the last run (${plural(ids.length, 'id')}); a run fetches it again: ${plural(cost, 'request')}`
       : `the listing (${plural(ids.length, 'id')}) cost ${plural(cost, 'request')}`;
-    say(`mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan) + cost} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}.`);
+    say(
+      `mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan) + cost} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}.`,
+    );
     if (listing && !listing.problem) storeListing(paths.listing, ids);
     return;
   }
@@ -122,7 +124,8 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
       ` and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan)} more${against}` +
       `${options.media.length > 0 ? ', plus one per media file missing' : ''}.`,
   );
-  if (stale > 0) say(`mirror: ${plural(stale, 'record')} came from another service or plan (${listing.plan} now) and ${stale === 1 ? 'is' : 'are'} fetched again.`);
+  if (stale > 0)
+    say(`mirror: ${plural(stale, 'record')} came from another service or plan (${listing.plan} now) and ${stale === 1 ? 'is' : 'are'} fetched again.`);
 
   const writer = new WorkFileWriter(dir);
   const progress = progressLine(deps, requestCount(plan));
@@ -134,7 +137,10 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
       ...plan.records.map((id) => async () => {
         const record = await api.getExercise(id);
         // Stored under the id it was listed by (catalogue-file.ts writes it so).
-        if (record.id !== id) verbose(`mirror: the record listed as ${shown(id)} came ${record.id === undefined ? 'without an id' : `with the id ${shown(record.id)}`}; stored as ${shown(id)}.`);
+        if (record.id !== id)
+          verbose(
+            `mirror: the record listed as ${shown(id)} came ${record.id === undefined ? 'without an id' : `with the id ${shown(record.id)}`}; stored as ${shown(id)}.`,
+          );
         writer.append({ id, lang: null, record, source });
         fetched.records.set(id, record);
         fetched.stale.delete(id);
@@ -183,7 +189,8 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     }
   }
 
-  const leftOut = (l: { id: string; reason: string }): void => void failed.push(`${shown(l.id)}: its record cannot be held in a catalogue (${escapeUnsafe(l.reason)}); left out`);
+  const leftOut = (l: { id: string; reason: string }): void =>
+    void failed.push(`${shown(l.id)}: its record cannot be held in a catalogue (${escapeUnsafe(l.reason)}); left out`);
   const entries = writeCatalogueFile(dir, ids, fetched, leftOut);
   if (stop !== undefined) {
     say(`mirror: stopped after ${plural(requests, 'request')} this run; ${plural(entries, 'exercise')} in ${dir}/exercises.jsonl. Run it again to continue.`);

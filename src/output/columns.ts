@@ -32,7 +32,10 @@ export const ARRAY_JOINER = '; ';
 /** One cell's text. Not recursive: an array of arrays (or any nesting) becomes JSON, whatever its depth. */
 function text(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? jsonText(v) : String(v))).join(ARRAY_JOINER);
+  if (Array.isArray(value))
+    return value
+      .map((v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? jsonText(v) : String(v)))
+      .join(ARRAY_JOINER);
   if (typeof value === 'object') return jsonText(value);
   const primitive = value as string | number | boolean; // what is left of JSON
   return String(primitive);

@@ -25,9 +25,7 @@ export function csvLine(values: readonly string[]): string {
 /** tsv: backslash, tab, newline and carriage return escaped as \\ \t \n \r, so every record is one line. */
 export function tsvLine(values: readonly string[]): string {
   return `${values
-    .map((raw) =>
-      cleanText(raw).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')),
-    )
+    .map((raw) => cleanText(raw).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')))
     .join('\t')}\n`;
 }
 

@@ -48,7 +48,14 @@ export function fieldsOf(kind: OutputKind): readonly string[] {
  */
 export function parseJsonFields(value: string, kind: OutputKind): string[] {
   const valid = fieldsOf(kind);
-  const fields = [...new Set(value.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
+  const fields = [
+    ...new Set(
+      value
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== ''),
+    ),
+  ];
   if (fields.length === 0) throw new UsageError(`--json needs field names after it, or nothing at all. Valid fields: ${valid.join(', ')}.`);
   const unknown = fields.filter((f) => !valid.includes(f));
   if (unknown.length > 0) {

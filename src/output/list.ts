@@ -72,14 +72,34 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
       );
     }
     case 'jsonl':
-      return streamed(out, (item) => `${jsonText(selectFields(item, fields))}\n`, async () => {});
-    case 'tsv':
-      return streamed(out, (item) => delimitedLine('tsv', columns.map((c) => c.value(item))), async () => {});
-    case 'csv': {
-      const header = delimitedLine('csv', columns.map((c) => c.key));
       return streamed(
         out,
-        (item) => (count++ === 0 ? header : '') + delimitedLine('csv', columns.map((c) => c.value(item))),
+        (item) => `${jsonText(selectFields(item, fields))}\n`,
+        async () => {},
+      );
+    case 'tsv':
+      return streamed(
+        out,
+        (item) =>
+          delimitedLine(
+            'tsv',
+            columns.map((c) => c.value(item)),
+          ),
+        async () => {},
+      );
+    case 'csv': {
+      const header = delimitedLine(
+        'csv',
+        columns.map((c) => c.key),
+      );
+      return streamed(
+        out,
+        (item) =>
+          (count++ === 0 ? header : '') +
+          delimitedLine(
+            'csv',
+            columns.map((c) => c.value(item)),
+          ),
         async () => {
           if (count === 0) await write(out, header);
         },

@@ -115,14 +115,27 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
       };
     case 'tsv':
       return {
-        add: (record) => write(out, delimitedLine('tsv', RECORD_COLUMNS.map((c) => c.value(record)))),
+        add: (record) =>
+          write(
+            out,
+            delimitedLine(
+              'tsv',
+              RECORD_COLUMNS.map((c) => c.value(record)),
+            ),
+          ),
         async finish() {},
       };
     case 'csv': {
-      const header = delimitedLine('csv', RECORD_COLUMNS.map((c) => c.key));
+      const header = delimitedLine(
+        'csv',
+        RECORD_COLUMNS.map((c) => c.key),
+      );
       return {
         add(record) {
-          const line = delimitedLine('csv', RECORD_COLUMNS.map((c) => c.value(record)));
+          const line = delimitedLine(
+            'csv',
+            RECORD_COLUMNS.map((c) => c.value(record)),
+          );
           return write(out, count++ === 0 ? header + line : line);
         },
         async finish() {

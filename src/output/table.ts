@@ -49,7 +49,7 @@ export function layoutColumns(sizing: readonly Sizing[], natural: readonly numbe
   const order = shown.filter((i) => !sizing[i]!.fixed).sort((a, b) => sizing[a]!.shrinkOrder - sizing[b]!.shrinkOrder);
   /** Takes cells from the widest columns of each shrink group in turn, down to `floor(i)`. */
   const shrink = (floor: (i: number) => number): void => {
-    for (let g = 0; g < order.length && over > 0; ) {
+    for (let g = 0; g < order.length && over > 0;) {
       const rank = sizing[order[g]!]!.shrinkOrder;
       const group = order.filter((i) => sizing[i]!.shrinkOrder === rank);
       g += group.length;
@@ -117,7 +117,12 @@ export async function renderTable<T>(
       const padded = pad(cell, widths[k]!, measure);
       return paint ? paint(padded) : padded;
     });
-  const lines = [cut(columns.map((c) => c.title), chalk?.bold)];
+  const lines = [
+    cut(
+      columns.map((c) => c.title),
+      chalk?.bold,
+    ),
+  ];
   for (const row of rows) lines.push(cut(row));
   return `${(await drawRows(lines)).map((l) => l.trimEnd()).join('\n')}\n`;
 }

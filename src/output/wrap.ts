@@ -5,7 +5,6 @@
  * no column; the text is otherwise plain (help and messages are ASCII or already clean).
  */
 
- 
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Columns a line takes: its length without colour codes. */

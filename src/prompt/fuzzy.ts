@@ -42,7 +42,9 @@ function bestScore(word: string, texts: readonly string[]): number | undefined {
 
 /** The score of a query over an item's folded texts (higher is better), or undefined when a word is not found. */
 export function fuzzyScore(query: string, texts: readonly string[]): number | undefined {
-  const words = foldText(query).split(/\s+/).filter((w) => w !== '');
+  const words = foldText(query)
+    .split(/\s+/)
+    .filter((w) => w !== '');
   let total = 0;
   for (const word of words) {
     const score = bestScore(word, texts);

@@ -15,7 +15,9 @@ function friendly(value: string): string {
 
 /** The muscle and equipment column: `chest · barbell`. */
 export function detailsOf(c: PickCandidate): string {
-  return [c.primaryMuscle?.map(friendly).join(', '), c.equipment !== undefined ? friendly(c.equipment) : undefined].filter((t) => t !== undefined && t !== '').join(' · ');
+  return [c.primaryMuscle?.map(friendly).join(', '), c.equipment !== undefined ? friendly(c.equipment) : undefined]
+    .filter((t) => t !== undefined && t !== '')
+    .join(' · ');
 }
 
 /** The three texts of a line, sanitised. */
@@ -51,6 +53,10 @@ export function columnsFor(candidates: readonly PickCandidate[], columns: number
 export function labelOf(c: PickCandidate, cols: Columns, measure: Measure): string {
   const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - measure.width(text)));
   const { title, details, id } = partsOf(c);
-  const cells = [pad(measure.truncate(title, cols.title), cols.title), pad(measure.truncate(details, cols.details), cols.details), id === title ? '' : measure.truncate(id, cols.id)];
+  const cells = [
+    pad(measure.truncate(title, cols.title), cols.title),
+    pad(measure.truncate(details, cols.details), cols.details),
+    id === title ? '' : measure.truncate(id, cols.id),
+  ];
   return cells.join('  ').trimEnd();
 }

@@ -58,7 +58,6 @@ function firstHeader(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-
 export async function createCatalogueServer(options: CatalogueServerOptions): Promise<CatalogueServer> {
   const catalogue = await loadCatalogue(options.dir);
   const keys = options.keys ?? { ...SANDBOX_KEYS };
@@ -102,8 +101,7 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
       if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
       await route(req, res, { catalogue, keys, cursors });
     } catch (err) {
-      const httpError =
-        err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The server failed to answer this request.');
+      const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The server failed to answer this request.');
       if (!res.headersSent) sendError(res, httpError);
       else res.destroy();
     }

@@ -5,14 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export type HttpErrorCode =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'range_not_satisfiable'
-  | 'internal_error';
+export type HttpErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'range_not_satisfiable' | 'internal_error';
 
 export class HttpError extends Error {
   constructor(

@@ -2,13 +2,7 @@
 
 /** Lower-case, without combining marks (é → e, ü → u), ß as ss, runs of white space as one space. */
 export function foldText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss').replace(/\s+/g, ' ').trim();
 }
 
 /** True when `needle` (already folded) occurs in any of the haystacks. */

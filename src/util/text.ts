@@ -34,7 +34,8 @@ export function shorten(text: string, max: number): string {
  * unterminated, as a terminal would swallow them; any other `ESC` with its intermediates and
  * final byte. What remains of a cut sequence is dropped with it.
  */
-const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
+const ESCAPE_SEQUENCE =
+  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 
 /**
  * Characters that act instead of showing, or show nothing and can spoof: C0 and C1 controls
@@ -44,7 +45,8 @@ const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0
  * fillers, interlinear annotation marks). Joiners (U+200C/D) and variation selectors stay:
  * scripts and emoji need them.
  */
-const BEYOND_C0 = '\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
+const BEYOND_C0 =
+  '\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
 
 /** One unsafe character (global). */
 export const UNSAFE_CHARS = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`, 'g');
@@ -87,4 +89,3 @@ export function escapeChar(c: string): string {
 export function escapeUnsafe(text: string): string {
   return ANY_UNSAFE.test(text) ? text.replace(UNSAFE_CHARS, escapeChar) : text;
 }
-

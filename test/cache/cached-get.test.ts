@@ -59,7 +59,10 @@ describe('cachedGet', () => {
   });
 
   it('revalidates a stale entry with its validators and keeps it on a 304', async () => {
-    server = (v) => (v.etag === '"v1"' ? { status: 304, headers: {} } : { status: 200, body: { n: sent.length }, headers: { etag: '"v1"', 'last-modified': 'Sun, 01 Jun 2025 00:00:00 GMT' } });
+    server = (v) =>
+      v.etag === '"v1"'
+        ? { status: 304, headers: {} }
+        : { status: 200, body: { n: sent.length }, headers: { etag: '"v1"', 'last-modified': 'Sun, 01 Jun 2025 00:00:00 GMT' } };
     await get('/exercise/query');
     clock += TTL;
     expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'revalidated' });

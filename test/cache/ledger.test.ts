@@ -42,7 +42,9 @@ describe('reserve', () => {
     const budgetError = err as BudgetExceededError;
     expect(budgetError.exitCode).toBe(ExitCode.RATE_LIMITED);
     expect(budgetError.code).toBe('budget_exceeded');
-    expect(budgetError.message).toBe('The request budget for 2025-06 is spent: 3 of 3 requests already sent to https://api.example.test, so this one was not sent.');
+    expect(budgetError.message).toBe(
+      'The request budget for 2025-06 is spent: 3 of 3 requests already sent to https://api.example.test, so this one was not sent.',
+    );
     expect(budgetError.hint).toContain('--budget <n>');
     expect(budgetError.hint).toContain('exercises config set budget <n>');
     expect((await ledger.usage(ORIGIN, HASH, { now: JUNE })).requests).toBe(3);

@@ -86,7 +86,9 @@ describe('the cache store under concurrent processes', () => {
       const byId = await cache.getRecord('scope', `R${i}`, lookup);
       expect(byId).toMatchObject({ status: 'fresh', body: { id: `R${i}` } });
       // every index line any process appended is whole (hash-verified)
-      const lines = readFileSync(bucketPath(dir, `shared ${i}`), 'utf8').split('\n').filter(Boolean);
+      const lines = readFileSync(bucketPath(dir, `shared ${i}`), 'utf8')
+        .split('\n')
+        .filter(Boolean);
       expect(parseBucket(lines.join('\n'))).toHaveLength(4);
     }
     expect((await cache.info()).entries).toBe(30 + 120 + 60);

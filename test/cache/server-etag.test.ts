@@ -9,7 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}${path}`, { headers: { 'x-api-key': PREMIUM_KEY, ...headers } }, (res) => {
       let body = '';

@@ -19,7 +19,8 @@ beforeAll(async () => {
       const path = (req.url ?? '').split('?')[0]!;
       if (noStorePaths.has(path)) {
         const original = res.writeHead.bind(res);
-        res.writeHead = ((status: number, headers?: Record<string, string>) => original(status, { ...headers, 'Cache-Control': 'no-store' })) as typeof res.writeHead;
+        res.writeHead = ((status: number, headers?: Record<string, string>) =>
+          original(status, { ...headers, 'Cache-Control': 'no-store' })) as typeof res.writeHead;
       }
       return false;
     },
@@ -59,7 +60,7 @@ describe('the response cache in use', () => {
     ];
     for (const args of commands) {
       let first = '';
-      expect(await cost(async () => ((first = (await run(h, args)).stdout)))).toBeGreaterThan(0);
+      expect(await cost(async () => (first = (await run(h, args)).stdout))).toBeGreaterThan(0);
       let second: { code: number | null; stdout: string } = { code: null, stdout: '' };
       expect(await cost(async () => (second = await run(h, args)))).toBe(0);
       expect(second.code).toBe(0);
@@ -166,7 +167,10 @@ describe('ids the service answered with reach shell completion', () => {
     const h = home();
     const listed = await run(h, ['ids', '--max', '5', '--limit', '5', '--format', 'jsonl']);
     expect(listed.code).toBe(0);
-    const ids = listed.stdout.trim().split('\n').map((line) => JSON.parse(line).id as string);
+    const ids = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id as string);
     const { readIdIndex } = await import('../../src/completion/id-index.js');
     const { cacheRoot } = await import('../../src/cache/paths.js');
     const index = readIdIndex(cacheRoot({ HOME: h }));

@@ -53,7 +53,9 @@ describe('auth', () => {
     expect(JSON.parse(stored.stdout)).toMatchObject({ source: 'config', key: 'st…01' });
     const fromEnv = await runInProcess(['auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
     expect(JSON.parse(fromEnv.stdout)).toMatchObject({ source: 'env', key: 'en…02' });
-    const fromFlag = await runInProcess(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--json'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    const fromFlag = await runInProcess(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--json'], {
+      env: { ...env, EXERCISES_API_KEY: 'env-key-0002' },
+    });
     expect(JSON.parse(fromFlag.stdout)).toMatchObject({ source: 'flag', key: 'fl…03' });
   });
 
@@ -62,7 +64,9 @@ describe('auth', () => {
     const viaFlag = await runInProcess(['--api-key', 'flag-key-0003', 'auth', 'status', '--no-verify', '--format', 'table'], { env });
     expect(viaFlag.stdout).toMatch(/Key: +fl…03 \(from the --api-key flag\)/);
     expect(viaFlag.stdout).toMatch(/Base URL: +http:\/\/127\.0\.0\.1:\d+\/? \(from EXERCISES_BASE_URL\)/);
-    const viaEnv = await runInProcess(['--base-url', server.url, 'auth', 'status', '--no-verify', '--format', 'table'], { env: { ...env, EXERCISES_API_KEY: 'env-key-0002' } });
+    const viaEnv = await runInProcess(['--base-url', server.url, 'auth', 'status', '--no-verify', '--format', 'table'], {
+      env: { ...env, EXERCISES_API_KEY: 'env-key-0002' },
+    });
     expect(viaEnv.stdout).toMatch(/Key: +en…02 \(from EXERCISES_API_KEY\)/);
     expect(viaEnv.stdout).toMatch(/Base URL: .*\(from the --base-url flag\)/);
   });

@@ -13,7 +13,10 @@ describe('user directories', () => {
   });
 
   it('follow XDG_CONFIG_HOME / XDG_CACHE_HOME, else HOME, on Linux', () => {
-    expect(userDirs({ HOME: '/h', XDG_CONFIG_HOME: '/x/conf', XDG_CACHE_HOME: '/x/cache' }, 'linux')).toEqual({ config: '/x/conf/exercises', cache: '/x/cache/exercises' });
+    expect(userDirs({ HOME: '/h', XDG_CONFIG_HOME: '/x/conf', XDG_CACHE_HOME: '/x/cache' }, 'linux')).toEqual({
+      config: '/x/conf/exercises',
+      cache: '/x/cache/exercises',
+    });
     expect(userDirs({ HOME: '/h', XDG_CONFIG_HOME: '' }, 'linux')).toEqual({ config: '/h/.config/exercises', cache: '/h/.cache/exercises' });
     expect(configPath({ HOME: '/h' })).toBe('/h/.config/exercises/config.json');
   });

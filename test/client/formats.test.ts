@@ -38,10 +38,11 @@ describe('formats', () => {
 
   it('csv (with its header) and tsv (without: for programs) read back to the same fields as jsonl', async () => {
     const args = ['query', '--all', '--muscle', 'chest'];
-    const [jsonl, csv, tsv] = await Promise.all(
-      ['jsonl', 'csv', 'tsv'].map((f) => runInProcess([...args, '--format', f], { env: serverEnv(server) })),
-    );
-    const items = jsonl!.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [jsonl, csv, tsv] = await Promise.all(['jsonl', 'csv', 'tsv'].map((f) => runInProcess([...args, '--format', f], { env: serverEnv(server) })));
+    const items = jsonl!.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const [header, ...csvRows] = parseCsv(csv!.stdout);
     expect(header).toEqual(['id', 'name', 'displayName', 'aliases', 'premiumImages', 'premiumVideos']);
     for (const data of [csvRows, parseTsv(tsv!.stdout)]) {
@@ -65,7 +66,7 @@ describe('formats', () => {
   });
 
   it('piped output defaults to tsv with no header and no ANSI escapes, never truncated', async () => {
-    const r = await runInProcess(['query', '--all', '--name', 'press'], { env: serverEnv(server, { FORCE_COLOR: '1' }), });
+    const r = await runInProcess(['query', '--all', '--name', 'press'], { env: serverEnv(server, { FORCE_COLOR: '1' }) });
     expect(r.stdout).not.toMatch(ANSI);
     expect(r.stdout.split('\n')[0]!.split('\t')[0]).toMatch(/Press/);
     const longest = CATALOGUE.map((e) => e.name).sort((a, b) => b.length - a.length)[0]!;
@@ -77,7 +78,10 @@ describe('formats', () => {
 });
 
 describe('--all over both paging styles', () => {
-  for (const [style, get] of [['server cursors', () => server], ['no cursors (id fallback)', () => bare]] as const) {
+  for (const [style, get] of [
+    ['server cursors', () => server],
+    ['no cursors (id fallback)', () => bare],
+  ] as const) {
     it(`follows ${style} to the end`, async () => {
       const s = get();
       const before = s.requests.length;

@@ -13,7 +13,7 @@ describe('help', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('the top-level help is gh\'s layout: commands grouped, few flags, examples, learn more', async () => {
+  it("the top-level help is gh's layout: commands grouped, few flags, examples, learn more", async () => {
     const r = await runInProcess(['--help'], { columns: 100 });
     const order = ['USAGE', 'CORE COMMANDS', 'ADDITIONAL COMMANDS', 'HELP TOPICS', 'FLAGS', 'EXAMPLES', 'EXIT CODES', 'LEARN MORE'];
     const at = order.map((title) => r.stdout.indexOf(`\n${title}\n`));
@@ -28,7 +28,24 @@ describe('help', () => {
   });
 
   it.each([[60], [80], [200]])('no help line is wider than the terminal (%i columns) and commands show few inherited flags', async (columns) => {
-    const commands = [[], ['query'], ['ids'], ['show'], ['image'], ['video'], ['download'], ['auth'], ['auth', 'login'], ['config'], ['config', 'set'], ['cache'], ['quota'], ['serve'], ['completion'], ['mirror']];
+    const commands = [
+      [],
+      ['query'],
+      ['ids'],
+      ['show'],
+      ['image'],
+      ['video'],
+      ['download'],
+      ['auth'],
+      ['auth', 'login'],
+      ['config'],
+      ['config', 'set'],
+      ['cache'],
+      ['quota'],
+      ['serve'],
+      ['completion'],
+      ['mirror'],
+    ];
     for (const cmd of commands) {
       const r = await runInProcess([...cmd, '--help'], { columns });
       expect(r.code).toBe(0);
@@ -40,7 +57,7 @@ describe('help', () => {
     }
   });
 
-  it('commands with --json list its fields; sections come in gh\'s order', async () => {
+  it("commands with --json list its fields; sections come in gh's order", async () => {
     const r = await runInProcess(['show', '--help']);
     const order = ['USAGE', 'ARGUMENTS', 'INHERITED FLAGS', 'JSON FIELDS', 'EXAMPLES', 'LEARN MORE'];
     const at = order.map((title) => r.stdout.indexOf(`\n${title}\n`));
@@ -57,7 +74,7 @@ describe('help', () => {
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
   });
 
-  it('help <unknown> is a usage error with a suggestion; help <command> is that command\'s help', async () => {
+  it("help <unknown> is a usage error with a suggestion; help <command> is that command's help", async () => {
     const bad = await runInProcess(['help', 'quer']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
@@ -77,7 +94,19 @@ describe('help', () => {
   });
 
   it('no "(default: false)" on boolean flags and no doubled defaults', async () => {
-    for (const cmd of [[], ['query'], ['ids'], ['show'], ['image'], ['video'], ['download'], ['auth', 'login'], ['auth', 'status'], ['config', 'set'], ['serve']]) {
+    for (const cmd of [
+      [],
+      ['query'],
+      ['ids'],
+      ['show'],
+      ['image'],
+      ['video'],
+      ['download'],
+      ['auth', 'login'],
+      ['auth', 'status'],
+      ['config', 'set'],
+      ['serve'],
+    ]) {
       const r = await runInProcess([...cmd, '--help'], { columns: 200 });
       expect(r.stdout).not.toMatch(/\(default: false\)|\(default: true\)|\(default\) \(default/);
     }

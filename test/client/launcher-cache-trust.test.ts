@@ -18,7 +18,10 @@ afterEach(() => {
 
 /** `exercises --help` (it loads the bundle, with the `default` code cache) under `umask`. */
 function help(home: string, umask = '022'): void {
-  const r = spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, CLI_PATH, '--help'], { env: testEnv({ HOME: home }), encoding: 'utf8' });
+  const r = spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, CLI_PATH, '--help'], {
+    env: testEnv({ HOME: home }),
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stdout).toContain('USAGE\n  exercises <command>');
 }

@@ -5,11 +5,14 @@ import { outputList } from '../../src/commands/shared/list-output.js';
 import { testContext } from '../helpers/test-context.js';
 
 describe('outputList', () => {
-  it('builds the next-page command from the context\'s arguments, not the process\'s', async () => {
+  it("builds the next-page command from the context's arguments, not the process's", async () => {
     const { ctx, stdout } = testContext({ stdoutIsTTY: true, columns: 100, globals: { format: 'table', color: false, pager: false } });
     ctx.argv = ['ids', '--limit', '2', '--format', 'table'];
     const page: ListResponse = {
-      exercises: [{ id: 'A', name: 'A' }, { id: 'B', name: 'B' }],
+      exercises: [
+        { id: 'A', name: 'A' },
+        { id: 'B', name: 'B' },
+      ],
       pagination: { total: 5, next: 'cursor-2' },
     };
     await outputList(ctx, async () => page, { limit: 2, follow: false });

@@ -74,7 +74,11 @@ describe('options built by the actions', () => {
 
   it('config set: the value checked and normalised before run()', async () => {
     expect((await optionsOf('config', ['config', 'set', 'timeout', '10000'])).options).toEqual({ action: 'set', key: 'timeout', value: 10000 });
-    expect((await optionsOf('config', ['config', 'set', 'base-url', 'http://127.0.0.1:9/x/'])).options).toEqual({ action: 'set', key: 'base-url', value: 'http://127.0.0.1:9/x' });
+    expect((await optionsOf('config', ['config', 'set', 'base-url', 'http://127.0.0.1:9/x/'])).options).toEqual({
+      action: 'set',
+      key: 'base-url',
+      value: 'http://127.0.0.1:9/x',
+    });
   });
 
   it('serve: the defaults from src/defaults.ts, keys parsed into plans', async () => {
@@ -112,7 +116,7 @@ describe('usage errors come from the action, before run()', () => {
 });
 
 describe('runCli in-process', () => {
-  it('writes help and the version to the context\'s stdout and exits 0', async () => {
+  it("writes help and the version to the context's stdout and exits 0", async () => {
     const help = await runInProcess(['--help'], { columns: 200 });
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/\nUSAGE\n {2}exercises <command>/);
@@ -123,7 +127,7 @@ describe('runCli in-process', () => {
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
-  it('writes commander\'s own errors to the context\'s stderr with exit 2', async () => {
+  it("writes commander's own errors to the context's stderr with exit 2", async () => {
     const r = await runInProcess(['--no-such-flag']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: Unknown option '--no-such-flag'\.\nRun `exercises --help` for usage\.\n$/);

@@ -38,11 +38,14 @@ describe('paginate', () => {
     const calls: PageCursor[] = [];
     const all = ['a', 'b', 'c', 'd'];
     const ids = await collect(
-      paginate(async (c) => {
-        calls.push(c);
-        const start = c.after ? all.indexOf(c.after) + 1 : 0;
-        return { exercises: all.slice(start, start + 2).map((id) => ({ id, name: id })), pagination: { total: 4 } };
-      }, { limit: 2 }),
+      paginate(
+        async (c) => {
+          calls.push(c);
+          const start = c.after ? all.indexOf(c.after) + 1 : 0;
+          return { exercises: all.slice(start, start + 2).map((id) => ({ id, name: id })), pagination: { total: 4 } };
+        },
+        { limit: 2 },
+      ),
     );
     expect(ids).toEqual(all);
     expect(calls).toEqual([{}, { after: 'b' }]);

@@ -33,7 +33,9 @@ describe('show', () => {
   });
 
   it('keeps input order for many ids fetched concurrently', async () => {
-    const ids = CATALOGUE.map((e) => e.id).reverse().slice(0, 30);
+    const ids = CATALOGUE.map((e) => e.id)
+      .reverse()
+      .slice(0, 30);
     const r = await show([...ids, '--format', 'jsonl']);
     expect(r.code).toBe(0);
     expect(jsonlIds(r.stdout)).toEqual(ids);
@@ -75,7 +77,9 @@ describe('show', () => {
       },
     });
     try {
-      const r = await runInProcess(['show', 'Push_Up', 'Barbell_Bench_Press', 'Plank', 'Barbell_Back_Squat', '--format', 'json', '--retries', '0'], { env: serverEnv(failing) });
+      const r = await runInProcess(['show', 'Push_Up', 'Barbell_Bench_Press', 'Plank', 'Barbell_Back_Squat', '--format', 'json', '--retries', '0'], {
+        env: serverEnv(failing),
+      });
       expect(r.code).toBe(6);
       const printed = JSON.parse(r.stdout) as Array<{ id: string }>;
       expect(printed.map((e) => e.id)).toEqual(['Push_Up', 'Barbell_Bench_Press']);

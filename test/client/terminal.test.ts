@@ -31,7 +31,10 @@ describe('format flags', () => {
   it('--json with --format jsonl is jsonl', async () => {
     const r = await runInProcess(['ids', '--limit', '2', '--json', 'id', '--format', 'jsonl'], { env: serverEnv(server) });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     for (const l of lines) expect(Object.keys(l)).toEqual(['id']);
   });
@@ -55,13 +58,16 @@ describe('--json <fields>', () => {
     expect(Object.keys(JSON.parse(r.stdout))).toEqual(['id', 'level']);
   });
 
-  it.each([['ids'], ['query'], ['show', 'Plank']])('%s: an unknown field is a usage error listing the valid ones, with no request and no key needed', async (...args) => {
-    const r = await runInProcess([...args, '--json', 'id,nope'], { env: { EXERCISES_BASE_URL: server.url } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Unknown field for --json: "nope"/);
-    expect(r.stderr).toMatch(/Valid fields: id, name/);
-    expect(server.requests).toHaveLength(0);
-  });
+  it.each([['ids'], ['query'], ['show', 'Plank']])(
+    '%s: an unknown field is a usage error listing the valid ones, with no request and no key needed',
+    async (...args) => {
+      const r = await runInProcess([...args, '--json', 'id,nope'], { env: { EXERCISES_BASE_URL: server.url } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/Unknown field for --json: "nope"/);
+      expect(r.stderr).toMatch(/Valid fields: id, name/);
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe('the pager', () => {

@@ -42,10 +42,13 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
   await Promise.all(
-    servers.splice(0).map((s) => new Promise<void>((resolve) => {
-      s.closeAllConnections();
-      s.close(() => resolve());
-    })),
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
+    ),
   );
 });
 
@@ -79,7 +82,9 @@ describe('Transport.getJson', () => {
   it('redacts the key from a server message that echoes it', async () => {
     const { url } = await serve((req, res) => json(res, 503, { error: { code: 'x', message: `key ${String(req.headers['x-api-key'])} is over quota` } }));
     const lines: string[] = [];
-    const err = await transport({ baseUrl: url, apiKey: 'secret-key', retries: 1, log: (l) => lines.push(l) }).getJson('/x').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url, apiKey: 'secret-key', retries: 1, log: (l) => lines.push(l) })
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toContain('key *** is over quota');
     expect(JSON.stringify((err as NetworkError).details)).not.toContain('secret-key');
@@ -88,7 +93,9 @@ describe('Transport.getJson', () => {
 
   it('gives up on 429 after the retries, quoting Retry-After', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '0' }));
-    const err = await transport({ baseUrl: url, retries: 1 }).getJson('/x').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url, retries: 1 })
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toContain('slow down');
     expect(seen).toHaveLength(2);
@@ -96,7 +103,9 @@ describe('Transport.getJson', () => {
 
   it('does not wait out a Retry-After beyond the cap', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, {}, { 'retry-after': '3600' }));
-    const err = await transport({ baseUrl: url, retries: 3 }).getJson('/x').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url, retries: 3 })
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toContain('3600 s');
     expect(seen).toHaveLength(1);
@@ -142,15 +151,18 @@ describe('Transport.getJson', () => {
       res.write('{"padding":"');
       const write = (): void => {
         while (sent < 9 && res.write(chunk)) sent++;
-        if (sent < 9) res.once('drain', () => {
-          sent++;
-          write();
-        });
+        if (sent < 9)
+          res.once('drain', () => {
+            sent++;
+            write();
+          });
         else res.end('"}');
       };
       write();
     });
-    const err = await transport({ baseUrl: url }).getJson('/big').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url })
+      .getJson('/big')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect((err as Error).message).toMatch(/GET \/big is larger than 8192 KiB/);
   });
@@ -158,7 +170,9 @@ describe('Transport.getJson', () => {
   it('gives up on a server that never answers within the timeout', async () => {
     const { url, seen } = await serve(() => {});
     const started = Date.now();
-    const err = await transport({ baseUrl: url, timeoutMs: 300, retries: 1 }).getJson('/hang').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url, timeoutMs: 300, retries: 1 })
+      .getJson('/hang')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).code).toBe('timeout');
     expect(seen).toHaveLength(2);
@@ -181,7 +195,9 @@ describe('Transport.getJson', () => {
     const { url } = await serve(() => {});
     const port = new URL(url).port;
     await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
-    const err = await transport({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 }).getJson('/x').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 })
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toContain('refused');
   });
@@ -258,7 +274,7 @@ describe('Transport signals', () => {
     expect(getEventListeners(ctrlC.signal, 'abort')).toHaveLength(0);
   });
 
-  it('still aborts requests in flight on the context signal and on the caller\'s own', async () => {
+  it("still aborts requests in flight on the context signal and on the caller's own", async () => {
     const { url } = await serve(() => {}); // never answers
     const ctrlC = new AbortController();
     const t = transport({ baseUrl: url, signal: ctrlC.signal, timeoutMs: 10_000 });

@@ -13,7 +13,12 @@ describe('ids run()', () => {
     const r = await runCommand(ids, { paging: pagingFromOptions({}) }, t);
     expect(r.code, r.stderr).toBe(0);
     expect(t.http.requests()[0]).toMatch(/^\/exercise\/exerciseIds/);
-    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['Barbell_Bench_Press', 'Plank']);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['Barbell_Bench_Press', 'Plank']);
   });
 
   it('a 403 is exit 3 and prints nothing on stdout', async () => {

@@ -20,7 +20,12 @@ describe('query run()', () => {
     expect(sent.searchParams.get('primaryMuscle')).toBe('CHEST');
     expect(sent.searchParams.getAll('level')).toEqual(['BEGINNER']);
     expect(t.http.headersOf(0)['x-api-key']).toBe(FAKE_KEY);
-    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['Barbell_Bench_Press', 'Plank']);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['Barbell_Bench_Press', 'Plank']);
   });
 
   it('--json prints the answer as JSON: the records and the pagination', async () => {
@@ -44,7 +49,7 @@ describe('query run()', () => {
     expect(r.stdout).toContain('Plank');
   });
 
-  it('a 401 is exit 3 with the service\'s reason', async () => {
+  it("a 401 is exit 3 with the service's reason", async () => {
     const t = fakeRun();
     t.http.error('/exercise/query', 401, 'UNAUTHORIZED', 'The API key is not valid.');
     const r = await runCommand(run, options(), t);
@@ -62,7 +67,7 @@ describe('query run()', () => {
     expect(r.stderr).toMatch(/rate/i);
   });
 
-  it('an answer that is not the interface\'s shape is reported plainly, not printed', async () => {
+  it("an answer that is not the interface's shape is reported plainly, not printed", async () => {
     const t = fakeRun();
     t.http.json('/exercise/query', { exercises: 'not a list' });
     const r = await runCommand(run, options(), t);

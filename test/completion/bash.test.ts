@@ -97,9 +97,28 @@ describe('enum values and choices', () => {
 
 describe('config keys', () => {
   it('offers every key to get and unset, and only the settable ones to set', () => {
-    expect(bashComplete(bash, { words: ['exercises', 'config', 'get', ''] })).toEqual(['api-key', 'base-url', 'lang', 'timeout', 'deadline', 'retries', 'budget', 'cache-ttl', 'catalogue']);
+    expect(bashComplete(bash, { words: ['exercises', 'config', 'get', ''] })).toEqual([
+      'api-key',
+      'base-url',
+      'lang',
+      'timeout',
+      'deadline',
+      'retries',
+      'budget',
+      'cache-ttl',
+      'catalogue',
+    ]);
     expect(bashComplete(bash, { words: ['exercises', 'config', 'unset', 'r'] })).toEqual(['retries']);
-    expect(bashComplete(bash, { words: ['exercises', 'config', 'set', ''] })).toEqual(['base-url', 'lang', 'timeout', 'deadline', 'retries', 'budget', 'cache-ttl', 'catalogue']);
+    expect(bashComplete(bash, { words: ['exercises', 'config', 'set', ''] })).toEqual([
+      'base-url',
+      'lang',
+      'timeout',
+      'deadline',
+      'retries',
+      'budget',
+      'cache-ttl',
+      'catalogue',
+    ]);
     // The value of `config set <key> <value>` is not a key.
     expect(bashComplete(bash, { words: ['exercises', 'config', 'set', 'lang', ''] })).toEqual([]);
   });
@@ -121,7 +140,12 @@ describe('exercise ids and names from a catalogue directory', () => {
   it('offers ids and names (EXERCISES_CATALOGUE), names with spaces quoted', () => {
     const env = { EXERCISES_CATALOGUE: dir };
     expect(bashComplete(bash, { words: ['exercises', 'show', 'Barbell_'], env })).toEqual(['Barbell_Bench_Press', 'Barbell_Curl']);
-    expect(bashComplete(bash, { words: ['exercises', 'show', 'Barbell'], env })).toEqual(['Barbell_Bench_Press', 'Barbell\\ Bench\\ Press', 'Barbell_Curl', 'Barbell\\ Curl']);
+    expect(bashComplete(bash, { words: ['exercises', 'show', 'Barbell'], env })).toEqual([
+      'Barbell_Bench_Press',
+      'Barbell\\ Bench\\ Press',
+      'Barbell_Curl',
+      'Barbell\\ Curl',
+    ]);
     // Names in any case; ids as typed.
     expect(bashComplete(bash, { words: ['exercises', 'show', 'barbell\\ b'], env })).toEqual(['Barbell\\ Bench\\ Press']);
     expect(bashComplete(bash, { words: ['exercises', 'show', '"Barbell B'], env })).toEqual(['Barbell Bench Press']);

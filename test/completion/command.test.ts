@@ -36,7 +36,7 @@ describe('exercises completion', () => {
     for (const step of INSTALL_STEPS) for (const line of step.commands) expect(joined).toContain(line);
     expect(help.stdout).toContain('exercises completion zsh > "${fpath[1]}/_exercises"');
     expect(help.stdout).toContain('exercises completion fish > ~/.config/fish/completions/exercises.fish');
-    expect(joined.replace(/\s+/g, " ")).toMatch(/never sends a request/);
+    expect(joined.replace(/\s+/g, ' ')).toMatch(/never sends a request/);
   });
 
   it('answers an unusable __complete line with nothing, successfully', async () => {

@@ -50,7 +50,10 @@ describe('dist/completion.json', () => {
     };
     walk(fullProgram(), []);
     expect(find(data.program, ['download'])!.options.find((o) => o.flags.includes('--dir'))).toMatchObject({ value: 'required', complete: { kind: 'dirs' } });
-    expect(find(data.program, ['image'])!.options.find((o) => o.flags.includes('--output'))).toMatchObject({ flags: ['-o', '--output'], complete: { kind: 'files' } });
+    expect(find(data.program, ['image'])!.options.find((o) => o.flags.includes('--output'))).toMatchObject({
+      flags: ['-o', '--output'],
+      complete: { kind: 'files' },
+    });
   });
 
   it('gives every enum filter flag its values in the friendly spelling', () => {
@@ -72,10 +75,19 @@ describe('dist/completion.json', () => {
 describe('describeProgram', () => {
   it('picks up a new flag, command and argument with no change to completion', () => {
     const program = new Command('exercises').option('--brand-new <dir>', 'somewhere');
-    program.command('mirror').argument('<dir>', 'where').addOption(new Option('--mode <mode>', 'how').choices(['fast', 'slow'])).option('--hidden-one', 'x');
+    program
+      .command('mirror')
+      .argument('<dir>', 'where')
+      .addOption(new Option('--mode <mode>', 'how').choices(['fast', 'slow']))
+      .option('--hidden-one', 'x');
     program.commands[0]!.options.at(-1)!.hidden = true;
     const data = describeProgram(program, []);
-    expect(data.program.options.find((o) => o.flags.includes('--brand-new'))).toEqual({ flags: ['--brand-new'], description: 'somewhere', value: 'required', complete: { kind: 'dirs' } });
+    expect(data.program.options.find((o) => o.flags.includes('--brand-new'))).toEqual({
+      flags: ['--brand-new'],
+      description: 'somewhere',
+      value: 'required',
+      complete: { kind: 'dirs' },
+    });
     const mirror = find(data.program, ['mirror'])!;
     expect(mirror.args).toEqual([{ name: 'dir', variadic: false, complete: { kind: 'dirs' } }]);
     expect(mirror.options.find((o) => o.flags.includes('--mode'))?.complete).toEqual({ values: ['fast', 'slow'] });

@@ -16,7 +16,14 @@ import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { catalogueDir } from './shell-driver.js';
 import { tempDir } from '../helpers/temp.js';
 
-const data = describeProgram(buildProgram({ context: () => { throw new Error('not run'); } }), CONFIG_KEYS);
+const data = describeProgram(
+  buildProgram({
+    context: () => {
+      throw new Error('not run');
+    },
+  }),
+  CONFIG_KEYS,
+);
 
 function sources(entries: ExerciseEntry[], media: Record<string, string[]> = {}): () => LocalSources {
   return () => ({ exercises: () => entries, mediaNames: (id) => media[id] ?? [] });
@@ -38,9 +45,19 @@ describe('dequote', () => {
 
 describe('reassemble', () => {
   it("glues bash's pieces around = and : back into words", () => {
-    expect(reassemble(['exercises', 'query', '--muscle', '=', 'ch'], 4, true)).toEqual({ words: ['exercises', 'query', '--muscle=ch'], cword: 2, replacedFrom: 9 });
+    expect(reassemble(['exercises', 'query', '--muscle', '=', 'ch'], 4, true)).toEqual({
+      words: ['exercises', 'query', '--muscle=ch'],
+      cword: 2,
+      replacedFrom: 9,
+    });
     expect(reassemble(['exercises', 'query', '--muscle', '='], 3, true)).toEqual({ words: ['exercises', 'query', '--muscle='], cword: 2, replacedFrom: 9 });
-    expect(reassemble(['exercises', '--base-url', 'http', ':', '//h', ':', '9', 'show', ''], 8, true).words).toEqual(['exercises', '--base-url', 'http://h:9', 'show', '']);
+    expect(reassemble(['exercises', '--base-url', 'http', ':', '//h', ':', '9', 'show', ''], 8, true).words).toEqual([
+      'exercises',
+      '--base-url',
+      'http://h:9',
+      'show',
+      '',
+    ]);
   });
 
   it('leaves zsh and fish words alone and drops words after the cursor', () => {
@@ -78,16 +95,18 @@ describe('complete', () => {
   });
 
   it('offers ids as typed and names in any case, each once', () => {
-    const entries = [
-      { id: 'Plank', name: 'Plank' },
-      { id: 'Side_Plank', name: 'Side Plank' },
-      { id: 'plank_jack' },
-    ];
+    const entries = [{ id: 'Plank', name: 'Plank' }, { id: 'Side_Plank', name: 'Side Plank' }, { id: 'plank_jack' }];
     expect(values(['exercises', 'show', 'Pl'], entries)).toEqual(['Plank']);
     expect(values(['exercises', 'show', 'pl'], entries)).toEqual(['Plank', 'plank_jack']);
     expect(values(['exercises', 'show', 'side p'], entries)).toEqual(['Side Plank']);
     const described = complete(data, ['exercises', 'show', 'Side'], 2, sources(entries));
-    expect(described).toEqual({ directive: 'words', candidates: [{ value: 'Side_Plank', description: 'Side Plank' }, { value: 'Side Plank', description: 'Side_Plank' }] });
+    expect(described).toEqual({
+      directive: 'words',
+      candidates: [
+        { value: 'Side_Plank', description: 'Side Plank' },
+        { value: 'Side Plank', description: 'Side_Plank' },
+      ],
+    });
   });
 
   it('offers at most MAX_EXERCISE_CANDIDATES, then what was typed, so no shell inserts more than all share', () => {
@@ -118,7 +137,12 @@ describe('complete', () => {
       },
       mediaNames: () => [],
     });
-    for (const words of [['exercises', ''], ['exercises', 'show', '--'], ['exercises', 'query', '--muscle', '']]) complete(data, words, words.length - 1, counting);
+    for (const words of [
+      ['exercises', ''],
+      ['exercises', 'show', '--'],
+      ['exercises', 'query', '--muscle', ''],
+    ])
+      complete(data, words, words.length - 1, counting);
     expect(asked).toBe(0);
     complete(data, ['exercises', 'show', ''], 2, counting);
     expect(asked).toBe(1);

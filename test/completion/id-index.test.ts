@@ -24,7 +24,11 @@ describe('id index', () => {
 
   it('keeps one line per id: a new name moves it last, a missing name keeps the old one', () => {
     const dir = cacheDir();
-    appendIdIndex(dir, [{ id: 'A', name: 'Alpha' }, { id: 'B', name: 'Beta' }, { id: 'C', name: 'Gamma' }]);
+    appendIdIndex(dir, [
+      { id: 'A', name: 'Alpha' },
+      { id: 'B', name: 'Beta' },
+      { id: 'C', name: 'Gamma' },
+    ]);
     appendIdIndex(dir, [{ id: 'A', name: 'Alpha 2' }, { id: 'B' }, { id: 'D', name: 'Delta' }, { id: 'D', name: 'Delta' }]);
     expect(readIdIndex(dir)).toEqual([
       { id: 'B', name: 'Beta' },
@@ -44,7 +48,11 @@ describe('id index', () => {
 
   it('keeps the newest lines up to the cap', () => {
     const dir = cacheDir();
-    appendIdIndex(dir, Array.from({ length: 8 }, (_, i) => ({ id: `id${i}` })), { maxLines: 5 });
+    appendIdIndex(
+      dir,
+      Array.from({ length: 8 }, (_, i) => ({ id: `id${i}` })),
+      { maxLines: 5 },
+    );
     expect(readIdIndex(dir).map((e) => e.id)).toEqual(['id3', 'id4', 'id5', 'id6', 'id7']);
     appendIdIndex(dir, [{ id: 'new' }], { maxLines: 5 });
     expect(readIdIndex(dir).map((e) => e.id)).toEqual(['id4', 'id5', 'id6', 'id7', 'new']);
@@ -105,7 +113,10 @@ describe('searching the index', () => {
     ]);
     expect(readIdIndexMatching(cacheDir(), 'P')).toEqual([]);
     // The first ones in file order, however many more match.
-    expect(readIdIndexMatching(dir, 'pu', 2)).toEqual([{ id: 'Push_Up', name: 'Push-Up' }, { id: 'Pull_Up', name: 'Pull-Up' }]);
+    expect(readIdIndexMatching(dir, 'pu', 2)).toEqual([
+      { id: 'Push_Up', name: 'Push-Up' },
+      { id: 'Pull_Up', name: 'Pull-Up' },
+    ]);
     expect(readIdIndexMatching(dir, '', 3).map((e) => e.id)).toEqual(['Push_Up', 'Pull_Up', 'push_press']);
   });
 });

@@ -17,7 +17,11 @@ describe.skipIf(!hasShell('zsh'))('zsh script', () => {
 
   it('registers _exercises for exercises when sourced after compinit', async () => {
     const zsh = await shellEnv('zsh');
-    const r = spawnSync('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -d "$HOME/.zcompdump" && source ${zsh.script} && print -r -- $_comps[exercises]`], { env: zsh.env, encoding: 'utf8' });
+    const r = spawnSync(
+      'zsh',
+      ['-f', '-c', `autoload -U compinit && compinit -u -d "$HOME/.zcompdump" && source ${zsh.script} && print -r -- $_comps[exercises]`],
+      { env: zsh.env, encoding: 'utf8' },
+    );
     expect(r.stdout.trim()).toBe('_exercises');
   });
 });

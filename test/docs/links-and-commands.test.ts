@@ -35,13 +35,22 @@ describe('markdown helpers', () => {
       ['jq', '-r', '.id'],
       ['exercises', 'show', 'Push Up', '-'],
     ]);
-    expect(shellSegments('cat "$(exercises config path)"')).toEqual([['exercises', 'config', 'path'], ['cat', 'SUBST']]);
-    expect(shellSegments('source <(exercises completion bash)')).toEqual([['exercises', 'completion', 'bash'], ['source', 'SUBST']]);
+    expect(shellSegments('cat "$(exercises config path)"')).toEqual([
+      ['exercises', 'config', 'path'],
+      ['cat', 'SUBST'],
+    ]);
+    expect(shellSegments('source <(exercises completion bash)')).toEqual([
+      ['exercises', 'completion', 'bash'],
+      ['source', 'SUBST'],
+    ]);
   });
 
   it('finds the commands in code and inline code, not placeholders', () => {
     const md = '# `exercises x`\n\nRun `exercises ids --all`.\n\n```sh\nFOO=1 exercises show \\\n  Push_Up\nexercises ids --after <cursor>\n```\n';
-    expect(quotedCommands('f.md', md).map((c) => c.args)).toEqual([['show', 'Push_Up'], ['ids', '--all']]);
+    expect(quotedCommands('f.md', md).map((c) => c.args)).toEqual([
+      ['show', 'Push_Up'],
+      ['ids', '--all'],
+    ]);
   });
 });
 

@@ -36,7 +36,10 @@ const groff = has('groff');
 /** The page as a terminal shows it, plain text, and what the formatter warned about. */
 async function render(file: string, viaMan = false): Promise<{ text: string; warnings: string }> {
   const { stdout, stderr } = viaMan
-    ? await promisify(execFile)('man', ['-l', '--warnings=w', file], { encoding: 'utf8', env: { ...process.env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' } })
+    ? await promisify(execFile)('man', ['-l', '--warnings=w', file], {
+        encoding: 'utf8',
+        env: { ...process.env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100' },
+      })
     : await promisify(execFile)('groff', ['-man', '-Tutf8', '-ww', file], { encoding: 'utf8' });
   // Bold and underline as overstrikes or SGR sequences become plain text.
   return { text: stdout.replace(/.\x08/g, '').replace(/\x1b\[[0-9;]*m/g, ''), warnings: stderr };
@@ -45,7 +48,9 @@ async function render(file: string, viaMan = false): Promise<{ text: string; war
 describe('man pages', () => {
   it('are built: one per command and subcommand, plus exercises(1)', () => {
     expect(existsSync(MAN_DIR), 'man/ is written by `npm run build`').toBe(true);
-    const built = readdirSync(MAN_DIR).filter((f) => f.endsWith('.1')).sort();
+    const built = readdirSync(MAN_DIR)
+      .filter((f) => f.endsWith('.1'))
+      .sort();
     expect(built).toEqual(expected.map((p) => `${p.name}.1`).sort());
     expect(built.length).toBeGreaterThanOrEqual(20);
   });
@@ -61,22 +66,26 @@ describe('man pages', () => {
     for (const { name } of expected) expect(files).toContain(`man/${name}.1`);
   }, 60_000);
 
-  it.skipIf(!groff)('render without warnings, with every section, the flags, exit codes and variables', async () => {
-    const rendered = await Promise.all(expected.map(async (page) => ({ ...page, ...(await render(join(MAN_DIR, `${page.name}.1`))) })));
-    for (const { name, cmd, text, warnings } of rendered) {
-      expect(warnings, name).toBe('');
-      const headings = text.split('\n').filter((l) => /^[A-Z][A-Z ]+$/.test(l));
-      for (const section of SECTIONS) expect(headings, `${name}: ${section}`).toContain(section);
-      expect(text).toContain(`${name} - ${cmd.description().split('\n')[0]!.slice(0, 20)}`);
-      for (const option of cmd.options) if (option.long !== '--help') expect(text, `${name}: ${option.long}`).toContain(option.long);
-      // Subcommands' pages list the global options they inherit; flags copy as ASCII hyphens.
-      if (name !== 'exercises') expect(text).toContain('Inherited options');
-      expect(text).toContain('--base-url');
-      expect(text).not.toContain('\u2212');
-      for (const { code, meaning } of EXIT_CODE_TABLE) expect(text.replace(/\s+/g, ' ')).toContain(`${code} ${meaning}`);
-      for (const { name: variable } of ENVIRONMENT_VARIABLES) expect(text).toContain(variable);
-    }
-  }, 60_000);
+  it.skipIf(!groff)(
+    'render without warnings, with every section, the flags, exit codes and variables',
+    async () => {
+      const rendered = await Promise.all(expected.map(async (page) => ({ ...page, ...(await render(join(MAN_DIR, `${page.name}.1`))) })));
+      for (const { name, cmd, text, warnings } of rendered) {
+        expect(warnings, name).toBe('');
+        const headings = text.split('\n').filter((l) => /^[A-Z][A-Z ]+$/.test(l));
+        for (const section of SECTIONS) expect(headings, `${name}: ${section}`).toContain(section);
+        expect(text).toContain(`${name} - ${cmd.description().split('\n')[0]!.slice(0, 20)}`);
+        for (const option of cmd.options) if (option.long !== '--help') expect(text, `${name}: ${option.long}`).toContain(option.long);
+        // Subcommands' pages list the global options they inherit; flags copy as ASCII hyphens.
+        if (name !== 'exercises') expect(text).toContain('Inherited options');
+        expect(text).toContain('--base-url');
+        expect(text).not.toContain('\u2212');
+        for (const { code, meaning } of EXIT_CODE_TABLE) expect(text.replace(/\s+/g, ' ')).toContain(`${code} ${meaning}`);
+        for (const { name: variable } of ENVIRONMENT_VARIABLES) expect(text).toContain(variable);
+      }
+    },
+    60_000,
+  );
 
   it.skipIf(!has('man'))('open with `man -l`', async () => {
     const { text, warnings } = await render(join(MAN_DIR, 'exercises.1'), true);

@@ -63,7 +63,15 @@ function fetchRaw(path: string, options: { stopAfter?: number } = {}): Promise<S
         if (settled) return;
         settled = true;
         clearTimeout(stall);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, body: Buffer.concat(chunks), ending, complete: res.complete, ms: performance.now() - started });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          bytes,
+          body: Buffer.concat(chunks),
+          ending,
+          complete: res.complete,
+          ms: performance.now() - started,
+        });
       };
       res.on('data', (c: Buffer) => {
         bytes += c.length;
@@ -98,7 +106,11 @@ describe('fault helpers produce their faults', () => {
   });
 
   it('cutResponseAfter cuts a body sent in one write, at a chunk boundary and at its first byte alike', async () => {
-    for (const [path, limit] of [[SHORT, 350_000], [VIDEO, 1024 * 1024], [VIDEO, 1]] as const) {
+    for (const [path, limit] of [
+      [SHORT, 350_000],
+      [VIDEO, 1024 * 1024],
+      [VIDEO, 1],
+    ] as const) {
       intercept = (_req, res) => {
         cutResponseAfter(res, limit);
         return false;

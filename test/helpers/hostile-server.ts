@@ -145,7 +145,10 @@ export function manySummaries(count: number): Array<{ id: string; name: string }
 export function drip(everyMs: number, options: { body?: Buffer | string; contentType?: string; contentLength?: number } = {}): Attack {
   const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
   return (req, res, server) => {
-    res.writeHead(200, { 'content-type': options.contentType ?? 'application/json', ...(options.contentLength !== undefined ? { 'content-length': options.contentLength } : {}) });
+    res.writeHead(200, {
+      'content-type': options.contentType ?? 'application/json',
+      ...(options.contentLength !== undefined ? { 'content-length': options.contentLength } : {}),
+    });
     res.flushHeaders();
     let i = 0;
     const timer = setInterval(() => {
@@ -174,7 +177,12 @@ export function cutEach(body: Buffer, perConnection: number, contentType = 'imag
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const from = range ? Number(range[1]) : 0;
     // A validator, so the client may resume with Range: each connection then brings new bytes.
-    const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': body.length - from, 'accept-ranges': 'bytes', etag: '"v1"' };
+    const headers: Record<string, string | number> = {
+      'content-type': contentType,
+      'content-length': body.length - from,
+      'accept-ranges': 'bytes',
+      etag: '"v1"',
+    };
     if (range) headers['content-range'] = `bytes ${from}-${body.length - 1}/${body.length}`;
     res.writeHead(range ? 206 : 200, headers);
     const part = body.subarray(from, from + perConnection);

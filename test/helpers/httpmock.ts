@@ -46,9 +46,7 @@ export function httpmock(baseUrl = FAKE_BASE_URL): HttpMock {
   agent.disableNetConnect();
   const pool = agent.get(new URL(baseUrl).origin);
   const answer = (path: PathMatch, status: number, body: string | Buffer, headers: Record<string, string>, reply: Reply = {}): void => {
-    const scope = pool
-      .intercept({ path: matcher(path), method: 'GET' })
-      .reply(reply.status ?? status, body, { headers: { ...headers, ...reply.headers } });
+    const scope = pool.intercept({ path: matcher(path), method: 'GET' }).reply(reply.status ?? status, body, { headers: { ...headers, ...reply.headers } });
     const times = reply.times ?? 1;
     if (times === Infinity) scope.persist();
     else if (times > 1) scope.times(times);
@@ -58,7 +56,13 @@ export function httpmock(baseUrl = FAKE_BASE_URL): HttpMock {
     agent,
     json: (path, body, reply) => answer(path, 200, JSON.stringify(body), { 'content-type': 'application/json' }, reply),
     error: (path, status, code, message, reply) =>
-      answer(path, status, JSON.stringify({ error: { code, message } }), { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '0' } : {}) }, reply),
+      answer(
+        path,
+        status,
+        JSON.stringify({ error: { code, message } }),
+        { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '0' } : {}) },
+        reply,
+      ),
     bytes: (path, body, contentType, reply) =>
       answer(path, 200, body, { 'content-type': contentType, 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' }, reply),
     requests: () => calls().map((c) => new URL(c.fullUrl).pathname + new URL(c.fullUrl).search),

@@ -20,7 +20,10 @@ export class MemoryOutput extends Writable {
   private readonly chunks: Buffer[] = [];
   private readonly waiters: Array<() => void> = [];
 
-  constructor(readonly isTTY = false, readonly columns?: number) {
+  constructor(
+    readonly isTTY = false,
+    readonly columns?: number,
+  ) {
     super();
   }
 

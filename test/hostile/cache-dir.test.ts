@@ -21,7 +21,16 @@ afterAll(() => server.close());
 beforeEach(() => {
   home = tempDir('hostile-cachedir-');
   root = join(home, '.cache', 'exercises');
-  server.route(/^\/exercise\/exerciseIds/, listPage([{ id: 'x1', name: 'One' }, { id: 'x2', name: 'Two' }], { total: 2, next: null }));
+  server.route(
+    /^\/exercise\/exerciseIds/,
+    listPage(
+      [
+        { id: 'x1', name: 'One' },
+        { id: 'x2', name: 'Two' },
+      ],
+      { total: 2, next: null },
+    ),
+  );
   server.route(/^\/exercise\/x\d+/, (req, res, s) => json({ id: req.url!.split('/')[2]!.split('?')[0], name: 'Record' })(req, res, s));
 });
 afterEach(() => {
@@ -57,7 +66,11 @@ describe('a cache directory that is not what it should be', () => {
   it('a symlink loop at http/: cache info, cache clear and show exit 6 naming it, never 1', async () => {
     mkdirSync(root, { recursive: true });
     symlinkSync(join(root, 'http'), join(root, 'http'));
-    for (const args of [['cache', 'info'], ['cache', 'clear'], ['show', 'x1']]) {
+    for (const args of [
+      ['cache', 'info'],
+      ['cache', 'clear'],
+      ['show', 'x1'],
+    ]) {
       const r = await run(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(6);
       expect(r.stderr).toContain(join(root, 'http'));
@@ -67,7 +80,10 @@ describe('a cache directory that is not what it should be', () => {
   it('a file where the cache root should be: exit 6, never 1', async () => {
     mkdirSync(join(home, '.cache'), { recursive: true });
     writeFileSync(root, 'a file');
-    for (const args of [['cache', 'info'], ['cache', 'clear']]) {
+    for (const args of [
+      ['cache', 'info'],
+      ['cache', 'clear'],
+    ]) {
       const r = await run(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(6);
       expect(r.stderr).toMatch(/not a directory/);

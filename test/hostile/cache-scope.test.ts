@@ -52,7 +52,7 @@ describe('cache keys hold the whole base URL', () => {
     expect(server.count(/^\/b\/exercise\/x1/)).toBe(1);
   });
 
-  it('--offline under /b does not find /a\'s answer', async () => {
+  it("--offline under /b does not find /a's answer", async () => {
     expect((await run('/a', ['show', 'x1', '--json'])).code).toBe(0);
     const b = await run('/b', ['--offline', 'show', 'x1', '--json']);
     expect(b.code).toBe(6);

@@ -87,7 +87,10 @@ describe('the whole command deadline', () => {
     const home = tempDir();
     const env = { HOME: home, XDG_CONFIG_HOME: `${home}/.config` };
     expect(resolveSettings({ env, globals: { ...DEFAULT_GLOBALS } }).deadline).toMatchObject({ ms: 60_000, source: 'default' });
-    expect(resolveSettings({ env: { ...env, EXERCISES_DEADLINE: '2m' }, globals: { ...DEFAULT_GLOBALS } }).deadline).toMatchObject({ ms: 120_000, source: 'env' });
+    expect(resolveSettings({ env: { ...env, EXERCISES_DEADLINE: '2m' }, globals: { ...DEFAULT_GLOBALS } }).deadline).toMatchObject({
+      ms: 120_000,
+      source: 'env',
+    });
     expect(resolveSettings({ env, globals: { ...DEFAULT_GLOBALS, deadline: 0 } }).deadline).toMatchObject({ ms: null, source: 'flag' });
     expect(() => resolveSettings({ env: { ...env, EXERCISES_DEADLINE: 'soon' }, globals: { ...DEFAULT_GLOBALS } })).toThrow(/EXERCISES_DEADLINE must be/);
   });

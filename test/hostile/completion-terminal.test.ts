@@ -30,7 +30,11 @@ const HOSTILE = [
   { id: `Long${'x'.repeat(20_000)}`, name: 'Long' },
 ];
 /** Printable but hostile to a shell: offered, and must stay inert text. */
-const METACHARACTERS = [{ id: `$(touch ${marker})`, name: 'Sub' }, { id: `;touch ${marker};`, name: 'Semi' }, { id: '`touch x`', name: 'Tick' }];
+const METACHARACTERS = [
+  { id: `$(touch ${marker})`, name: 'Sub' },
+  { id: `;touch ${marker};`, name: 'Semi' },
+  { id: '`touch x`', name: 'Tick' },
+];
 const GOOD = { id: 'Plank', name: 'Plank' };
 
 describe('the completion index', () => {
@@ -40,7 +44,10 @@ describe('the completion index', () => {
     expect(readIdIndex(dir).map((e) => e.id)).toEqual([...METACHARACTERS.map((e) => e.id), 'Plank']);
     const text = readFileSync(join(dir, 'completion-ids.tsv'), 'utf8');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
-    appendIdIndex(dir, Array.from({ length: 5_000 }, (_, i) => ({ id: `id${i}`, name: `${'n'.repeat(250)}${i}` })));
+    appendIdIndex(
+      dir,
+      Array.from({ length: 5_000 }, (_, i) => ({ id: `id${i}`, name: `${'n'.repeat(250)}${i}` })),
+    );
     expect(statSync(join(dir, 'completion-ids.tsv')).size).toBeLessThanOrEqual(ID_INDEX_MAX_BYTES);
   });
 
@@ -70,45 +77,50 @@ describe.skipIf(tmuxMissing)('a TAB in a real terminal (tmux)', () => {
   for (const c of cases) {
     const missing = !hasShell(c.shell);
     if (missing) console.warn(`completion-terminal: ${c.shell} not installed, its case is skipped`);
-    it.skipIf(missing)(`${c.shell}: the title, the screen and the colours stay as they were, and nothing runs`, async () => {
-      const setup = await shellEnv(c.shell);
-      const cache = join(setup.home, '.cache', 'exercises');
-      mkdirSync(cache, { recursive: true });
-      writeFileSync(join(cache, 'completion-ids.tsv'), [...HOSTILE, ...METACHARACTERS, GOOD].map((e) => `${e.id}\t${e.name}`).join('\n') + '\n');
-      const socket = `ex-${process.pid}-${c.shell}`;
-      // The tmux server (one per test, on its own socket) and so the shell get the private HOME and PATH.
-      const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { TERM: 'xterm-256color', ...setup.env } });
-      const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-      try {
-        expect(tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '40', ...envArgs, c.start).status).toBe(0);
-        tmux('set-option', '-g', 'allow-rename', 'on');
-        tmux('set-option', '-g', 'set-titles', 'on');
-        const type = async (keys: string[], waitMs: number): Promise<void> => {
-          tmux('send-keys', '-t', 't', ...keys);
-          await new Promise((resolve) => setTimeout(resolve, waitMs));
-        };
-        await new Promise((resolve) => setTimeout(resolve, 1_000)); // the shell's first prompt
-        await type([c.load(setup.script), 'Enter'], 1_500);
-        await type(['echo BEFORE-TAB-LINE', 'Enter'], 500);
-        // Taken after the shell's own prompt set it (fish puts the directory there).
-        const titleBefore = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
-        await type(['exercises show '], 300);
-        await type(['Tab'], 2_500);
-        await type(['Tab'], 2_500);
-        const screen = tmux('capture-pane', '-p', '-t', 't').stdout;
-        const styled = tmux('capture-pane', '-p', '-e', '-t', 't').stdout;
-        const titleAfter = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
-        expect(screen, 'the screen was cleared').toContain('BEFORE-TAB-LINE');
-        expect(titleAfter).toBe(titleBefore);
-        expect(titleAfter).not.toContain('PWNED');
-        expect(styled, 'red text on the screen').not.toMatch(/\u001b\[(?:[0-9;]*;)?31m/);
-        expect(screen, screen).toMatch(/Plank/);
-        expect(existsSync(marker), 'a candidate ran').toBe(false);
-      } finally {
-        tmux('kill-server');
-        await new Promise((resolve) => setTimeout(resolve, 500)); // the shell writes its history as it goes
-        rmSync(setup.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      }
-    }, 30_000);
+    it.skipIf(missing)(
+      `${c.shell}: the title, the screen and the colours stay as they were, and nothing runs`,
+      async () => {
+        const setup = await shellEnv(c.shell);
+        const cache = join(setup.home, '.cache', 'exercises');
+        mkdirSync(cache, { recursive: true });
+        writeFileSync(join(cache, 'completion-ids.tsv'), [...HOSTILE, ...METACHARACTERS, GOOD].map((e) => `${e.id}\t${e.name}`).join('\n') + '\n');
+        const socket = `ex-${process.pid}-${c.shell}`;
+        // The tmux server (one per test, on its own socket) and so the shell get the private HOME and PATH.
+        const tmux = (...args: string[]) =>
+          spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { TERM: 'xterm-256color', ...setup.env } });
+        const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+        try {
+          expect(tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '40', ...envArgs, c.start).status).toBe(0);
+          tmux('set-option', '-g', 'allow-rename', 'on');
+          tmux('set-option', '-g', 'set-titles', 'on');
+          const type = async (keys: string[], waitMs: number): Promise<void> => {
+            tmux('send-keys', '-t', 't', ...keys);
+            await new Promise((resolve) => setTimeout(resolve, waitMs));
+          };
+          await new Promise((resolve) => setTimeout(resolve, 1_000)); // the shell's first prompt
+          await type([c.load(setup.script), 'Enter'], 1_500);
+          await type(['echo BEFORE-TAB-LINE', 'Enter'], 500);
+          // Taken after the shell's own prompt set it (fish puts the directory there).
+          const titleBefore = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
+          await type(['exercises show '], 300);
+          await type(['Tab'], 2_500);
+          await type(['Tab'], 2_500);
+          const screen = tmux('capture-pane', '-p', '-t', 't').stdout;
+          const styled = tmux('capture-pane', '-p', '-e', '-t', 't').stdout;
+          const titleAfter = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
+          expect(screen, 'the screen was cleared').toContain('BEFORE-TAB-LINE');
+          expect(titleAfter).toBe(titleBefore);
+          expect(titleAfter).not.toContain('PWNED');
+          expect(styled, 'red text on the screen').not.toMatch(/\u001b\[(?:[0-9;]*;)?31m/);
+          expect(screen, screen).toMatch(/Plank/);
+          expect(existsSync(marker), 'a candidate ran').toBe(false);
+        } finally {
+          tmux('kill-server');
+          await new Promise((resolve) => setTimeout(resolve, 500)); // the shell writes its history as it goes
+          rmSync(setup.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+        }
+      },
+      30_000,
+    );
   }
 });

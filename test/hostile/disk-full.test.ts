@@ -14,7 +14,8 @@ import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/serve
 import { runInProcess } from '../helpers/test-context.js';
 
 const real = { ...fsCalls };
-const enospc = (): NodeJS.ErrnoException => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+const enospc = (): NodeJS.ErrnoException =>
+  Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 const eio = (): NodeJS.ErrnoException => Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO', errno: -5, syscall: 'write' });
 
 describe('a full disk under mirror', () => {

@@ -69,7 +69,9 @@ describe('listings that do not end', () => {
 
   it('ids --all on a full page with no cursor and no id to go on: exit 7', async () => {
     server.route(/^\/exercise\/exerciseIds/, (_req, res) => {
-      const body = Buffer.from(JSON.stringify({ exercises: Array.from({ length: 25 }, (_, i) => ({ id: `E${i}`, name: 'x' })), pagination: { total: 100, next: '' } }));
+      const body = Buffer.from(
+        JSON.stringify({ exercises: Array.from({ length: 25 }, (_, i) => ({ id: `E${i}`, name: 'x' })), pagination: { total: 100, next: '' } }),
+      );
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
     });

@@ -45,7 +45,11 @@ describe('distinct ids, distinct paths', () => {
       expect(new Set(files.map(collisionKey)).size).toBe(IDS.length); // distinct even where case and normalisation fold
       expect(server.count(/^\/images\//)).toBe(IDS.length);
       const onDisk = files.map((f) => readFileSync(join(dir, f)));
-      for (const id of IDS) expect(onDisk.filter((b) => b.equals(imageOf(id))), id).toHaveLength(1);
+      for (const id of IDS)
+        expect(
+          onDisk.filter((b) => b.equals(imageOf(id))),
+          id,
+        ).toHaveLength(1);
     });
   }
 

@@ -40,7 +40,10 @@ function serve(server: HostileServer, service: Service): void {
       const page = service.ids.slice(start, start + 25);
       const media = premium ? { premiumImages: ['start'] } : {};
       const received = start + page.length;
-      const pagination = service.pagination?.(received, page[page.length - 1] ?? '') ?? { total: service.ids.length, next: received < service.ids.length ? `c${received}` : null };
+      const pagination = service.pagination?.(received, page[page.length - 1] ?? '') ?? {
+        total: service.ids.length,
+        next: received < service.ids.length ? `c${received}` : null,
+      };
       return send(200, { exercises: page.map((id) => ({ id, name: `Name ${id}`, ...media })), pagination });
     }
     if (segments[0] === 'exercise' && segments.length === 2) {
@@ -65,9 +68,13 @@ describe('mirror against a hostile service and target', () => {
     temps.push(dir);
     return dir;
   };
-  const mirror = (dir: string, args: string[] = [], key = KEY) => runInProcess(['--base-url', server.url, '--api-key', key, '--no-cache', 'mirror', dir, ...args]);
+  const mirror = (dir: string, args: string[] = [], key = KEY) =>
+    runInProcess(['--base-url', server.url, '--api-key', key, '--no-cache', 'mirror', dir, ...args]);
   const lines = (dir: string): Array<Record<string, unknown>> =>
-    readFileSync(join(dir, 'exercises.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    readFileSync(join(dir, 'exercises.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   beforeAll(async () => {
     server = await startHostileServer();
@@ -112,10 +119,20 @@ describe('mirror against a hostile service and target', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('the record listed as "A" came without an id; stored as "A"');
     expect(r.stderr).toContain('the record listed as "B" came with the id "C"; stored as "B"');
-    expect(lines(dir).map((e) => [e.id, e.name])).toEqual([['A', 'No id'], ['B', 'Wrong id'], ['C', 'Right']]);
+    expect(lines(dir).map((e) => [e.id, e.name])).toEqual([
+      ['A', 'No id'],
+      ['B', 'Wrong id'],
+      ['C', 'Right'],
+    ]);
     const ids = await runInProcess(['--catalogue', dir, 'ids', '--all', '--format', 'tsv']);
     expect(ids.code, ids.stderr).toBe(0);
-    expect(ids.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort()).toEqual(['A', 'B', 'C']);
+    expect(
+      ids.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0])
+        .sort(),
+    ).toEqual(['A', 'B', 'C']);
   });
 
   it('media stored under safe names (CON, .mirror, a/b, ../evil) are found again by --catalogue through the media index', async () => {
@@ -126,7 +143,11 @@ describe('mirror against a hostile service and target', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('5 fetched');
     // Nothing was written outside the images folder, nothing into the work directory.
-    expect(filesUnder(dir).filter((f) => f.endsWith('.png')).every((f) => f.startsWith('images/'))).toBe(true);
+    expect(
+      filesUnder(dir)
+        .filter((f) => f.endsWith('.png'))
+        .every((f) => f.startsWith('images/')),
+    ).toBe(true);
     expect(existsSync(join(dir, 'evil'))).toBe(false);
     for (const id of ids) {
       const got = await runInProcess(['--catalogue', dir, 'image', id, 'start', '-o', '-']);

@@ -68,7 +68,11 @@ describe('the key echoed in rate-limit headers', () => {
     const month = new Date().toISOString().slice(0, 7);
     writeFileSync(
       join(dir, 'ledger.json'),
-      JSON.stringify({ version: 1, counts: { [month]: { [connection]: 3 } }, rateLimits: { [connection]: { seenAt: Date.now(), remaining: 7, headers: { 'x-ratelimit-remaining': `7 key=${KEY}` } } } }),
+      JSON.stringify({
+        version: 1,
+        counts: { [month]: { [connection]: 3 } },
+        rateLimits: { [connection]: { seenAt: Date.now(), remaining: 7, headers: { 'x-ratelimit-remaining': `7 key=${KEY}` } } },
+      }),
     );
     for (const format of [[], ['--json'], ['--format', 'jsonl']]) {
       const q = await run(['quota', ...format]);

@@ -55,7 +55,10 @@ describe('config on disk', () => {
     const target = join(tempDir(), 'elsewhere.json');
     writeFileSync(target, '{}\n');
     symlinkSync(target, join(dir, 'config.json'));
-    for (const args of [['config', 'set', 'timeout', '5000'], ['auth', 'login', '--with-key']]) {
+    for (const args of [
+      ['config', 'set', 'timeout', '5000'],
+      ['auth', 'login', '--with-key'],
+    ]) {
       const r = await runInProcess(args, { env: { HOME: home }, input: 'a-new-key-123456\n' });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/symbolic link/);
@@ -126,7 +129,11 @@ describe('settings and names', () => {
     server.route(/^\/exercise\/exerciseIds/, listPage(names.map((name, i) => ({ id: `F${i}`, name }))));
     const r = await cli(server, ['ids', '--all', '--format', 'csv']);
     expect(r.code, r.stderr).toBe(0);
-    const cells = r.stdout.trim().split('\n').slice(1).map((line) => line.split(',')[1]!.replace(/^"|"$/g, ''));
+    const cells = r.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[1]!.replace(/^"|"$/g, ''));
     expect(cells).toHaveLength(names.length);
     for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     expect(cells.filter((c) => c.startsWith("'"))).toHaveLength(5); // "\rCR" lost its CR to the sanitiser instead

@@ -32,7 +32,10 @@ describe('stack safety', () => {
   it('query and ids: a list page with a deep unknown field is exit 6, not 1', async () => {
     const deep = `{"id":"D","name":"D","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
     server.route(/^\/exercise\/(query|exerciseIds)/, json(`{"exercises":[${deep}],"pagination":{"total":1,"next":null}}`));
-    for (const args of [['query', '--name', 'd', '--format', 'jsonl'], ['ids', '--format', 'json']]) {
+    for (const args of [
+      ['query', '--name', 'd', '--format', 'jsonl'],
+      ['ids', '--format', 'json'],
+    ]) {
       const r = await cli(server, args);
       expect(r.code, r.stderr).toBe(6);
       expect(r.stderr).not.toMatch(/call stack/i);

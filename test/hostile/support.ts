@@ -44,5 +44,7 @@ export function filesUnder(dir: string): string[] {
 
 /** The text of every file under `dir`, for looking for a leaked key. */
 export function allFileText(dir: string): string {
-  return filesUnder(dir).map((f) => readFileSync(join(dir, f), 'latin1')).join('\n');
+  return filesUnder(dir)
+    .map((f) => readFileSync(join(dir, f), 'latin1'))
+    .join('\n');
 }

@@ -36,7 +36,11 @@ describe('deadline rules', () => {
     let allowed = 60;
     const fired: number[] = [];
     const started = Date.now();
-    const d = new Deadline(Number(process.hrtime.bigint() / 1_000_000n), () => allowed, (elapsed) => fired.push(elapsed));
+    const d = new Deadline(
+      Number(process.hrtime.bigint() / 1_000_000n),
+      () => allowed,
+      (elapsed) => fired.push(elapsed),
+    );
     setTimeout(() => (allowed = 150), 30);
     await new Promise((r) => setTimeout(r, 100));
     expect(fired).toHaveLength(0);
@@ -54,7 +58,9 @@ describe('a server dripping a byte every 300 ms', () => {
       drip(res, '{"padding":"', 300, 'a');
     });
     const started = Date.now();
-    const err = await transport({ baseUrl: url, timeoutMs: 500, retries: 0 }).getJson('/exercise/x').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url, timeoutMs: 500, retries: 0 })
+      .getJson('/exercise/x')
+      .catch((e: unknown) => e);
     const elapsed = Date.now() - started;
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).code).toBe('timeout');

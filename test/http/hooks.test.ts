@@ -31,16 +31,22 @@ describe('beforeRequest', () => {
     await expect(t.getJson('/exercise/x')).resolves.toEqual({ ok: true });
     expect(seen).toHaveLength(3);
     expect(events).toEqual([
-      'hook /exercise/x start', 'hook /exercise/x done', 'server 1',
-      'hook /exercise/x start', 'hook /exercise/x done', 'server 2',
-      'hook /exercise/x start', 'hook /exercise/x done', 'server 3',
+      'hook /exercise/x start',
+      'hook /exercise/x done',
+      'server 1',
+      'hook /exercise/x start',
+      'hook /exercise/x done',
+      'server 2',
+      'hook /exercise/x start',
+      'hook /exercise/x done',
+      'server 3',
     ]);
   });
 
-  it('stops the request when it throws: nothing is sent, the error is the hook\'s', async () => {
+  it("stops the request when it throws: nothing is sent, the error is the hook's", async () => {
     const { url, seen } = await serve((_req, res) => json(res, 503, {}));
     let calls = 0;
-    const budget = new RateLimitError('The month\'s budget of requests is spent.');
+    const budget = new RateLimitError("The month's budget of requests is spent.");
     const t = transport({
       baseUrl: url,
       retries: 3,
@@ -81,7 +87,7 @@ describe('beforeRequest', () => {
 });
 
 describe('afterResponse', () => {
-  it('sees each response\'s status and headers, retries included', async () => {
+  it("sees each response's status and headers, retries included", async () => {
     const { url } = await serve((_req, res, n) => json(res, n < 2 ? 429 : 200, { n }, { 'x-ratelimit-remaining': String(10 - n), 'retry-after': '0' }));
     const seen: Array<{ path: string; status: number; remaining: ResponseHeaders[string] }> = [];
     const t = transport({

@@ -34,8 +34,10 @@ console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache).fil
 describe('undici, loaded lazily', () => {
   it('is not loaded by importing the transport or making a Transport, and is by a request', async () => {
     const transport = join(root, 'dist', 'http', 'transport.js');
-    expect(await undiciFilesAfter(`const { Transport } = await import(${JSON.stringify(transport)});
-new Transport({ baseUrl: ${JSON.stringify(server.url)}, timeoutMs: 1000, retries: 0 });`)).toEqual([]);
+    expect(
+      await undiciFilesAfter(`const { Transport } = await import(${JSON.stringify(transport)});
+new Transport({ baseUrl: ${JSON.stringify(server.url)}, timeoutMs: 1000, retries: 0 });`),
+    ).toEqual([]);
     const loaded = await undiciFilesAfter(`const { Transport } = await import(${JSON.stringify(transport)});
 const t = new Transport({ baseUrl: ${JSON.stringify(server.url)}, apiKey: 'sandbox-premium', timeoutMs: 5000, retries: 0 });
 await t.getJson('/exercise/Push_Up');

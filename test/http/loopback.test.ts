@@ -45,7 +45,9 @@ describe('which hosts are loopback', () => {
 
   it('refuses plain http to evil.localhost as insecure, before any request', () => {
     expect(() => assertAllowedUrl(new URL('http://evil.localhost:8787/'))).toThrow(UsageError);
-    expect(() => new Transport({ baseUrl: 'http://evil.localhost:8787', timeoutMs: 1000, retries: 0 })).toThrow(/Refusing plain http:\/\/ to evil\.localhost:8787/);
+    expect(() => new Transport({ baseUrl: 'http://evil.localhost:8787', timeoutMs: 1000, retries: 0 })).toThrow(
+      /Refusing plain http:\/\/ to evil\.localhost:8787/,
+    );
     expect(() => new Transport({ baseUrl: 'https://evil.localhost:8787', timeoutMs: 1000, retries: 0 })).not.toThrow();
   });
 
@@ -61,14 +63,20 @@ describe('localhost without DNS', () => {
   it('loopbackLookup answers localhost with the loopback addresses itself', async () => {
     const dnsSpy = recordDns();
     try {
-      const one = await new Promise<unknown[]>((resolve, reject) => loopbackLookup('localhost', {}, (err, address, family) => (err ? reject(err) : resolve([address, family]))));
+      const one = await new Promise<unknown[]>((resolve, reject) =>
+        loopbackLookup('localhost', {}, (err, address, family) => (err ? reject(err) : resolve([address, family]))),
+      );
       expect(one).toEqual(['127.0.0.1', 4]);
-      const all = await new Promise<unknown>((resolve, reject) => loopbackLookup('LOCALHOST', { all: true }, (err, address) => (err ? reject(err) : resolve(address))));
+      const all = await new Promise<unknown>((resolve, reject) =>
+        loopbackLookup('LOCALHOST', { all: true }, (err, address) => (err ? reject(err) : resolve(address))),
+      );
       expect(all).toEqual([
         { address: '127.0.0.1', family: 4 },
         { address: '::1', family: 6 },
       ]);
-      const v6 = await new Promise<unknown[]>((resolve, reject) => loopbackLookup('localhost', { family: 6 }, (err, address, family) => (err ? reject(err) : resolve([address, family]))));
+      const v6 = await new Promise<unknown[]>((resolve, reject) =>
+        loopbackLookup('localhost', { family: 6 }, (err, address, family) => (err ? reject(err) : resolve([address, family]))),
+      );
       expect(v6).toEqual(['::1', 6]);
       expect(dnsSpy.asked).toEqual([]);
       // Any other name is DNS's to answer.

@@ -67,11 +67,10 @@ describe('server text that echoes the key', () => {
     const t = transport({ baseUrl: url, apiKey: key, retries: 0 });
 
     const jsonErr = await t.getJson('/x').catch((e: unknown) => e);
-    const mediaErr = await downloadFile(
-      { kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' },
-      join(tempDir('redact-'), 'b.png'),
-      { transport: t, retries: 0 },
-    ).catch((e: unknown) => e);
+    const mediaErr = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(tempDir('redact-'), 'b.png'), {
+      transport: t,
+      retries: 0,
+    }).catch((e: unknown) => e);
     for (const err of [jsonErr, mediaErr]) {
       expect(err).toBeInstanceOf(NetworkError);
       expect((err as Error).message).toContain('key *** is over quota');

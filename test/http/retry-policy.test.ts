@@ -60,7 +60,9 @@ describe('the policy on JSON requests', () => {
   it('a 429 with Retry-After over the cap ends at once with exit 5 and the wait', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '99999' }));
     const started = Date.now();
-    const err = await transport({ baseUrl: url, retries: 3 }).getJson('/x').catch((e: unknown) => e);
+    const err = await transport({ baseUrl: url, retries: 3 })
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).exitCode).toBe(5);
     expect((err as Error).message).toContain('99999 s');
@@ -78,7 +80,10 @@ describe('the policy on media downloads', () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '99999' }));
     const t = transport({ baseUrl: url, retries: 3 });
     const started = Date.now();
-    const err = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(dir(), 'b.png'), { transport: t, retries: 3 }).catch((e: unknown) => e);
+    const err = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(dir(), 'b.png'), {
+      transport: t,
+      retries: 3,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toContain('The service asks to wait 99999 s.');
     expect(seen).toHaveLength(1);
@@ -98,7 +103,10 @@ describe('the policy on media downloads', () => {
       res.write(png.subarray(from, from + 1024), () => setTimeout(() => res.socket?.destroy(), 100));
     });
     const t = transport({ baseUrl: url, retries: 1 });
-    const err = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(dir(), 'b.png'), { transport: t, retries: 1 }).catch((e: unknown) => e);
+    const err = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(dir(), 'b.png'), {
+      transport: t,
+      retries: 1,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(seen).toHaveLength(MAX_ATTEMPTS_PER_ITEM);
     // It did resume each time: every request after the first asked for the next range.

@@ -121,7 +121,7 @@ describe('pumpBody', () => {
     await expect(done).rejects.toThrow('too large');
   });
 
-  it('rejects with the writer\'s error', async () => {
+  it("rejects with the writer's error", async () => {
     const source = scripted();
     const writer = manualWriter();
     const done = pumpBody(source, writer);

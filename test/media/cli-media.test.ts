@@ -303,7 +303,10 @@ describe('download', () => {
     const dir = out();
     mkdirSync(join(dir, 'Plank'));
     writeFileSync(join(dir, 'Plank/demo.mp4.part'), Buffer.alloc(5000, 9));
-    writeFileSync(join(dir, 'Plank/demo.mp4.part.json'), JSON.stringify({ version: 1, url: `${server.url}/videos/Plank/premium/demo.mp4`, etag: '"an-older-version"', total: 99999 }));
+    writeFileSync(
+      join(dir, 'Plank/demo.mp4.part.json'),
+      JSON.stringify({ version: 1, url: `${server.url}/videos/Plank/premium/demo.mp4`, etag: '"an-older-version"', total: 99999 }),
+    );
     const r = await cli(['download', 'Plank', '--videos', '--dir', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(sample('video', 'Plank', 'demo'))).toBe(true);
@@ -312,10 +315,40 @@ describe('download', () => {
 
   describe('a server that lies: no final file, exit 7, each failure named', () => {
     const lies: Array<[string, Intercept]> = [
-      ['wrong Content-Length', (_q, res) => { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '9000' }); res.write(pngBytes(3000)); res.socket?.end(); return true; }],
-      ['HTML with 200', (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>nope</html>'); return true; }],
-      ['truncated body', (_q, res) => { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '9000' }); res.write(pngBytes(4000)); setTimeout(() => res.socket?.destroy(), 20); return true; }],
-      ['wrong magic bytes', (_q, res) => { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '3000' }); res.end(Buffer.alloc(3000, 0x41)); return true; }],
+      [
+        'wrong Content-Length',
+        (_q, res) => {
+          res.writeHead(200, { 'content-type': 'image/png', 'content-length': '9000' });
+          res.write(pngBytes(3000));
+          res.socket?.end();
+          return true;
+        },
+      ],
+      [
+        'HTML with 200',
+        (_q, res) => {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end('<html>nope</html>');
+          return true;
+        },
+      ],
+      [
+        'truncated body',
+        (_q, res) => {
+          res.writeHead(200, { 'content-type': 'image/png', 'content-length': '9000' });
+          res.write(pngBytes(4000));
+          setTimeout(() => res.socket?.destroy(), 20);
+          return true;
+        },
+      ],
+      [
+        'wrong magic bytes',
+        (_q, res) => {
+          res.writeHead(200, { 'content-type': 'image/png', 'content-length': '3000' });
+          res.end(Buffer.alloc(3000, 0x41));
+          return true;
+        },
+      ],
     ];
     it.each(lies)('%s', async (_label, lie) => {
       intercept = (req, res) => (req.url === '/images/Plank/premium/start.png' ? lie(req, res) : false);
@@ -389,7 +422,11 @@ describe('download', () => {
     expect(filesUnder(dir)).toEqual(['Plank/end.png', 'Plank/start.png']);
     expect(readFileSync(join(dir, 'Plank/start.png')).equals(sample('image', 'Plank', 'start'))).toBe(true);
     expect(readdirSync(root)).toEqual(['media']);
-    expect(mediaRequests().map((q) => q.path).sort()).toEqual(['/images/Plank/premium/end.png', '/images/Plank/premium/start.png']);
+    expect(
+      mediaRequests()
+        .map((q) => q.path)
+        .sort(),
+    ).toEqual(['/images/Plank/premium/end.png', '/images/Plank/premium/start.png']);
   });
 
   it('never writes through a symbolic link planted at a .part or a sidecar name: the outside files are untouched', async () => {

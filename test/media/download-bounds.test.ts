@@ -90,9 +90,16 @@ describe('the size cap', () => {
     setup.intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png' }), true);
     const path = file();
     const seen: number[] = [];
-    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 2, maxBytes: 2 * 1024 * 1024, onBytes: (n) => seen.push(n) }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, {
+      transport: setup.transport,
+      retries: 2,
+      maxBytes: 2 * 1024 * 1024,
+      onBytes: (n) => seen.push(n),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
-    expect((err as Error).message).toMatch(/sent more than the 2 MiB allowed for a PNG image for the image "start" of exercise Plank; the download was stopped/);
+    expect((err as Error).message).toMatch(
+      /sent more than the 2 MiB allowed for a PNG image for the image "start" of exercise Plank; the download was stopped/,
+    );
     nothingLeft(path);
     // Stopped at the cap: at most one more socket read past it.
     expect(seen.reduce((a, b) => a + b, 0)).toBeLessThan(2 * 1024 * 1024 + 1024 * 1024);
@@ -115,7 +122,9 @@ describe('the size cap', () => {
     await downloadFile(videoTarget(), path, { transport: setup.transport, retries: 0, maxBytes: video.length });
     expect(readFileSync(path).equals(video)).toBe(true);
     const path2 = file('demo.mp4');
-    await expect(downloadFile(videoTarget(), path2, { transport: setup.transport, retries: 0, maxBytes: video.length - 1 })).rejects.toThrow(/announced 3000000 bytes/);
+    await expect(downloadFile(videoTarget(), path2, { transport: setup.transport, retries: 0, maxBytes: video.length - 1 })).rejects.toThrow(
+      /announced 3000000 bytes/,
+    );
     nothingLeft(path2);
   });
 

@@ -14,9 +14,9 @@ import { cutResponseAfter } from '../helpers/faults.js';
 import { tempDir } from '../helpers/temp.js';
 import { type Intercept, useDownloadServer } from './download-setup.js';
 
-const setup = useDownloadServer([
-  { id: 'Bench_Press', name: 'Bench Press', images: { start: 300_000, end: 5_000 }, videos: { loop: 700_000 } },
-], { timeoutMs: 5_000 });
+const setup = useDownloadServer([{ id: 'Bench_Press', name: 'Bench Press', images: { start: 300_000, end: 5_000 }, videos: { loop: 700_000 } }], {
+  timeoutMs: 5_000,
+});
 const catalogue = setup.catalogue;
 const target = (kind: 'image' | 'video', name: string): MediaTarget => setup.target(kind, 'Bench_Press', name);
 
@@ -120,7 +120,9 @@ describe('downloadFile', () => {
     const file2 = join(dir, 'again.mp4');
     symlinkSync(soft, `${file2}.part`);
     writeFileSync(`${file2}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
-    await expect(downloadFile(target('video', 'loop'), file2, { transport: setup.transport, retries: 0 })).rejects.toThrow(/Refusing to write through .*again\.mp4\.part/);
+    await expect(downloadFile(target('video', 'loop'), file2, { transport: setup.transport, retries: 0 })).rejects.toThrow(
+      /Refusing to write through .*again\.mp4\.part/,
+    );
     expect(existsSync(file2)).toBe(false);
     expect(readFileSync(soft).equals(original)).toBe(true);
   });
@@ -255,7 +257,9 @@ describe('downloadFile', () => {
       return true;
     };
     const file = join(outDir(), 'loop.mp4');
-    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2, signal: controller.signal })).rejects.toBeInstanceOf(
+      InterruptedError,
+    );
     expect(existsSync(file)).toBe(false);
     expect(statSync(`${file}.part`).size).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(`${file}.part.json`, 'utf8'))).toMatchObject({ etag: '"v1"', total: 700_000 });
@@ -264,7 +268,9 @@ describe('downloadFile', () => {
   it('turns a local write failure into a plain error, not a retry', async () => {
     const dir = outDir();
     writeFileSync(join(dir, 'blocker'), 'a file where a directory should be');
-    const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport: setup.transport, retries: 2 }).catch(
+      (e: unknown) => e,
+    );
     // The disk's failure, not the user's: exit 6, naming the path and the reason.
     expect(err).toBeInstanceOf(WriteFailedError);
     expect((err as WriteFailedError).exitCode).toBe(6);

@@ -46,7 +46,8 @@ function slowNoLength(whileWriting?: { partOf: string; run: () => void }): Inter
 
 const target = (): MediaTarget => setup.target('video', 'Plank', 'demo');
 
-const cli = (dir: string) => runCli(['--base-url', setup.server.url, 'download', 'Plank', '--videos', '--dir', dir], { env: { EXERCISES_API_KEY: PREMIUM_KEY }, timeoutMs: 25_000 });
+const cli = (dir: string) =>
+  runCli(['--base-url', setup.server.url, 'download', 'Plank', '--videos', '--dir', dir], { env: { EXERCISES_API_KEY: PREMIUM_KEY }, timeoutMs: 25_000 });
 
 describe('two processes, one file', () => {
   it('two CLI processes and an in-process download of the same file: one writer, a complete file, nothing left over', async () => {
@@ -90,7 +91,9 @@ describe('two processes, one file', () => {
     const second = await downloadFile(target(), file, { transport: setup.transport, retries: 0, notice: (l) => notices.push(l) });
     expect(await first).toMatchObject({ received: original.length });
     expect(second).toEqual({ received: 0, size: original.length, resumed: false, completedElsewhere: true });
-    expect(notices).toEqual([expect.stringMatching(/^Another process is writing the video "demo" of exercise Plank \(.*demo\.mp4\.lock\); waiting up to 60 s for it\.$/)]);
+    expect(notices).toEqual([
+      expect.stringMatching(/^Another process is writing the video "demo" of exercise Plank \(.*demo\.mp4\.lock\); waiting up to 60 s for it\.$/),
+    ]);
     expect(setup.mediaRequests()).toHaveLength(1);
     expect(readFileSync(file).equals(original)).toBe(true);
   });
@@ -103,7 +106,9 @@ describe('two processes, one file', () => {
     while (!existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 5));
     const notices: string[] = [];
     const started = performance.now();
-    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0, lockWaitMs: 300, notice: (l) => notices.push(l) }).catch((e: unknown) => e);
+    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0, lockWaitMs: 300, notice: (l) => notices.push(l) }).catch(
+      (e: unknown) => e,
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/Another process is writing the video "demo" of exercise Plank .*demo\.mp4\.lock.*gave up/);

@@ -54,7 +54,12 @@ export function useDownloadServer(exercises: MediaExercise[], options: { timeout
     mediaRequests: () => setup.server.requests.filter((r) => /^\/(images|videos)\//.test(r.path)),
   };
   beforeAll(async () => {
-    server = await createCatalogueServer({ dir: catalogue.dir, host: '127.0.0.1', port: 0, intercept: (req, res) => (setup.intercept ? setup.intercept(req, res) : false) });
+    server = await createCatalogueServer({
+      dir: catalogue.dir,
+      host: '127.0.0.1',
+      port: 0,
+      intercept: (req, res) => (setup.intercept ? setup.intercept(req, res) : false),
+    });
     transport = new Transport({ baseUrl: server.url, apiKey: PREMIUM_KEY, timeoutMs: options.timeoutMs, retries: 0 });
   });
   afterAll(async () => {

@@ -30,7 +30,12 @@ let crafted: { server: CatalogueServer; catalogue: MediaCatalogue };
 
 async function serve(ids: string[]): Promise<{ server: CatalogueServer; catalogue: MediaCatalogue }> {
   const catalogue = makeMediaCatalogue(ids.map((id, i) => ({ id, name: `Exercise ${i}`, images: { start: 2_000 + i } })));
-  const server = await createCatalogueServer({ dir: catalogue.dir, host: '127.0.0.1', port: 0, intercept: (req, res) => (intercept ? intercept(req, res) : false) });
+  const server = await createCatalogueServer({
+    dir: catalogue.dir,
+    host: '127.0.0.1',
+    port: 0,
+    intercept: (req, res) => (intercept ? intercept(req, res) : false),
+  });
   servers.push(server);
   return { server, catalogue };
 }

@@ -16,7 +16,19 @@ describe('--catalogue', () => {
   beforeAll(async () => {
     server = await startServer();
     mirrorDir = tempDir('catalogue-flag-');
-    const made = await runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', mirrorDir, '--langs', 'de-DE,es-ES', '--media', 'images,videos']);
+    const made = await runInProcess([
+      '--base-url',
+      server.url,
+      '--api-key',
+      PREMIUM_KEY,
+      '--no-cache',
+      'mirror',
+      mirrorDir,
+      '--langs',
+      'de-DE,es-ES',
+      '--media',
+      'images,videos',
+    ]);
     expect(made.code).toBe(0);
   });
   afterAll(async () => {

@@ -15,11 +15,15 @@ const SAMPLE = sampleCatalogueDir();
 const PUBLIC_DOMAIN = join(process.cwd(), '..', 'shared', 'catalogues', 'public-domain');
 
 function readCatalogue(dir: string): Map<string, Record<string, unknown>> {
-  const lines = readFileSync(join(dir, 'exercises.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
-  return new Map(lines.map((l) => {
-    const entry = JSON.parse(l) as Record<string, unknown>;
-    return [entry.id as string, entry];
-  }));
+  const lines = readFileSync(join(dir, 'exercises.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  return new Map(
+    lines.map((l) => {
+      const entry = JSON.parse(l) as Record<string, unknown>;
+      return [entry.id as string, entry];
+    }),
+  );
 }
 
 function filesUnder(dir: string): string[] {
@@ -37,7 +41,9 @@ function filesUnder(dir: string): string[] {
 }
 
 const recordRequests = (server: CatalogueServer): string[] =>
-  server.requests.filter((r) => r.path.startsWith('/exercise/') && r.path !== '/exercise/exerciseIds' && r.path !== '/exercise/query').map((r) => `${r.path}?${r.query}`);
+  server.requests
+    .filter((r) => r.path.startsWith('/exercise/') && r.path !== '/exercise/exerciseIds' && r.path !== '/exercise/query')
+    .map((r) => `${r.path}?${r.query}`);
 const listingRequests = (server: CatalogueServer): number => server.requests.filter((r) => r.path === '/exercise/exerciseIds').length;
 
 describe('mirror', () => {
@@ -48,8 +54,7 @@ describe('mirror', () => {
     temps.push(dir);
     return dir;
   };
-  const mirror = (dir: string, ...args: string[]) =>
-    runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', dir, ...args]);
+  const mirror = (dir: string, ...args: string[]) => runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', dir, ...args]);
 
   beforeAll(async () => {
     server = await startServer();
@@ -97,7 +102,10 @@ describe('mirror', () => {
     expect(server.requests).toHaveLength(Math.ceil(67 / 25) + 67);
     expect(recordRequests(server).every((r) => r.includes('lang=de-DE'))).toBe(true);
     const german = (c: Map<string, Record<string, unknown>>): string[] =>
-      [...c.values()].filter((e) => (e.translations as Record<string, unknown> | undefined)?.['de-DE']).map((e) => e.id as string).sort();
+      [...c.values()]
+        .filter((e) => (e.translations as Record<string, unknown> | undefined)?.['de-DE'])
+        .map((e) => e.id as string)
+        .sort();
     expect(german(readCatalogue(dir)).length).toBeGreaterThan(0);
     expect(german(readCatalogue(dir))).toEqual(german(readCatalogue(SAMPLE)));
   });
@@ -201,7 +209,9 @@ describe('mirror', () => {
   it('drops an id the service no longer lists, and fetches one it newly lists', async () => {
     const source = temp();
     const dir = temp();
-    const lines = readFileSync(join(SAMPLE, 'exercises.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(join(SAMPLE, 'exercises.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     writeFileSync(join(source, 'exercises.jsonl'), `${lines.slice(0, 60).join('\n')}\n`);
     const first = await startServer({ dir: source });
     try {
@@ -219,21 +229,28 @@ describe('mirror', () => {
       await second.close();
     }
     const ids = [...readCatalogue(dir).keys()].sort();
-    const want = lines.slice(1, 61).map((l) => (JSON.parse(l) as { id: string }).id).sort();
+    const want = lines
+      .slice(1, 61)
+      .map((l) => (JSON.parse(l) as { id: string }).id)
+      .sort();
     expect(ids).toEqual(want);
   });
 
-  it.skipIf(!existsSync(join(PUBLIC_DOMAIN, 'exercises.jsonl')))('costs ceil(873/25) + 873 requests over the public-domain catalogue', async () => {
-    const pd = await startServer({ dir: PUBLIC_DOMAIN });
-    try {
-      const dir = temp();
-      const result = await runInProcess(['--base-url', pd.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', dir]);
-      expect(result.code).toBe(0);
-      const n = readCatalogue(PUBLIC_DOMAIN).size;
-      expect(pd.requests).toHaveLength(Math.ceil(n / 25) + n);
-      expect(readCatalogue(dir).size).toBe(n);
-    } finally {
-      await pd.close();
-    }
-  }, 60_000);
+  it.skipIf(!existsSync(join(PUBLIC_DOMAIN, 'exercises.jsonl')))(
+    'costs ceil(873/25) + 873 requests over the public-domain catalogue',
+    async () => {
+      const pd = await startServer({ dir: PUBLIC_DOMAIN });
+      try {
+        const dir = temp();
+        const result = await runInProcess(['--base-url', pd.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', dir]);
+        expect(result.code).toBe(0);
+        const n = readCatalogue(PUBLIC_DOMAIN).size;
+        expect(pd.requests).toHaveLength(Math.ceil(n / 25) + n);
+        expect(readCatalogue(dir).size).toBe(n);
+      } finally {
+        await pd.close();
+      }
+    },
+    60_000,
+  );
 });

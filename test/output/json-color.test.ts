@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { colorJson } from '../../src/output/json-color.js';
 import { runInProcess } from '../helpers/test-context.js';
 
- 
 const strip = (text: string): string => text.replace(/\u001b\[\d+m/g, '');
 
 describe('JSON colour', () => {

@@ -55,7 +55,10 @@ describe('--json fields', () => {
     const json = JSON.parse(await list(ITEMS, { globals: { json: 'id,premiumImages' } }));
     expect(json.exercises).toEqual([{ id: 'Push_Up', premiumImages: ['start', 'end'] }, { id: 'Plank' }, { id: 'Evil' }]);
     expect(json.pagination).toEqual({ total: 3 });
-    const jsonl = (await list(ITEMS, { globals: { json: 'name', format: 'jsonl' } })).trim().split('\n').map((l) => JSON.parse(l));
+    const jsonl = (await list(ITEMS, { globals: { json: 'name', format: 'jsonl' } }))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(jsonl).toEqual(ITEMS.map((i) => ({ name: i.name })));
   });
 
@@ -115,7 +118,10 @@ describe('the show card', () => {
   }
 
   it('tsv of records has no header; csv has one', async () => {
-    for (const [format, lines] of [['tsv', 1], ['csv', 2]] as const) {
+    for (const [format, lines] of [
+      ['tsv', 1],
+      ['csv', 2],
+    ] as const) {
       const { ctx, stdout } = terminalContext({ globals: { format } });
       const writer = createRecordWriter(ctx, true);
       await writer.add({ id: 'A', name: 'A' });

@@ -28,7 +28,10 @@ const FULL_LINE = /^(?:[█░]+ )?(~?\d+%) (\d+\/\d+ files?) (\S+ \S+\/~?\S+ \S
  * files in flight may end early, at a file boundary; the bar may be shorter.
  */
 function isWholeFields(narrow: string, full: string): boolean {
-  const fields = full.match(FULL_LINE)!.slice(1).filter((f): f is string => f !== undefined);
+  const fields = full
+    .match(FULL_LINE)!
+    .slice(1)
+    .filter((f): f is string => f !== undefined);
   let rest = narrow.replace(/^[█░]+( |$)/, '');
   for (const f of fields) {
     if (rest === '') break;
@@ -138,7 +141,7 @@ describe('the sink on a stream', () => {
     expect(stringWidth(line)).toBeLessThan(30);
   });
 
-  it('runBulk tells the sink each file\'s size, bytes and end', async () => {
+  it("runBulk tells the sink each file's size, bytes and end", async () => {
     const stream = new MemoryOutput();
     const sink = await createProgress(stream, { columns: 100, intervalMs: 0, now: () => 0 });
     const seen: string[] = [];
@@ -198,7 +201,16 @@ describe('summaries', () => {
   function summary(statuses: Array<'fetched' | 'skipped' | 'failed'>, total = statuses.length, error: Error = new NetworkError('reset')): BulkSummary {
     const outcomes: JobOutcome[] = statuses.map((status, i) => ({ job: job(`f${i}`), status, bytes: 0, ...(status === 'failed' ? { error } : {}) }));
     const count = (s: string) => statuses.filter((x) => x === s).length;
-    return { total, fetched: count('fetched'), skipped: count('skipped'), failed: count('failed'), bytes: 0, seconds: 1, outcomes, stoppedEarly: total > statuses.length };
+    return {
+      total,
+      fetched: count('fetched'),
+      skipped: count('skipped'),
+      failed: count('failed'),
+      bytes: 0,
+      seconds: 1,
+      outcomes,
+      stoppedEarly: total > statuses.length,
+    };
   }
 
   it('never says "the others are in place" when every file failed', () => {

@@ -69,7 +69,7 @@ describe('shell quoting of the next-page command', () => {
     expect(shellQuote('Bankdrücken')).toBe(`'Bankdrücken'`);
   });
 
-  it('writes control, bidi and invisible characters as visible $\'…\' escapes', () => {
+  it("writes control, bidi and invisible characters as visible $'…' escapes", () => {
     const quoted = shellQuote("c\u001b]0;x\u0007'\\\u202e\u0085");
     expect(quoted).toBe(`$'c\\x1b]0;x\\x07\\'\\\\\\u202e\\u0085'`);
     expect(quoted).not.toMatch(ACTIVE);

@@ -103,9 +103,21 @@ describe('list table', () => {
   });
 
   it('cli-table3 draws a terminal-sized table exactly as the direct join draws a long one', async () => {
-    const item = (i: number): ExerciseSummary => ({ id: `Id_${String(i).padStart(5, '0')}`, name: i % 2 ? '杠铃卧推 wide' : 'Bench Press', aliases: ['a', 'b'] });
-    const drawn = await renderTable(Array.from({ length: CLI_TABLE3_MAX_ROWS - 1 }, (_, i) => item(i)), LIST_TABLE_COLUMNS, { width: 40 });
-    const joined = await renderTable(Array.from({ length: CLI_TABLE3_MAX_ROWS + 1 }, (_, i) => item(i)), LIST_TABLE_COLUMNS, { width: 40 });
+    const item = (i: number): ExerciseSummary => ({
+      id: `Id_${String(i).padStart(5, '0')}`,
+      name: i % 2 ? '杠铃卧推 wide' : 'Bench Press',
+      aliases: ['a', 'b'],
+    });
+    const drawn = await renderTable(
+      Array.from({ length: CLI_TABLE3_MAX_ROWS - 1 }, (_, i) => item(i)),
+      LIST_TABLE_COLUMNS,
+      { width: 40 },
+    );
+    const joined = await renderTable(
+      Array.from({ length: CLI_TABLE3_MAX_ROWS + 1 }, (_, i) => item(i)),
+      LIST_TABLE_COLUMNS,
+      { width: 40 },
+    );
     const lines = drawn.trimEnd().split('\n');
     expect(lines).toHaveLength(CLI_TABLE3_MAX_ROWS);
     expect(joined.split('\n').slice(0, lines.length)).toEqual(lines);

@@ -33,10 +33,21 @@ class Terminal {
 
   constructor(command: string, env: Record<string, string> = {}) {
     const script = join(home, `${this.socket}.sh`);
-    const exports = Object.entries({ HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), TERM: 'xterm-256color', LANG: 'C.UTF-8', EXERCISES_PAGER: 'cat', ...env })
+    const exports = Object.entries({
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_CACHE_HOME: join(home, 'cache'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      EXERCISES_PAGER: 'cat',
+      ...env,
+    })
       .map(([k, v]) => `export ${k}=${sh(v)}`)
       .join('\n');
-    writeFileSync(script, `${exports}\nunset NO_COLOR FORCE_COLOR\nexercises() { ${sh(process.execPath)} ${sh(CLI_PATH)} "$@"; }\n${command}\necho "exit=$?"\necho ${DONE}\nsleep 60\n`);
+    writeFileSync(
+      script,
+      `${exports}\nunset NO_COLOR FORCE_COLOR\nexercises() { ${sh(process.execPath)} ${sh(CLI_PATH)} "$@"; }\n${command}\necho "exit=$?"\necho ${DONE}\nsleep 60\n`,
+    );
     const r = spawnSync('tmux', ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(WIDTH), '-y', String(HEIGHT), `sh ${sh(script)}`]);
     if (r.status !== 0) throw new Error(`tmux failed: ${r.stderr.toString()}`);
   }
@@ -78,7 +89,10 @@ async function inTerminal<T>(command: string, env: Record<string, string>, use: 
 /** The lines of a capture before the done marker, without the `exit=` line. */
 function outputLines(screen: string): string[] {
   const lines = screen.split('\n');
-  return lines.slice(0, lines.findIndex((l) => l.startsWith('exit=')));
+  return lines.slice(
+    0,
+    lines.findIndex((l) => l.startsWith('exit=')),
+  );
 }
 
 /**
@@ -141,7 +155,7 @@ afterAll(async () => {
 const service = (): Record<string, string> => ({ EXERCISES_BASE_URL: baseUrl, EXERCISES_API_KEY: 'k' });
 
 describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
-  it('help: no line over the width, the sections in gh\'s order', async () => {
+  it("help: no line over the width, the sections in gh's order", async () => {
     for (const command of ['exercises --help', 'exercises query --help', 'exercises download --help', 'exercises help environment']) {
       await inTerminal(command, {}, async (t) => {
         await t.done();
@@ -149,7 +163,19 @@ describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
         for (const line of lines) expect(line.length, `${command}: ${line}`).toBeLessThanOrEqual(WIDTH);
         if (command.endsWith('--help')) {
           const titles = lines.filter((l) => /^[A-Z][A-Z ]+$/.test(l));
-          const order = ['USAGE', 'CORE COMMANDS', 'ADDITIONAL COMMANDS', 'HELP TOPICS', 'ARGUMENTS', 'FLAGS', 'INHERITED FLAGS', 'JSON FIELDS', 'EXAMPLES', 'EXIT CODES', 'LEARN MORE'];
+          const order = [
+            'USAGE',
+            'CORE COMMANDS',
+            'ADDITIONAL COMMANDS',
+            'HELP TOPICS',
+            'ARGUMENTS',
+            'FLAGS',
+            'INHERITED FLAGS',
+            'JSON FIELDS',
+            'EXAMPLES',
+            'EXIT CODES',
+            'LEARN MORE',
+          ];
           const known = titles.filter((title) => order.includes(title));
           expect(known[0]).toBe('USAGE');
           expect(known[known.length - 1]).toBe('LEARN MORE');

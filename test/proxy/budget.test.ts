@@ -57,14 +57,14 @@ describe('the proxy budget', () => {
     expect(f.log.at(-1)).toMatch(/ 200 hit /);
   });
 
-  test('the CLI pointed at the proxy exits 5 with a sentence saying it is the proxy\'s budget', async () => {
+  test("the CLI pointed at the proxy exits 5 with a sentence saying it is the proxy's budget", async () => {
     const result = await runInProcess(['--base-url', f.proxy.url, 'show', 'Plank'], { env: { EXERCISES_API_KEY: ALICE, HOME: home } });
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/^Error: The proxy's monthly budget of 2 upstream requests is spent for \d{4}-\d{2} .*\(429 for GET \/exercise\/Plank\)/);
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
-  test('`exercises quota` pointed at the proxy shows the proxy\'s figures (its rate-limit headers)', async () => {
+  test("`exercises quota` pointed at the proxy shows the proxy's figures (its rate-limit headers)", async () => {
     const env = { EXERCISES_API_KEY: ALICE, EXERCISES_BASE_URL: f.proxy.url };
     const shown = await runInProcess(['show', 'Push_Up', '--json'], { env: { ...env, HOME: home } });
     expect(shown.code).toBe(0);

@@ -95,7 +95,7 @@ describe('two clients, two plans', () => {
     expect(lines[2]).toMatch(/^- GET \/exercise\/Push_Up 401 - /);
   });
 
-  test('answers carry the month\'s upstream count as X-RateLimit-Used, which the CLI notes for `quota`', async () => {
+  test("answers carry the month's upstream count as X-RateLimit-Used, which the CLI notes for `quota`", async () => {
     const res = await f.get('/exercise/Push_Up', ALICE);
     expect(Number(res.headers.get('x-ratelimit-used'))).toBe(f.upstreamCount());
     expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);

@@ -122,7 +122,10 @@ describe('media pulled through', () => {
   test('shutdown lets a fill run for the grace period, then leaves a .part and no file under the final name', async () => {
     upstream = await slowUpstream(BIG_PATH, 5_000);
     f = await startProxy({ upstream, graceMs: 200 });
-    const pending = f.get(BIG_PATH).then((r) => r.arrayBuffer()).catch(() => 'failed');
+    const pending = f
+      .get(BIG_PATH)
+      .then((r) => r.arrayBuffer())
+      .catch(() => 'failed');
     for (let i = 0; i < 100 && partsIn(f.root).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     await f.proxy.close();
     expect(await pending).toBe('failed');

@@ -18,7 +18,9 @@ describe('misses', () => {
   test('50 concurrent identical misses cost one upstream request, and every client gets the same answer', async () => {
     f = await startProxy();
     const proxy = f;
-    const answers = await Promise.all(Array.from({ length: 50 }, () => proxy.get('/exercise/query?category=STRENGTH&limit=10').then(async (r) => [r.status, await r.text()] as const)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => proxy.get('/exercise/query?category=STRENGTH&limit=10').then(async (r) => [r.status, await r.text()] as const)),
+    );
     expect(f.upstreamCount()).toBe(1);
     expect(new Set(answers.map(([status]) => status))).toEqual(new Set([200]));
     expect(new Set(answers.map(([, body]) => body)).size).toBe(1);

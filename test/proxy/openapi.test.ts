@@ -103,7 +103,7 @@ describe.skipIf(!haveSpec)('the proxy against the OpenAPI description', () => {
     expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404]);
   });
 
-  test('the proxy\'s own answers: 429 for its budget, 502 when the upstream fails', async () => {
+  test("the proxy's own answers: 429 for its budget, 502 when the upstream fails", async () => {
     const statuses = new Set<number>();
     for (let i = 0; i < 14; i++) statuses.add(await check(`/exercise/query?name=n${i}`, ALICE));
     expect(statuses).toContain(429);

@@ -69,7 +69,9 @@ describe('a catalogue directory in front', () => {
   let g: ProxyFixture;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'exercises-proxy-dir-'));
-    const lines = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"id":"Push_Up"'));
+    const lines = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"id":"Push_Up"'));
     writeFileSync(join(dir, 'exercises.jsonl'), `${lines.join('\n')}\n`);
     g = await startProxy({ dir });
   });

@@ -79,10 +79,14 @@ describe('serve --upstream', () => {
     const keys = file('team-keys', '# the team\nalice-key:premium\nguest-key:free\n', 0o600);
     const upstreamKey = file('upstream-key', `${PREMIUM_KEY}\n`, 0o600);
     let record: Record<string, unknown> = {};
-    const result = await withProxy(['--upstream', upstream.url, '--keys-file', keys, '--upstream-key-file', upstreamKey, join(dir, 'mirror')], {}, async (url) => {
-      const res = await fetch(`${url}/exercise/Push_Up`, { headers: { 'x-api-key': 'guest-key' } });
-      record = (await res.json()) as Record<string, unknown>;
-    });
+    const result = await withProxy(
+      ['--upstream', upstream.url, '--keys-file', keys, '--upstream-key-file', upstreamKey, join(dir, 'mirror')],
+      {},
+      async (url) => {
+        const res = await fetch(`${url}/exercise/Push_Up`, { headers: { 'x-api-key': 'guest-key' } });
+        record = (await res.json()) as Record<string, unknown>;
+      },
+    );
     expect(result.code).toBe(0);
     expect(record.id).toBe('Push_Up');
     expect(record).not.toHaveProperty('premiumImages');
@@ -90,7 +94,7 @@ describe('serve --upstream', () => {
     expect(result.stderr + result.stdout).not.toContain(PREMIUM_KEY);
   });
 
-  test('the upstream key from EXERCISES_UPSTREAM_KEY; the clients\' from --key', async () => {
+  test("the upstream key from EXERCISES_UPSTREAM_KEY; the clients' from --key", async () => {
     let status = 0;
     const result = await withProxy(['--upstream', upstream.url, '--key', 'k1:premium'], { EXERCISES_UPSTREAM_KEY: PREMIUM_KEY }, async (url) => {
       status = (await fetch(`${url}/images/Push_Up/premium/start.png`, { headers: { 'x-api-key': 'k1' } })).status;

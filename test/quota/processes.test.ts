@@ -17,7 +17,14 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function envFor(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: PREMIUM_KEY, ...extra };
+  return {
+    HOME: home,
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    EXERCISES_BASE_URL: server.url,
+    EXERCISES_API_KEY: PREMIUM_KEY,
+    ...extra,
+  };
 }
 
 describe('two processes at once', () => {
@@ -47,10 +54,7 @@ describe('two processes at once', () => {
     const home = tempDir('exercises-two-');
     const env = envFor(home, { EXERCISES_BUDGET: '5' });
     const before = server.requests.length;
-    const results = await Promise.all([
-      runCli(['ids', '--all', '--limit', '3'], { env }),
-      runCli(['ids', '--all', '--limit', '2'], { env }),
-    ]);
+    const results = await Promise.all([runCli(['ids', '--all', '--limit', '3'], { env }), runCli(['ids', '--all', '--limit', '2'], { env })]);
     expect(server.requests.length - before).toBe(5);
     expect(results.map((r) => r.code)).toEqual([5, 5]);
   });

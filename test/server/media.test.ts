@@ -41,7 +41,10 @@ describe('media files', () => {
   });
 
   it('ships valid media for every listed premium image and video of the sample', async () => {
-    const lines = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     let checked = 0;
     for (const e of lines) {
       for (const name of e.premiumImages ?? []) {
@@ -156,7 +159,9 @@ describe('path escapes', () => {
     mkdirSync(join(root, 'outside'));
     writeFileSync(join(root, 'outside', 'secret.png'), SECRET);
     writeFileSync(join(root, 'secret.png'), SECRET);
-    const plank = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8').split('\n').find((l) => l.includes('"id":"Plank"'));
+    const plank = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"id":"Plank"'));
     mkdirSync(join(dir, 'images', 'Plank', 'premium'), { recursive: true });
     writeFileSync(join(dir, 'exercises.jsonl'), `${plank}\n`);
     copyFileSync(IMAGE, join(dir, 'images', 'Plank', 'premium', 'start.png'));

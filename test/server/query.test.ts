@@ -31,7 +31,10 @@ async function allIds(query: string): Promise<string[]> {
   throw new Error('paging did not end');
 }
 
-const idsWhere = (pred: (e: CatalogueEntry) => boolean) => SAMPLE.filter(pred).map((e) => e.id).sort();
+const idsWhere = (pred: (e: CatalogueEntry) => boolean) =>
+  SAMPLE.filter(pred)
+    .map((e) => e.id)
+    .sort();
 
 describe('the sample catalogue', () => {
   it('has at least 60 exercises and every value of every enum', () => {
@@ -111,7 +114,7 @@ describe('GET /exercise/query filters', () => {
 
   it('matches alias as a case-insensitive substring of any alias', async () => {
     expect(await allIds('alias=skull')).toEqual(['Lying_Triceps_Extension']);
-    expect((await allIds('alias=CARRY')).sort()).toEqual(["Farmer_s_Walk"]);
+    expect((await allIds('alias=CARRY')).sort()).toEqual(['Farmer_s_Walk']);
     expect(await allIds('alias=no-such-alias')).toEqual([]);
   });
 
@@ -167,7 +170,11 @@ describe('languages', () => {
     const spanish = await getJson(server, '/exercise/query?name=bench%20press&lang=es-ES');
     expect(spanish.exercises.map((e: any) => e.id)).toEqual(['Paused_Bench_Press']);
     const page = await getJson(server, '/exercise/query?name=bench%20press&lang=es-ES&searchlang=en-GB');
-    expect(page.exercises.find((e: any) => e.id === 'Barbell_Bench_Press')).toMatchObject({ name: 'Barbell Bench Press', displayName: 'Press de banca con barra', aliases: ['Banca plana'] });
+    expect(page.exercises.find((e: any) => e.id === 'Barbell_Bench_Press')).toMatchObject({
+      name: 'Barbell Bench Press',
+      displayName: 'Press de banca con barra',
+      aliases: ['Banca plana'],
+    });
     const ids = await getJson(server, '/exercise/exerciseIds?lang=de-DE&limit=25&after=Pull_Up');
     expect(ids.exercises.find((e: any) => e.id === 'Push_Up')).toMatchObject({ displayName: 'Liegestütz' });
   });

@@ -112,7 +112,10 @@ describe('the request log', () => {
 
 describe('concurrency', () => {
   it('answers 100 concurrent clients correctly', async () => {
-    const all = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const all = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const video = readFileSync(join(sampleCatalogueDir(), 'videos', 'Plank', 'premium', 'demo.mp4'));
     const tasks = Array.from({ length: 100 }, async (_, i) => {
       const entry = all[i % all.length];
@@ -174,7 +177,10 @@ describe('loading a catalogue', () => {
   });
 
   it('skips blank lines and a byte-order mark, and keeps unknown fields', async () => {
-    writeFileSync(join(dir, 'exercises.jsonl'), `\uFEFF${JSON.stringify({ id: 'A', name: 'A', extra: { x: 1 } })}\r\n\r\n${JSON.stringify({ id: 'B', name: 'b' })}\r\n`);
+    writeFileSync(
+      join(dir, 'exercises.jsonl'),
+      `\uFEFF${JSON.stringify({ id: 'A', name: 'A', extra: { x: 1 } })}\r\n\r\n${JSON.stringify({ id: 'B', name: 'b' })}\r\n`,
+    );
     const small = await createCatalogueServer({ dir });
     try {
       expect((await getJson(small, '/exercise/exerciseIds')).pagination.total).toBe(2);

@@ -51,7 +51,10 @@ describe('--sandbox with the built CLI', () => {
     expect(JSON.parse(plank.stdout).premiumVideos).toEqual(['demo']);
     const ids = await runCli(['--sandbox', 'ids', '--all', '--format', 'jsonl'], { timeoutMs: 15_000 });
     expect(ids.code).toBe(0);
-    const lines = ids.stdout.trim().split('\n').map((l) => JSON.parse(l).id);
+    const lines = ids.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(new Set(lines).size).toBe(lines.length);
     expect(lines.length).toBeGreaterThanOrEqual(60);
   });

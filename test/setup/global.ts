@@ -28,10 +28,18 @@ export default function setup(project: TestProject): () => void {
     else process.env.TMPDIR = previous;
     rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     // vitest's own directory for transformed modules: it removes it itself, after this teardown.
-    const vitestOwn = new Set(project.vitest.projects.map((p) => p.tmpDir).filter((dir) => dirname(dir) === osTemp).map((dir) => basename(dir)));
+    const vitestOwn = new Set(
+      project.vitest.projects
+        .map((p) => p.tmpDir)
+        .filter((dir) => dirname(dir) === osTemp)
+        .map((dir) => basename(dir)),
+    );
     const left = readdirSync(osTemp).filter((name) => !before.has(name) && !name.startsWith(ROOT_PREFIX) && !vitestOwn.has(name));
     if (left.length > 0) {
-      const shown = left.sort().slice(0, 50).map((name) => `  ${join(osTemp, name)}`);
+      const shown = left
+        .sort()
+        .slice(0, 50)
+        .map((name) => `  ${join(osTemp, name)}`);
       if (left.length > shown.length) shown.push(`  … and ${left.length - shown.length} more`);
       const message =
         `The test run left ${left.length} new entr${left.length === 1 ? 'y' : 'ies'} in ${osTemp} (everything belongs under the run's temp root, test/helpers/temp.ts):\n${shown.join('\n')}\n` +

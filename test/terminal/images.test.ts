@@ -27,10 +27,14 @@ const END = readFileSync(join(SAMPLE, 'images/Barbell_Bench_Press/premium/end.pn
 
 /** A 2×4 PNG of known colours, row by row; the seventh pixel fully transparent (drawn black). */
 const GRID = [
-  [255, 0, 0, 255], [0, 255, 0, 255],
-  [0, 0, 255, 255], [255, 255, 255, 255],
-  [0, 0, 0, 255], [255, 255, 0, 255],
-  [10, 20, 30, 0], [128, 128, 128, 255],
+  [255, 0, 0, 255],
+  [0, 255, 0, 255],
+  [0, 0, 255, 255],
+  [255, 255, 255, 255],
+  [0, 0, 0, 255],
+  [255, 255, 0, 255],
+  [10, 20, 30, 0],
+  [128, 128, 128, 255],
 ];
 function gridPng(): Buffer {
   const png = new PNG({ width: 2, height: 4 });
@@ -39,8 +43,14 @@ function gridPng(): Buffer {
 }
 /** The cells the grid must give: [upper, lower] colours, two cells a line. */
 const GRID_CELLS = [
-  [['255;0;0', '0;0;255'], ['0;255;0', '255;255;255']],
-  [['0;0;0', '0;0;0'], ['255;255;0', '128;128;128']],
+  [
+    ['255;0;0', '0;0;255'],
+    ['0;255;0', '255;255;255'],
+  ],
+  [
+    ['0;0;0', '0;0;0'],
+    ['255;255;0', '128;128;128'],
+  ],
 ];
 
 const dirs: string[] = [];
@@ -60,7 +70,15 @@ function gridCatalogue(): string {
   const dir = tempDir('exercises-grid-catalogue-');
   mkdirSync(join(dir, 'images', 'Grid', 'premium'), { recursive: true });
   writeFileSync(join(dir, 'images', 'Grid', 'premium', 'grid.png'), gridPng());
-  const record = { id: 'Grid', name: 'Grid', category: 'STRENGTH', primaryMuscle: ['CHEST'], equipment: 'BARBELL', instructions: ['Look.'], premiumImages: ['grid'] };
+  const record = {
+    id: 'Grid',
+    name: 'Grid',
+    category: 'STRENGTH',
+    primaryMuscle: ['CHEST'],
+    equipment: 'BARBELL',
+    instructions: ['Look.'],
+    premiumImages: ['grid'],
+  };
   writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(record)}\n`);
   return dir;
 }

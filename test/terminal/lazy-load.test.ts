@@ -72,7 +72,9 @@ describe('prompt and image code load only when used', () => {
 
   it.skipIf(!HAVE_TMUX)('at a terminal, the picker loads the prompt library and a half-block drawing the decoder (tmux)', async () => {
     const file = traceFile();
-    const t = startTerminal(['--sandbox', 'show', '--images=blocks'], { env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, COLORTERM: 'truecolor' } });
+    const t = startTerminal(['--sandbox', 'show', '--images=blocks'], {
+      env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, COLORTERM: 'truecolor' },
+    });
     try {
       await t.waitFor('Pick an exercise');
       t.type('plank');

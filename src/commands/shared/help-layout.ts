@@ -198,8 +198,32 @@ export function formatHelp(cmd: Command, helper: Help): string {
   // The implicit `help` command is left out: HELP TOPICS and LEARN MORE say how to get help.
   const subcommands = helper.visibleCommands(cmd).filter((c) => c.name() !== 'help');
   if (isRoot) {
-    out.push(...section('CORE COMMANDS', itemList(commandItems(subcommands.filter((c) => CORE_COMMANDS.includes(c.name())), helper), width, ' ')));
-    out.push(...section('ADDITIONAL COMMANDS', itemList(commandItems(subcommands.filter((c) => !CORE_COMMANDS.includes(c.name())), helper), width, ' ')));
+    out.push(
+      ...section(
+        'CORE COMMANDS',
+        itemList(
+          commandItems(
+            subcommands.filter((c) => CORE_COMMANDS.includes(c.name())),
+            helper,
+          ),
+          width,
+          ' ',
+        ),
+      ),
+    );
+    out.push(
+      ...section(
+        'ADDITIONAL COMMANDS',
+        itemList(
+          commandItems(
+            subcommands.filter((c) => !CORE_COMMANDS.includes(c.name())),
+            helper,
+          ),
+          width,
+          ' ',
+        ),
+      ),
+    );
     const topics = Object.entries(TOPIC_SUMMARIES).map(([topic, what]) => ({ term: `${topic}:`, description: sentence(what) }));
     out.push(...section('HELP TOPICS', itemList(topics, width, ' ')));
   } else {
@@ -218,7 +242,15 @@ export function formatHelp(cmd: Command, helper: Help): string {
     out.push(...section('FLAGS', [...itemList(flags, width), wrap(`See \`${cmd.name()} help global-flags\` for every global flag.`, width, { indent: 2 })]));
   } else {
     const own = helper.visibleOptions(cmd).filter((o) => o.long !== '--help');
-    out.push(...section('FLAGS', itemList(own.map((o) => flagItem(helper, o)), width)));
+    out.push(
+      ...section(
+        'FLAGS',
+        itemList(
+          own.map((o) => flagItem(helper, o)),
+          width,
+        ),
+      ),
+    );
     const top = pathOf(cmd)[0]!;
     out.push(
       ...section('INHERITED FLAGS', [

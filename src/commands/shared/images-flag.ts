@@ -8,9 +8,10 @@ export function imagesFlag(value: unknown, flag: string): { protocol?: ImageProt
   if (value === undefined || value === false) return undefined;
   if (value === true) return {};
   if (typeof value === 'string' && (IMAGE_PROTOCOLS as readonly string[]).includes(value)) return { protocol: value as ImageProtocol };
-  throw new UsageError(`${flag} takes ${IMAGE_PROTOCOLS.join(', ')} or nothing (the terminal's own way is found from its environment), not "${escapeUnsafe(typeof value === 'string' ? value : JSON.stringify(value))}".`);
+  throw new UsageError(
+    `${flag} takes ${IMAGE_PROTOCOLS.join(', ')} or nothing (the terminal's own way is found from its environment), not "${escapeUnsafe(typeof value === 'string' ? value : JSON.stringify(value))}".`,
+  );
 }
-
 
 /**
  * `--images Plank` (the flag before the id, with a space): commander reads the id as the

@@ -59,7 +59,9 @@ export async function outputList(
       lastItems = items;
       spinner.clear();
       await writer.addPage(items);
-      spinner.update(`Fetching exercises… ${plural(pageCount, 'page')}, ${plural(shown, 'row')}${typeof lastPage?.pagination.total === 'number' ? ` of ${lastPage.pagination.total}` : ''}`);
+      spinner.update(
+        `Fetching exercises… ${plural(pageCount, 'page')}, ${plural(shown, 'row')}${typeof lastPage?.pagination.total === 'number' ? ` of ${lastPage.pagination.total}` : ''}`,
+      );
     }
   } catch (err) {
     spinner.stop();
@@ -83,7 +85,14 @@ export async function outputList(
   }
   await writer.finish(
     { total: total ?? 0 },
-    pageFooter({ argv: ctx.argv, direction, fromStart, shown, ...(typeof total === 'number' ? { total } : {}), ...(next !== undefined ? { next, max: paging.max } : {}) }),
+    pageFooter({
+      argv: ctx.argv,
+      direction,
+      fromStart,
+      shown,
+      ...(typeof total === 'number' ? { total } : {}),
+      ...(next !== undefined ? { next, max: paging.max } : {}),
+    }),
   );
   // The rows already written stay; the exit status says they are not the whole listing.
   if (problem) throw new PartialFailureError(`The listing stopped early: ${problem.message}. The ${shown} rows before that were written.`);

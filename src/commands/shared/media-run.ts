@@ -52,7 +52,14 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
-      return downloadFile(job, job.path, { transport: await api.http(), retries, signal, onStart: file.started, onBytes: file.bytes, ...downloadMessages(ctx) });
+      return downloadFile(job, job.path, {
+        transport: await api.http(),
+        retries,
+        signal,
+        onStart: file.started,
+        onBytes: file.bytes,
+        ...downloadMessages(ctx),
+      });
     },
   });
 }

@@ -53,11 +53,18 @@ export interface SingleMediaFlags {
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
-export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined, names: string[], flags: SingleMediaFlags, io: Pick<IOStreams, 'stdoutIsTTY'>): SingleMediaOptions {
+export function singleMediaOptions(
+  kind: MediaKind,
+  idOrName: string | undefined,
+  names: string[],
+  flags: SingleMediaFlags,
+  io: Pick<IOStreams, 'stdoutIsTTY'>,
+): SingleMediaOptions {
   if (idOrName !== undefined) assertNoEmptyIds([idOrName]);
   if (idOrName !== undefined && isDotSegment(idOrName)) throw new UsageError(`"${idOrName}" cannot be an exercise id or name.`);
   if (names.some((n) => n.trim() === '')) throw new UsageError(`A ${kind} name cannot be empty.`);
-  if (flags.output !== undefined && flags.dir !== undefined) throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
+  if (flags.output !== undefined && flags.dir !== undefined)
+    throw new UsageError('-o and --dir cannot be used together: -o names one file, --dir a folder for all of them.');
   if (flags.output === '-' && io.stdoutIsTTY) {
     throw new UsageError(`Refusing to write ${kind} bytes to the terminal.`, {
       hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
@@ -65,7 +72,8 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined
   }
   const view = imagesFlag(flags.view, '--view');
   if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
-  if (flags.output !== undefined && names.length > 1) throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
+  if (flags.output !== undefined && names.length > 1)
+    throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
   return {
     kind,
     ...(idOrName !== undefined ? { idOrName } : {}),
@@ -79,11 +87,14 @@ export function singleMediaOptions(kind: MediaKind, idOrName: string | undefined
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
   const { kind, names, dir } = options;
-  const idOrName = options.idOrName ?? (await (await import('../../prompt/exercise-picker.js')).pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
+  const idOrName =
+    options.idOrName ??
+    (await (await import('../../prompt/exercise-picker.js')).pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
   const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
   const { hasMediaFields } = await import('../../media/media-names.js');
   // What -o names is judged before any request: a directory or a socket is a usage error.
-  const target = options.output === undefined || options.output === '-' ? undefined : (await import('../../media/output-target.js')).outputTarget(resolve(options.output));
+  const target =
+    options.output === undefined || options.output === '-' ? undefined : (await import('../../media/output-target.js')).outputTarget(resolve(options.output));
   const api = await ctx.api();
   if (options.view) return viewSingle(ctx, api, idOrName, options);
 
@@ -159,7 +170,8 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
     const through = target?.kind === 'through' ? await import('../../media/output-target.js') : undefined;
     const stream = path !== undefined ? undefined : through && target?.kind === 'through' ? await through.openThrough(target, ctx.signal) : ctx.io.stdout;
     // A 404 comes before any byte is written, so even a stream can take the second try.
-    const fetchOne = (job: MediaJob) => (stream !== undefined ? downloadToStream(job, stream, { ...common, ...progress }) : downloadFile(job, path!, { ...common, ...progress }));
+    const fetchOne = (job: MediaJob) =>
+      stream !== undefined ? downloadToStream(job, stream, { ...common, ...progress }) : downloadFile(job, path!, { ...common, ...progress });
     try {
       try {
         await fetchOne(jobs[0]!);
@@ -223,7 +235,8 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
     .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
     .option('--overwrite', 'download again and overwrite files already present');
-  if (kind === 'image') cmd.option('--view [protocol]', 'draw the images at the terminal (kept in --dir when fetched): kitty, iterm or blocks (default: found from the terminal)');
+  if (kind === 'image')
+    cmd.option('--view [protocol]', 'draw the images at the terminal (kept in --dir when fetched): kitty, iterm or blocks (default: found from the terminal)');
   const viewer = kind === 'image' ? 'display -' : 'mpv -';
   addExamples(
     cmd,

@@ -37,7 +37,11 @@ export async function nearIds(ctx: Context, typed: string): Promise<string[]> {
     return []; // an unreadable index only means no suggestion
   }
   const byId = closest(typed, known, (e) => e.id);
-  const byName = closest(typed, known.filter((e) => e.name !== undefined), (e) => e.name!);
+  const byName = closest(
+    typed,
+    known.filter((e) => e.name !== undefined),
+    (e) => e.name!,
+  );
   const ids: string[] = [];
   for (const e of [...byId, ...byName]) if (!ids.includes(e.id) && e.id !== typed) ids.push(e.id);
   return ids.slice(0, 3);

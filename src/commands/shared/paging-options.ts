@@ -16,7 +16,11 @@ export interface PagingChoice {
 
 export function addPagingOptions(cmd: Command): Command {
   return cmd
-    .option('--limit <n>', `results per request, ${LIMIT_MIN}-${LIMIT_MAX} (default ${LIMIT_DEFAULT}; ${LIMIT_MAX} with --all)`, intArg('--limit', LIMIT_MIN, LIMIT_MAX))
+    .option(
+      '--limit <n>',
+      `results per request, ${LIMIT_MIN}-${LIMIT_MAX} (default ${LIMIT_DEFAULT}; ${LIMIT_MAX} with --all)`,
+      intArg('--limit', LIMIT_MIN, LIMIT_MAX),
+    )
     .option('--after <cursor>', 'start after this cursor or exercise id')
     .option('--before <cursor>', 'the page before this cursor or exercise id')
     .option('--all', 'follow cursors to the end of the list')

@@ -13,7 +13,6 @@ import { collect } from './values.js';
 
 export type { QueryFilterParams };
 
-
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
@@ -56,9 +55,12 @@ export function queryParamsFromOptions(opts: Record<string, unknown>): QueryFilt
     const flag = `--${kebab(filter.param)}`;
     const values = parseEnumList(filter.enum, raw, keys.length > 1 ? '--muscle' : flag);
     if (!filter.array && values.length > 1) {
-      throw new UsageError(`${keys.length > 1 ? '--muscle' : flag} takes one value: the service filters by a single ${filter.param === 'primaryMuscle' ? 'primary' : 'secondary'} muscle (got ${values.join(', ')}).`, {
-        hint: 'Run one query per muscle, or combine --muscle with --secondary-muscle.',
-      });
+      throw new UsageError(
+        `${keys.length > 1 ? '--muscle' : flag} takes one value: the service filters by a single ${filter.param === 'primaryMuscle' ? 'primary' : 'secondary'} muscle (got ${values.join(', ')}).`,
+        {
+          hint: 'Run one query per muscle, or combine --muscle with --secondary-muscle.',
+        },
+      );
     }
     if (values.length > 0) params[filter.param] = filter.array ? values : values[0];
   }

@@ -12,7 +12,9 @@ export function assertNoEmptyIds(args: readonly string[]): void {
 
 /** What `show -` and `download -` say when stdin held no ids at all: the same usage error. */
 export function noIdsOnStdin(): UsageError {
-  return new UsageError('No exercise ids were given on stdin.', { hint: 'Pipe ids in, one a line (`exercises ids --all | exercises show -`), or give them as arguments.' });
+  return new UsageError('No exercise ids were given on stdin.', {
+    hint: 'Pipe ids in, one a line (`exercises ids --all | exercises show -`), or give them as arguments.',
+  });
 }
 
 /**

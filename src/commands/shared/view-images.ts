@@ -62,7 +62,9 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     return;
   }
   if (record.premiumImages === undefined) {
-    ctx.io.stderr.write(`No images to draw for ${escapeUnsafe(id)}: its record lists no premium images, as a free plan's records never do; a premium plan's key shows them.\n`);
+    ctx.io.stderr.write(
+      `No images to draw for ${escapeUnsafe(id)}: its record lists no premium images, as a free plan's records never do; a premium plan's key shows them.\n`,
+    );
     return;
   }
   const { jobsForRecord, describeUnusable } = await import('../../media/jobs.js');

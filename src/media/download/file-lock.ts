@@ -62,10 +62,13 @@ export async function lockFile(path: string, options: LockOptions): Promise<{ lo
       if ((err as { code?: string }).code !== 'ELOCKED') throw err;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new UsageError(`Another process is writing the ${options.what} into the same file (${lockPathOf(path)} is held); gave up after ${Math.round(options.waitMs / 1000)} s.`, {
-          hint: 'Let the other download finish, then run the command again: complete files are skipped.',
-          details: { lock: lockPathOf(path) },
-        });
+        throw new UsageError(
+          `Another process is writing the ${options.what} into the same file (${lockPathOf(path)} is held); gave up after ${Math.round(options.waitMs / 1000)} s.`,
+          {
+            hint: 'Let the other download finish, then run the command again: complete files are skipped.',
+            details: { lock: lockPathOf(path) },
+          },
+        );
       }
       if (!waited) {
         waited = true;

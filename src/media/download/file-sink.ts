@@ -102,7 +102,13 @@ export function fileSink(path: string): Sink {
         return;
       }
       // A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
-      writeAllAt(fd, chunks, base + written, (bytes) => (written += bytes), (err) => done(err ? writeFailed(part, err) : null));
+      writeAllAt(
+        fd,
+        chunks,
+        base + written,
+        (bytes) => (written += bytes),
+        (err) => done(err ? writeFailed(part, err) : null),
+      );
     },
   };
 
@@ -118,14 +124,17 @@ export function fileSink(path: string): Sink {
         ...(options.signal ? { signal: options.signal } : {}),
         onWait: async () => {
           before = await identity(path);
-          options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`);
+          options.onWait?.(
+            `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
+          );
         },
       });
       lock = held;
       if (waited) {
         // The other process may have just put the complete file in place: then there is nothing to do.
         const after = await identity(path);
-        const replaced = after !== undefined && (before === undefined || after.ino !== before.ino || after.dev !== before.dev || after.mtimeMs !== before.mtimeMs);
+        const replaced =
+          after !== undefined && (before === undefined || after.ino !== before.ino || after.dev !== before.dev || after.mtimeMs !== before.mtimeMs);
         if (replaced && (await looksComplete(kind, path))) return { completedMeanwhile: true, size: after.size };
       }
       return { completedMeanwhile: false };

@@ -140,7 +140,12 @@ export class JsonPull {
       if (stored) return fromStored(stored, 'stale');
       if (res.status === 429) {
         const retryAfter = res.headers['retry-after'];
-        return errorAnswer(429, 'upstream_rate_limited', 'The upstream service is rate limiting the proxy; try again later.', typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {});
+        return errorAnswer(
+          429,
+          'upstream_rate_limited',
+          'The upstream service is rate limiting the proxy; try again later.',
+          typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
+        );
       }
       return errorAnswer(502, 'bad_gateway', `The upstream service failed (${res.status}) and the proxy has no stored answer to this request.`);
     }

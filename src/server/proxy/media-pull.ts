@@ -193,7 +193,8 @@ function failure(err: unknown): ProxyAnswer {
 function refused(res: StreamResponse): ProxyAnswer {
   res.body.on('error', () => {}).resume();
   if (res.status === 404) return errorAnswer(404, 'not_found', 'No such media file.');
-  if (res.status === 403) return errorAnswer(403, 'forbidden', "Premium images and videos need a premium plan; the proxy's upstream plan does not include them.");
+  if (res.status === 403)
+    return errorAnswer(403, 'forbidden', "Premium images and videos need a premium plan; the proxy's upstream plan does not include them.");
   if (res.status === 429) return errorAnswer(429, 'upstream_rate_limited', 'The upstream service is rate limiting the proxy; try again later.');
   return errorAnswer(502, 'bad_gateway', `The upstream service failed (${res.status}) on this file.`);
 }

@@ -118,7 +118,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     const rawUrl = req.url ?? '/';
     if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, { Allow: ALLOWED_METHODS });
+      throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, {
+        Allow: ALLOWED_METHODS,
+      });
     }
     const key = header(req, 'x-api-key');
     if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
@@ -137,8 +139,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
     if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '' && second !== '.' && second !== '..') {
       const local =
-        catalogue &&
-        (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
+        catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
       if (local) return route(req, res, { catalogue, keys: options.keys, cursors: true });
       const target = query ? `${path}?${query}` : path;
       const answer = await json.answer(target, answerKey(upstream.baseUrl, upstreamKey, path, query));

@@ -22,9 +22,12 @@ export function readOwnerOnlyFile(path: string, flag: string): string {
     throw new UsageError(`${flag} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new UsageError(`${flag} ${path} may be read by others (mode ${(mode & 0o777).toString(8)}); it holds keys, so it must be readable by its owner only.`, {
-      hint: `Run: chmod 600 ${path}`,
-    });
+    throw new UsageError(
+      `${flag} ${path} may be read by others (mode ${(mode & 0o777).toString(8)}); it holds keys, so it must be readable by its owner only.`,
+      {
+        hint: `Run: chmod 600 ${path}`,
+      },
+    );
   }
   return readFileSync(path, 'utf8');
 }
@@ -52,7 +55,10 @@ export function parseKeysFile(text: string, path: string): Record<string, Plan> 
 
 /** The first non-blank line of an upstream key file. */
 export function parseKeyFile(text: string, path: string): string {
-  const key = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
+  const key = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !l.startsWith('#'));
   if (!key) throw new UsageError(`${path} holds no key.`);
   return key;
 }
