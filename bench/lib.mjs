@@ -95,3 +95,21 @@ export function minimalEnv(home, extra = {}) {
     ...extra,
   };
 }
+
+/**
+ * A week of ordinary use, as CLI argument lists: query by muscle, show three records, the same
+ * query again, one record in de-DE, `ids --all`, download the chest media into `mediaDir`.
+ * bench/requests.mjs runs it twice for one user; bench/team.mjs for five users behind a proxy.
+ */
+export function weekWorkload(mediaDir) {
+  return [
+    ['query', '--muscle', 'chest'],
+    ['show', 'Barbell_Bench_Press'],
+    ['show', 'Push_Up'],
+    ['show', 'Pull_Up'],
+    ['query', '--muscle', 'chest'],
+    ['--lang', 'de-DE', 'show', 'Barbell_Bench_Press'],
+    ['ids', '--all'],
+    ['download', '--muscle', 'chest', '--dir', mediaDir, '--quiet'],
+  ];
+}

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { minimalEnv } from './lib.mjs';
+import { minimalEnv, weekWorkload } from './lib.mjs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -28,16 +28,7 @@ const home = mkdtempSync(join(tmpdir(), 'exercises-requests-'));
 const media = join(home, 'media');
 const env = minimalEnv(home, { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'sandbox-premium' });
 
-const WORKLOAD = [
-  ['query', '--muscle', 'chest'],
-  ['show', 'Barbell_Bench_Press'],
-  ['show', 'Push_Up'],
-  ['show', 'Pull_Up'],
-  ['query', '--muscle', 'chest'],
-  ['--lang', 'de-DE', 'show', 'Barbell_Bench_Press'],
-  ['ids', '--all'],
-  ['download', '--muscle', 'chest', '--dir', media, '--quiet'],
-];
+const WORKLOAD = weekWorkload(media);
 
 const run = promisify(execFile);
 

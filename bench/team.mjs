@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { minimalEnv } from './lib.mjs';
+import { minimalEnv, weekWorkload } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
@@ -27,17 +27,6 @@ const { sampleCatalogueDir } = await import(join(root, 'dist', 'server', 'sandbo
 const upstream = await createCatalogueServer({ dir: sampleCatalogueDir(), host: '127.0.0.1', port: 0 });
 const run = promisify(execFile);
 
-/** The week workload of bench/requests.mjs (kept in step with it by hand). */
-const workload = (media) => [
-  ['query', '--muscle', 'chest'],
-  ['show', 'Barbell_Bench_Press'],
-  ['show', 'Push_Up'],
-  ['show', 'Pull_Up'],
-  ['query', '--muscle', 'chest'],
-  ['--lang', 'de-DE', 'show', 'Barbell_Bench_Press'],
-  ['ids', '--all'],
-  ['download', '--muscle', 'chest', '--dir', media, '--quiet'],
-];
 const USERS = 5;
 
 const work = mkdtempSync(join(tmpdir(), 'exercises-team-'));
@@ -47,7 +36,7 @@ try {
   const soloHome = join(work, 'solo');
   const soloEnv = minimalEnv(soloHome, { EXERCISES_BASE_URL: upstream.url, EXERCISES_API_KEY: 'sandbox-premium' });
   const soloStart = upstream.requests.length;
-  for (const args of workload(join(soloHome, 'media'))) await run(process.execPath, [cli, ...args], { env: soloEnv, maxBuffer: 64 << 20 });
+  for (const args of weekWorkload(join(soloHome, 'media'))) await run(process.execPath, [cli, ...args], { env: soloEnv, maxBuffer: 64 << 20 });
   const solo = upstream.requests.length - soloStart;
 
   const proxyHome = join(work, 'proxy');
@@ -84,7 +73,7 @@ try {
     Array.from({ length: USERS }, async (_, i) => {
       const home = join(work, `user${i + 1}`);
       const env = minimalEnv(home, { EXERCISES_BASE_URL: url, EXERCISES_API_KEY: `user${i + 1}-key` });
-      for (const args of workload(join(home, 'media'))) await run(process.execPath, [cli, ...args], { env, maxBuffer: 64 << 20 });
+      for (const args of weekWorkload(join(home, 'media'))) await run(process.execPath, [cli, ...args], { env, maxBuffer: 64 << 20 });
     }),
   );
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -98,7 +87,7 @@ try {
     .sort((a, b) => a - b);
   const pct = (p) => (hitMs.length ? hitMs[Math.min(hitMs.length - 1, Math.floor((p / 100) * hitMs.length))] : NaN);
 
-  console.log(`${USERS} users x the week workload (${workload('').length} commands) through one proxy, node ${process.version}\n`);
+  console.log(`${USERS} users x the week workload (${weekWorkload('').length} commands) through one proxy, node ${process.version}\n`);
   console.log(`one user alone, no proxy:   ${solo} upstream requests`);
   console.log(`${USERS} users through the proxy: ${upstreamRequests} upstream requests (${wallMs.toFixed(0)} ms wall)`);
   console.log(

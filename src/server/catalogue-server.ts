@@ -4,13 +4,13 @@
  * `--sandbox` and `exercises serve`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadCatalogue } from './catalogue.js';
 import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
 import { escapeUnsafe } from '../util/text.js';
 import { SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../defaults.js';
+import { listenOn } from './listen.js';
 
 export type { Plan } from './records.js';
 
@@ -118,20 +118,11 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const { port, url } = await listenOn(server, options.host ?? '127.0.0.1', options.port ?? 0);
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     requests,
     close() {

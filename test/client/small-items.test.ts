@@ -1,18 +1,17 @@
 /** Small things a new user trips on: a free key asking for media, the --lang fallback note. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_KEY, type CatalogueServer, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { serverEnv } from './fixtures.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 let dir: string;
 
 beforeAll(async () => {
   server = await startServer();
-  dir = mkdtempSync(join(tmpdir(), 'exercises-small-'));
+  dir = tempDir('exercises-small-');
 });
 
 afterAll(async () => {

@@ -4,14 +4,14 @@
  * command they quote parses with the current program — flags, arguments and enum values
  * checked by the commands' own actions, with each command's run() replaced so nothing runs.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../src/cli.js';
 import type { Runners } from '../../src/commands/index.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { ROOT, anchors, docFiles, quotedCommands, read, relativeLinks, shellSegments } from './markdown.js';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * Pages written on other branches of this round, linked from here before they are merged;
@@ -88,7 +88,7 @@ describe('the docs', () => {
 
   describe('from a folder holding the catalogue directories they name', () => {
     const cwd = process.cwd();
-    const dir = mkdtempSync(join(tmpdir(), 'exercises-docs-'));
+    const dir = tempDir('exercises-docs-');
     beforeAll(() => {
       // `--catalogue ./catalogue`, `serve ./mirror`…: the settings check the folder is a catalogue.
       for (const name of ['catalogue', 'mirror']) symlinkSync(join(ROOT, 'sample'), join(dir, name));

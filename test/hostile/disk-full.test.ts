@@ -5,13 +5,13 @@
  * reason, and the previous file left whole.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fsCalls } from '../../src/util/write-all.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
 const real = { ...fsCalls };
 const enospc = (): NodeJS.ErrnoException =>
@@ -22,7 +22,7 @@ describe('a full disk under mirror', () => {
   let server: CatalogueServer;
   const temps: string[] = [];
   const temp = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'disk-full-'));
+    const dir = tempDir('disk-full-');
     temps.push(dir);
     return dir;
   };

@@ -4,14 +4,13 @@
  * cursor, a `total` larger than what is served. `ids --all`, `download --all` and `mirror` stop
  * with a warning and exit 7, keeping the output so far, in bounded memory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listingMargin } from '../../src/api/paging.js';
 import { type HostileServer, pngBytes, startHostileServer } from '../helpers/hostile-server.js';
 import { cli } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** Pages of 25 from `first`: ids E<n>; `pagination(received)` says what follows. */
 function listing(server: HostileServer, pagination: (received: number) => Record<string, unknown>): void {
@@ -90,7 +89,7 @@ describe('listings that do not end', () => {
   });
 
   it('download --all streams: the files of the first page are fetched before the second page is served', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'streamed-'));
+    const dir = tempDir('streamed-');
     temps.push(dir);
     const pageOf = (start: number, count: number, total: number) => ({
       exercises: Array.from({ length: count }, (_, i) => ({ id: `E${start + i}`, name: `Exercise ${start + i}`, premiumImages: ['start'] })),
@@ -123,7 +122,7 @@ describe('listings that do not end', () => {
   }, 30_000);
 
   it('download --all against a listing that never ends: stops with exit 7 in bounded memory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'endless-'));
+    const dir = tempDir('endless-');
     temps.push(dir);
     // Announces 10,000 and keeps going: stopped at 10,000 + 1,000.
     listing(server, (received) => ({ total: Math.max(10_000, received + 25), next: `c${received}` }));

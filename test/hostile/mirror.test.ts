@@ -4,14 +4,14 @@
  * names (`CON`, `.mirror`, `a/b`, `../evil`) and found again through the media index, links
  * planted in the mirror, a listing whose cursor loops, and a rerun under another plan.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, pngBytes, startHostileServer } from '../helpers/hostile-server.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { KEY, filesUnder } from './support.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FREE = 'free-key-0123456789';
 
@@ -64,7 +64,7 @@ describe('mirror against a hostile service and target', () => {
   let server: HostileServer;
   const temps: string[] = [];
   const temp = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'hostile-mirror-'));
+    const dir = tempDir('hostile-mirror-');
     temps.push(dir);
     return dir;
   };

@@ -5,19 +5,19 @@
  * socket is a usage error; a FIFO nobody reads ends on SIGTERM.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createReadStream, lstatSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
 const PLANK_START = readFileSync(join(sampleCatalogueDir(), 'images', 'Plank', 'premium', 'start.png'));
 const temps: string[] = [];
 const temp = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'output-target-'));
+  const dir = tempDir('output-target-');
   temps.push(dir);
   return dir;
 };

@@ -5,13 +5,13 @@
  * progress names `<id>/<file>`. Skipped, with a message, where tmux is not installed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 if (!HAS_TMUX) console.warn('tmux is not installed: the real-terminal tests are skipped (apt-get install -y tmux).');
@@ -105,7 +105,7 @@ const pageDelayMs = 600;
 const PNG_SIZE = 200_000;
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'exercises-tmux-'));
+  home = tempDir('exercises-tmux-');
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/exercise/exerciseIds') {

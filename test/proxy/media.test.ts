@@ -3,14 +3,14 @@
  * once, answered from disk afterwards (Range too), a fill that outlives its client, a bad
  * upstream file never put in place, and a shutdown leaving only a .part.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { ALICE, type ProxyFixture, startProxy } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const BIG = 'Push_Up';
 const BIG_PATH = `/images/${BIG}/premium/start.png`;
@@ -19,7 +19,7 @@ let bigBytes: Buffer;
 
 beforeAll(() => {
   // The sample catalogue with one large image, so a fill takes several chunks.
-  catalogueDir = mkdtempSync(join(tmpdir(), 'exercises-proxy-upstream-'));
+  catalogueDir = tempDir('exercises-proxy-upstream-');
   cpSync(sampleCatalogueDir(), catalogueDir, { recursive: true });
   bigBytes = Buffer.alloc(3 * 1024 * 1024);
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bigBytes);

@@ -3,12 +3,12 @@
  * page, records in two languages, and media bytes; and a catalogue directory in front answers
  * what it holds, the upstream only the rest.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { ALICE, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 let f: ProxyFixture;
 beforeAll(async () => {
@@ -68,7 +68,7 @@ describe('a catalogue directory in front', () => {
   let dir: string;
   let g: ProxyFixture;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'exercises-proxy-dir-'));
+    dir = tempDir('exercises-proxy-dir-');
     const lines = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8')
       .split('\n')
       .filter((l) => l.includes('"id":"Push_Up"'));

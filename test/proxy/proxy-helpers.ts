@@ -4,11 +4,11 @@
  * media directory under one temp dir, and an access log kept in memory. Everything is removed
  * by `stop()`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ProxyServer, type ProxyServerOptions, createProxyServer } from '../../src/server/proxy/proxy-server.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
 export const UPSTREAM_KEY = PREMIUM_KEY;
 export const ALICE = 'alice-key-0123456789';
@@ -29,7 +29,7 @@ export interface ProxyFixture {
 export async function startProxy(
   overrides: Partial<Omit<ProxyServerOptions, 'upstream'>> & { budget?: number | null; upstream?: CatalogueServer; upstreamTimeoutMs?: number } = {},
 ): Promise<ProxyFixture> {
-  const root = mkdtempSync(join(tmpdir(), 'exercises-proxy-'));
+  const root = tempDir('exercises-proxy-');
   const upstream = overrides.upstream ?? (await startServer());
   const log: string[] = [];
   const warnings: string[] = [];

@@ -3,21 +3,21 @@
  * keys come from, the owner-only rule for their files, and a proxy that runs and stops
  * (in-process, stopped by aborting its signal as main() does on SIGINT/SIGTERM).
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseKeysFile, readOwnerOnlyFile } from '../../src/server/proxy/secret-files.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { type CliResult, isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { tempDir } from '../helpers/temp.js';
 
 let upstream: CatalogueServer;
 let dir: string;
 let home: string;
 beforeAll(async () => {
   upstream = await startServer();
-  dir = mkdtempSync(join(tmpdir(), 'exercises-serve-upstream-'));
+  dir = tempDir('exercises-serve-upstream-');
   home = isolatedHome();
 });
 afterAll(async () => {

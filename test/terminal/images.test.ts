@@ -4,8 +4,7 @@
  * width, files taken from disk before any request and kept when downloaded, a free plan's
  * record, and nothing of either written when stdout is a pipe.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
@@ -18,6 +17,7 @@ import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, FREE_KEY, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
 import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalRun, startTerminal } from './tmux.js';
+import { tempDir as runTempDir } from '../helpers/temp.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
@@ -56,7 +56,7 @@ const GRID_CELLS = [
 const dirs: string[] = [];
 const runs: TerminalRun[] = [];
 function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = runTempDir(prefix);
   dirs.push(dir);
   return dir;
 }

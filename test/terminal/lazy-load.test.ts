@@ -5,8 +5,7 @@
  * pngjs.cjs), while a picker or a half-block drawing at a terminal does, which shows the trace
  * sees them. A preloaded script lists the files require() loaded (test/cache/fixtures).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { isolatedHome, runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
 import { HAVE_TMUX, startTerminal } from './tmux.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TRACE = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', import.meta.url));
 const LAZY = ['inquirer-search', 'pngjs'];
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 function traceFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'exercises-trace-'));
+  const dir = tempDir('exercises-trace-');
   dirs.push(dir);
   return join(dir, 'loaded.json');
 }

@@ -5,14 +5,14 @@
  * the service show inert. Data: --sandbox (the sample catalogue, in-process) or a catalogue
  * directory written here.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
 import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalRun, startTerminal } from './tmux.js';
+import { tempDir } from '../helpers/temp.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
@@ -57,7 +57,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
   });
 
   it('image with no id picks, then fetches the images of the choice', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'exercises-pick-media-'));
+    const dir = tempDir('exercises-pick-media-');
     dirs.push(dir);
     const t = terminal(['--sandbox', 'image', '--dir', dir]);
     await t.waitFor('Pick an exercise to fetch the images of');
@@ -79,7 +79,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
   });
 
   it('shows a hostile name inert: no colour, no title change, the escapes visible as text', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'exercises-hostile-catalogue-'));
+    const dir = tempDir('exercises-hostile-catalogue-');
     dirs.push(dir);
     const hostile = {
       id: 'Evil_Curl',
@@ -149,7 +149,7 @@ describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
   });
 
   it('after a query, the picker offers its results from the cache with their muscles, and sends nothing while typing', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'exercises-pick-home-'));
+    const home = tempDir('exercises-pick-home-');
     dirs.push(home);
     const env = serverEnv(server, { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') });
     const listed = await runCli(['query', '--muscle', 'chest', '--format', 'json'], { env });

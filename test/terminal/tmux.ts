@@ -5,10 +5,10 @@
  * given (env -i), and its exit code is written to a file when it ends.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_PATH, testEnv } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** True when tmux can be run here; tests that need it skip (with a message) when not. */
 export const HAVE_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -44,7 +44,7 @@ export interface TerminalOptions {
 
 export function startTerminal(args: string[], options: TerminalOptions = {}): TerminalRun {
   const socket = `exercises-test-${process.pid}-${++count}`;
-  const work = mkdtempSync(join(tmpdir(), 'exercises-tmux-'));
+  const work = tempDir('exercises-tmux-');
   const exitFile = join(work, 'exit');
   const env = testEnv({ TERM: 'xterm-256color', ...options.env });
   const ownHome = options.env?.HOME === undefined; // testEnv made it: removed with the run

@@ -13,7 +13,6 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { keyHash } from '../../cache/keys.js';
 import { escapeUnsafe } from '../../util/text.js';
@@ -29,6 +28,7 @@ import { MediaPull } from './media-pull.js';
 import { forPlan } from './plan-filter.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
+import { listenOn } from '../listen.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
@@ -188,20 +188,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   });
   server.on('clientError', (_err, socket) => socket.destroy());
 
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const { port, url } = await listenOn(server, options.host ?? '127.0.0.1', options.port ?? 0);
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     stats,
     close() {
