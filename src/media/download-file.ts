@@ -110,7 +110,7 @@ function asLocal(target: MediaTarget): (err: unknown) => never {
 }
 
 /** The error for a non-2xx media status. */
-function statusError(status: number, target: MediaTarget, body: string | undefined): CliError {
+function statusError(status: number, target: MediaTarget, body: string | undefined, redact?: (text: string) => string): CliError {
   if (status === 403) {
     return new AuthError(
       `The service refused the ${target.what} (403): premium images and videos need a premium plan, and this API key's plan does not include them.`,
@@ -127,7 +127,8 @@ function statusError(status: number, target: MediaTarget, body: string | undefin
       details: { status, url: target.url.href },
     });
   }
-  return errorForStatus(status, `the ${target.what}`, body);
+  // The redactor again on the decoded message: a key spelled with JSON escapes is whole only once decoded.
+  return errorForStatus(status, `the ${target.what}`, body, redact);
 }
 
 /** Reads at most 64 KiB of an error body (to quote the server's message), then lets go of it. */
@@ -233,7 +234,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
         await failed(new MalformedResponseError(`The server refused to continue the ${target.what} (416).`));
         continue;
       }
-      const error = statusError(status, target, body);
+      const error = statusError(status, target, body, transport.redact ? (text) => transport.redact!(text) : undefined);
       if (!RETRYABLE_STATUSES.has(status)) throw error;
       await failed(error, headerValue(res.headers, 'retry-after'));
       continue;

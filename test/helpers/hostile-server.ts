@@ -215,12 +215,19 @@ export function slowChunked(body: Buffer, chunk: number, everyMs: number, conten
 }
 
 /** An error answer quoting the request's own X-API-Key back, in our JSON error shape or as plain text. */
-export function echoKey(status: number, shape: 'json' | 'text'): Attack {
+export function echoKey(status: number, shape: 'json' | 'text' | 'json-escaped'): Attack {
   return (req, res, server) => {
     const key = String(req.headers['x-api-key'] ?? '');
     const message = `Key ${key} is not allowed here (key=${key}).`;
-    const body = shape === 'json' ? JSON.stringify({ error: { code: 'denied', message } }) : message;
-    void send(body, { status, contentType: shape === 'json' ? 'application/json' : 'text/plain' })(req, res, server);
+    // json-escaped: every character of the key as a \uXXXX escape, whole only once the JSON is decoded.
+    const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const body =
+      shape === 'json'
+        ? JSON.stringify({ error: { code: 'denied', message } })
+        : shape === 'json-escaped'
+          ? `{"error":{"code":"denied","message":"Key ${escaped} is not allowed here."}}`
+          : message;
+    void send(body, { status, contentType: shape === 'text' ? 'text/plain' : 'application/json' })(req, res, server);
   };
 }
 

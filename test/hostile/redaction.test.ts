@@ -52,6 +52,16 @@ describe('the key in server text', () => {
     });
   }
 
+  it('a media error whose JSON spells the key in \\u escapes: the decoded message is redacted too', async () => {
+    server.route(/^\/exercise\//, json({ id: 'A', name: 'A', premiumImages: ['start'] }));
+    server.route(/^\/images\//, echoKey(500, 'json-escaped'));
+    const dir = tempDir();
+    const r = await cli(server, ['--retries', '0', 'image', 'A', 'start', '-o', `${dir}/a.png`]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/Key \*\*\* is not allowed here/);
+    expectNoKey(`${r.stdout}${r.stderr}`);
+  });
+
   it('a one-letter key does not mangle the words of a message that contain its letter', async () => {
     server.route(/^\/exercise\//, json({ error: { code: 'denied', message: 'The API key is not valid' } }, { status: 401 }));
     const r = await cli(server, ['show', 'A'], { env: { EXERCISES_API_KEY: 'k' } });
