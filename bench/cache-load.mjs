@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { npmcliFsShim } from '../scripts/npmcli-fs-shim.mjs';
+import { npmcliFsShim } from '../scripts/bundle/npmcli-fs-shim.mjs';
 import { interleaved, median, printVerdicts } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -45,7 +45,7 @@ export interface ProgramHooks {
   runners?: Runners;
 }
 
-/** The top-level command names; bin/exercises.js names its per-command code caches after them. */
+/** The top-level command names; the launcher names its per-command code caches after them (bin/startup/run-bundle.js). */
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Where the cache layer keeps its files: under the user cache directory, the one
- * env-paths('exercises', { suffix: '' }).cache names (bin/exercises.js keeps V8's code cache
- * there too). Computed from an environment given by the caller rather than process.env, so a
+ * env-paths('exercises', { suffix: '' }).cache names (the launcher keeps V8's code
+ * cache there too, bin/startup/private-files.js). Computed from an environment given by the caller rather than process.env, so a
  * context (or a test) decides which HOME and XDG_CACHE_HOME count.
  */
 import { join } from 'node:path';

@@ -1,4 +1,6 @@
 /**
+ * Start-up only (docs/development.md "How start-up works"): cacache would read the same.
+ *
  * The read side of the cache on a hit: one entry of a cacache store, read straight from
  * cacache's on-disk format with node:crypto alone. Loading cacache itself costs tens of
  * milliseconds in a fresh process (bench/cache-load.mjs), more than the whole start-up

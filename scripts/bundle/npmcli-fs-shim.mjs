@@ -1,13 +1,13 @@
 /**
  * An esbuild plugin: cacache requires @npmcli/fs for two helpers (moveFile, withTempDir); its
  * index also loads a cp polyfill and semver at require time. A vendor build points cacache at
- * the two modules it uses (measured in bench/cache-load.mjs). Used by scripts/bundle.mjs for
+ * the two modules it uses (measured in bench/cache-load.mjs). Start-up only (docs/development.md "How start-up works"). Used by scripts/bundle.mjs for
  * the vendor files and by the bench for the builds it compares, so both build the same thing.
  */
 import { fileURLToPath } from 'node:url';
 
 /** Resolves @npmcli/fs's two modules from the package root. */
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export const npmcliFsShim = {
   name: 'npmcli-fs-shim',

@@ -1,0 +1,54 @@
+/**
+ * Start-up only (docs/development.md "How start-up works"): the part of undici the CLI runs,
+ * as one vendor file.
+ *
+ * undici's index requires all of undici (fetch, WebSocket, caches, mocks, proxies, HTTP/2:
+ * ~730 KB, and node:http2, zlib, worker_threads, perf_hooks at load); the client uses one
+ * Agent, its request() (src/http/agent.ts, transport.ts) and, for media bodies, its dispatch()
+ * with a handler of ours (src/http/dispatch-body.ts; dispatch and compose are the Agent's own):
+ * HTTP/1.1 GETs without a body. So the vendor file takes just those from undici's own files
+ * (~280 KB, half of it llhttp's WebAssembly): `import('undici')` in the bundle gives { Agent }
+ * with request() on every dispatcher, as the full module does. Measured with bench/startup.mjs:
+ * one `show` ~70 ms faster than with the whole of undici. Anything else taken from undici must
+ * be added here (the integration tests run the bundle).
+ */
+export const UNDICI_ENTRY = `const Dispatcher = require('undici/lib/dispatcher/dispatcher');
+Dispatcher.prototype.request = require('undici/lib/api/api-request');
+module.exports = { undici: { Agent: require('undici/lib/dispatcher/agent') } };`;
+
+/**
+ * Modules of undici that the entry above would still pull in and the client never runs,
+ * replaced whole (their files are not edited):
+ * - the HTTP/2 client: used only when a dispatcher is made with allowH2 (ours is not), and its
+ *   file requires node:http2 at load (~5 ms);
+ * - fetch's body extraction, which client-h1 requires only to send a FormData body (we send
+ *   none), and which brings most of fetch with it;
+ * - node:assert (~3 ms to load), used by these files only as assert(value[, message]): a
+ *   two-line function with the same effect (checkUndiciAsserts checks nothing else is called).
+ */
+export const undiciTrim = {
+  name: 'undici-trim',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, () => ({
+      contents: "module.exports = function connectH2 () { throw new Error('HTTP/2 is not part of this build of undici (scripts/bundle/undici-trim.mjs)'); };",
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]fetch[\\/]body\.js$/ }, () => ({
+      contents:
+        "module.exports = { extractBody () { throw new Error('Request bodies are not part of this build of undici (scripts/bundle/undici-trim.mjs)'); } };",
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^(node:)?assert$/ }, () => ({ path: 'assert', namespace: 'assert-function' }));
+    b.onLoad({ filter: /.*/, namespace: 'assert-function' }, () => ({
+      contents:
+        "module.exports = function assert (value, message) { if (!value) throw Object.assign(new Error(message || 'Assertion failed'), { code: 'ERR_ASSERTION' }); };",
+      loader: 'js',
+    }));
+  },
+};
+
+/** Fails the build when the built undici calls more of node:assert than the function above provides. */
+export function checkUndiciAsserts(source) {
+  const used = source.match(/\bassert\.\w+/g);
+  if (used) throw new Error(`undici now calls ${[...new Set(used)].join(', ')}: extend the assert function in scripts/bundle/undici-trim.mjs`);
+}
