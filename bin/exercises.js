@@ -24,6 +24,8 @@ if (args[0] === '__complete') {
   require('./complete.js')(args.slice(1));
 } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
+} else if (args.some((a) => a === '--help' || a === '-h' || a === 'help') && require('./startup/static-help.js').printStaticHelp(args)) {
+  // A plain --help into a pipe, printed from the text the build took from the CLI.
 } else {
   runCli();
 }

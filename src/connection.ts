@@ -1,11 +1,12 @@
 /**
  * Where this run's requests go, decided once by the factory: with --sandbox, the shipped
- * sample catalogue served in-process on 127.0.0.1 with its premium key (stopped when the run
- * ends); with --catalogue <dir> (or EXERCISES_CATALOGUE, `config set catalogue`), the same
- * server over that directory; otherwise the base URL and key resolved from flags, environment
- * and stored config.
+ * sample catalogue answered in-process (the catalogue server's handler, no socket:
+ * server/in-process.ts) with its premium key; with --catalogue <dir> (or EXERCISES_CATALOGUE,
+ * `config set catalogue`), the same over that directory; otherwise the base URL and key
+ * resolved from flags, environment and stored config.
  */
 import { resolve } from 'node:path';
+import type { Dispatcher } from 'undici';
 import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
@@ -35,16 +36,22 @@ export async function decideConnection({ settings, sandbox, globals, env, onExit
   };
 }
 
-/** The catalogue server in-process on 127.0.0.1:0 over `dir` (the sample without one), with the premium key. */
+/**
+ * The base URL of an in-process catalogue: never connected to (every request goes to the
+ * dispatcher), and port 0 of a loopback address, where nothing listens, so nothing could leave
+ * the machine or reach another program if a request ever missed the dispatcher.
+ */
+const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
+
+/** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
 async function startLocal(dir: string | undefined, onExit: ConnectionInputs['onExit']): Promise<Connection> {
-  const [{ createCatalogueServer }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([
-    import('./server/catalogue-server.js'),
-    import('./server/sandbox.js'),
-  ]);
-  const server = await createCatalogueServer({ dir: dir ?? sampleCatalogueDir(), host: '127.0.0.1', port: 0 });
-  onExit(() => server.close());
+  const [{ inProcessDispatcher }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([import('./server/in-process.js'), import('./server/sandbox.js')]);
+  const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir() });
+  onExit(() => dispatcher.close());
   return {
-    baseUrl: server.url,
+    baseUrl: IN_PROCESS_BASE_URL,
+    // It offers what the transport calls of a dispatcher: request(), dispatch(), close(), destroy().
+    dispatcher: dispatcher as unknown as Dispatcher,
     baseUrlSource: 'sandbox',
     apiKey: SANDBOX_API_KEY,
     keySource: 'sandbox',

@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
+import type { Dispatcher } from 'undici';
 import type { ApiClient } from './api/client.js';
 import type { Env } from './util/user-dirs.js';
 import type { SettingSource, Settings } from './config/settings.js';
@@ -36,11 +37,12 @@ export interface Connection {
   keySource: SettingSource;
   keyOrigin?: string;
   /**
-   * True when the answers come from a catalogue server started in-process on 127.0.0.1
-   * (--sandbox, --catalogue): no request leaves the machine, so the response cache and the
-   * request ledger are not used (its origin is a random port anyway).
+   * True when the answers come from a catalogue answered in-process (--sandbox, --catalogue):
+   * no request leaves the machine, so the response cache is not used and no budget applies.
    */
   local?: boolean;
+  /** With `local`: where its requests go instead of a socket (src/server/in-process.ts). */
+  dispatcher?: Dispatcher;
   /** With --catalogue (or EXERCISES_CATALOGUE, `config set catalogue`): the directory answering. */
   catalogue?: string;
 }
@@ -67,7 +69,7 @@ export interface Context {
   /** The API client for this run, created on first use; AuthError (exit 3) without a key. */
   api(): Promise<ApiClient>;
   /** A client for another base URL or key (`auth` checks a key before storing it), closed with the run. */
-  apiFor(conn: { baseUrl: string; apiKey: string; local?: boolean }): Promise<ApiClient>;
+  apiFor(conn: { baseUrl: string; apiKey: string; local?: boolean; dispatcher?: Dispatcher }): Promise<ApiClient>;
 }
 
 /** The --verbose line writer (one line to stderr each), or undefined without --verbose. */

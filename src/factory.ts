@@ -15,7 +15,7 @@ import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
-export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean };
+export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; dispatcher?: Dispatcher | undefined };
 
 export interface ContextOptions {
   io: IOStreams;
@@ -138,14 +138,14 @@ async function makeClient(
       beforeRequest: counter.beforeRequest,
       afterResponse: counter.afterResponse,
       ...(log ? { log } : {}),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(conn.dispatcher || options.dispatcher ? { dispatcher: conn.dispatcher ?? options.dispatcher } : {}),
     });
     ctx.onExit(() => made.close());
     ctx.onExit(() => counter.flush());
     return made;
   };
   const mode = cacheMode(ctx.globals);
-  // The --sandbox server is local and free, and on a new port each run: its answers would only pile up.
+  // A local catalogue is answered in-process for free: its answers would only pile up in the cache.
   const cached = options.cache && !conn.local;
   return new ApiClient({
     baseUrl: conn.baseUrl,

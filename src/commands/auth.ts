@@ -61,9 +61,9 @@ async function keyFromPrompt(ctx: Context): Promise<string> {
   return checkKey(String(answer));
 }
 
-/** One cheap request (one id) to learn whether the service accepts a key. */
-async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
-  await (await ctx.apiFor({ baseUrl, apiKey })).exerciseIds({ limit: 1 });
+/** One cheap request (one id) to learn whether the service accepts a key (a local catalogue is asked in-process). */
+async function verifyKey(ctx: Context, target: Parameters<Context['apiFor']>[0]): Promise<void> {
+  await (await ctx.apiFor(target)).exerciseIds({ limit: 1 });
 }
 
 async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context): Promise<void> {
@@ -72,7 +72,7 @@ async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context):
   const { maskSecret } = await import('../config/keys.js');
   const { configPath, openConfigWriter } = await import('../config/store.js');
   // Asked where every other command would send it: the resolved base URL, or the --sandbox server.
-  if (opts.verify) await verifyKey(ctx, (await ctx.connection()).baseUrl, key);
+  if (opts.verify) await verifyKey(ctx, { ...(await ctx.connection()), apiKey: key });
   const writer = await openConfigWriter(ctx.env);
   writer.set('api-key', key);
   if (!ctx.globals.quiet) {
@@ -105,7 +105,7 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
   let problem: CliError | undefined;
   if (opts.verify) {
     try {
-      await verifyKey(ctx, conn.baseUrl, conn.apiKey);
+      await verifyKey(ctx, conn);
       accepted = true;
     } catch (err) {
       if (!(err instanceof CliError)) throw err;

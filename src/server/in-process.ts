@@ -1,0 +1,153 @@
+/**
+ * A catalogue answered in-process (--sandbox, --catalogue): the client's transport is given this
+ * dispatcher in place of undici's Agent, and each request runs the catalogue server's own
+ * handler (catalogue-handler.ts) with a request and a response that never touch a socket. The
+ * routes, answers, status codes and headers are those `exercises serve` sends; what is saved is
+ * the listening socket, the HTTP parser and undici itself, which such a run never loads.
+ *
+ * It offers the two ways the transport sends (src/http/transport-types.ts): `request()`, whose
+ * answer carries a Readable body, and `dispatch()` with a handler of undici's form (a media body
+ * chunk by chunk, with pause and resume). The catalogue is loaded on the first request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { type CatalogueHandler, type CatalogueHandlerOptions, createCatalogueHandler } from './catalogue-handler.js';
+
+type Headers = Record<string, string | string[]>;
+
+/** What the transport passes: undici's request options, with a signal that may abort the attempt. */
+interface RequestOptions {
+  path: string;
+  method: string;
+  headers?: Record<string, string | string[] | undefined> | null;
+  signal?: { aborted: boolean; reason: unknown; once(event: 'abort', listener: () => void): unknown } | null;
+}
+
+/** The response given to the handler: a Writable with the few members of ServerResponse it uses. */
+class InProcessResponse extends Writable {
+  statusCode = 200;
+  headersSent = false;
+  private readonly onHead: (status: number, headers: Headers) => void;
+  private readonly onChunk: (chunk: Buffer, done: (err?: Error | null) => void) => void;
+
+  constructor(onHead: InProcessResponse['onHead'], onChunk: InProcessResponse['onChunk']) {
+    super();
+    this.onHead = onHead;
+    this.onChunk = onChunk;
+  }
+
+  writeHead(status: number, headers: Record<string, string> = {}): this {
+    this.statusCode = status;
+    this.headersSent = true;
+    const lower: Headers = {};
+    for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
+    this.onHead(status, lower);
+    return this;
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.onChunk(chunk, done);
+  }
+}
+
+/** The request given to the handler: method, target and headers (lower-case names), as node:http parses them. */
+function requestFor(options: RequestOptions): IncomingMessage {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+  // The handler reads only these three members of an IncomingMessage.
+  return { method: options.method, url: options.path, headers } as unknown as IncomingMessage;
+}
+
+export interface InProcessDispatcher {
+  request(options: RequestOptions): Promise<{ statusCode: number; headers: Headers; body: PassThrough }>;
+  dispatch(options: RequestOptions, handler: Dispatcher.DispatchHandler): boolean;
+  close(): Promise<void>;
+  destroy(): Promise<void>;
+  /** Every request answered so far (the catalogue server's record), for tests. */
+  requests(): Promise<CatalogueHandler['requests']>;
+}
+
+export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcessDispatcher {
+  let handler: Promise<CatalogueHandler> | undefined;
+  const loaded = (): Promise<CatalogueHandler> => (handler ??= createCatalogueHandler(options));
+  const run = async (options: RequestOptions, res: InProcessResponse): Promise<void> => {
+    const { handle } = await loaded();
+    // ServerResponse as far as the handler goes: writeHead, end, destroy, statusCode, headersSent.
+    await handle(requestFor(options), res as unknown as ServerResponse);
+  };
+
+  return {
+    request(options) {
+      return new Promise((resolve, reject) => {
+        const body = new PassThrough();
+        const res = new InProcessResponse(
+          (statusCode, headers) => resolve({ statusCode, headers, body }),
+          (chunk, done) => (body.write(chunk) ? done() : body.once('drain', () => done())),
+        );
+        res.on('finish', () => body.end());
+        res.on('close', () => {
+          if (!res.writableFinished) body.destroy(new Error('The catalogue stopped answering mid-body.'));
+        });
+        const signal = options.signal;
+        if (signal?.aborted) return reject(signal.reason as Error);
+        signal?.once('abort', () => {
+          const reason = signal.reason as Error;
+          res.destroy(reason);
+          body.destroy(reason);
+          reject(reason);
+        });
+        run(options, res).catch(reject);
+      });
+    },
+
+    dispatch(options, handler) {
+      let paused = false;
+      let aborted = false;
+      let waiting: (() => void) | undefined;
+      const controller = {
+        get aborted() {
+          return aborted;
+        },
+        get paused() {
+          return paused;
+        },
+        reason: null as Error | null,
+        pause: () => void (paused = true),
+        resume: () => {
+          paused = false;
+          const go = waiting;
+          waiting = undefined;
+          go?.();
+        },
+        abort: (reason: Error) => {
+          if (aborted) return;
+          aborted = true;
+          controller.reason = reason;
+          res.destroy();
+          handler.onResponseError?.(controller, reason);
+        },
+      };
+      const res = new InProcessResponse(
+        (status, headers) => !aborted && handler.onResponseStart?.(controller, status, headers, ''),
+        (chunk, done) => {
+          if (aborted) return done();
+          handler.onResponseData?.(controller, chunk);
+          if (paused) waiting = () => done();
+          else done();
+        },
+      );
+      res.on('finish', () => !aborted && handler.onResponseEnd?.(controller, {}));
+      res.on('close', () => {
+        if (!aborted && !res.writableFinished) controller.abort(new Error('The catalogue stopped answering mid-body.'));
+      });
+      handler.onRequestStart?.(controller, {});
+      if (!aborted) void run(options, res).catch((err: Error) => controller.abort(err));
+      return true;
+    },
+
+    close: async () => {},
+    destroy: async () => {},
+    requests: async () => (await loaded()).requests,
+  };
+}
