@@ -15,7 +15,7 @@ import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
-export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; dispatcher?: Dispatcher | undefined };
+export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
 
 export interface ContextOptions {
   io: IOStreams;
@@ -116,17 +116,21 @@ async function makeClient(
       import('./http/command-deadline.js'),
     ]);
     const deadline = commandDeadlineMs(ctx);
-    const counter = requestCount({
-      path: ledgerPath(root),
-      origin: conn.baseUrl,
-      countAs: ledgerOrigin(conn),
-      keyHash: keyHash(conn.apiKey),
-      // Local answers (--sandbox, --catalogue) are counted but never stopped: they spend no quota.
-      budget: budgetFor(conn, { budget }),
-      redact: redactorFor(conn.apiKey),
-      warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
-      ...(log ? { log } : {}),
-    });
+    // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
+    // in for the service, is counted, so `quota` can be tried there).
+    const counter = conn.catalogue
+      ? undefined
+      : requestCount({
+          path: ledgerPath(root),
+          origin: conn.baseUrl,
+          countAs: ledgerOrigin(conn),
+          keyHash: keyHash(conn.apiKey),
+          // The sandbox is counted but never stopped: it spends no quota.
+          budget: budgetFor(conn, { budget }),
+          redact: redactorFor(conn.apiKey),
+          warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
+          ...(log ? { log } : {}),
+        });
     const made = new Transport({
       baseUrl: conn.baseUrl,
       ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
@@ -135,13 +139,12 @@ async function makeClient(
       ...(deadline ? { commandDeadline: new CommandDeadline(deadline.ms, deadline.origin) } : {}),
       allowInsecure: ctx.globals.allowInsecure,
       signal: ctx.signal,
-      beforeRequest: counter.beforeRequest,
-      afterResponse: counter.afterResponse,
+      ...(counter ? { beforeRequest: counter.beforeRequest, afterResponse: counter.afterResponse } : {}),
       ...(log ? { log } : {}),
       ...(conn.dispatcher || options.dispatcher ? { dispatcher: conn.dispatcher ?? options.dispatcher } : {}),
     });
     ctx.onExit(() => made.close());
-    ctx.onExit(() => counter.flush());
+    if (counter) ctx.onExit(() => counter.flush());
     return made;
   };
   const mode = cacheMode(ctx.globals);

@@ -3,10 +3,8 @@
  * `exercises.jsonl` is read line by line and every line validated, so a bad line fails
  * start-up with the file and line number instead of serving half a catalogue.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { validateCatalogueEntry, ValidationError } from '../catalogue/validate.js';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { UsageError } from '../errors.js';
@@ -50,10 +48,12 @@ export async function loadCatalogue(dir: string): Promise<Catalogue> {
 
   const entries: CatalogueEntry[] = [];
   const lineOfId = new Map<string, number>();
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const raw of lines) {
-    lineNo += 1;
+  // Read whole and split: a catalogue is a few MB at most, and readline's stream costs more
+  // than the file itself (a `--catalogue … show` reads it on every run).
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    const raw = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
     const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (line.trim() === '') continue;
     const where = `${file}:${lineNo}`;
