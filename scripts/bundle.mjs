@@ -37,8 +37,8 @@ const VENDOR = {
   'string-width': { specifiers: ['string-width'] },
   undici: { specifiers: ['undici'], entry: UNDICI_ENTRY, plugins: [undiciTrim] },
   'proper-lockfile': { specifiers: ['proper-lockfile'], plugins: [gracefulFsAsFs] },
-  // The response cache's write path (every miss): the store is read without cacache (src/cache/store-read.ts).
-  'cacache-write': { specifiers: ['cacache/lib/put.js', 'cacache/lib/entry-index.js'], plugins: [npmcliFsShim] },
+  // Compacting an index bucket (rare): entries are read and written without cacache (src/cache/store-read.ts, store-write.ts).
+  'cacache-index': { specifiers: ['cacache/lib/entry-index.js'], plugins: [npmcliFsShim] },
   // The whole API: `cache info` (ls) and entries this client did not write.
   cacache: { specifiers: ['cacache'], plugins: [npmcliFsShim] },
   // The cache rules of `serve --upstream` (src/server/proxy/cache-policy.ts).

@@ -45,7 +45,10 @@ const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
 
 /** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
 async function startLocal(dir: string | undefined, onExit: ConnectionInputs['onExit']): Promise<Connection> {
-  const [{ inProcessDispatcher }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([import('./server/in-process.js'), import('./server/sandbox.js')]);
+  const [{ inProcessDispatcher }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([
+    import('./server/in-process.js'),
+    import('./server/sandbox.js'),
+  ]);
   const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir() });
   onExit(() => dispatcher.close());
   return {

@@ -1,6 +1,6 @@
 // Start-up only (docs/development.md "How start-up works"): runs the bundle
 // (dist/bundle/cli.cjs) with a code cache per command, and gives its require() the vendor
-// files that need care (undici and its V8 flag, two vendor files with code caches of their own).
+// files that need care (undici and its V8 flag, the lock library with a code cache of its own).
 'use strict';
 
 const path = require('node:path');
@@ -10,15 +10,15 @@ const { loadUndici } = require('./liftoff.js');
 const BUNDLE = path.join(__dirname, '..', '..', 'dist', 'bundle', 'cli.cjs');
 
 /**
- * Vendor files a request-sending command loads on every run besides undici: the request
- * ledger's lock (before each request) and the response cache's write path (after a miss),
- * ~100 KB compiled from source each time without a cache of their own. Each gets its code
- * cache as the bundle does, named after the V8 flags in force when it loads (a cache made
- * under other flags would be rejected), and written before the flags change, or at exit.
+ * The vendor file a request-sending command loads on every run besides undici: the request
+ * ledger's lock (before each request), compiled from source each time without a cache of its
+ * own. It gets its code cache as the bundle does, named after the V8 flags in force when it
+ * loads (a cache made under other flags would be rejected), and written before the flags
+ * change, or at exit.
  */
-const CACHED_VENDOR = new Set(['./vendor/proper-lockfile.cjs', './vendor/cacache-write.cjs']);
+const CACHED_VENDOR = new Set(['./vendor/proper-lockfile.cjs']);
 
-/** The bundle's require(): undici through loadUndici once `beforeFlags` has run, the cached vendor files, all else as usual. */
+/** The bundle's require(): undici through loadUndici once `beforeFlags` has run, the cached vendor file, all else as usual. */
 function bundleRequire(plainRequire, beforeFlags) {
   let undici;
   const vendor = new Map();

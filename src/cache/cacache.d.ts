@@ -1,18 +1,9 @@
 /**
- * The parts of cacache this project calls (cacache ships no types). The write path loads
- * cacache's own put and index modules rather than its whole API, which would also load its
- * verify and glob code (bench/cache-load.mjs has the figures).
+ * The parts of cacache this project (and its tests) call; cacache ships no types. Entries are
+ * read and written without cacache (store-read.ts, store-write.ts); compaction loads its index
+ * module alone rather than its whole API, which would also load its verify and glob code
+ * (bench/cache-load.mjs has the figures).
  */
-declare module 'cacache/lib/put.js' {
-  interface PutOptions {
-    metadata?: unknown;
-    algorithms?: string[];
-  }
-  /** Writes the content atomically (temp file, then rename), then appends the index line; resolves to the integrity. */
-  function put(cache: string, key: string, data: Buffer | string, options?: PutOptions): Promise<{ toString(): string }>;
-  export default put;
-}
-
 declare module 'cacache/lib/entry-index.js' {
   interface RawEntry {
     key: string;
@@ -42,8 +33,13 @@ declare module 'cacache' {
   }
   const cacache: {
     ls(cache: string): Promise<Record<string, ListedEntry>>;
-    get(cache: string, key: string): Promise<{ data: Buffer; metadata?: unknown; integrity: string; size: number }>;
+    get: {
+      (cache: string, key: string): Promise<{ data: Buffer; metadata?: unknown; integrity: string; size: number }>;
+      info(cache: string, key: string): Promise<ListedEntry | null>;
+    };
     put(cache: string, key: string, data: Buffer | string, options?: { metadata?: unknown; algorithms?: string[] }): Promise<unknown>;
+    index: { insert(cache: string, key: string, integrity: string, options?: { metadata?: unknown; size?: number; time?: number }): Promise<unknown> };
+    verify(cache: string): Promise<{ badContentCount: number }>;
   };
   export default cacache;
 }

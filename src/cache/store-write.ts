@@ -1,62 +1,91 @@
 /**
- * The write side of the store, through cacache itself: content written to a temp file and
- * renamed into place (content-addressed, so two writers of the same bytes agree), index
- * lines appended with their own hash (a torn line is ignored on read). Loaded only when
- * something is written or dropped: a cache hit never comes here.
+ * The write side of the store, in cacache's on-disk format, written as cacache's own put() and
+ * index insert write it (cacache 20: lib/content/write.js, lib/entry-index.js), so cacache and
+ * store-read.ts read it back alike (test/cache/store-write.test.ts checks both):
+ *
+ * - content is content-addressed: the bytes go to `tmp/<random>` and are renamed to
+ *   `content-v2/sha512/<hex as aa/bb/rest>` unless that file is there already (two writers of
+ *   the same bytes agree, and content in place is never overwritten);
+ * - an index entry is a line appended to the key's bucket, `\n<sha1 of the JSON>\t<JSON>`
+ *   (a torn line is ignored on read; a deletion is an entry with a null integrity).
+ *
+ * Start-up only in part (docs/development.md "How start-up works"): cacache's write path is a
+ * vendor file of ~100 KB that every cache miss would load and compile; these few calls are what
+ * a miss needs. Compacting a bucket, which is rare, still goes through cacache. Directories are
+ * made 0700 and files 0600, whatever the umask (cache-dir.ts).
  */
-import { rmSync } from 'node:fs';
-import { contentPath, pickDigest } from './store-read.js';
-
-interface CacacheWrite {
-  put: typeof import('cacache/lib/put.js').default;
-  index: typeof import('cacache/lib/entry-index.js').default;
-}
-
-let loaded: Promise<CacacheWrite> | undefined;
-
-function cacacheWrite(): Promise<CacacheWrite> {
-  loaded ??= Promise.all([import('cacache/lib/put.js'), import('cacache/lib/entry-index.js')]).then(([put, index]) => ({
-    put: put.default,
-    index: index.default,
-  }));
-  return loaded;
-}
+import { createHash, randomUUID } from 'node:crypto';
+import { appendFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { contentPath, bucketPath, pickDigest } from './store-read.js';
 
 /** An index bucket this large has seen many rewrites of one key: compact it to the newest line. */
 const COMPACT_BUCKET_BYTES = 16 * 1024;
 
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/** Writes `data` as content (see above) and returns its integrity, `sha512-<base64>`. */
+async function writeContent(dir: string, data: Buffer): Promise<string> {
+  const base64 = createHash('sha512').update(data).digest('base64');
+  const target = contentPath(dir, { algorithm: 'sha512', base64 });
+  if (!(await exists(target))) {
+    const tmpDir = join(dir, 'tmp');
+    await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+    const tmp = join(tmpDir, randomUUID());
+    try {
+      await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      // Another writer may have put the same bytes there meanwhile: the same content either way.
+      await rename(tmp, target);
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+  return `sha512-${base64}`;
+}
+
+/** Appends an index line for `key` (a null integrity forgets it). */
+async function insertIndex(dir: string, key: string, integrity: string | null, size: number | undefined, metadata: unknown): Promise<void> {
+  const bucket = bucketPath(dir, key);
+  await mkdir(dirname(bucket), { recursive: true, mode: 0o700 });
+  const json = JSON.stringify({ key, integrity, time: Date.now(), size, metadata });
+  await appendFile(bucket, `\n${createHash('sha1').update(json).digest('hex')}\t${json}`, { mode: 0o600 });
+}
+
 /** Stores `data` under `key` with `metadata`; resolves to its integrity (SRI string) and size. */
 export async function writeEntry(dir: string, key: string, data: Buffer, metadata: unknown): Promise<{ integrity: string; size: number }> {
-  const { put } = await cacacheWrite();
-  const integrity = (await put(dir, key, data, { metadata })).toString();
+  const integrity = await writeContent(dir, data);
+  await insertIndex(dir, key, integrity, data.length, metadata);
   return { integrity, size: data.length };
 }
 
 /** Points `key` at content already in the store (the same bytes under another key, or new metadata after a 304). */
 export async function linkEntry(dir: string, key: string, integrity: string, size: number, metadata: unknown): Promise<void> {
-  const { index } = await cacacheWrite();
-  await index.insert(dir, key, integrity, { metadata, size });
+  await insertIndex(dir, key, integrity, size, metadata);
 }
 
-/** Forgets `key` (cacache appends a deletion line); its content stays for any other key that shares it. */
+/** Forgets `key` (a deletion line, as cacache writes one); its content stays for any other key that shares it. */
 export async function deleteEntry(dir: string, key: string): Promise<void> {
-  const { index } = await cacacheWrite();
-  await index.delete(dir, key);
+  await insertIndex(dir, key, null, undefined, undefined);
 }
 
 /**
  * Removes a content file that failed verification. It is wrong for every key that names it,
- * and cacache never overwrites content already in place, so it must go before the same
- * bytes can be stored again.
+ * and content in place is never overwritten, so it must go before the same bytes can be
+ * stored again.
  */
 export async function removeContent(dir: string, integrity: string): Promise<void> {
   const digest = pickDigest(integrity);
-  if (digest) rmSync(contentPath(dir, digest), { force: true });
+  if (digest) await rm(contentPath(dir, digest), { force: true });
 }
 
-/** Rewrites `key`'s bucket to its newest line once repeated refreshes have grown it. */
+/** Rewrites `key`'s bucket to its newest line once repeated refreshes have grown it (through cacache: rare). */
 export async function compactIfLarge(dir: string, key: string, bucketBytes: number): Promise<void> {
   if (bucketBytes <= COMPACT_BUCKET_BYTES) return;
-  const { index } = await cacacheWrite();
+  const { default: index } = await import('cacache/lib/entry-index.js');
   await index.compact(dir, key, (a, b) => a.key === b.key);
 }

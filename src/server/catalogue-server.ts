@@ -8,8 +8,7 @@ import { createServer } from 'node:http';
 import { type CatalogueHandlerOptions, createCatalogueHandler, type RequestRecord } from './catalogue-handler.js';
 import { listenOn } from './listen.js';
 
-export type { Plan } from './records.js';
-export { SANDBOX_KEYS, type RequestRecord } from './catalogue-handler.js';
+export type { RequestRecord } from './catalogue-handler.js';
 
 export interface CatalogueServerOptions extends CatalogueHandlerOptions {
   host?: string;

@@ -90,7 +90,7 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
           if (!res.writableFinished) body.destroy(new Error('The catalogue stopped answering mid-body.'));
         });
         const signal = options.signal;
-        if (signal?.aborted) return reject(signal.reason as Error);
+        if (signal?.aborted) return reject(signal.reason);
         signal?.once('abort', () => {
           const reason = signal.reason as Error;
           res.destroy(reason);

@@ -32,7 +32,8 @@ async function text(body: Readable): Promise<Buffer> {
 
 /** Headers a client reads, as both sides give them (lower-case names). */
 const READ = ['content-type', 'content-length', 'etag', 'content-range', 'accept-ranges', 'cache-control', 'last-modified', 'allow'];
-const pick = (headers: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(READ.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
+const pick = (headers: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(READ.filter((h) => headers[h] !== undefined).map((h) => [h, headers[h]]));
 
 const CASES: { what: string; path: string; headers?: Record<string, string> }[] = [
   { what: 'a record', path: '/exercise/Push_Up', headers: { 'X-API-Key': PREMIUM_KEY } },
@@ -90,7 +91,7 @@ describe('the in-process catalogue', () => {
   });
 
   it('stops a request when its signal aborts, and says why', async () => {
-    const signal = Object.assign(new EventEmitter(), { aborted: false, reason: undefined as unknown });
+    const signal: EventEmitter & { aborted: boolean; reason: unknown } = Object.assign(new EventEmitter(), { aborted: false, reason: undefined });
     const answer = await local.request({ path: '/videos/Plank/premium/demo.mp4', method: 'GET', headers: { 'x-api-key': PREMIUM_KEY }, signal });
     const reason = new Error('Ctrl-C');
     signal.aborted = true;
