@@ -203,11 +203,11 @@ const lazyChildProcess = {
  * at build time, from the same Node): the built-in is required on the first property read,
  * so the same functions are called, just loaded when first used.
  */
-const LAZY_BUILTINS = ['node:crypto', 'node:fs/promises', 'node:tty'];
+const LAZY_BUILTINS = ['node:crypto', 'node:fs/promises', 'node:tty', 'node:child_process', 'node:dns', 'node:http', 'node:readline'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:(crypto|fs\/promises|tty)$/ }, (args) => {
+    b.onResolve({ filter: /^node:(crypto|fs\/promises|tty|child_process|dns|http|readline)$/ }, (args) => {
       if (args.kind !== 'import-statement' || !LAZY_BUILTINS.includes(args.path)) return undefined;
       return { path: args.path, namespace: 'lazy-builtin' };
     });

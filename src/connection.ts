@@ -10,6 +10,9 @@ import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
 import { catalogueDirProblem } from './catalogue/catalogue-dir.js';
+import { readStoredConfig } from './config/store.js';
+import { createCatalogueServer } from './server/catalogue-server.js';
+import { sampleCatalogueDir, SANDBOX_API_KEY } from './server/sandbox.js';
 
 export interface ConnectionInputs {
   settings: Settings;
@@ -37,10 +40,6 @@ export async function decideConnection({ settings, sandbox, globals, env, onExit
 
 /** The catalogue server in-process on 127.0.0.1:0 over `dir` (the sample without one), with the premium key. */
 async function startLocal(dir: string | undefined, onExit: ConnectionInputs['onExit']): Promise<Connection> {
-  const [{ createCatalogueServer }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([
-    import('./server/catalogue-server.js'),
-    import('./server/sandbox.js'),
-  ]);
   const server = await createCatalogueServer({ dir: dir ?? sampleCatalogueDir(), host: '127.0.0.1', port: 0 });
   onExit(() => server.close());
   return {
@@ -71,7 +70,6 @@ export async function catalogueInForce(
   if (globals.sandbox || globals.baseUrl !== undefined) return undefined;
   const fromEnv = env.EXERCISES_CATALOGUE?.trim();
   if (fromEnv) return { dir: checkCatalogueDir(fromEnv, 'EXERCISES_CATALOGUE'), origin: 'EXERCISES_CATALOGUE' };
-  const { readStoredConfig } = await import('./config/store.js');
   const stored = readStoredConfig(env).catalogue;
   if (typeof stored === 'string' && stored.trim() !== '') {
     return { dir: checkCatalogueDir(stored.trim(), 'the stored catalogue setting'), origin: 'config' };
