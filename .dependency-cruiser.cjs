@@ -71,8 +71,9 @@ const IMPORT_CALLS_UNTIL_SPLIT = [
 
 /**
  * Laziness lives in one place. The bundle is one file of our own code, so an import() of our
- * own module or a built-in saves nothing but hides import circles from this tool's reader;
- * heavy packages are loaded through src/vendor/, each from its own vendor file.
+ * own module saves only the evaluation of its top-level declarations (and a built-in is
+ * required on first use by the bundle anyway, LAZY_BUILTINS in scripts/bundle.mjs); heavy
+ * packages are loaded through src/vendor/, each from a vendor file of its own.
  * dependency-cruiser keeps one dependency per module and file: a file that names a package in
  * a type (`typeof import('x')`) before it calls import('x') shows only the type, so these
  * rules see an import() only where it is the first mention (scripts/bundle.mjs still refuses
