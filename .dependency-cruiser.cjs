@@ -10,8 +10,12 @@
  *   client), below output/ and the domain modules that take a Context.
  * - src/factory.ts (builds the Context), src/json-flag.ts (argv rewriting before commander)
  *   and src/cli.ts are the wiring at the top, beside nothing.
+ *
+ * src/vendor/ is the bottom layer: one loader per heavy package, the only import() of a
+ * package in src/ (see VENDOR_RULES below). It imports nothing of ours.
  */
 const LAYERS = [
+  { name: 'vendor', paths: ['^src/vendor/'] },
   { name: 'util', paths: ['^src/util/', '^src/errors\\.ts$'] },
   { name: 'catalogue', paths: ['^src/catalogue/'] },
   { name: 'config-cache', paths: ['^src/config/', '^src/cache/'] },
@@ -33,6 +37,82 @@ const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: LAYERS.slice(i + 1).flatMap((l) => l.paths) },
 }));
 
+/**
+ * The packages scripts/bundle.mjs puts in vendor files of their own (its VENDOR table), loaded
+ * only through src/vendor/: a static import would load them on every start. Keep in step with
+ * that table.
+ */
+const HEAVY_PACKAGES = [
+  'undici',
+  'cacache',
+  'conf',
+  'chalk',
+  'cli-table3',
+  'string-width',
+  'read',
+  'proper-lockfile',
+  '@inquirer/search',
+  'pngjs',
+  'http-cache-semantics',
+];
+const escaped = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Being split; converted after the split: their import()s stay until then. */
+const IMPORT_CALLS_UNTIL_SPLIT = [
+  '^src/media/',
+  '^src/api/client\\.ts$',
+  '^src/cache/response-cache\\.ts$',
+  '^src/http/transport\\.ts$',
+  '^src/commands/shared/media-single\\.ts$',
+  '^src/commands/shared/media-run\\.ts$',
+  '^src/commands/download\\.ts$',
+];
+
+/**
+ * Laziness lives in one place. The bundle is one file of our own code, so an import() of our
+ * own module saves only the evaluation of its top-level declarations (and a built-in is
+ * required on first use by the bundle anyway, LAZY_BUILTINS in scripts/bundle.mjs); heavy
+ * packages are loaded through src/vendor/, each from a vendor file of its own.
+ * dependency-cruiser keeps one dependency per module and file: a file that names a package in
+ * a type (`typeof import('x')`) before it calls import('x') shows only the type, so these
+ * rules see an import() only where it is the first mention (scripts/bundle.mjs still refuses
+ * a static import of a vendor package at build time).
+ */
+const VENDOR_RULES = [
+  {
+    name: 'package-import-call-only-in-vendor',
+    comment: 'import() of a package is only in src/vendor/ (one loader per package): call its loader, e.g. loadUndici() from src/vendor/undici.ts.',
+    severity: 'error',
+    from: { path: '^src/', pathNot: ['^src/vendor/', ...IMPORT_CALLS_UNTIL_SPLIT] },
+    to: { path: '(^|/)node_modules/', dependencyTypes: ['dynamic-import'] },
+  },
+  {
+    name: 'no-static-heavy-package',
+    comment: 'A heavy package (scripts/bundle.mjs VENDOR) is imported for its types only; its code through its loader in src/vendor/.',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: {
+      path: `(^|/)node_modules/(${HEAVY_PACKAGES.map(escaped).join('|')})/`,
+      dependencyTypesNot: ['type-only', 'type-import', 'dynamic-import'],
+    },
+  },
+  {
+    name: 'no-vendor-import-from-src-root',
+    comment:
+      "scripts/bundle.mjs leaves every './vendor/…' specifier to be required at run time (its vendor .cjs files), so a file directly in src/ cannot import src/vendor/ by that path: import the loader from a module in a folder.",
+    severity: 'error',
+    from: { path: '^src/[^/]+$' },
+    to: { path: '^src/vendor/' },
+  },
+  {
+    name: 'own-modules-imported-statically',
+    comment: 'Our own modules and built-ins are imported statically (at the top of the file), never with import().',
+    severity: 'error',
+    from: { path: '^src/', pathNot: IMPORT_CALLS_UNTIL_SPLIT },
+    to: { pathNot: '(^|/)node_modules/', dependencyTypes: ['dynamic-import'] },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -51,6 +131,7 @@ module.exports = {
       to: {},
     },
     ...layerRules,
+    ...VENDOR_RULES,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

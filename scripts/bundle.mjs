@@ -41,7 +41,7 @@ const VENDOR = {
   'cacache-index': { specifiers: ['cacache/lib/entry-index.js'], plugins: [npmcliFsShim] },
   // The whole API: `cache info` (ls) and entries this client did not write.
   cacache: { specifiers: ['cacache'], plugins: [npmcliFsShim] },
-  // The cache rules of `serve --upstream` (src/server/proxy/cache-policy.ts).
+  // The cache rules of `serve --upstream` (src/vendor/http-cache-semantics.ts).
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
   // Only at a terminal: the picker (src/prompt) and the half-block image renderer (src/output/images).
   'inquirer-search': { specifiers: ['@inquirer/search'] },

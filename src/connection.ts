@@ -11,6 +11,9 @@ import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
 import { catalogueDirProblem } from './catalogue/catalogue-dir.js';
+import { readStoredConfig } from './config/store.js';
+import { inProcessDispatcher } from './server/in-process.js';
+import { sampleCatalogueDir, SANDBOX_API_KEY } from './server/sandbox.js';
 
 export interface ConnectionInputs {
   settings: Settings;
@@ -45,10 +48,6 @@ const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
 
 /** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
 async function startLocal(dir: string | undefined, onExit: ConnectionInputs['onExit']): Promise<Connection> {
-  const [{ inProcessDispatcher }, { sampleCatalogueDir, SANDBOX_API_KEY }] = await Promise.all([
-    import('./server/in-process.js'),
-    import('./server/sandbox.js'),
-  ]);
   const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir() });
   onExit(() => dispatcher.close());
   return {
@@ -81,7 +80,6 @@ export async function catalogueInForce(
   if (globals.sandbox || globals.baseUrl !== undefined) return undefined;
   const fromEnv = env.EXERCISES_CATALOGUE?.trim();
   if (fromEnv) return { dir: checkCatalogueDir(fromEnv, 'EXERCISES_CATALOGUE'), origin: 'EXERCISES_CATALOGUE' };
-  const { readStoredConfig } = await import('./config/store.js');
   const stored = readStoredConfig(env).catalogue;
   if (typeof stored === 'string' && stored.trim() !== '') {
     return { dir: checkCatalogueDir(stored.trim(), 'the stored catalogue setting'), origin: 'config' };

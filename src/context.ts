@@ -5,7 +5,6 @@
  * from `process`, so they run in-process with fake streams as well as in a real terminal.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { ChalkInstance } from 'chalk';
 import type { Dispatcher } from 'undici';
 import type { ApiClient } from './api/client.js';
 import type { Env } from './util/user-dirs.js';
@@ -96,17 +95,6 @@ export function colorLevel(env: Env): 0 | 1 | 2 | 3 {
   if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
   if (/-256(colou?r)?$/i.test(env.TERM ?? '')) return 2;
   return 1;
-}
-
-/**
- * A chalk instance for the stream when colour is on (colorEnabled), at the context's level;
- * undefined when off. Never chalk's default instance: that one decides from the process's
- * own streams and variables, not from the context.
- */
-export async function chalkFor(ctx: Pick<Context, 'io' | 'env' | 'globals'>, stream: 'stdout' | 'stderr' = 'stdout'): Promise<ChalkInstance | undefined> {
-  if (!colorEnabled(ctx, stream)) return undefined;
-  const { Chalk } = await import('chalk');
-  return new Chalk({ level: colorLevel(ctx.env) });
 }
 
 /** The output format in force: --json (jsonl with --format jsonl), then --format, else table on a terminal and tsv in a pipe. */

@@ -3,16 +3,25 @@
  * the environment, and the services created on first use — the settings (resolved once), the
  * connection (decided once; --sandbox starts its server then) and the API client. The one
  * place commands get them; main() builds it over the process, tests over in-memory streams.
- * Nothing heavy is loaded here: the transport and the sandbox server are imported on first use.
+ * Nothing heavy is done here: the transport is made on the first request that goes out (undici
+ * is loaded then, src/vendor/undici.ts), the sandbox server started when the connection is decided.
  */
 import { isatty } from 'node:tty';
-import type { ApiClient } from './api/client.js';
+import { ApiClient } from './api/client.js';
 import type { CacheMode } from './cache/cached-get.js';
 import type { Dispatcher } from 'undici';
-import type { Transport } from './http/transport.js';
+import { Transport } from './http/transport.js';
 import { type Connection, type Context, DEFAULT_GLOBALS, type Env, type IOStreams, verboseLog } from './context.js';
 import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
+import { ResponseCache } from './cache/response-cache.js';
+import { cacheRoot, httpCacheDir, ledgerPath } from './cache/paths.js';
+import { keyHash } from './cache/keys.js';
+import { ledgerOrigin } from './cache/usage.js';
+import { requestCount } from './cache/request-count.js';
+import { redactorFor } from './util/redact.js';
+import { CommandDeadline } from './http/command-deadline.js';
+import { appendIdIndex } from './completion/id-index.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
@@ -90,31 +99,18 @@ function cacheMode(globals: Context['globals']): CacheMode {
 /**
  * An API client for `conn`. Its transport (and with it undici) is made on the first request
  * that really goes out, with the request ledger's hooks; `cache: false` (a key being checked
- * by `auth`) always asks the service. Loads only the client and the cache store: a cache hit
- * loads no HTTP code.
+ * by `auth`) always asks the service. A cache hit makes no transport and so loads no HTTP
+ * library (test/cache/hit-loads-no-http.test.ts).
  */
 async function makeClient(
   ctx: Context,
   conn: ClientTarget & { baseUrlSource?: string },
   options: { cache: boolean; dispatcher?: Dispatcher | undefined },
 ): Promise<ApiClient> {
-  const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
-    import('./api/client.js'),
-    import('./cache/response-cache.js'),
-    import('./cache/paths.js'),
-    import('./cache/keys.js'),
-    import('./cache/usage.js'),
-  ]);
   const { timeoutMs, retries, budget, cacheTtlMs } = ctx.settings();
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
-    const [{ Transport }, { requestCount }, { redactorFor }, { CommandDeadline }] = await Promise.all([
-      import('./http/transport.js'),
-      import('./cache/request-count.js'),
-      import('./util/redact.js'),
-      import('./http/command-deadline.js'),
-    ]);
     const deadline = commandDeadlineMs(ctx);
     // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
     // in for the service, is counted, so `quota` can be tried there).
@@ -185,7 +181,6 @@ function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string
   const seen: Array<{ id: string; name?: string }> = [];
   ctx.onExit(async () => {
     if (seen.length === 0) return;
-    const { appendIdIndex } = await import('./completion/id-index.js');
     try {
       appendIdIndex(root, seen);
     } catch {

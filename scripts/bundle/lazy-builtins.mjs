@@ -2,14 +2,15 @@
  * Start-up only (docs/development.md "How start-up works"). Built-ins that our modules (and
  * commander) import at load but most commands never call: requiring them at start costs ~9 ms
  * on every run (node:crypto ~4 ms, node:child_process ~2 ms, node:fs/promises ~1.5 ms,
- * node:tty ~1.3 ms; `--help` calls none of them, a cache hit only node:crypto). A static import
+ * node:tty ~1.3 ms, node:http, node:readline, node:dns for the server, the prompt and the
+ * loopback check; `--help` calls none of them, a cache hit only node:crypto). A static import
  * or require() of one becomes an object of getters with the built-in's export names (read
  * here, at build time, from the same Node): the built-in is required on the first property
  * read, so the same functions are called, just loaded when first used. No source is edited:
  * commander's `require('node:child_process')` (used only for executable subcommands, which
  * this CLI has none of) gets the same object.
  */
-export const LAZY_BUILTINS = ['node:crypto', 'node:fs/promises', 'node:tty', 'node:child_process', 'node:dns'];
+export const LAZY_BUILTINS = ['node:crypto', 'node:fs/promises', 'node:tty', 'node:child_process', 'node:dns', 'node:http', 'node:readline'];
 
 const KINDS = new Set(['import-statement', 'require-call']);
 

@@ -35,7 +35,7 @@ export function lazyRequires(vendorOf, esmExports) {
         }
         return undefined;
       });
-      b.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /^\.\/vendor\/[^/]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: vendorStub(args.path), loader: 'js' }));
       b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
     },

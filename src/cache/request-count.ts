@@ -3,7 +3,7 @@
  * (JSON and media, retries included) is reserved in the ledger before it goes out — refused
  * when it would pass the budget — and the rate-limit headers of each answer are noted.
  * Requests to other origins (media on another host) are not the service's and are not
- * counted. The ledger module (and its lock library) loads with the first request only.
+ * counted. The ledger is opened with the first request only.
  * Without a budget, a ledger that cannot be written (a read-only cache directory) is told once
  * (--verbose) and the requests go out uncounted: the count is then a help, never the reason a
  * command fails.
@@ -18,7 +18,7 @@
  */
 import { BudgetUncheckedError, CliError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
-import type { Ledger } from './ledger.js';
+import { Ledger } from './ledger.js';
 
 export interface RequestCountOptions {
   /** The ledger file (paths.ts ledgerPath). */
@@ -55,8 +55,8 @@ export function requestCount(options: RequestCountOptions): RequestCount {
   let ledger: Promise<Ledger> | undefined;
   let broken = false;
   const open = (): Promise<Ledger> =>
-    (ledger ??= import('./ledger.js').then(
-      ({ Ledger }) => new Ledger(options.path, { ...(options.warn ? { warn: options.warn } : {}), ...(options.redact ? { redact: options.redact } : {}) }),
+    (ledger ??= Promise.resolve().then(
+      () => new Ledger(options.path, { ...(options.warn ? { warn: options.warn } : {}), ...(options.redact ? { redact: options.redact } : {}) }),
     ));
   /** Requests sent and not yet added to the ledger (no budget only). */
   let unadded = 0;

@@ -2,6 +2,7 @@
  * Clearing the store and measuring it, as `cache clear` and `cache info` do, safe while other
  * processes read and write it.
  */
+import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -11,7 +12,6 @@ import { basename, dirname, join } from 'node:path';
  * what a clear killed halfway left. Resolves to the files it could not remove (0 as a rule).
  */
 export async function clearStore(path: string): Promise<number> {
-  const { readdir, rename, rm } = await import('node:fs/promises');
   const parent = dirname(path);
   const prefix = `${basename(path)}.clearing-`;
   const aside = `${path}.clearing-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
@@ -32,14 +32,12 @@ export async function clearStore(path: string): Promise<number> {
 
 /** Files under `dir` (0 when it does not exist); links are not followed. */
 async function filesUnder(dir: string): Promise<number> {
-  const { readdir } = await import('node:fs/promises');
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   return entries.filter((e) => !e.isDirectory()).length;
 }
 
 /** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
 export async function bytesUnder(dir: string): Promise<number> {
-  const { lstat, readdir } = await import('node:fs/promises');
   let names: string[];
   try {
     names = await readdir(dir);

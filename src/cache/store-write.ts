@@ -18,6 +18,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { appendFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { contentPath, bucketPath, pickDigest } from './store-read.js';
+import { loadCacacheIndex } from '../vendor/cacache.js';
 
 /** An index bucket this large has seen many rewrites of one key: compact it to the newest line. */
 const COMPACT_BUCKET_BYTES = 16 * 1024;
@@ -86,6 +87,6 @@ export async function removeContent(dir: string, integrity: string): Promise<voi
 /** Rewrites `key`'s bucket to its newest line once repeated refreshes have grown it (through cacache: rare). */
 export async function compactIfLarge(dir: string, key: string, bucketBytes: number): Promise<void> {
   if (bucketBytes <= COMPACT_BUCKET_BYTES) return;
-  const { default: index } = await import('cacache/lib/entry-index.js');
+  const index = await loadCacacheIndex();
   await index.compact(dir, key, (a, b) => a.key === b.key);
 }

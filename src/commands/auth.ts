@@ -10,6 +10,12 @@ import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
+import { loadRead } from '../vendor/read.js';
+import { maskSecret } from '../config/keys.js';
+import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
+import { requireKey } from '../connection.js';
+import { refuseInSandbox } from './config.js';
+import { quotaLine } from './quota.js';
 
 /** Which subcommand, with its flags. */
 export type AuthOptions =
@@ -56,7 +62,7 @@ async function keyFromStdin(ctx: Context): Promise<string> {
 }
 
 async function keyFromPrompt(ctx: Context): Promise<string> {
-  const { read } = await import('read');
+  const { read } = await loadRead();
   const answer = await read({ prompt: 'API key (input hidden): ', silent: true, replace: '*', input: ctx.io.stdin, output: ctx.io.stderr });
   return checkKey(String(answer));
 }
@@ -67,10 +73,8 @@ async function verifyKey(ctx: Context, target: Parameters<Context['apiFor']>[0])
 }
 
 async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context): Promise<void> {
-  (await import('./config.js')).refuseInSandbox(ctx, '`auth login`');
+  refuseInSandbox(ctx, '`auth login`');
   const key = opts.withKey ? await keyFromStdin(ctx) : await keyFromPrompt(ctx);
-  const { maskSecret } = await import('../config/keys.js');
-  const { configPath, openConfigWriter } = await import('../config/store.js');
   // Asked where every other command would send it: the resolved base URL, or the --sandbox server.
   if (opts.verify) await verifyKey(ctx, { ...(await ctx.connection()), apiKey: key });
   const writer = await openConfigWriter(ctx.env);
@@ -98,8 +102,6 @@ function sourceLabel(source: SettingSource, origin: string | undefined): string 
 }
 
 async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
-  const { requireKey } = await import('../connection.js');
-  const { maskSecret } = await import('../config/keys.js');
   const conn = requireKey(await ctx.connection()); // no key → AuthError naming the three ways
   let accepted: boolean | undefined;
   let problem: CliError | undefined;
@@ -135,7 +137,7 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
         `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
         `Base URL: ${conn.baseUrl} (${conn.baseUrlSource === 'default' ? 'default' : `from ${sourceLabel(conn.baseUrlSource, conn.baseUrlOrigin)}`})`,
         `Service:  ${service}`,
-        `Requests: ${await (await import('./quota.js')).quotaLine(ctx)}`,
+        `Requests: ${await quotaLine(ctx)}`,
       ].join('\n') + '\n',
     );
   }
@@ -143,8 +145,7 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
 }
 
 async function logout(ctx: Context): Promise<void> {
-  (await import('./config.js')).refuseInSandbox(ctx, '`auth logout`');
-  const { openConfigWriter, readStoredConfig } = await import('../config/store.js');
+  refuseInSandbox(ctx, '`auth logout`');
   const had = typeof readStoredConfig(ctx.env)['api-key'] === 'string';
   if (had) (await openConfigWriter(ctx.env)).delete('api-key');
   if (!ctx.globals.quiet) {

@@ -6,11 +6,12 @@ import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
+import { ResponseCache } from '../cache/response-cache.js';
+import { cacheRoot, httpCacheDir } from '../cache/paths.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };
 
 async function openCache(ctx: Context) {
-  const [{ ResponseCache }, { cacheRoot, httpCacheDir }] = await Promise.all([import('../cache/response-cache.js'), import('../cache/paths.js')]);
   return ResponseCache.open(httpCacheDir(cacheRoot(ctx.env)));
 }
 

@@ -6,7 +6,10 @@ import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
-import { CONFIG_KEYS } from '../config/keys.js';
+import { CONFIG_KEYS, configKeySpec, maskSecret } from '../config/keys.js';
+import { assertAllowedUrl } from '../util/url-policy.js';
+import { delimitedLine } from '../output/delimited.js';
+import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
 
 /** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
 export type ConfigOptions =
@@ -16,20 +19,13 @@ export type ConfigOptions =
   | { action: 'list' }
   | { action: 'path' };
 
-async function modules() {
-  const [keys, store] = await Promise.all([import('../config/keys.js'), import('../config/store.js')]);
-  return { ...keys, ...store };
-}
-
 /** The key's own name; an unknown key is a usage error listing the known ones. */
 async function knownKey(key: string): Promise<string> {
-  const { configKeySpec } = await import('../config/keys.js');
   return configKeySpec(key).key;
 }
 
 /** `config set`: the key must be settable here and the value pass its check. */
 export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
-  const { configKeySpec } = await import('../config/keys.js');
   const spec = configKeySpec(key);
   if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
   return { action: 'set', key: spec.key, value: spec.parse(value) };
@@ -43,11 +39,10 @@ function shown(value: unknown, secret: boolean | undefined, mask: (v: string) =>
 
 /** `config get`: the stored value, else the default in force (nothing for a key without one). */
 async function get(key: string, ctx: Context): Promise<void> {
-  const m = await modules();
-  const spec = m.configKeySpec(key);
-  const stored = m.readStoredConfig(ctx.env)[spec.key];
+  const spec = configKeySpec(key);
+  const stored = readStoredConfig(ctx.env)[spec.key];
   const value = stored ?? spec.defaultValue;
-  if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret, m.maskSecret)}\n`);
+  if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret, maskSecret)}\n`);
   // Where it comes from, for a person: stdout keeps only the value, for `$(exercises config get …)`.
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     const from = stored !== undefined ? 'stored' : value !== undefined ? 'the default' : 'not set, and no default';
@@ -90,14 +85,12 @@ function effective(
 
 async function set(key: string, value: string | number, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`config set`');
-  const m = await modules();
-  const spec = m.configKeySpec(key);
+  const spec = configKeySpec(key);
   if (spec.key === 'base-url') {
     // The rule every request follows: plain http only to this machine (or with --allow-insecure).
-    const { assertAllowedUrl } = await import('../util/url-policy.js');
     assertAllowedUrl(new URL(String(value)), ctx.globals.allowInsecure);
   }
-  (await m.openConfigWriter(ctx.env)).set(spec.key, value);
+  (await openConfigWriter(ctx.env)).set(spec.key, value);
   if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
     ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
   }
@@ -105,20 +98,18 @@ async function set(key: string, value: string | number, ctx: Context): Promise<v
 
 async function unset(key: string, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`config unset`');
-  const m = await modules();
-  (await m.openConfigWriter(ctx.env)).delete(m.configKeySpec(key).key);
+  (await openConfigWriter(ctx.env)).delete(configKeySpec(key).key);
 }
 
 /** Every setting: the value in force (secrets masked) and where it comes from. */
 async function list(ctx: Context): Promise<void> {
-  const m = await modules();
-  const stored = m.readStoredConfig(ctx.env);
-  const rows = m.CONFIG_KEYS.map((spec) => {
+  const stored = readStoredConfig(ctx.env);
+  const rows = CONFIG_KEYS.map((spec) => {
     const { value, source, origin } = effective(spec, ctx, stored);
     return {
       key: spec.key,
-      value: shown(displayed(spec, value), spec.secret, m.maskSecret),
-      raw: value === undefined || !spec.secret ? value : shown(value, true, m.maskSecret),
+      value: shown(displayed(spec, value), spec.secret, maskSecret),
+      raw: value === undefined || !spec.secret ? value : shown(value, true, maskSecret),
       source,
       ...(origin ? { origin } : {}),
     };
@@ -139,14 +130,12 @@ async function list(ctx: Context): Promise<void> {
       ctx.io.stdout.write(`${r.key.padEnd(width)}  ${(r.value === '' ? '-' : r.value).padEnd(valueWidth)}  ${from}\n`);
     }
   } else {
-    const { delimitedLine } = await import('../output/delimited.js');
     if (format === 'csv') ctx.io.stdout.write(delimitedLine(format, ['key', 'value', 'source']));
     for (const r of rows) ctx.io.stdout.write(delimitedLine(format, [r.key, r.value, r.source]));
   }
 }
 
 async function path(ctx: Context): Promise<void> {
-  const { configPath } = await import('../config/store.js');
   ctx.io.stdout.write(`${configPath(ctx.env)}\n`);
 }
 

@@ -4,14 +4,14 @@ import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
+import { outputList } from './shared/list-output.js';
+import { requestedFields } from '../output/fields.js';
 
 export interface IdsOptions {
   paging: PagingChoice;
 }
 
 export async function run(options: IdsOptions, ctx: Context): Promise<void> {
-  const { outputList } = await import('./shared/list-output.js');
-  const { requestedFields } = await import('../output/fields.js');
   requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();

@@ -3,8 +3,9 @@
  * a typed options object, a `register` that declares its flags and, in the action, builds and
  * validates the options (usage errors come from there), and a separate `run(options, ctx)`
  * that does the work. `register` takes a replacement for run — the seam a test uses to check
- * option parsing without doing the work. Heavy modules are imported inside run(), so listing
- * commands here costs no start-up time.
+ * option parsing without doing the work. Heavy packages are loaded (src/vendor/) only when a
+ * run() reaches them, so listing every command here costs start-up only its modules' top-level
+ * declarations.
  */
 import { type AuthOptions, register as auth } from './auth.js';
 import { type CacheOptions, register as cache } from './cache.js';

@@ -4,19 +4,16 @@ import { parseLangTag } from '../config/values.js';
 import type { Context } from '../context.js';
 import { MIRROR_CONCURRENCY } from '../defaults.js';
 import { UsageError } from '../errors.js';
-import type { MirrorOptions } from '../mirror/run.js';
+import { type MirrorOptions, runMirror } from '../mirror/run.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
+import { budgetFor, requireKey } from '../connection.js';
+import { runMediaJobs } from './shared/media-run.js';
+import { keyHash } from '../cache/keys.js';
 
 export type { MirrorOptions };
 
 export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
-  const [{ runMirror }, { budgetFor, requireKey }, { runMediaJobs }, { keyHash }] = await Promise.all([
-    import('../mirror/run.js'),
-    import('../connection.js'),
-    import('./shared/media-run.js'),
-    import('../cache/keys.js'),
-  ]);
   await runMirror(options, {
     connect: async () => {
       const conn = await ctx.connection();

@@ -3,10 +3,19 @@ import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import type { PageCursor } from '../api/paging.js';
+import { type PageCursor, paginatePages } from '../api/paging.js';
 import { addExamples } from './shared/help.js';
 import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
+import { outputList } from './shared/list-output.js';
+import { requestedFields } from '../output/fields.js';
+import { ENUM_FILTERS } from '../catalogue/enums.js';
+import { enumMeaning, enumSuggestions } from '../catalogue/enum-parse.js';
+import { canPrompt } from '../prompt/interactive.js';
+import { candidateOf, mergeCandidates } from '../prompt/candidates.js';
+import { knownExercises } from '../prompt/known-exercises.js';
+import { pickExercise } from '../prompt/pick.js';
+import { run as show } from './show.js';
 
 export interface QueryOptions {
   filters: QueryFilterParams;
@@ -17,8 +26,6 @@ export interface QueryOptions {
 
 export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   if (options.pick) return pickFromResults(options, ctx);
-  const { outputList } = await import('./shared/list-output.js');
-  const { requestedFields } = await import('../output/fields.js');
   requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
@@ -39,8 +46,6 @@ function nameHint(name: string | undefined): { emptyHint?: string } {
 
 /** `query chest`: a usage error suggesting `--name chest` and the enum flags the word is a value of. */
 async function bareWordError(words: readonly string[]): Promise<UsageError> {
-  const { ENUM_FILTERS } = await import('../catalogue/enums.js');
-  const { enumMeaning, enumSuggestions } = await import('../catalogue/enum-parse.js');
   const text = words.join(' ');
   const quoted = /[\s"'$`\\]/.test(text) ? JSON.stringify(text) : text;
   const tries = [`--name ${quoted}`];
@@ -64,7 +69,6 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
  * picker (src/prompt), and the one chosen shown as `show` shows it. At a terminal only.
  */
 async function pickFromResults(options: QueryOptions, ctx: Context): Promise<void> {
-  const { canPrompt } = await import('../prompt/interactive.js');
   if (!canPrompt(ctx)) {
     throw new UsageError(
       '--pick chooses at a terminal, and this run has none to ask (stdin or stdout is not a terminal, CI is set, or --no-input or a format flag was given).',
@@ -75,23 +79,18 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   }
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
-  const { paginatePages } = await import('../api/paging.js');
   const { limit, after, before, follow, max } = options.paging;
   const fetchPage = (cursor: PageCursor) => api.query({ ...options.filters, ...cursor, limit, ...(lang ? { lang } : {}) });
   const results: unknown[] = [];
   for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) })) results.push(...items);
-  const { candidateOf, mergeCandidates } = await import('../prompt/candidates.js');
   const found = mergeCandidates([results.map((r) => candidateOf(r, lang))]);
   // List items are summaries: muscles and equipment come from what is known on disk, when it is.
-  const { knownExercises } = await import('../prompt/known-exercises.js');
   const ids = new Set(found.map((c) => c.id));
   const known = (await knownExercises(ctx)).candidates.filter((c) => ids.has(c.id));
   const candidates = mergeCandidates([found, known]);
   if (candidates.length === 0)
     throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
-  const { pickExercise } = await import('../prompt/pick.js');
   const id = await pickExercise(ctx, candidates, `Pick one of ${candidates.length} results to show (type to filter):`);
-  const { run: show } = await import('./show.js');
   await show({ ids: [id] }, ctx);
 }
 

@@ -8,6 +8,9 @@ import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
+import { redactorFor } from '../util/redact.js';
+import { usageLine, connectionUsage, resetConnectionMonth } from '../cache/usage.js';
+import { budgetFor } from '../connection.js';
 
 export interface QuotaOptions {
   /** Set this month's count of the connection in force back to 0. */
@@ -16,7 +19,6 @@ export interface QuotaOptions {
 
 /** The usage of the connection in force (no key needed: without one, requests were sent without one). */
 async function usageInForce(ctx: Context) {
-  const [{ connectionUsage }, { budgetFor }] = await Promise.all([import('../cache/usage.js'), import('../connection.js')]);
   const conn = await ctx.connection();
   const usage = await connectionUsage({
     env: ctx.env,
@@ -26,7 +28,6 @@ async function usageInForce(ctx: Context) {
     budget: budgetFor(conn, ctx.settings()),
   });
   if (usage.rateLimit) {
-    const { redactorFor } = await import('../util/redact.js');
     const redact = redactorFor(conn.apiKey);
     const headers = Object.fromEntries(Object.entries(usage.rateLimit.headers).map(([name, value]) => [redact(name), redact(String(value))]));
     usage.rateLimit = { ...usage.rateLimit, headers };
@@ -36,14 +37,13 @@ async function usageInForce(ctx: Context) {
 
 /** `quota --reset-month`: this month's count of the connection in force back to 0, said on stderr. */
 async function resetMonth(ctx: Context): Promise<void> {
-  const [{ resetConnectionMonth }, conn] = await Promise.all([import('../cache/usage.js'), ctx.connection()]);
+  const conn = await ctx.connection();
   const reset = await resetConnectionMonth({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey });
   if (!ctx.globals.quiet) ctx.io.stderr.write(`${reset}\n`);
 }
 
 /** The one line `auth status` shows. */
 export async function quotaLine(ctx: Context): Promise<string> {
-  const { usageLine } = await import('../cache/usage.js');
   return usageLine(await usageInForce(ctx));
 }
 
@@ -56,7 +56,6 @@ export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
     ctx.io.stdout.write(`${JSON.stringify({ month, requests, budget, remaining, origin, rateLimit })}\n`);
     return;
   }
-  const { usageLine } = await import('../cache/usage.js');
   const lines = [usageLine(usage)];
   if (usage.rateLimit) {
     const seen = new Date(usage.rateLimit.seenAt).toISOString();

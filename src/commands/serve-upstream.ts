@@ -6,6 +6,12 @@
  */
 import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
+import { readOwnerOnlyFile, parseKeyFile, parseKeysFile } from '../server/proxy/secret-files.js';
+import { readStoredConfig } from '../config/store.js';
+import { isLoopbackHost } from '../util/url-policy.js';
+import { join } from 'node:path';
+import { createProxyServer } from '../server/proxy/proxy-server.js';
+import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/paths.js';
 
 type Plan = 'free' | 'premium';
 
@@ -24,10 +30,8 @@ async function upstreamKey(options: UpstreamServeOptions, ctx: Context): Promise
   const fromEnv = ctx.env.EXERCISES_UPSTREAM_KEY?.trim();
   if (fromEnv) return fromEnv;
   if (options.upstreamKeyFile !== undefined) {
-    const { readOwnerOnlyFile, parseKeyFile } = await import('../server/proxy/secret-files.js');
     return parseKeyFile(readOwnerOnlyFile(options.upstreamKeyFile, '--upstream-key-file'), options.upstreamKeyFile);
   }
-  const { readStoredConfig } = await import('../config/store.js');
   const stored = readStoredConfig(ctx.env)['api-key'];
   if (typeof stored === 'string' && stored.trim() !== '') return stored.trim();
   throw new AuthError(
@@ -41,7 +45,6 @@ async function upstreamKey(options: UpstreamServeOptions, ctx: Context): Promise
 async function clientKeys(options: UpstreamServeOptions): Promise<Record<string, Plan>> {
   const keys: Record<string, Plan> = { ...options.keys };
   if (options.keysFile !== undefined) {
-    const { readOwnerOnlyFile, parseKeysFile } = await import('../server/proxy/secret-files.js');
     Object.assign(keys, parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile));
   }
   if (Object.keys(keys).length === 0) {
@@ -53,12 +56,6 @@ async function clientKeys(options: UpstreamServeOptions): Promise<Record<string,
 }
 
 export async function runUpstream(options: UpstreamServeOptions, ctx: Context): Promise<void> {
-  const [{ createProxyServer }, { cacheRoot, httpCacheDir, ledgerPath }, { join }] = await Promise.all([
-    import('../server/proxy/proxy-server.js'),
-    import('../cache/paths.js'),
-    import('node:path'),
-  ]);
-  const { isLoopbackHost } = await import('../util/url-policy.js');
   if (!isLoopbackHost(options.host)) {
     ctx.io.stderr.write(
       `Warning: listening on ${options.host}, not on loopback: anyone who can reach this machine can spend the upstream budget with the client keys it accepts.\n`,

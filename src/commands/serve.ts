@@ -9,6 +9,11 @@ import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
 import { collect, intArg } from './shared/values.js';
+import { runUpstream } from './serve-upstream.js';
+import { readOwnerOnlyFile, parseKeysFile } from '../server/proxy/secret-files.js';
+import { createCatalogueServer } from '../server/catalogue-server.js';
+import { sampleCatalogueDir } from '../server/sandbox.js';
+import { isLoopbackHost } from '../util/url-policy.js';
 
 const PLANS = ['free', 'premium'] as const;
 type Plan = (typeof PLANS)[number];
@@ -45,18 +50,13 @@ export function parseKeys(pairs: readonly string[]): Record<string, Plan> {
 
 export async function run(options: ServeOptions, ctx: Context): Promise<void> {
   if (options.upstream !== undefined) {
-    const { runUpstream } = await import('./serve-upstream.js');
     return runUpstream({ ...options, upstream: options.upstream }, ctx);
   }
   if (options.upstreamKeyFile !== undefined) throw new UsageError('--upstream-key-file needs --upstream <url>.');
   let { keys } = options;
   if (options.keysFile !== undefined) {
-    const { readOwnerOnlyFile, parseKeysFile } = await import('../server/proxy/secret-files.js');
     keys = { ...keys, ...parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile) };
   }
-  const { createCatalogueServer } = await import('../server/catalogue-server.js');
-  const { sampleCatalogueDir } = await import('../server/sandbox.js');
-  const { isLoopbackHost } = await import('../util/url-policy.js');
   const dir = options.dir ?? sampleCatalogueDir();
 
   if (!isLoopbackHost(options.host)) {

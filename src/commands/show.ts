@@ -4,7 +4,7 @@
  * reported as they come and make the command exit 4 after printing the others.
  */
 import type { Context } from '../context.js';
-import type { RecordOutcome } from '../api/fetch-records.js';
+import { type RecordOutcome, fetchRecords } from '../api/fetch-records.js';
 import { SHOW_CONCURRENCY } from '../defaults.js';
 import { langInForce } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -13,9 +13,15 @@ import type { ExerciseRecord } from '../catalogue/types.js';
 import type { ImageProtocol } from '../output/images/protocol.js';
 import { imagesFlag, splitImagesValue } from './shared/images-flag.js';
 import { addExamples } from './shared/help.js';
-import { assertNoEmptyIds } from './shared/requested-ids.js';
+import { assertNoEmptyIds, requestedIds, noIdsOnStdin } from './shared/requested-ids.js';
 import { oneLine } from '../util/text.js';
 import { NOT_FOUND_HINT } from '../api/client.js';
+import { pickMissingId } from '../prompt/exercise-picker.js';
+import { createRecordWriter } from '../output/record.js';
+import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
+import { startSpinner } from '../output/spinner.js';
+import { viewImages } from './shared/view-images.js';
+import { outputDir } from './shared/media-run.js';
 
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
@@ -38,15 +44,11 @@ export function showOptions(given: readonly string[], flags: { images?: unknown;
 /** With no id: the one picked at a terminal (src/prompt), else today's usage error. */
 async function idsOrPick(options: ShowOptions, ctx: Context): Promise<string[]> {
   if (options.ids.length > 0) return options.ids;
-  const { pickMissingId } = await import('../prompt/exercise-picker.js');
   return [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const args = await idsOrPick(options, ctx);
-  const { createRecordWriter } = await import('../output/record.js');
-  const { fetchRecords } = await import('../api/fetch-records.js');
-  const { requestedIds } = await import('./shared/requested-ids.js');
   const many = args.length > 1 || args.includes('-');
   // First: it checks `--json <fields>` (a usage error listing the valid ones) before any request.
   const writer = createRecordWriter(ctx, many);
@@ -66,14 +68,12 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     missing.push(outcome.id);
     // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.
     if (many) {
-      const { nearIds, orList } = await import('./shared/near-ids.js');
       const near = await nearIds(ctx, outcome.id);
       ctx.io.stderr.write(`Not found: ${oneLine(outcome.id)}${near.length > 0 ? ` (did you mean ${orList(near)}?)` : ''}\n`); // a failure: shown even with --quiet
     }
   };
 
   const ids = requestedIds(args, ctx.io, ctx.globals.quiet);
-  const { startSpinner } = await import('../output/spinner.js');
   const spinner = startSpinner(ctx, 'Fetching…');
   try {
     for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
@@ -88,14 +88,11 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     await writer.finish();
   }
 
-  if (total === 0) throw (await import('./shared/requested-ids.js')).noIdsOnStdin();
+  if (total === 0) throw noIdsOnStdin();
   if (options.images) {
-    const { viewImages } = await import('./shared/view-images.js');
-    const { outputDir } = await import('./shared/media-run.js');
     for (const record of shown) await viewImages(ctx, api, record, { ...options.images, dir: outputDir(options.dir) });
   }
   if (missing.length > 0) {
-    const { nearIdsHint } = await import('./shared/near-ids.js');
     throw new NotFoundError(
       // With several ids each missing one was named as it came: the summary does not name them again.
       total === 1

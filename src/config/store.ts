@@ -8,6 +8,7 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { type Env, configDir } from './paths.js';
+import { loadConf } from '../vendor/conf.js';
 
 const FILE_MODE = 0o600;
 /** The directory holds the key too: private whatever the umask. */
@@ -79,7 +80,7 @@ export async function openConfigWriter(env: Env): Promise<ConfigWriter> {
   assertPlainFile(configPath(env));
   readStoredConfig(env); // refuse to overwrite a file we cannot read
   ensurePrivateDir(configDir(env));
-  const { default: Conf } = await import('conf');
+  const { default: Conf } = await loadConf();
   const conf = new Conf<StoredConfig>({
     projectName: 'exercises',
     projectSuffix: '',

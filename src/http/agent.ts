@@ -1,8 +1,8 @@
 /**
  * The undici Agent behind a Transport: one per Transport, keep-alive, created on its first
- * request. This module and undici itself are imported only then (transport.ts imports this
- * file lazily), so `--help`, `--version` and answers from the cache never load them. In the
- * bundle, undici is a vendor file required at that moment (scripts/bundle.mjs).
+ * request. undici itself is loaded only then (src/vendor/undici.ts: in the bundle, a vendor
+ * file required at that moment), so `--help`, `--version` and answers from the cache never
+ * load it.
  *
  * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the
  * headers and body ones run on undici's coarse timers, which tick every half second: a bound
@@ -11,6 +11,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { loopbackLookup } from './loopback-lookup.js';
+import { loadUndici } from '../vendor/undici.js';
 
 /** Body bytes received so far by one request; carried in its dispatch options as `progress`. */
 export interface Progress {
@@ -47,7 +48,7 @@ function countBodyBytes(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch {
 }
 
 export async function createAgent(timeoutMs: number): Promise<Dispatcher> {
-  const { Agent } = await import('undici');
+  const { Agent } = await loadUndici();
   // No cap on sockets per origin: callers bound their own concurrency (show's window, --concurrency).
   return new Agent({
     connect: { timeout: timeoutMs, lookup: loopbackLookup },

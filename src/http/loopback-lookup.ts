@@ -3,9 +3,9 @@
  * net.connect / tls.connect): the name `localhost`, which the URL policy trusts as loopback
  * (url-policy.ts), is answered here with the loopback addresses and never asked of DNS or
  * /etc/hosts, so it cannot lead anywhere else. Every other name resolves as Node would.
- * Loaded with the agent, only when a request goes out.
+ * Called only by the agent's sockets, when a request goes out.
  */
-import type { LookupAddress, LookupOptions } from 'node:dns';
+import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -18,11 +18,9 @@ const LOOPBACK_ADDRESSES: readonly LookupAddress[] = [
 
 export function loopbackLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   if (hostname.toLowerCase() !== LOOPBACK_NAME) {
-    // node:dns loaded only for a name to resolve: an IP literal (127.0.0.1 above all) never needs it.
-    import('node:dns').then(
-      (dns) => dns.lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void),
-      (err: NodeJS.ErrnoException) => callback(err, []),
-    );
+    // node:dns is loaded only for a name to resolve (the bundle requires it on first use,
+    // scripts/bundle.mjs LAZY_BUILTINS): an IP literal (127.0.0.1 above all) never needs it.
+    lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void);
     return;
   }
   const wanted = LOOPBACK_ADDRESSES.filter((a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`);

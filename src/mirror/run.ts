@@ -7,10 +7,10 @@
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
-import type { MediaKind } from '../catalogue/media.js';
+import { type MediaKind, MEDIA } from '../catalogue/media.js';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';
 import type { BulkSummary } from '../media/bulk.js';
-import type { MediaJob } from '../media/jobs.js';
+import { type MediaJob, describeUnusable } from '../media/jobs.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { CliError, InterruptedError, NotFoundError, PartialFailureError, WriteFailedError } from '../errors.js';
 import { escapeUnsafe, plural, shorten } from '../util/text.js';
@@ -19,6 +19,7 @@ import { catalogueEntry, writeCatalogueFile } from './catalogue-file.js';
 import { fetchListing, readStoredListing, storeListing, unstorableReason, withPrevious } from './listing.js';
 import { LISTING_PAGE_SIZE, listingCost, planMirror, requestCount } from './plan.js';
 import { type MirrorSource, WORK_DIR, WorkFileWriter, readWorkFile, translationOf, workPaths } from './work-file.js';
+import { mirrorMediaJobs, writeMediaIndex } from './media.js';
 
 export interface MirrorOptions {
   dir: string;
@@ -199,9 +200,6 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
 
   let mediaLine = '';
   if (options.media.length > 0) {
-    const { mirrorMediaJobs, writeMediaIndex } = await import('./media.js');
-    const { describeUnusable } = await import('../media/jobs.js');
-    const { MEDIA } = await import('../catalogue/media.js');
     for (const kind of options.media) ensureRealDir(dir, MEDIA[kind].folder); // a planted `images` link: exit 6 before any file
     const listed = ids.map((id) => catalogueEntry(id, fetched)).filter((e): e is CatalogueEntry => e !== undefined);
     const jobs = mirrorMediaJobs(api, dir, listed, options.media, (u) => failed.push(describeUnusable(u)));

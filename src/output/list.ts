@@ -7,7 +7,8 @@
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
-import { chalkFor, colorEnabled, outputFormat } from '../context.js';
+import { colorEnabled, outputFormat } from '../context.js';
+import { chalkFor } from './chalk.js';
 import { colorJson } from './json-color.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
@@ -16,6 +17,8 @@ import { requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { type ListFooter, footerLine } from './next-page.js';
 import { write } from './write.js';
+import { renderTable } from './table.js';
+import { startPager } from './pager.js';
 
 export type { ListFooter } from './next-page.js';
 
@@ -123,7 +126,6 @@ function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWrite
         return;
       }
       const chalk = await chalkFor(ctx);
-      const { renderTable } = await import('./table.js');
       let text = await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, chalk });
       if (!ctx.globals.quiet) {
         const total = footer.total ?? (typeof pagination.total === 'number' ? pagination.total : undefined);
@@ -151,7 +153,6 @@ export async function writePaged(ctx: Pick<Context, 'io' | 'env'>, text: string,
     await write(ctx.io.stdout, text);
     return;
   }
-  const { startPager } = await import('./pager.js');
   const paging = await startPager(ctx, true);
   await write(paging.stream, text);
   await paging.done();

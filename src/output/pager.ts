@@ -6,7 +6,7 @@
  * (and LV to -c), so `PAGER=less` behaves the same. A pager that cannot be started is no
  * error: the output is written directly.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 
@@ -46,8 +46,6 @@ export async function startPager(ctx: PagerContext, enabled: boolean): Promise<P
   if (!enabled || !ctx.io.stdoutIsTTY) return direct(ctx);
   const command = pagerCommand(ctx.env);
   if (command === undefined) return direct(ctx);
-
-  const { spawn } = await import('node:child_process');
   const env = { ...ctx.env, LESS: ctx.env.LESS ?? 'FRX', LV: ctx.env.LV ?? '-c' };
   const stdio: ['pipe', 'inherit', 'inherit'] = ['pipe', 'inherit', 'inherit'];
   let child: ChildProcess;

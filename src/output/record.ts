@@ -5,7 +5,8 @@
  * header) or tsv (without: for programs).
  */
 import type { Context } from '../context.js';
-import { chalkFor, colorEnabled, outputFormat } from '../context.js';
+import { colorEnabled, outputFormat } from '../context.js';
+import { chalkFor } from './chalk.js';
 import { colorJson } from './json-color.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { RECORD_COLUMNS } from './columns.js';
@@ -14,6 +15,8 @@ import { requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { write } from './write.js';
 import { oneLine } from '../util/text.js';
+import { loadMeasure } from './width.js';
+import { writePaged } from './list.js';
 
 type Paint = (text: string) => string;
 
@@ -155,7 +158,7 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
             const chalk = await chalkFor(ctx);
             paint = chalk ? { bold: chalk.bold, dim: chalk.dim } : {};
           }
-          measure ??= (await (await import('./width.js')).loadMeasure()).width;
+          measure ??= (await loadMeasure()).width;
           const card = (count++ === 0 ? '' : '\n') + renderRecordText(record, { width: ctx.io.columns, measure, ...paint });
           if (paged) held += card;
           else await write(out, card);
@@ -165,7 +168,7 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
           // Only cards taller than a screen of known height are paged; else (or height unknown) written as they are.
           const rows = (out as { rows?: unknown }).rows;
           const tall = typeof rows === 'number' && rows > 0 && held.split('\n').length > rows;
-          if (tall) await (await import('./list.js')).writePaged(ctx, held, true);
+          if (tall) await writePaged(ctx, held, true);
           else await write(out, held);
         },
       };

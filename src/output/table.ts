@@ -8,6 +8,7 @@ import type { ChalkInstance } from 'chalk';
 import type { TableColumn } from './columns.js';
 import { type Measure, loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
+import { loadCliTable3 } from '../vendor/cli-table3.js';
 
 /** Blanks between two columns: never less, so cells never run together. */
 export const GAP = 2;
@@ -167,6 +168,6 @@ const NO_BORDER = {
  * where cut) is ours, decided above, so its widths come from the cells as given.
  */
 async function borderlessTable() {
-  const { default: Table } = await import('cli-table3');
+  const Table = await loadCliTable3();
   return new Table({ chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, wordWrap: false });
 }

@@ -3,6 +3,7 @@
  * marks none (string-width, loaded with the table code only). Text must already be clean
  * (src/util/text.ts): escape sequences and controls have no width to measure.
  */
+import { loadStringWidth } from '../vendor/string-width.js';
 
 export interface Measure {
   /** Columns the text takes on a terminal. */
@@ -17,7 +18,7 @@ const NARROW_ONLY = /^[\u0020-\u007e\u00a0-\u02ff]*$/;
 const ELLIPSIS = '…';
 
 export async function loadMeasure(): Promise<Measure> {
-  const { default: stringWidth } = await import('string-width');
+  const { default: stringWidth } = await loadStringWidth();
   // string-width segments every string into graphemes; names are nearly always plain Latin,
   // which needs no segmenting (a 100,000-row table measures in milliseconds, not seconds).
   const width = (text: string): number => (NARROW_ONLY.test(text) ? text.length : stringWidth(text));

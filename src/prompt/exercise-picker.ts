@@ -10,12 +10,13 @@ import { LIMIT_MAX } from '../defaults.js';
 import { NotFoundError, PromptCancelledError } from '../errors.js';
 import { canPrompt, missingIdError } from './interactive.js';
 import { candidateOf, mergeCandidates } from './candidates.js';
+import { knownExercises } from './known-exercises.js';
+import { pickExercise, searchPrompt } from './pick.js';
+import { paginate } from '../api/paging.js';
 
 /** The id the person picked for `command`; a usage error where no prompt may be shown. */
 export async function pickMissingId(ctx: Context, command: string, usage: string): Promise<string> {
   if (!canPrompt(ctx)) throw missingIdError(command, usage);
-  const { knownExercises } = await import('./known-exercises.js');
-  const { pickExercise } = await import('./pick.js');
   const known = await knownExercises(ctx);
   if (known.candidates.length > 0) return pickExercise(ctx, known.candidates, `Pick an exercise to ${verbOf(command)} (type to filter):`);
 
@@ -32,7 +33,6 @@ function verbOf(command: string): string {
  * before spending anything. Returns the listed exercises; leaving the offer exits 130.
  */
 async function offerListing(ctx: Context): Promise<ReturnType<typeof mergeCandidates>> {
-  const { searchPrompt } = await import('./pick.js');
   const conn = await ctx.connection();
   const choice = await searchPrompt(ctx, `No exercises are known yet (none cached for ${new URL(conn.baseUrl).host}). List them?`, () => [
     { value: 'list', name: `List every exercise id (exercises ids --all): one request per ${LIMIT_MAX} exercises`, short: 'ids --all' },
@@ -40,7 +40,6 @@ async function offerListing(ctx: Context): Promise<ReturnType<typeof mergeCandid
   ]);
   if (choice !== 'list') throw new PromptCancelledError();
   const api = await ctx.api();
-  const { paginate } = await import('../api/paging.js');
   const items: ExerciseSummary[] = [];
   for await (const item of paginate((cursor) => api.exerciseIds({ ...cursor, limit: LIMIT_MAX }), { limit: LIMIT_MAX })) items.push(item);
   const candidates = mergeCandidates([items.map((e) => candidateOf(e))]);

@@ -9,6 +9,9 @@ import { langInForce } from '../config/settings.js';
 import { cacheRoot, httpCacheDir } from '../cache/paths.js';
 import { readIdIndex } from '../completion/id-index.js';
 import { type PickCandidate, candidateOf, mergeCandidates } from './candidates.js';
+import { sampleCatalogueDir } from '../server/sandbox.js';
+import { loadCatalogue } from '../server/catalogue.js';
+import { cachedExercises } from './cached-listings.js';
 
 export interface KnownExercises {
   candidates: PickCandidate[];
@@ -21,7 +24,6 @@ export async function catalogueDir(ctx: Context): Promise<string | undefined> {
   const conn = await ctx.connection();
   if (conn.catalogue !== undefined) return conn.catalogue;
   if (!ctx.globals.sandbox) return undefined;
-  const { sampleCatalogueDir } = await import('../server/sandbox.js');
   return sampleCatalogueDir();
 }
 
@@ -29,13 +31,11 @@ export async function knownExercises(ctx: Context): Promise<KnownExercises> {
   const lang = langInForce(ctx.settings());
   const dir = await catalogueDir(ctx);
   if (dir !== undefined) {
-    const { loadCatalogue } = await import('../server/catalogue.js');
     const catalogue = await loadCatalogue(dir);
     return { candidates: mergeCandidates([catalogue.entries.map((e) => candidateOf(e, lang))]), source: 'catalogue' };
   }
   const conn = await ctx.connection();
   const root = cacheRoot(ctx.env);
-  const { cachedExercises } = await import('./cached-listings.js');
   const cached = ctx.globals.cache ? await cachedExercises(httpCacheDir(root), conn.baseUrl) : [];
   // Cached answers first: they carry more than the id index's names.
   return { candidates: mergeCandidates([cached.map((e) => candidateOf(e, lang)), readIdIndex(root).map((e) => candidateOf(e))]), source: 'cache' };

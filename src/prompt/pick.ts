@@ -13,6 +13,7 @@ import { escapeUnsafe } from '../util/text.js';
 import type { PickCandidate } from './candidates.js';
 import { fuzzyFilter } from './fuzzy.js';
 import { columnsFor, labelOf } from './label.js';
+import { loadInquirerSearch } from '../vendor/inquirer-search.js';
 
 /** Lines shown at a time, and matches offered at most (the best ones; typing narrows them). */
 const PAGE_SIZE = 10;
@@ -33,7 +34,7 @@ const LEFT = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError'
  * `keypress` events on the input stream.
  */
 export async function searchPrompt<V>(ctx: Pick<Context, 'io'>, message: string, source: (term: string) => Array<Choice<V>>): Promise<V> {
-  const { default: search } = await import('@inquirer/search');
+  const { default: search } = await loadInquirerSearch();
   const { stdin, stdout } = ctx.io;
   const controller = new AbortController();
   const onKey = (_text: unknown, key: { name?: string } | undefined): void => {

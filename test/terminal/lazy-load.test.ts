@@ -4,6 +4,11 @@
  * library nor the PNG decoder (their vendor files, dist/bundle/vendor/inquirer-search.cjs and
  * pngjs.cjs), while a picker or a half-block drawing at a terminal does, which shows the trace
  * sees them. A preloaded script lists the files require() loaded (test/cache/fixtures).
+ *
+ * Start-up in general: our own modules are imported statically (one bundle), so what keeps
+ * `--help`, a TAB and a cache hit fast is that they require no vendor file at all and none of
+ * the built-ins the bundle loads on first use (scripts/bundle.mjs LAZY_BUILTINS): a module that
+ * started doing work at its top level, or a loader called at load, fails here.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -41,9 +46,19 @@ function vendorsIn(file: string): string[] {
 
 async function vendorsLoadedBy(args: string[], env: Record<string, string | undefined>) {
   const file = traceFile();
-  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file } });
-  return { ...r, vendors: vendorsIn(file) };
+  const builtinsFile = `${file}.builtins`;
+  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, TRACE_BUILTINS_FILE: builtinsFile } });
+  const loaded = JSON.parse(readFileSync(file, 'utf8')) as string[];
+  return { ...r, vendors: vendorsIn(file), loaded, builtins: JSON.parse(readFileSync(builtinsFile, 'utf8')) as string[] };
 }
+
+/**
+ * Built-ins a start-up never needs: the bundle requires them on first use only (LAZY_BUILTINS
+ * in scripts/bundle.mjs), or only what a request or a pager loads brings them.
+ */
+const NOT_AT_START = ['http', 'https', 'tls', 'readline', 'child_process', 'dns', 'zlib', 'worker_threads', 'http2'];
+/** …and what `--help` and a TAB need no more than that: a cache hit hashes its key (crypto). */
+const NOT_FOR_HELP = [...NOT_AT_START, 'crypto', 'fs/promises', 'tty'];
 
 describe('prompt and image code load only when used', () => {
   it('--help loads neither', async () => {
@@ -51,6 +66,26 @@ describe('prompt and image code load only when used', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^USAGE$/m);
     for (const v of LAZY) expect(r.vendors).not.toContain(v);
+  });
+
+  it('help, --version and completion scripts load no vendor file and no lazy built-in', async () => {
+    for (const args of [['--help'], ['show', '--help'], ['download', '--help'], ['serve', '--help'], ['--version'], ['completion', 'bash']]) {
+      const r = await vendorsLoadedBy(args, {});
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.vendors, args.join(' ')).toEqual([]);
+      expect(
+        NOT_FOR_HELP.filter((b) => r.builtins.includes(b)),
+        args.join(' '),
+      ).toEqual([]);
+    }
+  });
+
+  it('a TAB loads the completion bundle alone: not the CLI, no vendor file, no lazy built-in', async () => {
+    const r = await vendorsLoadedBy(['__complete', 'bash', '1', 'exercises', 'sh'], {});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('show');
+    expect(r.loaded.filter((f) => f.includes(join('dist', 'bundle'))).map((f) => basename(f))).toEqual(['complete.cjs']);
+    expect(NOT_FOR_HELP.filter((b) => r.builtins.includes(b))).toEqual([]);
   });
 
   it('a show answered from the cache loads neither', async () => {
@@ -62,6 +97,9 @@ describe('prompt and image code load only when used', () => {
     const hit = await vendorsLoadedBy(['show', 'Push_Up'], env);
     expect(hit.code, hit.stderr).toBe(0);
     expect(hit.vendors).toEqual([]);
+    expect(NOT_AT_START.filter((b) => hit.builtins.includes(b))).toEqual([]);
+    // The trace sees them when they are used: the miss sent a request over node:http.
+    expect(miss.builtins).toContain('http');
   });
 
   it('show --images in a pipe loads neither', async () => {

@@ -6,6 +6,10 @@
  */
 import type { Context } from '../../context.js';
 import { closest, orList } from '../../catalogue/suggest.js';
+import { cacheRoot } from '../../cache/paths.js';
+import { catalogueEntriesMatching } from '../../completion/catalogue-ids.js';
+import { readIdIndex } from '../../completion/id-index.js';
+import { sampleCatalogueDir } from '../../server/sandbox.js';
 
 export { orList };
 
@@ -15,16 +19,13 @@ interface Known {
 }
 
 async function knownExercises(ctx: Context): Promise<Known[]> {
-  const { cacheRoot } = await import('../../cache/paths.js');
   const cacheDir = cacheRoot(ctx.env);
   const conn = await ctx.connection();
   let dir = conn.catalogue;
-  if (dir === undefined && ctx.globals.sandbox) dir = (await import('../../server/sandbox.js')).sampleCatalogueDir();
+  if (dir === undefined && ctx.globals.sandbox) dir = sampleCatalogueDir();
   if (dir !== undefined) {
-    const { catalogueEntriesMatching } = await import('../../completion/catalogue-ids.js');
     return catalogueEntriesMatching(dir, '', cacheDir);
   }
-  const { readIdIndex } = await import('../../completion/id-index.js');
   return readIdIndex(cacheDir);
 }
 

@@ -4,6 +4,7 @@
  */
 import type { IOStreams } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { readIds } from './read-ids.js';
 
 /** Refuses an empty argument (`show ""`): it would ask for the collection, not an exercise. */
 export function assertNoEmptyIds(args: readonly string[]): void {
@@ -32,7 +33,6 @@ export async function* requestedIds(args: readonly string[], io: Pick<IOStreams,
     stdinUsed = true;
     if (io.stdinIsTTY && !quiet) io.stderr.write('Waiting for exercise ids on stdin, one a line (end with Ctrl-D)…\n');
     // Loaded only for `-`: it brings in readline, which plain `show <id>` does not need.
-    const { readIds } = await import('./read-ids.js');
     yield* readIds(io.stdin);
   }
 }

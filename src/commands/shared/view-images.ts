@@ -10,11 +10,14 @@ import { readFile } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
 import { type Context, colorEnabled, colorLevel, outputFormat } from '../../context.js';
 import type { ExerciseRecord } from '../../catalogue/types.js';
-import type { MediaJob } from '../../media/jobs.js';
+import { type MediaJob, jobsForRecord, describeUnusable } from '../../media/jobs.js';
 import type { ImageProtocol } from '../../output/images/protocol.js';
 import { escapeUnsafe } from '../../util/text.js';
-import { PNG_SIGNATURE } from '../../media/verify.js';
+import { PNG_SIGNATURE, looksComplete } from '../../media/verify.js';
 import { runMediaJobs } from './media-run.js';
+import { resolveMediaFile } from '../../server/media.js';
+import { detectImageProtocol, inlineImage } from '../../output/images/index.js';
+import { catalogueDir } from '../../prompt/known-exercises.js';
 
 /** Why images cannot be drawn on this run's stdout, or undefined when they can. */
 function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
@@ -27,11 +30,9 @@ function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
 /** The file for a job: from the catalogue directory, else from the --dir layout, else downloaded there. */
 async function imageFile(ctx: Context, api: ApiClient, job: MediaJob, catalogue: string | undefined): Promise<string | undefined> {
   if (catalogue !== undefined) {
-    const { resolveMediaFile } = await import('../../server/media.js');
     const found = await resolveMediaFile(catalogue, 'images', job.exerciseId, `${job.name}.png`);
     if (found !== undefined) return found;
   }
-  const { looksComplete } = await import('../../media/verify.js');
   if (await looksComplete('image', job.path)) return job.path;
   const summary = await runMediaJobs(ctx, api, [job], { concurrency: 1, skipExisting: true, failFast: false });
   const outcome = summary.outcomes[0];
@@ -53,7 +54,6 @@ export interface ViewImagesOptions {
 
 /** Draws the premium images of `record` on stdout (see the module comment). */
 export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseRecord, options: ViewImagesOptions): Promise<void> {
-  const { detectImageProtocol, inlineImage } = await import('../../output/images/index.js');
   const protocol = options.protocol ?? detectImageProtocol(ctx.env);
   const why = cannotDraw(ctx, protocol);
   const id = record.id ?? record.name;
@@ -67,8 +67,6 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     );
     return;
   }
-  const { jobsForRecord, describeUnusable } = await import('../../media/jobs.js');
-  const { catalogueDir } = await import('../../prompt/known-exercises.js');
   const catalogue = await catalogueDir(ctx);
   let jobs = jobsForRecord(api, options.dir, id, record, ['image'], (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
   if (options.names && options.names.length > 0) {

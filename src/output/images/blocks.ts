@@ -6,6 +6,7 @@
  * translucent pixels are blended over black. Truecolour escapes where the terminal takes
  * them, else the nearest of the 256-colour palette.
  */
+import { loadPngjs } from '../../vendor/pngjs.js';
 
 export interface Rgb {
   r: number;
@@ -21,7 +22,7 @@ export interface Bitmap {
 }
 
 export async function decodePng(png: Buffer): Promise<Bitmap> {
-  const { PNG } = await import('pngjs');
+  const { PNG } = await loadPngjs();
   const image = PNG.sync.read(png);
   return { width: image.width, height: image.height, data: image.data };
 }

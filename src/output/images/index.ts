@@ -5,12 +5,12 @@
  */
 import type { ImageProtocol } from './protocol.js';
 import { itermSequence, kittySequence } from './escape-protocols.js';
+import { halfBlocks } from './blocks.js';
 
 export { type ImageProtocol, detectImageProtocol } from './protocol.js';
 
 export async function inlineImage(png: Buffer, protocol: ImageProtocol, options: { columns: number; truecolor: boolean }): Promise<string> {
   if (protocol === 'kitty') return kittySequence(png);
   if (protocol === 'iterm') return itermSequence(png);
-  const { halfBlocks } = await import('./blocks.js');
   return halfBlocks(png, options.columns, options.truecolor);
 }

@@ -17,7 +17,7 @@ import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstrea
 const KEPT_HEADERS = ['content-type', 'content-language', 'etag', 'last-modified', 'cache-control', 'expires', 'date', 'vary'];
 
 export interface JsonPullOptions {
-  /** http-cache-semantics' class (cache-policy.ts loads it). */
+  /** http-cache-semantics' class (src/vendor/http-cache-semantics.ts loads it). */
   Policy: typeof CachePolicy;
   upstream: Upstream;
   store: AnswerStore;

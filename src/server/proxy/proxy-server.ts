@@ -22,7 +22,7 @@ import type { Plan } from '../records.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../router.js';
 import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
 import { AnswerStore, answerKey } from './answer-store.js';
-import { loadCachePolicy } from './cache-policy.js';
+import { loadCachePolicy } from '../../vendor/http-cache-semantics.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { forPlan } from './plan-filter.js';
