@@ -26,7 +26,8 @@ function helpFile(args) {
 
 /** Prints the help `args` ask for and returns true, when it can be printed from dist/help/; else false. */
 function printStaticHelp(args) {
-  if (require('node:tty').isatty(1)) return false;
+  // process.stdout is made here for the write below anyway (node:tty only when it is a terminal).
+  if (process.stdout.isTTY) return false;
   const file = helpFile(args);
   if (file === undefined) return false;
   let text;
