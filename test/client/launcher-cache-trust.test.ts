@@ -16,9 +16,12 @@ afterEach(() => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-/** `exercises --help` (it loads the bundle, with the `default` code cache) under `umask`. */
+/**
+ * `exercises --no-color --help` under `umask`: it loads the bundle, with the `default` code cache
+ * (a plain --help into a pipe is printed by the launcher without it, bin/startup/static-help.js).
+ */
 function help(home: string, umask = '022'): void {
-  const r = spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, CLI_PATH, '--help'], {
+  const r = spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, CLI_PATH, '--no-color', '--help'], {
     env: testEnv({ HOME: home }),
     encoding: 'utf8',
   });
