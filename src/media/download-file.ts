@@ -43,7 +43,7 @@ import { completeFile } from './download/complete-file.js';
 import type { DownloadOptions, DownloadResult, MediaTarget } from './download/types.js';
 
 export { localWriteError };
-export type { DownloadOptions, DownloadResult, MediaSource, MediaTarget, MediaTransport } from './download/types.js';
+export type { DownloadOptions, DownloadResult, MediaSource, MediaTarget } from './download/types.js';
 
 /**
  * Streams `target` into `sink`, resuming and retrying as described at the top of this file.

@@ -11,7 +11,7 @@ import { type CatalogueServer, FREE_KEY, PREMIUM_KEY, startServer } from '../hel
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
-import { formatBytes } from '../../src/media/bulk.js';
+import { formatBytes } from '../../src/util/format-bytes.js';
 import { tempDir } from '../helpers/temp.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -500,6 +500,8 @@ describe('download', () => {
     expect(existsSync(join(dir, 'Plank/demo.mp4'))).toBe(false);
     expect(statSync(join(dir, 'Plank/demo.mp4.part')).size).toBe(1000);
     expect(existsSync(join(dir, 'Plank/demo.mp4.part.json'))).toBe(true);
+    // The summary counts the kept bytes and says where they are.
+    expect(r.stderr).toContain(`Interrupted after it fetched 0 of 1 file (0 B); 1.0 kB kept in ${join(dir, 'Plank/demo.mp4.part')}, resumed by the next run.`);
   });
 
   it('usage errors: nothing to download, ids with filters, bad concurrency', async () => {
