@@ -1,7 +1,8 @@
 /**
  * The HTTP transport: every request the client sends, over undici (agent.ts; undici itself is
  * loaded only when a request really goes out). One attempt up to its response headers is
- * send-attempt.ts's; the retry loop for JSON and the media attempt are here. It adds the API key header for the configured origin only, the
+ * send-attempt.ts's, the JSON retry loop json-get.ts's; the media attempt and the state they
+ * share (the Agent, the signals, the origins allowed) are here. It adds the API key header for the configured origin only, the
  * URL policy (url-policy.ts), a bound on each request's whole life (deadline.ts), the one retry
  * policy (retry-policy.ts) for JSON, a response size cap, error mapping (status-errors.ts,
  * network-errors.ts), the key redacted from everything shown (redact.ts), --verbose request
@@ -25,22 +26,18 @@ import {
   type ResponseHeaders,
   type Sent,
   type TransportOptions,
-  headerValue,
   quotaHeaders,
 } from './transport-types.js';
-import { type CliError, InterruptedError, NetworkError } from '../errors.js';
-import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
-import { errorForStatus } from './status-errors.js';
+import { type CliError, InterruptedError } from '../errors.js';
 import { SignalWatch } from './attempt.js';
 import { nowMs } from './deadline.js';
 import { networkError } from './network-errors.js';
-import { isCommandDeadline } from './command-deadline.js';
 import { createAgent } from './agent.js';
 import { type AttemptContext, sendAttempt } from './send-attempt.js';
+import { type JsonAttemptContext, getJsonWithRetries } from './json-get.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
-import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
-import { parseJsonBody, readCappedBody } from './json-body.js';
+import { readCappedBody } from './json-body.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 
 export { headerValue } from './transport-types.js';
@@ -118,6 +115,16 @@ export class Transport {
     redact: (text) => this.redact(text),
   };
 
+  /** What the JSON retry loop needs of this transport (json-get.ts). */
+  private readonly jsonAttempts: JsonAttemptContext = {
+    options: () => this.options,
+    send: (url, headers, signals, bound) => this.send(url, headers, signals, bound),
+    readBody: (body, cap, overCap, url, what, signals) => this.readBody(body, cap, overCap, url, what, signals),
+    verbose: () => this.verbose,
+    log: (line) => this.log(line),
+    redact: (text) => this.redactKey(text),
+  };
+
   private agent(): Promise<Dispatcher> {
     const given = this.options.dispatcher;
     if (given) return Promise.resolve((this.ready = given));
@@ -165,63 +172,7 @@ export class Transport {
     const url = this.resolve(path, query);
     const headers = this.headersFor(url, { accept: 'application/json', ...conditional });
     const signals = this.signalsWith();
-    const planned = this.options.retries + 1;
-
-    for (let attempt = 1; ; attempt++) {
-      const started = nowMs();
-      let retryAfter: string | undefined;
-      let failure: CliError;
-      try {
-        const res = await this.send(url, headers, signals, { kind: 'json', what });
-        let bytes: Buffer;
-        const ok = res.status >= 200 && res.status < 300;
-        const notModified = res.status === 304 && conditional !== undefined;
-        try {
-          bytes = ok
-            ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signals)
-            : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signals);
-        } finally {
-          res.finish();
-        }
-        retryAfter = headerValue(res.headers, 'retry-after');
-        if (this.verbose) {
-          const quota = quotaHeaders(res.headers);
-          this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
-        }
-        if (notModified) return { status: 304, headers: res.headers };
-        if (ok)
-          return { status: 200, body: parseJsonBody(bytes, headerValue(res.headers, 'content-type') ?? '', url, what, this.redactKey), headers: res.headers };
-        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')), this.redactKey);
-        if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
-      } catch (err) {
-        if (!(err instanceof NetworkError) || !isRetryableError(err) || isCommandDeadline(err)) throw err;
-        this.log(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned}): ${err.message}`);
-        failure = err;
-      }
-
-      const decision = decideRetry({ attempts: attempt }, this.options.retries, failure, retryAfter);
-      if (!decision.retry) {
-        if (attempt < planned) this.log(`not retrying: ${decision.error.message}`);
-        throw decision.error;
-      }
-      await this.waitToRetry(decision.delayMs, what, retryAfter);
-    }
-  }
-
-  /** The wait before a retry, counted in the command's deadline; a wait past what is left of it ends the command now. */
-  private async waitToRetry(delayMs: number, what: string, retryAfter: string | undefined): Promise<void> {
-    const command = this.options.commandDeadline;
-    if (command && delayMs >= command.remainingMs()) {
-      const asked = retryAfter !== undefined ? `the service asked to wait ${Math.round(delayMs / 1000)} s (Retry-After)` : `a retry would wait ${delayMs} ms`;
-      throw command.error(what, `before the next attempt: ${asked}`);
-    }
-    this.log(`retrying in ${delayMs} ms`);
-    const endBusy = command?.begin();
-    try {
-      await sleep(delayMs, this.options.signal);
-    } finally {
-      endBusy?.();
-    }
+    return getJsonWithRetries(this.jsonAttempts, { url, headers, signals, what, ...(conditional ? { conditional } : {}) });
   }
 
   /**
