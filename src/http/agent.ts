@@ -1,7 +1,7 @@
 /**
  * The undici Agent behind a Transport: one per Transport, keep-alive, created on its first
- * request. This module and undici itself are imported only then (transport.ts imports this
- * file lazily), so `--help`, `--version` and answers from the cache never load them. In the
+ * request. undici itself is imported only then (createAgent imports it lazily), so `--help`,
+ * `--version` and answers from the cache never load it. In the
  * bundle, undici is a vendor file required at that moment (scripts/bundle.mjs).
  *
  * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the
