@@ -30,16 +30,34 @@ interface KeptPart {
   bytes: number;
 }
 
-/** The `.part` files the interrupted jobs left (a job stopped before its first byte left none). */
-async function keptParts(jobs: readonly MediaJob[]): Promise<KeptPart[]> {
+/** The `.part` files left by the downloads to `paths` Ctrl-C stopped (one stopped before its first byte left none). */
+async function keptParts(paths: readonly string[]): Promise<KeptPart[]> {
   const found = await Promise.all(
-    jobs.map(async (job) => {
-      const path = partPath(job.path);
+    paths.map(async (file) => {
+      const path = partPath(file);
       const info = await lstat(path).catch(() => undefined);
       return info?.isFile() && info.size > 0 ? { path, bytes: info.size } : undefined;
     }),
   );
   return found.filter((k): k is KeptPart => k !== undefined);
+}
+
+/** "16.1 MB kept in …/demo.mp4.part, resumed by the next run" (several: the count, the first three named). */
+function keptClause(kept: readonly KeptPart[]): string {
+  const bytes = formatBytes(kept.reduce((sum, k) => sum + k.bytes, 0));
+  const shown = kept.slice(0, 3).map((k) => oneLine(k.path));
+  const where = kept.length === 1 ? shown[0] : `${kept.length} .part files (${shown.join(', ')}${kept.length > 3 ? ', …' : ''})`;
+  return `${bytes} kept in ${where}, resumed by the next run`;
+}
+
+/** Ctrl-C during the one file of `-o <file>`: what its `.part` kept, when it kept anything. */
+export async function interruptedFile(path: string, err: InterruptedError): Promise<InterruptedError> {
+  const kept = await keptParts([path]);
+  if (kept.length === 0) return err;
+  return new InterruptedError(`Interrupted; ${keptClause(kept)}.`, {
+    hint: 'Run the same command again to resume it.',
+    details: { kept },
+  });
 }
 
 /**
@@ -51,13 +69,8 @@ export async function interruptedError(summary: BulkSummary, cut: readonly Media
   const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
   if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
   if (summary.failed > 0) parts.push(`${summary.failed} failed`);
-  const kept = await keptParts(cut);
-  if (kept.length > 0) {
-    const bytes = formatBytes(kept.reduce((sum, k) => sum + k.bytes, 0));
-    const shown = kept.slice(0, 3).map((k) => oneLine(k.path));
-    const where = kept.length === 1 ? shown[0] : `${kept.length} .part files (${shown.join(', ')}${kept.length > 3 ? ', …' : ''})`;
-    parts.push(`${bytes} kept in ${where}, resumed by the next run`);
-  }
+  const kept = await keptParts(cut.map((job) => job.path));
+  if (kept.length > 0) parts.push(keptClause(kept));
   return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
     hint: 'Run the same command again: complete files are skipped and partial ones resume.',
     details: {

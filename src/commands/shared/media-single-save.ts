@@ -7,11 +7,11 @@ import { rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Context } from '../../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../defaults.js';
-import { NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { InterruptedError, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { MediaKind } from '../../catalogue/media.js';
 import type { MediaJob } from '../../media/jobs.js';
 import type { BulkSummary } from '../../media/bulk.js';
-import { mergeSummaries } from '../../media/bulk-summary.js';
+import { interruptedFile, mergeSummaries } from '../../media/bulk-summary.js';
 import { downloadFile, downloadToStream } from '../../media/download-file.js';
 import { type OutputTarget, abandonThrough, closeThrough, openThrough } from '../../media/output-target.js';
 import { looksComplete } from '../../media/verify.js';
@@ -74,7 +74,8 @@ export async function saveOne(
     if (through && stream) await closeThrough(stream, through.path);
   } catch (err) {
     if (through && stream) abandonThrough(stream);
-    throw err;
+    // Ctrl-C: say what the `.part` kept for the rerun.
+    throw path !== undefined && err instanceof InterruptedError ? await interruptedFile(path, err) : err;
   } finally {
     meter?.stop();
   }
