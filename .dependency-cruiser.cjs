@@ -57,17 +57,6 @@ const HEAVY_PACKAGES = [
 ];
 const escaped = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Being split; converted after the split: their import()s stay until then. */
-const IMPORT_CALLS_UNTIL_SPLIT = [
-  '^src/media/',
-  '^src/api/client\\.ts$',
-  '^src/cache/response-cache\\.ts$',
-  '^src/http/transport\\.ts$',
-  '^src/commands/shared/media-single\\.ts$',
-  '^src/commands/shared/media-run\\.ts$',
-  '^src/commands/download\\.ts$',
-];
-
 /**
  * Laziness lives in one place. The bundle is one file of our own code, so an import() of our
  * own module saves only the evaluation of its top-level declarations (and a built-in is
@@ -83,7 +72,7 @@ const VENDOR_RULES = [
     name: 'package-import-call-only-in-vendor',
     comment: 'import() of a package is only in src/vendor/ (one loader per package): call its loader, e.g. loadUndici() from src/vendor/undici.ts.',
     severity: 'error',
-    from: { path: '^src/', pathNot: ['^src/vendor/', ...IMPORT_CALLS_UNTIL_SPLIT] },
+    from: { path: '^src/', pathNot: ['^src/vendor/'] },
     to: { path: '(^|/)node_modules/', dependencyTypes: ['dynamic-import'] },
   },
   {
@@ -108,7 +97,7 @@ const VENDOR_RULES = [
     name: 'own-modules-imported-statically',
     comment: 'Our own modules and built-ins are imported statically (at the top of the file), never with import().',
     severity: 'error',
-    from: { path: '^src/', pathNot: IMPORT_CALLS_UNTIL_SPLIT },
+    from: { path: '^src/' },
     to: { pathNot: '(^|/)node_modules/', dependencyTypes: ['dynamic-import'] },
   },
 ];

@@ -1,19 +1,25 @@
 /**
  * The service client: one typed method per endpoint of spec §4. Every answer is
- * schema-checked (unknown fields pass through untouched); nothing here prints.
+ * schema-checked (unknown fields pass through untouched); nothing here prints. The cache in
+ * front of each GET is src/cache/cached-api-get.ts's; path segments are paths.ts's, media URLs
+ * media-url.ts's, the errors of a bad answer or a budget stop answer-errors.ts's.
  */
-import { BudgetExceededError, MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
+import { BudgetExceededError, NotFoundError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
-import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
-import type { ExerciseRecord, ExerciseSummary, ListResponse } from '../catalogue/types.js';
+import type { MediaKind } from '../catalogue/media.js';
+import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
-import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
+import { resolveUrl } from '../http/resolve-url.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { type CacheMode, type CacheOutcome, type FetchResult, type Validators, cachedGet } from '../cache/cached-get.js';
-import { cacheKey, cacheScope, keyHash } from '../cache/keys.js';
-import { isFullRecord } from '../cache/records.js';
-import type { CacheLookup, ResponseCache } from '../cache/response-cache.js';
+import type { FetchResult, Validators } from '../cache/cached-get.js';
+import { type ClientCache, cachedApiGet, outcomeLine } from '../cache/cached-api-get.js';
+import { keyHash } from '../cache/keys.js';
+import { malformed, stoppedAtBudget } from './answer-errors.js';
+import { mediaUrl } from './media-url.js';
+import { pathSegment, toQuery } from './paths.js';
+
+export { isDotSegment, pathSegment } from './paths.js';
 
 /** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
 export interface PageParams {
@@ -39,56 +45,8 @@ export interface QueryFilterParams {
 
 export type QueryParams = PageParams & QueryFilterParams;
 
-/** `.` and `..`: URL normalisation removes them from a path even percent-encoded, so they can never be sent. */
-export function isDotSegment(value: string): boolean {
-  return value === '.' || value === '..';
-}
-
-/**
- * A value as one percent-encoded path segment (spaces, `/`, `?`, `#`… encoded). `.` and `..`
- * cannot be sent at all: URL normalisation removes them even percent-encoded.
- */
-export function pathSegment(value: string): string {
-  if (isDotSegment(value)) {
-    throw new UsageError(`"${value}" cannot be an exercise id, name or media name.`);
-  }
-  return encodeURIComponent(value);
-}
-
-function toQuery(params: QueryParams): QueryValues {
-  const query: QueryValues = {};
-  for (const [name, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      if (value.length > 0) query[name] = value.map(String);
-    } else query[name] = String(value);
-  }
-  return query;
-}
-
-function malformed(what: string, problems: string[]): MalformedResponseError {
-  const shown = problems.slice(0, 3).join('; ');
-  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
-  return new MalformedResponseError(`The answer to ${what} does not match the service interface: ${shown}${more}.`, {
-    hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
-    details: { request: what, problems: problems.slice(0, 20) },
-  });
-}
-
 /** What to do when an exercise is not found, for every command that looks one up. */
 export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.';
-
-/** The response cache as one client uses it: the store, the mode the global flags chose, the time to live. */
-export interface ClientCache {
-  store: ResponseCache;
-  mode: CacheMode;
-  ttlMs: number;
-  /**
-   * Told the ids and names of every answer fetched from the service (not of cache hits), so
-   * shell completion can offer them without a request (src/completion/id-index.ts).
-   */
-  noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
-}
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -100,16 +58,6 @@ export interface ApiClientOptions {
   /** --verbose: `cache hit`, `revalidated` or `miss` for each answer. */
   log?: (line: string) => void;
 }
-
-/** How each cache outcome reads in --verbose. */
-const OUTCOME_WORDS: Readonly<Record<CacheOutcome, string>> = {
-  hit: 'cache hit',
-  'stale hit (offline)': 'cache hit (stale, --offline)',
-  revalidated: 'revalidated',
-  miss: 'miss',
-  refreshed: 'miss (--refresh)',
-  bypassed: 'miss (--no-cache)',
-};
 
 export class ApiClient {
   readonly baseUrl: URL;
@@ -175,27 +123,8 @@ export class ApiClient {
       return answer.status === 200 ? answer.body : undefined;
     }
     const url = resolveUrl(this.baseUrl, path, query);
-    // The whole base URL (its path prefix too): another service under the same origin never shares answers.
-    const scope = { origin: url.origin, baseUrl: this.baseUrl.href, lang: params.lang, keyHash: this.keyHash };
-    const recordScope = cacheScope(scope);
-    const now = Date.now();
-    const store = cache.store;
-    const answer = await cachedGet({
-      cache: store,
-      key: cacheKey({ ...scope, path: url.pathname, query: url.searchParams }),
-      mode: cache.mode,
-      ttlMs: cache.ttlMs,
-      fetch,
-      what: params.lang ? `${what} (${params.lang})` : what,
-      ...(record !== undefined ? { fallback: (): Promise<CacheLookup> => store.getRecord(recordScope, record, { now, ttlMs: cache.ttlMs }) } : {}),
-      onAnswer: async (body, headers) => {
-        const items = record !== undefined ? [body as ExerciseSummary] : ((body as ListResponse).exercises ?? []);
-        const records = record !== undefined ? items : items.filter(isFullRecord);
-        for (const item of records) await store.putRecord(recordScope, item, { headers, now: Date.now() });
-        cache.noteIds?.(items.map((item) => ({ id: item.id, ...(typeof item.name === 'string' ? { name: item.name } : {}) })));
-      },
-    });
-    this.log?.(`${OUTCOME_WORDS[answer.outcome]}: ${what}${params.lang ? ` (${params.lang})` : ''}`);
+    const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: this.keyHash, record, what, fetch });
+    this.log?.(outcomeLine(answer.outcome, what, params.lang));
     return answer.body;
   }
 
@@ -246,44 +175,8 @@ export class ApiClient {
     return body as ExerciseRecord;
   }
 
-  /**
-   * URL of a premiumImages/premiumVideos entry: a bare name (".png"/".mp4" stripped) becomes
-   * the spec path with percent-encoded segments; an absolute URL (of any scheme, as
-   * media-names.ts sees it too) is taken as it is, and a path is resolved against the base
-   * URL (the transport sends the key only to the base origin).
-   * The id and the entry come from the network: one that no URL can carry is a
-   * MalformedResponseError (callers decide whether to skip that entry), never a UsageError.
-   */
+  /** URL of a premiumImages/premiumVideos entry (media-url.ts). */
   mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL {
-    const { folder, extension } = MEDIA[kind];
-    if (isAbsoluteUrl(entry)) {
-      // Only http(s) can be fetched: any other scheme, or no URL at all, is malformed data.
-      const url = URL.canParse(entry) ? new URL(entry) : undefined;
-      if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
-      throw new MalformedResponseError(`The media URL ${JSON.stringify(entry.slice(0, 200))} is not an http or https URL.`, { details: { entry } });
-    }
-    if (entry.startsWith('/')) return resolveUrl(this.baseUrl, entry);
-    if (isDotSegment(exerciseId)) {
-      throw new MalformedResponseError(`The exercise id "${exerciseId}" cannot be sent in a media URL (URL normalisation removes it).`, {
-        details: { exercise: exerciseId, entry },
-      });
-    }
-    const file = `${stripExtension(kind, entry)}${extension}`;
-    return resolveUrl(this.baseUrl, `/${folder}/${pathSegment(exerciseId)}/premium/${pathSegment(file)}`);
+    return mediaUrl(this.baseUrl, kind, exerciseId, entry);
   }
-}
-
-/** The budget stopped a listing part-way: what was printed stays, and the sentence says where it stopped. */
-function stoppedAtBudget(err: BudgetExceededError, pages: number, cached: boolean): BudgetExceededError {
-  // Only a cache that was written makes the rerun free up to here (not under --no-cache, nor for a local catalogue).
-  const rerun = cached
-    ? 'run again to continue (the pages already fetched are cached, so they cost nothing then)'
-    : 'a rerun fetches those pages again (the response cache is off)';
-  return new BudgetExceededError(
-    { month: err.month, requests: err.requests, budget: err.budget, origin: err.origin },
-    {
-      hint: `Stopped at the budget after ${pages} page${pages === 1 ? '' : 's'}; ${rerun}. ${err.hint ?? ''}`.trim(),
-      details: { pages },
-    },
-  );
 }

@@ -3,18 +3,19 @@
  * cacache store (docs/design.md "Cache and requests"). Reads are verified (store-read.ts); a
  * corrupt entry is dropped and reported as a miss, never served. The cache is an
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
- * to `log` (--verbose), never a failed command.
+ * to `log` (--verbose), never a failed command. The directory's checks are store-dir.ts's,
+ * the verified read of one entry verified-entry.ts's.
  */
-import { dirname } from 'node:path';
-import type { CacheDirError } from '../errors.js';
-import { checkCacheRoot, checkOwnDir, keepFilesPrivate, makePrivateDir } from './cache-dir.js';
 import { bytesUnder, clearStore } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
-import { type EntryMeta, entryMetaFor, isFresh, parseEntryMeta } from './freshness.js';
+import { type EntryMeta, entryMetaFor, isFresh } from './freshness.js';
 import { recordIdKey, recordNameKey } from './keys.js';
 import { recordKeys } from './records.js';
-import { type IndexEntry, bucketPath, contentPath, pickDigest, readStoreEntry } from './store-read.js';
+import { readStoreEntry } from './store-read.js';
 import { compactIfLarge, deleteEntry, linkEntry, removeContent, writeEntry } from './store-write.js';
+import { StoreDir } from './store-dir.js';
+import { type Verified, readVerified } from './verified-entry.js';
+import { loadCacache } from '../vendor/cacache.js';
 
 export interface LookupOptions {
   /** ms since the epoch (Date.now() in use; injected by tests). */
@@ -50,13 +51,6 @@ export interface ResponseCacheOptions {
   log?: (line: string) => void;
 }
 
-interface Verified {
-  entry: IndexEntry;
-  data: Buffer;
-  meta: EntryMeta;
-  body: unknown;
-}
-
 const MISS: CacheLookup = { status: 'miss' };
 
 export class ResponseCache {
@@ -64,15 +58,13 @@ export class ResponseCache {
   private readonly log: (line: string) => void;
   /** Index bucket sizes seen on reads, so a write can compact a bucket that has grown. */
   private readonly bucketBytes = new Map<string, number>();
-  /** The directory was checked (cache-dir.ts) and, once written to, made private. */
-  private checked = false;
-  /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
-  private unusable = false;
-  private madePrivate = false;
+  /** The directory's checks and permissions (store-dir.ts). */
+  private readonly dir: StoreDir;
 
   private constructor(dir: string, options: ResponseCacheOptions) {
     this.path = dir;
     this.log = options.log ?? (() => {});
+    this.dir = new StoreDir(dir, this.log);
   }
 
   /** The store in `dir` (created on the first write). Does no I/O. */
@@ -82,8 +74,8 @@ export class ResponseCache {
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
-    this.checkDir();
-    if (this.unusable) return MISS;
+    this.dir.check();
+    if (this.dir.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const { meta, body } = found;
@@ -102,8 +94,8 @@ export class ResponseCache {
    * already there is dropped. Resolves to whether it was stored.
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
-    this.checkDir();
-    if (this.unusable) {
+    this.dir.check();
+    if (this.dir.unusable) {
       this.log(`cache: cannot store the answer for ${key}: the store at ${this.path} is unusable`);
       return false;
     }
@@ -113,9 +105,9 @@ export class ResponseCache {
       return false;
     }
     return this.safely(`store the answer for ${key}`, false, async () => {
-      this.makePrivate();
+      this.dir.makePrivate();
       const { integrity } = await writeEntry(this.path, key, Buffer.from(JSON.stringify(body)), meta);
-      this.keepPrivate(key, integrity);
+      this.dir.keepPrivate(key, integrity);
       await this.compact(key);
       return true;
     });
@@ -127,8 +119,8 @@ export class ResponseCache {
    * a miss when the entry is gone or corrupt (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
-    this.checkDir();
-    if (this.unusable) return MISS;
+    this.dir.check();
+    if (this.dir.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const meta = entryMetaFor(options.headers, options.now, found.meta);
@@ -154,8 +146,8 @@ export class ResponseCache {
    * validators belong to URLs, so a record keeps none.
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
-    this.checkDir();
-    if (this.unusable) return false;
+    this.dir.check();
+    if (this.dir.unusable) return false;
     const keys = recordKeys(scope, record);
     const full = entryMetaFor(options.headers, options.now);
     if (!full) {
@@ -170,12 +162,12 @@ export class ResponseCache {
       ...(full.noCache ? { noCache: true } : {}),
     };
     return this.safely(`store the record ${first}`, false, async () => {
-      this.makePrivate();
+      this.dir.makePrivate();
       const { integrity, size } = await writeEntry(this.path, first, Buffer.from(JSON.stringify(record)), meta);
-      this.keepPrivate(first, integrity);
+      this.dir.keepPrivate(first, integrity);
       for (const key of others) {
         await linkEntry(this.path, key, integrity, size, meta);
-        this.keepPrivate(key);
+        this.dir.keepPrivate(key);
       }
       for (const key of keys) await this.compact(key);
       return true;
@@ -196,8 +188,8 @@ export class ResponseCache {
 
   /** Location, number of entries, bytes on disk and the oldest entry's time. */
   async info(): Promise<CacheInfo> {
-    this.checkDir(true);
-    const { default: cacache } = await import('cacache');
+    this.dir.check(true);
+    const { default: cacache } = await loadCacache();
     const listed = Object.values(await cacache.ls(this.path));
     const oldest = listed.reduce<number | null>((min, e) => (min === null || e.time < min ? e.time : min), null);
     return { path: this.path, entries: listed.length, bytes: await bytesUnder(this.path), oldest };
@@ -210,85 +202,17 @@ export class ResponseCache {
    * what a late writer added (ENOTEMPTY). Resolves to the files it could not remove (0 as a rule).
    */
   async clear(): Promise<number> {
-    this.checkDir(true);
+    this.dir.check(true);
     return clearStore(this.path);
   }
 
-  /**
-   * Checks the store's directory once (cache-dir.ts). A symlink planted at it is always
-   * CacheDirError (exit 6); another problem (a file in its place) is one too for `cache
-   * info|clear` (`strict`), and for any other command makes the store unusable: misses only.
-   */
-  private checkDir(strict = false): void {
-    if (this.checked && !strict) return;
-    try {
-      checkCacheRoot(dirname(this.path));
-      checkOwnDir(this.path);
-    } catch (err) {
-      if (strict || (err as CacheDirError).details?.planted === true) throw err;
-      this.log(`cache: ${(err as Error).message}`);
-      this.unusable = true;
-    }
-    this.checked = true;
-  }
-
-  /** The store's directory made 0700 before the first write (cacache makes the rest inside it). */
-  private makePrivate(): void {
-    if (this.madePrivate) return;
-    makePrivateDir(this.path);
-    this.madePrivate = true;
-  }
-
-  /** The files a write made, 0600 whatever the umask (cacache leaves them to it). */
-  private keepPrivate(key: string, integrity?: string): void {
-    const digest = integrity === undefined ? undefined : pickDigest(integrity);
-    keepFilesPrivate([bucketPath(this.path, key), ...(digest ? [contentPath(this.path, digest)] : [])]);
-  }
-
-  /** The verified entry under `key`, or undefined (a corrupt one dropped on the way). */
+  /** The verified entry under `key`, or undefined (a corrupt one dropped on the way): verified-entry.ts. */
   private async read(key: string): Promise<Verified | undefined> {
-    let result;
-    try {
-      result = await readStoreEntry(this.path, key);
-    } catch (err) {
-      this.log(`cache: cannot read ${this.path}: ${(err as Error).message}`);
-      return undefined;
-    }
-    if (result.status === 'missing') {
-      this.bucketBytes.set(key, result.bucketBytes);
-      return undefined;
-    }
-    if (result.status === 'corrupt') {
-      await this.drop(key, result.reason, result.entry.integrity);
-      return undefined;
-    }
-    let data: Buffer;
-    if (result.status === 'unsupported') {
-      // Not written by this client: let cacache read and verify it.
-      try {
-        const { default: cacache } = await import('cacache');
-        data = (await cacache.get(this.path, key)).data;
-      } catch (err) {
-        await this.drop(key, `cacache cannot read it (${(err as Error).message})`);
-        return undefined;
-      }
-    } else {
-      data = result.data;
-      this.bucketBytes.set(key, result.bucketBytes);
-    }
-    const meta = parseEntryMeta(result.entry.metadata);
-    if (!meta) {
-      await this.drop(key, 'its metadata is not what this client writes');
-      return undefined;
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(data.toString('utf8'));
-    } catch {
-      await this.drop(key, 'its content is not JSON');
-      return undefined;
-    }
-    return { entry: result.entry, data, meta, body };
+    return readVerified(this.path, key, {
+      log: this.log,
+      bucketSeen: (bytes) => this.bucketBytes.set(key, bytes),
+      drop: (reason, badContent) => this.drop(key, reason, badContent),
+    });
   }
 
   /** Drops a corrupt entry, and its content when that is what failed verification. */

@@ -3,23 +3,26 @@
  * arguments, from stdin (`-`), or from the query filters / --all. Given ids cost one record
  * request each; a listing costs its pages only, the media lists being read from its summaries
  * (spec §2.2), with no per-id fallback (media/plan.ts says why). Then a bounded pool of
- * streamed, verified, resumable downloads.
+ * streamed, verified, resumable downloads. The dry run's listing is
+ * shared/download-dry-run.ts's, the page-by-page download of a listing
+ * shared/download-listing.ts's.
  */
-import { type Context, outputFormat } from '../context.js';
+import type { Context } from '../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { langInForce } from '../config/settings.js';
 import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../catalogue/media.js';
-import type { UnusableEntry } from '../media/jobs.js';
-import type { DownloadPlan, PlanTarget } from '../media/plan.js';
+import { type UnusableEntry, describeUnusable } from '../media/jobs.js';
+import { type DownloadPlan, hasFilters, planFromIds, planFromListing } from '../media/plan.js';
 import type { BulkSummary } from '../media/bulk.js';
-import type { ApiClient } from '../api/client.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
-import { assertNoEmptyIds } from './shared/requested-ids.js';
+import { assertNoEmptyIds, noIdsOnStdin, requestedIds } from './shared/requested-ids.js';
 import { intArg } from './shared/values.js';
+import { printDryRun } from './shared/download-dry-run.js';
+import { downloadListing } from './shared/download-listing.js';
 import { plural, someOf } from '../util/text.js';
 
 export interface DownloadOptions {
@@ -64,7 +67,6 @@ function kindsFrom(flags: DownloadFlags): MediaKind[] {
 export async function downloadOptions(ids: string[], flags: DownloadFlags): Promise<DownloadOptions> {
   const filters = queryParamsFromOptions(flags);
   assertNoEmptyIds(ids);
-  const { hasFilters } = await import('../media/plan.js');
   const listing = hasFilters(filters) || flags.all === true;
   if (ids.length > 0 && listing) {
     throw new UsageError('Give either exercise ids (or - for stdin) or query filters / --all, not both.');
@@ -88,34 +90,10 @@ export async function downloadOptions(ids: string[], flags: DownloadFlags): Prom
   };
 }
 
-async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean): Promise<void> {
-  const { dryRunRows } = await import('../media/plan.js');
-  const rows = await dryRunRows(plan, skipExisting);
-  const toFetch = rows.filter((r) => r.action === 'fetch').length;
-  if (outputFormat(ctx) === 'json') {
-    const files = rows.map((r) => ({ action: r.action, id: r.job.exerciseId, kind: r.job.kind, name: r.job.name, url: r.job.url.href, path: r.job.path }));
-    ctx.io.stdout.write(`${JSON.stringify({ dryRun: true, mediaRequests: toFetch, catalogueRequests: plan.requests, files })}\n`);
-  } else if (outputFormat(ctx) === 'table') {
-    // On a terminal: aligned columns for a person to read.
-    const { alignedRows } = await import('../output/aligned.js');
-    ctx.io.stdout.write(alignedRows(rows.map((r) => [r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path])));
-  } else {
-    const { tsvLine } = await import('../output/delimited.js');
-    for (const r of rows) ctx.io.stdout.write(tsvLine([r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path]));
-  }
-  ctx.io.stderr.write(
-    `Dry run: would fetch ${plural(toFetch, 'file')} with ${plural(toFetch, 'media request')}; ` +
-      `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.\n`,
-  );
-}
-
 export async function run(options: DownloadOptions, ctx: Context): Promise<void> {
-  const { planFromIds, planFromListing } = await import('../media/plan.js');
-  const { noIdsOnStdin, requestedIds } = await import('./shared/requested-ids.js');
   const { kinds, dir } = options;
   const api = await ctx.api();
   const lang = langInForce(ctx.settings());
-  const { describeUnusable } = await import('../media/jobs.js');
   const target = {
     kinds,
     dir,
@@ -169,48 +147,6 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     problems.push(`${plural(plan.unusable.length, 'media entry', 'media entries')} listed by the service could not be fetched (named above)`);
   }
   if (problems.length > 0) throw new PartialFailureError(`${problems.join('; ')}.`);
-}
-
-/**
- * A listing's media downloaded page by page as the pages arrive: the next page is fetched while
- * this one's files download, so memory holds a page of jobs (and the summary), never the whole
- * listing first, and the first files land at once.
- */
-async function downloadListing(
-  ctx: Context,
-  api: ApiClient,
-  options: DownloadOptions,
-  target: PlanTarget,
-): Promise<{ plan: DownloadPlan; summary: BulkSummary }> {
-  const { emptyPlan, streamListingJobs } = await import('../media/plan.js');
-  const plan = emptyPlan();
-  const pages = streamListingJobs(api, options.filters, target, options.max !== undefined ? { max: options.max } : {}, plan)[Symbol.asyncIterator]();
-  const summary: BulkSummary = { total: 0, fetched: 0, skipped: 0, failed: 0, bytes: 0, seconds: 0, outcomes: [], stoppedEarly: false };
-  let pending = pages.next();
-  try {
-    for (;;) {
-      const { value: jobs, done } = await pending;
-      if (done) break;
-      pending = pages.next();
-      pending.catch(() => {}); // awaited on the next turn; an early stop must not leave it unhandled
-      const part = await runMediaJobs(ctx, api, jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast });
-      // Added in place: copying the outcomes on every page would cost the square of the listing.
-      summary.total += part.total;
-      summary.fetched += part.fetched;
-      summary.skipped += part.skipped;
-      summary.failed += part.failed;
-      summary.bytes += part.bytes;
-      summary.seconds += part.seconds;
-      for (const o of part.outcomes) summary.outcomes.push(o);
-      if (part.stoppedEarly) {
-        summary.stoppedEarly = true;
-        break;
-      }
-    }
-  } finally {
-    void pages.return?.(undefined)?.catch(() => {});
-  }
-  return { plan, summary };
 }
 
 const BULK_SCRIPT = `

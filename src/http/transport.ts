@@ -1,6 +1,8 @@
 /**
- * The HTTP transport: every request the client sends, over undici (agent.ts, loaded only when
- * a request really goes out). It adds the API key header for the configured origin only, the
+ * The HTTP transport: every request the client sends, over undici (agent.ts; undici itself is
+ * loaded only when a request really goes out). One attempt up to its response headers is
+ * send-attempt.ts's, the JSON retry loop json-get.ts's; the media attempt and the state they
+ * share (the Agent, the signals, the origins allowed) are here. It adds the API key header for the configured origin only, the
  * URL policy (url-policy.ts), a bound on each request's whole life (deadline.ts), the one retry
  * policy (retry-policy.ts) for JSON, a response size cap, error mapping (status-errors.ts,
  * network-errors.ts), the key redacted from everything shown (redact.ts), --verbose request
@@ -21,24 +23,21 @@ import {
   type DispatchResponse,
   type Issue,
   type JsonAnswer,
-  REQUEST,
   type ResponseHeaders,
   type Sent,
   type TransportOptions,
-  headerValue,
   quotaHeaders,
 } from './transport-types.js';
-import { type CliError, InterruptedError, NetworkError } from '../errors.js';
-import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
-import { errorForStatus } from './status-errors.js';
-import { AttemptSignal, SignalWatch } from './attempt.js';
-import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
-import { deadlineError, networkError } from './network-errors.js';
-import { isCommandDeadline } from './command-deadline.js';
+import { type CliError, InterruptedError } from '../errors.js';
+import { SignalWatch } from './attempt.js';
+import { nowMs } from './deadline.js';
+import { networkError } from './network-errors.js';
+import { createAgent } from './agent.js';
+import { type AttemptContext, sendAttempt } from './send-attempt.js';
+import { type JsonAttemptContext, getJsonWithRetries } from './json-get.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
-import { DEADLINE_TIMEOUT_FACTOR, ERROR_BODY_CAP, JSON_SIZE_CAP, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
-import { parseJsonBody, readCappedBody } from './json-body.js';
+import { readCappedBody } from './json-body.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 
 export { headerValue } from './transport-types.js';
@@ -105,11 +104,32 @@ export class Transport {
     return own ? [own, extra] : [extra];
   }
 
+  /** What an attempt needs of this transport (send-attempt.ts). */
+  private readonly attempts: AttemptContext = {
+    options: () => this.options,
+    signals: this.signals,
+    assertAllowed: (url) => this.assertAllowed(url),
+    ready: () => this.ready,
+    agent: () => this.agent(),
+    networkError: (err, url, signals) => this.networkError(err, url, signals),
+    redact: (text) => this.redact(text),
+  };
+
+  /** What the JSON retry loop needs of this transport (json-get.ts). */
+  private readonly jsonAttempts: JsonAttemptContext = {
+    options: () => this.options,
+    send: (url, headers, signals, bound) => this.send(url, headers, signals, bound),
+    readBody: (body, cap, overCap, url, what, signals) => this.readBody(body, cap, overCap, url, what, signals),
+    verbose: () => this.verbose,
+    log: (line) => this.log(line),
+    redact: (text) => this.redactKey(text),
+  };
+
   private agent(): Promise<Dispatcher> {
     const given = this.options.dispatcher;
     if (given) return Promise.resolve((this.ready = given));
     if (!this.dispatcher) {
-      const made = import('./agent.js').then((m) => m.createAgent(this.options.timeoutMs));
+      const made = createAgent(this.options.timeoutMs);
       this.dispatcher = made;
       // Unless close() came first: then the next request makes a new one.
       made.then(
@@ -125,87 +145,9 @@ export class Transport {
     return networkError(err, url, this.options.timeoutMs, (text) => this.redact(text));
   }
 
-  /**
-   * One GET attempt, up to the response headers: the URL policy, the beforeRequest hook, then
-   * undici, bounded by the deadline and cancelled by any of `signals`. Failures become project
-   * errors; the body's own failures are the caller's to map (networkError / streamError).
-   */
-  private async send<B = Readable>(
-    url: URL,
-    headers: Record<string, string>,
-    signals: readonly AbortSignal[],
-    bound: Bound,
-    issue: Issue<B> = REQUEST as unknown as Issue<B>,
-  ): Promise<Sent<B>> {
-    this.assertAllowed(url);
-    if (signals.some((s) => s.aborted)) throw new InterruptedError();
-    const command = bound.kind === 'json' ? this.options.commandDeadline : undefined;
-    const what = bound.kind === 'json' ? bound.what : url.pathname;
-    // Checked before the ledger counts the request: a command out of time sends nothing more.
-    if (command && command.remainingMs() === 0) throw command.error(what);
-    if (this.options.beforeRequest) await this.options.beforeRequest(url);
-    const agent = this.ready ?? (await this.agent());
-    // Either wait may have outlasted a Ctrl-C or the caller's abort.
-    if (signals.some((s) => s.aborted)) throw new InterruptedError();
-
-    // A JSON attempt may take what is left of the command's deadline, if that is less than its own bound.
-    const commandLeft = command?.remainingMs();
-    if (command && commandLeft === 0) throw command.error(what);
-    const endBusy = command?.begin();
-
-    const cancel = new AttemptSignal();
-    for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
-    const timeoutMs = this.options.timeoutMs;
-    const own = bound.kind === 'json' ? jsonDeadlineMs(timeoutMs) : 0;
-    const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
-    const deadline = new Deadline(
-      nowMs(),
-      bound.kind === 'json' ? () => (byCommand ? commandLeft : own) : () => mediaDeadlineMs(timeoutMs, bound.progress.bytes),
-      (elapsed) =>
-        cancel.abort(
-          byCommand ? command.error(what, 'while waiting for the answer') : deadlineError(url, elapsed, this.deadlineRule(bound), (text) => this.redact(text)),
-        ),
-    );
-    let finished = false;
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      deadline.clear();
-      endBusy?.();
-      for (const s of signals) this.signals.release(s, cancel);
-    };
-
-    let res: { statusCode: number; headers: unknown; body: B };
-    try {
-      res = await issue.send(agent, {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        signal: cancel,
-        ...(bound.kind === 'media' ? { progress: bound.progress } : {}),
-      });
-    } catch (err) {
-      finish();
-      throw this.networkError(err, url, signals);
-    }
-    const responseHeaders = res.headers as ResponseHeaders;
-    try {
-      this.options.afterResponse?.(url, res.statusCode, responseHeaders);
-    } catch (err) {
-      issue.drop(res.body);
-      finish();
-      throw err;
-    }
-    return { status: res.statusCode, headers: responseHeaders, body: res.body, finish };
-  }
-
-  /** The bound of deadline.ts, in words for the error message. */
-  private deadlineRule(bound: Bound): string {
-    const ms = jsonDeadlineMs(this.options.timeoutMs);
-    return bound.kind === 'json'
-      ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
-      : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
+  /** One GET attempt, up to the response headers (send-attempt.ts). */
+  private send<B = Readable>(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[], bound: Bound, issue?: Issue<B>): Promise<Sent<B>> {
+    return sendAttempt(this.attempts, url, headers, signals, bound, issue);
   }
 
   /** readCappedBody with this transport's error mapping and redaction. */
@@ -230,63 +172,7 @@ export class Transport {
     const url = this.resolve(path, query);
     const headers = this.headersFor(url, { accept: 'application/json', ...conditional });
     const signals = this.signalsWith();
-    const planned = this.options.retries + 1;
-
-    for (let attempt = 1; ; attempt++) {
-      const started = nowMs();
-      let retryAfter: string | undefined;
-      let failure: CliError;
-      try {
-        const res = await this.send(url, headers, signals, { kind: 'json', what });
-        let bytes: Buffer;
-        const ok = res.status >= 200 && res.status < 300;
-        const notModified = res.status === 304 && conditional !== undefined;
-        try {
-          bytes = ok
-            ? await this.readBody(res.body, JSON_SIZE_CAP, 'fail', url, what, signals)
-            : await this.readBody(res.body, ERROR_BODY_CAP, 'truncate', url, what, signals);
-        } finally {
-          res.finish();
-        }
-        retryAfter = headerValue(res.headers, 'retry-after');
-        if (this.verbose) {
-          const quota = quotaHeaders(res.headers);
-          this.log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
-        }
-        if (notModified) return { status: 304, headers: res.headers };
-        if (ok)
-          return { status: 200, body: parseJsonBody(bytes, headerValue(res.headers, 'content-type') ?? '', url, what, this.redactKey), headers: res.headers };
-        failure = errorForStatus(res.status, what, this.redact(bytes.toString('utf8')), this.redactKey);
-        if (!RETRYABLE_STATUSES.has(res.status)) throw failure;
-      } catch (err) {
-        if (!(err instanceof NetworkError) || !isRetryableError(err) || isCommandDeadline(err)) throw err;
-        this.log(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned}): ${err.message}`);
-        failure = err;
-      }
-
-      const decision = decideRetry({ attempts: attempt }, this.options.retries, failure, retryAfter);
-      if (!decision.retry) {
-        if (attempt < planned) this.log(`not retrying: ${decision.error.message}`);
-        throw decision.error;
-      }
-      await this.waitToRetry(decision.delayMs, what, retryAfter);
-    }
-  }
-
-  /** The wait before a retry, counted in the command's deadline; a wait past what is left of it ends the command now. */
-  private async waitToRetry(delayMs: number, what: string, retryAfter: string | undefined): Promise<void> {
-    const command = this.options.commandDeadline;
-    if (command && delayMs >= command.remainingMs()) {
-      const asked = retryAfter !== undefined ? `the service asked to wait ${Math.round(delayMs / 1000)} s (Retry-After)` : `a retry would wait ${delayMs} ms`;
-      throw command.error(what, `before the next attempt: ${asked}`);
-    }
-    this.log(`retrying in ${delayMs} ms`);
-    const endBusy = command?.begin();
-    try {
-      await sleep(delayMs, this.options.signal);
-    } finally {
-      endBusy?.();
-    }
+    return getJsonWithRetries(this.jsonAttempts, { url, headers, signals, what, ...(conditional ? { conditional } : {}) });
   }
 
   /**

@@ -2,74 +2,17 @@
  * The bulk engine: a bounded pool of downloads over media jobs. A complete file already on
  * disk is skipped without any request; one file's failure does not stop the others (unless
  * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
- * rate limit spent, Ctrl-C — stop the whole run at once.
+ * rate limit spent, Ctrl-C — stop the whole run at once. What the summary says is
+ * bulk-summary.ts's.
  */
-import {
-  AuthError,
-  BudgetExceededError,
-  CliError,
-  InterruptedError,
-  MalformedResponseError,
-  NetworkError,
-  PartialFailureError,
-  RateLimitError,
-  WriteFailedError,
-} from '../errors.js';
-import type { DownloadResult } from './download-file.js';
+import { AuthError, BudgetExceededError, InterruptedError, RateLimitError, WriteFailedError } from '../errors.js';
+import type { DownloadResult } from './download/types.js';
 import type { MediaJob } from './jobs.js';
+import type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
 import { looksComplete } from './verify.js';
-import { oneLine, plural } from '../util/text.js';
+import { interruptedError } from './bulk-summary.js';
 
-export type JobStatus = 'fetched' | 'skipped' | 'failed';
-
-export interface JobOutcome {
-  job: MediaJob;
-  status: JobStatus;
-  /** Bytes received over the network for this file in this run. */
-  bytes: number;
-  error?: Error;
-}
-
-export interface BulkSummary {
-  /** Jobs in the run (with --fail-fast, some may have no outcome). */
-  total: number;
-  fetched: number;
-  skipped: number;
-  failed: number;
-  bytes: number;
-  seconds: number;
-  outcomes: JobOutcome[];
-  /** True when --fail-fast stopped the run before every job had its turn. */
-  stoppedEarly: boolean;
-}
-
-/**
- * What a download reports about its file, as it happens (the downloader's side of ProgressSink).
- */
-export interface FileProgress {
-  /**
-   * The response headers arrived: the file's full size when the server said (Content-Length,
-   * or the total of a Content-Range), and the byte it continues from (0 when it starts over).
-   * Called again on each attempt, so a restart takes the file's count back to `fromByte`.
-   */
-  started(expectedBytes: number | undefined, fromByte: number): void;
-  /** `n` more bytes reached the disk (or stdout). */
-  bytes(n: number): void;
-}
-
-/** What the progress display is told (src/media/progress.ts): per file started, bytes…, done. */
-export interface ProgressSink {
-  /** The run begins with `totalFiles` jobs. */
-  start(totalFiles: number): void;
-  /** See FileProgress.started. */
-  fileStarted(job: MediaJob, expectedBytes: number | undefined, fromByte: number): void;
-  /** See FileProgress.bytes. */
-  fileBytes(job: MediaJob, n: number): void;
-  /** The job is over: fetched, skipped or failed. */
-  fileDone(outcome: JobOutcome): void;
-  /** The run is over (finished, stopped or interrupted): the display goes. */
-  stop(): void;
-}
+export type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
 
 export interface BulkOptions {
   concurrency: number;
@@ -97,6 +40,8 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let fatal: unknown;
   let next = 0;
+  /** Jobs whose download began: those left without an outcome by Ctrl-C may have kept a `.part`. */
+  const begun = new Set<number>();
 
   const sink = options.progress;
   sink?.start(jobs.length);
@@ -109,6 +54,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       return;
     }
     let bytes = 0;
+    begun.add(index);
     const progress: FileProgress = {
       started: (expected, fromByte) => sink?.fileStarted(job, expected, fromByte),
       bytes: (n) => {
@@ -150,7 +96,11 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
     sink?.stop();
   }
   const summary = summarise(jobs.length, outcomes, started);
-  if (options.signal?.aborted) throw interrupted(summary);
+  if (options.signal?.aborted)
+    throw await interruptedError(
+      summary,
+      [...begun].filter((i) => outcomes[i] === undefined).map((i) => jobs[i]!),
+    );
   if (fatal instanceof BudgetExceededError) {
     const kept = summary.fetched + summary.skipped;
     throw new BudgetExceededError(
@@ -186,112 +136,5 @@ function summarise(total: number, outcomes: ReadonlyArray<JobOutcome | undefined
     outcomes: done,
     // Without an interruption or a fatal error, only --fail-fast leaves jobs without an outcome.
     stoppedEarly: done.length < total,
-  };
-}
-
-/** Two runs over parts of one set of jobs, as one summary (the parts ran one after the other). */
-export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
-  return {
-    total: a.total + b.total,
-    fetched: a.fetched + b.fetched,
-    skipped: a.skipped + b.skipped,
-    failed: a.failed + b.failed,
-    bytes: a.bytes + b.bytes,
-    seconds: a.seconds + b.seconds,
-    outcomes: [...a.outcomes, ...b.outcomes],
-    stoppedEarly: a.stoppedEarly || b.stoppedEarly,
-  };
-}
-
-/** Ctrl-C: the error says what finished before it, so a person knows what a rerun still has to do. */
-function interrupted(summary: BulkSummary): InterruptedError {
-  const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
-  if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
-  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
-  return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
-    hint: 'Run the same command again: complete files are skipped and partial ones resume.',
-    details: { total: summary.total, fetched: summary.fetched, skipped: summary.skipped, failed: summary.failed, bytes: summary.bytes },
-  });
-}
-
-/** A byte count for people: 1.5 MB, 820 kB (SI units, like most download tools); at most 5 characters before the unit. */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${Math.round(n)} B`;
-  const units = ['kB', 'MB', 'GB', 'TB', 'PB'];
-  let value = n / 1000;
-  let u = 0;
-  // 999.96 kB would round to "1000.0 kB": promote first.
-  while (value >= 999.95 && u < units.length - 1) {
-    value /= 1000;
-    u++;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[u]}`;
-}
-
-/** The human summary lines (stderr): counts, bytes, time, and each failure named. */
-export function summaryLines(summary: BulkSummary): string[] {
-  const rate = summary.seconds > 0 && summary.fetched > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
-  const lines = [
-    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${rate}; ${summary.skipped} already present; ${summary.failed} failed.`,
-  ];
-  for (const o of summary.outcomes) {
-    // Messages may quote the server: one clean line each.
-    if (o.status === 'failed') lines.push(`  failed: ${o.job.what}: ${oneLine(o.error?.message ?? 'unknown error')}`);
-  }
-  if (summary.stoppedEarly) lines.push('Stopped after the first failure (--fail-fast); a rerun resumes where it stopped.');
-  return lines;
-}
-
-/** A failure a rerun may get past (the network, the service's load); not a 404 or the local disk. */
-function transient(err: Error | undefined): boolean {
-  return err instanceof NetworkError || err instanceof RateLimitError || err instanceof MalformedResponseError;
-}
-
-/**
- * The exit-7 error of a run where some files failed, worded for what happened: "2 of 5 files
- * failed; the other 3 are in place", "All 3 files failed", "The file failed"; the rerun hint
- * only when a rerun can help.
- */
-export function partialFailure(summary: BulkSummary): PartialFailureError {
-  const failures = summary.outcomes.filter((o) => o.status === 'failed');
-  const inPlace = summary.fetched + summary.skipped;
-  const notTried = summary.total - summary.outcomes.length;
-  let message: string;
-  if (inPlace === 0 && notTried === 0)
-    message = summary.failed === 1 ? 'The file failed; nothing was saved.' : `All ${summary.failed} files failed; nothing was saved.`;
-  else {
-    message = `${summary.failed} of ${plural(summary.total, 'file')} failed`;
-    const isAre = inPlace === 1 ? 'is' : 'are';
-    if (inPlace > 0 && notTried === 0) message += inPlace === 1 ? '; the other is in place' : `; the other ${inPlace} are in place`;
-    else if (inPlace > 0) message += `; ${inPlace} ${isAre} in place`;
-    if (notTried > 0) message += `; ${notTried} ${notTried === 1 ? 'was' : 'were'} not tried (--fail-fast)`;
-    message += '.';
-  }
-  const hint = failures.some((o) => transient(o.error)) ? 'Run the same command again: complete files are skipped and partial ones resume.' : undefined;
-  return new PartialFailureError(message, {
-    ...(hint ? { hint } : {}),
-    details: { failed: failures.map((o) => ({ file: o.job.what, message: o.error?.message })) },
-  });
-}
-
-/** The machine summary (--format json). */
-export function summaryJson(summary: BulkSummary): Record<string, unknown> {
-  return {
-    fetched: summary.fetched,
-    skipped: summary.skipped,
-    failed: summary.failed,
-    bytes: summary.bytes,
-    seconds: Math.round(summary.seconds * 1000) / 1000,
-    total: summary.total,
-    stoppedEarly: summary.stoppedEarly,
-    files: summary.outcomes.map((o) => ({
-      id: o.job.exerciseId,
-      kind: o.job.kind,
-      name: o.job.name,
-      path: o.job.path,
-      status: o.status,
-      bytes: o.bytes,
-      ...(o.error ? { error: { message: o.error.message, ...(o.error instanceof CliError ? { code: o.error.code, exitCode: o.error.exitCode } : {}) } } : {}),
-    })),
   };
 }

@@ -11,7 +11,7 @@ import { type CatalogueServer, FREE_KEY, PREMIUM_KEY, startServer } from '../hel
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
-import { formatBytes } from '../../src/media/bulk.js';
+import { formatBytes } from '../../src/util/format-bytes.js';
 import { tempDir } from '../helpers/temp.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -500,6 +500,29 @@ describe('download', () => {
     expect(existsSync(join(dir, 'Plank/demo.mp4'))).toBe(false);
     expect(statSync(join(dir, 'Plank/demo.mp4.part')).size).toBe(1000);
     expect(existsSync(join(dir, 'Plank/demo.mp4.part.json'))).toBe(true);
+    // The summary counts the kept bytes and says where they are.
+    expect(r.stderr).toContain(`Interrupted after it fetched 0 of 1 file (0 B); 1.0 kB kept in ${join(dir, 'Plank/demo.mp4.part')}, resumed by the next run.`);
+  });
+
+  it('Ctrl-C during `video -o <file>`: exit 130, and the message names what its .part kept for the rerun', async () => {
+    let started!: () => void;
+    const streaming = new Promise<void>((r) => (started = r));
+    intercept = (req, res) => {
+      if (req.url !== '/videos/Plank/premium/demo.mp4') return false;
+      const body = sample('video', 'Plank', 'demo');
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
+      res.write(body.subarray(0, 1500), () => setTimeout(started, 100)); // then stall
+      return true;
+    };
+    const file = join(out(), 'plank.mp4');
+    const r = await cli(['video', 'Plank', 'demo', '-o', file], {
+      timeoutMs: 15_000,
+      onStart: (t) => void streaming.then(() => t.abort()), // what main() does on SIGINT
+    });
+    expect(r.code).toBe(130);
+    expect(existsSync(file)).toBe(false);
+    expect(statSync(`${file}.part`).size).toBe(1500);
+    expect(r.stderr).toContain(`Interrupted; 1.5 kB kept in ${file}.part, resumed by the next run.`);
   });
 
   it('usage errors: nothing to download, ids with filters, bad concurrency', async () => {

@@ -59,6 +59,23 @@ describe('--catalogue', () => {
     });
   }
 
+  it('a media file the catalogue lacks is named as missing from this catalogue, not from the service', async () => {
+    const dir = tempDir('catalogue-missing-');
+    const r = await runInProcess(['--catalogue', mirrorDir, 'video', 'Plank', 'no-such-clip', '--dir', dir]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`This catalogue has no video "no-such-clip" of exercise Plank (${mirrorDir}).`);
+    expect(r.stderr).not.toContain('The service has no');
+    // With the live service (here the test server), the service is named.
+    const live = await runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'video', 'Plank', 'no-such-clip', '--dir', dir]);
+    expect(live.code).toBe(4);
+    expect(live.stderr).toContain('The service has no video "no-such-clip" of exercise Plank (404).');
+    // The shipped sample says it is the sample.
+    const sandbox = await runInProcess(['--sandbox', 'video', 'Plank', 'no-such-clip', '-o', join(dir, 'clip.mp4')]);
+    expect(sandbox.code).toBe(4);
+    expect(sandbox.stderr).toContain('The sample catalogue (--sandbox) has no video "no-such-clip" of exercise Plank.');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('works from EXERCISES_CATALOGUE with no key', async () => {
     const result = await runInProcess(['show', 'Plank', '--format', 'json'], { env: { EXERCISES_CATALOGUE: mirrorDir } });
     expect(result.code).toBe(0);

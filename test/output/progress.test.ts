@@ -2,9 +2,11 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, NetworkError, NotFoundError, PartialFailureError } from '../../src/errors.js';
-import { type BulkSummary, type JobOutcome, formatBytes, partialFailure, runBulk, summaryLines } from '../../src/media/bulk.js';
+import { type BulkSummary, type JobOutcome, runBulk } from '../../src/media/bulk.js';
+import { partialFailure, summaryLines } from '../../src/media/bulk-summary.js';
+import { formatBytes } from '../../src/util/format-bytes.js';
 import type { MediaJob } from '../../src/media/jobs.js';
-import { ProgressMeter, createFileMeter, createProgress, formatDuration } from '../../src/media/progress.js';
+import { ProgressMeter, createFileMeter, createProgress, formatDuration } from '../../src/output/progress-meter.js';
 import { loadMeasure } from '../../src/output/width.js';
 import { MemoryOutput } from '../helpers/test-context.js';
 
@@ -130,6 +132,21 @@ describe('the sink on a stream', () => {
     expect(stream.text()).not.toContain('\n');
     sink.stop();
     expect(stream.text().endsWith('\r\u001b[K')).toBe(true);
+  });
+
+  it('names each file in flight by its exercise and file, <id>/<file>', async () => {
+    const stream = new MemoryOutput();
+    const sink = await createProgress(stream, { columns: 200, intervalMs: 0, now: () => 0 });
+    sink.start(2);
+    const plank: MediaJob = { ...job('demo'), exerciseId: 'Plank', path: '/nonexistent/Plank/demo.mp4' };
+    const pushUp: MediaJob = { ...job('demo'), exerciseId: 'Push_Up', path: '/nonexistent/Push_Up/demo.mp4' };
+    sink.fileStarted(plank, 1000, 0);
+    sink.fileBytes(plank, 230);
+    sink.fileStarted(pushUp, 1000, 0);
+    sink.fileBytes(pushUp, 220);
+    sink.redraw();
+    expect(stream.text()).toContain('· Plank/demo.mp4 23%, Push_Up/demo.mp4 22%');
+    sink.stop();
   });
 
   it('takes the width of a terminal stream when it has one', async () => {

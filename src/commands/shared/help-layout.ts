@@ -3,45 +3,19 @@
  * grouped (CORE, ADDITIONAL) or a group's AVAILABLE COMMANDS, FLAGS, INHERITED FLAGS (only the
  * few that matter for the command, and a pointer to `exercises help global-flags`), JSON
  * FIELDS, EXAMPLES and LEARN MORE, everything wrapped to the terminal's width (80 when unknown).
- * It is commander's own Help, given a formatHelp through configureHelp.
+ * It is commander's own Help, given a formatHelp through configureHelp. What each section
+ * holds for which command is help-contents.ts's; the column layout of terms and their
+ * descriptions help-items.ts's.
  */
 import type { Command, Help, Option } from 'commander';
 import { EXIT_CODE_TABLE } from '../../errors.js';
-import { RECORD_FIELDS, SUMMARY_FIELDS } from '../../output/fields.js';
-import { displayWidth, wrap, wrapCommand } from '../../output/wrap.js';
+import { wrap, wrapCommand } from '../../output/wrap.js';
 import { examplesOf, notesOf } from './help.js';
+import { type Item, flagItem, itemList, section, sentence } from './help-items.js';
+import { CORE_COMMANDS, INHERITED, JSON_FIELDS, ROOT_FLAGS, TOPIC_SUMMARIES } from './help-contents.js';
 
-/** The commands a new user starts with; every other top-level command is ADDITIONAL. */
-export const CORE_COMMANDS: readonly string[] = ['query', 'ids', 'show', 'image', 'video', 'download'];
-
-/** The help topics of `exercises help <topic>`, with what each holds. */
-export const TOPIC_SUMMARIES: Readonly<Record<string, string>> = {
-  'global-flags': 'every flag that works with any command',
-  environment: 'the environment variables read',
-  'exit-codes': 'what each exit code means',
-};
-
-/** The global flags worth showing under a command (its INHERITED FLAGS); the rest are one topic away. */
-const INHERITED: Readonly<Record<string, readonly string[]>> = {
-  query: ['--format', '--json', '--lang', '--sandbox'],
-  ids: ['--format', '--json', '--lang', '--sandbox'],
-  show: ['--format', '--json', '--lang', '--sandbox'],
-  image: ['--quiet', '--budget', '--sandbox'],
-  video: ['--quiet', '--budget', '--sandbox'],
-  download: ['--quiet', '--budget', '--sandbox'],
-  mirror: ['--quiet', '--budget'],
-  quota: ['--json'],
-};
-
-/** The flags the top-level help shows besides --help and --version. */
-const ROOT_FLAGS: readonly string[] = ['--sandbox', '--json', '--quiet'];
-
-/** The fields `--json <fields>` accepts, by command. */
-const JSON_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  query: SUMMARY_FIELDS,
-  ids: SUMMARY_FIELDS,
-  show: RECORD_FIELDS,
-};
+/** The lists' layout, for the help topics too (help-topics.ts). */
+export { flagItem, itemList } from './help-items.js';
 
 /** The top-level command a (sub)command belongs to, and its path of names (`auth login`). */
 function pathOf(cmd: Command): string[] {
@@ -54,59 +28,6 @@ function rootOf(cmd: Command): Command {
   let c = cmd;
   while (c.parent) c = c.parent;
   return c;
-}
-
-/** The description as a sentence: capital first letter, full stop at the end. */
-function sentence(text: string): string {
-  const t = text.trim();
-  if (t === '') return t;
-  return `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
-}
-
-export interface Item {
-  term: string;
-  description: string;
-}
-
-/**
- * Terms in a column, descriptions wrapped beside them. A term longer than the column
- * (at most two fifths of the width) takes its own line, its description below it.
- */
-export function itemList(items: readonly Item[], width: number, separator = '  '): string[] {
-  if (items.length === 0) return [];
-  const longest = Math.max(...items.map((i) => displayWidth(i.term)));
-  const column = Math.min(longest, Math.max(12, Math.floor(width * 0.4)));
-  const descIndent = 2 + column + separator.length;
-  const lines: string[] = [];
-  for (const { term, description } of items) {
-    if (description === '') {
-      lines.push(`  ${term}`);
-      continue;
-    }
-    if (displayWidth(term) > column) {
-      lines.push(`  ${term}`);
-      lines.push(wrap(description, width, { indent: descIndent }));
-    } else {
-      const lead = `  ${term}${' '.repeat(column - displayWidth(term))}${separator}`;
-      const wrapped = wrap(description, width - descIndent, { indent: 0 });
-      lines.push(
-        wrapped
-          .split('\n')
-          .map((l, i) => (i === 0 ? lead + l : ' '.repeat(descIndent) + l))
-          .join('\n'),
-      );
-    }
-  }
-  return lines;
-}
-
-function section(title: string, body: readonly string[]): string[] {
-  return body.length === 0 ? [] : [title, ...body, ''];
-}
-
-export function flagItem(helper: Help, option: Option): Item {
-  // Commander's terms say `[options]`; gh's say flags. No `(default: …)` noise for booleans (commander adds none).
-  return { term: helper.optionTerm(option), description: sentence(helper.optionDescription(option)) };
 }
 
 function findOption(cmd: Command, long: string): Option | undefined {

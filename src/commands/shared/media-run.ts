@@ -7,8 +7,11 @@ import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat, verboseLog } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { oneLine } from '../../util/text.js';
-import type { BulkSummary } from '../../media/bulk.js';
-import type { MediaJob } from '../../media/jobs.js';
+import { type BulkSummary, runBulk } from '../../media/bulk.js';
+import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summary.js';
+import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
+import { type MediaJob, prepareJobDir } from '../../media/jobs.js';
+import { createProgress } from '../../output/progress-meter.js';
 
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
@@ -36,14 +39,19 @@ export function downloadMessages(ctx: Context): { log?: (line: string) => void; 
   return { ...(log ? { log } : {}), ...(notice ? { notice } : {}) };
 }
 
+/** Who serves this run's media, so a missing file is worded for it ("This catalogue has no …"). */
+export async function mediaSource(ctx: Context): Promise<MediaSource> {
+  const conn = await ctx.connection();
+  if (conn.catalogue !== undefined) return { kind: 'catalogue', dir: conn.catalogue };
+  return conn.local === true ? { kind: 'sample' } : { kind: 'service' };
+}
+
 /** Downloads the jobs with a bounded pool; a progress bar only on a terminal stderr without --quiet. */
 export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[], options: RunJobsOptions): Promise<BulkSummary> {
-  const { runBulk } = await import('../../media/bulk.js');
-  const { downloadFile, localWriteError } = await import('../../media/download-file.js');
-  const { prepareJobDir } = await import('../../media/jobs.js');
   const retries = mediaRetries(ctx);
+  const source = await mediaSource(ctx);
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
-  const progress = showProgress ? await (await import('../../media/progress.js')).createProgress(ctx.io.stderr) : undefined;
+  const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
   return runBulk(jobs, {
     ...options,
     signal: ctx.signal,
@@ -58,6 +66,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
         signal,
         onStart: file.started,
         onBytes: file.bytes,
+        source,
         ...downloadMessages(ctx),
       });
     },
@@ -69,7 +78,6 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
  * --format json. Exit 7 (PartialFailureError) when some files failed.
  */
 export async function reportSummary(ctx: Context, summary: BulkSummary): Promise<void> {
-  const { partialFailure, summaryJson, summaryLines } = await import('../../media/bulk.js');
   const lines = summaryLines(summary);
   // Where the files went: the output folder (every job of a run shares it).
   const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;

@@ -5,26 +5,29 @@
  * id or a name, and the media fetched again under the record's real id (so `image "Barbell
  * Bench Press" start` works, in a folder named by the id). `-o <file>` / `-o -` for exactly one
  * file, `--dir` otherwise.
+ *
+ * The steps of a run: the id (asked for at a terminal when none was given), the jobs
+ * (media-single-jobs.ts), then the one file of `-o` or the folder (media-single-save.ts).
  */
-import { rmdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context, IOStreams } from '../../context.js';
-import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../defaults.js';
 import { langInForce } from '../../config/settings.js';
-import { AuthError, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { MEDIA, type MediaKind } from '../../catalogue/media.js';
-import type { MediaJob, UnusableEntry } from '../../media/jobs.js';
-import type { BulkSummary } from '../../media/bulk.js';
+import { outputTarget } from '../../media/output-target.js';
 import { isDotSegment } from '../../api/client.js';
+import type { ApiClient } from '../../api/client.js';
+import type { ImageProtocol } from '../../output/images/protocol.js';
+import { pickMissingId } from '../../prompt/exercise-picker.js';
 import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
-import { downloadMessages, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
-import { plural } from '../../util/text.js';
-import type { ApiClient } from '../../api/client.js';
-import type { ImageProtocol } from '../../output/images/protocol.js';
+import { outputDir } from './media-run.js';
 import { imagesFlag, splitImagesValue } from './images-flag.js';
+import { PLURAL, findJobs } from './media-single-jobs.js';
+import { saveOne, saveToDir } from './media-single-save.js';
+import { viewImages } from './view-images.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
@@ -49,8 +52,6 @@ export interface SingleMediaFlags {
   overwrite?: boolean;
   view?: unknown;
 }
-
-const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
 export function singleMediaOptions(
@@ -86,144 +87,24 @@ export function singleMediaOptions(
 }
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
-  const { kind, names, dir } = options;
-  const idOrName =
-    options.idOrName ??
-    (await (await import('../../prompt/exercise-picker.js')).pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
-  const { describeUnusable, jobsForRecord, mediaJob, uniqueJobs } = await import('../../media/jobs.js');
-  const { hasMediaFields } = await import('../../media/media-names.js');
+  const { kind } = options;
+  const idOrName = options.idOrName ?? (await pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
   // What -o names is judged before any request: a directory or a socket is a usage error.
-  const target =
-    options.output === undefined || options.output === '-' ? undefined : (await import('../../media/output-target.js')).outputTarget(resolve(options.output));
+  const target = options.output === undefined || options.output === '-' ? undefined : outputTarget(resolve(options.output));
   const api = await ctx.api();
   if (options.view) return viewSingle(ctx, api, idOrName, options);
 
-  const jobsFor = (exerciseId: string) => uniqueJobs(names.map((entry) => mediaJob(api, dir, exerciseId, kind, entry)));
-  /**
-   * After a 404 for media named under the typed text: the record's id when the text is not it
-   * (a name, say), else undefined. One record request; an unknown id or name throws NotFoundError.
-   */
-  const realId = async (): Promise<string | undefined> => {
-    if (names.length === 0) return undefined; // the jobs already came from the record
-    const lang = langInForce(ctx.settings());
-    const record = await api.getExercise(idOrName, lang ? { lang } : {});
-    return record.id !== undefined && record.id !== idOrName ? record.id : undefined;
-  };
-
-  let jobs = jobsFor(idOrName);
-  /** Entries of the record no URL can fetch: named on stderr, the others still fetched, exit 7. */
-  const unusable: UnusableEntry[] = [];
-  if (names.length === 0) {
-    const lang = langInForce(ctx.settings());
-    const record = await api.getExercise(idOrName, lang ? { lang } : {});
-    jobs = jobsForRecord(api, dir, record.id ?? idOrName, record, [kind], (u) => {
-      unusable.push(u);
-      ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`);
-    });
-    if (jobs.length === 0 && unusable.length === 0) {
-      // No media field at all is the plan's answer (a free plan's records never carry them): exit 3, not "not found".
-      if (!hasMediaFields(record, [kind])) {
-        throw new AuthError(`Your plan does not include premium ${PLURAL[kind]}: the record of "${idOrName}" carries no ${MEDIA[kind].field}.`, {
-          forbidden: true,
-          hint: 'Premium media need a premium plan key (`exercises auth login`); `exercises auth status` shows the key in use.',
-        });
-      }
-      throw new NotFoundError(`The exercise "${idOrName}" lists no premium ${PLURAL[kind]}.`, { hint: `\`exercises show ${idOrName}\` shows what it has.` });
-    }
-  }
-
+  const found = await findJobs(ctx, api, idOrName, options);
   // Nothing fetchable at all: the first reason is the answer (exit 6), not a summary of nothing.
-  if (jobs.length === 0 && unusable[0]) throw unusable[0].error;
-  if (options.output !== undefined) {
-    const listed = jobs.length + unusable.length;
-    if (listed !== 1) {
-      throw new UsageError(`-o takes exactly one ${kind}, and "${idOrName}" has ${listed}: ${jobs.map((j) => j.name).join(', ')}.`, {
-        hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
-      });
-    }
-    const common = { transport: await api.http(), retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
-    const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
-    const path = target?.kind === 'file' ? target.path : undefined;
-    if (path !== undefined && !options.overwrite) {
-      const { looksComplete } = await import('../../media/verify.js');
-      if (await looksComplete(kind, path)) {
-        if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--overwrite downloads it again).\n`);
-        return;
-      }
-    }
-    // A byte meter for a file on a terminal (stdout bytes go to a pipe; the meter stays on stderr).
-    const meter =
-      path !== undefined && ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose
-        ? await (await import('../../media/progress.js')).createFileMeter(ctx.io.stderr, path)
-        : undefined;
-    // Drawn as soon as the size is known, so even a quick file shows what it is fetching.
-    const progress = meter
-      ? {
-          onStart: (expected: number | undefined, fromByte: number) => {
-            meter.started(expected, fromByte);
-            meter.redraw();
-          },
-          onBytes: meter.bytes,
-        }
-      : {};
-    // stdout, or a FIFO / device written through (no .part, no rename: output-target.ts).
-    const through = target?.kind === 'through' ? await import('../../media/output-target.js') : undefined;
-    const stream = path !== undefined ? undefined : through && target?.kind === 'through' ? await through.openThrough(target, ctx.signal) : ctx.io.stdout;
-    // A 404 comes before any byte is written, so even a stream can take the second try.
-    const fetchOne = (job: MediaJob) =>
-      stream !== undefined ? downloadToStream(job, stream, { ...common, ...progress }) : downloadFile(job, path!, { ...common, ...progress });
-    try {
-      try {
-        await fetchOne(jobs[0]!);
-      } catch (err) {
-        const id = err instanceof NotFoundError ? await realId() : undefined;
-        if (id === undefined) throw err;
-        await fetchOne(jobsFor(id)[0]!);
-      }
-      if (through && stream && target) await through.closeThrough(stream, target.path);
-    } catch (err) {
-      if (through && stream) through.abandonThrough(stream);
-      throw err;
-    } finally {
-      meter?.stop();
-    }
-    if (path !== undefined && !ctx.globals.quiet) ctx.io.stderr.write(`Saved ${path}\n`);
-    return;
-  }
-
-  const pool = { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: !options.overwrite, failFast: false };
-  const { mergeSummaries } = await import('../../media/bulk.js');
-  let summary: BulkSummary;
-  if (names.length === 0 || jobs.length === 0) {
-    summary = await runMediaJobs(ctx, api, jobs, pool);
-  } else {
-    // Named media under the typed text: the first one alone probes whether the text is the id.
-    // A 404 there resolves the text once (a name, say) and fetches every one under the real
-    // id; otherwise the rest follow. One probe, never one 404 per name.
-    const probe = await runMediaJobs(ctx, api, jobs.slice(0, 1), pool);
-    const id = probe.outcomes[0]?.error instanceof NotFoundError ? await realId() : undefined;
-    if (id !== undefined) {
-      // The folder made for the typed text is empty (a 404 writes nothing): only the real id's stays.
-      await Promise.all([...new Set(jobs.map((j) => dirname(j.path)))].map((d) => rmdir(d).catch(() => {})));
-      summary = await runMediaJobs(ctx, api, jobsFor(id), pool);
-    } else {
-      summary = mergeSummaries(probe, await runMediaJobs(ctx, api, jobs.slice(1), pool));
-    }
-  }
-  // One file asked for: its own error and exit code say more than "1 of 1 failed".
-  const only = summary.outcomes.length === 1 && unusable.length === 0 ? summary.outcomes[0] : undefined;
-  if (only?.status === 'failed' && only.error) throw only.error;
-  await reportSummary(ctx, summary);
-  if (unusable.length > 0) {
-    throw new PartialFailureError(`${plural(unusable.length, `${kind} entry`, `${kind} entries`)} listed by the service could not be fetched (named above).`);
-  }
+  if (found.jobs.length === 0 && found.unusable[0]) throw found.unusable[0].error;
+  if (options.output !== undefined) return saveOne(ctx, api, idOrName, options, target, found);
+  return saveToDir(ctx, api, options, found);
 }
 
 /** `image --view`: the record (one request, or the cache), then its images drawn (shared/view-images.ts). */
 async function viewSingle(ctx: Context, api: ApiClient, idOrName: string, options: SingleMediaOptions): Promise<void> {
   const lang = langInForce(ctx.settings());
   const record = await api.getExercise(idOrName, lang ? { lang } : {});
-  const { viewImages } = await import('./view-images.js');
   await viewImages(ctx, api, record, { ...options.view, dir: options.dir, names: options.names });
 }
 

@@ -7,6 +7,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { sleep } from '../../http/retry-policy.js';
+import { loadProperLockfile } from '../../vendor/proper-lockfile.js';
 
 export interface HeldLock {
   /** Removes the lock; harmless when already released or lost. */
@@ -36,7 +37,7 @@ export function lockPathOf(path: string): string {
 
 /** Takes the lock of `path`, waiting up to `waitMs` for another holder; `waited` says whether it had to. */
 export async function lockFile(path: string, options: LockOptions): Promise<{ lock: HeldLock; waited: boolean }> {
-  const { lock } = await import('proper-lockfile');
+  const { lock } = await loadProperLockfile();
   const deadline = Date.now() + options.waitMs;
   let waited = false;
   for (;;) {

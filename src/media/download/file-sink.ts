@@ -73,9 +73,14 @@ async function identity(path: string): Promise<{ dev: number; ino: number; mtime
   return info?.isFile() ? { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs, size: info.size } : undefined;
 }
 
+/** The `.part` a download to `path` writes through until it is whole (kept after a failure, for the rerun). */
+export function partPath(path: string): string {
+  return `${path}.part`;
+}
+
 /** The `.part` + sidecar sink that ends in an atomic rename to `path`. */
 export function fileSink(path: string): Sink {
-  const part = `${path}.part`;
+  const part = partPath(path);
   let lock: HeldLock | undefined;
   let fd: number | undefined;
   /** The offset the `.part` was opened at, and the bytes written after it through `fd`. */

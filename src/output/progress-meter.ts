@@ -1,17 +1,19 @@
 /**
  * The download meter on stderr (only when stderr is a terminal and not --quiet; the caller
  * decides): bytes done of the expected total (from Content-Length), percent, rate and ETA,
- * overall and for the files in flight, on one line redrawn a few times a second and fitted to
- * the terminal width — fields are dropped whole by priority, never cut mid-number. A meter for
- * a bulk run (`download`, `image`/`video` into a folder) and one for a single file (`-o file`).
+ * overall and for the files in flight (each named `<id>/<file>`), on one line redrawn a few
+ * times a second and fitted to the terminal width — fields are dropped whole by priority,
+ * never cut mid-number. A meter for a bulk run (`download`, `image`/`video` into a folder) and
+ * one for a single file (`-o file`). The counts it shows are src/media/progress-tally.ts's.
  */
 import type { Writable } from 'node:stream';
 import { basename } from 'node:path';
-import { type FileProgress, type JobOutcome, type ProgressSink, formatBytes } from './bulk.js';
-import type { MediaJob } from './jobs.js';
-import type { Measure } from '../output/width.js';
-import { loadMeasure } from '../output/width.js';
+import type { FileProgress, JobOutcome, ProgressSink } from '../media/bulk.js';
+import type { MediaJob } from '../media/jobs.js';
+import { ProgressTally } from '../media/progress-tally.js';
+import { formatBytes } from '../util/format-bytes.js';
 import { oneLine, plural } from '../util/text.js';
+import { type Measure, loadMeasure } from './width.js';
 
 export interface ProgressOptions {
   /** Width when the stream does not know its own (not a terminal stream, e.g. in a test). */
@@ -24,14 +26,6 @@ export interface ProgressOptions {
 
 const BAR_MIN = 10;
 const BAR_MAX = 30;
-/** Seconds of history the rate is taken over: recent enough to follow a change of speed. */
-const RATE_WINDOW_S = 5;
-
-interface FileState {
-  label: string;
-  expected?: number;
-  done: number;
-}
 
 /** A duration for an ETA: 45s, 3m05s, 2h10m. */
 export function formatDuration(seconds: number): string {
@@ -53,92 +47,15 @@ interface Field {
   items?: string[];
 }
 
-/** The state of a run and its one-line rendering; the sink and the single-file meter drive it. */
-export class ProgressMeter {
-  private totalFiles = 0;
-  private finishedFiles = 0;
-  private readonly inFlight = new Map<MediaJob | string, FileState>();
-  /** Bytes and expected sizes of fetched files, and of in-flight files whose size is known. */
-  private doneFinished = 0;
-  private sizeFinished = 0;
-  private sizedFinishedFiles = 0;
-  /** Files that will need no bytes: skipped, failed. */
-  private excludedFiles = 0;
-  private received = 0;
-  private readonly samples: Array<[number, number]> = [];
-  private readonly started: number;
-
+/** A run's tally and its one-line rendering; the sink and the single-file meter drive it. */
+export class ProgressMeter extends ProgressTally {
   constructor(
     private readonly measure: Measure,
-    private readonly now: () => number,
+    now: () => number,
     /** A single file (`-o`): its label leads the line and there is no file count. */
     private readonly single?: string,
   ) {
-    this.started = now();
-    this.samples.push([this.started, 0]);
-  }
-
-  start(totalFiles: number): void {
-    this.totalFiles = totalFiles;
-  }
-
-  fileStarted(key: MediaJob | string, label: string, expected: number | undefined, fromByte: number): void {
-    const file = this.inFlight.get(key) ?? { label, done: 0 };
-    file.expected = expected;
-    file.done = fromByte; // a restart takes the count back; a resume starts where the disk is
-    this.inFlight.set(key, file);
-  }
-
-  fileBytes(key: MediaJob | string, label: string, n: number): void {
-    let file = this.inFlight.get(key);
-    if (!file) this.inFlight.set(key, (file = { label, done: 0 }));
-    file.done += n;
-    this.received += n;
-  }
-
-  fileDone(key: MediaJob | string, status: JobOutcome['status']): void {
-    const file = this.inFlight.get(key);
-    this.inFlight.delete(key);
-    this.finishedFiles++;
-    if (status === 'fetched' && file) {
-      this.doneFinished += file.done;
-      this.sizeFinished += file.expected ?? file.done;
-      this.sizedFinishedFiles++;
-    } else {
-      this.excludedFiles++;
-    }
-  }
-
-  /** Bytes per second over the last few seconds, once there is half a second to go on. */
-  private rate(t: number): number | undefined {
-    this.samples.push([t, this.received]);
-    while (this.samples.length > 2 && t - this.samples[1]![0] >= RATE_WINDOW_S * 1000) this.samples.shift();
-    const [t0, r0] = this.samples[0]!;
-    const seconds = (t - t0) / 1000;
-    return seconds >= 0.5 ? (this.received - r0) / seconds : undefined;
-  }
-
-  /**
-   * Done and expected bytes overall. Files not started yet (or without a Content-Length) are
-   * counted at the average size of the known ones, and the total is then an estimate (`~`).
-   */
-  private totals(): { done: number; total?: number; estimated: boolean } {
-    let done = this.doneFinished;
-    let total = this.sizeFinished;
-    let sized = this.sizedFinishedFiles;
-    let unsized = 0;
-    for (const f of this.inFlight.values()) {
-      done += f.done;
-      if (f.expected !== undefined) {
-        total += Math.max(f.expected, f.done);
-        sized++;
-      } else unsized++;
-    }
-    const notStarted = Math.max(0, this.totalFiles - this.finishedFiles - this.inFlight.size);
-    const unknown = unsized + notStarted;
-    if (unknown === 0) return { done, total: sized > 0 ? total : undefined, estimated: false };
-    if (sized === 0) return { done, estimated: true };
-    return { done, total: total + (total / sized) * unknown, estimated: true };
+    super(now);
   }
 
   /** The line for a terminal `width` columns wide (at most width - 1 used: no wrap at the margin). */

@@ -1,0 +1,153 @@
+/**
+ * What a bulk run tells when it is over: the summary lines on stderr, the JSON summary, the
+ * exit-7 error when files failed, and the Ctrl-C error naming the partial bytes kept.
+ */
+import { lstat } from 'node:fs/promises';
+import { CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
+import { formatBytes } from '../util/format-bytes.js';
+import { oneLine, plural } from '../util/text.js';
+import type { BulkSummary } from './bulk-types.js';
+import { partPath } from './download/file-sink.js';
+import type { MediaJob } from './jobs.js';
+
+/** Two runs over parts of one set of jobs, as one summary (the parts ran one after the other). */
+export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
+  return {
+    total: a.total + b.total,
+    fetched: a.fetched + b.fetched,
+    skipped: a.skipped + b.skipped,
+    failed: a.failed + b.failed,
+    bytes: a.bytes + b.bytes,
+    seconds: a.seconds + b.seconds,
+    outcomes: [...a.outcomes, ...b.outcomes],
+    stoppedEarly: a.stoppedEarly || b.stoppedEarly,
+  };
+}
+
+/** A `.part` kept by a download Ctrl-C stopped: its path and the bytes in it. */
+interface KeptPart {
+  path: string;
+  bytes: number;
+}
+
+/** The `.part` files left by the downloads to `paths` Ctrl-C stopped (one stopped before its first byte left none). */
+async function keptParts(paths: readonly string[]): Promise<KeptPart[]> {
+  const found = await Promise.all(
+    paths.map(async (file) => {
+      const path = partPath(file);
+      const info = await lstat(path).catch(() => undefined);
+      return info?.isFile() && info.size > 0 ? { path, bytes: info.size } : undefined;
+    }),
+  );
+  return found.filter((k): k is KeptPart => k !== undefined);
+}
+
+/** "16.1 MB kept in …/demo.mp4.part, resumed by the next run" (several: the count, the first three named). */
+function keptClause(kept: readonly KeptPart[]): string {
+  const bytes = formatBytes(kept.reduce((sum, k) => sum + k.bytes, 0));
+  const shown = kept.slice(0, 3).map((k) => oneLine(k.path));
+  const where = kept.length === 1 ? shown[0] : `${kept.length} .part files (${shown.join(', ')}${kept.length > 3 ? ', …' : ''})`;
+  return `${bytes} kept in ${where}, resumed by the next run`;
+}
+
+/** Ctrl-C during the one file of `-o <file>`: what its `.part` kept, when it kept anything. */
+export async function interruptedFile(path: string, err: InterruptedError): Promise<InterruptedError> {
+  const kept = await keptParts([path]);
+  if (kept.length === 0) return err;
+  return new InterruptedError(`Interrupted; ${keptClause(kept)}.`, {
+    hint: 'Run the same command again to resume it.',
+    details: { kept },
+  });
+}
+
+/**
+ * Ctrl-C: the error says what finished before it and what was kept of the files cut off, so
+ * a person knows what a rerun still has to do: "Interrupted after it fetched 0 of 1 file (0 B);
+ * 16.1 MB kept in …/demo.mp4.part, resumed by the next run."
+ */
+export async function interruptedError(summary: BulkSummary, cut: readonly MediaJob[]): Promise<InterruptedError> {
+  const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
+  if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
+  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  const kept = await keptParts(cut.map((job) => job.path));
+  if (kept.length > 0) parts.push(keptClause(kept));
+  return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
+    hint: 'Run the same command again: complete files are skipped and partial ones resume.',
+    details: {
+      total: summary.total,
+      fetched: summary.fetched,
+      skipped: summary.skipped,
+      failed: summary.failed,
+      bytes: summary.bytes,
+      ...(kept.length > 0 ? { kept } : {}),
+    },
+  });
+}
+
+/** The human summary lines (stderr): counts, bytes, time, and each failure named. */
+export function summaryLines(summary: BulkSummary): string[] {
+  const rate = summary.seconds > 0 && summary.fetched > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
+  const lines = [
+    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${rate}; ${summary.skipped} already present; ${summary.failed} failed.`,
+  ];
+  for (const o of summary.outcomes) {
+    // Messages may quote the server: one clean line each.
+    if (o.status === 'failed') lines.push(`  failed: ${o.job.what}: ${oneLine(o.error?.message ?? 'unknown error')}`);
+  }
+  if (summary.stoppedEarly) lines.push('Stopped after the first failure (--fail-fast); a rerun resumes where it stopped.');
+  return lines;
+}
+
+/** A failure a rerun may get past (the network, the service's load); not a 404 or the local disk. */
+function transient(err: Error | undefined): boolean {
+  return err instanceof NetworkError || err instanceof RateLimitError || err instanceof MalformedResponseError;
+}
+
+/**
+ * The exit-7 error of a run where some files failed, worded for what happened: "2 of 5 files
+ * failed; the other 3 are in place", "All 3 files failed", "The file failed"; the rerun hint
+ * only when a rerun can help.
+ */
+export function partialFailure(summary: BulkSummary): PartialFailureError {
+  const failures = summary.outcomes.filter((o) => o.status === 'failed');
+  const inPlace = summary.fetched + summary.skipped;
+  const notTried = summary.total - summary.outcomes.length;
+  let message: string;
+  if (inPlace === 0 && notTried === 0)
+    message = summary.failed === 1 ? 'The file failed; nothing was saved.' : `All ${summary.failed} files failed; nothing was saved.`;
+  else {
+    message = `${summary.failed} of ${plural(summary.total, 'file')} failed`;
+    const isAre = inPlace === 1 ? 'is' : 'are';
+    if (inPlace > 0 && notTried === 0) message += inPlace === 1 ? '; the other is in place' : `; the other ${inPlace} are in place`;
+    else if (inPlace > 0) message += `; ${inPlace} ${isAre} in place`;
+    if (notTried > 0) message += `; ${notTried} ${notTried === 1 ? 'was' : 'were'} not tried (--fail-fast)`;
+    message += '.';
+  }
+  const hint = failures.some((o) => transient(o.error)) ? 'Run the same command again: complete files are skipped and partial ones resume.' : undefined;
+  return new PartialFailureError(message, {
+    ...(hint ? { hint } : {}),
+    details: { failed: failures.map((o) => ({ file: o.job.what, message: o.error?.message })) },
+  });
+}
+
+/** The machine summary (--format json). */
+export function summaryJson(summary: BulkSummary): Record<string, unknown> {
+  return {
+    fetched: summary.fetched,
+    skipped: summary.skipped,
+    failed: summary.failed,
+    bytes: summary.bytes,
+    seconds: Math.round(summary.seconds * 1000) / 1000,
+    total: summary.total,
+    stoppedEarly: summary.stoppedEarly,
+    files: summary.outcomes.map((o) => ({
+      id: o.job.exerciseId,
+      kind: o.job.kind,
+      name: o.job.name,
+      path: o.job.path,
+      status: o.status,
+      bytes: o.bytes,
+      ...(o.error ? { error: { message: o.error.message, ...(o.error instanceof CliError ? { code: o.error.code, exitCode: o.error.exitCode } : {}) } } : {}),
+    })),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Step two of a download: one request for the bytes not held yet (`Range` + `If-Range` when
+ * the held bytes can be continued), and what its answer says about the body: where its bytes
+ * go in the file, the file's full length and where the body must end. An answer that cannot be
+ * used (an error status, a mismatched Content-Range) is counted as a failure here and the
+ * caller asks again; one that must not be retried throws.
+ */
+import { type CliError, MalformedResponseError } from '../../errors.js';
+import { type DispatchResponse, headerValue } from '../../http/transport.js';
+import { RETRYABLE_STATUSES, isRetryableError } from '../../http/retry-policy.js';
+import { InterruptedError } from '../../errors.js';
+import { parseContentRange, parseLength, validatorOf } from './range-resume.js';
+import { readErrorBody, statusError } from './errors.js';
+import type { ResumePoint } from './part-resume.js';
+import type { RetryBudget } from './retry-budget.js';
+import type { DownloadOptions, MediaTarget } from './types.js';
+
+/** A usable answer: its body, and the bounds of the bytes it carries. */
+export interface Answer {
+  res: DispatchResponse;
+  /** Where the body's first byte goes in the file. */
+  start: number;
+  /** Full length of the file, when known. */
+  total?: number;
+  /** Where this body must end (the file's length once it is written), when known. */
+  end?: number;
+  /** Whether the answer continues bytes held from before (a 206). */
+  resumed: boolean;
+}
+
+/**
+ * Sends the request from `point` (updated: a 200 or a refusal starts the file over) and
+ * returns the answer to read, or undefined after a failure the budget allows retrying.
+ */
+export async function requestRange(target: MediaTarget, point: ResumePoint, options: DownloadOptions, budget: RetryBudget): Promise<Answer | undefined> {
+  const { transport, signal, log } = options;
+  const ranged = point.offset > 0 && point.validator !== undefined;
+  if (!ranged) point.offset = 0;
+  const headers: Record<string, string> = ranged ? { range: `bytes=${point.offset}-`, 'if-range': point.validator!.etag } : {};
+
+  let res: DispatchResponse;
+  try {
+    res = await transport.dispatchStream(target.url, { headers, ...(signal ? { signal } : {}) });
+  } catch (err) {
+    if (signal?.aborted === true) throw new InterruptedError();
+    if (!isRetryableError(err)) throw err;
+    await budget.failed(err as CliError);
+    return undefined;
+  }
+
+  const status = res.status;
+  if (status !== 200 && status !== 206) {
+    const body = await readErrorBody(res.body).then((text) => (text && transport.redact ? transport.redact(text) : text));
+    if (status === 416) {
+      // The bytes held do not fit the file any more: start over.
+      log?.(`${target.what}: range not satisfiable, starting over`);
+      forget(point);
+      await budget.failed(new MalformedResponseError(`The server refused to continue the ${target.what} (416).`));
+      return undefined;
+    }
+    const error = statusError(status, target, body, transport.redact ? (text) => transport.redact!(text) : undefined, options.source);
+    if (!RETRYABLE_STATUSES.has(status)) throw error;
+    await budget.failed(error, headerValue(res.headers, 'retry-after'));
+    return undefined;
+  }
+
+  if (status === 206) {
+    const range = parseContentRange(headerValue(res.headers, 'content-range'));
+    const validator = point.validator;
+    const fits =
+      ranged &&
+      range !== undefined &&
+      range.start === point.offset &&
+      (range.total === undefined || range.end === range.total - 1) &&
+      (validator!.total === undefined || range.total === undefined || range.total === validator!.total);
+    if (!fits) {
+      res.body.discard();
+      log?.(`${target.what}: the partial answer does not match what was asked, starting over`);
+      forget(point);
+      await budget.failed(new MalformedResponseError(`The server answered a range request for the ${target.what} with a mismatched Content-Range.`));
+      return undefined;
+    }
+    const total = range.total ?? validator!.total;
+    return { res, start: point.offset, ...(total !== undefined ? { total } : {}), end: total ?? range.end + 1, resumed: true };
+  }
+
+  // A 200 to a ranged request means the validator no longer matches: the file changed.
+  if (ranged) log?.(`${target.what}: the file changed on the server, starting over`);
+  const total = parseLength(headerValue(res.headers, 'content-length'));
+  const validator = validatorOf(res, total);
+  point.offset = 0;
+  if (validator) point.validator = validator;
+  else delete point.validator;
+  return { res, start: 0, ...(total !== undefined ? { total, end: total } : {}), resumed: false };
+}
+
+/** The held bytes can no longer be continued: the next request starts the file over. */
+function forget(point: ResumePoint): void {
+  delete point.validator;
+  point.offset = 0;
+}

@@ -1,0 +1,61 @@
+/**
+ * The downloader's contract: what it needs from the transport, what it fetches, the options a
+ * caller passes and what it answers. download-file.ts re-exports these for its callers.
+ */
+import type { CliError } from '../../errors.js';
+import type { DispatchResponse } from '../../http/transport.js';
+import type { MediaKind } from '../../catalogue/media.js';
+
+/** What the downloader needs from the Transport (src/http/transport.ts). */
+export interface MediaTransport {
+  /** One GET attempt whose body is handed over chunk by chunk (undici's dispatch, no Readable). */
+  dispatchStream(url: string | URL, options?: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<DispatchResponse>;
+  streamError?(err: unknown, url: URL, signal?: AbortSignal): CliError;
+  /** Keeps the API key out of server text quoted in errors. */
+  redact?(text: string): string;
+}
+
+export interface MediaTarget {
+  kind: MediaKind;
+  url: URL;
+  /** How the file is named in messages, e.g. `image "start" of exercise 3_4_Sit-Up`. */
+  what: string;
+}
+
+/**
+ * Who answers the media requests, for the words of a 404: the live service, the shipped sample
+ * (--sandbox), or a catalogue directory (--catalogue, e.g. one `exercises mirror` wrote).
+ */
+export type MediaSource = { kind: 'service' } | { kind: 'sample' } | { kind: 'catalogue'; dir: string };
+
+export interface DownloadOptions {
+  transport: MediaTransport;
+  /** Extra attempts after a failure that brought no new bytes. */
+  retries: number;
+  signal?: AbortSignal;
+  /** Called with each chunk's size as it arrives. */
+  onBytes?: (bytes: number) => void;
+  /** Called when a response's headers arrive: the file's full size when known, and the byte it resumes from. */
+  onStart?: (expectedBytes: number | undefined, fromByte: number) => void;
+  /** --verbose lines. */
+  log?: (line: string) => void;
+  /** Lines worth showing without --verbose (a file another process is writing); `log` when absent. */
+  notice?: (line: string) => void;
+  /** Largest file accepted, in bytes; MEDIA_SIZE_CAP_BYTES of the kind when absent. */
+  maxBytes?: number;
+  /** Longest wait for another process writing the same file; MEDIA_LOCK_WAIT_MS when absent. */
+  lockWaitMs?: number;
+  /** Who serves the media; the live service when absent. */
+  source?: MediaSource;
+}
+
+export interface DownloadResult {
+  /** Bytes received over the network in this run. */
+  received: number;
+  /** Size of the complete file. */
+  size: number;
+  /** Whether bytes from an earlier attempt or run were kept. */
+  resumed: boolean;
+  /** True when another process completed the file while this one waited for it (nothing fetched). */
+  completedElsewhere?: boolean;
+}
