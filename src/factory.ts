@@ -13,6 +13,7 @@ import type { Transport } from './http/transport.js';
 import { type Connection, type Context, DEFAULT_GLOBALS, type Env, type IOStreams, verboseLog } from './context.js';
 import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
+import { languageNoter } from './output/language-note.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean };
@@ -66,7 +67,9 @@ export function createContext(options: ContextOptions): Context {
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
-      const client = options.api ? await options.api(conn) : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher });
+      const client = options.api
+        ? await options.api(conn)
+        : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher, noteLanguage: languageNoter(ctx) });
       const log = verboseLog(ctx);
       if (log) {
         const { timeoutMs, retries } = ctx.settings();
@@ -96,7 +99,7 @@ function cacheMode(globals: Context['globals']): CacheMode {
 async function makeClient(
   ctx: Context,
   conn: ClientTarget & { baseUrlSource?: string },
-  options: { cache: boolean; dispatcher?: Dispatcher | undefined },
+  options: { cache: boolean; dispatcher?: Dispatcher | undefined; noteLanguage?: (asked: string, answered: string) => void },
 ): Promise<ApiClient> {
   const [{ ApiClient }, { ResponseCache }, { cacheRoot, httpCacheDir, ledgerPath }, { keyHash }, { ledgerOrigin }] = await Promise.all([
     import('./api/client.js'),
@@ -155,6 +158,7 @@ async function makeClient(
       ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } }
       : {}),
     ...(log ? { log } : {}),
+    ...(options.noteLanguage ? { noteLanguage: options.noteLanguage } : {}),
   });
 }
 

@@ -13,6 +13,7 @@ import { parseBaseUrl } from '../util/url-policy.js';
 import { type CacheMode, type CacheOutcome, type FetchResult, type Validators, cachedGet } from '../cache/cached-get.js';
 import { cacheKey, cacheScope, keyHash } from '../cache/keys.js';
 import { isFullRecord } from '../cache/records.js';
+import { contentLanguage } from '../cache/freshness.js';
 import type { CacheLookup, ResponseCache } from '../cache/response-cache.js';
 
 /** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
@@ -99,6 +100,11 @@ export interface ApiClientOptions {
   cache?: ClientCache;
   /** --verbose: `cache hit`, `revalidated` or `miss` for each answer. */
   log?: (line: string) => void;
+  /**
+   * Told the language asked for (`lang`) and the Content-Language of each answer that names
+   * one, cache hits included, so the command can say when the service fell back to another.
+   */
+  noteLanguage?: (asked: string, answered: string) => void;
 }
 
 /** How each cache outcome reads in --verbose. */
@@ -119,6 +125,7 @@ export class ApiClient {
   private readonly cache: ClientCache | undefined;
   private readonly keyHash: string;
   private readonly log: ((line: string) => void) | undefined;
+  private readonly noteLanguage: ((asked: string, answered: string) => void) | undefined;
   /** List pages answered in this run, for the sentence when the budget stops a listing. */
   private pagesAnswered = 0;
 
@@ -135,6 +142,7 @@ export class ApiClient {
       this.cache = source.cache;
       this.keyHash = keyHash(source.apiKey);
       this.log = source.log;
+      this.noteLanguage = source.noteLanguage;
     }
   }
 
@@ -172,6 +180,7 @@ export class ApiClient {
     const cache = this.cache;
     if (!cache) {
       const answer = await fetch({});
+      this.languageOf(params, contentLanguage(answer.headers));
       return answer.status === 200 ? answer.body : undefined;
     }
     const url = resolveUrl(this.baseUrl, path, query);
@@ -196,7 +205,13 @@ export class ApiClient {
       },
     });
     this.log?.(`${OUTCOME_WORDS[answer.outcome]}: ${what}${params.lang ? ` (${params.lang})` : ''}`);
+    this.languageOf(params, answer.language);
     return answer.body;
+  }
+
+  /** Tells noteLanguage what an answer to a request naming a language was in. */
+  private languageOf(params: QueryParams, answered: string | undefined): void {
+    if (params.lang !== undefined && answered !== undefined) this.noteLanguage?.(params.lang, answered);
   }
 
   private async list(path: string, params: QueryParams): Promise<ListResponse> {
