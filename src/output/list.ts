@@ -127,7 +127,7 @@ function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWrite
       let text = await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, chalk });
       if (!ctx.globals.quiet) {
         const total = footer.total ?? (typeof pagination.total === 'number' ? pagination.total : undefined);
-        const line = footerLine(items.length, { ...footer, ...(total !== undefined ? { total } : {}) });
+        const line = footerLine(items.length, { ...footer, ...(total !== undefined ? { total } : {}) }, ctx.io.columns);
         text += `${chalk ? chalk.dim(line) : line}\n`;
       }
       await writePaged(ctx, text, pager);

@@ -238,6 +238,35 @@ describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
     });
   });
 
+  it('the next-page footer breaks only between arguments, and the command on screen pastes as it is', async () => {
+    const query = 'exercises --sandbox query --category strength --level beginner --mechanic compound --limit 2 --no-pager';
+    const pasted = await inTerminal(query, {}, async (t) => {
+      const screen = await t.done();
+      expect(screen).toContain('exit=0');
+      // Joined: a line the terminal wrapped would show here as one line over the width.
+      const lines = outputLines(t.capture({ joined: true }));
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(WIDTH);
+      const at = lines.findIndex((l) => l.endsWith('· next page:'));
+      expect(at, lines.join('\n')).toBeGreaterThan(0);
+      const command = lines.slice(at + 1);
+      expect(command[0]).toMatch(/^ {2}exercises --sandbox query /);
+      expect(command.some((l) => /(^|\s)--after \S+( \\)?$/.test(l))).toBe(true); // the flag and its cursor on one line
+      for (const line of command.slice(0, -1)) expect(line).toMatch(/ \\$/); // continued, so a copy of all of them runs
+      const header = lines.findIndex((l) => l.startsWith('ID '));
+      const firstPage = lines.slice(header + 1, at).map((l) => l.split(' ')[0]!);
+      expect(firstPage).toHaveLength(2);
+      return { text: command.join('\n'), firstPage };
+    });
+    // What was on the screen, run as copied: the page after the first two.
+    await inTerminal(`${pasted.text} --format tsv`, {}, async (t) => {
+      const screen = await t.done();
+      expect(screen).toContain('exit=0');
+      const rows = outputLines(screen).filter((l) => l.trim() !== '');
+      expect(rows).toHaveLength(2);
+      for (const id of pasted.firstPage) expect(screen).not.toContain(id);
+    });
+  });
+
   it('the download progress line names <id>/<file>', async () => {
     const dir = join(home, 'media');
     await inTerminal(`exercises image Plank --dir ${sh(dir)}`, service(), async (t) => {
