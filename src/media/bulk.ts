@@ -94,6 +94,8 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
   const started = performance.now();
   const outcomes = new Array<JobOutcome>(jobs.length);
   const stop = new AbortController();
+  /** Bytes of unfinished files left in their .part files by Ctrl-C. */
+  let keptBytes = 0;
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let fatal: unknown;
   let next = 0;
@@ -109,8 +111,12 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       return;
     }
     let bytes = 0;
+    let fromByte = 0;
     const progress: FileProgress = {
-      started: (expected, fromByte) => sink?.fileStarted(job, expected, fromByte),
+      started: (expected, from) => {
+        fromByte = from;
+        sink?.fileStarted(job, expected, from);
+      },
       bytes: (n) => {
         bytes += n;
         sink?.fileBytes(job, n);
@@ -120,6 +126,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       const result = await options.download(job, progress, signal);
       outcomes[index] = { job, status: 'fetched', bytes: result.received };
     } catch (err) {
+      if (options.signal?.aborted) keptBytes += fromByte + bytes; // Ctrl-C: the file's bytes stay in its .part, for a rerun to resume
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
       if (err instanceof BudgetExceededError) {
         // No other request may go out, but those already sent (and counted) finish and are kept.
@@ -150,7 +157,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
     sink?.stop();
   }
   const summary = summarise(jobs.length, outcomes, started);
-  if (options.signal?.aborted) throw interrupted(summary);
+  if (options.signal?.aborted) throw interrupted(summary, keptBytes);
   if (fatal instanceof BudgetExceededError) {
     const kept = summary.fetched + summary.skipped;
     throw new BudgetExceededError(
@@ -204,13 +211,14 @@ export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
 }
 
 /** Ctrl-C: the error says what finished before it, so a person knows what a rerun still has to do. */
-function interrupted(summary: BulkSummary): InterruptedError {
+function interrupted(summary: BulkSummary, kept: number): InterruptedError {
   const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
   if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
   if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  if (kept > 0) parts.push(`${formatBytes(kept)} of unfinished files kept to resume`);
   return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
     hint: 'Run the same command again: complete files are skipped and partial ones resume.',
-    details: { total: summary.total, fetched: summary.fetched, skipped: summary.skipped, failed: summary.failed, bytes: summary.bytes },
+    details: { total: summary.total, fetched: summary.fetched, skipped: summary.skipped, failed: summary.failed, bytes: summary.bytes, kept },
   });
 }
 

@@ -76,6 +76,8 @@ export interface DownloadOptions {
   maxBytes?: number;
   /** Longest wait for another process writing the same file; MEDIA_LOCK_WAIT_MS when absent. */
   lockWaitMs?: number;
+  /** What answers, for a 404's message: `the catalogue at <dir>` under --catalogue; "the service" when absent. */
+  source?: string;
 }
 
 export interface DownloadResult {
@@ -110,7 +112,7 @@ function asLocal(target: MediaTarget): (err: unknown) => never {
 }
 
 /** The error for a non-2xx media status. */
-function statusError(status: number, target: MediaTarget, body: string | undefined, redact?: (text: string) => string): CliError {
+function statusError(status: number, target: MediaTarget, body: string | undefined, redact?: (text: string) => string, source = 'the service'): CliError {
   if (status === 403) {
     return new AuthError(
       `The service refused the ${target.what} (403): premium images and videos need a premium plan, and this API key's plan does not include them.`,
@@ -122,7 +124,7 @@ function statusError(status: number, target: MediaTarget, body: string | undefin
     );
   }
   if (status === 404) {
-    return new NotFoundError(`The service has no ${target.what} (404).`, {
+    return new NotFoundError(`${source.charAt(0).toUpperCase()}${source.slice(1)} has no ${target.what} (404).`, {
       hint: '`exercises show <id>` lists the premiumImages and premiumVideos of an exercise.',
       details: { status, url: target.url.href },
     });
@@ -234,7 +236,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
         await failed(new MalformedResponseError(`The server refused to continue the ${target.what} (416).`));
         continue;
       }
-      const error = statusError(status, target, body, transport.redact ? (text) => transport.redact!(text) : undefined);
+      const error = statusError(status, target, body, transport.redact ? (text) => transport.redact!(text) : undefined, options.source);
       if (!RETRYABLE_STATUSES.has(status)) throw error;
       await failed(error, headerValue(res.headers, 'retry-after'));
       continue;

@@ -1,5 +1,5 @@
 /** Small things a new user trips on: a free key asking for media, the --lang fallback note. */
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_KEY, type CatalogueServer, startServer } from '../helpers/server.js';
@@ -26,6 +26,15 @@ describe('small items', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/Your plan does not include premium images/);
     expect(r.stderr).toContain('premium plan key');
+  });
+});
+
+describe('--verbose', () => {
+  it('says which service and key it uses once, in one spelling', async () => {
+    const r = await runInProcess(['ids', '--limit', '1', '--verbose'], { env: serverEnv(server) });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/^using /gm)).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\bUsing\b/);
   });
 });
 
@@ -96,5 +105,46 @@ describe('--lang the service does not have', () => {
     expect(hit.stdout).toBe(first.stdout);
     const offline = await runInProcess([...args, '--offline'], { env });
     expect(offline.stderr).toMatch(NOTE);
+  });
+});
+
+describe('media summaries and messages', () => {
+  /** A mirror whose records list media it does not hold. */
+  function mirrorWithoutMedia(): string {
+    const mirror = join(dir, 'mirror-without-media');
+    mkdirSync(mirror, { recursive: true });
+    const pushUp = readFileSync(new URL('../../sample/exercises.jsonl', import.meta.url), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"id":"Push_Up"'))!;
+    writeFileSync(join(mirror, 'exercises.jsonl'), `${pushUp}\n`);
+    return mirror;
+  }
+
+  it('a mirror lacking a file says the catalogue has none, not the service', async () => {
+    const mirror = mirrorWithoutMedia();
+    const r = await runInProcess(['--catalogue', mirror, 'video', 'Push_Up', '--dir', join(dir, 'mirror-out')]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`The catalogue at ${mirror} has no video "demo" of exercise Push_Up (404).`);
+    expect(r.stderr).not.toContain('The service has no');
+  });
+
+  it('the summary says where the files went, and on a terminal its failure lines fit the width', async () => {
+    const out = join(dir, 'summary-out');
+    const ok = await runInProcess(['download', 'Plank', '--dir', out], { env: serverEnv(server) });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(new RegExp(`files in ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`));
+    const failed = await runInProcess(['--catalogue', mirrorWithoutMedia(), 'download', 'Push_Up', '--dir', out], { tty: true, columns: 80 });
+    expect(failed.code).toBe(7);
+    // What stays on screen: each line after the progress bar's last redraw (\r), erase codes left out.
+    const lines = failed.stderr.split('\n').map((l) =>
+      l
+        .split('\r')
+        .pop()!
+        .replace(/\u001b\[K/g, ''),
+    );
+    // Within the width, but for a word (the long temp path) wider than any line, which stands alone.
+    for (const line of lines) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines.filter((l) => l.startsWith('  failed: '))).toHaveLength(3);
+    expect(lines.some((l) => l.startsWith('    '))).toBe(true); // a failure continued under its line
   });
 });

@@ -30,6 +30,16 @@ export interface RunJobsOptions {
  * Where the downloader's lines go: --verbose lines, and notices (a file another process is
  * writing) on stderr unless --quiet, so a wait is never silent.
  */
+/**
+ * Who answers media requests, as a 404's message names it: a mirror lacking a file is the
+ * catalogue's gap, not the service's.
+ */
+export async function mediaSource(ctx: Context): Promise<string> {
+  const conn = await ctx.connection();
+  if (conn.catalogue !== undefined) return `the catalogue at ${conn.catalogue}`;
+  return conn.local ? 'the sample catalogue (--sandbox)' : 'the service';
+}
+
 export function downloadMessages(ctx: Context): { log?: (line: string) => void; notice?: (line: string) => void } {
   const log = verboseLog(ctx);
   const notice = ctx.globals.quiet ? undefined : (line: string) => void ctx.io.stderr.write(`${line}\n`);
@@ -54,6 +64,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
       });
       return downloadFile(job, job.path, {
         transport: await api.http(),
+        source: await mediaSource(ctx),
         retries,
         signal,
         onStart: file.started,
@@ -75,7 +86,11 @@ export async function reportSummary(ctx: Context, summary: BulkSummary): Promise
   const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;
   if (dir !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(dir)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
-  if (shown.length > 0) ctx.io.stderr.write(`${shown.join('\n')}\n`);
+  // On a terminal, wrapped at its width (a failure line under its `failed:`), never cut mid-word.
+  const { wrap } = await import('../../output/wrap.js');
+  const fit = (line: string): string =>
+    ctx.io.stderrIsTTY ? wrap(line, ctx.io.columns, { indent: line.startsWith('  ') ? 2 : 0, hanging: line.startsWith('  ') ? 4 : 0 }) : line;
+  if (shown.length > 0) ctx.io.stderr.write(`${shown.map(fit).join('\n')}\n`);
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
   if (summary.failed > 0) throw partialFailure(summary);
 }

@@ -20,7 +20,7 @@ import { isDotSegment } from '../../api/client.js';
 import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
-import { downloadMessages, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
+import { downloadMessages, mediaSource, outputDir, reportSummary, runMediaJobs, mediaRetries } from './media-run.js';
 import { plural } from '../../util/text.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ImageProtocol } from '../../output/images/protocol.js';
@@ -141,7 +141,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
         hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
       });
     }
-    const common = { transport: await api.http(), retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
+    const common = { transport: await api.http(), source: await mediaSource(ctx), retries: mediaRetries(ctx), signal: ctx.signal, ...downloadMessages(ctx) };
     const { downloadFile, downloadToStream } = await import('../../media/download-file.js');
     const path = target?.kind === 'file' ? target.path : undefined;
     if (path !== undefined && !options.overwrite) {
