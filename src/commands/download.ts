@@ -103,10 +103,11 @@ async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boole
     const { tsvLine } = await import('../output/delimited.js');
     for (const r of rows) ctx.io.stdout.write(tsvLine([r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path]));
   }
-  ctx.io.stderr.write(
+  const { fitLines } = await import('../output/wrap.js');
+  const sentence =
     `Dry run: would fetch ${plural(toFetch, 'file')} with ${plural(toFetch, 'media request')}; ` +
-      `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.\n`,
-  );
+    `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.`;
+  ctx.io.stderr.write(`${fitLines(sentence, ctx.io.stderrIsTTY, ctx.io.columns)}\n`);
 }
 
 export async function run(options: DownloadOptions, ctx: Context): Promise<void> {

@@ -65,7 +65,8 @@ export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
   } else lines.push('The service has sent no rate-limit headers yet.');
   // Local answers are never stopped by a budget: no point suggesting one for them.
   if (usage.budget === null && !usage.local) lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  const { fitLines } = await import('../output/wrap.js');
+  ctx.io.stdout.write(`${fitLines(lines.join('\n'), ctx.io.stdoutIsTTY, ctx.io.columns)}\n`);
 }
 
 export const register: RegisterCommand<QuotaOptions> = (program, context, runF = run) => {

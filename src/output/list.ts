@@ -15,6 +15,7 @@ import { delimitedLine } from './delimited.js';
 import { requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { type ListFooter, footerLine } from './next-page.js';
+import { wrap } from './wrap.js';
 import { write } from './write.js';
 
 export type { ListFooter } from './next-page.js';
@@ -119,7 +120,7 @@ function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWrite
     },
     async finish(pagination, footer = {}) {
       if (items.length === 0) {
-        if (!ctx.globals.quiet) await write(ctx.io.stderr, `No exercises match.${emptyHint ? ` ${emptyHint}` : ''}\n`);
+        if (!ctx.globals.quiet) await write(ctx.io.stderr, `${wrap(`No exercises match.${emptyHint ? ` ${emptyHint}` : ''}`, ctx.io.columns)}\n`);
         return;
       }
       const chalk = await chalkFor(ctx);

@@ -267,6 +267,27 @@ describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
     });
   });
 
+  it('notices fit the width too: quota, a dry run, no match, a language fallback', async () => {
+    const commands = [
+      'exercises quota',
+      `exercises --sandbox download Push_Up --dir ${sh(join(home, 'dry'))} --dry-run`,
+      'exercises --sandbox query --name "push up"',
+      'exercises --sandbox --lang fr-FR show Plank',
+    ].join('; ');
+    await inTerminal(commands, {}, async (t) => {
+      const screen = await t.done();
+      expect(screen).toContain('exit=0');
+      const joined = t.capture({ joined: true });
+      // Prose only: the dry run's rows are data (a path is never broken), left to the terminal.
+      for (const line of outputLines(joined).filter((l) => !l.startsWith('fetch '))) expect(line.length, line).toBeLessThanOrEqual(WIDTH);
+      const text = joined.replace(/\s+/g, ' ');
+      expect(text).toContain('Set a budget with `exercises config set budget <n>`');
+      expect(text).toContain('Dry run: would fetch 3 files');
+      expect(text).toContain('try --name "push-up"');
+      expect(text).toContain('Note: the service has no fr-FR text; the answer is in en-GB.');
+    });
+  });
+
   it('the download progress line names <id>/<file>', async () => {
     const dir = join(home, 'media');
     await inTerminal(`exercises image Plank --dir ${sh(dir)}`, service(), async (t) => {

@@ -87,9 +87,8 @@ export async function reportSummary(ctx: Context, summary: BulkSummary): Promise
   if (dir !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(dir)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
   // On a terminal, wrapped at its width (a failure line under its `failed:`), never cut mid-word.
-  const { wrap } = await import('../../output/wrap.js');
-  const fit = (line: string): string =>
-    ctx.io.stderrIsTTY ? wrap(line, ctx.io.columns, { indent: line.startsWith('  ') ? 2 : 0, hanging: line.startsWith('  ') ? 4 : 0 }) : line;
+  const { fitLines } = await import('../../output/wrap.js');
+  const fit = (line: string): string => fitLines(line, ctx.io.stderrIsTTY, ctx.io.columns, line.startsWith('  ') ? { indent: 2, hanging: 4 } : {});
   if (shown.length > 0) ctx.io.stderr.write(`${shown.map(fit).join('\n')}\n`);
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
   if (summary.failed > 0) throw partialFailure(summary);
