@@ -33,13 +33,21 @@ async function shellTerminal(c: (typeof SHELLS)[number], setup: ShellEnv, id: st
     spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { TERM: 'xterm-256color', ...setup.env } });
   const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   expect(tmux('new-session', '-d', '-s', 't', '-x', '80', '-y', '24', ...envArgs, c.start).status).toBe(0);
-  await sleep(800);
-  tmux('send-keys', '-t', 't', c.load(setup.script), 'Enter');
-  await sleep(1200);
   const screen = () => tmux('capture-pane', '-p', '-t', 't').stdout;
+  const until = async (pattern: RegExp, ms: number): Promise<void> => {
+    const end = Date.now() + ms;
+    while (!pattern.test(screen()) && Date.now() < end) await sleep(100);
+  };
+  await until(/\S/, 10_000); // the first prompt
+  // Loaded when the shell has run the line and printed the marker (compinit takes a while on a busy machine).
+  tmux('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
+  await until(/^LOADED-OK$/m, 20_000);
   return {
-    /** Clears the line and the screen, types `line`, presses TAB `tabs` times; the screen then. */
-    async tab(line: string, tabs = 1): Promise<string> {
+    /**
+     * Clears the line and the screen, types `line`, presses TAB `tabs` times; the screen then,
+     * once it shows `expected` (or after 10 s: a busy machine may be slow to run the CLI).
+     */
+    async tab(line: string, tabs = 1, expected?: RegExp): Promise<string> {
       tmux('send-keys', '-t', 't', 'C-u', 'C-l');
       await sleep(300);
       tmux('send-keys', '-t', 't', '-l', line);
@@ -47,11 +55,12 @@ async function shellTerminal(c: (typeof SHELLS)[number], setup: ShellEnv, id: st
         await sleep(300);
         tmux('send-keys', '-t', 't', 'Tab');
         // Until the candidates or the completed line show (each TAB runs the CLI once).
-        const until = Date.now() + 3_000;
+        const deadline = Date.now() + 3_000;
         const before = screen();
-        while (Date.now() < until && screen() === before) await sleep(100);
+        while (Date.now() < deadline && screen() === before) await sleep(100);
         await sleep(400);
       }
+      if (expected) await until(expected, 10_000);
       return screen();
     },
     close: () => void tmux('kill-server'),
@@ -73,13 +82,19 @@ describe.skipIf(!HAVE_TMUX)('TAB completes exercise ids in a real terminal (tmux
         const term = await shellTerminal(c, setup, c.shell);
         try {
           // A name, typed with a backslash-escaped space, in lower case.
-          expect(await term.tab('exercises show barbell\\ ba')).toMatch(/exercises show Barbell_Back_Squat\s*$/m);
+          const squat = /exercises show Barbell_Back_Squat\s*$/m;
+          expect(await term.tab('exercises show barbell\\ ba', 1, squat)).toMatch(squat);
           // A name typed inside quotes.
-          expect(await term.tab('exercises show "Barbell Ba')).toMatch(/exercises show "?Barbell_Back_Squat"?\s*$/m);
+          const quoted = /exercises show "?Barbell_Back_Squat"?\s*$/m;
+          expect(await term.tab('exercises show "Barbell Ba', 1, quoted)).toMatch(quoted);
           // An id.
-          expect(await term.tab('exercises show Pla')).toMatch(/exercises show Plank\s*$/m);
+          expect(await term.tab('exercises show Pla', 1, /exercises show Plank\s*$/m)).toMatch(/exercises show Plank\s*$/m);
           // The list: both ids, and never a name as a candidate of its own.
-          const list = await term.tab('exercises show Barb', c.shell === 'bash' ? 3 : 2);
+          const list = await term.tab(
+            'exercises show Barb',
+            c.shell === 'bash' ? 3 : 2,
+            /Barbell_Bench_Press[\s\S]*Barbell_Back_Squat|Barbell_Back_Squat[\s\S]*Barbell_Bench_Press/,
+          );
           expect(list).toContain('Barbell_Bench_Press');
           expect(list).toContain('Barbell_Back_Squat');
           expect(list).not.toContain('Barbell\\ Back');
