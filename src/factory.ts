@@ -22,6 +22,7 @@ import { requestCount } from './cache/request-count.js';
 import { redactorFor } from './util/redact.js';
 import { CommandDeadline } from './http/command-deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
+import { languageNoter } from './output/language-note.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
@@ -75,7 +76,9 @@ export function createContext(options: ContextOptions): Context {
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
-      const client = options.api ? await options.api(conn) : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher });
+      const client = options.api
+        ? await options.api(conn)
+        : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher, noteLanguage: languageNoter(ctx) });
       const log = verboseLog(ctx);
       if (log) {
         const { timeoutMs, retries } = ctx.settings();
@@ -105,7 +108,7 @@ function cacheMode(globals: Context['globals']): CacheMode {
 async function makeClient(
   ctx: Context,
   conn: ClientTarget & { baseUrlSource?: string },
-  options: { cache: boolean; dispatcher?: Dispatcher | undefined },
+  options: { cache: boolean; dispatcher?: Dispatcher | undefined; noteLanguage?: (asked: string, answered: string) => void },
 ): Promise<ApiClient> {
   const { timeoutMs, retries, budget, cacheTtlMs } = ctx.settings();
   const log = verboseLog(ctx);
@@ -154,6 +157,7 @@ async function makeClient(
       ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } }
       : {}),
     ...(log ? { log } : {}),
+    ...(options.noteLanguage ? { noteLanguage: options.noteLanguage } : {}),
   });
 }
 

@@ -20,6 +20,7 @@ import { mediaUrl } from './media-url.js';
 import { pathSegment, toQuery } from './paths.js';
 
 export { isDotSegment, pathSegment } from './paths.js';
+import { contentLanguage } from '../cache/freshness.js';
 
 /** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
 export interface PageParams {
@@ -57,6 +58,11 @@ export interface ApiClientOptions {
   cache?: ClientCache;
   /** --verbose: `cache hit`, `revalidated` or `miss` for each answer. */
   log?: (line: string) => void;
+  /**
+   * Told the language asked for (`lang`) and the Content-Language of each answer that names
+   * one, cache hits included, so the command can say when the service fell back to another.
+   */
+  noteLanguage?: (asked: string, answered: string) => void;
 }
 
 export class ApiClient {
@@ -67,6 +73,7 @@ export class ApiClient {
   private readonly cache: ClientCache | undefined;
   private readonly keyHash: string;
   private readonly log: ((line: string) => void) | undefined;
+  private readonly noteLanguage: ((asked: string, answered: string) => void) | undefined;
   /** List pages answered in this run, for the sentence when the budget stops a listing. */
   private pagesAnswered = 0;
 
@@ -83,6 +90,7 @@ export class ApiClient {
       this.cache = source.cache;
       this.keyHash = keyHash(source.apiKey);
       this.log = source.log;
+      this.noteLanguage = source.noteLanguage;
     }
   }
 
@@ -120,12 +128,19 @@ export class ApiClient {
     const cache = this.cache;
     if (!cache) {
       const answer = await fetch({});
+      this.languageOf(params, contentLanguage(answer.headers));
       return answer.status === 200 ? answer.body : undefined;
     }
     const url = resolveUrl(this.baseUrl, path, query);
     const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: this.keyHash, record, what, fetch });
     this.log?.(outcomeLine(answer.outcome, what, params.lang));
+    this.languageOf(params, answer.language);
     return answer.body;
+  }
+
+  /** Tells noteLanguage what an answer to a request naming a language was in. */
+  private languageOf(params: QueryParams, answered: string | undefined): void {
+    if (params.lang !== undefined && answered !== undefined) this.noteLanguage?.(params.lang, answered);
   }
 
   private async list(path: string, params: QueryParams): Promise<ListResponse> {

@@ -13,6 +13,7 @@
  */
 import { NetworkError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
+import { contentLanguage } from './freshness.js';
 import type { CacheLookup, ResponseCache } from './response-cache.js';
 
 export type CacheMode = 'normal' | 'refresh' | 'no-cache' | 'offline';
@@ -49,23 +50,30 @@ export interface CachedGetOptions {
 export interface CachedAnswer {
   body: unknown;
   outcome: CacheOutcome;
+  /** The Content-Language it was answered in (stored with the entry for a cache hit); undefined when not said. */
+  language?: string;
+}
+
+/** The answer, with the language it came in when that is known. */
+function answered(body: unknown, outcome: CacheOutcome, language: string | undefined): CachedAnswer {
+  return language !== undefined ? { body, outcome, language } : { body, outcome };
 }
 
 export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer> {
   const { cache, key, mode, ttlMs } = options;
   const now = options.now ?? Date.now;
 
-  if (mode === 'no-cache') return { body: await fetchBody(options, {}), outcome: 'bypassed' };
-  if (mode === 'refresh') return { body: await fetchAndStore(options, {}, now), outcome: 'refreshed' };
+  if (mode === 'no-cache') return fetched(await fetchBody(options, {}), 'bypassed');
+  if (mode === 'refresh') return fetched(await fetchAndStore(options, {}, now), 'refreshed');
 
   const own = await cache.get(key, { now: now(), ttlMs });
-  if (own.status === 'fresh') return { body: own.body, outcome: 'hit' };
+  if (own.status === 'fresh') return answered(own.body, 'hit', own.language);
   const other = options.fallback ? await options.fallback() : ({ status: 'miss' } as const);
-  if (other.status === 'fresh') return { body: other.body, outcome: 'hit' };
+  if (other.status === 'fresh') return answered(other.body, 'hit', other.language);
 
   if (mode === 'offline') {
     const stale = own.status === 'stale' ? own : other.status === 'stale' ? other : undefined;
-    if (stale) return { body: stale.body, outcome: 'stale hit (offline)' };
+    if (stale) return answered(stale.body, 'stale hit (offline)', stale.language);
     throw new NetworkError(`--offline: the cache holds no answer to ${options.what}.`, {
       hint: 'Run the command once without --offline to fetch and cache it.',
       details: { request: options.what },
@@ -82,32 +90,42 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
       const refreshed = await cache.refresh(key, { headers: answer.headers, now: now() });
       if (refreshed.status === 'fresh') {
         await options.onAnswer?.(refreshed.body, answer.headers);
-        return { body: refreshed.body, outcome: 'revalidated' };
+        return answered(refreshed.body, 'revalidated', contentLanguage(answer.headers) ?? own.language);
       }
       // The entry went (cleared, or found corrupt) while the request was out: ask again, unconditionally.
-      return { body: await fetchAndStore(options, {}, now), outcome: 'miss' };
+      return fetched(await fetchAndStore(options, {}, now), 'miss');
     }
-    return { body: await store(options, answer, now), outcome: 'miss' };
+    return fetched(await store(options, answer, now), 'miss');
   }
-  return { body: await fetchAndStore(options, {}, now), outcome: 'miss' };
+  return fetched(await fetchAndStore(options, {}, now), 'miss');
 }
 
-async function fetchBody(options: CachedGetOptions, validators: Validators): Promise<unknown> {
+/** A fetched answer: its body and the language its headers named. */
+interface Fetched {
+  body: unknown;
+  headers: HeaderBag;
+}
+
+function fetched(answer: Fetched, outcome: CacheOutcome): CachedAnswer {
+  return answered(answer.body, outcome, contentLanguage(answer.headers));
+}
+
+async function fetchBody(options: CachedGetOptions, validators: Validators): Promise<Fetched> {
   const answer = await options.fetch(validators);
   if (answer.status === 304) throw unexpected304(options.what);
-  return answer.body;
+  return answer;
 }
 
-async function fetchAndStore(options: CachedGetOptions, validators: Validators, now: () => number): Promise<unknown> {
+async function fetchAndStore(options: CachedGetOptions, validators: Validators, now: () => number): Promise<Fetched> {
   const answer = await options.fetch(validators);
   if (answer.status === 304) throw unexpected304(options.what);
   return store(options, answer, now);
 }
 
-async function store(options: CachedGetOptions, answer: { body: unknown; headers: HeaderBag }, now: () => number): Promise<unknown> {
+async function store(options: CachedGetOptions, answer: Fetched, now: () => number): Promise<Fetched> {
   await options.cache.put(options.key, answer.body, { headers: answer.headers, now: now() });
   await options.onAnswer?.(answer.body, answer.headers);
-  return answer.body;
+  return answer;
 }
 
 /** A 304 to a request that named no validators: the server is wrong, and there is nothing to answer with. */

@@ -15,11 +15,29 @@ export interface EntryMeta {
   noCache?: true;
   etag?: string;
   lastModified?: string;
+  /** The answer's Content-Language (a checked language tag list), so a cache hit can say it too. */
+  language?: string;
 }
 
 /** Validators are sent back verbatim in If-None-Match / If-Modified-Since: printable ASCII only, bounded. */
 function validator(value: string | undefined): string | undefined {
   return value !== undefined && value.length > 0 && value.length <= 1024 && /^[\x20-\x7e]+$/.test(value) ? value : undefined;
+}
+
+/**
+ * A Content-Language value worth keeping: language tags (RFC 5646's letters, digits and
+ * hyphens) separated by commas, bounded; anything else is dropped, since it reaches the terminal.
+ */
+function languageList(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text !== undefined && text.length <= 100 && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*(\s*,\s*[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)*$/.test(text)
+    ? text
+    : undefined;
+}
+
+/** The answer's Content-Language, when it is a list of language tags. */
+export function contentLanguage(headers: HeaderBag | undefined): string | undefined {
+  return languageList(headerText(headers, 'content-language'));
 }
 
 /** How old the answer already was when it arrived: the larger of its Age and now − Date. */
@@ -50,6 +68,8 @@ export function entryMetaFor(headers: HeaderBag | undefined, now: number, previo
   const lastModified = validator(headerText(headers, 'last-modified')) ?? previous?.lastModified;
   if (etag !== undefined) meta.etag = etag;
   if (lastModified !== undefined) meta.lastModified = lastModified;
+  const language = contentLanguage(headers) ?? previous?.language;
+  if (language !== undefined) meta.language = language;
   return meta;
 }
 
@@ -66,6 +86,8 @@ export function parseEntryMeta(value: unknown): EntryMeta | undefined {
   if (v.noCache === true) meta.noCache = true;
   if (typeof v.etag === 'string') meta.etag = v.etag;
   if (typeof v.lastModified === 'string') meta.lastModified = v.lastModified;
+  const language = typeof v.language === 'string' ? languageList(v.language) : undefined;
+  if (language !== undefined) meta.language = language;
   return meta;
 }
 

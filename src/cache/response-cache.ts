@@ -30,10 +30,11 @@ export interface StoreOptions {
   now: number;
 }
 
+/** `language`: the Content-Language the answer came with, when it had one. */
 export type CacheLookup =
-  | { status: 'fresh'; body: unknown; storedAt: number }
+  | { status: 'fresh'; body: unknown; storedAt: number; language?: string }
   /** Too old, or no-cache: revalidate with etag / lastModified when given, else fetch anew; --offline may still use body. */
-  | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string }
+  | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string; language?: string }
   | { status: 'miss' };
 
 export interface CacheInfo {
@@ -79,11 +80,13 @@ export class ResponseCache {
     const found = await this.read(key);
     if (!found) return MISS;
     const { meta, body } = found;
-    if (isFresh(meta, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt: meta.storedAt };
+    const language = meta.language !== undefined ? { language: meta.language } : {};
+    if (isFresh(meta, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt: meta.storedAt, ...language };
     return {
       status: 'stale',
       body,
       storedAt: meta.storedAt,
+      ...language,
       ...(meta.etag !== undefined ? { etag: meta.etag } : {}),
       ...(meta.lastModified !== undefined ? { lastModified: meta.lastModified } : {}),
     };
@@ -160,6 +163,7 @@ export class ResponseCache {
       storedAt: full.storedAt,
       ...(full.maxAgeMs !== undefined ? { maxAgeMs: full.maxAgeMs } : {}),
       ...(full.noCache ? { noCache: true } : {}),
+      ...(full.language !== undefined ? { language: full.language } : {}),
     };
     return this.safely(`store the record ${first}`, false, async () => {
       this.dir.makePrivate();

@@ -11,6 +11,7 @@ import { addExamples } from './shared/help.js';
 import { redactorFor } from '../util/redact.js';
 import { usageLine, connectionUsage, resetConnectionMonth } from '../cache/usage.js';
 import { budgetFor } from '../connection.js';
+import { fitLines } from '../output/wrap.js';
 
 export interface QuotaOptions {
   /** Set this month's count of the connection in force back to 0. */
@@ -64,7 +65,7 @@ export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
   } else lines.push('The service has sent no rate-limit headers yet.');
   // Local answers are never stopped by a budget: no point suggesting one for them.
   if (usage.budget === null && !usage.local) lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  ctx.io.stdout.write(`${fitLines(lines.join('\n'), ctx.io.stdoutIsTTY, ctx.io.columns)}\n`);
 }
 
 export const register: RegisterCommand<QuotaOptions> = (program, context, runF = run) => {

@@ -67,10 +67,10 @@ function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: str
     if (description) candidate.description = description;
     out.push(candidate);
   };
-  // Ids as typed (the service's ids are case-sensitive); names in any case.
+  // Found by id as typed (ids are case-sensitive) or by name in any case; always completed to
+  // the id, one candidate per exercise, with the name as its description (zsh and fish show it).
   for (const e of sources.exercises(text, MAX_EXERCISE_CANDIDATES + 1)) {
-    if (e.id.startsWith(text)) add(e.id, e.name);
-    if (e.name !== undefined && e.name.toLowerCase().startsWith(lower)) add(e.name, e.id);
+    if (e.id.startsWith(text) || (e.name !== undefined && e.name.toLowerCase().startsWith(lower))) add(e.id, e.name);
     if (out.length > MAX_EXERCISE_CANDIDATES) break;
   }
   if (out.length > MAX_EXERCISE_CANDIDATES) {

@@ -66,7 +66,9 @@ _exercises() {
     case \${parts[1]} in
         words)
             candidates=("\${(@)lines[2,-1]}")
-            (( \${#candidates} )) && _describe -t values 'exercises' candidates -M 'm:{[:lower:]}={[:upper:]}'
+            # Lower case matches upper, and a space (typed as \\ or inside quotes) an underscore:
+            # a name typed in any case completes to its exercise's id.
+            (( \${#candidates} )) && _describe -t values 'exercises' candidates -M 'm:{[:lower:]}={[:upper:]} m:\\\\ =_ m:\\ =_'
             ;;
         files|dirs)
             [[ -n \${parts[3]} ]] && compset -P '*='

@@ -16,6 +16,7 @@ import { delimitedLine } from './delimited.js';
 import { requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { type ListFooter, footerLine } from './next-page.js';
+import { wrap } from './wrap.js';
 import { write } from './write.js';
 import { renderTable } from './table.js';
 import { startPager } from './pager.js';
@@ -122,14 +123,14 @@ function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWrite
     },
     async finish(pagination, footer = {}) {
       if (items.length === 0) {
-        if (!ctx.globals.quiet) await write(ctx.io.stderr, `No exercises match.${emptyHint ? ` ${emptyHint}` : ''}\n`);
+        if (!ctx.globals.quiet) await write(ctx.io.stderr, `${wrap(`No exercises match.${emptyHint ? ` ${emptyHint}` : ''}`, ctx.io.columns)}\n`);
         return;
       }
       const chalk = await chalkFor(ctx);
       let text = await renderTable(items, LIST_TABLE_COLUMNS, { width: ctx.io.columns, chalk });
       if (!ctx.globals.quiet) {
         const total = footer.total ?? (typeof pagination.total === 'number' ? pagination.total : undefined);
-        const line = footerLine(items.length, { ...footer, ...(total !== undefined ? { total } : {}) });
+        const line = footerLine(items.length, { ...footer, ...(total !== undefined ? { total } : {}) }, ctx.io.columns);
         text += `${chalk ? chalk.dim(line) : line}\n`;
       }
       await writePaged(ctx, text, pager);

@@ -37,12 +37,18 @@ export function shellQuote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Takes a value when the next word is not itself a flag: `--muscle CHEST` stays together on a line. */
+function takesValue(word: string, next: string | undefined): boolean {
+  return word.startsWith('-') && word !== '--' && !word.includes('=') && next !== undefined && !next.startsWith('-');
+}
+
 /**
- * `exercises <args> --after <cursor>`: the arguments as given, without the paging flags,
- * the key and --all; with `max`, `--max <max>` again (the next page of a `--max` run is the
- * next `max` items).
+ * `exercises <args> --after <cursor>` as groups of quoted words that belong on one line: the
+ * program with the command words, each flag with its value, the paging flag with its cursor.
+ * The arguments as given, without the paging flags, the key and --all; with `max`, `--max
+ * <max>` again (the next page of a `--max` run is the next `max` items).
  */
-export function nextPageCommand(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string {
+export function nextPageGroups(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string[][] {
   const kept: string[] = [];
   let operands: readonly string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -58,8 +64,53 @@ export function nextPageCommand(args: readonly string[], cursor: string, directi
     }
     kept.push(arg);
   }
-  const paging = [...(options.max !== undefined ? ['--max', String(options.max)] : []), `--${direction}`, cursor];
-  return ['exercises', ...kept, ...paging, ...operands].map(shellQuote).join(' ');
+  const groups: string[][] = [['exercises']];
+  for (let i = 0; i < kept.length; i++) {
+    const word = kept[i]!;
+    if (takesValue(word, kept[i + 1])) groups.push([word, kept[++i]!]);
+    else if (!word.startsWith('-') && groups.length === 1)
+      groups[0]!.push(word); // a command word: `exercises query`
+    else groups.push([word]);
+  }
+  if (options.max !== undefined) groups.push(['--max', String(options.max)]);
+  groups.push([`--${direction}`, cursor]);
+  if (operands.length > 0) groups.push([...operands]);
+  return groups.map((g) => g.map(shellQuote));
+}
+
+/** The next-page command on one line. */
+export function nextPageCommand(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string {
+  return nextPageGroups(args, cursor, direction, options)
+    .map((g) => g.join(' '))
+    .join(' ');
+}
+
+/**
+ * The command laid out for `width` columns: on one line when it fits, else broken only between
+ * groups with a shell continuation (` \`), so what is copied still runs and a flag is never
+ * parted from its value. A group wider than the line (a very long cursor) stands alone on its line.
+ */
+export function commandLines(groups: readonly (readonly string[])[], width: number, indent = 2): string[] {
+  const words = groups.map((g) => g.join(' '));
+  const lines: string[] = [];
+  let line = ' '.repeat(indent) + (words[0] ?? '');
+  for (const word of words.slice(1)) {
+    // Room for ` word` and, unless it is the last, the ` \` that continues the line.
+    if (line.length + 1 + word.length + 2 > width && line.trim() !== '') {
+      lines.push(`${line} \\`);
+      line = `${' '.repeat(indent + 2)}${word}`;
+    } else line += ` ${word}`;
+  }
+  lines.push(line);
+  // The last line needs no room for a continuation: join it back when it fits without one.
+  if (lines.length > 1) {
+    const last = lines.pop()!;
+    const before = lines.pop()!.slice(0, -2);
+    const joined = `${before} ${last.trimStart()}`;
+    if (joined.length <= width) lines.push(joined);
+    else lines.push(`${before} \\`, last);
+  }
+  return lines;
 }
 
 /** What the footer says; src/output/list.ts writes it under the table. */
@@ -72,6 +123,8 @@ export interface ListFooter {
   direction?: 'after' | 'before';
   /** Command line for the next page, when more remain. */
   nextCommand?: string;
+  /** The same in groups of words kept on one line (nextPageGroups), for laying it out at a width. */
+  nextGroups?: string[][];
 }
 
 /** What a list run knows at its end, for pageFooter. */
@@ -104,12 +157,20 @@ export function pageFooter(facts: PageFacts): ListFooter {
     ...(start !== undefined ? { start } : {}),
     ...(facts.total !== undefined ? { total: facts.total } : {}),
     direction: facts.direction,
-    ...(facts.next !== undefined ? { nextCommand: nextPageCommand(facts.argv, facts.next, facts.direction, { max: facts.max }) } : {}),
+    ...(facts.next !== undefined ? nextPage(nextPageGroups(facts.argv, facts.next, facts.direction, { max: facts.max })) : {}),
   };
 }
 
-/** `11–20 of 67 exercises · next page: exercises ids --after …`, `1 exercise`, `10 more of 67 exercises`. */
-export function footerLine(shown: number, footer: ListFooter): string {
+function nextPage(groups: string[][]): Pick<ListFooter, 'nextCommand' | 'nextGroups'> {
+  return { nextCommand: groups.map((g) => g.join(' ')).join(' '), nextGroups: groups };
+}
+
+/**
+ * `11–20 of 67 exercises · next page: exercises ids --after …`, `1 exercise`, `10 more of 67
+ * exercises`. Within `width` columns: when the whole line is wider, the command goes on its own
+ * line(s) under the sentence (commandLines), so it is never broken inside an argument.
+ */
+export function footerLine(shown: number, footer: ListFooter, width = Infinity): string {
   const { start, total } = footer;
   let what: string;
   if (start !== undefined) {
@@ -123,5 +184,8 @@ export function footerLine(shown: number, footer: ListFooter): string {
   } else {
     what = plural(shown, 'exercise');
   }
-  return footer.nextCommand ? `${what} · next page: ${footer.nextCommand}` : what;
+  if (!footer.nextCommand) return what;
+  const oneLine = `${what} · next page: ${footer.nextCommand}`;
+  if (oneLine.length <= width) return oneLine;
+  return [`${what} · next page:`, ...commandLines(footer.nextGroups ?? [[footer.nextCommand]], width)].join('\n');
 }

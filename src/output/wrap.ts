@@ -58,6 +58,14 @@ export function wrap(text: string, width: number, options: WrapOptions = {}): st
 }
 
 /**
+ * Lines for a person, wrapped to the terminal they go to (`tty`), as they are otherwise: a
+ * pipe or a file gets each line whole, for tools to read.
+ */
+export function fitLines(text: string, tty: boolean, width: number, options: WrapOptions = {}): string {
+  return tty ? wrap(text, width, options) : text;
+}
+
+/**
  * A shell command line wrapped for an example: breaks at spaces outside quotes, each broken
  * line ending in ` \` so that the example still pastes as one command.
  */

@@ -23,6 +23,8 @@ export interface Catalogue {
   indexById: ReadonlyMap<string, number>;
   /** Entries by lower-cased name, for /exercise/{name}. */
   byLowerName: ReadonlyMap<string, CatalogueEntry>;
+  /** Every language some entry is translated into (its `translations` keys), for a list's Content-Language. */
+  languages: readonly string[];
 }
 
 /** The listing order of docs/design.md: name case-insensitively, then id; stable whatever the file order. */
@@ -79,10 +81,12 @@ export async function loadCatalogue(dir: string): Promise<Catalogue> {
   entries.sort(compareEntries);
   const indexById = new Map<string, number>();
   const byLowerName = new Map<string, CatalogueEntry>();
+  const languages = new Set<string>();
   entries.forEach((e, i) => {
+    for (const tag of Object.keys(e.translations ?? {})) languages.add(tag);
     indexById.set(e.id, i);
     const key = e.name.toLowerCase();
     if (!byLowerName.has(key)) byLowerName.set(key, e);
   });
-  return { dir: root, entries, indexById, byLowerName };
+  return { dir: root, entries, indexById, byLowerName, languages: [...languages] };
 }

@@ -44,14 +44,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 /**
  * A 200 JSON answer a client may cache: an ETag over the body (strong: the same bytes, the same
  * tag), If-None-Match honoured with a 304, and no Cache-Control, so the client's own time to
- * live applies. Errors stay `no-store` (sendJson).
+ * live applies. Errors stay `no-store` (sendJson). `headers` go with it (the Content-Language
+ * the answer is in).
  */
-export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
   const asked = req.headers['if-none-match'];
   if (asked !== undefined && ifNoneMatchHits(asked, etag)) {
-    res.writeHead(304, { ETag: etag });
+    res.writeHead(304, { ETag: etag, ...headers });
     res.end();
     return;
   }
@@ -59,6 +60,7 @@ export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, bod
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),
     ETag: etag,
+    ...headers,
   });
   res.end(text);
 }

@@ -12,6 +12,7 @@ import { resolveMediaFile, sendMediaFile } from './media.js';
 import { parsePageRequest, selectPage } from './paging.js';
 import { singleParam } from './query-params.js';
 import { type Plan, toRecord, toSummary } from './records.js';
+import { listLanguage, recordLanguage } from './translate.js';
 
 export interface RouterOptions {
   catalogue: Catalogue;
@@ -83,7 +84,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
     const index = catalogue.indexById.get(second);
     const entry = index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(second.toLowerCase());
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
-    return sendCacheableJson(req, res, toRecord(entry, lang, plan));
+    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { 'Content-Language': recordLanguage(entry, lang) });
   }
 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
@@ -111,5 +112,5 @@ function sendList(
 ): void {
   const { page, pagination } = selectPage(options.catalogue, positions, request, options.cursors);
   const exercises = page.map((i) => toSummary(options.catalogue.entries[i]!, lang, plan));
-  sendCacheableJson(req, res, { exercises, pagination });
+  sendCacheableJson(req, res, { exercises, pagination }, { 'Content-Language': listLanguage(options.catalogue.languages, lang) });
 }

@@ -7,20 +7,47 @@ import { DEFAULT_LANG } from '../defaults.js';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';
 
 /**
- * The translation of `entry` for `lang`: an exact key, then any case of it, then the same
- * primary language (`de` or `de-AT` finds `de-DE`). Undefined means English.
+ * Which of `tags` answers `lang`: an exact tag, then any case of it, then the same primary
+ * language (`de` or `de-AT` finds `de-DE`). Undefined when none does.
  */
-export function translationFor(entry: CatalogueEntry, lang: string | undefined): Translation | undefined {
+export function matchLanguage(tags: readonly string[], lang: string): string | undefined {
+  if (tags.includes(lang)) return lang;
+  const wanted = lang.toLowerCase();
+  const sameTag = tags.find((k) => k.toLowerCase() === wanted);
+  if (sameTag) return sameTag;
+  const primary = wanted.split(/[-_]/)[0];
+  return tags.find((k) => k.toLowerCase().split(/[-_]/)[0] === primary);
+}
+
+/** The key of `entry`'s translation for `lang` (matchLanguage). Undefined means English. */
+function translationKey(entry: CatalogueEntry, lang: string | undefined): string | undefined {
   const translations = entry.translations;
   if (!translations || !lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return undefined;
-  if (translations[lang]) return translations[lang];
-  const wanted = lang.toLowerCase();
-  const keys = Object.keys(translations);
-  const sameTag = keys.find((k) => k.toLowerCase() === wanted);
-  if (sameTag) return translations[sameTag];
-  const primary = wanted.split(/[-_]/)[0];
-  const samePrimary = keys.find((k) => k.toLowerCase().split(/[-_]/)[0] === primary);
-  return samePrimary ? translations[samePrimary] : undefined;
+  return matchLanguage(Object.keys(translations), lang);
+}
+
+/** The translation of `entry` for `lang`; undefined means English. */
+export function translationFor(entry: CatalogueEntry, lang: string | undefined): Translation | undefined {
+  const key = translationKey(entry, lang);
+  return key !== undefined ? entry.translations?.[key] : undefined;
+}
+
+/**
+ * The language a record is answered in, for its Content-Language header: its translation's
+ * tag, or the default (en-GB) when it has none for `lang` — so a client can tell the person
+ * that what they asked for was not there.
+ */
+export function recordLanguage(entry: CatalogueEntry, lang: string | undefined): string {
+  return translationKey(entry, lang) ?? DEFAULT_LANG;
+}
+
+/**
+ * The language a list is answered in: the catalogue's own tag for `lang` when any entry is
+ * translated into it (the others fall back to English field by field), else the default.
+ */
+export function listLanguage(languages: readonly string[], lang: string | undefined): string {
+  if (!lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return DEFAULT_LANG;
+  return matchLanguage(languages, lang) ?? DEFAULT_LANG;
 }
 
 /** The language-dependent text of an entry in `lang`, with English for anything not translated. */

@@ -1,6 +1,7 @@
 /** The pure helpers the transport wiring uses: Cache-Control, rate-limit headers, months. */
 import { describe, expect, it } from 'vitest';
 import { parseCacheControl } from '../../src/cache/headers.js';
+import { contentLanguage, entryMetaFor, parseEntryMeta } from '../../src/cache/freshness.js';
 import { currentMonth, monthNumber } from '../../src/cache/month.js';
 import { rateLimitHeaders } from '../../src/cache/rate-limit.js';
 
@@ -57,5 +58,28 @@ describe('currentMonth', () => {
     expect(currentMonth(new Date(Date.UTC(2024, 11, 31, 23, 30)))).toBe('2024-12');
     expect(monthNumber('2025-01') - monthNumber('2024-12')).toBe(1);
     expect(monthNumber('2025-13')).toBeNaN();
+  });
+});
+
+describe('contentLanguage', () => {
+  it('keeps a language tag or a list of them', () => {
+    expect(contentLanguage({ 'content-language': 'en-GB' })).toBe('en-GB');
+    expect(contentLanguage({ 'content-language': ['de-DE', 'en'] })).toBe('de-DE, en');
+    expect(contentLanguage({})).toBeUndefined();
+  });
+
+  it('drops anything else: it reaches the terminal', () => {
+    for (const value of ['en\u001b[2J', 'en GB', '', 'x'.repeat(200), 'en-GB; q=1', '\u202een']) {
+      expect(contentLanguage({ 'content-language': value }), JSON.stringify(value)).toBeUndefined();
+    }
+  });
+
+  it('is stored with the entry and read back, checked again', () => {
+    const meta = entryMetaFor({ 'content-language': 'en-GB' }, 1000)!;
+    expect(meta.language).toBe('en-GB');
+    expect(parseEntryMeta(JSON.parse(JSON.stringify(meta)))?.language).toBe('en-GB');
+    expect(parseEntryMeta({ storedAt: 1, language: 'en\u001b[2J' })?.language).toBeUndefined();
+    // A 304 without the header keeps what the entry had.
+    expect(entryMetaFor({}, 2000, meta)?.language).toBe('en-GB');
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { CATALOGUE, PREMIUM_KEY, jsonlIds, sortedIds } from './fixtures.js';
 
@@ -139,6 +140,31 @@ describe('auth with --sandbox', () => {
 });
 
 describe('config', () => {
+  it('shows defaults with their source, names every key in its help, reads every duration alike, suggests a near key', async () => {
+    const env = { HOME: isolatedHome() };
+    const ttl = await runInProcess(['config', 'get', 'cache-ttl'], { env, tty: true });
+    expect(ttl.code).toBe(0);
+    expect(ttl.stdout).toBe('24h\n'); // not empty: the default in force
+    expect(ttl.stderr).toContain('the default');
+    const list = await runInProcess(['config', 'list'], { env });
+    expect(list.stdout).toMatch(/^cache-ttl\s+24h\s+default$/m);
+    expect(list.stdout).toMatch(/^timeout\s+30s\s+default$/m);
+    const help = await runInProcess(['config', '--help'], { env });
+    for (const { key } of CONFIG_KEYS) expect(help.stdout).toMatch(new RegExp(`^  ${key} `, 'm'));
+    for (const [key, value, shown] of [
+      ['timeout', '5s', '5s'],
+      ['cache-ttl', '90m', '90m'],
+      ['deadline', '2m', '2m'],
+    ]) {
+      const set = await runInProcess(['config', 'set', key!, value!], { env });
+      expect(set.code, `${key} ${value}: ${set.stderr}`).toBe(0);
+      expect((await runInProcess(['config', 'get', key!], { env })).stdout).toBe(`${shown}\n`);
+    }
+    const near = await runInProcess(['config', 'set', 'langg', 'de-DE'], { env });
+    expect(near.code).toBe(2);
+    expect(near.stderr).toContain('Did you mean lang?');
+  });
+
   it('set, get, list, unset round trip with validation', async () => {
     const home = isolatedHome();
     const env = { HOME: home };

@@ -110,9 +110,18 @@ describe('--all over both paging styles', () => {
 
   it('the table footer gives the exact command for the next page', async () => {
     const r = await runInProcess(['ids', '--limit', '4', '--format', 'table'], { env: serverEnv(server) });
-    const footer = r.stdout.trim().split('\n').pop()!;
-    expect(footer).toMatch(new RegExp(`^1–4 of ${CATALOGUE.length} exercises · next page: exercises ids --limit 4 --format table --after \\S+$`));
-    const next = footer.split('next page: exercises ')[1]!.split(' ');
+    // Too wide for 80 columns on one line: the command goes under the sentence, its lines joined by ` \`.
+    const text = r.stdout.trimEnd();
+    const footer = text.slice(text.indexOf(`1–4 of ${CATALOGUE.length} exercises · next page:`));
+    for (const line of footer.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(footer).toMatch(/^ {2}exercises ids .*--after \S+$/m); // on its own line, the cursor beside its flag
+    const command = footer
+      .slice(footer.indexOf('next page:') + 'next page:'.length)
+      .replace(/ \\\n/g, ' ')
+      .trim()
+      .replace(/\s+/g, ' ');
+    expect(command).toMatch(/^exercises ids --limit 4 --format table --after \S+$/);
+    const next = command.split(' ').slice(1);
     const page2 = await runInProcess([...next.slice(0, -4), '--format', 'jsonl', ...next.slice(-2)], { env: serverEnv(server) });
     const first8 = jsonlIds((await runInProcess(['ids', '--limit', '8', '--format', 'jsonl'], { env: serverEnv(server) })).stdout);
     expect(jsonlIds(page2.stdout)).toEqual(first8.slice(4));

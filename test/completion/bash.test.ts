@@ -137,26 +137,22 @@ describe('exercise ids and names from a catalogue directory', () => {
     dir = catalogueDir(RECORDS);
   });
 
-  it('offers ids and names (EXERCISES_CATALOGUE), names with spaces quoted', () => {
+  it('completes ids (EXERCISES_CATALOGUE), found by id or by name, each exercise once', () => {
     const env = { EXERCISES_CATALOGUE: dir };
     expect(bashComplete(bash, { words: ['exercises', 'show', 'Barbell_'], env })).toEqual(['Barbell_Bench_Press', 'Barbell_Curl']);
-    expect(bashComplete(bash, { words: ['exercises', 'show', 'Barbell'], env })).toEqual([
-      'Barbell_Bench_Press',
-      'Barbell\\ Bench\\ Press',
-      'Barbell_Curl',
-      'Barbell\\ Curl',
-    ]);
-    // Names in any case; ids as typed.
-    expect(bashComplete(bash, { words: ['exercises', 'show', 'barbell\\ b'], env })).toEqual(['Barbell\\ Bench\\ Press']);
-    expect(bashComplete(bash, { words: ['exercises', 'show', '"Barbell B'], env })).toEqual(['Barbell Bench Press']);
-    expect(bashComplete(bash, { words: ['exercises', 'show', 'farm'], env })).toEqual(["Farmer\\'s\\ Walk"]);
+    // Never the name beside the id: one candidate per exercise.
+    expect(bashComplete(bash, { words: ['exercises', 'show', 'Barbell'], env })).toEqual(['Barbell_Bench_Press', 'Barbell_Curl']);
+    // Names in any case, typed with a backslash or in quotes, complete to the id; ids as typed.
+    expect(bashComplete(bash, { words: ['exercises', 'show', 'barbell\\ b'], env })).toEqual(['Barbell_Bench_Press']);
+    expect(bashComplete(bash, { words: ['exercises', 'show', '"Barbell B'], env })).toEqual(['Barbell_Bench_Press']);
+    expect(bashComplete(bash, { words: ['exercises', 'show', 'farm'], env })).toEqual(['Farmers_Walk']);
   });
 
   it('offers them for show, image, video and download, after other ids too', () => {
     const env = { EXERCISES_CATALOGUE: dir };
     expect(bashComplete(bash, { words: ['exercises', 'show', 'Plank', 'Pl'], env })).toEqual(['Plank']);
     expect(bashComplete(bash, { words: ['exercises', 'video', 'Pl'], env })).toEqual(['Plank']);
-    expect(bashComplete(bash, { words: ['exercises', 'download', '--dir', 'media', 'Plank', 'Farm'], env })).toEqual(['Farmers_Walk', "Farmer\\'s\\ Walk"]);
+    expect(bashComplete(bash, { words: ['exercises', 'download', '--dir', 'media', 'Plank', 'Farm'], env })).toEqual(['Farmers_Walk']);
   });
 
   it('offers the media names of the exercise given to image and video', () => {
@@ -174,7 +170,7 @@ describe('exercise ids and names from a catalogue directory', () => {
   });
 
   it('uses the sample catalogue with --sandbox', () => {
-    expect(bashComplete(bash, { words: ['exercises', '--sandbox', 'show', 'Push'] })).toEqual(['Push_Up', 'Push-Up']);
+    expect(bashComplete(bash, { words: ['exercises', '--sandbox', 'show', 'Push'] })).toEqual(['Push_Up']);
   });
 
   it('offers nothing, quietly, when no source knows any exercise', () => {
@@ -191,8 +187,8 @@ describe('exercise ids and names from the id index of the cache', () => {
       { id: 'Dumbbell_Row', name: 'One-Arm Dumbbell Row' },
     ]);
     const env = { XDG_CACHE_HOME: cacheHome };
-    expect(bashComplete(bash, { words: ['exercises', 'show', 'Dumb'], env })).toEqual(['Dumbbell_Fly', 'Dumbbell\\ Fly', 'Dumbbell_Row']);
-    expect(bashComplete(bash, { words: ['exercises', 'image', 'one-arm'], env })).toEqual(['One-Arm\\ Dumbbell\\ Row']);
+    expect(bashComplete(bash, { words: ['exercises', 'show', 'Dumb'], env })).toEqual(['Dumbbell_Fly', 'Dumbbell_Row']);
+    expect(bashComplete(bash, { words: ['exercises', 'image', 'one-arm'], env })).toEqual(['Dumbbell_Row']);
   });
 });
 

@@ -34,7 +34,7 @@ describe.skipIf(!hasShell('fish'))('fish script', () => {
     expect(r.status).toBe(0);
   });
 
-  it('completes commands, enum values with descriptions left to fish, and names with spaces', async () => {
+  it('completes commands, enum values with descriptions left to fish, and ids with the name as description', async () => {
     const dir = catalogueDir([{ id: 'Barbell_Bench_Press', name: 'Barbell Bench Press' }]);
     const fish = await shellEnv('fish', { EXERCISES_CATALOGUE: dir });
     const ask = (line: string): string[] => {
@@ -43,7 +43,8 @@ describe.skipIf(!hasShell('fish'))('fish script', () => {
     };
     expect(ask('exercises que')).toEqual(['query\tsearch the catalogue with filters']);
     expect(ask('exercises query --muscle lo')).toEqual(['lower back']);
-    expect(ask('exercises show "Barbell B')).toEqual(['Barbell Bench Press\tBarbell_Bench_Press']);
+    expect(ask('exercises show "Barbell B')).toEqual(['Barbell_Bench_Press\tBarbell Bench Press']);
+    expect(ask('exercises show barb')).toEqual(['Barbell_Bench_Press\tBarbell Bench Press']);
     expect(ask('exercises config set ba')[0]).toMatch(/^base-url\t/);
   });
 });

@@ -6,6 +6,7 @@ import { outputList } from '../../src/commands/shared/list-output.js';
 import { MalformedResponseError, UsageError } from '../../src/errors.js';
 import { RECORD_FIELDS, SUMMARY_FIELDS, parseJsonFields, selectFields } from '../../src/output/fields.js';
 import { createListWriter } from '../../src/output/list.js';
+import { commandLines, nextPageCommand, nextPageGroups } from '../../src/output/next-page.js';
 import { createRecordWriter } from '../../src/output/record.js';
 import { maxDepth, MAX_JSON_DEPTH } from '../../src/util/depth.js';
 import { parseCsv } from '../client/fixtures.js';
@@ -221,6 +222,41 @@ describe('the footer through outputList', () => {
     const line = await footer(['ids'], { limit: 1, follow: false }, [page(items(1, 1), { total: 9, next: cursor })]);
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(line).toBe(`exercise 1 of 9 · next page: exercises ids --after $'c\\x1b]0;owned\\x07\\x1b[2J'`);
+  });
+
+  it('puts a command too wide for the terminal under the sentence, broken only between arguments', async () => {
+    const argv = ['query', '--muscle', 'CHEST', '--category', 'STRENGTH', '--level', 'BEGINNER', '--equipment', 'BARBELL'];
+    const cursor = 'YzE6QmFyYmVsbF9CZW5jaF9QcmVzcw';
+    const { ctx, stdout } = terminalContext({ argv, columns: 80 });
+    await outputList(ctx, async () => page(items(1, 2), { total: 9, next: cursor }), { limit: 2, follow: false });
+    const text = stdout.text().trimEnd();
+    const footer = text.slice(text.indexOf('1–2 of 9 exercises')).split('\n');
+    expect(footer).toEqual([
+      '1–2 of 9 exercises · next page:',
+      '  exercises query --muscle CHEST --category STRENGTH --level BEGINNER \\',
+      `    --equipment BARBELL --after ${cursor}`,
+    ]);
+  });
+
+  it('lays a command out at any width without parting a flag from its value; a cursor wider than the line stands alone', () => {
+    const groups = nextPageGroups(['ids', '--limit', '5', '--no-cache'], 'c'.repeat(60));
+    expect(groups).toEqual([['exercises', 'ids'], ['--limit', '5'], ['--no-cache'], ['--after', 'c'.repeat(60)]]);
+    for (const width of [20, 40, 60, 80]) {
+      const lines = commandLines(groups, width);
+      expect(lines.join(' ').replace(/ \\ +/g, ' ').trim()).toBe(nextPageCommand(['ids', '--limit', '5', '--no-cache'], 'c'.repeat(60)));
+      expect(lines.some((l) => l.includes(`--after ${'c'.repeat(60)}`))).toBe(true);
+      expect(lines.some((l) => /--limit( \\)?$/.test(l))).toBe(false);
+      for (const line of lines) if (!line.includes('--after')) expect(line.length).toBeLessThanOrEqual(width);
+    }
+    expect(
+      commandLines(
+        [
+          ['exercises', 'ids'],
+          ['--after', 'c'],
+        ],
+        80,
+      ),
+    ).toEqual(['  exercises ids --after c']);
   });
 
   it('goes quiet with --quiet', async () => {

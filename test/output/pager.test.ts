@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGER, pagerCommand, startPager } from '../../src/output/pager.js';
 import { writePaged } from '../../src/output/list.js';
-import { terminalContext } from '../helpers/test-context.js';
+import { runInProcess, terminalContext } from '../helpers/test-context.js';
 import { tempDir } from '../helpers/temp.js';
 
 const dir = tempDir('exercises-pager-');
@@ -103,5 +103,25 @@ describe('writePaged', () => {
     await writePaged(tall.ctx, long, true);
     expect(tall.stdout.text()).toBe('');
     expect(readFileSync(file, 'utf8')).toBe(`LESS=FRX\n${long}`);
+  });
+});
+
+describe('show cards', () => {
+  it('go through the pager when taller than the screen, and straight out when they fit', async () => {
+    const file = outFile('cards.txt');
+    const env = { EXERCISES_PAGER: `${process.execPath} ${script} ${file}` };
+    const rows = (n: number) => (t: { stdout: object }) => void Object.assign(t.stdout, { rows: n });
+    const tall = await runInProcess(['--sandbox', 'show', 'Push_Up', 'Plank', 'Barbell_Back_Squat'], { env, tty: true, onStart: rows(24) });
+    expect(tall.code, tall.stderr).toBe(0);
+    expect(tall.stdout).toBe('');
+    const paged = readFileSync(file, 'utf8');
+    expect(paged).toMatch(/^LESS=FRX\n/);
+    expect(paged).toContain('Push_Up');
+    expect(paged).toContain('Barbell_Back_Squat');
+    const short = await runInProcess(['--sandbox', 'show', 'Plank'], { env, tty: true, onStart: rows(200) });
+    expect(short.code).toBe(0);
+    expect(short.stdout).toContain('Plank');
+    const unpaged = await runInProcess(['--sandbox', 'show', 'Push_Up', 'Plank', 'Barbell_Back_Squat', '--no-pager'], { env, tty: true, onStart: rows(24) });
+    expect(unpaged.stdout).toContain('Barbell_Back_Squat');
   });
 });

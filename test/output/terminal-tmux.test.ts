@@ -238,6 +238,56 @@ describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
     });
   });
 
+  it('the next-page footer breaks only between arguments, and the command on screen pastes as it is', async () => {
+    const query = 'exercises --sandbox query --category strength --level beginner --mechanic compound --limit 2 --no-pager';
+    const pasted = await inTerminal(query, {}, async (t) => {
+      const screen = await t.done();
+      expect(screen).toContain('exit=0');
+      // Joined: a line the terminal wrapped would show here as one line over the width.
+      const lines = outputLines(t.capture({ joined: true }));
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(WIDTH);
+      const at = lines.findIndex((l) => l.endsWith('· next page:'));
+      expect(at, lines.join('\n')).toBeGreaterThan(0);
+      const command = lines.slice(at + 1);
+      expect(command[0]).toMatch(/^ {2}exercises --sandbox query /);
+      expect(command.some((l) => /(^|\s)--after \S+( \\)?$/.test(l))).toBe(true); // the flag and its cursor on one line
+      for (const line of command.slice(0, -1)) expect(line).toMatch(/ \\$/); // continued, so a copy of all of them runs
+      const header = lines.findIndex((l) => l.startsWith('ID '));
+      const firstPage = lines.slice(header + 1, at).map((l) => l.split(' ')[0]!);
+      expect(firstPage).toHaveLength(2);
+      return { text: command.join('\n'), firstPage };
+    });
+    // What was on the screen, run as copied: the page after the first two.
+    await inTerminal(`${pasted.text} --format tsv`, {}, async (t) => {
+      const screen = await t.done();
+      expect(screen).toContain('exit=0');
+      const rows = outputLines(screen).filter((l) => l.trim() !== '');
+      expect(rows).toHaveLength(2);
+      for (const id of pasted.firstPage) expect(screen).not.toContain(id);
+    });
+  });
+
+  it('notices fit the width too: quota, a dry run, no match, a language fallback', async () => {
+    const commands = [
+      'exercises quota',
+      `exercises --sandbox download Push_Up --dir ${sh(join(home, 'dry'))} --dry-run`,
+      'exercises --sandbox query --name "push up"',
+      'exercises --sandbox --lang fr-FR show Plank',
+    ].join('; ');
+    await inTerminal(commands, {}, async (t) => {
+      const screen = await t.done();
+      expect(screen).toContain('exit=0');
+      const joined = t.capture({ joined: true });
+      // Prose only: the dry run's rows are data (a path is never broken), left to the terminal.
+      for (const line of outputLines(joined).filter((l) => !l.startsWith('fetch '))) expect(line.length, line).toBeLessThanOrEqual(WIDTH);
+      const text = joined.replace(/\s+/g, ' ');
+      expect(text).toContain('Set a budget with `exercises config set budget <n>`');
+      expect(text).toContain('Dry run: would fetch 3 files');
+      expect(text).toContain('try --name "push-up"');
+      expect(text).toContain('Note: the service has no fr-FR text; the answer is in en-GB.');
+    });
+  });
+
   it('the download progress line names <id>/<file>', async () => {
     const dir = join(home, 'media');
     await inTerminal(`exercises image Plank --dir ${sh(dir)}`, service(), async (t) => {
@@ -245,7 +295,8 @@ describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
       expect(during).toMatch(/Plank\/start\.png/);
       const screen = await t.done();
       expect(screen).toContain('exit=0');
-      expect(t.capture({ joined: true })).toContain(`files in ${dir}`);
+      // The summary is wrapped at the width: its words, whatever the line breaks.
+      expect(t.capture({ joined: true }).replace(/\s+/g, ' ')).toContain(`files in ${dir}`);
     });
   });
 });

@@ -61,6 +61,18 @@ describe('GET /exercise/{exerciseId}', () => {
     expect(record.name).toBe('90/90 Hip Switch');
   });
 
+  it('says in Content-Language which language it answered in, English when it has no such translation', async () => {
+    const language = async (path: string) => (await get(server, path)).headers['content-language'];
+    expect(await language('/exercise/90%2F90%20Hip%20Switch?lang=es-ES')).toBe('es-ES');
+    expect(await language('/exercise/90%2F90%20Hip%20Switch?lang=es')).toBe('es-ES');
+    expect(await language('/exercise/90%2F90%20Hip%20Switch?lang=fr-FR')).toBe('en-GB');
+    expect(await language('/exercise/90%2F90%20Hip%20Switch')).toBe('en-GB');
+    // A list is in a language when the catalogue has it at all; untranslated fields fall back field by field.
+    expect(await language('/exercise/query?lang=de-DE')).toBe('de-DE');
+    expect(await language('/exercise/exerciseIds?lang=fr-FR')).toBe('en-GB');
+    expect(await language('/exercise/exerciseIds?lang=EN-us')).toBe('en-GB');
+  });
+
   it('answers 404 with a JSON error for an unknown exercise', async () => {
     for (const path of ['/exercise/No_Such_Exercise', '/exercise/', '/exercise/..', '/exercise/%2E%2E%2Fsample', '/exercise/Plank/extra']) {
       const res = await get(server, path);

@@ -152,5 +152,8 @@ describe('query with a word instead of a flag', () => {
     const r = await runInProcess(['--sandbox', 'query', '--name', 'push up'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('try --name "push-up"');
+    // Wrapped at the terminal's width (80 here), at spaces.
+    for (const line of r.stderr.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(r.stderr.trimEnd().split('\n').length).toBeGreaterThan(1);
   });
 });

@@ -3,6 +3,7 @@ import { type Context, outputFormat } from '../../context.js';
 import { type DownloadPlan, dryRunRows } from '../../media/plan.js';
 import { alignedRows } from '../../output/aligned.js';
 import { tsvLine } from '../../output/delimited.js';
+import { fitLines } from '../../output/wrap.js';
 import { plural } from '../../util/text.js';
 
 /** `--dry-run`: what would be fetched (a row per file), and on stderr the requests it would spend. */
@@ -18,8 +19,8 @@ export async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting
   } else {
     for (const r of rows) ctx.io.stdout.write(tsvLine([r.action, r.job.exerciseId, r.job.kind, r.job.name, r.job.path]));
   }
-  ctx.io.stderr.write(
+  const sentence =
     `Dry run: would fetch ${plural(toFetch, 'file')} with ${plural(toFetch, 'media request')}; ` +
-      `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.\n`,
-  );
+    `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.`;
+  ctx.io.stderr.write(`${fitLines(sentence, ctx.io.stderrIsTTY, ctx.io.columns)}\n`);
 }

@@ -12,6 +12,7 @@ import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summ
 import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
 import { type MediaJob, prepareJobDir } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
+import { fitLines } from '../../output/wrap.js';
 
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
@@ -83,7 +84,9 @@ export async function reportSummary(ctx: Context, summary: BulkSummary): Promise
   const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;
   if (dir !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(dir)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
-  if (shown.length > 0) ctx.io.stderr.write(`${shown.join('\n')}\n`);
+  // On a terminal, wrapped at its width (a failure line under its `failed:`), never cut mid-word.
+  const fit = (line: string): string => fitLines(line, ctx.io.stderrIsTTY, ctx.io.columns, line.startsWith('  ') ? { indent: 2, hanging: 4 } : {});
+  if (shown.length > 0) ctx.io.stderr.write(`${shown.map(fit).join('\n')}\n`);
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
   if (summary.failed > 0) throw partialFailure(summary);
 }
