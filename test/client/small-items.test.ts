@@ -124,7 +124,7 @@ describe('media summaries and messages', () => {
     const mirror = mirrorWithoutMedia();
     const r = await runInProcess(['--catalogue', mirror, 'video', 'Push_Up', '--dir', join(dir, 'mirror-out')]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`The catalogue at ${mirror} has no video "demo" of exercise Push_Up (404).`);
+    expect(r.stderr).toContain(`This catalogue has no video "demo" of exercise Push_Up (${mirror}).`);
     expect(r.stderr).not.toContain('The service has no');
   });
 

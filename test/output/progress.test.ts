@@ -275,24 +275,4 @@ describe('summaries', () => {
     expect((err as InterruptedError).message).toBe('Interrupted after it fetched 1 of 3 files (1.5 kB).');
     expect((err as InterruptedError).hint).toMatch(/complete files are skipped/);
   });
-
-  it('Ctrl-C mid-file counts the bytes kept in its .part (resumed ones too), not "0 B"', async () => {
-    const abort = new AbortController();
-    const run = runBulk([job('a')], {
-      concurrency: 1,
-      skipExisting: false,
-      failFast: false,
-      signal: abort.signal,
-      download: async (_j, file) => {
-        file.started(16_000_000, 1_000_000); // resumed from 1 MB on disk
-        file.bytes(500_000);
-        abort.abort();
-        throw new InterruptedError();
-      },
-    });
-    const err = (await run.catch((e: unknown) => e)) as InterruptedError;
-    expect(err).toBeInstanceOf(InterruptedError);
-    expect(err.message).toBe('Interrupted after it fetched 0 of 1 file (0 B); 1.5 MB of unfinished files kept to resume.');
-    expect(err.details).toMatchObject({ kept: 1_500_000 });
-  });
 });
