@@ -153,9 +153,7 @@ async function makeClient(
     baseUrl: conn.baseUrl,
     ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
     transport,
-    ...(cached
-      ? { cache: { store: ResponseCache.open(httpCacheDir(root), log ? { log } : {}), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } }
-      : {}),
+    ...(cached ? { cache: { store: openStore(ctx, httpCacheDir(root), log), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
     ...(log ? { log } : {}),
     ...(options.noteLanguage ? { noteLanguage: options.noteLanguage } : {}),
   });
@@ -181,6 +179,13 @@ function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undef
  * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
  * The index is a convenience: a failure to write it is ignored.
  */
+/** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */
+function openStore(ctx: Context, dir: string, log: ((line: string) => void) | undefined): ResponseCache {
+  const store = ResponseCache.open(dir, log ? { log } : {});
+  ctx.onExit(() => store.flush());
+  return store;
+}
+
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
   ctx.onExit(async () => {

@@ -122,8 +122,9 @@ async function fetchAndStore(options: CachedGetOptions, validators: Validators, 
   return store(options, answer, now);
 }
 
+/** Stores the answer behind the caller's back (ResponseCache.putLater: written while it is used, awaited at exit). */
 async function store(options: CachedGetOptions, answer: Fetched, now: () => number): Promise<Fetched> {
-  await options.cache.put(options.key, answer.body, { headers: answer.headers, now: now() });
+  options.cache.putLater(options.key, answer.body, { headers: answer.headers, now: now() });
   await options.onAnswer?.(answer.body, answer.headers);
   return answer;
 }

@@ -61,6 +61,8 @@ export class ResponseCache {
   private readonly bucketBytes = new Map<string, number>();
   /** The directory's checks and permissions (store-dir.ts). */
   private readonly dir: StoreDir;
+  /** Writes under way from putLater(), by key: a later write of a key waits for the earlier one, a read for both. */
+  private readonly pending = new Map<string, Promise<boolean>>();
 
   private constructor(dir: string, options: ResponseCacheOptions) {
     this.path = dir;
@@ -75,6 +77,7 @@ export class ResponseCache {
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
+    await this.pending.get(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
@@ -114,6 +117,24 @@ export class ResponseCache {
       await this.compact(key);
       return true;
     });
+  }
+
+  /**
+   * Stores as put() does, without waiting: the answer goes to the user while it is written (a
+   * listing of 800 pages no longer waits for 800 writes between its requests). flush(), which
+   * the run's exit awaits, waits for every write; a failed write is logged and lost, as with put().
+   */
+  putLater(key: string, body: unknown, options: StoreOptions): void {
+    const write = (this.pending.get(key) ?? Promise.resolve(true)).then(() => this.put(key, body, options));
+    this.pending.set(key, write);
+    void write.finally(() => {
+      if (this.pending.get(key) === write) this.pending.delete(key);
+    });
+  }
+
+  /** Waits for every write putLater() started. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all(this.pending.values());
   }
 
   /**
