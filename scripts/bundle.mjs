@@ -84,7 +84,7 @@ const { metafile } = await build({
   ...common,
   entryPoints: [`${root}dist/cli.js`],
   outfile: `${outdir}/cli.cjs`,
-  plugins: [lazyRequires(vendorOf, esmExports), lazyBuiltins],
+  plugins: [lazyRequires(vendorOf, esmExports), lazyBuiltins(`${root}dist`)],
   metafile: true,
   // cli.cjs sits two levels below the package root, like dist/server/*.js, so URLs built from
   // import.meta.url (the sample catalogue) resolve the same way.
