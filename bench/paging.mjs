@@ -31,7 +31,12 @@ import { interleaved, printVerdicts, timeNode } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
-  options: { runs: { type: 'string', default: '7' }, size: { type: 'string', default: '20000' }, limit: { type: 'string', default: '25' }, node: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '7' },
+    size: { type: 'string', default: '20000' },
+    limit: { type: 'string', default: '25' },
+    node: { type: 'string' },
+  },
 });
 const runs = Number(flags.runs);
 const size = Number(flags.size);

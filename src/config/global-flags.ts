@@ -104,7 +104,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   {
     key: 'sandbox',
     flags: '--sandbox',
-    description: 'use the built-in sample catalogue on a private local server (no key, no network; never the stored settings)',
+    description: 'use the built-in sample catalogue, answered in-process (no key, no network; never the stored settings)',
   },
   {
     key: 'catalogue',

@@ -480,16 +480,22 @@ describe('download', () => {
     expect(peak).toBe(3);
   });
 
-  it('Ctrl-C mid-download: exit 130, no final file, the .part kept for the rerun', async () => {
+  /** Serves Plank's video up to `bytes`, then stalls; resolves once those bytes are out. */
+  function stallPlankVideoAfter(bytes: number): Promise<void> {
     let started!: () => void;
     const streaming = new Promise<void>((r) => (started = r));
     intercept = (req, res) => {
       if (req.url !== '/videos/Plank/premium/demo.mp4') return false;
       const body = sample('video', 'Plank', 'demo');
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
-      res.write(body.subarray(0, 1000), () => setTimeout(started, 100)); // then stall
+      res.write(body.subarray(0, bytes), () => setTimeout(started, 100)); // then stall
       return true;
     };
+    return streaming;
+  }
+
+  it('Ctrl-C mid-download: exit 130, no final file, the .part kept for the rerun', async () => {
+    const streaming = stallPlankVideoAfter(1000);
     const dir = out();
     const r = await cli(['download', 'Plank', '--videos', '--dir', dir], {
       timeoutMs: 15_000,
@@ -505,15 +511,7 @@ describe('download', () => {
   });
 
   it('Ctrl-C during `video -o <file>`: exit 130, and the message names what its .part kept for the rerun', async () => {
-    let started!: () => void;
-    const streaming = new Promise<void>((r) => (started = r));
-    intercept = (req, res) => {
-      if (req.url !== '/videos/Plank/premium/demo.mp4') return false;
-      const body = sample('video', 'Plank', 'demo');
-      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
-      res.write(body.subarray(0, 1500), () => setTimeout(started, 100)); // then stall
-      return true;
-    };
+    const streaming = stallPlankVideoAfter(1500);
     const file = join(out(), 'plank.mp4');
     const r = await cli(['video', 'Plank', 'demo', '-o', file], {
       timeoutMs: 15_000,

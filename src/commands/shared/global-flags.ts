@@ -13,7 +13,7 @@ export function assertGlobalFlags(globals: Pick<GlobalOptions, 'json' | 'format'
   const other = globals.baseUrl !== undefined ? '--base-url' : globals.catalogue !== undefined ? '--catalogue' : undefined;
   if (other !== undefined) {
     throw new UsageError(`--sandbox and ${other} both say where answers come from; give one of them.`, {
-      hint: '--sandbox answers from the built-in sample on a private local server; --base-url names a service; --catalogue reads a catalogue directory.',
+      hint: '--sandbox answers from the built-in sample, in-process; --base-url names a service; --catalogue reads a catalogue directory.',
     });
   }
 }
