@@ -1,5 +1,5 @@
 /**
- * The sample catalogue's exercises, written for this project. `generate-sample.mjs` turns
+ * Data, not code (hence its length): the sample catalogue's exercises, written for this project. `generate-sample.mjs` turns
  * them into sample/exercises.jsonl (ids derived from names) and makes their media files.
  *
  * Fields: name, aliases, category, primary/secondary muscles, force, level, mechanic,

@@ -4,7 +4,9 @@
  * corrupt entry is dropped and reported as a miss, never served. The cache is an
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
  * to `log` (--verbose), never a failed command. The directory's checks are store-dir.ts's,
- * the verified read of one entry verified-entry.ts's.
+ * the verified read of one entry verified-entry.ts's, the format's reads and writes
+ * store-read.ts's and store-write.ts's. One job, the store's policy (what is fresh, what is
+ * kept, when a write waits), hence a little over 250 lines.
  */
 import { bytesUnder, clearStore } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
