@@ -21,13 +21,12 @@ export interface ConnectionInputs {
   /** For the catalogue directory in force; without them, no catalogue mode. */
   globals?: Pick<GlobalOptions, 'catalogue' | 'baseUrl' | 'sandbox'>;
   env?: Env;
-  onExit(fn: () => void | Promise<void>): void;
 }
 
-export async function decideConnection({ settings, sandbox, globals, env, onExit }: ConnectionInputs): Promise<Connection> {
+export async function decideConnection({ settings, sandbox, globals, env }: ConnectionInputs): Promise<Connection> {
   const catalogue = globals && env ? await catalogueInForce(globals, env) : undefined;
-  if (catalogue) return startLocal(catalogue.dir, onExit);
-  if (sandbox) return startLocal(undefined, onExit);
+  if (catalogue) return answeredLocally(catalogue.dir);
+  if (sandbox) return answeredLocally(undefined);
   const { baseUrl, apiKey } = settings;
   return {
     baseUrl: baseUrl.value!,
@@ -47,9 +46,9 @@ export async function decideConnection({ settings, sandbox, globals, env, onExit
 const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
 
 /** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
-async function startLocal(dir: string | undefined, onExit: ConnectionInputs['onExit']): Promise<Connection> {
+function answeredLocally(dir: string | undefined): Connection {
+  // Nothing to close at the end: no socket, and the catalogue is loaded on the first request.
   const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir() });
-  onExit(() => dispatcher.close());
   return {
     baseUrl: IN_PROCESS_BASE_URL,
     // It offers what the transport calls of a dispatcher: request(), dispatch(), close(), destroy().

@@ -72,7 +72,7 @@ export function createContext(options: ContextOptions): Context {
     // A broken config file is reported before anything else, even with --sandbox.
     settings: once((): Settings => resolveSettings(ctx)),
     connection: once(async (): Promise<Connection> => {
-      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, globals: ctx.globals, env: ctx.env, onExit: ctx.onExit });
+      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, globals: ctx.globals, env: ctx.env });
     }),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
@@ -130,6 +130,8 @@ async function makeClient(
           warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
           ...(log ? { log } : {}),
         });
+    // A local catalogue's own (in-process), else the seam's (tests), else undici's Agent.
+    const dispatcher = conn.dispatcher ?? options.dispatcher;
     const made = new Transport({
       baseUrl: conn.baseUrl,
       ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
@@ -140,7 +142,7 @@ async function makeClient(
       signal: ctx.signal,
       ...(counter ? { beforeRequest: counter.beforeRequest, afterResponse: counter.afterResponse } : {}),
       ...(log ? { log } : {}),
-      ...(conn.dispatcher || options.dispatcher ? { dispatcher: conn.dispatcher ?? options.dispatcher } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
     });
     ctx.onExit(() => made.close());
     if (counter) ctx.onExit(() => counter.flush());
