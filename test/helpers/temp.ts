@@ -4,9 +4,9 @@
  * it checks nothing escaped). Helpers make their directories here; children the tests spawn
  * get TMPDIR pointing here too (run-cli.ts testEnv), so what they make is removed as well.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterEach, inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,4 +32,21 @@ export function tempDir(prefix = 'exercises-'): string {
 /** A private config/cache home so tests never read or write the developer's real settings. */
 export function isolatedHome(): string {
   return tempDir('exercises-home-');
+}
+
+/**
+ * A maker of temp directories, each removed after the test that made it (call it where hooks
+ * may be registered: in a describe block or at a file's top level). `prefix` may be given per
+ * directory; else `defaultPrefix`.
+ */
+export function tempDirsPerTest(defaultPrefix: string): (prefix?: string) => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return (prefix = defaultPrefix) => {
+    const dir = tempDir(prefix);
+    made.push(dir);
+    return dir;
+  };
 }

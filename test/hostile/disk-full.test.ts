@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fsCalls } from '../../src/util/write-all.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDirsPerTest } from '../helpers/temp.js';
 
 const real = { ...fsCalls };
 const enospc = (): NodeJS.ErrnoException =>
@@ -20,12 +20,7 @@ const eio = (): NodeJS.ErrnoException => Object.assign(new Error('EIO: i/o error
 
 describe('a full disk under mirror', () => {
   let server: CatalogueServer;
-  const temps: string[] = [];
-  const temp = (): string => {
-    const dir = tempDir('disk-full-');
-    temps.push(dir);
-    return dir;
-  };
+  const temp = tempDirsPerTest('disk-full-');
   const mirror = (dir: string, ...args: string[]) => runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', dir, ...args]);
 
   beforeAll(async () => {
@@ -36,7 +31,6 @@ describe('a full disk under mirror', () => {
   });
   afterEach(() => {
     Object.assign(fsCalls, real);
-    for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   it('short writes are continued: the catalogue is whole when the disk takes 100 bytes a call', async () => {

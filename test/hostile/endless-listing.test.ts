@@ -4,13 +4,12 @@
  * cursor, a `total` larger than what is served. `ids --all`, `download --all` and `mirror` stop
  * with a warning and exit 7, keeping the output so far, in bounded memory.
  */
-import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listingMargin } from '../../src/api/paging.js';
 import { type HostileServer, pngBytes, startHostileServer } from '../helpers/hostile-server.js';
 import { cli } from './support.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDirsPerTest } from '../helpers/temp.js';
 
 /** Pages of 25 from `first`: ids E<n>; `pagination(received)` says what follows. */
 function listing(server: HostileServer, pagination: (received: number) => Record<string, unknown>): void {
@@ -28,7 +27,7 @@ function listing(server: HostileServer, pagination: (received: number) => Record
 
 describe('listings that do not end', () => {
   let server: HostileServer;
-  const temps: string[] = [];
+  const temp = tempDirsPerTest('endless-');
   beforeAll(async () => {
     server = await startHostileServer();
   });
@@ -37,7 +36,6 @@ describe('listings that do not end', () => {
   });
   afterEach(() => {
     server.reset();
-    for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   it('ids --all against a listing that never ends (its total always a page ahead): stops at total + margin, exit 7, rows so far written', async () => {
@@ -89,8 +87,7 @@ describe('listings that do not end', () => {
   });
 
   it('download --all streams: the files of the first page are fetched before the second page is served', async () => {
-    const dir = tempDir('streamed-');
-    temps.push(dir);
+    const dir = temp('streamed-');
     const pageOf = (start: number, count: number, total: number) => ({
       exercises: Array.from({ length: count }, (_, i) => ({ id: `E${start + i}`, name: `Exercise ${start + i}`, premiumImages: ['start'] })),
       pagination: { total, next: start + count < total ? `c${start + count}` : null },
@@ -122,8 +119,7 @@ describe('listings that do not end', () => {
   }, 30_000);
 
   it('download --all against a listing that never ends: stops with exit 7 in bounded memory', async () => {
-    const dir = tempDir('endless-');
-    temps.push(dir);
+    const dir = temp();
     // Announces 10,000 and keeps going: stopped at 10,000 + 1,000.
     listing(server, (received) => ({ total: Math.max(10_000, received + 25), next: `c${received}` }));
     global.gc?.();

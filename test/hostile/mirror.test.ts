@@ -4,14 +4,14 @@
  * names (`CON`, `.mirror`, `a/b`, `../evil`) and found again through the media index, links
  * planted in the mirror, a listing whose cursor loops, and a rerun under another plan.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileServer, pngBytes, startHostileServer } from '../helpers/hostile-server.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { KEY, filesUnder } from './support.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDirsPerTest } from '../helpers/temp.js';
 
 const FREE = 'free-key-0123456789';
 
@@ -62,12 +62,7 @@ function serve(server: HostileServer, service: Service): void {
 
 describe('mirror against a hostile service and target', () => {
   let server: HostileServer;
-  const temps: string[] = [];
-  const temp = (): string => {
-    const dir = tempDir('hostile-mirror-');
-    temps.push(dir);
-    return dir;
-  };
+  const temp = tempDirsPerTest('hostile-mirror-');
   const mirror = (dir: string, args: string[] = [], key = KEY) =>
     runInProcess(['--base-url', server.url, '--api-key', key, '--no-cache', 'mirror', dir, ...args]);
   const lines = (dir: string): Array<Record<string, unknown>> =>
@@ -84,7 +79,6 @@ describe('mirror against a hostile service and target', () => {
   });
   afterEach(() => {
     server.reset();
-    for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   it('ids no file can hold (., .., control characters) are skipped and counted (exit 7); the rest is mirrored, media included', async () => {

@@ -5,28 +5,19 @@
  * socket is a usage error; a FIFO nobody reads ends on SIGTERM.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, lstatSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createReadStream, lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDirsPerTest } from '../helpers/temp.js';
 
 const PLANK_START = readFileSync(join(sampleCatalogueDir(), 'images', 'Plank', 'premium', 'start.png'));
-const temps: string[] = [];
-const temp = (): string => {
-  const dir = tempDir('output-target-');
-  temps.push(dir);
-  return dir;
-};
+const temp = tempDirsPerTest('output-target-');
 const image = (out: string) => runInProcess(['--sandbox', 'image', 'Plank', 'start', '-o', out]);
 const mkfifo = (path: string): void => void execFileSync('mkfifo', [path]);
-
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('-o at a special file', () => {
   it('a regular file is replaced atomically, as before', async () => {

@@ -3,13 +3,13 @@
  * sample, the requests it costs (first run, rerun, languages), and a Ctrl-C mid-run resumed
  * with no request repeated.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDirsPerTest } from '../helpers/temp.js';
 
 const SAMPLE = sampleCatalogueDir();
 const PUBLIC_DOMAIN = join(process.cwd(), '..', 'shared', 'catalogues', 'public-domain');
@@ -48,12 +48,7 @@ const listingRequests = (server: CatalogueServer): number => server.requests.fil
 
 describe('mirror', () => {
   let server: CatalogueServer;
-  const temps: string[] = [];
-  const temp = (): string => {
-    const dir = tempDir('mirror-test-');
-    temps.push(dir);
-    return dir;
-  };
+  const temp = tempDirsPerTest('mirror-test-');
   const mirror = (dir: string, ...args: string[]) => runInProcess(['--base-url', server.url, '--api-key', PREMIUM_KEY, '--no-cache', 'mirror', dir, ...args]);
 
   beforeAll(async () => {
@@ -64,7 +59,6 @@ describe('mirror', () => {
   });
   afterEach(() => {
     server.requests.length = 0;
-    for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   it('mirrors the sample, languages and media included, into a directory equal to it', async () => {
