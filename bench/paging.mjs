@@ -85,6 +85,21 @@ const apiKey = 'sandbox-premium';
 const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
 
 const bare = join(root, 'bench', 'bare-client.cjs');
+/** `exercises ids --all` over the whole catalogue as JSON lines, with `flags`. */
+const idsAll = (...flags) => [
+  join(root, 'bin', 'exercises.js'),
+  'ids',
+  '--all',
+  ...flags,
+  '--limit',
+  String(limit),
+  '--format',
+  'jsonl',
+  '--base-url',
+  server.url,
+  '--api-key',
+  apiKey,
+];
 const cases = [
   { name: 'node:http keep-alive loop', args: [bare, 'http', 'page', server.url, apiKey, String(limit)] },
   { name: 'undici keep-alive loop', args: [bare, 'undici', 'page', server.url, apiKey, String(limit)] },
@@ -92,43 +107,17 @@ const cases = [
     // --refresh: every page fetched from the server (and written to the response cache), as on
     // a first run; without it every run after the first is answered from the cache.
     name: 'exercises ids --all --refresh',
-    args: [
-      join(root, 'bin', 'exercises.js'),
-      'ids',
-      '--all',
-      '--refresh',
-      '--limit',
-      String(limit),
-      '--format',
-      'jsonl',
-      '--base-url',
-      server.url,
-      '--api-key',
-      apiKey,
-    ],
+    args: idsAll('--refresh'),
     target: REFRESH_TARGET,
   },
   {
     name: 'exercises ids --all --no-cache',
-    args: [
-      join(root, 'bin', 'exercises.js'),
-      'ids',
-      '--all',
-      '--no-cache',
-      '--limit',
-      String(limit),
-      '--format',
-      'jsonl',
-      '--base-url',
-      server.url,
-      '--api-key',
-      apiKey,
-    ],
+    args: idsAll('--no-cache'),
     target: TARGET,
   },
   {
     name: 'exercises ids --all (cached)',
-    args: [join(root, 'bin', 'exercises.js'), 'ids', '--all', '--limit', String(limit), '--format', 'jsonl', '--base-url', server.url, '--api-key', apiKey],
+    args: idsAll(),
   },
 ];
 

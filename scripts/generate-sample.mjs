@@ -8,7 +8,7 @@
  * The generated files are committed, so installing or testing never needs ffmpeg. Media that
  * already exist are kept; pass --force to make them all again (ffmpeg must then be on PATH).
  *
- *   node scripts/generate-sample.mjs [--force]
+ *   npm run build && node scripts/generate-sample.mjs [--force]   (the enum values come from dist/)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,44 +21,15 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLE = join(ROOT, 'sample');
 const force = process.argv.includes('--force');
 
+/** Every value the sample must use at least once, from the one source of truth (dist/, so build first). */
+const { ENUMS: ENUM_VALUES } = await import(join(ROOT, 'dist', 'catalogue', 'enums.js'));
 const ENUMS = {
-  category: ['STRENGTH', 'STRETCHING', 'PLYOMETRICS', 'STRONGMAN', 'POWERLIFTING', 'CARDIO', 'OLYMPIC_WEIGHTLIFTING'],
-  muscle: [
-    'ABDOMINALS',
-    'ADDUCTORS',
-    'BICEPS',
-    'CHEST',
-    'CALVES',
-    'LOWER_BACK',
-    'TRICEPS',
-    'FOREARMS',
-    'ABDUCTORS',
-    'HAMSTRINGS',
-    'QUADRICEPS',
-    'SHOULDERS',
-    'MIDDLE_BACK',
-    'GLUTES',
-    'LATS',
-    'TRAPS',
-    'NECK',
-  ],
-  force: ['PULL', 'PUSH', 'STATIC'],
-  level: ['BEGINNER', 'INTERMEDIATE', 'EXPERT'],
-  mechanic: ['COMPOUND', 'ISOLATION'],
-  equipment: [
-    'BODY_ONLY',
-    'MACHINE',
-    'OTHER',
-    'FOAM_ROLL',
-    'KETTLEBELLS',
-    'DUMBBELL',
-    'BARBELL',
-    'CABLE',
-    'BANDS',
-    'MEDICINE_BALL',
-    'E_Z_CURL_BAR',
-    'EXERCISE_BALL',
-  ],
+  category: ENUM_VALUES.Category,
+  muscle: ENUM_VALUES.Muscle,
+  force: ENUM_VALUES.Force,
+  level: ENUM_VALUES.Level,
+  mechanic: ENUM_VALUES.Mechanic,
+  equipment: ENUM_VALUES.Equipment,
 };
 
 /** `Barbell Bench Press` → `Barbell_Bench_Press`: accents dropped, every other non-alphanumeric as `_`. */
