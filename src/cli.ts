@@ -225,12 +225,9 @@ export async function runCli(given: readonly string[], ctx: Context, seams: RunC
  * and sets process.exitCode from runCli. Never calls process.exit on success.
  */
 export async function main(argv: string[]): Promise<void> {
-  const controller = new AbortController();
-
   // A closed pipe (`exercises ids --all | head`) is not an error: stop quietly.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+  const leaveQuietly = (): never => process.exit(process.exitCode ?? 0);
+  const controller = new AbortController();
 
   const onSignal = (): void => {
     if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED); // second Ctrl-C: leave now
@@ -241,7 +238,7 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const ctx = createContext({ io: processStreams(), env: process.env, signal: controller.signal });
+  const ctx = createContext({ io: processStreams(leaveQuietly), env: process.env, signal: controller.signal });
   try {
     process.exitCode = await runCli(argv.slice(2), ctx);
   } finally {

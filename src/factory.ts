@@ -7,6 +7,8 @@
  * is loaded then, src/vendor/undici.ts), the sandbox server started when the connection is decided.
  */
 import { isatty } from 'node:tty';
+import type { Writable } from 'node:stream';
+import { directOutput, writableDirectly } from './util/direct-output.js';
 import { ApiClient } from './api/client.js';
 import type { CacheMode } from './cache/cached-get.js';
 import type { Dispatcher } from 'undici';
@@ -203,23 +205,41 @@ function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string
   };
 }
 
-/** The process's own streams, with their TTY facts and the terminal width. */
-export function processStreams(): IOStreams {
+/**
+ * The process's own streams, with their TTY facts and the terminal width. Output into a pipe,
+ * a file or a socket is written directly until something needs the stream itself
+ * (util/direct-output.ts): most runs print their answer and never load Node's streams.
+ * `onBrokenPipe` runs when the reader of stdout has gone (`exercises ids --all | head`).
+ */
+export function processStreams(onBrokenPipe: () => void): IOStreams {
+  const stdoutDirect = writableDirectly(1);
+  const stderrDirect = writableDirectly(2);
+  const openStdout = (): Writable =>
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') onBrokenPipe();
+    });
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(),
+    // A reader gone from stderr is no reason to stop the work: its messages are dropped.
+    stderr: stderrDirect
+      ? directOutput(
+          2,
+          () => process.stderr,
+          () => {},
+        )
+      : process.stderr,
     // process.stdin is created on first access, and for a file or /dev/null that loads
     // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
     get stdin() {
       return process.stdin;
     },
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: !stdoutDirect && process.stdout.isTTY === true,
+    stderrIsTTY: !stderrDirect && process.stderr.isTTY === true,
     // Same answer as process.stdin.isTTY, without creating the stream; asked only by the
     // commands that read stdin, so node:tty is loaded by them alone (~1.3 ms).
     get stdinIsTTY() {
       return isatty(0);
     },
-    columns: process.stdout.columns && process.stdout.columns > 0 ? process.stdout.columns : 80,
+    columns: !stdoutDirect && process.stdout.columns > 0 ? process.stdout.columns : 80,
   };
 }

@@ -5,7 +5,8 @@
  * dist/completion.json, written at build time, and ids from local files only, so a TAB
  * costs about as much as starting Node and never sends a request.
  */
-import { readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeAllNow } from '../util/direct-output.js';
 import { COMPLETION_DATA_VERSION, type CompletionData } from './data.js';
 import { complete } from './engine.js';
 import { localSources } from './local-sources.js';
@@ -38,12 +39,11 @@ export function answer(args: readonly string[], files: FastPathFiles, env: NodeJ
  */
 function writeOut(text: string): void {
   const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length;) {
-    try {
-      done += writeSync(1, bytes, done);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return; // the shell stopped reading
-    }
+  try {
+    // A descriptor left non-blocking (EAGAIN) is simply written again until all is in.
+    for (let done = 0; done < bytes.length;) done += writeAllNow(1, bytes.subarray(done));
+  } catch {
+    // the shell stopped reading
   }
 }
 

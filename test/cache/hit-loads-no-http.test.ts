@@ -3,7 +3,8 @@
  * bundled) loads neither undici nor the ledger's lock library nor any of cacache: a preloaded
  * script lists the files require() loaded, vendor files included, and undici (which the
  * launcher compiles itself) leaves its V8 code-cache file when loaded. A miss, which writes
- * the entry, loads no part of cacache either (src/cache/store-write.ts).
+ * the entry, loads no part of cacache either (src/cache/store-write.ts). Its answer is written into
+ * the pipe without creating process.stdout, so node:net stays unloaded too.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -22,12 +23,14 @@ afterAll(() => server.close());
 
 const TRACE = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
 
-/** The vendor files (dist/bundle/vendor) a run of the built CLI loaded. */
+/** The vendor files (dist/bundle/vendor) and the built-ins a run of the built CLI loaded. */
 async function vendorsLoadedBy(args: string[], env: Record<string, string | undefined>) {
-  const file = join(tempDir('exercises-trace-'), 'loaded.json');
-  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file } });
+  const dir = tempDir('exercises-trace-');
+  const [file, builtinsFile] = [join(dir, 'loaded.json'), join(dir, 'builtins.json')];
+  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, TRACE_BUILTINS_FILE: builtinsFile } });
   const loaded = JSON.parse(readFileSync(file, 'utf8')) as string[];
-  return { ...r, vendors: loaded.filter((f) => f.includes(join('bundle', 'vendor'))).map((f) => basename(f, '.cjs')) };
+  const builtins = JSON.parse(readFileSync(builtinsFile, 'utf8')) as string[];
+  return { ...r, builtins, vendors: loaded.filter((f) => f.includes(join('bundle', 'vendor'))).map((f) => basename(f, '.cjs')) };
 }
 
 describe('a cache hit', () => {
@@ -49,5 +52,8 @@ describe('a cache hit', () => {
     expect(server.requests.length).toBe(before);
     expect(hit.vendors).toEqual([]);
     expect(existsSync(undiciTrace)).toBe(false);
+    // Its answer goes into the pipe without process.stdout, which would load node:net (src/util/direct-output.ts).
+    expect(hit.builtins).not.toContain('net');
+    expect(hit.builtins).not.toContain('tty');
   });
 });
