@@ -71,7 +71,8 @@ export class ApiClient {
   private made: Transport | undefined;
   private making: Promise<Transport> | undefined;
   private readonly cache: ClientCache | undefined;
-  private readonly keyHash: string;
+  /** The key's hash in cache keys, made on the first cache lookup (hashing loads node:crypto, which a run without the cache never needs). */
+  private readonly keyHash: () => string;
   private readonly log: ((line: string) => void) | undefined;
   private readonly noteLanguage: ((asked: string, answered: string) => void) | undefined;
   /** List pages answered in this run, for the sentence when the budget stops a listing. */
@@ -83,12 +84,13 @@ export class ApiClient {
       this.made = source;
       this.baseUrl = source.baseUrl;
       this.makeTransport = async () => source;
-      this.keyHash = keyHash(undefined);
+      this.keyHash = () => keyHash(undefined);
     } else {
       this.baseUrl = parseBaseUrl(source.baseUrl); // a bad one is a usage error before anything else
       this.makeTransport = source.transport;
       this.cache = source.cache;
-      this.keyHash = keyHash(source.apiKey);
+      let hashed: string | undefined;
+      this.keyHash = () => (hashed ??= keyHash(source.apiKey));
       this.log = source.log;
       this.noteLanguage = source.noteLanguage;
     }
@@ -132,7 +134,7 @@ export class ApiClient {
       return answer.status === 200 ? answer.body : undefined;
     }
     const url = resolveUrl(this.baseUrl, path, query);
-    const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: this.keyHash, record, what, fetch });
+    const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: this.keyHash(), record, what, fetch });
     this.log?.(outcomeLine(answer.outcome, what, params.lang));
     this.languageOf(params, answer.language);
     return answer.body;

@@ -18,6 +18,11 @@ export interface CatalogueHandlerOptions {
   keys?: Record<string, Plan>;
   /** false → pagination is only { total }, like a service that sends no cursors. */
   cursors?: boolean;
+  /**
+   * false → answers carry no ETag: for a client that never revalidates (in-process.ts). Default
+   * true, as the service sends them.
+   */
+  etags?: boolean;
   /** Fault injection for tests: runs first; return true if it answered the request. */
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /** One line per request: method, path, status, milliseconds. Never the key. */
@@ -59,6 +64,7 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
   const catalogue = await loadCatalogue(options.dir);
   const keys = options.keys ?? { ...SANDBOX_KEYS };
   const cursors = options.cursors ?? true;
+  const etags = options.etags ?? true;
   const requests: RequestRecord[] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -95,7 +101,7 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
     try {
       if (options.intercept && (await options.intercept(req, res))) return;
       if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
-      await route(req, res, { catalogue, keys, cursors });
+      await route(req, res, { catalogue, keys, cursors, etags });
     } catch (err) {
       const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The server failed to answer this request.');
       if (!res.headersSent) sendError(res, httpError);

@@ -2,7 +2,8 @@
  * A catalogue answered in-process (--sandbox, --catalogue): the client's transport is given this
  * dispatcher in place of undici's Agent, and each request runs the catalogue server's own
  * handler (catalogue-handler.ts) with a request and a response that never touch a socket. The
- * routes, answers, status codes and headers are those `exercises serve` sends; what is saved is
+ * routes, answers, status codes and headers are those `exercises serve` sends (but the ETag, which
+ * nothing here reads); what is saved is
  * the listening socket, the HTTP parser and undici itself, which such a run never loads.
  *
  * It offers the two ways the transport sends (src/http/transport-types.ts): `request()`, whose
@@ -70,7 +71,8 @@ export interface InProcessDispatcher {
 
 export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcessDispatcher {
   let handler: Promise<CatalogueHandler> | undefined;
-  const loaded = (): Promise<CatalogueHandler> => (handler ??= createCatalogueHandler(options));
+  // No ETags: this client never revalidates (its answers are not cached), and the hashing would load node:crypto.
+  const loaded = (): Promise<CatalogueHandler> => (handler ??= createCatalogueHandler({ ...options, etags: false }));
   const run = async (options: RequestOptions, res: InProcessResponse): Promise<void> => {
     const { handle } = await loaded();
     // ServerResponse as far as the handler goes: writeHead, end, destroy, statusCode, headersSent.

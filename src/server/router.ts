@@ -18,6 +18,8 @@ export interface RouterOptions {
   catalogue: Catalogue;
   keys: Readonly<Record<string, Plan>>;
   cursors: boolean;
+  /** false: answers carry no ETag (see sendCacheableJson). */
+  etags: boolean;
 }
 
 export const ALLOWED_METHODS = 'GET, HEAD';
@@ -84,7 +86,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
     const index = catalogue.indexById.get(second);
     const entry = index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(second.toLowerCase());
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
-    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { 'Content-Language': recordLanguage(entry, lang) });
+    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { headers: { 'Content-Language': recordLanguage(entry, lang) }, etag: options.etags });
   }
 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
@@ -112,5 +114,10 @@ function sendList(
 ): void {
   const { page, pagination } = selectPage(options.catalogue, positions, request, options.cursors);
   const exercises = page.map((i) => toSummary(options.catalogue.entries[i]!, lang, plan));
-  sendCacheableJson(req, res, { exercises, pagination }, { 'Content-Language': listLanguage(options.catalogue.languages, lang) });
+  sendCacheableJson(
+    req,
+    res,
+    { exercises, pagination },
+    { headers: { 'Content-Language': listLanguage(options.catalogue.languages, lang) }, etag: options.etags },
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * --sandbox and --catalogue answer in-process (src/server/in-process.ts): the catalogue server's
  * handler run with no socket. Each answer must be the one `serve` gives over HTTP, byte for
- * byte, with the headers a client reads; a media body must arrive whole through dispatch()
+ * byte, with the headers a client reads (but a JSON answer's ETag, left out in-process); a media body must arrive whole through dispatch()
  * with pause and resume; an abort must stop it; and a CLI run so answered must open no socket.
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { inProcessDispatcher } from '../../src/server/in-process.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { PREMIUM_KEY, FREE_KEY, startServer, type CatalogueServer } from '../helpers/server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {
@@ -60,6 +61,12 @@ describe('the in-process catalogue', () => {
       expect(viaProcess.statusCode).toBe(viaSocket.status);
       expect((await text(viaProcess.body)).equals(socketBody)).toBe(true);
       const socketHeaders = Object.fromEntries(viaSocket.headers.entries());
+      if (path.startsWith('/exercise/') && (viaSocket.status === 200 || viaSocket.status === 304)) {
+        // A JSON answer in-process has no ETag (nothing there revalidates); the server's has one.
+        expect(socketHeaders.etag).toMatch(/^"[\w-]{27}"$/);
+        expect(viaProcess.headers.etag).toBeUndefined();
+        delete socketHeaders.etag;
+      }
       expect(pick(viaProcess.headers)).toEqual(pick(socketHeaders));
     });
   }
@@ -115,5 +122,23 @@ describe('--sandbox, answered in-process by the built CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Plank' });
+  });
+
+  it('a --catalogue show into a pipe loads neither node:crypto nor node:net', async () => {
+    // Nothing hashes (no ETag in-process, no request count for the user's own catalogue) and
+    // the answer is written without process.stdout (src/util/direct-output.ts).
+    const trace = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', import.meta.url));
+    const dir = tempDir('exercises-trace-');
+    const builtinsFile = join(dir, 'builtins.json');
+    const r = await runCli(['--catalogue', sampleCatalogueDir(), 'show', 'Plank', '--json'], {
+      env: { NODE_OPTIONS: `--require ${trace}`, TRACE_REQUIRES_FILE: join(dir, 'loaded.json'), TRACE_BUILTINS_FILE: builtinsFile },
+      timeoutMs: 15_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Plank' });
+    const builtins = JSON.parse(readFileSync(builtinsFile, 'utf8')) as string[];
+    expect(builtins).toContain('fs');
+    expect(builtins).not.toContain('crypto');
+    expect(builtins).not.toContain('net');
   });
 });
