@@ -26,10 +26,11 @@ function helpFile(args) {
 
 /** Prints the help `args` ask for and returns true, when it can be printed from dist/help/; else false. */
 function printStaticHelp(args) {
-  // process.stdout is made here for the write below anyway (node:tty only when it is a terminal).
-  if (process.stdout.isTTY) return false;
   const file = helpFile(args);
   if (file === undefined) return false;
+  // process.stdout is made here for the write below anyway (node:tty only when it is a terminal);
+  // a command line the CLI answers never makes it here (the CLI may not need it: src/util/direct-output.ts).
+  if (process.stdout.isTTY) return false;
   let text;
   try {
     text = fs.readFileSync(file);

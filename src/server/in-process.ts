@@ -26,30 +26,32 @@ interface RequestOptions {
 }
 
 /** The response given to the handler: a Writable with the few members of ServerResponse it uses. */
-class InProcessResponse extends Writable {
-  statusCode = 200;
-  headersSent = false;
-  private readonly onHead: (status: number, headers: Headers) => void;
-  private readonly onChunk: (chunk: Buffer, done: (err?: Error | null) => void) => void;
+interface InProcessResponse extends Writable {
+  statusCode: number;
+  headersSent: boolean;
+  writeHead(status: number, headers?: Record<string, string>): InProcessResponse;
+}
 
-  constructor(onHead: InProcessResponse['onHead'], onChunk: InProcessResponse['onChunk']) {
-    super();
-    this.onHead = onHead;
-    this.onChunk = onChunk;
-  }
-
-  writeHead(status: number, headers: Record<string, string> = {}): this {
-    this.statusCode = status;
-    this.headersSent = true;
+/**
+ * Made per request from a plain Writable, not as a subclass: a class extending Writable at a
+ * module's top level would load node:stream on every start of the CLI, whatever it runs.
+ */
+function inProcessResponse(
+  onHead: (status: number, headers: Headers) => void,
+  onChunk: (chunk: Buffer, done: (err?: Error | null) => void) => void,
+): InProcessResponse {
+  const res = new Writable({ write: (chunk: Buffer, _encoding, done) => onChunk(chunk, done) }) as InProcessResponse;
+  res.statusCode = 200;
+  res.headersSent = false;
+  res.writeHead = (status, headers = {}) => {
+    res.statusCode = status;
+    res.headersSent = true;
     const lower: Headers = {};
     for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
-    this.onHead(status, lower);
-    return this;
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.onChunk(chunk, done);
-  }
+    onHead(status, lower);
+    return res;
+  };
+  return res;
 }
 
 /** The request given to the handler: method, target and headers (lower-case names), as node:http parses them. */
@@ -83,7 +85,7 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
     request(options) {
       return new Promise((resolve, reject) => {
         const body = new PassThrough();
-        const res = new InProcessResponse(
+        const res = inProcessResponse(
           (statusCode, headers) => resolve({ statusCode, headers, body }),
           (chunk, done) => (body.write(chunk) ? done() : body.once('drain', () => done())),
         );
@@ -130,7 +132,7 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
           handler.onResponseError?.(controller, reason);
         },
       };
-      const res = new InProcessResponse(
+      const res = inProcessResponse(
         (status, headers) => !aborted && handler.onResponseStart?.(controller, status, headers, ''),
         (chunk, done) => {
           if (aborted) return done();

@@ -3,7 +3,7 @@
  * none of the vendor files (undici, cacache, the lock library, the picker's @inquirer/search,
  * pngjs, conf, chalk…), and TAB not even the CLI. A preloaded script lists the files require()
  * loaded; the launcher compiles the CLI and undici itself, so those are told by the code-cache
- * files they leave (bin/startup/code-cache.js). A cache hit is checked in
+ * files they leave (bin/startup/code-cache.js); Node's moduleLoadList tells the built-ins. A cache hit is checked in
  * test/cache/hit-loads-no-http.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,13 +17,16 @@ const TRACE = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', impo
 
 async function traced(args: string[]) {
   const home = isolatedHome();
-  const file = join(tempDir('exercises-trace-'), 'loaded.json');
-  const r = await runCli(args, { env: { HOME: home, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file } });
+  const dir = tempDir('exercises-trace-');
+  const [file, builtinsFile] = [join(dir, 'loaded.json'), join(dir, 'builtins.json')];
+  const r = await runCli(args, { env: { HOME: home, NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, TRACE_BUILTINS_FILE: builtinsFile } });
   const loaded = JSON.parse(readFileSync(file, 'utf8')) as string[];
+  const builtins = JSON.parse(readFileSync(builtinsFile, 'utf8')) as string[];
   const codeCache = join(home, '.cache', 'exercises', 'code-cache');
   return {
     ...r,
     loaded: loaded.map((f) => basename(f)),
+    builtins,
     vendors: loaded.filter((f) => f.includes(join('bundle', 'vendor'))).map((f) => basename(f, '.cjs')),
     ranCli: existsSync(codeCache),
     loadedUndici: existsSync(join(codeCache, 'vendor-undici.cjs.v8')),
@@ -56,5 +59,9 @@ describe('what the quickest runs load', () => {
     expect(r.ranCli).toBe(true);
     expect(r.vendors).toEqual([]);
     expect(r.loadedUndici).toBe(false);
+    // No module loads a lazy built-in at its top level (a class extending Writable would load
+    // node:stream), and the text goes into the pipe without process.stdout (node:net).
+    expect(r.builtins).toContain('fs');
+    for (const builtin of ['stream', 'net', 'crypto', 'fs/promises', 'tty', 'http', 'child_process']) expect(r.builtins).not.toContain(builtin);
   });
 });
