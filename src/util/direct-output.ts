@@ -1,21 +1,37 @@
 /**
  * Standard output and error without their streams, for as long as nothing needs more than
- * write(). Creating process.stdout or process.stderr for a pipe, a file or a socket loads
- * Node's stream machinery and node:net: about 10 ms on every start, a good third of what a
- * cache hit costs beyond Node's own start (docs/performance.md). Into those, text is written
+ * write(). Creating process.stdout or process.stderr for a pipe or a socket loads Node's
+ * stream machinery and node:net, about 10 ms on every start here, a good third of what a cache
+ * hit costs beyond Node's own start (docs/performance.md); for a file or /dev/null, the stream
+ * machinery alone (~3 ms). Into those, text is written
  * with write(2) straight away (as the shell-completion fast path does), in order and in full,
  * and the real stream is created only when something asks it for more (an 'error' listener,
- * a pipe into it, a progress meter), from then on taking every write. A terminal, or anything
- * else fstat does not name, gets the real stream from the start.
+ * a pipe into it, a progress meter), from then on taking every write. A terminal, or any
+ * other character device, gets the real stream from the start.
  */
-import { fstatSync, writeSync } from 'node:fs';
+import { type Stats, fstatSync, statSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
-/** True for a pipe, a socket or a regular file: never a terminal, and written with write(2) as a stream would write it. */
+/**
+ * True for a pipe, a socket, a regular file or /dev/null: never a terminal, and written with
+ * write(2) as a stream would write it. Another character device may be a terminal, which only
+ * node:tty can tell, so it gets the stream.
+ */
 export function writableDirectly(fd: number): boolean {
   try {
     const stat = fstatSync(fd);
-    return stat.isFIFO() || stat.isSocket() || stat.isFile();
+    if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return true;
+    return stat.isCharacterDevice() && isDevNull(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** The same device as /dev/null (`> /dev/null`, a benchmark's ignored output); false where there is none. */
+function isDevNull(stat: Stats): boolean {
+  try {
+    const devNull = statSync('/dev/null');
+    return devNull.isCharacterDevice() && devNull.rdev === stat.rdev && devNull.ino === stat.ino && devNull.dev === stat.dev;
   } catch {
     return false;
   }

@@ -41,12 +41,16 @@ function errno(code: string): NodeJS.ErrnoException {
 }
 
 describe('writableDirectly', () => {
-  it('is true for a regular file, false for a character device and for a closed descriptor', () => {
+  it('is true for a regular file and /dev/null, false for another character device and for a closed descriptor', () => {
     const { fd } = tempFile();
     expect(writableDirectly(fd)).toBe(true);
     const nullFd = openSync('/dev/null', 'w');
     opened.push(nullFd);
-    expect(writableDirectly(nullFd)).toBe(false);
+    expect(writableDirectly(nullFd)).toBe(true);
+    // /dev/zero is a character device too, but not /dev/null: only node:tty could say it is no terminal.
+    const zeroFd = openSync('/dev/zero', 'r');
+    opened.push(zeroFd);
+    expect(writableDirectly(zeroFd)).toBe(false);
     expect(writableDirectly(987654)).toBe(false);
   });
 });
