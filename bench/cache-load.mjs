@@ -19,7 +19,8 @@
  * `(node:crypto, one hash)` is the floor under any read of cacache's format: its bucket
  * paths and integrity checks are SHA hashes, and loading node:crypto is most of the cost.
  *
- * Usage: npm run build && node bench/cache-load.mjs [runs]   (default 30 runs, 3 warm-ups)
+ * Usage: npm run build && node bench/cache-load.mjs [runs] [--node <path>]   (default 30 runs, 3 warm-ups)
+ *        --node: the Node binary the measured processes run (the bench itself runs on this one)
  *        KEEP=1 leaves the built files and the store in place and prints where.
  */
 import { spawnSync } from 'node:child_process';
@@ -29,13 +30,15 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { npmcliFsShim } from '../scripts/bundle/npmcli-fs-shim.mjs';
-import { interleaved, median, printVerdicts } from './lib.mjs';
+import { interleaved, median, printVerdicts, takeNodeOption } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const runs = Number(process.argv[2] ?? process.env.RUNS ?? 30);
+const argv = process.argv.slice(2);
+const { node, nodeVersion } = takeNodeOption(argv);
+const runs = Number(argv[0] ?? process.env.RUNS ?? 30);
 if (!Number.isInteger(runs) || runs < 1) {
-  console.log('Usage: npm run build && node bench/cache-load.mjs [runs]   (default 30 runs, 3 warm-ups)');
-  process.exit(process.argv[2] === '--help' || process.argv[2] === '-h' ? 0 : 2);
+  console.log('Usage: npm run build && node bench/cache-load.mjs [runs] [--node <path>]   (default 30 runs, 3 warm-ups)');
+  process.exit(argv[0] === '--help' || argv[0] === '-h' ? 0 : 2);
 }
 const warmups = 3;
 const work = mkdtempSync(join(tmpdir(), 'exercises-cache-load-'));
@@ -133,7 +136,7 @@ const env = { PATH: process.env.PATH ?? '', HOME: work };
 try {
   // Each hit must print the record before it is timed.
   for (const file of [hitOwn, hitCacache, hitGetJs]) {
-    const out = spawnSync(process.execPath, [file], { env, encoding: 'utf8' });
+    const out = spawnSync(node, [file], { env, encoding: 'utf8' });
     if (out.status !== 0 || JSON.parse(out.stdout).id !== record.id) throw new Error(`${file} failed: ${out.stderr}`);
   }
   const cases = [
@@ -143,8 +146,8 @@ try {
     { name: 'hit (cacache get.js)', args: [hitGetJs] },
     { name: 'hit (cacache.get)', args: [hitCacache] },
   ];
-  const samples = await interleaved(cases, { runs, warmups, env });
-  console.log(`cache hit in a fresh process, median of ${runs} runs each (interleaved), node ${process.version}\n`);
+  const samples = await interleaved(cases, { runs, warmups, env, node });
+  console.log(`cache hit in a fresh process, median of ${runs} runs each (interleaved), node ${nodeVersion}\n`);
   printVerdicts(cases, samples, { nameWidth: 24, extra: { title: '+ms', cell: (m) => `+${(m - median(samples[0])).toFixed(1)}` } });
 
   console.log(`\nrequire() time inside a fresh process, median of ${runs} processes each\n`);
@@ -152,7 +155,7 @@ try {
   const times = vendors.map(() => []);
   for (let i = 0; i < runs; i++) {
     for (const [j, [, file, load]] of vendors.entries()) {
-      const out = spawnSync(process.execPath, ['-e', timer(load ?? `require(${JSON.stringify(file)})`)], { env, encoding: 'utf8' });
+      const out = spawnSync(node, ['-e', timer(load ?? `require(${JSON.stringify(file)})`)], { env, encoding: 'utf8' });
       if (out.status !== 0) throw new Error(out.stderr);
       times[j].push(Number(out.stdout));
     }

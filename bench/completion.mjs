@@ -7,21 +7,24 @@
  * index (at its cap). Interleaved, medians, in a minimal environment
  * (PATH, HOME and the XDG folders only).
  *
- * Usage: npm run build && node bench/completion.mjs [runs] [records]   (default 30 runs, 2000 records)
+ * Usage: npm run build && node bench/completion.mjs [runs] [records] [--node <path>]   (default 30 runs, 2000 records)
+ *        --node: the Node binary the measured processes run
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printVerdicts, timeNode } from './lib.mjs';
+import { median, printVerdicts, takeNodeOption, timeNode } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
-const runs = Number(process.argv[2] ?? process.env.RUNS ?? 30);
-const records = Number(process.argv[3] ?? 2000);
+const argv = process.argv.slice(2);
+const { node, nodeVersion } = takeNodeOption(argv);
+const runs = Number(argv[0] ?? process.env.RUNS ?? 30);
+const records = Number(argv[1] ?? 2000);
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(records) || records < 1) {
-  console.log('Usage: npm run build && node bench/completion.mjs [runs] [records]   (default 30 runs, 2000 records)');
-  process.exit(process.argv[2] === '--help' || process.argv[2] === '-h' ? 0 : 2);
+  console.log('Usage: npm run build && node bench/completion.mjs [runs] [records] [--node <path>]   (default 30 runs, 2000 records)');
+  process.exit(argv[0] === '--help' || argv[0] === '-h' ? 0 : 2);
 }
 const warmups = 3;
 
@@ -103,14 +106,14 @@ try {
   for (let i = 0; i < warmups + runs; i++) {
     for (const j of i % 2 === 0 ? order : [...order].reverse()) {
       const own = typeof cases[j].env === 'function' ? cases[j].env() : cases[j].env;
-      const { ms } = await timeNode(cases[j].args, { ...env, ...own });
+      const { ms } = await timeNode(cases[j].args, { ...env, ...own }, { node });
       if (i >= warmups) samples[j].push(ms);
     }
   }
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-console.log(`shell completion, median of ${runs} runs each (interleaved), node ${process.version}\n`);
+console.log(`shell completion, median of ${runs} runs each (interleaved), node ${nodeVersion}\n`);
 const ok = printVerdicts(cases, samples, { nameWidth: 38 });
 console.log(`\nnode -e 0 median ${median(samples[0]).toFixed(1)} ms; each TAB row is one \`exercises __complete\` process, as the shell runs it.`);
 process.exitCode = ok ? 0 : 1;

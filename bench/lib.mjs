@@ -2,8 +2,20 @@
  * What the side-by-side benchmarks share: timing a whole node process, medians, running the
  * cases interleaved (so drift hits every case alike), and the verdict table against targets.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
+
+/**
+ * Takes `--node <path>` out of `argv` (changed in place): the Node binary the measured
+ * processes run, e.g. Node 22 or 24 kept by .ci/run, default this one. Returns it with its
+ * version, which every bench prints beside its figures.
+ */
+export function takeNodeOption(argv) {
+  const at = argv.indexOf('--node');
+  const node = at >= 0 ? argv.splice(at, 2)[1] : process.execPath;
+  if (node === undefined) throw new Error('--node needs the path of a Node binary');
+  return { node, nodeVersion: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() };
+}
 
 /** Wall time of one `node <args>` child, in ms (and stdout's line count when asked); `node`: another Node binary. */
 export function timeNode(args, env, { countLines = false, node = process.execPath } = {}) {

@@ -8,6 +8,7 @@
  *
  *   npm run build && node bench/mirror.mjs
  *   node bench/mirror.mjs --count 873
+ *   node bench/mirror.mjs --node <path>    (the Node binary both processes run, e.g. Node 22 or 24)
  *
  * Both processes run with a minimal environment (PATH, HOME and the XDG directories only).
  */
@@ -17,13 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { minimalEnv } from './lib.mjs';
+import { minimalEnv, takeNodeOption } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = join(root, 'bin', 'exercises.js');
 const KEY = 'sandbox-premium';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '2500' }, keep: { type: 'boolean', default: false } } });
+const argv = process.argv.slice(2);
+const { node, nodeVersion } = takeNodeOption(argv);
+const { values } = parseArgs({ args: argv, options: { count: { type: 'string', default: '2500' }, keep: { type: 'boolean', default: false } } });
 const count = Number(values.count);
 
 const MUSCLES = ['CHEST', 'LATS', 'QUADRICEPS', 'HAMSTRINGS', 'GLUTES', 'SHOULDERS', 'BICEPS', 'TRICEPS', 'CALVES', 'ABDOMINALS'];
@@ -66,7 +69,7 @@ mkdirSync(home);
 writeFileSync(join(source, 'exercises.jsonl'), `${Array.from({ length: count }, (_, i) => JSON.stringify(generated(i))).join('\n')}\n`);
 
 const env = minimalEnv(home);
-const server = spawn(process.execPath, [cliPath, 'serve', source, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(node, [cliPath, 'serve', source, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 let requestLines = 0;
 server.stderr.setEncoding('utf8');
 server.stderr.on('data', (chunk) => {
@@ -96,8 +99,8 @@ async function runMirror() {
   let stderr = '';
   const code = await new Promise((resolve) => {
     const child = hasTime
-      ? spawn('/usr/bin/time', ['-v', process.execPath, cliPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-      : spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      ? spawn('/usr/bin/time', ['-v', node, cliPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(node, [cliPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const sampler = hasTime
       ? undefined
       : setInterval(() => {
@@ -125,7 +128,7 @@ try {
   const rerun = await runMirror();
   const lines = readFileSync(join(target, 'exercises.jsonl'), 'utf8').split('\n').filter(Boolean).length;
   const expected = Math.ceil(count / 25) + 2 * count;
-  console.log(`exercises mirror --langs de-DE: ${count} generated exercises over loopback (node ${process.version})`);
+  console.log(`exercises mirror --langs de-DE: ${count} generated exercises over loopback (node ${nodeVersion})`);
   console.log(
     `  first run: ${first.seconds.toFixed(2)} s wall, ${first.requests} requests (expected ${expected}), peak RSS ${first.peakMb.toFixed(1)} MB, exit ${first.code}`,
   );

@@ -8,17 +8,18 @@
  * The workload: query by muscle, show three records, the same query again, one record in
  * de-DE, `ids --all`, download the chest media.
  *
- * Usage: npm run build && node bench/requests.mjs
+ * Usage: npm run build && node bench/requests.mjs [--node <path>]   (--node: the Node binary the CLI runs)
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { minimalEnv, weekWorkload } from './lib.mjs';
+import { minimalEnv, takeNodeOption, weekWorkload } from './lib.mjs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const { node, nodeVersion } = takeNodeOption(process.argv.slice(2));
 const cli = join(root, 'bin', 'exercises.js');
 const { createCatalogueServer } = await import(join(root, 'dist', 'server', 'catalogue-server.js'));
 const { sampleCatalogueDir } = await import(join(root, 'dist', 'server', 'sandbox.js'));
@@ -35,7 +36,7 @@ const run = promisify(execFile);
 async function pass() {
   const before = server.requests.length;
   const started = process.hrtime.bigint();
-  for (const args of WORKLOAD) await run(process.execPath, [cli, ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+  for (const args of WORKLOAD) await run(node, [cli, ...args], { env, maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const seen = server.requests.slice(before);
   return { requests: seen.length, json: seen.filter((r) => r.path.startsWith('/exercise')).length, ms };
@@ -44,8 +45,8 @@ async function pass() {
 try {
   const first = await pass();
   const second = await pass();
-  const quota = JSON.parse((await run(process.execPath, [cli, 'quota', '--json'], { env })).stdout);
-  console.log(`weekly workload (${WORKLOAD.length} commands), against the project's server, node ${process.version}\n`);
+  const quota = JSON.parse((await run(node, [cli, 'quota', '--json'], { env })).stdout);
+  console.log(`weekly workload (${WORKLOAD.length} commands), against the project's server, node ${nodeVersion}\n`);
   console.log('pass     requests  (JSON + media)     time');
   for (const [name, p] of [
     ['first', first],

@@ -21,27 +21,24 @@
  * Usage: npm run build && node bench/startup.mjs [runs] [--node <path>] [--compare-caches]
  *        (default 30 runs each, 3 warm-ups)
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleaved, minimalEnv, printVerdicts } from './lib.mjs';
+import { interleaved, minimalEnv, printVerdicts, takeNodeOption } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'exercises.js');
 const USAGE = 'Usage: npm run build && node bench/startup.mjs [runs] [--node <path>] [--compare-caches]   (default 30 runs each, 3 warm-ups)';
 const argv = process.argv.slice(2);
-const nodeAt = argv.indexOf('--node');
-const node = nodeAt >= 0 ? argv.splice(nodeAt, 2)[1] : process.execPath;
+const { node, nodeVersion } = takeNodeOption(argv);
 const compareAt = argv.indexOf('--compare-caches');
 const compare = compareAt >= 0 && argv.splice(compareAt, 1).length === 1;
 const runs = Number(argv[0] ?? process.env.RUNS ?? 30);
-if (!Number.isInteger(runs) || runs < 1 || node === undefined) {
+if (!Number.isInteger(runs) || runs < 1) {
   console.log(USAGE);
   process.exit(argv[0] === '--help' || argv[0] === '-h' ? 0 : 2);
 }
-const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 console.log(`node ${nodeVersion} (${node})`);
 
 /**

@@ -10,7 +10,7 @@
  * latency of the proxy's hits (from its access log: the time the proxy took, not the CLI's), and
  * the proxy's peak RSS (VmHWM, Linux).
  *
- * Usage: npm run build && node bench/team.mjs
+ * Usage: npm run build && node bench/team.mjs [--node <path>]   (--node: the Node binary the CLI runs)
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,9 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { minimalEnv, weekWorkload } from './lib.mjs';
+import { minimalEnv, takeNodeOption, weekWorkload } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const { node, nodeVersion } = takeNodeOption(process.argv.slice(2));
 const cli = join(root, 'bin', 'exercises.js');
 const { createCatalogueServer } = await import(join(root, 'dist', 'server', 'catalogue-server.js'));
 const { sampleCatalogueDir } = await import(join(root, 'dist', 'server', 'sandbox.js'));
@@ -36,12 +37,12 @@ try {
   const soloHome = join(work, 'solo');
   const soloEnv = minimalEnv(soloHome, { EXERCISES_BASE_URL: upstream.url, EXERCISES_API_KEY: 'sandbox-premium' });
   const soloStart = upstream.requests.length;
-  for (const args of weekWorkload(join(soloHome, 'media'))) await run(process.execPath, [cli, ...args], { env: soloEnv, maxBuffer: 64 << 20 });
+  for (const args of weekWorkload(join(soloHome, 'media'))) await run(node, [cli, ...args], { env: soloEnv, maxBuffer: 64 << 20 });
   const solo = upstream.requests.length - soloStart;
 
   const proxyHome = join(work, 'proxy');
   const keys = Array.from({ length: USERS }, (_, i) => ['--key', `user${i + 1}-key:premium`]).flat();
-  proxy = spawn(process.execPath, [cli, 'serve', '--upstream', upstream.url, '--port', '0', ...keys, join(proxyHome, 'mirror')], {
+  proxy = spawn(node, [cli, 'serve', '--upstream', upstream.url, '--port', '0', ...keys, join(proxyHome, 'mirror')], {
     env: minimalEnv(proxyHome, { EXERCISES_UPSTREAM_KEY: 'sandbox-premium' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,7 +74,7 @@ try {
     Array.from({ length: USERS }, async (_, i) => {
       const home = join(work, `user${i + 1}`);
       const env = minimalEnv(home, { EXERCISES_BASE_URL: url, EXERCISES_API_KEY: `user${i + 1}-key` });
-      for (const args of weekWorkload(join(home, 'media'))) await run(process.execPath, [cli, ...args], { env, maxBuffer: 64 << 20 });
+      for (const args of weekWorkload(join(home, 'media'))) await run(node, [cli, ...args], { env, maxBuffer: 64 << 20 });
     }),
   );
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -87,7 +88,7 @@ try {
     .sort((a, b) => a - b);
   const pct = (p) => (hitMs.length ? hitMs[Math.min(hitMs.length - 1, Math.floor((p / 100) * hitMs.length))] : NaN);
 
-  console.log(`${USERS} users x the week workload (${weekWorkload('').length} commands) through one proxy, node ${process.version}\n`);
+  console.log(`${USERS} users x the week workload (${weekWorkload('').length} commands) through one proxy, node ${nodeVersion}\n`);
   console.log(`one user alone, no proxy:   ${solo} upstream requests`);
   console.log(`${USERS} users through the proxy: ${upstreamRequests} upstream requests (${wallMs.toFixed(0)} ms wall)`);
   console.log(
