@@ -25,7 +25,6 @@ const UNDICI = path.join(__dirname, '..', '..', 'dist', 'bundle', 'vendor', 'und
 
 /** The built-ins undici's files require as they load (a list for speed only: one missing is just compiled without its cache). */
 const UNDICI_BUILTINS = [
-  'node:http',
   'node:net',
   'node:stream',
   'node:events',
