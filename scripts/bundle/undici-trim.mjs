@@ -36,8 +36,8 @@ module.exports = { undici: { Agent: require('undici/lib/dispatcher/agent') } };`
  *   the class for that comparison alone).
  */
 
-/** Node's default for --max-http-header-size, the same on Node 20, 22 and 24 (checked by a test). */
-export const NODE_DEFAULT_MAX_HEADER_SIZE = 16384;
+/** Node's default for --max-http-header-size, the same on Node 20, 22 and 24 (test/http/header-size.test.ts checks the built value). */
+const NODE_DEFAULT_MAX_HEADER_SIZE = 16384;
 
 const HTTP_STAND_IN = `let http;
 const load = () => (http ??= require('node:http'));
