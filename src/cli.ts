@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
+import { flagArities, leadingWords } from './config/leading-words.js';
 import { type Context, colorEnabled } from './context.js';
 import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/global-flags.js';
 import { COMMANDS, type Runners } from './commands/index.js';
@@ -53,30 +54,13 @@ export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
  * options, if it names one of COMMANDS. Undefined for anything else (no command, --help,
  * `help`, an unknown flag or command…), and then every command is declared as usual.
  */
-function requestedCommand(program: Command, args: readonly string[]): string | undefined {
-  const first = leadingWords(program, args)[0];
+function requestedCommand(args: readonly string[]): string | undefined {
+  const first = leadingWords(args, PROGRAM_FLAGS).words[0];
   return first !== undefined && COMMANDS.some((c) => c.name === first) ? first : undefined;
 }
 
-/**
- * The words of a command line before any flag that is not a known global flag: `--lang de-DE
- * help environment` → ['help', 'environment']. Global flags and their values are skipped.
- */
-function leadingWords(program: Command, args: readonly string[]): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-' || !arg.startsWith('-')) {
-      words.push(arg);
-      continue;
-    }
-    const flag = arg.startsWith('--') ? arg.split('=')[0] : arg;
-    const option = program.options.find((o) => o.long === flag || o.short === flag);
-    if (!option || (option.optional && flag === arg)) break; // `--json=…` carries its value
-    if (option.required && flag === arg) i++; // its value is the next argument
-  }
-  return words;
-}
+/** Each spelling of the program's own flags (the global ones and --version), with how it takes a value. */
+const PROGRAM_FLAGS = flagArities([...GLOBAL_FLAGS.map((f) => f.flags), '-V, --version']);
 
 /** commander's output goes to the context's streams, sized and coloured by their facts. */
 function outputTo(program: Command, { io, env }: Pick<Context, 'io' | 'env'>): OutputConfiguration {
@@ -120,7 +104,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     ],
   );
 
-  const only = args === undefined ? undefined : requestedCommand(program, args);
+  const only = args === undefined ? undefined : requestedCommand(args);
   const context = (): Context => hooks.context(program);
   for (const { name, register } of COMMANDS) {
     if (only === undefined || name === only) register(program, context, hooks.runners?.[name] as never);
@@ -185,7 +169,7 @@ export async function runCli(given: readonly string[], ctx: Context, seams: RunC
   // Until a command runs, errors are reported with what commander has parsed so far.
   const errorContext = () => ({ io: ctx.io, env: ctx.env, globals: globalOptions(program) });
   try {
-    const words = leadingWords(program, args);
+    const { words } = leadingWords(args, PROGRAM_FLAGS);
     // `exercises version` as gh has it, the same as --version.
     if (words.length === 1 && words[0] === 'version') {
       ctx.io.stdout.write(`${packageVersion()}\n`);

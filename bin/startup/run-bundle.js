@@ -59,21 +59,28 @@ function bundleRequire(plainRequire, beforeFlags) {
 
 /**
  * The code cache for a command line is named after its command (`show`, `ids`…), so each
- * command finds the functions it runs already compiled: the first argument, if it is one of
- * the CLI's commands (`commandNames` from the bundle), else `default`. Flags before the
- * command only mean the default cache, and nothing typed other than a command name ever
- * names a file.
+ * command finds the functions it runs already compiled: the first word after the global flags
+ * (read by the CLI's own rule: dist/bundle/leading-words.cjs), with `.local` when --sandbox or
+ * --catalogue answers it in-process (other functions run then), else `default`. The name is
+ * checked against the CLI's commands before a cache is written, so nothing typed other than a
+ * command name ever names a file; a word that names none reads a cache that never exists.
  */
 function codeCacheName(argv, commandNames) {
-  return argv.length > 0 && commandNames.includes(argv[0]) ? argv[0] : 'default';
+  let line;
+  try {
+    line = require(path.join(path.dirname(BUNDLE), 'leading-words.cjs')).commandLine(argv);
+  } catch {
+    return 'default'; // a build without it
+  }
+  const word = line.words[0];
+  if (word === undefined || !(commandNames === undefined ? /^[a-z]{1,16}$/.test(word) : commandNames.includes(word))) return 'default';
+  return line.flags.includes('--sandbox') || line.flags.includes('--catalogue') ? `${word}.local` : word;
 }
 
 /** Runs the bundle with its code cache, one per command; gives its exports ({ main }). */
 function runBundle(argv) {
-  // Read with the name the first argument suggests; checked against the real commands before writing.
-  const guess = argv.length > 0 && /^[a-z]{1,16}$/.test(argv[0]) ? argv[0] : 'default';
   const bundle = loadCached(BUNDLE, {
-    name: `cli.cjs.${guess}`,
+    name: `cli.cjs.${codeCacheName(argv)}`,
     cacheName: (exports) => `cli.cjs.${codeCacheName(argv, exports.COMMAND_NAMES ?? [])}`,
     requireFor: (plainRequire) => bundleRequire(plainRequire, () => bundle.writeCache()),
   });

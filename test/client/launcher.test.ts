@@ -49,6 +49,29 @@ describe('launcher code cache', () => {
     expect(junk.stdout).toBe(cold.stdout);
   });
 
+  it('names the cache after the command past the global flags, apart when answered in-process', async () => {
+    const home = isolatedHome();
+    const env = { ...serverEnv(server), HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
+    const cacheDir = join(home, '.cache', 'exercises', 'code-cache');
+    const cliCaches = (): string[] =>
+      readdirSync(cacheDir)
+        .filter((f) => f.startsWith('cli.cjs.'))
+        .sort();
+
+    // A global flag and its value before the command: still the command's cache.
+    expect((await runCli(['--format', 'json', '--retries', '1', 'ids', '--limit', '2'], { env })).code).toBe(0);
+    expect(cliCaches()).toEqual(['cli.cjs.ids.v8']);
+    // In-process, other functions run: a cache of its own.
+    expect((await runCli(['--sandbox', 'ids', '--limit', '2'], { env })).code).toBe(0);
+    expect(cliCaches()).toEqual(['cli.cjs.ids.local.v8', 'cli.cjs.ids.v8']);
+    // --json may take the next word as its value, so the command is not known: the default cache.
+    expect((await runCli(['--json', 'show', 'Push_Up'], { env })).code).toBe(0);
+    expect(cliCaches()).toEqual(['cli.cjs.default.v8', 'cli.cjs.ids.local.v8', 'cli.cjs.ids.v8']);
+    // A word that names no command names no file.
+    expect((await runCli(['--quiet', 'nonsense'], { env })).code).not.toBe(0);
+    expect(cliCaches()).toEqual(['cli.cjs.default.v8', 'cli.cjs.ids.local.v8', 'cli.cjs.ids.v8']);
+  });
+
   it('runs when the cache directory cannot be written', async () => {
     const home = isolatedHome();
     // XDG_CACHE_HOME is a file: the cache directory can never be made.
