@@ -9,9 +9,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** Where env-paths('exercises', { suffix: '' }).cache points, as the rest of the CLI uses it. */
+/**
+ * Where env-paths('exercises', { suffix: '' }).cache points, by the rule of src/util/user-dirs.ts:
+ * HOME (USERPROFILE on Windows) when set, which also spares loading node:os.
+ */
 function userCacheDir() {
-  const home = require('node:os').homedir();
+  const named = process.platform === 'win32' ? process.env.USERPROFILE : process.env.HOME;
+  const home = named || require('node:os').homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'exercises');
   if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'exercises', 'Cache');
   return path.join(process.env.XDG_CACHE_HOME || path.join(home, '.cache'), 'exercises');
