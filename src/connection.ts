@@ -5,7 +5,8 @@
  * `config set catalogue`), the same over that directory; otherwise the base URL and key
  * resolved from flags, environment and stored config.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { cacheRoot } from './cache/paths.js';
 import type { Dispatcher } from 'undici';
 import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
@@ -25,8 +26,10 @@ export interface ConnectionInputs {
 
 export async function decideConnection({ settings, sandbox, globals, env }: ConnectionInputs): Promise<Connection> {
   const catalogue = globals && env ? await catalogueInForce(globals, env) : undefined;
-  if (catalogue) return answeredLocally(catalogue.dir);
-  if (sandbox) return answeredLocally(undefined);
+  // Single records of a local catalogue are read through an index kept in the cache directory.
+  const recordIndexDir = env ? join(cacheRoot(env), 'catalogue-records') : undefined;
+  if (catalogue) return answeredLocally(catalogue.dir, recordIndexDir);
+  if (sandbox) return answeredLocally(undefined, recordIndexDir);
   const { baseUrl, apiKey } = settings;
   return {
     baseUrl: baseUrl.value!,
@@ -46,9 +49,9 @@ export async function decideConnection({ settings, sandbox, globals, env }: Conn
 const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
 
 /** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
-function answeredLocally(dir: string | undefined): Connection {
+function answeredLocally(dir: string | undefined, recordIndexDir: string | undefined): Connection {
   // Nothing to close at the end: no socket, and the catalogue is loaded on the first request.
-  const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir() });
+  const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir(), ...(recordIndexDir ? { recordIndexDir } : {}) });
   return {
     baseUrl: IN_PROCESS_BASE_URL,
     // It offers what the transport calls of a dispatcher: request(), dispatch(), close(), destroy().

@@ -12,6 +12,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import type { ExerciseEntry } from './engine.js';
 import { idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
 import { asBytes, lineAt, readBytes } from './line-scan.js';
+import { shortHash } from '../util/short-hash.js';
 
 type MediaKind = 'image' | 'video';
 
@@ -61,13 +62,6 @@ function isFile(path: string): boolean {
   }
 }
 
-/** A short stable hash (FNV-1a, 32 bits) for naming files; node:crypto costs a TAB too much to load. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
 /**
  * The folder of the indexes of catalogue `dir` as its exercises.jsonl is now (named after
  * the directory, the file's size and time), written first if missing; undefined when the
@@ -82,8 +76,8 @@ function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
     return undefined;
   }
   const root = join(cacheDir, INDEXES_DIR);
-  const owner = `${hash(resolve(dir))}-`;
-  const indexDir = join(root, `${owner}${hash(version)}`);
+  const owner = `${shortHash(resolve(dir))}-`;
+  const indexDir = join(root, `${owner}${shortHash(version)}`);
   if (isFile(idIndexPath(indexDir))) return indexDir; // written last, so both are complete
   try {
     // The indexes of earlier versions of this catalogue are of no more use.

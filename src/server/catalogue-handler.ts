@@ -5,7 +5,8 @@
  * (in-process.ts: --sandbox and --catalogue), so both answer alike.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loadCatalogue } from './catalogue.js';
+import { type Catalogue, CatalogueError, type LineSpan, loadCatalogue, readCatalogue } from './catalogue.js';
+import { catalogueVersion, openRecordIndex, writeRecordIndex } from './record-index.js';
 import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
@@ -23,6 +24,12 @@ export interface CatalogueHandlerOptions {
    * true, as the service sends them.
    */
   etags?: boolean;
+  /**
+   * Where the record index of this catalogue lives (server/record-index.ts), for a handler
+   * answering in-process: a single record is then read from its line, and the whole catalogue
+   * only when a listing needs it. Without it (`serve`), the catalogue is loaded whole at once.
+   */
+  recordIndexDir?: string;
   /** Fault injection for tests: runs first; return true if it answered the request. */
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /** One line per request: method, path, status, milliseconds. Never the key. */
@@ -53,15 +60,34 @@ function firstHeader(req: IncomingMessage, name: string): string | undefined {
 }
 
 export interface CatalogueHandler {
-  /** Answers one request; every failure is answered inside (a 500 at worst), so it never rejects. */
+  /**
+   * Answers one request; every failure is answered inside (a 500 at worst), so it never rejects,
+   * but for a catalogue found broken only now (read whole after its record index: in-process).
+   */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Every request answered so far, in order. */
   requests: RequestRecord[];
+  /** Whether the whole catalogue has been read (a record index may spare it), for tests. */
+  readWhole(): boolean;
 }
 
 /** Loads the catalogue in `options.dir` and gives the handler answering from it. */
 export async function createCatalogueHandler(options: CatalogueHandlerOptions): Promise<CatalogueHandler> {
-  const catalogue = await loadCatalogue(options.dir);
+  const { recordIndexDir } = options;
+  const index = recordIndexDir !== undefined ? openRecordIndex(recordIndexDir, options.dir) : undefined;
+  let loaded: Catalogue | undefined = index || recordIndexDir !== undefined ? undefined : await loadCatalogue(options.dir);
+  /** The whole catalogue, loaded on first use; its record index written then, when one is kept. */
+  const whole = (): Catalogue => {
+    if (loaded) return loaded;
+    if (recordIndexDir === undefined) return (loaded = readCatalogue(options.dir));
+    const version = catalogueVersion(options.dir);
+    const spans = new Map<string, LineSpan>();
+    loaded = readCatalogue(options.dir, spans);
+    if (!index) writeRecordIndex(recordIndexDir, loaded, spans, version);
+    return loaded;
+  };
+  // Without a usable index, loaded now, so a broken catalogue fails the first request as it fails `serve`'s start.
+  if (!index) whole();
   const keys = options.keys ?? { ...SANDBOX_KEYS };
   const cursors = options.cursors ?? true;
   const etags = options.etags ?? true;
@@ -101,12 +127,14 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
     try {
       if (options.intercept && (await options.intercept(req, res))) return;
       if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
-      await route(req, res, { catalogue, keys, cursors, etags });
+      await route(req, res, { catalogue: whole, ...(index ? { records: index } : {}), keys, cursors, etags });
     } catch (err) {
+      // A catalogue changed under an index and now broken: said as a broken catalogue is at the start.
+      if (err instanceof CatalogueError) throw err;
       const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The server failed to answer this request.');
       if (!res.headersSent) sendError(res, httpError);
       else res.destroy();
     }
   };
-  return { handle, requests };
+  return { handle, requests, readWhole: () => loaded !== undefined };
 }

@@ -1,7 +1,8 @@
 /**
  * Loads a catalogue directory (docs/design.md, "Catalogue directory") into memory:
  * `exercises.jsonl` is read line by line and every line validated, so a bad line fails
- * start-up with the file and line number instead of serving half a catalogue.
+ * start-up with the file and line number instead of serving half a catalogue. (A run answered
+ * in-process may read a single record through server/record-index.ts instead.)
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,7 +36,15 @@ export function compareEntries(a: CatalogueEntry, b: CatalogueEntry): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** Where a record's line lies in exercises.jsonl: its byte offset and length (without the line break). */
+export type LineSpan = readonly [offset: number, length: number];
+
 export async function loadCatalogue(dir: string): Promise<Catalogue> {
+  return readCatalogue(dir);
+}
+
+/** The absolute directory and its exercises.jsonl, checked to exist; else CatalogueError. */
+export function catalogueFile(dir: string): { root: string; file: string } {
   const root = resolve(dir);
   const file = join(root, CATALOGUE_FILE);
   try {
@@ -47,36 +56,56 @@ export async function loadCatalogue(dir: string): Promise<Catalogue> {
       hint: 'A catalogue directory holds exercises.jsonl (one record per line) and optional images/ and videos/ folders.',
     });
   }
+  return { root, file };
+}
 
+/**
+ * One line of exercises.jsonl as it is read (`raw`: a first line may start with a BOM, any
+ * line may end in \r), parsed and checked: the entry, undefined for a blank line, or
+ * CatalogueError naming `where` (file:line).
+ */
+export function parseCatalogueLine(raw: string, first: boolean, where: string): CatalogueEntry | undefined {
+  const unended = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  const line = first ? unended.replace(/^\uFEFF/, '') : unended;
+  if (line.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    throw new CatalogueError(`${where}: not valid JSON (${(err as Error).message}).`);
+  }
+  try {
+    return validateCatalogueEntry(value);
+  } catch (err) {
+    if (err instanceof ValidationError) throw new CatalogueError(`${where}: ${err.message}.`);
+    throw err;
+  }
+}
+
+/**
+ * The whole catalogue, every line checked. Read synchronously and whole: a catalogue is a few
+ * MB at most, readline's stream costs more than the file itself, and it is read once, before
+ * the first answer (at `serve`'s start, on an in-process run's first request), where
+ * node:fs/promises would cost every `--catalogue` run ~4 ms to load. With `spans`, each id's
+ * line is recorded there too (server/record-index.ts).
+ */
+export function readCatalogue(dir: string, spans?: Map<string, LineSpan>): Catalogue {
+  const { root, file } = catalogueFile(dir);
   const entries: CatalogueEntry[] = [];
   const lineOfId = new Map<string, number>();
-  // Read whole and split: a catalogue is a few MB at most, and readline's stream costs more
-  // than the file itself (a `--catalogue … show` reads it on every run). Read synchronously:
-  // it is read once, before the first answer (at `serve`'s start, on an in-process run's first
-  // request), and node:fs/promises would cost every `--catalogue` run ~4 ms to load.
   const lines = readFileSync(file, 'utf8').split('\n');
+  let offset = 0;
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    const raw = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
-    const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-    if (line.trim() === '') continue;
-    const where = `${file}:${lineNo}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      throw new CatalogueError(`${where}: not valid JSON (${(err as Error).message}).`);
-    }
-    let entry: CatalogueEntry;
-    try {
-      entry = validateCatalogueEntry(value);
-    } catch (err) {
-      if (err instanceof ValidationError) throw new CatalogueError(`${where}: ${err.message}.`);
-      throw err;
-    }
+    const raw = lines[i]!;
+    const at = offset;
+    if (spans) offset += Buffer.byteLength(raw) + 1;
+    const entry = parseCatalogueLine(raw, lineNo === 1, `${file}:${lineNo}`);
+    if (entry === undefined) continue;
     const earlier = lineOfId.get(entry.id);
-    if (earlier !== undefined) throw new CatalogueError(`${where}: id "${entry.id}" already used on line ${earlier}.`);
+    if (earlier !== undefined) throw new CatalogueError(`${file}:${lineNo}: id "${entry.id}" already used on line ${earlier}.`);
     lineOfId.set(entry.id, lineNo);
+    spans?.set(entry.id, [at, Buffer.byteLength(raw)]);
     entries.push(entry);
   }
 

@@ -69,6 +69,8 @@ export interface InProcessDispatcher {
   destroy(): Promise<void>;
   /** Every request answered so far (the catalogue server's record), for tests. */
   requests(): Promise<CatalogueHandler['requests']>;
+  /** Whether the whole catalogue has been read so far (see CatalogueHandler), for tests. */
+  readWhole(): Promise<boolean>;
 }
 
 export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcessDispatcher {
@@ -153,5 +155,6 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
     close: async () => {},
     destroy: async () => {},
     requests: async () => (await loaded()).requests,
+    readWhole: async () => (await loaded()).readWhole(),
   };
 }

@@ -5,6 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from './catalogue.js';
+import type { RecordIndex } from './record-index.js';
+import type { CatalogueEntry } from '../catalogue/types.js';
 import { parseQueryFilter, matchesFilter } from './filters.js';
 import { HttpError, notFound, sendCacheableJson } from './http-error.js';
 import type { MediaFolder } from '../catalogue/media.js';
@@ -15,7 +17,10 @@ import { type Plan, toRecord, toSummary } from './records.js';
 import { listLanguage, recordLanguage } from './translate.js';
 
 export interface RouterOptions {
-  catalogue: Catalogue;
+  /** The whole catalogue: called only when an answer needs more than one record. */
+  catalogue: () => Catalogue;
+  /** Single records without the whole catalogue (an in-process run: record-index.ts), when kept. */
+  records?: RecordIndex;
   keys: Readonly<Record<string, Plan>>;
   cursors: boolean;
   /** false: answers carry no ETag (see sendCacheableJson). */
@@ -64,13 +69,13 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
   const { segments, query } = parseTarget(req.url ?? '/');
   const plan = planFor(req, options.keys);
   const params = new URLSearchParams(query);
-  const { catalogue } = options;
   const [first, second, third, fourth] = segments;
 
   if (first === 'exercise' && segments.length === 2 && second !== undefined) {
     const lang = singleParam(params, 'lang');
     if (second === 'query') {
       const filter = parseQueryFilter(params, lang);
+      const catalogue = options.catalogue();
       const page = parsePageRequest(params, catalogue);
       const positions: number[] = [];
       catalogue.entries.forEach((e, i) => {
@@ -79,12 +84,14 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
       return sendList(req, res, options, positions, page, lang, plan);
     }
     if (second === 'exerciseIds') {
+      const catalogue = options.catalogue();
       const page = parsePageRequest(params, catalogue);
       const positions = catalogue.entries.map((_, i) => i);
       return sendList(req, res, options, positions, page, lang, plan);
     }
-    const index = catalogue.indexById.get(second);
-    const entry = index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(second.toLowerCase());
+    // The record index answers alone when it can tell (null: there is none); else the whole catalogue does.
+    const indexed = options.records?.entry(second);
+    const entry = indexed === undefined ? findEntry(options.catalogue(), second) : indexed;
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
     return sendCacheableJson(req, res, toRecord(entry, lang, plan), { headers: { 'Content-Language': recordLanguage(entry, lang) }, etag: options.etags });
   }
@@ -95,12 +102,21 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
     }
     const kind: MediaFolder = first;
     const id = second ?? '';
-    const file = catalogue.indexById.has(id) ? await resolveMediaFile(catalogue.dir, kind, id, fourth ?? '') : undefined;
+    const { records } = options;
+    const known = records ? records.hasId(id) : options.catalogue().indexById.has(id);
+    const dir = records ? records.dir : options.catalogue().dir;
+    const file = known ? await resolveMediaFile(dir, kind, id, fourth ?? '') : undefined;
     if (!file) throw notFound('No such media file.');
     return sendMediaFile(req, res, file, kind);
   }
 
   throw notFound('No such path.');
+}
+
+/** The record with this id, else the first in listing order with this name in any case. */
+function findEntry(catalogue: Catalogue, idOrName: string): CatalogueEntry | undefined {
+  const index = catalogue.indexById.get(idOrName);
+  return index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(idOrName.toLowerCase());
 }
 
 function sendList(
@@ -112,12 +128,8 @@ function sendList(
   lang: string | undefined,
   plan: Plan,
 ): void {
-  const { page, pagination } = selectPage(options.catalogue, positions, request, options.cursors);
-  const exercises = page.map((i) => toSummary(options.catalogue.entries[i]!, lang, plan));
-  sendCacheableJson(
-    req,
-    res,
-    { exercises, pagination },
-    { headers: { 'Content-Language': listLanguage(options.catalogue.languages, lang) }, etag: options.etags },
-  );
+  const catalogue = options.catalogue();
+  const { page, pagination } = selectPage(catalogue, positions, request, options.cursors);
+  const exercises = page.map((i) => toSummary(catalogue.entries[i]!, lang, plan));
+  sendCacheableJson(req, res, { exercises, pagination }, { headers: { 'Content-Language': listLanguage(catalogue.languages, lang) }, etag: options.etags });
 }

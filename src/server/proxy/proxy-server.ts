@@ -140,7 +140,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '' && second !== '.' && second !== '..') {
       const local =
         catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
-      if (local) return route(req, res, { catalogue, keys: options.keys, cursors: true, etags: true });
+      if (local) return route(req, res, { catalogue: () => catalogue, keys: options.keys, cursors: true, etags: true });
       const target = query ? `${path}?${query}` : path;
       const answer = await json.answer(target, answerKey(upstream.baseUrl, upstreamKey, path, query));
       note(answer.outcome, client);

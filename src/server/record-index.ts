@@ -1,0 +1,145 @@
+/**
+ * Where each record of a catalogue directory's exercises.jsonl lies, so that a run answered
+ * in-process reads a single record (`show`, a media request) from its own line instead of
+ * parsing and checking every record: with 873 records that was most of a `--catalogue … show`
+ * (about 50 ms here, docs/performance.md).
+ *
+ * Kept in the user cache directory (`catalogue-records/`), one file per catalogue and version
+ * of its exercises.jsonl (size, modification and change times, inode), and written only after a
+ * whole load found every line valid: so a record read through it is the one a whole load gives
+ * (the same line, checked the same way), and any change to the file makes the index unused
+ * until the next whole load writes a new one (the old one is replaced). A record whose line no
+ * longer reads back as that record, or any trouble with the index, means "cannot tell": the
+ * caller loads the whole catalogue, which says what is wrong. (Completion keeps indexes of its
+ * own, for a TAB: completion/catalogue-ids.ts.)
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CatalogueEntry } from '../catalogue/types.js';
+import { shortHash } from '../util/short-hash.js';
+import { replaceFileSync } from '../util/write-all.js';
+import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from './catalogue.js';
+
+/** Bumped when the file's shape changes: an index of another version is not used. */
+const FORMAT = 1;
+
+interface IndexFile {
+  format: number;
+  file: string;
+  version: string;
+  /** [id, byte offset, byte length] of every record's line. */
+  lines: [string, number, number][];
+  /** [lower-cased name, id]: the record /exercise/{name} answers with (the first in listing order). */
+  names: [string, string][];
+}
+
+/** Answers for one record, without the whole catalogue. */
+export interface RecordIndex {
+  /** The catalogue directory (absolute). */
+  dir: string;
+  /** The record with this id, else with this name in any case; null when there is none; undefined when it cannot tell. */
+  entry(idOrName: string): CatalogueEntry | null | undefined;
+  /** Whether a record has this id. */
+  hasId(id: string): boolean;
+}
+
+/** What names the version of exercises.jsonl: any write or replacement changes it. */
+function versionOf(file: string): string | undefined {
+  try {
+    const stat = statSync(file);
+    return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index of `file` (one per catalogue, whatever its version) in `indexDir`. */
+function indexPath(indexDir: string, file: string): string {
+  return join(indexDir, `${shortHash(file)}.json`);
+}
+
+/** Reads `length` bytes at `offset` of `file`; undefined when they cannot all be read. */
+function readSpan(file: string, [offset, length]: LineSpan): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const bytes = Buffer.alloc(length);
+    if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
+    return bytes.toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The index of the catalogue in `dir`, when there is one for exercises.jsonl as it is now. */
+export function openRecordIndex(indexDir: string, dir: string): RecordIndex | undefined {
+  let file: string;
+  let root: string;
+  let index: IndexFile;
+  try {
+    ({ root, file } = catalogueFile(dir));
+    index = JSON.parse(readFileSync(indexPath(indexDir, file), 'utf8')) as IndexFile;
+  } catch {
+    return undefined;
+  }
+  if (index.format !== FORMAT || index.file !== file || index.version !== versionOf(file)) return undefined;
+  if (!Array.isArray(index.lines) || !Array.isArray(index.names)) return undefined;
+  const lines = new Map<string, LineSpan>();
+  for (const [id, offset, length] of index.lines) lines.set(id, [offset, length]);
+  const names = new Map(index.names);
+
+  const byId = (id: string): CatalogueEntry | undefined => {
+    const span = lines.get(id);
+    const raw = span && readSpan(file, span);
+    if (raw === undefined) return undefined;
+    try {
+      const entry = parseCatalogueLine(raw, span![0] === 0, file);
+      return entry?.id === id ? entry : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    dir: root,
+    entry(idOrName) {
+      if (lines.has(idOrName)) return byId(idOrName);
+      const id = names.get(idOrName.toLowerCase());
+      return id === undefined ? null : byId(id);
+    },
+    hasId: (id) => lines.has(id),
+  };
+}
+
+/**
+ * Writes the index of a catalogue just loaded whole, when exercises.jsonl is still the version
+ * that was read (`version`, taken before the read). Best effort: without a writable cache
+ * directory, the next run loads the whole catalogue again.
+ */
+export function writeRecordIndex(indexDir: string, catalogue: Catalogue, spans: ReadonlyMap<string, LineSpan>, version: string | undefined): void {
+  try {
+    const { file } = catalogueFile(catalogue.dir);
+    if (version === undefined || versionOf(file) !== version) return;
+    const index: IndexFile = {
+      format: FORMAT,
+      file,
+      version,
+      lines: [...spans].map(([id, [offset, length]]) => [id, offset, length]),
+      names: [...catalogue.byLowerName].map(([name, entry]) => [name, entry.id]),
+    };
+    mkdirSync(indexDir, { recursive: true, mode: 0o700 });
+    replaceFileSync(indexPath(indexDir, file), [JSON.stringify(index)], 0o600);
+  } catch {
+    // no index: the catalogue is read whole next time too
+  }
+}
+
+/** The version to pass to writeRecordIndex: read before the catalogue is. */
+export function catalogueVersion(dir: string): string | undefined {
+  try {
+    return versionOf(catalogueFile(dir).file);
+  } catch {
+    return undefined;
+  }
+}
