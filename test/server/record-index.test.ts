@@ -62,6 +62,20 @@ describe('the record index of an in-process catalogue', () => {
     expect(await next.readWhole()).toBe(true);
   });
 
+  it('answers media requests through it: the file of a known id, 404 for an unknown one', async () => {
+    const dir = sampleCatalogueDir();
+    const indexDir = join(tempDir('exercises-record-index-'), 'catalogue-records');
+    await get(inProcessDispatcher({ dir, recordIndexDir: indexDir }), '/exercise/Plank');
+    const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
+    const video = await next.request({ path: '/videos/Plank/premium/demo.mp4', method: 'GET', headers: { 'x-api-key': PREMIUM_KEY } });
+    const chunks: Buffer[] = [];
+    for await (const chunk of video.body as Readable) chunks.push(chunk as Buffer);
+    expect(video.statusCode).toBe(200);
+    expect(Buffer.concat(chunks).equals(readFileSync(join(dir, 'videos', 'Plank', 'premium', 'demo.mp4')))).toBe(true);
+    expect((await get(next, '/videos/No_Such_Thing/premium/demo.mp4')).status).toBe(404);
+    expect(await next.readWhole()).toBe(false);
+  });
+
   it('reads records past a BOM and CRLF line ends the same way', async () => {
     const { dir, indexDir } = setUp((text) => `\uFEFF${text.replace(/\n/g, '\r\n')}`);
     const first = inProcessDispatcher({ dir, recordIndexDir: indexDir });
