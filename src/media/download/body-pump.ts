@@ -1,9 +1,9 @@
 /**
  * The body pump: copies a response body into a SinkWriter. Chunks that arrive while a write is
- * under way are gathered and go out together in the next one (one writev per batch on a file),
- * so a fast connection costs a few system calls per megabyte, not one per socket read; the
- * body is paused while more than `highWaterMark` bytes wait, which bounds the memory a download
- * holds whatever the connection's speed.
+ * under way are gathered into a batch buffer and go out together in the next one (one write
+ * per batch on a file), so a fast connection costs a few system calls per megabyte, not one per
+ * socket read; the body is paused while both batch buffers are taken, which bounds the memory
+ * a download holds whatever the connection's speed.
  *
  * The body arrives through a BodySource: callbacks a transport drives (onData returning false
  * to pause, then resume()). A Node Readable is one (readableSource); a transport that hands over
@@ -14,6 +14,7 @@ import { type Readable, finished } from 'node:stream';
 import { MAGIC_BYTES } from '../verify.js';
 import type { BodyControl, BodySource } from '../../http/body-source.js';
 import type { SinkWriter } from './sink.js';
+import { BATCH_BYTES, giveBackBatchBuffer, takeBatchBuffer } from './batch-buffers.js';
 
 export type { BodyConsumer, BodySource } from '../../http/body-source.js';
 
@@ -60,13 +61,16 @@ export function readableSource(body: Readable): BodySource {
 export interface PumpOptions {
   /** Each chunk's size as it arrives (progress). */
   onChunk?(bytes: number): void;
-  /** Judges the first MAGIC_BYTES (or the whole body, if shorter) before any byte is written; throws to refuse. */
+  /**
+   * Judges the first bytes (at least MAGIC_BYTES, or the whole body if shorter) before any byte
+   * is written; throws to refuse. Called synchronously with a view it must not keep.
+   */
   checkHead?(first: Buffer): void;
   /** The most bytes this body may bring; one more and the pump stops and rejects with tooLarge(). */
   maxBytes?: number;
   tooLarge?(): Error;
-  /** Bytes waiting to be written before the body is paused. */
-  highWaterMark?: number;
+  /** The size of each of the two batch buffers (default BATCH_BYTES): the most one write carries. */
+  batchBytes?: number;
 }
 
 export interface PumpResult {
@@ -77,27 +81,28 @@ export interface PumpResult {
 }
 
 /**
- * 1 MiB: a batch is written in one system call while the socket fills the next one, and a
- * download holds at most about twice this (one batch being written, one gathering). 4 MiB was
- * measured too: no faster, and 15 MB more peak RSS over four concurrent downloads.
- */
-export const PUMP_HIGH_WATER_MARK = 1024 * 1024;
-
-/**
  * Copies `source` into `writer`. A failure of the source is not thrown: the bytes that arrived
  * are written (they become the resume point) and the failure is returned as `sourceError`. A
  * failure of the writer, `checkHead` refusing the first bytes or the body passing `maxBytes`
  * rejects, after the write under way (if any) has finished, so the sink may close its file.
+ *
+ * Each chunk is copied into one of two batch buffers (batch-buffers.ts): one is written while
+ * the other fills, and the body is paused while both are full. So a download holds two buffers
+ * whatever the connection's speed, each write is one buffer (one system call), and no chunk of
+ * the body outlives the call that brought it: the socket's reads die young, where V8's cheap
+ * minor collections free them (read-garbage.ts), instead of piling up until a full collection.
  */
 export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOptions = {}): Promise<PumpResult> {
   return new Promise((resolve, reject) => {
-    const highWaterMark = options.highWaterMark ?? PUMP_HIGH_WATER_MARK;
+    const size = Math.max(options.batchBytes ?? BATCH_BYTES, MAGIC_BYTES);
+    /** The buffer filling, the one free for the next swap (none while a write is under way), and the one being written. */
+    let gather: Buffer | undefined = takeBatchBuffer(size);
+    let spare: Buffer | undefined = takeBatchBuffer(size);
+    let inFlight: Buffer | undefined;
+    let filled = 0;
+    /** What did not fit while both buffers were taken, in order (the source was asked to pause). */
+    let pending: Buffer[] = [];
     let checking = options.checkHead !== undefined;
-    let head: Buffer[] = [];
-    let headBytes = 0;
-    let queue: Buffer[] = [];
-    let queued = 0;
-    let inFlight = 0;
     let writing = false;
     let paused = false;
     let sourceDone = false;
@@ -108,13 +113,20 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
     let received = 0;
     let control: BodyControl | undefined;
 
+    /** The buffers go back for the next download: nothing writes them any more. */
+    const giveBack = (): void => {
+      for (const buffer of [gather, spare]) if (buffer) giveBackBatchBuffer(buffer);
+      gather = spare = undefined;
+    };
     const settleIfIdle = (): void => {
       if (settled || writing) return;
       if (failed) {
         settled = true;
+        giveBack();
         reject(failure);
-      } else if (sourceDone && queue.length === 0) {
+      } else if (sourceDone && filled === 0 && pending.length === 0) {
         settled = true;
+        giveBack();
         resolve(sourceError === undefined ? { received } : { received, sourceError });
       }
     };
@@ -122,8 +134,8 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       if (!failed) {
         failed = true;
         failure = err;
-        queue = [];
-        queued = 0;
+        filled = 0;
+        pending = [];
         if (!sourceDone) {
           sourceDone = true;
           control?.destroy();
@@ -131,68 +143,82 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       }
       settleIfIdle();
     };
+    /** Copies what fits of `chunk` into the gathering buffer; returns the rest, if any. */
+    const copyIn = (chunk: Buffer): Buffer | undefined => {
+      const n = Math.min(chunk.length, size - filled);
+      chunk.copy(gather!, filled, 0, n);
+      filled += n;
+      return n < chunk.length ? chunk.subarray(n) : undefined;
+    };
+    const takePending = (): void => {
+      while (pending.length > 0 && filled < size) {
+        const rest = copyIn(pending[0]!);
+        if (rest) pending[0] = rest;
+        else pending.shift();
+      }
+    };
     const flush = (): void => {
-      if (failed || writing || queue.length === 0) {
+      if (failed || writing || checking || filled === 0) {
         settleIfIdle();
         return;
       }
-      const batch = queue;
-      inFlight = queued;
-      queue = [];
-      queued = 0;
+      const batch = gather!.subarray(0, filled);
+      inFlight = gather;
+      gather = spare;
+      spare = undefined;
+      filled = 0;
+      takePending();
       writing = true;
-      writer.write(batch, (err) => {
+      writer.write([batch], (err) => {
         writing = false;
-        inFlight = 0;
+        spare = inFlight;
+        inFlight = undefined;
         if (err) {
           fail(err);
           return;
         }
-        if (paused && !sourceDone && queued < highWaterMark) {
+        flush();
+        if (paused && !sourceDone && pending.length === 0) {
           paused = false;
           control?.resume();
         }
-        flush();
       });
     };
-    const enqueue = (chunk: Buffer): void => {
-      queue.push(chunk);
-      queued += chunk.length;
-      flush();
-    };
-    /** Judges and queues the held first bytes; false when they were refused. */
+    /** Judges the first bytes gathered; false when they were refused. */
     const releaseHead = (): boolean => {
-      const first = head.length === 1 ? head[0]! : Buffer.concat(head);
-      head = [];
       checking = false;
       try {
-        options.checkHead!(first);
+        options.checkHead!(gather!.subarray(0, filled));
       } catch (err) {
         fail(err);
         return false;
       }
-      enqueue(first);
       return true;
     };
 
     control = source.start({
       onData(chunk) {
-        if (failed) return false;
+        if (failed || settled) return false;
         if (chunk.length === 0) return true;
         received += chunk.length;
-        options.onChunk?.(chunk.length);
         if (options.maxBytes !== undefined && received > options.maxBytes) {
+          options.onChunk?.(chunk.length);
           fail(options.tooLarge?.() ?? new Error(`The body passed ${options.maxBytes} bytes.`));
           return false;
         }
-        if (checking) {
-          head.push(chunk);
-          headBytes += chunk.length;
-          if (headBytes >= MAGIC_BYTES && !releaseHead()) return false;
+        if (pending.length > 0) {
+          pending.push(chunk);
         } else {
-          enqueue(chunk);
+          const rest = copyIn(chunk);
+          if (rest) pending.push(rest);
         }
-        if (queued + inFlight >= highWaterMark) {
+        // Told only once the chunk is ours: a listener that cancels the body (an abort) ends it
+        // from inside this call, and the chunk is then written with the rest.
+        options.onChunk?.(chunk.length);
+        if (failed) return false;
+        if (checking && filled >= MAGIC_BYTES && !releaseHead()) return false;
+        flush();
+        if (pending.length > 0) {
           paused = true;
           return false;
         }
@@ -201,15 +227,19 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       onEnd() {
         if (failed || sourceDone) return;
         sourceDone = true;
-        if (checking && headBytes > 0 && !releaseHead()) return;
-        settleIfIdle();
+        if (checking && filled > 0 && !releaseHead()) return;
+        flush();
       },
       onError(err) {
         if (failed || sourceDone) return;
         sourceDone = true;
         sourceError = err;
-        head = []; // first bytes still held were never judged: they are not kept
-        settleIfIdle();
+        if (checking) {
+          // First bytes still held were never judged: they are not kept.
+          filled = 0;
+          pending = [];
+        }
+        flush();
       },
     });
   });

@@ -11,8 +11,9 @@ import type { Validator } from './range-resume.js';
 export interface SinkWriter {
   /**
    * Writes `chunks` in order after all earlier bytes; `done` is called once they are held
-   * (on disk, or handed to the stream), always asynchronously, never twice. One write at a time:
-   * the next call comes only after `done`.
+   * (on disk, or taken by the stream), always asynchronously, never twice. One write at a time:
+   * the next call comes only after `done`. After `done` the writer keeps no reference to the
+   * chunks: the caller reuses their memory for the next bytes (body-pump.ts).
    */
   write(chunks: readonly Buffer[], done: (err?: Error | null) => void): void;
 }

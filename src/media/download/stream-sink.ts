@@ -26,7 +26,9 @@ export function streamSink(out: Writable): Sink {
       let flowing = true;
       for (const chunk of chunks) {
         written += chunk.length;
-        flowing = out.write(chunk);
+        // A copy: the stream may hold what it is given long after `done` (queued behind a slow
+        // reader, or passed on by reference as a PassThrough does), and the pump reuses its buffers.
+        flowing = out.write(Buffer.from(chunk));
       }
       if (flowing) {
         process.nextTick(done, null);
