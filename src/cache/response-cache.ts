@@ -13,8 +13,8 @@ import type { HeaderBag } from './headers.js';
 import { type EntryMeta, entryMetaFor, isFresh } from './freshness.js';
 import { recordIdKey, recordNameKey } from './keys.js';
 import { recordKeys } from './records.js';
-import { bucketNeedsCompacting, compactBucket, deleteEntry, removeContent } from './store-write.js';
-import { deleteEntrySync, linkEntrySync, writeEntrySync } from './store-write-sync.js';
+import { bucketNeedsCompacting, compactBucket, deleteEntry, removeContent, writeEntry } from './store-write.js';
+import { deleteEntrySync, linkEntrySync, linkIfStored } from './store-write-sync.js';
 import { StoreDir } from './store-dir.js';
 import { type Verified, readVerified } from './verified-entry.js';
 import { loadCacache } from '../vendor/cacache.js';
@@ -56,6 +56,9 @@ export interface ResponseCacheOptions {
 
 const MISS: CacheLookup = { status: 'miss' };
 
+/** An entry written: its content's integrity and size. */
+type Written = { integrity: string; size: number };
+
 export class ResponseCache {
   readonly path: string;
   private readonly log: (line: string) => void;
@@ -68,7 +71,9 @@ export class ResponseCache {
    * loop is over (by then the next request of a listing is out), and before anything reads the
    * store, so a read or a later write of a key always comes after them.
    */
-  private queued: Array<() => void> = [];
+  private queued: Array<() => unknown> = [];
+  /** Writes of new content under way on the thread pool (writeData), by key; settled, never rejected. */
+  private readonly pending = new Map<string, Promise<void>>();
   private scheduled = false;
   /** Bucket compactions under way (compactLater). */
   private compacting: Promise<void> = Promise.resolve();
@@ -87,6 +92,7 @@ export class ResponseCache {
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
     this.writeQueued();
+    await this.pending.get(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
@@ -110,13 +116,13 @@ export class ResponseCache {
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
     this.writeQueued();
-    const stored = this.store(key, body, options);
+    const stored = await this.store(key, body, options);
     await this.compacting;
     return stored;
   }
 
-  /** put(), synchronously (store-write-sync.ts): putLater() runs it for each queued answer. */
-  private store(key: string, body: unknown, options: StoreOptions): boolean {
+  /** put(), started now (writeData: done at once, or under way when it returns a promise): putLater() runs it for each queued answer. */
+  private store(key: string, body: unknown, options: StoreOptions): boolean | Promise<boolean> {
     this.dir.check();
     if (this.dir.unusable) {
       this.log(`cache: cannot store the answer for ${key}: the store at ${this.path} is unusable`);
@@ -127,15 +133,50 @@ export class ResponseCache {
       this.forget(key);
       return false;
     }
-    try {
-      this.dir.makePrivate();
-      writeEntrySync(this.path, key, Buffer.from(JSON.stringify(body)), meta);
-    } catch (err) {
+    const failed = (err: unknown): false => {
       this.log(`cache: cannot store the answer for ${key}: ${(err as Error).message}`);
       return false;
+    };
+    try {
+      this.dir.makePrivate();
+      const written = this.writeData(key, Buffer.from(JSON.stringify(body)), meta);
+      if (!(written instanceof Promise)) {
+        this.compactLater(key);
+        return true;
+      }
+      return written.then(() => {
+        this.compactLater(key);
+        return true;
+      }, failed);
+    } catch (err) {
+      return failed(err);
     }
-    this.compactLater(key);
-    return true;
+  }
+
+  /**
+   * Writes `data` under `key`. Bytes the store holds already (a listing fetched again) need only
+   * an index line, appended at once (store-write-sync.ts); new content makes a file and its
+   * directories, which cost the file system far more and may wait on its journal, so it is
+   * written on the thread pool (store-write.ts), where such a wait does not hold the event
+   * loop, behind any write of the same key still under way (reads wait for it too). Throws, or
+   * rejects, on a file-system error.
+   */
+  private writeData(key: string, data: Buffer, meta: EntryMeta): Written | Promise<Written> {
+    const before = this.pending.get(key);
+    if (before === undefined) {
+      const linked = linkIfStored(this.path, key, data, meta);
+      if (linked) return linked;
+    }
+    const write = (before ?? Promise.resolve()).then(() => writeEntry(this.path, key, data, meta));
+    const settled = write.then(
+      () => {},
+      () => {},
+    );
+    this.pending.set(key, settled);
+    void settled.then(() => {
+      if (this.pending.get(key) === settled) this.pending.delete(key);
+    });
+    return write;
   }
 
   /**
@@ -157,6 +198,7 @@ export class ResponseCache {
   /** Writes what putLater() queued (the run's exit awaits it). */
   async flush(): Promise<void> {
     this.writeQueued();
+    while (this.pending.size > 0) await Promise.all(this.pending.values());
     await this.compacting;
   }
 
@@ -176,6 +218,7 @@ export class ResponseCache {
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
     this.writeQueued();
+    await this.pending.get(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
@@ -197,6 +240,7 @@ export class ResponseCache {
   /** Forgets the answer stored under `key`, if any. */
   async delete(key: string): Promise<void> {
     this.writeQueued();
+    await this.pending.get(key);
     this.forget(key);
   }
 
@@ -226,7 +270,8 @@ export class ResponseCache {
     };
     try {
       this.dir.makePrivate();
-      const { integrity, size } = writeEntrySync(this.path, first, Buffer.from(JSON.stringify(record)), meta);
+      for (const key of others) await this.pending.get(key);
+      const { integrity, size } = await this.writeData(first, Buffer.from(JSON.stringify(record)), meta);
       for (const key of others) linkEntrySync(this.path, key, integrity, size, meta);
     } catch (err) {
       this.log(`cache: cannot store the record ${first}: ${(err as Error).message}`);

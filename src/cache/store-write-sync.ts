@@ -1,28 +1,21 @@
 /**
- * The response cache's own writes, synchronous: the format of store-write.ts (content renamed
- * into place from `tmp/`, then an index line appended to the key's bucket; cacache reads both),
- * with as few system calls as the format allows.
+ * The response cache's index writes, synchronous: an index line appended to a key's bucket in
+ * store-write.ts's format (cacache reads it), pointing at content already in the store. A
+ * listing fetched again (--refresh, an expired page) finds every page's bytes stored already:
+ * each page is then an existence check and three calls (open, write, close), where the
+ * thread-pool path of store-write.ts costs a dozen calls with their promises, FileHandles and
+ * hops, more than the writes themselves. New content (a file, its directories) stays on that
+ * path (ResponseCache.writeData): such calls may wait on the file system's journal, which must
+ * not hold the event loop while a listing's next answer is due.
  *
- * Why synchronous, and why not store-write.ts's promises: a listing of 800 pages writes 800
- * entries while it waits for the next page, and on its thread-pool path each entry cost more
- * in promises, FileHandles and hops than in the writes themselves (a dozen calls a page). Here an
- * entry is an existence check of its content, four calls to write content that is not there
- * yet (open, write, close, rename), and three to append its index line (open, write, close). Directories are made only when a write finds one missing (ENOENT), so a store in use
- * costs no mkdir. The CLI runs these while it waits for an answer (ResponseCache.putLater); the
- * team proxy keeps store-write.ts's asynchronous path, as a server must.
- *
- * The order keeps the store consistent whenever the process dies: content is complete under
- * its final name before any index line names it, and a torn index line is ignored by every
- * reader (its hash does not match). What a crash can leave is content no line names, which
- * `cacache verify` reclaims and nothing reads.
- *
- * Files are created 0600 and directories 0700 (the umask can only take bits away); the one
- * file of the store another writer makes, a bucket rewritten by cacache's compaction, is made
- * 0600 after it (store-write.ts compactBucket).
+ * A bucket's directory is made only when the append finds it missing (ENOENT), so a store in
+ * use costs no mkdir. Buckets are created 0600 and directories 0700 (the umask can only take
+ * bits away); the one file of the store another writer makes, a bucket rewritten by cacache's
+ * compaction, is made 0600 after it (store-write.ts compactBucket). A line torn by a crash is
+ * ignored by every reader (its hash does not match).
  */
-import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { bucketPath, contentPath } from './store-read.js';
 import { contentDigest, indexLine } from './store-write.js';
 
@@ -46,29 +39,6 @@ function withDir<T>(dir: string, act: () => T): T {
   }
 }
 
-/** Writes `data` as content unless the same bytes are there already; resolves to its integrity. */
-function writeContentSync(dir: string, data: Buffer): string {
-  const digest = contentDigest(data);
-  const target = contentPath(dir, digest);
-  if (existsSync(target)) return digest.integrity;
-  const tmpDir = join(dir, 'tmp');
-  const tmp = join(tmpDir, randomUUID());
-  const fd = withDir(tmpDir, () => openSync(tmp, 'wx', 0o600));
-  try {
-    try {
-      writeAll(fd, data);
-    } finally {
-      closeSync(fd);
-    }
-    // Another writer may have put the same bytes there meanwhile: the same content either way.
-    withDir(dirname(target), () => renameSync(tmp, target));
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  return digest.integrity;
-}
-
 /** Appends one index line to `key`'s bucket. */
 function appendIndexSync(dir: string, key: string, line: string): void {
   const bucket = bucketPath(dir, key);
@@ -80,11 +50,16 @@ function appendIndexSync(dir: string, key: string, line: string): void {
   }
 }
 
-/** Stores `data` under `key` with `metadata`; returns its integrity (SRI string) and size. Throws on a file-system error. */
-export function writeEntrySync(dir: string, key: string, data: Buffer, metadata: unknown): { integrity: string; size: number } {
-  const integrity = writeContentSync(dir, data);
-  appendIndexSync(dir, key, indexLine(key, integrity, data.length, metadata));
-  return { integrity, size: data.length };
+/**
+ * When the store holds `data` already (a page fetched again), points `key` at it with
+ * `metadata` and returns its integrity and size; else writes nothing and returns undefined
+ * (new content is store-write.ts writeEntry's). Throws on a file-system error.
+ */
+export function linkIfStored(dir: string, key: string, data: Buffer, metadata: unknown): { integrity: string; size: number } | undefined {
+  const digest = contentDigest(data);
+  if (!existsSync(contentPath(dir, digest))) return undefined;
+  appendIndexSync(dir, key, indexLine(key, digest.integrity, data.length, metadata));
+  return { integrity: digest.integrity, size: data.length };
 }
 
 /** Points `key` at content already in the store (the same bytes under another key). */
