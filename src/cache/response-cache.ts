@@ -5,16 +5,18 @@
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
  * to `log` (--verbose), never a failed command. The directory's checks are store-dir.ts's,
  * the verified read of one entry verified-entry.ts's, the format's reads and writes
- * store-read.ts's and store-write.ts's. One job, the store's policy (what is fresh, what is
- * kept, when a write waits), hence a little over 250 lines.
+ * store-read.ts's, store-write.ts's and store-write-sync.ts's, when and how a write happens
+ * store-writes.ts's. One job, the store's policy (what is fresh, what is kept and under which
+ * keys), hence a little over 250 lines.
  */
 import { bytesUnder, clearStore } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
 import { type EntryMeta, entryMetaFor, isFresh } from './freshness.js';
 import { recordIdKey, recordNameKey } from './keys.js';
 import { recordKeys } from './records.js';
-import { bucketNeedsCompacting, compactBucket, deleteEntry, removeContent, writeEntry } from './store-write.js';
-import { deleteEntrySync, linkEntrySync, linkIfStored } from './store-write-sync.js';
+import { deleteEntry, removeContent } from './store-write.js';
+import { deleteEntrySync, linkEntrySync } from './store-write-sync.js';
+import { StoreWrites } from './store-writes.js';
 import { StoreDir } from './store-dir.js';
 import { type Verified, readVerified } from './verified-entry.js';
 import { loadCacache } from '../vendor/cacache.js';
@@ -56,9 +58,6 @@ export interface ResponseCacheOptions {
 
 const MISS: CacheLookup = { status: 'miss' };
 
-/** An entry written: its content's integrity and size. */
-type Written = { integrity: string; size: number };
-
 export class ResponseCache {
   readonly path: string;
   private readonly log: (line: string) => void;
@@ -66,22 +65,14 @@ export class ResponseCache {
   private readonly bucketBytes = new Map<string, number>();
   /** The directory's checks and permissions (store-dir.ts). */
   private readonly dir: StoreDir;
-  /**
-   * Writes putLater() queued, in order: written together once the current turn of the event
-   * loop is over (by then the next request of a listing is out), and before anything reads the
-   * store, so a read or a later write of a key always comes after them.
-   */
-  private queued: Array<() => unknown> = [];
-  /** Writes of new content under way on the thread pool (writeData), by key; settled, never rejected. */
-  private readonly pending = new Map<string, Promise<void>>();
-  private scheduled = false;
-  /** Bucket compactions under way (compactLater). */
-  private compacting: Promise<void> = Promise.resolve();
+  /** When and how writes happen (store-writes.ts). */
+  private readonly writes: StoreWrites;
 
   private constructor(dir: string, options: ResponseCacheOptions) {
     this.path = dir;
     this.log = options.log ?? (() => {});
     this.dir = new StoreDir(dir, this.log);
+    this.writes = new StoreWrites(dir, this.log);
   }
 
   /** The store in `dir` (created on the first write). Does no I/O. */
@@ -91,8 +82,7 @@ export class ResponseCache {
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
-    this.writeQueued();
-    await this.pending.get(key);
+    await this.writes.settled(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
@@ -115,13 +105,13 @@ export class ResponseCache {
    * already there is dropped. Resolves to whether it was stored.
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
-    this.writeQueued();
+    this.writes.runQueued();
     const stored = await this.store(key, body, options);
-    await this.compacting;
+    await this.writes.compacted();
     return stored;
   }
 
-  /** put(), started now (writeData: done at once, or under way when it returns a promise): putLater() runs it for each queued answer. */
+  /** put(), started now (done at once, or under way when it returns a promise: store-writes.ts): putLater() runs it for each queued answer. */
   private store(key: string, body: unknown, options: StoreOptions): boolean | Promise<boolean> {
     this.dir.check();
     if (this.dir.unusable) {
@@ -139,7 +129,7 @@ export class ResponseCache {
     };
     try {
       this.dir.makePrivate();
-      const written = this.writeData(key, Buffer.from(JSON.stringify(body)), meta);
+      const written = this.writes.write(key, Buffer.from(JSON.stringify(body)), meta);
       if (!(written instanceof Promise)) {
         this.compactLater(key);
         return true;
@@ -154,61 +144,18 @@ export class ResponseCache {
   }
 
   /**
-   * Writes `data` under `key`. Bytes the store holds already (a listing fetched again) need only
-   * an index line, appended at once (store-write-sync.ts); new content makes a file and its
-   * directories, which cost the file system far more and may wait on its journal, so it is
-   * written on the thread pool (store-write.ts), where such a wait does not hold the event
-   * loop, behind any write of the same key still under way (reads wait for it too). Throws, or
-   * rejects, on a file-system error.
-   */
-  private writeData(key: string, data: Buffer, meta: EntryMeta): Written | Promise<Written> {
-    const before = this.pending.get(key);
-    if (before === undefined) {
-      const linked = linkIfStored(this.path, key, data, meta);
-      if (linked) return linked;
-    }
-    const write = (before ?? Promise.resolve()).then(() => writeEntry(this.path, key, data, meta));
-    const settled = write.then(
-      () => {},
-      () => {},
-    );
-    this.pending.set(key, settled);
-    void settled.then(() => {
-      if (this.pending.get(key) === settled) this.pending.delete(key);
-    });
-    return write;
-  }
-
-  /**
    * Stores as put() does, later: the answer goes to the user first, and is written once this
    * turn of the event loop is over, while the next request of a listing is out (a listing of 800
    * pages never waits for a write between its requests). flush(), which the run's exit awaits,
    * writes what is still queued; a failed write is logged and lost, as with put().
    */
   putLater(key: string, body: unknown, options: StoreOptions): void {
-    this.queued.push(() => this.store(key, body, options));
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // Two turns: undici writes the next request of a listing from an Immediate queued after this
-    // one (it lets an idle keep-alive socket show a close first), so one turn would write
-    // before the request goes out, the second writes while its answer is awaited.
-    setImmediate(() => setImmediate(() => this.writeQueued()));
+    this.writes.later(() => this.store(key, body, options));
   }
 
   /** Writes what putLater() queued (the run's exit awaits it). */
   async flush(): Promise<void> {
-    this.writeQueued();
-    while (this.pending.size > 0) await Promise.all(this.pending.values());
-    await this.compacting;
-  }
-
-  /** Runs the queued writes, oldest first; each logs its own failure. */
-  private writeQueued(): void {
-    this.scheduled = false;
-    if (this.queued.length === 0) return;
-    const writes = this.queued;
-    this.queued = [];
-    for (const write of writes) write();
+    await this.writes.flush();
   }
 
   /**
@@ -217,8 +164,7 @@ export class ResponseCache {
    * a miss when the entry is gone or corrupt (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
-    this.writeQueued();
-    await this.pending.get(key);
+    await this.writes.settled(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
@@ -232,15 +178,14 @@ export class ResponseCache {
       } catch (err) {
         this.log(`cache: cannot refresh the answer for ${key}: ${(err as Error).message}`);
       }
-      await this.compacting;
+      await this.writes.compacted();
     }
     return { status: 'fresh', body: found.body, storedAt: options.now };
   }
 
   /** Forgets the answer stored under `key`, if any. */
   async delete(key: string): Promise<void> {
-    this.writeQueued();
-    await this.pending.get(key);
+    await this.writes.settled(key);
     this.forget(key);
   }
 
@@ -251,7 +196,7 @@ export class ResponseCache {
    * validators belong to URLs, so a record keeps none.
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
-    this.writeQueued();
+    this.writes.runQueued();
     this.dir.check();
     if (this.dir.unusable) return false;
     const keys = recordKeys(scope, record);
@@ -270,15 +215,15 @@ export class ResponseCache {
     };
     try {
       this.dir.makePrivate();
-      for (const key of others) await this.pending.get(key);
-      const { integrity, size } = await this.writeData(first, Buffer.from(JSON.stringify(record)), meta);
+      for (const key of others) await this.writes.settled(key);
+      const { integrity, size } = await this.writes.write(first, Buffer.from(JSON.stringify(record)), meta);
       for (const key of others) linkEntrySync(this.path, key, integrity, size, meta);
     } catch (err) {
       this.log(`cache: cannot store the record ${first}: ${(err as Error).message}`);
       return false;
     }
     for (const key of keys) this.compactLater(key);
-    await this.compacting;
+    await this.writes.compacted();
     return true;
   }
 
@@ -344,15 +289,10 @@ export class ResponseCache {
     }
   }
 
-  /**
-   * Compacts `key`'s bucket after a write when a read found it grown (store-write.ts, through
-   * cacache: rare), one at a time, behind the writes; flush() waits for it.
-   */
+  /** Compacts `key`'s bucket after a write when a read found it grown (store-writes.ts); flush() waits for it. */
   private compactLater(key: string): void {
-    const seen = this.bucketBytes.get(key);
+    this.writes.compact(key, this.bucketBytes.get(key));
     this.bucketBytes.delete(key);
-    if (seen === undefined || !bucketNeedsCompacting(seen)) return;
-    this.compacting = this.compacting.then(() => this.safely(`compact the entry for ${key}`, undefined, () => compactBucket(this.path, key)));
   }
 
   private async safely<T>(what: string, fallback: T, work: () => Promise<T>): Promise<T> {
