@@ -46,14 +46,16 @@ export function median(xs) {
 /**
  * Runs every case `warmups + runs` times, round by round; odd rounds go in reverse order so
  * no case always runs first. Returns the timed samples (ms) per case. `node`: the Node binary
- * to run them with (default: this one).
+ * to run them with (default: this one). A case may bring its own `env`, and a `before()` run
+ * untimed ahead of each of its runs (to empty a cache, say).
  */
 export async function interleaved(cases, { runs, warmups, env, node }) {
   const samples = cases.map(() => []);
   const forward = cases.map((_, j) => j);
   for (let i = 0; i < warmups + runs; i++) {
     for (const j of i % 2 === 0 ? forward : [...forward].reverse()) {
-      const { ms } = await timeNode(cases[j].args, env, { node });
+      await cases[j].before?.();
+      const { ms } = await timeNode(cases[j].args, cases[j].env ?? env, { node });
       if (i >= warmups) samples[j].push(ms);
     }
   }

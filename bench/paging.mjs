@@ -12,14 +12,18 @@
  *   node bench/bare-client.cjs undici page …           (undici as the CLI loads it, one keep-alive Agent)
  *   node bench/bare-client.cjs http page …             (node:http, one keep-alive Agent)
  *   exercises ids --all --limit 25 --format jsonl      (the built CLI, bin/exercises.js), with
- *     --refresh (every page from the server, written to the response cache), --no-cache, and
- *     from the cache (every run after the first)
+ *     --refresh (every page from the server, written to the response cache: the content is
+ *     there from the run before, each page adds an index line), --refresh into an emptied
+ *     cache (a first run: every content file and directory made anew), --no-cache, and from
+ *     the cache (every run after the first)
  *
  * and prints medians and the ratios against the targets (to the node:http loop). All outputs
  * are checked to hold the same number of lines before timing.
  *
- * Usage: npm run build && node bench/paging.mjs [--runs 7] [--size 20000] [--limit 25] [--node <path>]
- *        (--node: the Node binary the measured processes run, e.g. one kept by .ci/run)
+ * Usage: npm run build && node bench/paging.mjs [--runs 7] [--size 20000] [--limit 25] [--node <path>] [--compare <dir>]
+ *        (--node: the Node binary the measured processes run, e.g. one kept by .ci/run;
+ *        --compare: another built checkout, e.g. main built in another folder, whose CLI cases
+ *        run interleaved with these, marked [compare], sharing their cache directories)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +40,7 @@ const { values: flags } = parseArgs({
     size: { type: 'string', default: '20000' },
     limit: { type: 'string', default: '25' },
     node: { type: 'string' },
+    compare: { type: 'string' },
   },
 });
 const runs = Number(flags.runs);
@@ -82,12 +87,16 @@ const seededFrom = writeCatalogue(catalogueDir);
 const { createCatalogueServer } = await import(join(root, 'dist', 'server', 'catalogue-server.js'));
 const server = await createCatalogueServer({ dir: catalogueDir, host: '127.0.0.1', port: 0 });
 const apiKey = 'sandbox-premium';
-const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
+const homeEnv = (dir) => ({ PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), XDG_CACHE_HOME: join(dir, '.cache') });
+const env = homeEnv(home);
+/** The first-run case's own home, whose cache is emptied before each of its runs. */
+const firstHome = join(work, 'first-run-home');
+mkdirSync(firstHome);
 
 const bare = join(root, 'bench', 'bare-client.cjs');
 /** `exercises ids --all` over the whole catalogue as JSON lines, with `flags`. */
-const idsAll = (...flags) => [
-  join(root, 'bin', 'exercises.js'),
+const idsAll = (from, ...flags) => [
+  join(from, 'bin', 'exercises.js'),
   'ids',
   '--all',
   ...flags,
@@ -100,38 +109,51 @@ const idsAll = (...flags) => [
   '--api-key',
   apiKey,
 ];
-const cases = [
-  { name: 'node:http keep-alive loop', args: [bare, 'http', 'page', server.url, apiKey, String(limit)] },
-  { name: 'undici keep-alive loop', args: [bare, 'undici', 'page', server.url, apiKey, String(limit)] },
+/** The CLI's cases for the build in `from` (this tree, or --compare's), names ending in `tag`. */
+const cliCases = (from, tag) => [
   {
     // --refresh: every page fetched from the server (and written to the response cache), as on
     // a first run; without it every run after the first is answered from the cache.
-    name: 'exercises ids --all --refresh',
-    args: idsAll('--refresh'),
+    name: `ids --all --refresh${tag}`,
+    args: idsAll(from, '--refresh'),
     target: REFRESH_TARGET,
   },
   {
-    name: 'exercises ids --all --no-cache',
-    args: idsAll('--no-cache'),
+    // The same into an empty cache: a first run, every content file and directory made anew.
+    name: `ids --all --refresh, empty cache${tag}`,
+    args: idsAll(from, '--refresh'),
+    env: homeEnv(firstHome),
+    before: () => rmSync(join(firstHome, '.cache'), { recursive: true, force: true }),
+    target: REFRESH_TARGET,
+  },
+  {
+    name: `ids --all --no-cache${tag}`,
+    args: idsAll(from, '--no-cache'),
     target: TARGET,
   },
   {
-    name: 'exercises ids --all (cached)',
-    args: idsAll(),
+    name: `ids --all (cached)${tag}`,
+    args: idsAll(from),
   },
+];
+const cases = [
+  { name: 'node:http keep-alive loop', args: [bare, 'http', 'page', server.url, apiKey, String(limit)] },
+  { name: 'undici keep-alive loop', args: [bare, 'undici', 'page', server.url, apiKey, String(limit)] },
+  ...cliCases(root, ''),
+  ...(flags.compare ? cliCases(flags.compare, ' [compare]') : []),
 ];
 
 try {
   // Same work on both sides, or the comparison means nothing.
   const counts = [];
-  for (const c of cases) counts.push((await timeNode(c.args, env, { countLines: true, node })).lines);
+  for (const c of cases) counts.push((await timeNode(c.args, c.env ?? env, { countLines: true, node })).lines);
   if (counts.some((n) => n !== size)) throw new Error(`expected ${size} lines from each, got ${counts.join(' and ')}`);
 
   const samples = await interleaved(cases, { runs, warmups, env, node });
   const pages = Math.ceil(size / limit);
   console.log(`paging: ${size} exercises, --limit ${limit} (${pages} requests), median of ${runs} runs each (interleaved), node ${nodeVersion}`);
   console.log(`catalogue: ${seededFrom} repeated\n`);
-  const failed = !printVerdicts(cases, samples, { extra: { title: 'µs/page', cell: (m) => ((m * 1000) / pages).toFixed(0) } });
+  const failed = !printVerdicts(cases, samples, { nameWidth: 34, extra: { title: 'µs/page', cell: (m) => ((m * 1000) / pages).toFixed(0) } });
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server.close();

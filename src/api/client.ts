@@ -65,6 +65,12 @@ export interface ApiClientOptions {
   noteLanguage?: (asked: string, answered: string) => void;
 }
 
+/** An answer's body, and whether it is the very body checked as it arrived (then not checked again). */
+interface Checked {
+  body: unknown;
+  checked: boolean;
+}
+
 export class ApiClient {
   readonly baseUrl: URL;
   private readonly makeTransport: () => Promise<Transport>;
@@ -112,10 +118,12 @@ export class ApiClient {
   /**
    * One JSON GET through the response cache (src/cache/cached-get.ts). `check` returns the
    * problems of a body; a body with any is never stored. `record` names the exercise a record
-   * request asks for, so a full record cached from any answer serves it.
+   * request asks for, so a full record cached from any answer serves it. `checked` says the
+   * body is the one `check` passed as it arrived (a cached one has not been checked in this run).
    */
-  private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<unknown> {
+  private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<Checked> {
     const query = toQuery(params);
+    let checked: unknown;
     const fetch = async (validators: Validators): Promise<FetchResult> => {
       const conditional: Record<string, string> = {};
       if (validators.etag !== undefined) conditional['if-none-match'] = validators.etag;
@@ -124,20 +132,23 @@ export class ApiClient {
       if (answer.status === 200) {
         const problems = check(answer.body);
         if (problems.length > 0) throw malformed(what, problems);
+        checked = answer.body;
       }
       return answer;
     };
     const cache = this.cache;
-    if (!cache) {
+    // --no-cache reads and writes nothing, so it needs no cache key either (a listing would build 800).
+    if (!cache || cache.mode === 'no-cache') {
       const answer = await fetch({});
+      if (cache) this.log?.(outcomeLine('bypassed', what, params.lang));
       this.languageOf(params, contentLanguage(answer.headers));
-      return answer.status === 200 ? answer.body : undefined;
+      return { body: answer.status === 200 ? answer.body : undefined, checked: answer.status === 200 };
     }
     const url = resolveUrl(this.baseUrl, path, query);
     const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: this.keyHash(), record, what, fetch });
     this.log?.(outcomeLine(answer.outcome, what, params.lang));
     this.languageOf(params, answer.language);
-    return answer.body;
+    return { body: answer.body, checked: checked !== undefined && checked === answer.body };
   }
 
   /** Tells noteLanguage what an answer to a request naming a language was in. */
@@ -147,15 +158,16 @@ export class ApiClient {
 
   private async list(path: string, params: QueryParams): Promise<ListResponse> {
     const what = `GET ${path}`;
-    let body: unknown;
+    let answer: Checked;
     try {
-      body = await this.get(path, params, what, listResponseProblems);
+      answer = await this.get(path, params, what, listResponseProblems);
     } catch (err) {
       throw err instanceof BudgetExceededError && this.pagesAnswered > 0
         ? stoppedAtBudget(err, this.pagesAnswered, this.cache !== undefined && this.cache.mode !== 'no-cache')
         : err;
     }
-    const problems = listResponseProblems(body);
+    const body = answer.body;
+    const problems = answer.checked ? [] : listResponseProblems(body);
     if (problems.length > 0) throw malformed(what, problems);
     this.pagesAnswered += 1;
     return body as ListResponse;
@@ -175,9 +187,9 @@ export class ApiClient {
   async getExercise(idOrName: string, options: { lang?: string } = {}): Promise<ExerciseRecord> {
     const path = `/exercise/${pathSegment(idOrName)}`;
     const what = `GET ${path}`;
-    let body: unknown;
+    let answer: Checked;
     try {
-      body = await this.get(path, { lang: options.lang }, what, recordProblems, idOrName);
+      answer = await this.get(path, { lang: options.lang }, what, recordProblems, idOrName);
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new NotFoundError(`No exercise has the id or name "${idOrName}".`, {
@@ -187,7 +199,8 @@ export class ApiClient {
       }
       throw err;
     }
-    const problems = recordProblems(body);
+    const body = answer.body;
+    const problems = answer.checked ? [] : recordProblems(body);
     if (problems.length > 0) throw malformed(what, problems);
     return body as ExerciseRecord;
   }

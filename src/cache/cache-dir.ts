@@ -62,14 +62,3 @@ export function makePrivateDir(dir: string): void {
   const stat = statSync(dir);
   if ((stat.mode & 0o077) !== 0 && (process.getuid === undefined || stat.uid === process.getuid())) chmodSync(dir, 0o700);
 }
-
-/** Files just written, made 0600 whatever the umask; one already gone (a concurrent clear) is skipped. */
-export function keepFilesPrivate(files: readonly string[]): void {
-  for (const file of files) {
-    try {
-      chmodSync(file, 0o600);
-    } catch {
-      // nothing left to keep private
-    }
-  }
-}

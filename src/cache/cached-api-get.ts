@@ -8,7 +8,7 @@
  */
 import type { ExerciseSummary, ListResponse } from '../catalogue/types.js';
 import { type CacheMode, type CacheOutcome, type CachedAnswer, type FetchResult, type Validators, cachedGet } from './cached-get.js';
-import { cacheKey, cacheScope } from './keys.js';
+import { cacheScope, scopedCacheKey } from './keys.js';
 import { isFullRecord } from './records.js';
 import type { CacheLookup, ResponseCache } from './response-cache.js';
 
@@ -63,7 +63,7 @@ export function cachedApiGet(cache: ClientCache, get: ApiGet): Promise<CachedAns
   const store = cache.store;
   return cachedGet({
     cache: store,
-    key: cacheKey({ ...scope, path: url.pathname, query: url.searchParams }),
+    key: scopedCacheKey(recordScope, url.pathname, url.searchParams),
     mode: cache.mode,
     ttlMs: cache.ttlMs,
     fetch: get.fetch,

@@ -85,8 +85,13 @@ export interface RequestKeyInput extends ScopeInput {
 
 /** The key of one GET: its scope, path and canonical query. */
 export function cacheKey(input: RequestKeyInput): string {
-  const query = canonicalQuery(input.query);
-  return `${KEY_VERSION} GET ${cacheScope(input)} ${input.path}${query ? `?${query}` : ''}`;
+  return scopedCacheKey(cacheScope(input), input.path, input.query);
+}
+
+/** cacheKey() with its scope (cacheScope()) already made: a listing asks for hundreds of keys in one scope. */
+export function scopedCacheKey(scope: string, path: string, query: QueryInput | undefined): string {
+  const canonical = canonicalQuery(query);
+  return `${KEY_VERSION} GET ${scope} ${path}${canonical ? `?${canonical}` : ''}`;
 }
 
 /**

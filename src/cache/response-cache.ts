@@ -5,16 +5,18 @@
  * optimisation: a store that cannot be read or written is a miss or a skipped write, told
  * to `log` (--verbose), never a failed command. The directory's checks are store-dir.ts's,
  * the verified read of one entry verified-entry.ts's, the format's reads and writes
- * store-read.ts's and store-write.ts's. One job, the store's policy (what is fresh, what is
- * kept, when a write waits), hence a little over 250 lines.
+ * store-read.ts's, store-write.ts's and store-write-sync.ts's, when and how a write happens
+ * store-writes.ts's. One job, the store's policy (what is fresh, what is kept and under which
+ * keys), hence a little over 250 lines.
  */
 import { bytesUnder, clearStore } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
 import { type EntryMeta, entryMetaFor, isFresh } from './freshness.js';
 import { recordIdKey, recordNameKey } from './keys.js';
 import { recordKeys } from './records.js';
-import { readStoreEntry } from './store-read.js';
-import { compactIfLarge, deleteEntry, linkEntry, removeContent, writeEntry } from './store-write.js';
+import { deleteEntry, removeContent } from './store-write.js';
+import { deleteEntrySync, linkEntrySync } from './store-write-sync.js';
+import { StoreWrites } from './store-writes.js';
 import { StoreDir } from './store-dir.js';
 import { type Verified, readVerified } from './verified-entry.js';
 import { loadCacache } from '../vendor/cacache.js';
@@ -63,13 +65,14 @@ export class ResponseCache {
   private readonly bucketBytes = new Map<string, number>();
   /** The directory's checks and permissions (store-dir.ts). */
   private readonly dir: StoreDir;
-  /** Writes under way from putLater(), by key: a later write of a key waits for the earlier one, a read for both. */
-  private readonly pending = new Map<string, Promise<boolean>>();
+  /** When and how writes happen (store-writes.ts). */
+  private readonly writes: StoreWrites;
 
   private constructor(dir: string, options: ResponseCacheOptions) {
     this.path = dir;
     this.log = options.log ?? (() => {});
     this.dir = new StoreDir(dir, this.log);
+    this.writes = new StoreWrites(dir, this.log);
   }
 
   /** The store in `dir` (created on the first write). Does no I/O. */
@@ -79,7 +82,7 @@ export class ResponseCache {
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
-    await this.pending.get(key);
+    await this.writes.settled(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
@@ -102,6 +105,14 @@ export class ResponseCache {
    * already there is dropped. Resolves to whether it was stored.
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
+    this.writes.runQueued();
+    const stored = await this.store(key, body, options);
+    await this.writes.compacted();
+    return stored;
+  }
+
+  /** put(), started now (done at once, or under way when it returns a promise: store-writes.ts): putLater() runs it for each queued answer. */
+  private store(key: string, body: unknown, options: StoreOptions): boolean | Promise<boolean> {
     this.dir.check();
     if (this.dir.unusable) {
       this.log(`cache: cannot store the answer for ${key}: the store at ${this.path} is unusable`);
@@ -109,34 +120,42 @@ export class ResponseCache {
     }
     const meta = entryMetaFor(options.headers, options.now);
     if (!meta) {
-      await this.forget(key);
+      this.forget(key);
       return false;
     }
-    return this.safely(`store the answer for ${key}`, false, async () => {
+    const failed = (err: unknown): false => {
+      this.log(`cache: cannot store the answer for ${key}: ${(err as Error).message}`);
+      return false;
+    };
+    try {
       this.dir.makePrivate();
-      const { integrity } = await writeEntry(this.path, key, Buffer.from(JSON.stringify(body)), meta);
-      this.dir.keepPrivate(key, integrity);
-      await this.compact(key);
-      return true;
-    });
+      const written = this.writes.write(key, Buffer.from(JSON.stringify(body)), meta);
+      if (!(written instanceof Promise)) {
+        this.compactLater(key);
+        return true;
+      }
+      return written.then(() => {
+        this.compactLater(key);
+        return true;
+      }, failed);
+    } catch (err) {
+      return failed(err);
+    }
   }
 
   /**
-   * Stores as put() does, without waiting: the answer goes to the user while it is written (a
-   * listing of 800 pages no longer waits for 800 writes between its requests). flush(), which
-   * the run's exit awaits, waits for every write; a failed write is logged and lost, as with put().
+   * Stores as put() does, later: the answer goes to the user first, and is written once this
+   * turn of the event loop is over, while the next request of a listing is out (a listing of 800
+   * pages never waits for a write between its requests). flush(), which the run's exit awaits,
+   * writes what is still queued; a failed write is logged and lost, as with put().
    */
   putLater(key: string, body: unknown, options: StoreOptions): void {
-    const write = (this.pending.get(key) ?? Promise.resolve(true)).then(() => this.put(key, body, options));
-    this.pending.set(key, write);
-    void write.finally(() => {
-      if (this.pending.get(key) === write) this.pending.delete(key);
-    });
+    this.writes.later(() => this.store(key, body, options));
   }
 
-  /** Waits for every write putLater() started. */
+  /** Writes what putLater() queued (the run's exit awaits it). */
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all(this.pending.values());
+    await this.writes.flush();
   }
 
   /**
@@ -145,24 +164,29 @@ export class ResponseCache {
    * a miss when the entry is gone or corrupt (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
+    await this.writes.settled(key);
     this.dir.check();
     if (this.dir.unusable) return MISS;
     const found = await this.read(key);
     if (!found) return MISS;
     const meta = entryMetaFor(options.headers, options.now, found.meta);
-    if (!meta) await this.forget(key);
+    if (!meta) this.forget(key);
     else {
-      await this.safely(`refresh the answer for ${key}`, undefined, async () => {
-        await linkEntry(this.path, key, found.entry.integrity, found.data.length, meta);
-        await this.compact(key);
-      });
+      try {
+        linkEntrySync(this.path, key, found.entry.integrity, found.data.length, meta);
+        this.compactLater(key);
+      } catch (err) {
+        this.log(`cache: cannot refresh the answer for ${key}: ${(err as Error).message}`);
+      }
+      await this.writes.compacted();
     }
     return { status: 'fresh', body: found.body, storedAt: options.now };
   }
 
   /** Forgets the answer stored under `key`, if any. */
   async delete(key: string): Promise<void> {
-    await this.forget(key);
+    await this.writes.settled(key);
+    this.forget(key);
   }
 
   /**
@@ -172,12 +196,13 @@ export class ResponseCache {
    * validators belong to URLs, so a record keeps none.
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
+    this.writes.runQueued();
     this.dir.check();
     if (this.dir.unusable) return false;
     const keys = recordKeys(scope, record);
     const full = entryMetaFor(options.headers, options.now);
     if (!full) {
-      for (const key of keys) await this.forget(key);
+      for (const key of keys) this.forget(key);
       return false;
     }
     const [first, ...others] = keys;
@@ -188,17 +213,18 @@ export class ResponseCache {
       ...(full.noCache ? { noCache: true } : {}),
       ...(full.language !== undefined ? { language: full.language } : {}),
     };
-    return this.safely(`store the record ${first}`, false, async () => {
+    try {
       this.dir.makePrivate();
-      const { integrity, size } = await writeEntry(this.path, first, Buffer.from(JSON.stringify(record)), meta);
-      this.dir.keepPrivate(first, integrity);
-      for (const key of others) {
-        await linkEntry(this.path, key, integrity, size, meta);
-        this.dir.keepPrivate(key);
-      }
-      for (const key of keys) await this.compact(key);
-      return true;
-    });
+      for (const key of others) await this.writes.settled(key);
+      const { integrity, size } = await this.writes.write(first, Buffer.from(JSON.stringify(record)), meta);
+      for (const key of others) linkEntrySync(this.path, key, integrity, size, meta);
+    } catch (err) {
+      this.log(`cache: cannot store the record ${first}: ${(err as Error).message}`);
+      return false;
+    }
+    for (const key of keys) this.compactLater(key);
+    await this.writes.compacted();
+    return true;
   }
 
   /**
@@ -215,6 +241,7 @@ export class ResponseCache {
 
   /** Location, number of entries, bytes on disk and the oldest entry's time. */
   async info(): Promise<CacheInfo> {
+    await this.flush();
     this.dir.check(true);
     const { default: cacache } = await loadCacache();
     const listed = Object.values(await cacache.ls(this.path));
@@ -229,6 +256,7 @@ export class ResponseCache {
    * what a late writer added (ENOTEMPTY). Resolves to the files it could not remove (0 as a rule).
    */
   async clear(): Promise<number> {
+    await this.flush();
     this.dir.check(true);
     return clearStore(this.path);
   }
@@ -252,16 +280,18 @@ export class ResponseCache {
     this.bucketBytes.delete(key);
   }
 
-  /** Deletes `key` if it is stored (no deletion line written for what was never there). */
-  private async forget(key: string): Promise<void> {
-    const result = await readStoreEntry(this.path, key).catch(() => undefined);
-    if (!result || result.status === 'missing') return;
-    await this.safely(`drop the entry for ${key}`, undefined, () => deleteEntry(this.path, key));
+  /** Deletes `key` if it has ever been stored (no deletion line written for what was never there). */
+  private forget(key: string): void {
+    try {
+      deleteEntrySync(this.path, key);
+    } catch (err) {
+      this.log(`cache: cannot drop the entry for ${key}: ${(err as Error).message}`);
+    }
   }
 
-  private async compact(key: string): Promise<void> {
-    const seen = this.bucketBytes.get(key);
-    if (seen !== undefined) await compactIfLarge(this.path, key, seen);
+  /** Compacts `key`'s bucket after a write when a read found it grown (store-writes.ts); flush() waits for it. */
+  private compactLater(key: string): void {
+    this.writes.compact(key, this.bucketBytes.get(key));
     this.bucketBytes.delete(key);
   }
 

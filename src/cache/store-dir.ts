@@ -1,12 +1,11 @@
 /**
  * The response cache's directory: checked once before it is used (cache-dir.ts: no planted
- * symlink, no file in its place), made private (0700) before the first write, and each file a
- * write made kept 0600 whatever the umask.
+ * symlink, no file in its place) and made private (0700) before the first write (the files in it
+ * are made 0600 by the writes themselves: store-write-sync.ts).
  */
 import { dirname } from 'node:path';
 import type { CacheDirError } from '../errors.js';
-import { checkCacheRoot, checkOwnDir, keepFilesPrivate, makePrivateDir } from './cache-dir.js';
-import { bucketPath, contentPath, pickDigest } from './store-read.js';
+import { checkCacheRoot, checkOwnDir, makePrivateDir } from './cache-dir.js';
 
 export class StoreDir {
   /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
@@ -43,11 +42,5 @@ export class StoreDir {
     if (this.madePrivate) return;
     makePrivateDir(this.path);
     this.madePrivate = true;
-  }
-
-  /** The files a write made, 0600 whatever the umask (cacache leaves them to it). */
-  keepPrivate(key: string, integrity?: string): void {
-    const digest = integrity === undefined ? undefined : pickDigest(integrity);
-    keepFilesPrivate([bucketPath(this.path, key), ...(digest ? [contentPath(this.path, digest)] : [])]);
   }
 }

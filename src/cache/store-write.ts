@@ -15,7 +15,7 @@
  * made 0700 and files 0600, whatever the umask (cache-dir.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { contentPath, bucketPath, pickDigest } from './store-read.js';
 import { loadCacacheIndex } from '../vendor/cacache.js';
@@ -29,10 +29,22 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
+/** The sha512 digest of `data` as cacache names it: where its content goes, and its integrity, `sha512-<base64>`. */
+export function contentDigest(data: Buffer): { algorithm: 'sha512'; base64: string; integrity: string } {
+  const base64 = createHash('sha512').update(data).digest('base64');
+  return { algorithm: 'sha512', base64, integrity: `sha512-${base64}` };
+}
+
+/** The line appended to a bucket for `key`: `\n<sha1 of the JSON>\t<JSON>` (a null integrity forgets the key). */
+export function indexLine(key: string, integrity: string | null, size: number | undefined, metadata: unknown): string {
+  const json = JSON.stringify({ key, integrity, time: Date.now(), size, metadata });
+  return `\n${createHash('sha1').update(json).digest('hex')}\t${json}`;
+}
+
 /** Writes `data` as content (see above) and returns its integrity, `sha512-<base64>`. */
 async function writeContent(dir: string, data: Buffer): Promise<string> {
-  const base64 = createHash('sha512').update(data).digest('base64');
-  const target = contentPath(dir, { algorithm: 'sha512', base64 });
+  const digest = contentDigest(data);
+  const target = contentPath(dir, digest);
   if (!(await exists(target))) {
     const tmpDir = join(dir, 'tmp');
     await mkdir(tmpDir, { recursive: true, mode: 0o700 });
@@ -46,15 +58,14 @@ async function writeContent(dir: string, data: Buffer): Promise<string> {
       await rm(tmp, { force: true });
     }
   }
-  return `sha512-${base64}`;
+  return digest.integrity;
 }
 
 /** Appends an index line for `key` (a null integrity forgets it). */
 async function insertIndex(dir: string, key: string, integrity: string | null, size: number | undefined, metadata: unknown): Promise<void> {
   const bucket = bucketPath(dir, key);
   await mkdir(dirname(bucket), { recursive: true, mode: 0o700 });
-  const json = JSON.stringify({ key, integrity, time: Date.now(), size, metadata });
-  await appendFile(bucket, `\n${createHash('sha1').update(json).digest('hex')}\t${json}`, { mode: 0o600 });
+  await appendFile(bucket, indexLine(key, integrity, size, metadata), { mode: 0o600 });
 }
 
 /** Stores `data` under `key` with `metadata`; resolves to its integrity (SRI string) and size. */
@@ -84,9 +95,15 @@ export async function removeContent(dir: string, integrity: string): Promise<voi
   if (digest) await rm(contentPath(dir, digest), { force: true });
 }
 
-/** Rewrites `key`'s bucket to its newest line once repeated refreshes have grown it (through cacache: rare). */
-export async function compactIfLarge(dir: string, key: string, bucketBytes: number): Promise<void> {
-  if (bucketBytes <= COMPACT_BUCKET_BYTES) return;
+/** Whether a bucket of this size has seen enough rewrites of its key to be compacted. */
+export function bucketNeedsCompacting(bucketBytes: number): boolean {
+  return bucketBytes > COMPACT_BUCKET_BYTES;
+}
+
+/** Rewrites `key`'s bucket to its newest line (through cacache: rare). */
+export async function compactBucket(dir: string, key: string): Promise<void> {
   const index = await loadCacacheIndex();
   await index.compact(dir, key, (a, b) => a.key === b.key);
+  // cacache writes the new bucket as the umask lets it.
+  await chmod(bucketPath(dir, key), 0o600);
 }

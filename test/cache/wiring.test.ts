@@ -148,6 +148,28 @@ describe('the response cache in use', () => {
     expect(await cost(() => run(h, ['show', 'Barbell_Bench_Press']))).toBe(1);
   });
 
+  it('--no-cache says so with --verbose, page by page, and still refuses a malformed page', async () => {
+    const h = home();
+    const paged = await run(h, ['--verbose', '--no-cache', 'ids', '--max', '10', '--limit', '5', '--format', 'jsonl']);
+    expect(paged.code).toBe(0);
+    expect(paged.stdout.trim().split('\n')).toHaveLength(10);
+    expect(paged.stderr.match(/^miss \(--no-cache\): GET \/exercise\/exerciseIds$/gm)).toHaveLength(2);
+    const broken = await startServer({
+      intercept: (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ exercises: [{ name: 'no id' }], pagination: { total: 1 } }));
+        return true;
+      },
+    });
+    try {
+      const bad = await runInProcess(['--no-cache', 'ids'], { env: { HOME: h, EXERCISES_BASE_URL: broken.url, EXERCISES_API_KEY: PREMIUM_KEY } });
+      expect(bad.code).toBe(6);
+      expect(bad.stderr).toMatch(/exerciseIds/);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('writes no key text anywhere in the cache directory', async () => {
     const h = home();
     await run(h, ['show', 'Barbell_Bench_Press']);
