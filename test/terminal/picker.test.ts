@@ -133,8 +133,9 @@ describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
 
   it('with nothing known it says so, and lists the exercises only when asked, naming the cost', async () => {
     const t = terminal(['show'], serverEnv(server));
-    const offer = await t.waitFor('No exercises are known yet');
-    expect(offer).toMatch(/List every exercise id \(exercises ids --all\): one request per \d+ exercises/);
+    // The question and its explanation may reach the screen in separate writes: wait for the whole offer.
+    const offer = await t.waitFor(/List every exercise id \(exercises ids --all\): one request per \d+ exercises/);
+    expect(offer).toContain('No exercises are known yet');
     expect(server.requests).toHaveLength(0); // nothing spent before the answer
     t.keys('Enter');
     await t.waitFor('Pick an exercise to show');
