@@ -107,4 +107,5 @@ try {
 } finally {
   await server.close();
   rmSync(nodeCacheCli, { force: true });
+  rmSync(home, { recursive: true, force: true });
 }
