@@ -5,7 +5,7 @@
  * (in-process.ts: --sandbox and --catalogue), so both answer alike.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Catalogue, CatalogueError, type LineSpan, loadCatalogue, readCatalogue } from './catalogue.js';
+import { type Catalogue, CatalogueError, type LineSpan, readCatalogue } from './catalogue.js';
 import { catalogueVersion, openRecordIndex, writeRecordIndex } from './record-index.js';
 import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';
@@ -75,7 +75,7 @@ export interface CatalogueHandler {
 export async function createCatalogueHandler(options: CatalogueHandlerOptions): Promise<CatalogueHandler> {
   const { recordIndexDir } = options;
   const index = recordIndexDir !== undefined ? openRecordIndex(recordIndexDir, options.dir) : undefined;
-  let loaded: Catalogue | undefined = index || recordIndexDir !== undefined ? undefined : await loadCatalogue(options.dir);
+  let loaded: Catalogue | undefined;
   /** The whole catalogue, loaded on first use; its record index written then, when one is kept. */
   const whole = (): Catalogue => {
     if (loaded) return loaded;
@@ -86,7 +86,7 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
     if (!index) writeRecordIndex(recordIndexDir, loaded, spans, version);
     return loaded;
   };
-  // Without a usable index, loaded now, so a broken catalogue fails the first request as it fails `serve`'s start.
+  // Without a usable index (always for `serve`), loaded now: a broken catalogue fails `serve`'s start, or the first request.
   if (!index) whole();
   const keys = options.keys ?? { ...SANDBOX_KEYS };
   const cursors = options.cursors ?? true;
