@@ -1,16 +1,16 @@
 /**
- * `serve --upstream <url> [dir]`: the pull-through caching proxy (src/server/proxy). This file
+ * `serve --upstream <url> [dir]`: the pull-through caching proxy (src/proxy). This file
  * only gathers what it needs: the upstream key (EXERCISES_UPSTREAM_KEY, an owner-only
  * --upstream-key-file, or the stored key — never a flag value), the clients' keys (--key,
  * an owner-only --keys-file), the shared cache and ledger of this user, the budget in force.
  */
 import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import { readOwnerOnlyFile, parseKeyFile, parseKeysFile } from '../server/proxy/secret-files.js';
+import { readOwnerOnlyFile, parseKeyFile, parseKeysFile } from '../proxy/secret-files.js';
 import { readStoredConfig } from '../config/store.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { join } from 'node:path';
-import { createProxyServer } from '../server/proxy/proxy-server.js';
+import { createProxyServer } from '../proxy/proxy-server.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/paths.js';
 
 type Plan = 'free' | 'premium';

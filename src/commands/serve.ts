@@ -10,7 +10,7 @@ import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
 import { collect, intArg } from './shared/values.js';
 import { runUpstream } from './serve-upstream.js';
-import { readOwnerOnlyFile, parseKeysFile } from '../server/proxy/secret-files.js';
+import { readOwnerOnlyFile, parseKeysFile } from '../proxy/secret-files.js';
 import { createCatalogueServer } from '../server/catalogue-server.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
 import { isLoopbackHost } from '../util/url-policy.js';

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CATALOGUE_FILE } from '../server/catalogue.js';
+import { CATALOGUE_FILE } from '../catalogue/load.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { ExerciseEntry } from './engine.js';
 import { idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';

@@ -10,7 +10,7 @@ import { cacheRoot, httpCacheDir } from '../cache/paths.js';
 import { readIdIndex } from '../completion/id-index.js';
 import { type PickCandidate, candidateOf, mergeCandidates } from './candidates.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
-import { loadCatalogue } from '../server/catalogue.js';
+import { loadCatalogue } from '../catalogue/load.js';
 import { cachedExercises } from './cached-listings.js';
 
 export interface KnownExercises {

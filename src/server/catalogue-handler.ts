@@ -5,7 +5,7 @@
  * (in-process.ts: --sandbox and --catalogue), so both answer alike.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Catalogue, CatalogueError, type LineSpan, readCatalogue } from './catalogue.js';
+import { type Catalogue, CatalogueError, type LineSpan, readCatalogue } from '../catalogue/load.js';
 import { catalogueVersion, openRecordIndex, writeRecordIndex } from './record-index.js';
 import { HttpError, sendError } from './http-error.js';
 import type { Plan } from './records.js';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { shortHash } from '../util/short-hash.js';
 import { replaceFileSync } from '../util/write-all.js';
-import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from './catalogue.js';
+import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
 
 /** Bumped when the file's shape changes: an index of another version is not used. */
 const FORMAT = 1;

@@ -4,7 +4,7 @@
  * stays one segment, and an encoded slash can never climb directories in a media path.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue } from '../catalogue/load.js';
 import type { RecordIndex } from './record-index.js';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { parseQueryFilter, matchesFilter } from './filters.js';

@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ProxyServer, type ProxyServerOptions, createProxyServer } from '../../src/server/proxy/proxy-server.js';
+import { type ProxyServer, type ProxyServerOptions, createProxyServer } from '../../src/proxy/proxy-server.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 

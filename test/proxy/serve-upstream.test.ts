@@ -6,7 +6,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseKeysFile, readOwnerOnlyFile } from '../../src/server/proxy/secret-files.js';
+import { parseKeysFile, readOwnerOnlyFile } from '../../src/proxy/secret-files.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { type CliResult, isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';

@@ -9,7 +9,7 @@ import { appendFileSync, chmodSync, cpSync, readFileSync, readdirSync, writeFile
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CatalogueError } from '../../src/server/catalogue.js';
+import { CatalogueError } from '../../src/catalogue/load.js';
 import { inProcessDispatcher } from '../../src/server/in-process.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { FREE_KEY, PREMIUM_KEY } from '../helpers/server.js';

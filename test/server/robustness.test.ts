@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogueError } from '../../src/server/catalogue.js';
+import { CatalogueError } from '../../src/catalogue/load.js';
 import { createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { FREE_KEY, startServer, type CatalogueServer } from '../helpers/server.js';

@@ -3,7 +3,7 @@
  * outcome and bytes served. The month's upstream requests come from the ledger (shared with
  * other processes and replicas), not from here.
  */
-import type { LedgerUsage } from '../../cache/ledger.js';
+import type { LedgerUsage } from '../cache/ledger.js';
 import type { Outcome } from './answers.js';
 
 export class ProxyStats {

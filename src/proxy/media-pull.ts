@@ -14,11 +14,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join, sep } from 'node:path';
-import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../../catalogue/media.js';
-import { MEDIA_SIZE_CAP_BYTES } from '../../defaults.js';
-import { BudgetExceededError, NetworkError } from '../../errors.js';
-import { notFound } from '../http-error.js';
-import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../media.js';
+import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../catalogue/media.js';
+import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
+import { BudgetExceededError, NetworkError } from '../errors.js';
+import { notFound } from '../server/http-error.js';
+import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
 

@@ -5,8 +5,8 @@
  * the world has already leaked. A file never echoes a key back in an error message.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { UsageError } from '../../errors.js';
-import type { Plan } from '../records.js';
+import { UsageError } from '../errors.js';
+import type { Plan } from '../server/records.js';
 
 export const PLANS: readonly Plan[] = ['free', 'premium'];
 

@@ -11,9 +11,9 @@
  * answer time (plan-filter.ts), never stored per client.
  */
 import type CachePolicy from 'http-cache-semantics';
-import { canonicalQuery, keyHash } from '../../cache/keys.js';
-import { readStoreEntry } from '../../cache/store-read.js';
-import { deleteEntry, linkEntry, removeContent, writeEntry } from '../../cache/store-write.js';
+import { canonicalQuery, keyHash } from '../cache/keys.js';
+import { readStoreEntry } from '../cache/store-read.js';
+import { deleteEntry, linkEntry, removeContent, writeEntry } from '../cache/store-write.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
 const KEY_VERSION = 'proxy-v1';

@@ -8,7 +8,7 @@
  * Only a complete 200 whose body parses as JSON is ever stored.
  */
 import type CachePolicy from 'http-cache-semantics';
-import { BudgetExceededError, NetworkError } from '../../errors.js';
+import { BudgetExceededError, NetworkError } from '../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import type { AnswerStore, StoredAnswer } from './answer-store.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';

@@ -6,7 +6,7 @@
  * bytes differ. A premium client gets the upstream's bytes untouched.
  */
 import { createHash } from 'node:crypto';
-import type { Plan } from '../records.js';
+import type { Plan } from '../server/records.js';
 import type { ProxyAnswer } from './answers.js';
 
 const PREMIUM_FIELDS = ['premiumImages', 'premiumVideos'] as const;

@@ -14,21 +14,21 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { keyHash } from '../../cache/keys.js';
-import { escapeUnsafe } from '../../util/text.js';
-import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue.js';
-import { HttpError, notFound, sendError, sendJson } from '../http-error.js';
-import type { Plan } from '../records.js';
-import { ALLOWED_METHODS, parseTarget, route } from '../router.js';
+import { keyHash } from '../cache/keys.js';
+import { escapeUnsafe } from '../util/text.js';
+import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
+import { HttpError, notFound, sendError, sendJson } from '../server/http-error.js';
+import type { Plan } from '../server/records.js';
+import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
 import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
 import { AnswerStore, answerKey } from './answer-store.js';
-import { loadCachePolicy } from '../../vendor/http-cache-semantics.js';
+import { loadCachePolicy } from '../vendor/http-cache-semantics.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { forPlan } from './plan-filter.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
-import { listenOn } from '../listen.js';
+import { listenOn } from '../server/listen.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;

@@ -6,8 +6,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { validateCatalogueEntry, ValidationError } from '../catalogue/validate.js';
-import type { CatalogueEntry } from '../catalogue/types.js';
+import { validateCatalogueEntry, ValidationError } from './validate.js';
+import type { CatalogueEntry } from './types.js';
 import { UsageError } from '../errors.js';
 
 export const CATALOGUE_FILE = 'exercises.jsonl';

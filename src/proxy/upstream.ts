@@ -8,13 +8,13 @@
  * Reservations are chained in this process (one ledger lock at a time): a burst of distinct
  * misses would otherwise contend for the same lock file and back off against each other.
  */
-import { keyHash } from '../../cache/keys.js';
-import { Ledger, type LedgerUsage } from '../../cache/ledger.js';
+import { keyHash } from '../cache/keys.js';
+import { Ledger, type LedgerUsage } from '../cache/ledger.js';
 import type { Readable } from 'node:stream';
-import { Transport, type ResponseHeaders } from '../../http/transport.js';
-import { bodyReadable } from '../../http/body-readable.js';
-import { readCapped } from '../../http/read-capped.js';
-import { JSON_SIZE_CAP } from '../../defaults.js';
+import { Transport, type ResponseHeaders } from '../http/transport.js';
+import { bodyReadable } from '../http/body-readable.js';
+import { readCapped } from '../http/read-capped.js';
+import { JSON_SIZE_CAP } from '../defaults.js';
 
 export interface UpstreamOptions {
   baseUrl: string;
