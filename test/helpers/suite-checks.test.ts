@@ -1,10 +1,13 @@
 /**
  * The suite's own checks: a tmux server left running is stopped and named (test/helpers/tmux.ts,
- * which every terminal test goes through), and the end-of-run leak check claims only names made
- * with a prefix the suite used (test/helpers/temp-prefixes.ts), never another program's file.
+ * which every terminal test goes through), the end-of-run leak check claims only names made
+ * with a prefix the suite used (test/helpers/temp-prefixes.ts), never another program's file,
+ * and a fake transport's answers no request asked for fail the test (httpmock.ts verify).
  */
 import { existsSync } from 'node:fs';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { FAKE_BASE_URL, httpmock } from './httpmock.js';
 import { madeWithPrefix, prefixesUsed, recordPrefix } from './temp-prefixes.js';
 import { tempDir, tempRoot } from './temp.js';
 import { HAVE_TMUX, stopAndFail, tmuxServer } from './tmux.js';
@@ -47,5 +50,21 @@ describe('names the leak check claims', () => {
     expect(madeWithPrefix('exercises-tricks-lu3EBK', used)).toBe(false);
     expect(madeWithPrefix('xAb12Cd', used)).toBe(false);
     expect(madeWithPrefix('tmux-0', used)).toBe(false);
+  });
+});
+
+describe('stubs of the fake transport', () => {
+  it('one no request asked for fails verify; once asked for, verify passes', async () => {
+    const http = httpmock();
+    try {
+      http.json('/exercise/Plank', { id: 'Plank' });
+      http.json('/exercise/Box_Jump', { id: 'Box_Jump' }, { times: Infinity });
+      await (await request(`${FAKE_BASE_URL}/exercise/Plank`, { dispatcher: http.agent })).body.text();
+      expect(() => http.verify()).toThrow(/1 interceptor is pending/);
+      await (await request(`${FAKE_BASE_URL}/exercise/Box_Jump`, { dispatcher: http.agent })).body.text();
+      expect(() => http.verify()).not.toThrow();
+    } finally {
+      await http.close();
+    }
   });
 });
