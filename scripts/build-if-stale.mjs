@@ -15,7 +15,7 @@
  *   root        the project to check (default: this script's project)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,6 +53,8 @@ if (reason === null) {
   console.log(`build: stale (${reason})`);
 } else {
   console.log(`build: stale (${reason}), building`);
+  // From clean: a file tsc once emitted for a source since deleted would stay the oldest output, and the build stale for ever.
+  for (const dir of OUTPUT_DIRS) rmSync(join(root, dir), { recursive: true, force: true });
   const npm = process.env.npm_execpath;
   // Under npm (pretest) its own CLI with this node; run by hand, the npm on PATH.
   const result = npm
