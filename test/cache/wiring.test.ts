@@ -5,7 +5,7 @@
  */
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
@@ -102,8 +102,14 @@ describe('the response cache in use', () => {
     await run(h, ['config', 'set', 'cache-ttl', '1s']);
     await run(h, ['ids', '--limit', '3']);
     expect(await cost(() => run(h, ['ids', '--limit', '3']))).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(await cost(() => run(h, ['ids', '--limit', '3']))).toBe(1);
+    // The clock moved past the time to live instead of waiting it out (timers stay real).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 1_100);
+      expect(await cost(() => run(h, ['ids', '--limit', '3']))).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps nothing answered with no-store', async () => {

@@ -45,8 +45,14 @@ export interface FakeRun extends TestContext {
 }
 
 const open: HttpMock[] = [];
-afterEach(async () => {
-  for (const mock of open.splice(0)) await mock.close();
+afterEach(async (ctx) => {
+  const mocks = open.splice(0);
+  try {
+    // Every stub used: checked on a passing test only (a failing one has said what went wrong).
+    if (ctx.task.result?.state !== 'fail') for (const mock of mocks) mock.verify();
+  } finally {
+    for (const mock of mocks) await mock.close();
+  }
 });
 
 /**

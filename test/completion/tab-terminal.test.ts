@@ -4,10 +4,9 @@
  * list of candidates holds each exercise once — the id, with the name beside it where the shell
  * shows descriptions (zsh, fish), never `Barbell\ Back\ Squat` next to `Barbell_Back_Squat`.
  */
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_TMUX, NO_TMUX_MESSAGE } from '../terminal/tmux.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 import { type ShellEnv, catalogueDir, hasShell, shellEnv } from './shell-driver.js';
 
 const RECORDS = [
@@ -24,46 +23,32 @@ const SHELLS = [
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A shell in tmux with the completion script loaded; `tab` types a line, presses TAB and gives the screen. */
-async function shellTerminal(c: (typeof SHELLS)[number], setup: ShellEnv, id: string) {
-  const socket = `ex-tab-${process.pid}-${id}`;
-  const tmux = (...args: string[]) =>
-    spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { TERM: 'xterm-256color', ...setup.env } });
+async function shellTerminal(c: (typeof SHELLS)[number], setup: ShellEnv) {
+  const server = tmuxServer(`exercises-tab-${c.shell}`, { TERM: 'xterm-256color', ...setup.env });
   const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  expect(tmux('new-session', '-d', '-s', 't', '-x', '80', '-y', '24', ...envArgs, c.start).status).toBe(0);
-  const screen = () => tmux('capture-pane', '-p', '-t', 't').stdout;
-  const until = async (pattern: RegExp, ms: number): Promise<void> => {
-    const end = Date.now() + ms;
-    while (!pattern.test(screen()) && Date.now() < end) await sleep(100);
-  };
-  await until(/\S/, 10_000); // the first prompt
+  server.exec('new-session', '-d', '-s', 't', '-x', '80', '-y', '24', ...envArgs, c.start);
+  const screen = () => server.run('capture-pane', '-p', '-t', 't').stdout;
+  await waitForScreen(screen, /\S/, 10_000); // the first prompt
   // Loaded when the shell has run the line and printed the marker (compinit takes a while on a busy machine).
-  tmux('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
-  await until(/^LOADED-OK$/m, 20_000);
+  server.exec('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
+  await waitForScreen(screen, /^LOADED-OK$/m, 20_000);
   return {
     /**
-     * Clears the line and the screen, types `line`, presses TAB `tabs` times; the screen then,
-     * once it shows `expected` (or after 10 s: a busy machine may be slow to run the CLI).
+     * Clears the line and the screen, types `line`, presses TAB `tabs` times; the screen once
+     * it shows `expected` (each TAB runs the CLI once: a busy machine may take seconds).
      */
-    async tab(line: string, tabs = 1, expected?: RegExp): Promise<string> {
-      tmux('send-keys', '-t', 't', 'C-u', 'C-l');
-      await sleep(300);
-      tmux('send-keys', '-t', 't', '-l', line);
-      for (let i = 0; i < tabs; i++) {
-        await sleep(300);
-        tmux('send-keys', '-t', 't', 'Tab');
-        // Until the candidates or the completed line show (each TAB runs the CLI once).
-        const deadline = Date.now() + 3_000;
-        const before = screen();
-        while (Date.now() < deadline && screen() === before) await sleep(100);
-        await sleep(400);
-      }
-      if (expected) await until(expected, 10_000);
-      return screen();
+    async tab(line: string, tabs: number, expected: RegExp): Promise<string> {
+      server.exec('send-keys', '-t', 't', 'C-u', 'C-l');
+      // Cleared: the prompt alone is left.
+      await waitForScreen(screen, (text) => text.split('\n').filter((l) => l.trim() !== '').length <= 1, 10_000);
+      server.exec('send-keys', '-t', 't', '-l', line);
+      await waitForScreen(screen, (text) => text.includes(line), 10_000);
+      // All at once: the shell reads them one after the other, each completion run to its end.
+      server.exec('send-keys', '-t', 't', ...Array.from({ length: tabs }, () => 'Tab'));
+      return waitForScreen(screen, expected, 15_000);
     },
-    close: () => void tmux('kill-server'),
+    close: () => server.kill(),
   };
 }
 
@@ -79,7 +64,7 @@ describe.skipIf(!HAVE_TMUX)('TAB completes exercise ids in a real terminal (tmux
       `${c.shell}: a name typed in any case completes to the id, and the list shows each exercise once`,
       async () => {
         const setup = await shellEnv(c.shell, { EXERCISES_CATALOGUE: dir });
-        const term = await shellTerminal(c, setup, c.shell);
+        const term = await shellTerminal(c, setup);
         try {
           // A name, typed with a backslash-escaped space, in lower case.
           const squat = /exercises show Barbell_Back_Squat\s*$/m;
@@ -103,7 +88,7 @@ describe.skipIf(!HAVE_TMUX)('TAB completes exercise ids in a real terminal (tmux
           expect(list.split('\n').filter((l) => l.includes('Back_Squat') && !l.includes('exercises show'))).toHaveLength(1);
         } finally {
           term.close();
-          await sleep(300);
+          // The shell may still be writing its history as it ends: retried.
           rmSync(setup.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
         }
       },

@@ -33,6 +33,12 @@ export interface HttpMock {
   requests(): string[];
   /** The headers of the n-th request (0-based). */
   headersOf(n: number): Record<string, string>;
+  /**
+   * Throws, naming them, when answers registered were not all asked for (each as many times as
+   * registered; an `Infinity` one at least once), as gh's httpmock Registry.Verify: a stub no
+   * request reached means the test did not test what it says. fakeRun() calls it after each test.
+   */
+  verify(): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +76,7 @@ export function httpmock(baseUrl = FAKE_BASE_URL): HttpMock {
       const headers = calls()[n]?.headers;
       return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
     },
+    verify: () => agent.assertNoPendingInterceptors(),
     close: () => agent.close(),
   };
 }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedHome, tempRoot } from './temp.js';
+import { tmuxDir } from './tmux-sockets.js';
 
 export { isolatedHome };
 
@@ -49,6 +50,8 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     NO_COLOR: '',
     LANG: 'C.UTF-8',
     TMPDIR: tempRoot(),
+    // tmux reads this, not TMPDIR: a tmux started with this environment keeps its socket under the root too.
+    TMUX_TMPDIR: tmuxDir(tempRoot()),
   };
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

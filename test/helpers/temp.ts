@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, inject } from 'vitest';
+import { recordPrefix } from './temp-prefixes.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,7 +27,10 @@ export function tempRoot(): string {
 
 /** A new empty directory under the run's temp root; `prefix` says what it is for. */
 export function tempDir(prefix = 'exercises-'): string {
-  return mkdtempSync(join(tempRoot(), prefix));
+  const root = tempRoot();
+  // Noted, so the end-of-run check knows the name if such a directory ever appears outside the root.
+  recordPrefix(root, prefix);
+  return mkdtempSync(join(root, prefix));
 }
 
 /** A private config/cache home so tests never read or write the developer's real settings. */

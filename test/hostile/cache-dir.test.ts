@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type HostileServer, json, listPage, startHostileServer } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { KEY, cli, filesUnder, tempDir, timed } from './support.js';
@@ -49,7 +49,8 @@ describe('cache clear with writers at work', () => {
     };
     const writers = [writer(), writer(), writer()];
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // The writers at work: their requests reaching the server (a whole `show` of all 12 ids at least).
+      await vi.waitUntil(() => server.count(/^\/exercise\/x\d+/) >= ids.length, { timeout: 20_000, interval: 50 });
       for (let i = 0; i < 15; i++) {
         const r = await run(['cache', 'clear']);
         expect(r.code, r.stderr).toBe(0);

@@ -5,13 +5,13 @@
  * zsh, bash and fish (driven in tmux) leaves the window title and the screen alone, shows no
  * colour, and runs nothing. Skipped, with a message, where tmux or a shell is missing.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ID_INDEX_MAX_BYTES, appendIdIndex, readIdIndex } from '../../src/completion/id-index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { hasShell, shellEnv } from '../completion/shell-driver.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, settledScreen, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 import { tempDir } from './support.js';
 
 const scratch = tempDir('hostile-tab-');
@@ -65,10 +65,9 @@ describe('the completion index', () => {
   });
 });
 
-const tmuxMissing = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status !== 0;
-if (tmuxMissing) console.warn('completion-terminal: tmux not installed, the terminal cases are skipped (apt-get install -y tmux)');
+if (!HAVE_TMUX) console.warn(`completion-terminal: ${NO_TMUX_MESSAGE}`);
 
-describe.skipIf(tmuxMissing)('a TAB in a real terminal (tmux)', () => {
+describe.skipIf(!HAVE_TMUX)('a TAB in a real terminal (tmux)', () => {
   const cases = [
     { shell: 'zsh', start: 'zsh -f', load: (s: string) => `autoload -U compinit && compinit -u && source ${s}` },
     { shell: 'bash', start: 'HISTFILE= bash --norc --noprofile', load: (s: string) => `source ${s}` },
@@ -84,28 +83,29 @@ describe.skipIf(tmuxMissing)('a TAB in a real terminal (tmux)', () => {
         const cache = join(setup.home, '.cache', 'exercises');
         mkdirSync(cache, { recursive: true });
         writeFileSync(join(cache, 'completion-ids.tsv'), [...HOSTILE, ...METACHARACTERS, GOOD].map((e) => `${e.id}\t${e.name}`).join('\n') + '\n');
-        const socket = `ex-${process.pid}-${c.shell}`;
         // The tmux server (one per test, on its own socket) and so the shell get the private HOME and PATH.
-        const tmux = (...args: string[]) =>
-          spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { TERM: 'xterm-256color', ...setup.env } });
+        const server = tmuxServer(`exercises-hostile-tab-${c.shell}`, { TERM: 'xterm-256color', ...setup.env });
+        const tmux = server.run;
+        const pane = () => tmux('capture-pane', '-p', '-t', 't').stdout;
         const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
         try {
-          expect(tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '40', ...envArgs, c.start).status).toBe(0);
+          server.exec('new-session', '-d', '-s', 't', '-x', '160', '-y', '40', ...envArgs, c.start);
           tmux('set-option', '-g', 'allow-rename', 'on');
           tmux('set-option', '-g', 'set-titles', 'on');
-          const type = async (keys: string[], waitMs: number): Promise<void> => {
-            tmux('send-keys', '-t', 't', ...keys);
-            await new Promise((resolve) => setTimeout(resolve, waitMs));
-          };
-          await new Promise((resolve) => setTimeout(resolve, 1_000)); // the shell's first prompt
-          await type([c.load(setup.script), 'Enter'], 1_500);
-          await type(['echo BEFORE-TAB-LINE', 'Enter'], 500);
+          await waitForScreen(pane, /\S/); // the shell's first prompt
+          tmux('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
+          await waitForScreen(pane, /^LOADED-OK$/m, 20_000);
+          tmux('send-keys', '-t', 't', 'echo BEFORE-TAB-LINE', 'Enter');
+          await waitForScreen(pane, /^BEFORE-TAB-LINE$/m);
           // Taken after the shell's own prompt set it (fish puts the directory there).
           const titleBefore = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
-          await type(['exercises show '], 300);
-          await type(['Tab'], 2_500);
-          await type(['Tab'], 2_500);
-          const screen = tmux('capture-pane', '-p', '-t', 't').stdout;
+          tmux('send-keys', '-t', 't', 'exercises show ');
+          await waitForScreen(pane, 'exercises show');
+          // Both at once: the shell reads them one after the other, each completion run to its end.
+          tmux('send-keys', '-t', 't', 'Tab', 'Tab');
+          await waitForScreen(pane, /Plank/);
+          // The candidates drawn in full: whatever a hostile one did is on the screen by then.
+          const screen = await settledScreen(pane);
           const styled = tmux('capture-pane', '-p', '-e', '-t', 't').stdout;
           const titleAfter = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
           expect(screen, 'the screen was cleared').toContain('BEFORE-TAB-LINE');
@@ -115,8 +115,8 @@ describe.skipIf(tmuxMissing)('a TAB in a real terminal (tmux)', () => {
           expect(screen, screen).toMatch(/Plank/);
           expect(existsSync(marker), 'a candidate ran').toBe(false);
         } finally {
-          tmux('kill-server');
-          await new Promise((resolve) => setTimeout(resolve, 500)); // the shell writes its history as it goes
+          server.kill();
+          // The shell may still be writing its history as it ends: retried.
           rmSync(setup.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
         }
       },

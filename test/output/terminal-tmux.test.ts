@@ -4,7 +4,6 @@
  * terminal and only past its threshold, a budget stop shows the rows fetched, and download
  * progress names `<id>/<file>`. Skipped, with a message, where tmux is not installed.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,27 +11,27 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, type TmuxServer, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 
-const HAS_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
-if (!HAS_TMUX) console.warn('tmux is not installed: the real-terminal tests are skipped (apt-get install -y tmux).');
+if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
 const WIDTH = 80;
 const HEIGHT = 24;
 const DONE = '__EXERCISES_DONE__';
 
 let home: string;
-let socketN = 0;
+let scriptN = 0;
 
 function sh(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A tmux server of the test's own (its own socket), with one 80×24 window running `command`. */
+/** A tmux server of the test's own (test/helpers/tmux.ts), with one 80×24 window running `command`. */
 class Terminal {
-  private readonly socket = `exercises-help-${process.pid}-${socketN++}`;
+  private readonly tmux: TmuxServer = tmuxServer('exercises-help');
 
   constructor(command: string, env: Record<string, string> = {}) {
-    const script = join(home, `${this.socket}.sh`);
+    const script = join(home, `terminal-${scriptN++}.sh`);
     const exports = Object.entries({
       HOME: home,
       XDG_CONFIG_HOME: join(home, 'config'),
@@ -48,24 +47,16 @@ class Terminal {
       script,
       `${exports}\nunset NO_COLOR FORCE_COLOR\nexercises() { ${sh(process.execPath)} ${sh(CLI_PATH)} "$@"; }\n${command}\necho "exit=$?"\necho ${DONE}\nsleep 60\n`,
     );
-    const r = spawnSync('tmux', ['-L', this.socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(WIDTH), '-y', String(HEIGHT), `sh ${sh(script)}`]);
-    if (r.status !== 0) throw new Error(`tmux failed: ${r.stderr.toString()}`);
+    this.tmux.exec('new-session', '-d', '-x', String(WIDTH), '-y', String(HEIGHT), `sh ${sh(script)}`);
   }
 
   /** The whole pane, history included; `joined` puts wrapped lines back together (a line over the width shows as one). */
   capture(options: { joined?: boolean; escapes?: boolean } = {}): string {
-    const args = ['-L', this.socket, 'capture-pane', '-p', '-S', '-', ...(options.joined ? ['-J'] : []), ...(options.escapes ? ['-e'] : [])];
-    return spawnSync('tmux', args, { encoding: 'utf8' }).stdout;
+    return this.tmux.run('capture-pane', '-p', '-S', '-', ...(options.joined ? ['-J'] : []), ...(options.escapes ? ['-e'] : [])).stdout;
   }
 
-  async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.capture();
-      if (pattern.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; the screen:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+    return waitForScreen(() => this.capture(), pattern, timeoutMs);
   }
 
   async done(): Promise<string> {
@@ -73,7 +64,7 @@ class Terminal {
   }
 
   close(): void {
-    spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+    this.tmux.kill();
   }
 }
 
@@ -154,7 +145,7 @@ afterAll(async () => {
 
 const service = (): Record<string, string> => ({ EXERCISES_BASE_URL: baseUrl, EXERCISES_API_KEY: 'k' });
 
-describe.skipIf(!HAS_TMUX)('in a real terminal (tmux, 80×24)', () => {
+describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', () => {
   it("help: no line over the width, the sections in gh's order", async () => {
     for (const command of ['exercises --help', 'exercises query --help', 'exercises download --help', 'exercises help environment']) {
       await inTerminal(command, {}, async (t) => {

@@ -1,52 +1,74 @@
 /**
  * One temp root per run: made here before any test file runs, handed to the workers
  * (inject('tempRoot') in test/helpers/temp.ts, and TMPDIR, so even os.tmpdir() points
- * into it), and removed when the run ends. The teardown then fails the run, listing them,
- * if the OS temp dir holds entries it did not hold before: something escaped the root.
+ * into it), and removed when the run ends. tmux, which does not read TMPDIR, gets
+ * TMUX_TMPDIR there too, and the suite's tmux servers their sockets there (helpers/tmux.ts).
+ *
+ * When the run ends: a tmux server of the run still running is stopped and fails the run;
+ * then the OS temp dir is checked for new entries the suite could have made (a prefix a test
+ * gave tempDir() plus mkdtemp's six characters, test/helpers/temp-prefixes.ts), which would
+ * mean something escaped the root. Other programs' new files there are not ours and are left
+ * alone: a shared machine's temp dir changes all the time.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { madeWithPrefix, prefixesUsed } from '../helpers/temp-prefixes.js';
+import { killServer, runningServers, tmuxDir } from '../helpers/tmux-sockets.js';
 
 /** Prefix of a run's root; another run's root, made while this one ran, is not a leak of ours. */
 const ROOT_PREFIX = 'exercises-test-run-';
-/** Set to `warn` to report leftovers without failing (a temp dir shared with other programs' runs). */
+/** Set to `warn` to report leftovers without failing. */
 const WARN_ONLY = 'EXERCISES_TEST_TMP_CHECK';
+
+/** The entries of `dir` (none if it does not exist). */
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
 
 export default function setup(project: TestProject): () => void {
   const osTemp = tmpdir();
-  const before = new Set(readdirSync(osTemp));
+  const before = new Set(entries(osTemp));
   const root = mkdtempSync(join(osTemp, ROOT_PREFIX));
+  mkdirSync(tmuxDir(root));
   project.provide('tempRoot', root);
   // Workers and everything they spawn with the inherited environment write under the root.
-  const previous = process.env.TMPDIR;
+  const previous = { TMPDIR: process.env.TMPDIR, TMUX_TMPDIR: process.env.TMUX_TMPDIR };
   process.env.TMPDIR = root;
+  process.env.TMUX_TMPDIR = tmuxDir(root);
 
   return () => {
-    if (previous === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previous;
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    // Stopped before the root goes: a server whose socket is deleted runs on, unreachable.
+    const servers = runningServers(tmuxDir(root));
+    for (const socket of servers) killServer(socket);
+
+    const ours = prefixesUsed(root);
     rmSync(root, { recursive: true, force: true, maxRetries: 3 });
-    // vitest's own directory for transformed modules: it removes it itself, after this teardown.
-    const vitestOwn = new Set(
-      project.vitest.projects
-        .map((p) => p.tmpDir)
-        .filter((dir) => dirname(dir) === osTemp)
-        .map((dir) => basename(dir)),
-    );
-    const left = readdirSync(osTemp).filter((name) => !before.has(name) && !name.startsWith(ROOT_PREFIX) && !vitestOwn.has(name));
-    if (left.length > 0) {
-      const shown = left
-        .sort()
-        .slice(0, 50)
-        .map((name) => `  ${join(osTemp, name)}`);
-      if (left.length > shown.length) shown.push(`  … and ${left.length - shown.length} more`);
-      const message =
-        `The test run left ${left.length} new entr${left.length === 1 ? 'y' : 'ies'} in ${osTemp} (everything belongs under the run's temp root, test/helpers/temp.ts):\n${shown.join('\n')}\n` +
-        `If other programs wrote there during the run, run the suite with a TMPDIR of its own, or with ${WARN_ONLY}=warn.`;
-      // A machine shared with other runs: report, but do not fail on what they made.
+    const escaped = entries(osTemp)
+      .filter((name) => !before.has(name) && !name.startsWith(ROOT_PREFIX) && madeWithPrefix(name, ours))
+      .map((name) => join(osTemp, name))
+      .sort();
+    if (servers.length > 0) {
+      // Ours beyond doubt, so never only a warning.
+      throw new Error(
+        `The test run left ${servers.length} tmux server(s) running (now stopped): close each terminal a test starts (test/helpers/tmux.ts).\n${servers.map((s) => `  ${s}`).join('\n')}`,
+      );
+    }
+    if (escaped.length > 0) {
+      const shown = escaped.slice(0, 50).map((path) => `  ${path}`);
+      if (escaped.length > shown.length) shown.push(`  … and ${escaped.length - shown.length} more`);
+      const message = `The test run left ${escaped.length} new entr${escaped.length === 1 ? 'y' : 'ies'} named as the suite names its files, outside its temp root (everything belongs under it, test/helpers/temp.ts):\n${shown.join('\n')}`;
       if (process.env[WARN_ONLY] === 'warn') console.warn(`warning: ${message}`);
-      else throw new Error(message);
+      else throw new Error(`${message}\n(${WARN_ONLY}=warn reports this without failing the run.)`);
     }
   };
 }

@@ -1,20 +1,18 @@
 /**
  * A real terminal for tests: the built CLI run in a detached tmux session (80×24 unless told)
- * on a private tmux server (its own socket, so nothing touches a developer's sessions), driven
+ * on a private tmux server (test/helpers/tmux.ts: its own socket under the run's temp root, so
+ * nothing touches a developer's sessions, and a server left running fails the test), driven
  * with send-keys and read with capture-pane. The command runs with exactly the environment
  * given (env -i), and its exit code is written to a file when it ends.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_PATH, testEnv } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { tmuxServer, waitForScreen } from '../helpers/tmux.js';
 
 /** True when tmux can be run here; tests that need it skip (with a message) when not. */
-export const HAVE_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
-export const NO_TMUX_MESSAGE = 'tmux is not installed: the terminal tests are skipped (apt-get install -y tmux)';
-
-let count = 0;
+export { HAVE_TMUX, NO_TMUX_MESSAGE } from '../helpers/tmux.js';
 
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -43,7 +41,6 @@ export interface TerminalOptions {
 }
 
 export function startTerminal(args: string[], options: TerminalOptions = {}): TerminalRun {
-  const socket = `exercises-test-${process.pid}-${++count}`;
   const work = tempDir('exercises-tmux-');
   const exitFile = join(work, 'exit');
   const env = testEnv({ TERM: 'xterm-256color', ...options.env });
@@ -58,7 +55,8 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
     ...args.map(shellQuote),
     `; echo $? > ${shellQuote(exitFile)}; sleep 60`,
   ].join(' ');
-  const tmux = (...a: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...a], { encoding: 'utf8' });
+  const server = tmuxServer('exercises-term');
+  const tmux = server.exec;
   tmux('new-session', '-d', '-s', 't', '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command);
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,15 +64,7 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
     capture: (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 't'),
     keys: (...keys) => void tmux('send-keys', '-t', 't', ...keys),
     type: (text) => void tmux('send-keys', '-t', 't', '-l', text),
-    async waitFor(pattern, ms = 15_000) {
-      const until = Date.now() + ms;
-      for (;;) {
-        const text = run.capture();
-        if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
-        if (Date.now() > until) throw new Error(`The terminal never showed ${String(pattern)}; it shows:\n${text}`);
-        await sleep(100);
-      }
-    },
+    waitFor: (pattern, ms = 15_000) => waitForScreen(() => run.capture(), pattern, ms),
     async exitCode(ms = 15_000) {
       const until = Date.now() + ms;
       while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8').trim() === '') {
@@ -85,11 +75,7 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
     },
     display: (format) => tmux('display-message', '-p', '-t', 't', format).trimEnd(),
     close() {
-      try {
-        tmux('kill-server');
-      } catch {
-        // already gone
-      }
+      server.kill();
       rmSync(work, { recursive: true, force: true });
       if (ownHome && env.HOME) rmSync(env.HOME, { recursive: true, force: true });
     },

@@ -1,0 +1,108 @@
+/**
+ * A tmux server of a test's own, for the terminal tests. Its socket is a file under the run's
+ * temp root (-S, tmux-sockets.ts), never in the machine's /tmp/tmux-<uid>/, and it reads no
+ * config (-f /dev/null). A server still running when the test that started it has finished
+ * (or, started in a beforeAll, when its file has) is stopped, and fails that test: a terminal
+ * test closes what it opens. The global setup stops any left at the end of the run as well.
+ */
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, onTestFinished } from 'vitest';
+import { tempRoot } from './temp.js';
+import { HAVE_TMUX, killServer, serverRunning, tmuxDir } from './tmux-sockets.js';
+
+export { HAVE_TMUX };
+export const NO_TMUX_MESSAGE = 'tmux is not installed: the terminal tests are skipped (apt-get install -y tmux)';
+
+/** A Unix socket's path must fit in sockaddr_un (108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH = 100;
+
+export interface TmuxServer {
+  readonly socket: string;
+  /** tmux with these arguments, on this server: its status and output. */
+  run(...args: string[]): SpawnSyncReturns<string>;
+  /** As run, but a failure throws, naming the command and what tmux said; the output. */
+  exec(...args: string[]): string;
+  /** Stops the server and what runs in it (nothing if it has stopped already). */
+  kill(): void;
+}
+
+/** Stops each server still running; throws naming them, if there were any. */
+export function stopAndFail(sockets: Iterable<string>, who: string): void {
+  const running = [...sockets].filter(serverRunning);
+  for (const socket of running) killServer(socket);
+  if (running.length > 0)
+    throw new Error(
+      `${who} left ${running.length} tmux server(s) running (now stopped): close each terminal it starts.\n${running.map((s) => `  ${s}`).join('\n')}`,
+    );
+}
+
+/** Servers started outside a test (in beforeAll): checked when the file ends. */
+const startedOutsideTests = new Set<string>();
+afterAll(() => {
+  const sockets = [...startedOutsideTests];
+  startedOutsideTests.clear();
+  stopAndFail(sockets, 'This file');
+});
+
+let count = 0;
+
+/**
+ * A new tmux server (its first command, e.g. new-session, starts it); `name` says whose it is
+ * and `env` is the environment of the tmux client, which a server it starts keeps.
+ */
+export function tmuxServer(name: string, env?: NodeJS.ProcessEnv): TmuxServer {
+  const dir = tmuxDir(tempRoot());
+  mkdirSync(dir, { recursive: true });
+  const socket = join(dir, `${name}-${process.pid}-${++count}`);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    throw new Error(`The tmux socket path ${socket} is too long for a Unix socket: run the suite with a shorter TMPDIR.`);
+  }
+  try {
+    onTestFinished(() => stopAndFail([socket], 'This test'));
+  } catch {
+    // Not in a test (a beforeAll): the file's end checks it.
+    startedOutsideTests.add(socket);
+  }
+  const run = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', ...(env ? { env } : {}) });
+  return {
+    socket,
+    run,
+    exec(...args) {
+      const r = run(...args);
+      if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.error?.message}`);
+      return r.stdout;
+    },
+    kill: () => killServer(socket),
+  };
+}
+
+const POLL_MS = 50;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `screen` (a capture-pane) until it matches `want`; the screen then. Throws after `ms`
+ * with the screen as it was, so a failure shows what the terminal showed instead.
+ */
+export async function waitForScreen(screen: () => string, want: RegExp | string | ((text: string) => boolean), ms = 15_000): Promise<string> {
+  const matches = typeof want === 'function' ? want : typeof want === 'string' ? (t: string) => t.includes(want) : (t: string) => want.test(t);
+  const until = Date.now() + ms;
+  for (;;) {
+    const text = screen();
+    if (matches(text)) return text;
+    if (Date.now() > until) throw new Error(`The terminal never showed ${String(want)} in ${ms} ms; it shows:\n${text}`);
+    await pause(POLL_MS);
+  }
+}
+
+/** The screen once it has stayed the same for `quietMs`: whatever the last key set off is drawn. */
+export async function settledScreen(screen: () => string, quietMs = 300): Promise<string> {
+  let text = screen();
+  for (let quietSince = Date.now(); Date.now() - quietSince < quietMs;) {
+    await pause(POLL_MS);
+    const now = screen();
+    if (now !== text) [text, quietSince] = [now, Date.now()];
+  }
+  return text;
+}
