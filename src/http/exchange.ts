@@ -14,7 +14,6 @@
  * request carries what the layers below need as data (its progress, the command's deadline),
  * never callbacks into the layer above.
  */
-import type { CommandDeadline } from './command-deadline.js';
 import type { DispatchedBody } from './dispatch-body.js';
 import { safeHeaderValue } from '../cache/headers.js';
 
@@ -23,6 +22,15 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
 /** Body bytes received so far by a media stream, whose deadline grows with them (deadline.ts). */
 export interface Progress {
   bytes: number;
+}
+
+/** What an attempt needs of the command's deadline (command-deadline.ts CommandDeadline). */
+export interface CommandClock {
+  remainingMs(): number;
+  /** Marks the attempt busy; the function returned ends it. */
+  begin(): () => void;
+  /** The error that ends the command. */
+  error(what: string, why?: string): Error;
 }
 
 /** One GET on its way down the layers. */
@@ -36,7 +44,7 @@ export interface Outgoing {
   /** A media stream's bytes so far: present, the media deadline applies; absent, the JSON one. */
   progress?: Progress;
   /** The command's deadline this attempt counts in (command-deadline.ts); none outside it. */
-  command?: CommandDeadline;
+  command?: CommandClock;
 }
 
 /** An answer's head and its body (a DispatchedBody chunk by chunk, or read whole). */
