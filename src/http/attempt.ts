@@ -1,19 +1,38 @@
 /**
- * Cancelling one request attempt, for whichever reason comes first: Ctrl-C (the transport's
- * signal), the caller's own signal (a bulk job's), or the attempt's deadline (deadline.ts).
+ * The bottom of the transport (exchange.ts): one attempt over the one undici dispatcher, a
+ * keep-alive Agent made on the first request that really leaves (src/vendor/undici.ts loads
+ * undici only then, so `--help` and cache hits never do). An attempt is bounded and cancelled
+ * here, for whichever reason comes first: Ctrl-C, the caller's own signal, or its whole-life
+ * deadline (deadline.ts: the JSON bound, cut to what is left of the command's deadline; the
+ * media rule of a minimum average rate). Its failures, before the head and in the body alike,
+ * become project errors (network-errors.ts); its end (the body read, failed or discarded) ends
+ * its deadline and its watch on the signals.
+ *
+ * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the
+ * headers and body ones run on undici's coarse timers, which tick every half second: a bound
+ * of t fires between t and t + ~1 s). Sockets look names up through loopbackLookup, so
+ * `localhost` never reaches DNS.
  *
  * undici's request() takes one `signal`, an AbortSignal or an EventEmitter with `aborted` and
- * `reason`, and fails the request (or destroys its body) with that reason. Each attempt gets a
- * small EventEmitter of its own; the AbortSignals it listens to are watched through
- * SignalWatch, which keeps ONE listener per signal for all its attempts in flight rather than
- * one per attempt: paging `--all` makes hundreds of requests on the same Ctrl-C signal, and a
- * listener added and removed each time shows in profiles. The watch forgets a signal once its
- * last attempt has finished, so a long run that passes a new signal per job keeps nothing.
+ * `reason`. Each attempt gets a small EventEmitter of its own; the AbortSignals it listens to
+ * are watched through SignalWatch, which keeps ONE listener per signal for all its attempts in
+ * flight rather than one per attempt: paging `--all` makes hundreds of requests on the same
+ * Ctrl-C signal, and a listener added and removed each time shows in profiles. The watch
+ * forgets a signal once its last attempt has finished.
  */
 import { EventEmitter } from 'node:events';
+import type { Dispatcher } from 'undici';
+import type { Exchange, Outgoing, Progress } from './exchange.js';
+import { type CliError, InterruptedError } from '../errors.js';
+import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
+import { deadlineError, networkError } from './network-errors.js';
+import { dispatchBody } from './dispatch-body.js';
+import { loopbackLookup } from './loopback-lookup.js';
+import { loadUndici } from '../vendor/undici.js';
+import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
 
 /** The `signal` handed to undici for one attempt. */
-export class AttemptSignal extends EventEmitter {
+class AttemptSignal extends EventEmitter {
   aborted = false;
   reason: unknown = undefined;
 
@@ -30,7 +49,7 @@ interface Watched {
   onAbort: () => void;
 }
 
-export class SignalWatch {
+class SignalWatch {
   /** Attempts in flight, by a signal that cancels them (read by tests: empty once all finished). */
   readonly inFlight = new Map<AbortSignal, Watched>();
 
@@ -62,4 +81,153 @@ export class SignalWatch {
       this.inFlight.delete(signal);
     }
   }
+}
+
+/** Dispatch options of ours that undici passes through untouched to the interceptors. */
+interface WithProgress {
+  progress?: Progress;
+}
+
+/**
+ * An undici interceptor that counts the body bytes of requests that carry a `progress`
+ * object (media streams, whose deadline grows with what arrived), and leaves every other
+ * request to undici untouched.
+ */
+function countBodyBytes(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch {
+  return (opts, handler) => {
+    const progress = (opts as WithProgress).progress;
+    if (!progress) return dispatch(opts, handler);
+    const counting: Dispatcher.DispatchHandler = {
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
+      onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
+      onResponseData: (controller, chunk) => {
+        progress.bytes += chunk.length;
+        handler.onResponseData?.(controller, chunk);
+      },
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, err) => handler.onResponseError?.(controller, err),
+    };
+    return dispatch(opts, counting);
+  };
+}
+
+async function createAgent(timeoutMs: number): Promise<Dispatcher> {
+  const { Agent } = await loadUndici();
+  // No cap on sockets per origin: callers bound their own concurrency (show's window, --concurrency).
+  return new Agent({
+    connect: { timeout: timeoutMs, lookup: loopbackLookup },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  }).compose(countBodyBytes);
+}
+
+export interface AttemptOptions {
+  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it. */
+  timeoutMs: number;
+  /** Where requests go instead of an Agent of ours (a test's MockAgent); its owner closes it. */
+  dispatcher?: Dispatcher | undefined;
+  /** Keeps the key out of the messages. */
+  redact: (text: string) => string;
+}
+
+function aborted(signals: readonly AbortSignal[]): boolean {
+  return signals.some((s) => s.aborted);
+}
+
+export class Attempts {
+  /** The attempts in flight, by the signals that cancel them. */
+  readonly signals = new SignalWatch();
+  private agent: Promise<Dispatcher> | undefined;
+  /** The same, once made (no await per request then). */
+  private ready: Dispatcher | undefined;
+
+  constructor(private readonly options: AttemptOptions) {}
+
+  private dispatcher(): Promise<Dispatcher> {
+    const given = this.options.dispatcher;
+    if (given) return Promise.resolve((this.ready = given));
+    if (!this.agent) {
+      const made = createAgent(this.options.timeoutMs);
+      this.agent = made;
+      // Unless close() came first: then the next request makes a new one.
+      made.then(
+        (agent) => this.agent === made && (this.ready = agent),
+        () => {},
+      );
+    }
+    return this.agent;
+  }
+
+  /** A failure of an attempt as the project's error: an abort by any of `signals` is an interruption. */
+  failure(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
+    if (aborted(signals)) return new InterruptedError();
+    return networkError(err, url, this.options.timeoutMs, this.options.redact);
+  }
+
+  readonly send: Exchange = async (request: Outgoing) => {
+    const { url, signals, command, progress } = request;
+    const agent = this.ready ?? (await this.dispatcher());
+    // Loading undici (and the layers above: the ledger) may have outlasted a Ctrl-C or the caller's abort.
+    if (aborted(signals)) throw new InterruptedError();
+
+    // A JSON attempt may take what is left of the command's deadline, if that is less than its own bound.
+    const commandLeft = command?.remainingMs();
+    if (command && commandLeft === 0) throw command.error(request.what);
+    const endBusy = command?.begin();
+
+    const cancel = new AttemptSignal();
+    for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
+    const { timeoutMs, redact } = this.options;
+    const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
+    const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
+    const deadline = new Deadline(nowMs(), progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes) : () => (byCommand ? commandLeft : own), (elapsed) =>
+      cancel.abort(
+        byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, deadlineRule(timeoutMs, !progress), redact),
+      ),
+    );
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      deadline.clear();
+      endBusy?.();
+      for (const s of signals) this.signals.release(s, cancel);
+    };
+
+    try {
+      const res = await dispatchBody(
+        agent,
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers: request.headers,
+          signal: cancel,
+          ...(progress ? { progress } : {}),
+        },
+        (err) => this.failure(err, url, signals),
+      );
+      res.body.onClose(finish);
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (err) {
+      finish();
+      throw this.failure(err, url, signals);
+    }
+  };
+
+  async close(): Promise<void> {
+    const agent = this.agent;
+    this.agent = undefined;
+    this.ready = undefined;
+    if (agent) await (await agent).destroy();
+  }
+}
+
+/** The bound of deadline.ts, in words for the error message. */
+function deadlineRule(timeoutMs: number, json: boolean): string {
+  const ms = jsonDeadlineMs(timeoutMs);
+  return json
+    ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
+    : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
 }

@@ -12,6 +12,7 @@
  */
 import { NetworkError } from '../errors.js';
 import { nowMs } from './deadline.js';
+import type { Exchange } from './exchange.js';
 
 export class CommandDeadline {
   private inFlight = 0;
@@ -57,4 +58,17 @@ export class CommandDeadline {
 /** Whether `err` is the command's deadline running out: never retried, it ends the command. */
 export function isCommandDeadline(err: unknown): boolean {
   return err instanceof NetworkError && err.details?.code === 'COMMAND_DEADLINE';
+}
+
+/**
+ * The transport layer (exchange.ts) that puts JSON attempts under the command's deadline: none
+ * is even counted once the deadline has run out, and each carries it down to attempt.ts, which
+ * counts its time as busy and cuts it at what is left. The waits between attempts are counted
+ * by retry.ts.
+ */
+export function underDeadline(next: Exchange, deadline: CommandDeadline): Exchange {
+  return (request) => {
+    if (deadline.remainingMs() === 0) return Promise.reject(deadline.error(request.what));
+    return next({ ...request, command: deadline });
+  };
 }

@@ -1,10 +1,9 @@
 /**
  * A media body handed over chunk by chunk: one request sent with undici's dispatch() and a
  * handler of its own, so each chunk read from the socket goes to the body pump (and on to the
- * file descriptor) with no Readable in between — no stream buffering, no 'data' events, no
- * second copy of the highWaterMark. The transport (transport.ts dispatchStream) wraps it with
- * everything it does for any request: the URL policy, the hooks, the key for its origin only,
- * timeouts, the whole-life deadline, --verbose lines and error mapping.
+ * file descriptor, or into memory for a JSON answer) with no Readable in between — no stream
+ * buffering, no 'data' events, no second copy of the highWaterMark. Every request of the
+ * transport goes this way (attempt.ts); the layers above it (exchange.ts) add the rest.
  *
  * Flow control is undici's own: the handler pauses the socket (controller.pause()) when the
  * pump says it holds enough, and resume() lets it read again. Chunks that arrive before the
@@ -48,7 +47,8 @@ class Discarded extends Error {
 
 /**
  * The body of one dispatched request: the undici handler on one side, a BodySource on the
- * other. Every undici callback after the end (or a discard) is ignored.
+ * other. Every undici callback after the end (or a discard) is ignored. A failure reaches
+ * the consumer as `mapError` makes it.
  */
 class DispatchBody implements DispatchedBody {
   private controller: Controller | undefined;
@@ -63,7 +63,10 @@ class DispatchBody implements DispatchedBody {
   private head: { resolve(d: Dispatched): void; reject(err: unknown): void } | undefined;
   private readonly onAbort = (): void => this.abort(this.signal?.reason);
 
-  constructor(private readonly signal: CancelSignal | undefined) {}
+  constructor(
+    private readonly signal: CancelSignal | undefined,
+    private readonly mapError: (err: unknown) => unknown,
+  ) {}
 
   /** Resolves with the head, or rejects with the failure (or the cancel signal's reason) before it. */
   headers(): Promise<Dispatched> {
@@ -98,11 +101,12 @@ class DispatchBody implements DispatchedBody {
       reject(err ?? new Error('The response ended before its head.'));
     } else if (!this.discarded) {
       const consumer = this.consumer;
+      const failure = err === undefined ? undefined : this.mapError(err);
       if (consumer) {
-        if (err === undefined) consumer.onEnd();
-        else consumer.onError(err);
+        if (failure === undefined) consumer.onEnd();
+        else consumer.onError(failure);
       } else {
-        this.ended = { err };
+        this.ended = { err: failure };
       }
     }
     const callbacks = this.closeCallbacks;
@@ -178,11 +182,16 @@ class DispatchBody implements DispatchedBody {
 /**
  * Sends `options` through `dispatcher.dispatch()` and resolves with the response's head and
  * its body as a BodySource. `options.signal` (an AttemptSignal) cancels it: before the head the
- * promise rejects with its reason, after it the body fails with it.
+ * promise rejects with its reason, after it the body fails with it (as `mapError` makes it).
+ * `progress` is passed on to the dispatcher's interceptors (attempt.ts counts media bytes).
  */
-export function dispatchBody(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions & { signal?: CancelSignal }): Promise<Dispatched> {
+export function dispatchBody(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions & { signal?: CancelSignal; progress?: unknown },
+  mapError: (err: unknown) => unknown = (err) => err,
+): Promise<Dispatched> {
   const { signal, ...rest } = options;
-  const body = new DispatchBody(signal);
+  const body = new DispatchBody(signal, mapError);
   const head = body.headers();
   dispatcher.dispatch(rest, body.handler);
   return head;

@@ -1,39 +1,73 @@
 /**
- * A JSON answer's body, read and checked: capped in size (an error body is cut, an answer
- * refused), parsed, refused when empty, HTML, not JSON or nested too deep to walk.
+ * A JSON answer's body, read and checked: the transport layer (exchange.ts) that reads each
+ * answer's body whole within its cap (an error body is cut, an answer refused), and the parse
+ * that refuses a body empty, HTML, not JSON or nested too deep to walk.
  */
-import type { Readable } from 'node:stream';
-import { type CliError, MalformedResponseError } from '../errors.js';
+import { MalformedResponseError } from '../errors.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
-import { readCapped } from './read-capped.js';
+import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
+import type { DispatchedBody } from './dispatch-body.js';
+import type { Exchange } from './exchange.js';
 
 /**
- * Reads a body into memory up to `cap` bytes. Past the cap, `overCap` says what happens:
- * 'fail' (an answer we need whole) raises MalformedResponseError; 'truncate' (an error
- * body, read only to quote the server's message) keeps what arrived and drops the rest,
- * so the status still decides the outcome and whether to retry.
+ * Reads `body` up to `cap` bytes. When it holds more, the rest is not read: the body is
+ * discarded and `truncated` is true, so a huge or endless answer never fills memory. A body
+ * that fails (already mapped to the project's error by the transport) rejects with it.
  */
-export async function readCappedBody(
-  body: Readable,
-  cap: number,
-  overCap: 'fail' | 'truncate',
-  url: URL,
-  what: string,
-  map: { networkError: (err: unknown) => CliError; redact: (text: string) => string },
-): Promise<Buffer> {
-  let read: { bytes: Buffer; truncated: boolean };
-  try {
-    read = await readCapped(body, cap);
-  } catch (err) {
-    throw map.networkError(err);
-  }
-  if (read.truncated && overCap === 'fail') {
-    throw new MalformedResponseError(`The answer to ${what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
-      hint: 'The base URL may point at something other than the exercise service.',
-      details: { url: map.redact(url.href), limitBytes: cap },
+export function readWhole(body: DispatchedBody, cap: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const whole = (): Buffer => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    body.start({
+      onData(chunk) {
+        if (settled) return true;
+        if (size + chunk.length > cap) {
+          chunks.push(chunk.subarray(0, cap - size));
+          size = cap;
+          settled = true;
+          resolve({ bytes: whole(), truncated: true });
+          body.discard();
+          return true;
+        }
+        size += chunk.length;
+        chunks.push(chunk);
+        return true;
+      },
+      onEnd() {
+        if (settled) return;
+        settled = true;
+        resolve({ bytes: whole(), truncated: false });
+      },
+      onError(err) {
+        if (settled) return;
+        settled = true;
+        reject(err);
+      },
     });
-  }
-  return read.bytes;
+  });
+}
+
+/**
+ * The layer: a 2xx body whole within JSON_SIZE_CAP (past it, MalformedResponseError); any other
+ * body only up to ERROR_BODY_CAP, read to quote the server's message, the rest dropped, so the
+ * status still decides the outcome and whether to retry.
+ */
+export function wholeBodies(next: Exchange, redact: (text: string) => string): Exchange<Buffer> {
+  return async (request) => {
+    const res = await next(request);
+    const ok = res.status >= 200 && res.status < 300;
+    const cap = ok ? JSON_SIZE_CAP : ERROR_BODY_CAP;
+    const read = await readWhole(res.body, cap);
+    if (read.truncated && ok) {
+      throw new MalformedResponseError(`The answer to ${request.what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
+        hint: 'The base URL may point at something other than the exercise service.',
+        details: { url: redact(request.url.href), limitBytes: cap },
+      });
+    }
+    return { status: res.status, headers: res.headers, body: read.bytes };
+  };
 }
 
 export function parseJsonBody(bytes: Buffer, contentType: string, url: URL, what: string, redact: (text: string) => string): unknown {

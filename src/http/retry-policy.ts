@@ -1,9 +1,9 @@
 /**
  * The one retry policy (docs/design.md "Reliability and security rules"), for JSON requests
- * (transport.ts) and media downloads (src/media) alike: which failures are worth another
+ * (the transport's retry layer, retry.ts) and media downloads (src/media) alike: which failures are worth another
  * attempt, how long to wait before it, when to stop, and what to report then.
  *
- * Why a loop of ours rather than undici's RetryAgent / retry interceptor (RetryHandler), read
+ * Why a layer of ours rather than undici's RetryAgent / retry interceptor (RetryHandler), read
  * from undici 7's lib/handler/retry-handler.js: it expresses the statuses, the backoff and a
  * Retry-After, but
  * - a body dropped mid-way is resumed with `Range` + `If-Match`; the service's JSON answers

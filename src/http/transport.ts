@@ -1,68 +1,94 @@
 /**
- * The HTTP transport: every request the client sends, over undici (agent.ts; undici itself is
- * loaded only when a request really goes out). One attempt up to its response headers is
- * send-attempt.ts's, the JSON retry loop json-get.ts's; the media attempt and the state they
- * share (the Agent, the signals, the origins allowed) are here. It adds the API key header for the configured origin only, the
- * URL policy (url-policy.ts), a bound on each request's whole life (deadline.ts), the one retry
- * policy (retry-policy.ts) for JSON, a response size cap, error mapping (status-errors.ts,
- * network-errors.ts), the key redacted from everything shown (redact.ts), --verbose request
- * lines, and the hooks the request ledger needs. JSON requests and media streams share one
- * keep-alive Agent and these rules.
- *
- * The --verbose lines are written by the loops here rather than from undici's diagnostics
- * channels (undici:request:create, :headers…): those are process-wide, carrying every
- * transport's requests (and, under --sandbox, none of ours to tell apart), so each message
- * would have to be matched back to its transport and attempt; the loop knows the attempt
- * number, the time to the last body byte, and whether it will retry.
+ * The HTTP transport: every request the client sends, as a stack of layers around one undici
+ * dispatcher (exchange.ts lists them; undici itself is loaded only when a request really goes
+ * out). Here are what every request gets before it enters the stack: the URL policy
+ * (url-policy.ts, judged once per origin), the API key header for the configured origin only,
+ * the signals that cancel it; and what the caller gets back: a JSON answer parsed, its status
+ * mapped to the project's errors (status-errors.ts), or a media stream with its --verbose line.
+ * The key is redacted from everything shown (redact.ts). JSON requests and media streams share
+ * the one keep-alive Agent and these rules; media streams are not retried here (the media
+ * downloader drives resume and retry itself, with the same policy) nor under the command's
+ * deadline.
  */
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import {
-  type Bound,
-  DISPATCH,
-  type DispatchResponse,
-  type Issue,
-  type JsonAnswer,
-  type ResponseHeaders,
-  type Sent,
-  type TransportOptions,
-  quotaHeaders,
-} from './transport-types.js';
+import { type DispatchResponse, type Exchange, type ResponseHeaders, headerValue, quotaHeaders } from './exchange.js';
 import { type CliError, InterruptedError } from '../errors.js';
-import { SignalWatch } from './attempt.js';
+import { Attempts } from './attempt.js';
+import { counting } from './counting.js';
+import { type CommandDeadline, underDeadline } from './command-deadline.js';
+import { parseJsonBody, wholeBodies } from './json-body.js';
+import { retrying } from './retry.js';
+import { errorForStatus } from './status-errors.js';
 import { nowMs } from './deadline.js';
-import { networkError } from './network-errors.js';
-import { createAgent } from './agent.js';
-import { type AttemptContext, sendAttempt } from './send-attempt.js';
-import { type JsonAttemptContext, getJsonWithRetries } from './json-get.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
-import { readCappedBody } from './json-body.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 
-export { headerValue } from './transport-types.js';
-export type { DispatchResponse, JsonAnswer, ResponseHeaders, TransportOptions } from './transport-types.js';
+export { headerValue } from './exchange.js';
+export type { DispatchResponse, ResponseHeaders } from './exchange.js';
 
 const USER_AGENT = 'exercises-cli';
+
+export interface TransportOptions {
+  /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
+  baseUrl: string;
+  /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
+  apiKey?: string;
+  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it (deadline.ts). */
+  timeoutMs: number;
+  /** Extra attempts for retryable failures (see retry-policy.ts). */
+  retries: number;
+  /** Plain http:// to a non-loopback host is refused unless true. */
+  allowInsecure?: boolean;
+  /** --verbose lines (method, URL, status, ms, retries, quota headers; key as ***). */
+  log?: (line: string) => void;
+  /** Ctrl-C. */
+  signal?: AbortSignal;
+  /**
+   * Awaited before EVERY attempt is sent, JSON and media, retries included (the request
+   * ledger counts and budgets here: counting.ts). Throwing (a CliError) stops the request: nothing is sent.
+   */
+  beforeRequest?: (url: URL) => void | Promise<void>;
+  /** The whole command's deadline over its JSON requests (command-deadline.ts); none without it. */
+  commandDeadline?: CommandDeadline;
+  /** Called with each response's status and headers, as soon as they arrive. */
+  afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
+  /**
+   * Where the requests go: by default a keep-alive Agent made on the first request (attempt.ts).
+   * Tests pass undici's MockAgent here, as gh's tests swap an HTTP client's transport for
+   * httpmock: every rule above still applies, and nothing leaves the process. Its owner closes it.
+   */
+  dispatcher?: Dispatcher;
+}
+
+/** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `conditional`). */
+export type JsonAnswer = { status: 200; body: unknown; headers: ResponseHeaders } | { status: 304; headers: ResponseHeaders };
 
 export class Transport {
   readonly baseUrl: URL;
   private readonly options: TransportOptions;
-  /** The keep-alive undici Agent for every request, JSON and media alike; made on the first one. */
-  private dispatcher: Promise<Dispatcher> | undefined;
-  /** The same, once made (no await per request then). */
-  private ready: Dispatcher | undefined;
-  /** The attempts in flight, by the signals that cancel them. */
-  private readonly signals = new SignalWatch();
+  /** The bottom of the stack: attempts over the one undici dispatcher. */
+  private readonly network: Attempts;
+  /** JSON GETs: retried, read whole, under the command's deadline, counted. */
+  private readonly json: Exchange<Buffer>;
+  /** Media streams: counted, one attempt each. */
+  private readonly media: Exchange;
   private readonly redactKey: (text: string) => string;
   /** Origins the URL policy has let through (it depends on nothing else), so it is judged once per origin. */
   private readonly allowedOrigins = new Set<string>();
 
   constructor(options: TransportOptions) {
     this.options = options;
-    this.redactKey = redactorFor(options.apiKey);
+    const redact = (this.redactKey = redactorFor(options.apiKey));
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.assertAllowed(this.baseUrl);
+
+    this.network = new Attempts({ timeoutMs: options.timeoutMs, dispatcher: options.dispatcher, redact });
+    this.media = counting(this.network.send, options);
+    const command = options.commandDeadline;
+    const bounded = command ? underDeadline(this.media, command) : this.media;
+    const log = options.log ? (line: string): void => this.log(line) : undefined;
+    this.json = retrying(wholeBodies(bounded, redact), { retries: options.retries, signal: options.signal, command, log, redact });
   }
 
   private assertAllowed(url: URL): void {
@@ -81,18 +107,13 @@ export class Transport {
     return this.redactKey(text);
   }
 
-  /** --verbose is on: log lines are built only then. */
-  private get verbose(): boolean {
-    return this.options.log !== undefined;
-  }
-
   private log(line: string): void {
     this.options.log?.(this.redactKey(line));
   }
 
+  /** The request headers for `url`: the key goes to the configured origin and nowhere else (a media URL may point elsewhere). */
   private headersFor(url: URL, extra?: Record<string, string>): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...extra };
-    // The key goes to the configured origin and nowhere else (a media URL may point elsewhere).
     if (this.options.apiKey && url.origin === this.baseUrl.origin) headers['x-api-key'] = this.options.apiKey;
     return headers;
   }
@@ -104,55 +125,10 @@ export class Transport {
     return own ? [own, extra] : [extra];
   }
 
-  /** What an attempt needs of this transport (send-attempt.ts). */
-  private readonly attempts: AttemptContext = {
-    options: () => this.options,
-    signals: this.signals,
-    assertAllowed: (url) => this.assertAllowed(url),
-    ready: () => this.ready,
-    agent: () => this.agent(),
-    networkError: (err, url, signals) => this.networkError(err, url, signals),
-    redact: (text) => this.redact(text),
-  };
-
-  /** What the JSON retry loop needs of this transport (json-get.ts). */
-  private readonly jsonAttempts: JsonAttemptContext = {
-    options: () => this.options,
-    send: (url, headers, signals, bound) => this.send(url, headers, signals, bound),
-    readBody: (body, cap, overCap, url, what, signals) => this.readBody(body, cap, overCap, url, what, signals),
-    verbose: () => this.verbose,
-    log: (line) => this.log(line),
-    redact: (text) => this.redactKey(text),
-  };
-
-  private agent(): Promise<Dispatcher> {
-    const given = this.options.dispatcher;
-    if (given) return Promise.resolve((this.ready = given));
-    if (!this.dispatcher) {
-      const made = createAgent(this.options.timeoutMs);
-      this.dispatcher = made;
-      // Unless close() came first: then the next request makes a new one.
-      made.then(
-        (agent) => this.dispatcher === made && (this.ready = agent),
-        () => {},
-      );
-    }
-    return this.dispatcher;
-  }
-
-  private networkError(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
-    if (signals.some((s) => s.aborted)) return new InterruptedError();
-    return networkError(err, url, this.options.timeoutMs, (text) => this.redact(text));
-  }
-
-  /** One GET attempt, up to the response headers (send-attempt.ts). */
-  private send<B = Readable>(url: URL, headers: Record<string, string>, signals: readonly AbortSignal[], bound: Bound, issue?: Issue<B>): Promise<Sent<B>> {
-    return sendAttempt(this.attempts, url, headers, signals, bound, issue);
-  }
-
-  /** readCappedBody with this transport's error mapping and redaction. */
-  private async readBody(body: Readable, cap: number, overCap: 'fail' | 'truncate', url: URL, what: string, signals: readonly AbortSignal[]): Promise<Buffer> {
-    return readCappedBody(body, cap, overCap, url, what, { networkError: (err) => this.networkError(err, url, signals), redact: this.redactKey });
+  /** The URL policy, then the signals: a request already cancelled is neither counted nor sent. */
+  private admit(url: URL, signals: readonly AbortSignal[]): void {
+    this.assertAllowed(url);
+    if (signals.some((s) => s.aborted)) throw new InterruptedError();
   }
 
   /**
@@ -170,9 +146,15 @@ export class Transport {
    */
   async getJsonAnswer(path: string, query?: QueryValues, what = `GET ${path}`, conditional?: Record<string, string>): Promise<JsonAnswer> {
     const url = this.resolve(path, query);
-    const headers = this.headersFor(url, { accept: 'application/json', ...conditional });
     const signals = this.signalsWith();
-    return getJsonWithRetries(this.jsonAttempts, { url, headers, signals, what, ...(conditional ? { conditional } : {}) });
+    this.admit(url, signals);
+    const res = await this.json({ url, headers: this.headersFor(url, { accept: 'application/json', ...conditional }), what, signals });
+    const headers = res.headers;
+    if (res.status >= 200 && res.status < 300) {
+      return { status: 200, body: parseJsonBody(res.body, headerValue(headers, 'content-type') ?? '', url, what, this.redactKey), headers };
+    }
+    if (res.status === 304 && conditional !== undefined) return { status: 304, headers };
+    throw errorForStatus(res.status, what, this.redactKey(res.body.toString('utf8')), this.redactKey);
   }
 
   /**
@@ -181,37 +163,30 @@ export class Transport {
    * (another origin gets no key) or relative to baseUrl. Connection failures and timeouts
    * reject with NetworkError (kind 'network' | 'timeout'). The body is handed over chunk by
    * chunk through undici's dispatch (dispatch-body.ts), no Readable, straight into the body
-   * pump; body failures reach the pump's consumer, for streamError(). Its whole life is bounded
+   * pump; its failures reach the pump's consumer as project errors. Its whole life is bounded
    * by the media rule of deadline.ts (a minimum average rate after a grace): past it, the body
    * fails with NetworkError kind 'timeout'.
    */
   async dispatchStream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DispatchResponse> {
     const target = this.resolve(url);
-    const started = nowMs();
     const signals = this.signalsWith(options.signal);
-    const res = await this.send(target, this.headersFor(target, options.headers), signals, { kind: 'media', progress: { bytes: 0 } }, DISPATCH);
-    res.body.onClose(res.finish);
-    this.logStream(target, res, started, options.headers);
+    this.admit(target, signals);
+    const started = nowMs();
+    const res = await this.media({ url: target, headers: this.headersFor(target, options.headers), what: target.pathname, signals, progress: { bytes: 0 } });
+    if (this.options.log) {
+      const quota = quotaHeaders(res.headers);
+      const range = options.headers?.range ?? options.headers?.Range;
+      this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
+    }
     return { status: res.status, headers: res.headers, body: res.body, url: target };
-  }
-
-  /** The --verbose line of a media request, once its head arrived. */
-  private logStream(target: URL, res: { status: number; headers: ResponseHeaders }, started: number, headers: Record<string, string> | undefined): void {
-    if (!this.verbose) return;
-    const quota = quotaHeaders(res.headers);
-    const range = headers?.range ?? headers?.Range;
-    this.log(`GET ${target.href}${range ? ` (${range})` : ''} → ${res.status} ${Math.round(nowMs() - started)} ms${quota ? ` ${quota}` : ''}`);
   }
 
   /** Maps an error raised while reading a dispatchStream() body, for callers that consume it. */
   streamError(err: unknown, url: URL, signal?: AbortSignal): CliError {
-    return this.networkError(err, url, this.signalsWith(signal));
+    return this.network.failure(err, url, this.signalsWith(signal));
   }
 
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
-    this.ready = undefined;
-    if (dispatcher) await (await dispatcher).destroy();
+    await this.network.close();
   }
 }

@@ -13,7 +13,7 @@ import { Ledger, type LedgerUsage } from '../cache/ledger.js';
 import type { Readable } from 'node:stream';
 import { Transport, type ResponseHeaders } from '../http/transport.js';
 import { bodyReadable } from '../http/body-readable.js';
-import { readCapped } from '../http/read-capped.js';
+import { readWhole } from '../http/json-body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
 
 export interface UpstreamOptions {
@@ -115,10 +115,10 @@ export class Upstream {
    * timeouts with the transport's NetworkError; a budget refusal with BudgetExceededError.
    */
   async fetchWhole(target: string, headers: Record<string, string>, cap = UPSTREAM_JSON_CAP): Promise<UpstreamBody> {
-    const res = await this.stream(target, { headers });
+    const res = await this.transport.dispatchStream(target, { headers });
     let read: { bytes: Buffer; truncated: boolean };
     try {
-      read = await readCapped(res.body, cap);
+      read = await readWhole(res.body, cap);
     } catch (err) {
       throw new IncompleteBodyError(`The upstream answer to ${target} ended early (${this.redact((err as Error).message)}).`);
     }

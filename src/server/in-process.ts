@@ -6,9 +6,10 @@
  * nothing here reads); what is saved is
  * the listening socket, the HTTP parser and undici itself, which such a run never loads.
  *
- * It offers the two ways the transport sends (src/http/transport-types.ts): `request()`, whose
- * answer carries a Readable body, and `dispatch()` with a handler of undici's form (a media body
- * chunk by chunk, with pause and resume). The catalogue is loaded on the first request.
+ * It offers undici's two ways to send: `dispatch()` with a handler of undici's form, which the
+ * transport uses for every request (src/http/attempt.ts: the body chunk by chunk, with pause and
+ * resume), and `request()`, whose answer carries a Readable body. The catalogue is loaded on the
+ * first request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Writable } from 'node:stream';

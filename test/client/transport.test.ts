@@ -251,8 +251,9 @@ describe('retry policy', () => {
 });
 
 describe('Transport signals', () => {
-  /** The transport's in-flight bookkeeping (SignalWatch), read from outside for this check only. */
-  const inFlight = (t: Transport): Map<AbortSignal, unknown> => (t as unknown as { signals: { inFlight: Map<AbortSignal, unknown> } }).signals.inFlight;
+  /** The transport's in-flight bookkeeping (attempt.ts SignalWatch), read from outside for this check only. */
+  const inFlight = (t: Transport): Map<AbortSignal, unknown> =>
+    (t as unknown as { network: { signals: { inFlight: Map<AbortSignal, unknown> } } }).network.signals.inFlight;
 
   it('keeps no per-signal state or abort listener once requests have finished', async () => {
     const { url } = await serve((_req, res) => json(res, 200, { ok: true }));
