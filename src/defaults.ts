@@ -50,6 +50,11 @@ export const DEADLINE_TIMEOUT_FACTOR = 3;
  * none unless one is set: their media keep the progress rule below.
  */
 export const DEFAULT_DEADLINE_SECONDS = 60;
+/**
+ * The commands that may rightly spend long on JSON requests (a mirror asks for every record):
+ * the default deadline spares them; one set by flag, variable or config binds them too.
+ */
+export const COMMANDS_WITHOUT_DEFAULT_DEADLINE: readonly string[] = ['download', 'mirror'];
 /** The largest --deadline / `config set deadline`: a day. */
 export const DEADLINE_MAX_SECONDS = 86_400;
 /**

@@ -25,6 +25,7 @@ import { redactorFor } from './util/redact.js';
 import { CommandDeadline } from './http/command-deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/language-note.js';
+import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
@@ -163,26 +164,18 @@ async function makeClient(
   });
 }
 
-/** Commands that may rightly spend long on JSON requests (a mirror asks for every record): no deadline unless one is set. */
-const BULK_COMMANDS = new Set(['download', 'mirror']);
-
 /**
  * The whole command's deadline in force (src/http/command-deadline.ts), or undefined for none.
- * The default spares bulk commands; the command is told by its name on the command line (an
- * exercise id spelled `mirror` spares a `show` too, which then keeps its per-request bounds).
+ * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
+ * the command commander resolved: an exercise id spelled `mirror` is no mirror.
  */
 function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undefined {
   const { deadline } = ctx.settings();
   if (deadline.ms === null) return undefined;
-  if (deadline.source === 'default' && ctx.argv.some((arg) => BULK_COMMANDS.has(arg))) return undefined;
+  if (deadline.source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command)) return undefined;
   return { ms: deadline.ms, origin: deadline.origin };
 }
 
-/**
- * Collects the ids and names the service answered with, and adds them to shell completion's
- * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
- * The index is a convenience: a failure to write it is ignored.
- */
 /** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */
 function openStore(ctx: Context, dir: string, log: ((line: string) => void) | undefined): ResponseCache {
   const store = ResponseCache.open(dir, log ? { log } : {});
@@ -190,6 +183,11 @@ function openStore(ctx: Context, dir: string, log: ((line: string) => void) | un
   return store;
 }
 
+/**
+ * Collects the ids and names the service answered with, and adds them to shell completion's
+ * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
+ * The index is a convenience: a failure to write it is ignored.
+ */
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
   ctx.onExit(async () => {

@@ -7,6 +7,7 @@ export const CORE_COMMANDS: readonly string[] = ['query', 'ids', 'show', 'image'
 /** The help topics of `exercises help <topic>`, with what each holds. */
 export const TOPIC_SUMMARIES: Readonly<Record<string, string>> = {
   'global-flags': 'every flag that works with any command',
+  defaults: 'every default, and the flag, variable or setting that changes it',
   environment: 'the environment variables read',
   'exit-codes': 'what each exit code means',
 };
