@@ -26,7 +26,7 @@ const { EXIT_CODE_TABLE } = await import(`${root}dist/errors.js`);
 const { ENVIRONMENT_VARIABLES } = await import(`${root}dist/config/environment.js`);
 const { CONFIG_KEYS } = await import(`${root}dist/config/keys.js`);
 const { defaultText } = await import(`${root}dist/config/settings-table.js`);
-const { defaultsTable } = await import(`${root}dist/config/defaults-table.js`);
+const { changedBy, defaultsTable } = await import(`${root}dist/config/defaults-table.js`);
 
 const program = buildProgram({
   context() {
@@ -85,7 +85,7 @@ const TABLES = {
   defaults: () =>
     table(
       ['Default', 'Value', 'Changed by'],
-      defaultsTable().map((r) => [r.name, r.value, [r.flag, r.env, r.configKey ? `config ${r.configKey}` : undefined].filter(Boolean).map(code).join(', ')]),
+      defaultsTable().map((r) => [r.name, r.value, changedBy(r).map(code).join(', ')]),
     ),
   environment: () =>
     table(

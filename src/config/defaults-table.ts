@@ -63,3 +63,8 @@ export function defaultsTable(): DefaultRow[] {
     { name: 'serve address', value: `${DEFAULT_SERVE_HOST}:${DEFAULT_SERVE_PORT}`, flag: 'serve --host/--port' },
   ];
 }
+
+/** What changes a default, as help and the docs list it: `--timeout`, `EXERCISES_DEADLINE`, `config timeout`. */
+export function changedBy(row: DefaultRow): string[] {
+  return [row.flag, row.env, row.configKey ? `config ${row.configKey}` : undefined].filter((how) => how !== undefined);
+}

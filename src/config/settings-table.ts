@@ -175,7 +175,13 @@ export const SETTINGS: readonly Setting[] = [
     defaultNote: 'table on a terminal, tsv in a pipe',
     description: 'output format',
   },
-  { key: 'json', flags: '--json [fields]', option: 'json', type: 'text', description: 'same as --format json; with a comma list (--json id,name) only those fields' },
+  {
+    key: 'json',
+    flags: '--json [fields]',
+    option: 'json',
+    type: 'text',
+    description: 'same as --format json; with a comma list (--json id,name) only those fields',
+  },
   { key: 'color', flags: '--no-color', option: 'color', type: 'switch', description: 'no colour (also NO_COLOR=1)' },
   {
     key: 'timeout',
@@ -209,7 +215,13 @@ export const SETTINGS: readonly Setting[] = [
     description: 'retries for failed idempotent requests',
     parse: (text, name) => parseWholeNumber(text, name, 0, RETRIES_MAX),
   },
-  { key: 'verbose', flags: '-v, --verbose', option: 'verbose', type: 'switch', description: 'log requests, timings and quota headers to stderr (key redacted)' },
+  {
+    key: 'verbose',
+    flags: '-v, --verbose',
+    option: 'verbose',
+    type: 'switch',
+    description: 'log requests, timings and quota headers to stderr (key redacted)',
+  },
   { key: 'quiet', flags: '-q, --quiet', option: 'quiet', type: 'switch', description: 'no progress or notices on stderr' },
   {
     key: 'allow-insecure',

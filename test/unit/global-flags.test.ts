@@ -72,7 +72,12 @@ describe('defaults table', () => {
     const rows = defaultsTable();
     for (const spec of CONFIG_KEYS) expect(rows.find((r) => r.configKey === spec.key)).toBeDefined();
     // In the units `config list` shows (30s, not 30000).
-    expect(rows.find((r) => r.name === 'timeout')).toEqual({ name: 'timeout', value: formatDuration(DEFAULT_TIMEOUT_MS, 'ms'), flag: '--timeout', configKey: 'timeout' });
+    expect(rows.find((r) => r.name === 'timeout')).toEqual({
+      name: 'timeout',
+      value: formatDuration(DEFAULT_TIMEOUT_MS, 'ms'),
+      flag: '--timeout',
+      configKey: 'timeout',
+    });
     expect(rows.find((r) => r.name === 'timeout')!.value).toBe('30s');
     expect(rows.find((r) => r.name === 'budget')).toMatchObject({ value: 'none', flag: '--budget', env: 'EXERCISES_BUDGET' });
   });
