@@ -6,7 +6,7 @@
  */
 import { type GlobalOptions, type Setting, SETTINGS, settingHelp } from './settings-table.js';
 
-export { OUTPUT_FORMATS, type GlobalOptions, type OutputFormat } from './settings-table.js';
+export type { GlobalOptions, OutputFormat } from './settings-table.js';
 
 /** A setting with a flag: the flag's spelling and the GlobalOptions field it fills. */
 export type GlobalFlag = Setting & { flags: string; option: keyof GlobalOptions };

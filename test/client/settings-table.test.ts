@@ -124,7 +124,7 @@ describe('help defaults', () => {
 describe('the Context is told which command runs', () => {
   /** The ctx.command each command's run() sees for a command line. */
   async function commandOf(args: string[]): Promise<string | undefined> {
-    let seen: Context['command'] | 'not run' = 'not run';
+    let seen: Context['command'] = 'not run';
     const capture = async (_options: unknown, ctx: Context): Promise<void> => {
       seen = ctx.command;
     };
