@@ -153,7 +153,8 @@ export function globalOptions(program: Command): GlobalOptions {
 function globalOption(flag: GlobalFlag): Option {
   const option = new Option(flag.flags, flagHelp(flag));
   if (flag.choices) option.choices(flag.choices);
-  if (checkedOnEntry(flag)) option.argParser(settingArg(flagName(flag.option), flag.parse!));
+  // A switch takes no value to parse (its parser reads the variable and the stored value).
+  if (checkedOnEntry(flag) && flag.type !== 'switch') option.argParser(settingArg(flagName(flag.option), flag.parse!));
   return option;
 }
 

@@ -6,6 +6,11 @@
 
 // ── The service and the request settings ─────────────────────────────────────────────────
 
+/**
+ * Plain http:// to a host that is not loopback: refused unless --allow-insecure,
+ * EXERCISES_ALLOW_INSECURE or `config set allow-insecure true` allows it (a LAN proxy).
+ */
+export const DEFAULT_ALLOW_INSECURE = false;
 /** Where requests go when no flag, variable or stored setting says otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
 /** The service's default translation language (what is in force when --lang says nothing). */

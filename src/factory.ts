@@ -26,6 +26,7 @@ import { CommandDeadline } from './http/command-deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/language-note.js';
 import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
+import { isLoopbackHost } from './util/url-policy.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
@@ -113,11 +114,12 @@ async function makeClient(
   conn: ClientTarget & { baseUrlSource?: string },
   options: { cache: boolean; dispatcher?: Dispatcher | undefined; noteLanguage?: (asked: string, answered: string) => void },
 ): Promise<ApiClient> {
-  const { timeoutMs, retries, budget, cacheTtlMs } = ctx.settings();
+  const { timeoutMs, retries, budget, cacheTtlMs, allowInsecure } = ctx.settings();
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
     const deadline = commandDeadlineMs(ctx);
+    warnIfInsecure(ctx, conn.baseUrl, allowInsecure);
     // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
     // in for the service, is counted, so `quota` can be tried there).
     const counter = conn.catalogue
@@ -141,7 +143,7 @@ async function makeClient(
       timeoutMs,
       retries,
       ...(deadline ? { commandDeadline: new CommandDeadline(deadline.ms, deadline.origin) } : {}),
-      allowInsecure: ctx.globals.allowInsecure,
+      allowInsecure: allowInsecure.value === true,
       signal: ctx.signal,
       ...(counter ? { beforeRequest: counter.beforeRequest, afterResponse: counter.afterResponse } : {}),
       ...(log ? { log } : {}),
@@ -174,6 +176,18 @@ function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undef
   if (deadline.ms === null) return undefined;
   if (deadline.source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command)) return undefined;
   return { ms: deadline.ms, origin: deadline.origin };
+}
+
+/**
+ * Plain http to a host off loopback, allowed by --allow-insecure, EXERCISES_ALLOW_INSECURE or the
+ * stored setting: said once per run, when the first request goes out (the transport is made then),
+ * naming what allowed it; not with --quiet.
+ */
+function warnIfInsecure(ctx: Context, baseUrl: string, allowed: Settings['allowInsecure']): void {
+  const url = new URL(baseUrl);
+  if (allowed.value !== true || url.protocol !== 'http:' || isLoopbackHost(url.hostname) || ctx.globals.quiet) return;
+  const by = allowed.origin ?? 'the stored allow-insecure setting';
+  ctx.io.stderr.write(`warning: plain http:// to ${url.host}: the API key and data travel unencrypted (allowed by ${by}).\n`);
 }
 
 /** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */

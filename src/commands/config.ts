@@ -8,8 +8,8 @@ import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
 import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec, maskSecret } from '../config/keys.js';
 import { type SettingValue, displayValue, setting, settingHelp } from '../config/settings-table.js';
-import { resolveSetting } from '../config/settings.js';
-import { assertAllowedUrl } from '../util/url-policy.js';
+import { type SettingSources, resolveSetting } from '../config/settings.js';
+import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';
 import { delimitedLine } from '../output/delimited.js';
 import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
 import { readCatalogue } from '../catalogue/load.js';
@@ -18,7 +18,7 @@ import { orList } from '../catalogue/suggest.js';
 /** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
 export type ConfigOptions =
   | { action: 'get'; key: string }
-  | { action: 'set'; key: string; value: string | number }
+  | { action: 'set'; key: string; value: SettingValue }
   | { action: 'unset'; key: string }
   | { action: 'list' }
   | { action: 'path' };
@@ -32,7 +32,7 @@ async function knownKey(key: string): Promise<string> {
 export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
   const spec = configKeySpec(key);
   if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
-  return { action: 'set', key: spec.key, value: spec.parse!(value, spec.key) as string | number };
+  return { action: 'set', key: spec.key, value: spec.parse!(value, spec.key) };
 }
 
 function shown(value: unknown, secret: boolean | undefined, mask: (v: string) => string): string {
@@ -68,17 +68,33 @@ export function refuseInSandbox(ctx: Pick<Context, 'globals'>, what: string): vo
   });
 }
 
-async function set(key: string, value: string | number, ctx: Context): Promise<void> {
+async function set(key: string, value: SettingValue, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`config set`');
   const spec = configKeySpec(key);
-  if (spec.key === 'base-url') {
-    // The rule every request follows: plain http only to this machine (or with --allow-insecure).
-    assertAllowedUrl(new URL(String(value)), ctx.globals.allowInsecure);
-  }
+  if (spec.key === 'base-url') assertBaseUrlAllowed(new URL(String(value)), ctx);
   if (spec.key === 'lang') assertCatalogueHas(String(value), ctx);
   (await openConfigWriter(ctx.env)).set(spec.key, value);
   if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
     ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
+  }
+}
+
+/** Where this run's settings come from, for a setting other than the one being set. */
+function sourcesOf(ctx: Context): SettingSources {
+  return { globals: ctx.globals, env: ctx.env, stored: readStoredConfig(ctx.env) };
+}
+
+/**
+ * The rule every request follows: plain http only to this machine, unless allow-insecure is in
+ * force. Allowed by the flag alone, the next command would be refused again: say how to keep it.
+ */
+function assertBaseUrlAllowed(url: URL, ctx: Context): void {
+  const allowed = resolveSetting(setting('allow-insecure'), sourcesOf(ctx));
+  assertAllowedUrl(url, allowed.value === true);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && allowed.source === 'flag' && !ctx.globals.quiet) {
+    ctx.io.stderr.write(
+      `Note: every command refuses plain http:// to ${url.host} unless allow-insecure is set too: \`exercises config set allow-insecure true\` (or EXERCISES_ALLOW_INSECURE=1).\n`,
+    );
   }
 }
 
@@ -89,7 +105,7 @@ async function set(key: string, value: string | number, ctx: Context): Promise<v
  * that is checked (settings-table.ts).
  */
 function assertCatalogueHas(lang: string, ctx: Context): void {
-  const { value: dir } = resolveSetting(setting('catalogue'), { globals: ctx.globals, env: ctx.env, stored: readStoredConfig(ctx.env) });
+  const { value: dir } = resolveSetting(setting('catalogue'), sourcesOf(ctx));
   if (typeof dir !== 'string') return;
   const languages = [DEFAULT_LANG, ...readCatalogue(dir).languages.filter((l) => l !== DEFAULT_LANG)];
   if (languages.some((l) => l.toLowerCase() === lang.toLowerCase())) return;
@@ -105,7 +121,7 @@ async function unset(key: string, ctx: Context): Promise<void> {
 
 /** Every setting: the value in force (secrets masked) and where it comes from. */
 async function list(ctx: Context): Promise<void> {
-  const sources = { globals: ctx.globals, env: ctx.env, stored: readStoredConfig(ctx.env) };
+  const sources = sourcesOf(ctx);
   const rows = CONFIG_KEYS.map((spec) => {
     // As stored, unchecked: a bad value is shown here to be fixed, not a reason to fail.
     const { value, source, origin } = resolveSetting(spec, sources, false);

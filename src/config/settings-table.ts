@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js';
 import { parseBaseUrl } from '../util/url-policy.js';
 import {
   CACHE_TTL_MAX_SECONDS,
+  DEFAULT_ALLOW_INSECURE,
   COMMANDS_WITHOUT_DEFAULT_DEADLINE,
   DEADLINE_MAX_SECONDS,
   DEFAULT_BASE_URL,
@@ -27,7 +28,7 @@ import {
   TIMEOUT_MAX_MS,
 } from '../defaults.js';
 import { type DurationRule, formatDuration, parseDuration } from './duration.js';
-import { parseLangTag, parseWholeNumber } from './values.js';
+import { parseLangTag, parseSwitch, parseWholeNumber } from './values.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -227,8 +228,12 @@ export const SETTINGS: readonly Setting[] = [
     key: 'allow-insecure',
     flags: '--allow-insecure',
     option: 'allowInsecure',
+    env: 'EXERCISES_ALLOW_INSECURE',
+    stored: true,
+    default: DEFAULT_ALLOW_INSECURE,
     type: 'switch',
-    description: 'allow plain http:// to a non-loopback host',
+    description: 'allow plain http:// to the base URL when its host is not loopback (a LAN proxy): the key and data travel unencrypted',
+    parse: parseSwitch,
   },
   {
     key: 'sandbox',

@@ -35,6 +35,8 @@ export interface Settings {
   deadline: { ms: number | null; source: 'flag' | 'env' | 'config' | 'default'; origin: string };
   /** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`). */
   cacheTtlMs: number;
+  /** Plain http:// allowed to a base URL off loopback: --allow-insecure > EXERCISES_ALLOW_INSECURE > `config set allow-insecure`. */
+  allowInsecure: Resolved<boolean>;
 }
 
 /** Where a setting's value may come from in this run. */
@@ -123,6 +125,7 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
       origin: deadline.origin ?? DEADLINE_ORIGIN[deadlineSource as 'config' | 'default'],
     },
     cacheTtlMs: (value('cache-ttl').value as number) * 1000,
+    allowInsecure: value('allow-insecure') as Resolved<boolean>,
   };
 }
 

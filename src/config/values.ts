@@ -46,3 +46,12 @@ export function parseWholeNumber(value: string, name: string, min: number, max =
   }
   return n;
 }
+
+const SWITCH_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
+
+/** On or off: true/false, 1/0, yes/no, on/off, in any case. */
+export function parseSwitch(value: string, name: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (!Object.hasOwn(SWITCH_WORDS, word)) throw new UsageError(`${name} must be true or false (also 1/0, yes/no, on/off), not "${value}".`);
+  return SWITCH_WORDS[word]!;
+}
