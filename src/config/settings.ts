@@ -47,8 +47,9 @@ export interface SettingSources {
 }
 
 /**
- * Text settings (a URL, a language, a directory, a key) are checked where they are used, with
- * the same parser (the connection, langInForce): a bad stored one must not stop `config unset`.
+ * Text settings (a URL, a language, a directory, a key) are checked where they are used, with the
+ * same parser (the connection, langInForce): only a command that uses one fails on a bad one
+ * (`--sandbox` never reads the stored base URL), with a message naming where it came from.
  */
 const CHECKED_WHERE_USED: ReadonlySet<SettingType> = new Set(['text', 'url', 'language', 'directory', 'secret']);
 
