@@ -19,7 +19,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = process.argv[2] ?? join(root, 'man');
 
 const { buildProgram } = await import(`${root}dist/cli.js`);
-const { examplesOf } = await import(`${root}dist/commands/shared/help.js`);
+const { examplesOf, notesOf } = await import(`${root}dist/commands/shared/help.js`);
+const { changedBy, defaultsTable } = await import(`${root}dist/config/defaults-table.js`);
 const { EXIT_CODE_TABLE } = await import(`${root}dist/errors.js`);
 const { ENVIRONMENT_VARIABLES } = await import(`${root}dist/config/environment.js`);
 const { httpCacheDir, ledgerPath } = await import(`${root}dist/cache/paths.js`);
@@ -73,6 +74,19 @@ function examples(cmd) {
   return block('At a terminal:', found.terminal) + block('In pipelines:', found.pipelines);
 }
 
+/** The sections a command's help adds (addNotes: the config keys, …), as subsections of DESCRIPTION. */
+function notes(cmd) {
+  return notesOf(cmd)
+    .map(
+      (note) =>
+        `.SS ${roff(note.title[0] + note.title.slice(1).toLowerCase())}\n${'text' in note ? `${roff(note.text.replace(/\s*\n\s*/g, ' '))}\n` : tagged(note.items.map((i) => [i.term, i.description]))}`,
+    )
+    .join('');
+}
+
+/** Every default and what changes it (src/config/defaults-table.ts, as `exercises help defaults` prints it). */
+const defaults = tagged(defaultsTable().map((r) => [r.name, changedBy(r).length > 0 ? `${r.value} (${changedBy(r).join(', ')})` : r.value]));
+
 const exitStatus = tagged(EXIT_CODE_TABLE.map(({ code, meaning }) => [String(code), meaning]));
 const environment = tagged(ENVIRONMENT_VARIABLES.map(({ name, meaning }) => [name, meaning]));
 
@@ -114,6 +128,8 @@ function page(path, cmd) {
       : '',
     args ? `.SS Arguments\n${args}` : '',
     subcommands ? `.SS Commands\n${subcommands}` : '',
+    notes(cmd),
+    path.length === 0 ? `.SS Defaults\n${roff('A flag beats an environment variable, which beats the stored config, which beats these:')}\n${defaults}` : '',
   ].join('');
   const options = [
     own.length ? tagged(own) : `${roff('No options of its own.')}\n`,

@@ -9,8 +9,9 @@ import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
 import { flagArities, leadingWords } from './config/leading-words.js';
 import { type Context, colorEnabled } from './context.js';
 import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/global-flags.js';
+import { checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
-import { durationArg, intArg } from './commands/shared/values.js';
+import { settingArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { formatHelp } from './commands/shared/help-layout.js';
@@ -38,8 +39,11 @@ function packageVersion(): string {
 }
 
 export interface ProgramHooks {
-  /** The context a command runs with, given the program with its parsed global options. */
-  context(program: Command): Context;
+  /**
+   * The context a command runs with, given the program with its parsed global options and the
+   * top-level command that runs (`auth` for `auth login`), as commander resolved it.
+   */
+  context(program: Command, command: string): Context;
   /** Where commander writes help, version and its own errors (default: the process's streams). */
   output?: Pick<Context, 'io' | 'env'>;
   /** Replaces commands' run(options, ctx), e.g. for a test of option parsing alone. */
@@ -90,9 +94,14 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   program.configureHelp({ formatHelp });
   program.exitOverride().description('Browse, search and download the exercise catalogue.').version(packageVersion(), '-V, --version', 'print the version');
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
+  // The command that runs, as commander resolved it, told to the context (never guessed from argv).
+  let running = '';
   program
     // The global flags are checked together before any command's action (and its first request).
-    .hook('preAction', () => assertGlobalFlags(globalOptions(program)));
+    .hook('preAction', (_program, action) => {
+      running = topLevelName(action);
+      assertGlobalFlags(globalOptions(program));
+    });
   helpWhenBare(program);
   addExamples(
     program,
@@ -105,11 +114,18 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   );
 
   const only = args === undefined ? undefined : requestedCommand(args);
-  const context = (): Context => hooks.context(program);
+  const context = (): Context => hooks.context(program, running);
   for (const { name, register } of COMMANDS) {
     if (only === undefined || name === only) register(program, context, hooks.runners?.[name] as never);
   }
   return program;
+}
+
+/** `auth` for `auth login`: the command under the program that `cmd` belongs to. */
+function topLevelName(cmd: Command): string {
+  let c = cmd;
+  while (c.parent?.parent) c = c.parent;
+  return c.name();
 }
 
 /** Every command of the tree, the program first. */
@@ -129,12 +145,16 @@ export function globalOptions(program: Command): GlobalOptions {
   return { ...readGlobalFlags(opts), json: jsonFlagValue(opts.json) };
 }
 
-/** A row of GLOBAL_FLAGS as a commander option: its help line, its choices, its number parser. */
+/**
+ * A row of GLOBAL_FLAGS as a commander option: its help line, its choices, and the setting's
+ * own parser for a number or a duration (the one `config set` and the variable use), so a bad
+ * value is refused before any request.
+ */
 function globalOption(flag: GlobalFlag): Option {
   const option = new Option(flag.flags, flagHelp(flag));
   if (flag.choices) option.choices(flag.choices);
-  if (flag.whole) option.argParser(intArg(flagName(flag.key), flag.whole.min, flag.whole.max));
-  if (flag.duration) option.argParser(durationArg(flagName(flag.key), flag.duration));
+  // A switch takes no value to parse (its parser reads the variable and the stored value).
+  if (checkedOnEntry(flag) && flag.type !== 'switch') option.argParser(settingArg(flagName(flag.option), flag.parse!));
   return option;
 }
 
@@ -155,8 +175,9 @@ export async function runCli(given: readonly string[], ctx: Context, seams: RunC
     {
       output: ctx,
       ...(seams.runners ? { runners: seams.runners } : {}),
-      context(p) {
+      context(p, command) {
         ctx.globals = globalOptions(p);
+        ctx.command = command;
         return ctx;
       },
     },

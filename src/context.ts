@@ -54,6 +54,12 @@ export interface Context {
    * next-page hint. runCli sets it, and `globals`, before any command runs.
    */
   argv: readonly string[];
+  /**
+   * The top-level command that runs (`show`, `auth`…), as commander resolved it: runCli sets it
+   * before the command's action. Undefined until then, and for help, errors and a run() called
+   * directly. Read it, never argv, to know which command runs (an id may be spelled `mirror`).
+   */
+  command?: string;
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;

@@ -6,6 +6,11 @@
 
 // ── The service and the request settings ─────────────────────────────────────────────────
 
+/**
+ * Plain http:// to a host that is not loopback: refused unless --allow-insecure,
+ * EXERCISES_ALLOW_INSECURE or `config set allow-insecure true` allows it (a LAN proxy).
+ */
+export const DEFAULT_ALLOW_INSECURE = false;
 /** Where requests go when no flag, variable or stored setting says otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
 /** The service's default translation language (what is in force when --lang says nothing). */
@@ -50,6 +55,11 @@ export const DEADLINE_TIMEOUT_FACTOR = 3;
  * none unless one is set: their media keep the progress rule below.
  */
 export const DEFAULT_DEADLINE_SECONDS = 60;
+/**
+ * The commands that may rightly spend long on JSON requests (a mirror asks for every record):
+ * the default deadline spares them; one set by flag, variable or config binds them too.
+ */
+export const COMMANDS_WITHOUT_DEFAULT_DEADLINE: readonly string[] = ['download', 'mirror'];
 /** The largest --deadline / `config set deadline`: a day. */
 export const DEADLINE_MAX_SECONDS = 86_400;
 /**

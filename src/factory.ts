@@ -25,6 +25,8 @@ import { redactorFor } from './util/redact.js';
 import { CommandDeadline } from './http/command-deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/language-note.js';
+import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
+import { isLoopbackHost } from './util/url-policy.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
@@ -112,11 +114,12 @@ async function makeClient(
   conn: ClientTarget & { baseUrlSource?: string },
   options: { cache: boolean; dispatcher?: Dispatcher | undefined; noteLanguage?: (asked: string, answered: string) => void },
 ): Promise<ApiClient> {
-  const { timeoutMs, retries, budget, cacheTtlMs } = ctx.settings();
+  const { timeoutMs, retries, budget, cacheTtlMs, allowInsecure } = ctx.settings();
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
     const deadline = commandDeadlineMs(ctx);
+    warnIfInsecure(ctx, conn.baseUrl, allowInsecure);
     // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
     // in for the service, is counted, so `quota` can be tried there).
     const counter = conn.catalogue
@@ -140,7 +143,7 @@ async function makeClient(
       timeoutMs,
       retries,
       ...(deadline ? { commandDeadline: new CommandDeadline(deadline.ms, deadline.origin) } : {}),
-      allowInsecure: ctx.globals.allowInsecure,
+      allowInsecure: allowInsecure.value === true,
       signal: ctx.signal,
       ...(counter ? { beforeRequest: counter.beforeRequest, afterResponse: counter.afterResponse } : {}),
       ...(log ? { log } : {}),
@@ -163,26 +166,30 @@ async function makeClient(
   });
 }
 
-/** Commands that may rightly spend long on JSON requests (a mirror asks for every record): no deadline unless one is set. */
-const BULK_COMMANDS = new Set(['download', 'mirror']);
-
 /**
  * The whole command's deadline in force (src/http/command-deadline.ts), or undefined for none.
- * The default spares bulk commands; the command is told by its name on the command line (an
- * exercise id spelled `mirror` spares a `show` too, which then keeps its per-request bounds).
+ * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
+ * the command commander resolved: an exercise id spelled `mirror` is no mirror.
  */
 function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undefined {
   const { deadline } = ctx.settings();
   if (deadline.ms === null) return undefined;
-  if (deadline.source === 'default' && ctx.argv.some((arg) => BULK_COMMANDS.has(arg))) return undefined;
+  if (deadline.source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command)) return undefined;
   return { ms: deadline.ms, origin: deadline.origin };
 }
 
 /**
- * Collects the ids and names the service answered with, and adds them to shell completion's
- * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
- * The index is a convenience: a failure to write it is ignored.
+ * Plain http to a host off loopback, allowed by --allow-insecure, EXERCISES_ALLOW_INSECURE or the
+ * stored setting: said once per run, when the first request goes out (the transport is made then),
+ * naming what allowed it; not with --quiet.
  */
+function warnIfInsecure(ctx: Context, baseUrl: string, allowed: Settings['allowInsecure']): void {
+  const url = new URL(baseUrl);
+  if (allowed.value !== true || url.protocol !== 'http:' || isLoopbackHost(url.hostname) || ctx.globals.quiet) return;
+  const by = allowed.origin ?? 'the stored allow-insecure setting';
+  ctx.io.stderr.write(`warning: plain http:// to ${url.host}: the API key and data travel unencrypted (allowed by ${by}).\n`);
+}
+
 /** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */
 function openStore(ctx: Context, dir: string, log: ((line: string) => void) | undefined): ResponseCache {
   const store = ResponseCache.open(dir, log ? { log } : {});
@@ -190,6 +197,11 @@ function openStore(ctx: Context, dir: string, log: ((line: string) => void) | un
   return store;
 }
 
+/**
+ * Collects the ids and names the service answered with, and adds them to shell completion's
+ * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
+ * The index is a convenience: a failure to write it is ignored.
+ */
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
   ctx.onExit(async () => {

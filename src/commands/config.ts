@@ -2,19 +2,23 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
-import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
+import { DEFAULT_LANG, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
-import { CONFIG_KEYS, configKeySpec, maskSecret } from '../config/keys.js';
-import { assertAllowedUrl } from '../util/url-policy.js';
+import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec, maskSecret } from '../config/keys.js';
+import { type SettingValue, displayValue, setting, settingHelp } from '../config/settings-table.js';
+import { type SettingSources, resolveSetting } from '../config/settings.js';
+import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';
 import { delimitedLine } from '../output/delimited.js';
 import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
+import { readCatalogue } from '../catalogue/load.js';
+import { orList } from '../catalogue/suggest.js';
 
 /** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
 export type ConfigOptions =
   | { action: 'get'; key: string }
-  | { action: 'set'; key: string; value: string | number }
+  | { action: 'set'; key: string; value: SettingValue }
   | { action: 'unset'; key: string }
   | { action: 'list' }
   | { action: 'path' };
@@ -24,11 +28,11 @@ async function knownKey(key: string): Promise<string> {
   return configKeySpec(key).key;
 }
 
-/** `config set`: the key must be settable here and the value pass its check. */
+/** `config set`: the key must be settable here and the value pass its setting's parser (the one flags and variables go through). */
 export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
   const spec = configKeySpec(key);
   if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
-  return { action: 'set', key: spec.key, value: spec.parse(value) };
+  return { action: 'set', key: spec.key, value: spec.parse!(value, spec.key) };
 }
 
 function shown(value: unknown, secret: boolean | undefined, mask: (v: string) => string): string {
@@ -41,7 +45,7 @@ function shown(value: unknown, secret: boolean | undefined, mask: (v: string) =>
 async function get(key: string, ctx: Context): Promise<void> {
   const spec = configKeySpec(key);
   const stored = readStoredConfig(ctx.env)[spec.key];
-  const value = stored ?? spec.defaultValue;
+  const value = stored ?? spec.default;
   if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret, maskSecret)}\n`);
   // Where it comes from, for a person: stdout keeps only the value, for `$(exercises config get …)`.
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
@@ -52,8 +56,8 @@ async function get(key: string, ctx: Context): Promise<void> {
 }
 
 /** A value as a person reads it (a duration as 24h), through the key's display rule. */
-function displayed(spec: { display?: (v: string | number) => string }, value: unknown): unknown {
-  return spec.display && (typeof value === 'number' || typeof value === 'string') ? spec.display(value) : value;
+function displayed(spec: ConfigKeySpec, value: unknown): unknown {
+  return ['number', 'string', 'boolean'].includes(typeof value) ? displayValue(spec, value as SettingValue) : value;
 }
 
 /** --sandbox never touches the real settings: a sandbox key must never reach the real service later. */
@@ -64,36 +68,50 @@ export function refuseInSandbox(ctx: Pick<Context, 'globals'>, what: string): vo
   });
 }
 
-type Source = 'flag' | 'env' | 'config' | 'default';
-
-/** `api-key` → `apiKey`: the global option a key's flag sets, when it has one. */
-const flagField = (key: string): string => key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-/** The value in force for a key and where it comes from: flag > environment > stored config > default. */
-function effective(
-  spec: { key: string; env?: string; defaultValue?: string | number },
-  ctx: Context,
-  stored: Record<string, unknown>,
-): { value: unknown; source: Source; origin?: string } {
-  const flag = (ctx.globals as unknown as Record<string, unknown>)[flagField(spec.key)];
-  if (flag !== undefined && flag !== '') return { value: flag, source: 'flag', origin: `--${spec.key}` };
-  const env = spec.env ? ctx.env[spec.env] : undefined;
-  if (spec.env && env !== undefined && env.trim() !== '') return { value: env.trim(), source: 'env', origin: spec.env };
-  if (stored[spec.key] !== undefined) return { value: stored[spec.key], source: 'config' };
-  return { value: spec.defaultValue, source: 'default' };
-}
-
-async function set(key: string, value: string | number, ctx: Context): Promise<void> {
+async function set(key: string, value: SettingValue, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`config set`');
   const spec = configKeySpec(key);
-  if (spec.key === 'base-url') {
-    // The rule every request follows: plain http only to this machine (or with --allow-insecure).
-    assertAllowedUrl(new URL(String(value)), ctx.globals.allowInsecure);
-  }
+  if (spec.key === 'base-url') assertBaseUrlAllowed(new URL(String(value)), ctx);
+  if (spec.key === 'lang') assertCatalogueHas(String(value), ctx);
   (await openConfigWriter(ctx.env)).set(spec.key, value);
   if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
     ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
   }
+}
+
+/** Where this run's settings come from, for a setting other than the one being set. */
+function sourcesOf(ctx: Context): SettingSources {
+  return { globals: ctx.globals, env: ctx.env, stored: readStoredConfig(ctx.env) };
+}
+
+/**
+ * The rule every request follows: plain http only to this machine, unless allow-insecure is in
+ * force. Allowed by the flag alone, the next command would be refused again: say how to keep it.
+ */
+function assertBaseUrlAllowed(url: URL, ctx: Context): void {
+  const allowed = resolveSetting(setting('allow-insecure'), sourcesOf(ctx));
+  assertAllowedUrl(url, allowed.value === true);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && allowed.source === 'flag' && !ctx.globals.quiet) {
+    ctx.io.stderr.write(
+      `Note: every command refuses plain http:// to ${url.host} unless allow-insecure is set too: \`exercises config set allow-insecure true\` (or EXERCISES_ALLOW_INSECURE=1).\n`,
+    );
+  }
+}
+
+/**
+ * Where the languages are known, a language must be one of them: with a catalogue directory in
+ * force (`--catalogue`, EXERCISES_CATALOGUE, `config set catalogue`) its records' own and their
+ * translations'. The service publishes no list, so against it the tag's shape and language are all
+ * that is checked (settings-table.ts).
+ */
+function assertCatalogueHas(lang: string, ctx: Context): void {
+  const { value: dir } = resolveSetting(setting('catalogue'), sourcesOf(ctx));
+  if (typeof dir !== 'string') return;
+  const languages = [DEFAULT_LANG, ...readCatalogue(dir).languages.filter((l) => l !== DEFAULT_LANG)];
+  if (languages.some((l) => l.toLowerCase() === lang.toLowerCase())) return;
+  throw new UsageError(`lang ${lang} is not a language of the catalogue at ${dir}: it has ${orList(languages)}.`, {
+    hint: '`exercises mirror <dir> --langs <tags>` fetches more languages into a catalogue.',
+  });
 }
 
 async function unset(key: string, ctx: Context): Promise<void> {
@@ -103,9 +121,10 @@ async function unset(key: string, ctx: Context): Promise<void> {
 
 /** Every setting: the value in force (secrets masked) and where it comes from. */
 async function list(ctx: Context): Promise<void> {
-  const stored = readStoredConfig(ctx.env);
+  const sources = sourcesOf(ctx);
   const rows = CONFIG_KEYS.map((spec) => {
-    const { value, source, origin } = effective(spec, ctx, stored);
+    // As stored, unchecked: a bad value is shown here to be fixed, not a reason to fail.
+    const { value, source, origin } = resolveSetting(spec, sources, false);
     return {
       key: spec.key,
       value: shown(displayed(spec, value), spec.secret, maskSecret),
@@ -154,14 +173,15 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
   }
 }
 
+/** A key in `config --help`: its description, default and variable, as the flags' help lines have them. */
+function keyItem(spec: ConfigKeySpec): { term: string; description: string } {
+  return { term: spec.key, description: settingHelp(spec, spec.setWith ? `set with \`${spec.setWith}\`` : undefined) };
+}
+
 export const register: RegisterCommand<ConfigOptions> = (program: Command, context, runF = run) => {
   const config = program.command('config').description('read and change stored settings (every key is listed below)');
   const keyHelp = `one of: ${CONFIG_KEYS.map((k) => (k.setWith ? `${k.key} (read only)` : k.key)).join(', ')}`;
-  addNotes(
-    config,
-    'KEYS',
-    CONFIG_KEYS.map((k) => ({ term: k.key, description: `${k.description}${k.env ? ` (env ${k.env})` : ''}` })),
-  );
+  addNotes(config, 'KEYS', CONFIG_KEYS.map(keyItem));
   /** The action of a subcommand: its options built (and checked) first, then run. */
   const act = async (build: () => ConfigOptions | Promise<ConfigOptions>): Promise<void> => {
     const ctx = context();

@@ -1,19 +1,27 @@
 /**
- * Every environment variable the CLI reads, in one table: `exercises help environment` prints
- * it and the README's "Environment variables" table is checked against it.
+ * Every environment variable the CLI reads, in one list: the settings' own (settings-table.ts),
+ * then the ones that stand for no setting. `exercises help environment`, the man pages and
+ * docs/commands.md print it; the README's table is checked against it.
  */
+import { SETTINGS } from './settings-table.js';
+
 export interface EnvironmentVariable {
   name: string;
   meaning: string;
 }
 
+/** A setting's variable: its description and what it sits between (the stored value, the flag). */
+function settingVariables(): EnvironmentVariable[] {
+  return SETTINGS.flatMap((s) => {
+    if (!s.env) return [];
+    const flag = s.flags === undefined ? undefined : /--[a-z-]+/.exec(s.flags)![0];
+    const between = [s.stored ? 'over the stored value' : undefined, flag ? `${flag} over it` : undefined].filter((p) => p !== undefined);
+    return [{ name: s.env, meaning: between.length === 0 ? s.description : `${s.description} (${between.join('; ')})` }];
+  });
+}
+
 export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
-  { name: 'EXERCISES_API_KEY', meaning: 'API key (over the stored one; --api-key over it)' },
-  { name: 'EXERCISES_BASE_URL', meaning: 'service base URL (over the stored one; --base-url over it)' },
-  { name: 'EXERCISES_LANG', meaning: 'translation language, e.g. de-DE (over the stored one; --lang over it)' },
-  { name: 'EXERCISES_CATALOGUE', meaning: 'answer every command from this catalogue directory (--catalogue over it)' },
-  { name: 'EXERCISES_BUDGET', meaning: 'requests allowed this month (--budget over it)' },
-  { name: 'EXERCISES_DEADLINE', meaning: 'seconds a whole command may wait for the service, retries included; 0: none (--deadline over it)' },
+  ...settingVariables(),
   { name: 'EXERCISES_UPSTREAM_KEY', meaning: 'serve --upstream: the key sent to the upstream service (over --upstream-key-file and the stored key)' },
   { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
   { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },

@@ -1,24 +1,14 @@
 /**
  * Where each setting comes from, highest first: flag > environment > stored config > default
- * (docs/design.md "CLI surface"). The factory resolves them once per run (ctx.settings()).
+ * (docs/design.md "CLI surface"), for every row of the settings table alike. The factory
+ * resolves them once per run (ctx.settings()); `config list` shows the same resolution.
  */
-import { type GlobalOptions, flagName } from './global-flags.js';
-import { configKeySpec } from './keys.js';
+import { DEFAULT_GLOBALS, type GlobalOptions, flagName } from './global-flags.js';
+import { type Setting, type SettingType, type SettingValue, setting } from './settings-table.js';
 import { UsageError } from '../errors.js';
-import {
-  CACHE_TTL_MAX_SECONDS,
-  DEADLINE_MAX_SECONDS,
-  DEFAULT_BASE_URL,
-  DEFAULT_DEADLINE_SECONDS,
-  DEFAULT_CACHE_TTL_SECONDS,
-  DEFAULT_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  RETRIES_MAX,
-  TIMEOUT_MAX_MS,
-} from '../defaults.js';
 import type { Env } from '../util/user-dirs.js';
-import { readStoredConfig } from './store.js';
-import { parseDeadlineSeconds, parseLangTag, parseWholeNumber } from './values.js';
+import { type StoredConfig, readStoredConfig } from './store.js';
+import { parseLangTag } from './values.js';
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default' | 'sandbox';
 
@@ -32,6 +22,7 @@ export interface Resolved<T> {
 export interface Settings {
   baseUrl: Resolved<string>;
   apiKey: Resolved<string>;
+  /** Undefined unless something sets it: the service's own default is then not sent. */
   lang: Resolved<string>;
   timeoutMs: number;
   retries: number;
@@ -44,64 +35,70 @@ export interface Settings {
   deadline: { ms: number | null; source: 'flag' | 'env' | 'config' | 'default'; origin: string };
   /** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`). */
   cacheTtlMs: number;
+  /** Plain http:// allowed to a base URL off loopback: --allow-insecure > EXERCISES_ALLOW_INSECURE > `config set allow-insecure`. */
+  allowInsecure: Resolved<boolean>;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+/** Where a setting's value may come from in this run. */
+export interface SettingSources {
+  globals: GlobalOptions;
+  env: Env;
+  stored: StoredConfig;
 }
 
-function pick(flag: { value: string | undefined; name: string }, env: { value: string | undefined; name: string }, stored: unknown): Resolved<string> {
-  const f = nonEmpty(flag.value);
-  if (f !== undefined) return { value: f, source: 'flag', origin: flag.name };
-  const e = nonEmpty(env.value);
-  if (e !== undefined) return { value: e, source: 'env', origin: env.name };
-  if (typeof stored === 'string' && stored.trim() !== '') return { value: stored.trim(), source: 'config' };
-  return { value: undefined, source: 'default' };
+/**
+ * Text settings (a URL, a language, a directory, a key) are checked where they are used, with the
+ * same parser (the connection, langInForce): only a command that uses one fails on a bad one
+ * (`--sandbox` never reads the stored base URL), with a message naming where it came from.
+ */
+const CHECKED_WHERE_USED: ReadonlySet<SettingType> = new Set(['text', 'url', 'language', 'directory', 'secret']);
+
+/** True when the setting's own parser checks a value as soon as it is given (a number, a duration); else it is checked where used. */
+export function checkedOnEntry(spec: Setting): boolean {
+  return spec.parse !== undefined && !CHECKED_WHERE_USED.has(spec.type);
 }
 
-/** A stored whole number, held to the same bounds as `config set` (the file may be edited by hand). */
-function storedNumber(value: unknown, key: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`The stored ${key} must be a whole number between ${min} and ${max}, not ${JSON.stringify(value)}.`, {
-      hint: `Fix it with \`exercises config set ${key} <n>\` or remove it with \`exercises config unset ${key}\`.`,
-    });
+/** A value from a variable or the settings file, through the setting's parser; `name` says where it came from. */
+function checked(spec: Setting, value: unknown, name: string, hint?: string): SettingValue {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (!checkedOnEntry(spec)) return text.trim();
+  try {
+    return spec.parse!(text, name);
+  } catch (err) {
+    throw err instanceof UsageError && hint ? new UsageError(err.message, { hint }) : err;
   }
+}
+
+/** A flag counts as given when it differs from what commander leaves when it is absent (an empty text is not given). */
+function flagGiven(spec: Setting, globals: GlobalOptions): SettingValue | undefined {
+  if (!spec.option) return undefined;
+  const value = globals[spec.option];
+  if (value === undefined || value === DEFAULT_GLOBALS[spec.option]) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   return value;
 }
 
-/** EXERCISES_BUDGET, when set and not empty: a whole number, or a usage error naming the variable. */
-function envBudget(env: Env): number | undefined {
-  const name = configKeySpec('budget').env!;
-  const text = nonEmpty(env[name]);
-  return text === undefined ? undefined : parseWholeNumber(text, name, 0);
+/**
+ * One setting's value in force and where it comes from. `check: false` takes variables and
+ * stored values as they are (`config list` shows a bad stored value rather than failing on it).
+ */
+export function resolveSetting(spec: Setting, { globals, env, stored }: SettingSources, check = true): Resolved<SettingValue> {
+  const flag = flagGiven(spec, globals);
+  if (flag !== undefined) return { value: flag, source: 'flag', origin: flagName(spec.option!) };
+  const fromEnv = spec.env ? env[spec.env] : undefined;
+  if (spec.env && fromEnv !== undefined && fromEnv.trim() !== '') {
+    return { value: check ? checked(spec, fromEnv, spec.env) : fromEnv.trim(), source: 'env', origin: spec.env };
+  }
+  const kept = spec.stored ? stored[spec.key] : undefined;
+  if (kept !== undefined && kept !== null && kept !== '') {
+    const hint = `Fix it with \`exercises config set ${spec.key} <value>\` or remove it with \`exercises config unset ${spec.key}\`.`;
+    return { value: check ? checked(spec, kept, `The stored ${spec.key}`, hint) : (kept as SettingValue), source: 'config' };
+  }
+  return { value: spec.default, source: 'default' };
 }
 
-/** A string setting: its global flag, else its config key's environment variable, else the stored value. */
-function fromFlagEnvOrConfig(
-  flag: 'baseUrl' | 'apiKey' | 'lang',
-  key: string,
-  globals: GlobalOptions,
-  env: Env,
-  stored: Record<string, unknown>,
-): Resolved<string> {
-  const variable = configKeySpec(key).env!;
-  return pick({ value: globals[flag], name: flagName(flag) }, { value: env[variable], name: variable }, stored[key]);
-}
-
-function resolveDeadline(flag: number | undefined, fromEnv: string | undefined, stored: unknown): Settings['deadline'] {
-  const made = (seconds: number, source: Settings['deadline']['source'], origin: string): Settings['deadline'] => ({
-    ms: seconds === 0 ? null : seconds * 1000,
-    source,
-    origin,
-  });
-  if (flag !== undefined) return made(flag, 'flag', '--deadline');
-  const text = nonEmpty(fromEnv);
-  if (text !== undefined) return made(parseDeadlineSeconds(text, 'EXERCISES_DEADLINE'), 'env', 'EXERCISES_DEADLINE');
-  const kept = storedNumber(stored, 'deadline', 0, DEADLINE_MAX_SECONDS);
-  if (kept !== undefined) return made(kept, 'config', 'the deadline setting');
-  return made(DEFAULT_DEADLINE_SECONDS, 'default', 'the default; --deadline changes it');
-}
+/** How each source of the deadline is named in its timeout message. */
+const DEADLINE_ORIGIN = { config: 'the deadline setting', default: 'the default; --deadline changes it' } as const;
 
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
   // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
@@ -110,18 +107,26 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
       hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.',
     });
   }
-  const stored = readStoredConfig(env);
-  const baseUrl = fromFlagEnvOrConfig('baseUrl', 'base-url', globals, env, stored);
-  if (baseUrl.value === undefined) baseUrl.value = DEFAULT_BASE_URL;
+  const sources: SettingSources = { globals, env, stored: readStoredConfig(env) };
+  const value = (name: string): Resolved<SettingValue> => resolveSetting(setting(name), sources);
+  const text = (name: string): Resolved<string> => value(name) as Resolved<string>;
+  const lang = text('lang');
+  const deadline = value('deadline');
+  const deadlineSource = deadline.source as Settings['deadline']['source'];
   return {
-    baseUrl,
-    apiKey: fromFlagEnvOrConfig('apiKey', 'api-key', globals, env, stored),
-    lang: fromFlagEnvOrConfig('lang', 'lang', globals, env, stored),
-    timeoutMs: globals.timeout ?? storedNumber(stored.timeout, 'timeout', 1, TIMEOUT_MAX_MS) ?? DEFAULT_TIMEOUT_MS,
-    retries: globals.retries ?? storedNumber(stored.retries, 'retries', 0, RETRIES_MAX) ?? DEFAULT_RETRIES,
-    budget: globals.budget ?? envBudget(env) ?? storedNumber(stored.budget, 'budget', 0, Number.MAX_SAFE_INTEGER) ?? null,
-    deadline: resolveDeadline(globals.deadline, env.EXERCISES_DEADLINE, stored.deadline),
-    cacheTtlMs: (storedNumber(stored['cache-ttl'], 'cache-ttl', 0, CACHE_TTL_MAX_SECONDS) ?? DEFAULT_CACHE_TTL_SECONDS) * 1000,
+    baseUrl: text('base-url'),
+    apiKey: text('api-key'),
+    lang: lang.source === 'default' ? { value: undefined, source: 'default' } : lang,
+    timeoutMs: value('timeout').value as number,
+    retries: value('retries').value as number,
+    budget: (value('budget').value as number | undefined) ?? null,
+    deadline: {
+      ms: deadline.value === 0 ? null : (deadline.value as number) * 1000,
+      source: deadlineSource,
+      origin: deadline.origin ?? DEADLINE_ORIGIN[deadlineSource as 'config' | 'default'],
+    },
+    cacheTtlMs: (value('cache-ttl').value as number) * 1000,
+    allowInsecure: value('allow-insecure') as Resolved<boolean>,
   };
 }
 

@@ -43,7 +43,7 @@ export function readStoredConfig(env: Env): StoredConfig {
 }
 
 export interface ConfigWriter {
-  set(key: string, value: string | number): void;
+  set(key: string, value: string | number | boolean): void;
   delete(key: string): void;
 }
 

@@ -1,16 +1,37 @@
 /**
  * Checks for setting values, wherever they are given: flags, environment variables and
  * `config set`. Each error names where the value came from (`name`: --lang, EXERCISES_LANG,
- * lang…), so the same check reads right in every place.
+ * lang…), so the same check reads right in every place. The parsers of the settings table
+ * (settings-table.ts) and of command flags (`--searchlang`, `mirror --langs`) are these.
  */
 import { UsageError } from '../errors.js';
-import { DEADLINE_MAX_SECONDS } from '../defaults.js';
 
-/** A BCP 47-looking language tag such as en-GB or de-DE. */
+/** Language names in English, or undefined where ICU knows no such language (`xx`). */
+function languageNames(): Intl.DisplayNames | undefined {
+  try {
+    const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+    // A Node built without ICU's data knows no language at all: then the shape is all we check.
+    return names.of('de') === undefined ? undefined : names;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A language tag such as en-GB or de-DE: BCP 47 in shape, and a language ICU knows (`xx`,
+ * `zz-ZZ` are refused: the service would silently answer in its default language).
+ */
 export function parseLangTag(value: string, name: string): string {
   const text = value.trim();
+  const example = 'a language tag such as en-GB or de-DE';
   if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(text)) {
-    throw new UsageError(`${name} must be a language tag such as en-GB or de-DE, not "${value}".`);
+    throw new UsageError(`${name} must be ${example}, not "${value}".`);
+  }
+  const names = languageNames();
+  if (names && names.of(text.split('-')[0]!) === undefined) {
+    throw new UsageError(`${name} must be ${example}: "${text}" names no language.`, {
+      hint: 'The first part is an ISO 639 language code (en, de, es, fr…), the second a region (GB, DE…).',
+    });
   }
   return text;
 }
@@ -21,17 +42,16 @@ export function parseWholeNumber(value: string, name: string, min: number, max =
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `between ${min} and ${max}`;
-    throw new UsageError(`${name} must be a whole number ${range}.`);
+    throw new UsageError(`${name} must be a whole number ${range}, not "${value}".`);
   }
   return n;
 }
 
-/** A deadline in seconds (`90`, `90s`, `2m`), 0 for none, at most DEADLINE_MAX_SECONDS. */
-export function parseDeadlineSeconds(value: string, name: string): number {
-  const match = /^(\d+)\s*([smh]?)$/i.exec(value.trim());
-  const seconds = match ? Number(match[1]) * ({ s: 1, m: 60, h: 3600 } as Record<string, number>)[(match[2] || 's').toLowerCase()]! : NaN;
-  if (!Number.isSafeInteger(seconds) || seconds > DEADLINE_MAX_SECONDS) {
-    throw new UsageError(`${name} must be a number of seconds such as 60, 90s or 2m (0 for none), at most ${DEADLINE_MAX_SECONDS}, not "${value}".`);
-  }
-  return seconds;
+const SWITCH_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
+
+/** On or off: true/false, 1/0, yes/no, on/off, in any case. */
+export function parseSwitch(value: string, name: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (!Object.hasOwn(SWITCH_WORDS, word)) throw new UsageError(`${name} must be true or false (also 1/0, yes/no, on/off), not "${value}".`);
+  return SWITCH_WORDS[word]!;
 }

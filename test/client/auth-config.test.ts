@@ -230,7 +230,9 @@ describe('config', () => {
     writeFileSync(join(home, '.config', 'exercises', 'config.json'), JSON.stringify({ timeout: 99_999_999_999 }));
     const r = await runInProcess(['--sandbox', 'ids', '--limit', '1'], { env: { HOME: home } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/stored timeout must be a whole number between 1 and 3600000/);
+    // The same parser as `config set` and the flag, with a hint to fix the file.
+    expect(r.stderr).toMatch(/stored timeout must be a duration such as 5s, 90m, 24h or a number of milliseconds, between 1ms and 1h/);
+    expect(r.stderr).toMatch(/config unset timeout/);
     expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
     // a flag still overrides it
     expect((await runInProcess(['--sandbox', '--timeout', '5000', 'ids', '--limit', '1'], { env: { HOME: home } })).code).toBe(0);

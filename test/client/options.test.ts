@@ -121,7 +121,8 @@ describe('runCli in-process', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/\nUSAGE\n {2}exercises <command>/);
     const flags = await runInProcess(['help', 'global-flags'], { columns: 200 });
-    expect(flags.stdout).toMatch(/--timeout <ms> +Give up on a request after this long without progress: 5s, 2m or milliseconds \(default 30000\)/);
+    // The default in the units `config list` shows.
+    expect(flags.stdout).toMatch(/--timeout <duration> +Give up on a request after this long without progress: 30s, 2m, 500ms or milliseconds \(default 30s\)/);
     const version = await runInProcess(['--version', '--quiet']);
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -10,6 +10,7 @@ import { defaultsTable } from '../../src/config/defaults-table.js';
 import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags } from '../../src/config/global-flags.js';
 import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/defaults.js';
+import { formatDuration } from '../../src/config/duration.js';
 
 const program = () =>
   buildProgram({
@@ -56,9 +57,11 @@ describe('global flags', () => {
 
   it('names the environment variable of the setting a flag overrides', () => {
     const budget = GLOBAL_FLAGS.find((f) => f.key === 'budget')!;
-    expect(flagHelp(budget)).toMatch(/\(env EXERCISES_BUDGET\)$/);
-    const apiKey = GLOBAL_FLAGS.find((f) => f.key === 'apiKey')!;
+    expect(flagHelp(budget)).toMatch(/\(default none; env EXERCISES_BUDGET\)$/);
+    const apiKey = GLOBAL_FLAGS.find((f) => f.key === 'api-key')!;
     expect(flagHelp(apiKey)).toMatch(/shell history; env EXERCISES_API_KEY\)$/);
+    // A switch states no default.
+    expect(flagHelp(GLOBAL_FLAGS.find((f) => f.key === 'quiet')!)).toBe('no progress or notices on stderr');
     expect(flagName('allowInsecure')).toBe('--allow-insecure');
     expect(flagName('color')).toBe('--no-color');
   });
@@ -68,7 +71,14 @@ describe('defaults table', () => {
   it('has a row per config key, with the flag and variable that override it', () => {
     const rows = defaultsTable();
     for (const spec of CONFIG_KEYS) expect(rows.find((r) => r.configKey === spec.key)).toBeDefined();
-    expect(rows.find((r) => r.name === 'timeout')).toEqual({ name: 'timeout', value: String(DEFAULT_TIMEOUT_MS), flag: '--timeout', configKey: 'timeout' });
+    // In the units `config list` shows (30s, not 30000).
+    expect(rows.find((r) => r.name === 'timeout')).toEqual({
+      name: 'timeout',
+      value: formatDuration(DEFAULT_TIMEOUT_MS, 'ms'),
+      flag: '--timeout',
+      configKey: 'timeout',
+    });
+    expect(rows.find((r) => r.name === 'timeout')!.value).toBe('30s');
     expect(rows.find((r) => r.name === 'budget')).toMatchObject({ value: 'none', flag: '--budget', env: 'EXERCISES_BUDGET' });
   });
 

@@ -5,7 +5,7 @@
  * src/errors.ts), wrapped to the terminal's width.
  */
 import type { Command } from 'commander';
-import { defaultsTable } from '../../config/defaults-table.js';
+import { changedBy, defaultsTable } from '../../config/defaults-table.js';
 import { ENVIRONMENT_VARIABLES } from '../../config/environment.js';
 import { EXIT_CODE_TABLE } from '../../errors.js';
 import { wrap } from '../../output/wrap.js';
@@ -35,10 +35,7 @@ export const HELP_TOPICS = {
     return `Exit codes:\n${itemList(items, width).join('\n')}\n`;
   },
   defaults: ({ width }: TopicContext): string => {
-    const items = defaultsTable().map((r) => {
-      const how = [r.flag, r.env, r.configKey ? `config ${r.configKey}` : undefined].filter((x) => x !== undefined);
-      return { term: r.name, description: `${r.value}${how.length > 0 ? ` (${how.join(', ')})` : ''}` };
-    });
+    const items = defaultsTable().map((r) => ({ term: r.name, description: `${r.value}${changedBy(r).length > 0 ? ` (${changedBy(r).join(', ')})` : ''}` }));
     return `${wrap('Defaults (a flag beats a variable, a variable beats the stored config, which beats these):', width)}\n${itemList(items, width).join('\n')}\n`;
   },
 } as const;

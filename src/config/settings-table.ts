@@ -1,0 +1,308 @@
+/**
+ * Every setting of the CLI, each declared once, as npm declares its config: the global flag,
+ * the config key, the environment variable, the default, the type, the description and the
+ * parser. Everything else is read from here: the flags commander declares (global-flags.ts),
+ * the keys of `config get|set|unset|list` (keys.ts), the resolution flag > variable > stored
+ * config > default (settings.ts), `help global-flags`, `help defaults` (defaults-table.ts),
+ * `help environment` (environment.ts), the man pages and docs/commands.md (scripts/).
+ *
+ * A new setting is one row here (docs/development.md "Adding a setting"); a field of Settings
+ * (settings.ts) when code reads it. Values only, no I/O: every command line evaluates this file.
+ */
+import { resolve } from 'node:path';
+import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
+import { UsageError } from '../errors.js';
+import { parseBaseUrl } from '../util/url-policy.js';
+import {
+  CACHE_TTL_MAX_SECONDS,
+  DEFAULT_ALLOW_INSECURE,
+  COMMANDS_WITHOUT_DEFAULT_DEADLINE,
+  DEADLINE_MAX_SECONDS,
+  DEFAULT_BASE_URL,
+  DEFAULT_CACHE_TTL_SECONDS,
+  DEFAULT_DEADLINE_SECONDS,
+  DEFAULT_LANG,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  RETRIES_MAX,
+  TIMEOUT_MAX_MS,
+} from '../defaults.js';
+import { type DurationRule, formatDuration, parseDuration } from './duration.js';
+import { parseLangTag, parseSwitch, parseWholeNumber } from './values.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The global options (docs/design.md "CLI surface"), as commander parsed them: one field per row with a flag. */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  lang?: string;
+  format?: OutputFormat;
+  /** `--json` alone is true; `--json id,name` keeps the field list. */
+  json?: boolean | string;
+  /** commander's `--no-color` sets this to false. */
+  color: boolean;
+  timeout?: number;
+  /** --deadline: the whole command's deadline in seconds (0: none). */
+  deadline?: number;
+  retries?: number;
+  verbose: boolean;
+  quiet: boolean;
+  sandbox: boolean;
+  allowInsecure: boolean;
+  /** --catalogue <dir>: every answer from that catalogue directory, in-process. */
+  catalogue?: string;
+  /** --offline: answers only from the response cache. */
+  offline: boolean;
+  /** --refresh: fetch anew and update the response cache. */
+  refresh: boolean;
+  /** commander's `--no-cache` sets this to false: the response cache is neither read nor written. */
+  cache: boolean;
+  /** --budget <n>: requests allowed this month (over the stored setting). */
+  budget?: number;
+  /** commander's `--no-pager` sets this to false. */
+  pager: boolean;
+  /** commander's `--no-input` sets this to false: never prompt (src/prompt/interactive.ts). */
+  input: boolean;
+}
+
+export type SettingValue = string | number | boolean;
+
+/** What kind of value a setting takes, as help and the docs name it. */
+export type SettingType = 'text' | 'url' | 'language' | 'duration' | 'whole number' | 'directory' | 'switch' | 'choice' | 'secret';
+
+export interface Setting {
+  /** Its name in messages, help and docs: the config key when it is `stored` (`base-url`, `timeout`). */
+  key: string;
+  /** The global flag, as commander spells it (`--base-url <url>`, `-v, --verbose`, `--no-color`). */
+  flags?: string;
+  /** The field of GlobalOptions commander fills from the flag. */
+  option?: keyof GlobalOptions;
+  /** The environment variable that stands in for the flag (over the stored value). */
+  env?: string;
+  /** `exercises config set <name>` stores it. */
+  stored?: boolean;
+  /** What is in force when nothing sets it, in the unit `parse` returns; absent: nothing (no key, no budget). */
+  default?: SettingValue;
+  type: SettingType;
+  /** One line, lower case, no default or variable in it (help adds them). */
+  description: string;
+  /** What the flag's help line adds to the description (`discouraged: visible in ps`). */
+  flagNote?: string;
+  /**
+   * Checks and normalises a value given as text (flag, variable, `config set`, a stored value
+   * written by hand), in the unit the code uses; throws a UsageError naming `name`, where the
+   * value came from (`--timeout`, `EXERCISES_DEADLINE`, `the stored timeout`).
+   */
+  parse?(text: string, name: string): SettingValue;
+  /** How a value is shown to a person (`config list`, `help defaults`): a duration as `24h`. */
+  display?(value: SettingValue): string;
+  /** The default in words when the value alone would mislead (`60s; none for download and mirror`). */
+  defaultNote?: string;
+  /** Never printed in full (`config list` masks it). */
+  secret?: boolean;
+  /** The command that stores it instead of `config set` (the key: `auth login`). */
+  setWith?: string;
+  choices?: readonly string[];
+}
+
+/** A duration parser and display for a rule (the unit of a bare number, the bounds). */
+function duration(rule: DurationRule): Pick<Setting, 'parse' | 'display'> {
+  return {
+    parse: (text, name) => parseDuration(text, name, rule),
+    display: (value) => (typeof value === 'number' ? formatDuration(value, rule.unit) : String(value)),
+  };
+}
+
+/** A catalogue directory as stored: absolute, and holding exercises.jsonl now. */
+function parseCatalogueDir(text: string, name: string): string {
+  const problem = catalogueDirProblem(text.trim());
+  if (problem) throw new UsageError(`${name}: ${problem}.`, { hint: '`exercises mirror <dir>` writes a catalogue directory.' });
+  return resolve(text.trim());
+}
+
+/** A base URL as stored: checked like every other (src/util/url-policy.ts), without a trailing slash. */
+function parseBaseUrlSetting(text: string): string {
+  return parseBaseUrl(text).href.replace(/\/+$/, '');
+}
+
+const NO_DEADLINE_FOR = COMMANDS_WITHOUT_DEFAULT_DEADLINE.join(' and ');
+
+/** Every setting, in the order `--help` lists the flags and `config list` the keys. */
+export const SETTINGS: readonly Setting[] = [
+  {
+    key: 'base-url',
+    flags: '--base-url <url>',
+    option: 'baseUrl',
+    env: 'EXERCISES_BASE_URL',
+    stored: true,
+    default: DEFAULT_BASE_URL,
+    type: 'url',
+    description: 'service base URL',
+    parse: parseBaseUrlSetting,
+  },
+  {
+    key: 'api-key',
+    flags: '--api-key <key>',
+    option: 'apiKey',
+    env: 'EXERCISES_API_KEY',
+    stored: true,
+    type: 'secret',
+    description: 'API key sent as X-API-Key',
+    flagNote: 'discouraged: visible in ps and shell history',
+    secret: true,
+    setWith: 'exercises auth login',
+    parse: (text) => text.trim(),
+  },
+  {
+    key: 'lang',
+    flags: '--lang <code>',
+    option: 'lang',
+    env: 'EXERCISES_LANG',
+    stored: true,
+    default: DEFAULT_LANG,
+    defaultNote: `the service’s, ${DEFAULT_LANG}`,
+    type: 'language',
+    description: 'translation language, e.g. de-DE',
+    parse: parseLangTag,
+  },
+  {
+    key: 'format',
+    flags: '--format <format>',
+    option: 'format',
+    type: 'choice',
+    choices: OUTPUT_FORMATS,
+    defaultNote: 'table on a terminal, tsv in a pipe',
+    description: 'output format',
+  },
+  {
+    key: 'json',
+    flags: '--json [fields]',
+    option: 'json',
+    type: 'text',
+    description: 'same as --format json; with a comma list (--json id,name) only those fields',
+  },
+  { key: 'color', flags: '--no-color', option: 'color', type: 'switch', description: 'no colour (also NO_COLOR=1)' },
+  {
+    key: 'timeout',
+    flags: '--timeout <duration>',
+    option: 'timeout',
+    stored: true,
+    default: DEFAULT_TIMEOUT_MS,
+    type: 'duration',
+    description: 'give up on a request after this long without progress: 30s, 2m, 500ms or milliseconds',
+    ...duration({ unit: 'ms', min: 1, max: TIMEOUT_MAX_MS }),
+  },
+  {
+    key: 'deadline',
+    flags: '--deadline <duration>',
+    option: 'deadline',
+    env: 'EXERCISES_DEADLINE',
+    stored: true,
+    default: DEFAULT_DEADLINE_SECONDS,
+    defaultNote: `${formatDuration(DEFAULT_DEADLINE_SECONDS, 's')}; none for ${NO_DEADLINE_FOR} unless set`,
+    type: 'duration',
+    description: 'give up on the whole command after this long waiting for the service, retries included: 90s, 2m or seconds; 0 for none',
+    ...duration({ unit: 's', min: 0, max: DEADLINE_MAX_SECONDS }),
+  },
+  {
+    key: 'retries',
+    flags: '--retries <n>',
+    option: 'retries',
+    stored: true,
+    default: DEFAULT_RETRIES,
+    type: 'whole number',
+    description: 'retries for failed idempotent requests',
+    parse: (text, name) => parseWholeNumber(text, name, 0, RETRIES_MAX),
+  },
+  {
+    key: 'verbose',
+    flags: '-v, --verbose',
+    option: 'verbose',
+    type: 'switch',
+    description: 'log requests, timings and quota headers to stderr (key redacted)',
+  },
+  { key: 'quiet', flags: '-q, --quiet', option: 'quiet', type: 'switch', description: 'no progress or notices on stderr' },
+  {
+    key: 'allow-insecure',
+    flags: '--allow-insecure',
+    option: 'allowInsecure',
+    env: 'EXERCISES_ALLOW_INSECURE',
+    stored: true,
+    default: DEFAULT_ALLOW_INSECURE,
+    type: 'switch',
+    description: 'allow plain http:// to the base URL when its host is not loopback (a LAN proxy): the key and data travel unencrypted',
+    parse: parseSwitch,
+  },
+  {
+    key: 'sandbox',
+    flags: '--sandbox',
+    option: 'sandbox',
+    type: 'switch',
+    description: 'use the built-in sample catalogue, answered in-process (no key, no network; never the stored settings)',
+  },
+  {
+    key: 'catalogue',
+    flags: '--catalogue <dir>',
+    option: 'catalogue',
+    env: 'EXERCISES_CATALOGUE',
+    stored: true,
+    type: 'directory',
+    description: 'answer every command from a catalogue directory (as `exercises mirror` writes one) in-process: no request leaves the machine',
+    parse: parseCatalogueDir,
+  },
+  { key: 'offline', flags: '--offline', option: 'offline', type: 'switch', description: 'answer only from the response cache; a miss is exit 6' },
+  { key: 'refresh', flags: '--refresh', option: 'refresh', type: 'switch', description: 'fetch answers anew and update the response cache' },
+  { key: 'cache', flags: '--no-cache', option: 'cache', type: 'switch', description: 'neither read nor write the response cache' },
+  {
+    key: 'cache-ttl',
+    stored: true,
+    default: DEFAULT_CACHE_TTL_SECONDS,
+    type: 'duration',
+    description: 'how long a cached answer is used without asking the service when it says nothing: 24h, 90m, 3600s or seconds; 0 revalidates every time',
+    ...duration({ unit: 's', min: 0, max: CACHE_TTL_MAX_SECONDS }),
+  },
+  {
+    key: 'budget',
+    flags: '--budget <n>',
+    option: 'budget',
+    env: 'EXERCISES_BUDGET',
+    stored: true,
+    defaultNote: 'none',
+    type: 'whole number',
+    description: 'requests allowed per calendar month (UTC); a command stops before the request that would pass it',
+    parse: (text, name) => parseWholeNumber(text, name, 0),
+  },
+  { key: 'pager', flags: '--no-pager', option: 'pager', type: 'switch', description: 'never send long tables through a pager' },
+  { key: 'input', flags: '--no-input', option: 'input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
+];
+
+/** The setting of that name; an unknown name is a programming error. */
+export function setting(name: string): Setting {
+  const found = SETTINGS.find((s) => s.key === name);
+  if (!found) throw new Error(`No setting is called ${name}.`);
+  return found;
+}
+
+/** A value as a person reads it: through the setting's display rule (a duration as 24h). */
+export function displayValue(spec: Pick<Setting, 'display'>, value: SettingValue): string {
+  return spec.display ? spec.display(value) : String(value);
+}
+
+/** The default in words, for help and docs: `30s`, `the service’s, en-GB`, or undefined when there is none to say. */
+export function defaultText(spec: Setting): string | undefined {
+  if (spec.defaultNote !== undefined) return spec.defaultNote;
+  return spec.default === undefined ? undefined : displayValue(spec, spec.default);
+}
+
+/**
+ * A setting described in one line, as the flags' help and `config --help` show it: the
+ * description, then `first` (a note of the caller's), the default and the variable
+ * (`… (default 30s; env EXERCISES_DEADLINE)`). A switch has no default to state.
+ */
+export function settingHelp(spec: Setting, first?: string): string {
+  const given = spec.type === 'switch' ? undefined : defaultText(spec);
+  const notes = [first, given !== undefined ? `default ${given}` : undefined, spec.env ? `env ${spec.env}` : undefined].filter((n) => n !== undefined);
+  return notes.length === 0 ? spec.description : `${spec.description} (${notes.join('; ')})`;
+}
