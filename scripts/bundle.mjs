@@ -21,7 +21,7 @@ import { gracefulFsAsFs } from './bundle/graceful-fs-as-fs.mjs';
 import { lazyBuiltins } from './bundle/lazy-builtins.mjs';
 import { checkNoImportCalls, lazyRequires } from './bundle/lazy-requires.mjs';
 import { npmcliFsShim } from './bundle/npmcli-fs-shim.mjs';
-import { UNDICI_ENTRY, checkUndiciAsserts, checkUndiciHttp, undiciTrim } from './bundle/undici-trim.mjs';
+import { UNDICI_ENTRY, undiciTrim } from './bundle/undici-trim.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
@@ -65,11 +65,6 @@ for (const [file, { specifiers, entry, plugins }] of Object.entries(VENDOR)) {
     outfile,
     plugins: plugins ?? [],
   });
-  if (file === 'undici') {
-    const source = readFileSync(outfile, 'utf8');
-    checkUndiciAsserts(source);
-    checkUndiciHttp(source);
-  }
 }
 
 /** The export names of the ES modules among the vendor specifiers, read from the built files. */

@@ -25,6 +25,8 @@ const UNDICI = path.join(__dirname, '..', '..', 'dist', 'bundle', 'vendor', 'und
 
 /** The built-ins undici's files require as they load (a list for speed only: one missing is just compiled without its cache). */
 const UNDICI_BUILTINS = [
+  'node:assert',
+  'node:http',
   'node:net',
   'node:stream',
   'node:events',
