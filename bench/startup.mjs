@@ -6,11 +6,11 @@
  * the way the CLI loads it (the bundled vendor file, V8's --liftoff-only). Run side by side
  * (interleaved, so drift hits all alike) in a minimal environment (PATH, HOME, XDG dirs:
  * NODE_EXTRA_CA_CERTS and the like slow Node's start and hide every ratio), reporting
- * medians and the targets: --version and --help ≤ 1.3x `node -e 0`; `show --no-cache` ≤ 1.25x
- * the bare node:http GET and `show --refresh` (every run sends the request and rewrites the
- * cache entry) ≤ 1.35x; `show` answered from the response cache ≤ 1.3x `node -e 0` (no HTTP
- * code loaded); `--catalogue <sample> show` (answered in-process) ≤ 1.6x `node -e 0`.
- *
+ * medians and the budgets (docs/performance.md): --version and --help ≤ 1.3x `node -e 0`;
+ * a network `show` (`--no-cache`, and `--refresh`: every run sends the request and rewrites
+ * the cache entry) ≤ 2.0x the bare node:http GET; `show` answered from the response cache
+ * ≤ 2.0x `node -e 0` (no HTTP code loaded); `--catalogue <sample> show` (answered in-process)
+ * ≤ 1.6x `node -e 0`.
  *
  * --node <path> runs every case with another Node binary (the bench itself and its server run
  * on this one), e.g. one from `.ci/run`'s cache; the version measured is printed first.
@@ -64,9 +64,9 @@ const cases = [
   // The floor any `show` stands on: the same GET, JSON parsed and printed, nothing else.
   { name: 'bare node:http GET', args: [bare, 'http', 'get', server.url, env.EXERCISES_API_KEY, ID] },
   { name: 'bare undici GET', args: [bare, 'undici', 'get', server.url, env.EXERCISES_API_KEY, ID] },
-  { name: 'show <id> --no-cache', args: [cli, '--no-cache', 'show', ID, '--format', 'json'], target: 1.25, against: 'bare node:http GET' },
-  { name: 'show <id> --refresh', args: [cli, '--refresh', 'show', ID, '--format', 'json'], target: 1.35, against: 'bare node:http GET' },
-  { name: 'show (cache hit)', args: [cli, 'show', CACHED_ID, '--format', 'json'], target: 1.3 },
+  { name: 'show <id> --no-cache', args: [cli, '--no-cache', 'show', ID, '--format', 'json'], target: 2.0, against: 'bare node:http GET' },
+  { name: 'show <id> --refresh', args: [cli, '--refresh', 'show', ID, '--format', 'json'], target: 2.0, against: 'bare node:http GET' },
+  { name: 'show (cache hit)', args: [cli, 'show', CACHED_ID, '--format', 'json'], target: 2.0 },
   // A local catalogue directory, answered in-process (no server, no HTTP client).
   { name: '--catalogue show <id>', args: [cli, '--catalogue', sampleCatalogueDir(), 'show', ID, '--format', 'json'], target: 1.6 },
 ];
@@ -75,6 +75,9 @@ const publicDomain = join(root, '..', 'shared', 'catalogues', 'public-domain');
 if (existsSync(join(publicDomain, 'exercises.jsonl'))) {
   cases.push({ name: '--catalogue (873) show', args: [cli, '--catalogue', publicDomain, 'show', 'Pushups', '--format', 'json'], target: 1.6 });
 }
+
+// Output into a pipe, as `exercises … | less` writes it (and /dev/null would spare the CLI the pipe's cost).
+for (const c of cases) c.pipe = true;
 
 try {
   const samples = await interleaved(cases, { runs, warmups, env, node });
