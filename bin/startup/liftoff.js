@@ -51,4 +51,4 @@ function loadUndici() {
   return undici.run();
 }
 
-module.exports = { loadUndici, setLiftoffOnly };
+module.exports = { loadUndici };
