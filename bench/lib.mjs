@@ -47,7 +47,8 @@ export function median(xs) {
  * Runs every case `warmups + runs` times, round by round; odd rounds go in reverse order so
  * no case always runs first. Returns the timed samples (ms) per case. `node`: the Node binary
  * to run them with (default: this one). A case may bring its own `env`, and a `before()` run
- * untimed ahead of each of its runs (to empty a cache, say).
+ * untimed ahead of each of its runs (to empty a cache, say), and `pipe: true` to write its
+ * output into a pipe (as `exercises … | less` does) instead of /dev/null.
  */
 export async function interleaved(cases, { runs, warmups, env, node }) {
   const samples = cases.map(() => []);
@@ -55,7 +56,7 @@ export async function interleaved(cases, { runs, warmups, env, node }) {
   for (let i = 0; i < warmups + runs; i++) {
     for (const j of i % 2 === 0 ? forward : [...forward].reverse()) {
       await cases[j].before?.();
-      const { ms } = await timeNode(cases[j].args, cases[j].env ?? env, { node });
+      const { ms } = await timeNode(cases[j].args, cases[j].env ?? env, { node, countLines: cases[j].pipe === true });
       if (i >= warmups) samples[j].push(ms);
     }
   }

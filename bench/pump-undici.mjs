@@ -2,8 +2,7 @@
 /**
  * The download engine without the CLI around it: undici's dispatch (src/http/dispatch-body.ts,
  * what `exercises download` uses through Transport.dispatchStream) feeding pumpBody()
- * (src/media/download/body-pump.ts), no stream in between, with the same collection of the
- * socket's reads (src/media/download/read-garbage.ts), into the same file sink (the file's
+ * (src/media/download/body-pump.ts), no stream in between, into the same file sink (the file's
  * lock, `.part`, descriptor-checked rename) — but none of the transport's per-request work
  * (hooks, deadline, URL policy, retries) and the whole undici package rather than the CLI's
  * partial bundle. bench/download.mjs runs it as the tool `pump-undici`: the gap between it and
@@ -22,7 +21,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { pumpBody } = await import(join(root, 'dist/media/download/body-pump.js'));
 const { fileSink } = await import(join(root, 'dist/media/download/file-sink.js'));
 const { checkMagic } = await import(join(root, 'dist/media/verify.js'));
-const { noteRead } = await import(join(root, 'dist/media/download/read-garbage.js'));
 const { dispatchBody } = await import(join(root, 'dist/http/dispatch-body.js'));
 
 const [base, key, out, concurrency, ...paths] = process.argv.slice(2);
@@ -38,7 +36,7 @@ async function fetchOne(path) {
     const writer = await sink.open(0);
     const res = await dispatchBody(agent, { origin, path, method: 'GET', headers: { 'x-api-key': key } });
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
-    const { sourceError } = await pumpBody(res.body, writer, { onChunk: noteRead, checkHead: (first) => checkMagic('video', first, path) });
+    const { sourceError } = await pumpBody(res.body, writer, { checkHead: (first) => checkMagic('video', first, path) });
     if (sourceError) throw sourceError;
     await sink.finish('video', undefined, path);
   } finally {

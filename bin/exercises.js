@@ -5,19 +5,11 @@
 // ms faster than an ES module.
 //
 // Everything under bin/startup/ exists only for start-up speed (code caches, V8's
-// --liftoff-only, Node's compile cache): docs/development.md "How start-up works" says what
-// each file does and why; a reader of the CLI itself can skip them.
+// --liftoff-only, the static help): docs/development.md "How start-up works" says what each
+// file does and why; a reader of the CLI itself can skip them.
 'use strict';
 
 const args = process.argv.slice(2);
-
-/**
- * The first Node major version on which the bundle runs with Node's own compile cache
- * (module.enableCompileCache, 22.1+) instead of the launcher's code-cache files: none, as
- * Node's was measured slower on 22 and 24 (bench/startup.mjs --compare-caches sets this to 0
- * in a copy; docs/performance.md).
- */
-const NODE_COMPILE_CACHE_FROM = Infinity;
 
 if (args[0] === '__complete') {
   // Shell completion (the scripts of `exercises completion`): answered without the CLI.
@@ -33,9 +25,7 @@ if (args[0] === '__complete') {
 function runCli() {
   const { BUNDLE, runBundle } = require('./startup/run-bundle.js');
   if (require('node:fs').existsSync(BUNDLE)) {
-    const nodeCache = Number(process.versions.node.split('.')[0]) >= NODE_COMPILE_CACHE_FROM;
-    const cli = nodeCache ? require('./startup/node-compile-cache.js').runBundleWithNodeCache(BUNDLE) : runBundle(args);
-    cli.main(process.argv);
+    runBundle(args).main(process.argv);
   } else {
     // The plain tsc output (no bundle built, no code cache): undici is imported by the ES
     // module loader, out of reach here, so the flag is set up front.

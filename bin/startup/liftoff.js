@@ -25,6 +25,8 @@ const UNDICI = path.join(__dirname, '..', '..', 'dist', 'bundle', 'vendor', 'und
 
 /** The built-ins undici's files require as they load (a list for speed only: one missing is just compiled without its cache). */
 const UNDICI_BUILTINS = [
+  'node:assert',
+  'node:http',
   'node:net',
   'node:stream',
   'node:events',
@@ -49,4 +51,4 @@ function loadUndici() {
   return undici.run();
 }
 
-module.exports = { loadUndici, setLiftoffOnly };
+module.exports = { loadUndici };

@@ -28,11 +28,6 @@ function ownedPrivately(stat) {
   return !OWNER_ONLY || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
 }
 
-/** Whether `stat` is of the user's own directory that was once open to others (so its contents cannot be trusted). */
-function ownButLoose(stat) {
-  return OWNER_ONLY && stat.isDirectory() && stat.uid === process.getuid() && !ownedPrivately(stat);
-}
-
 /** Makes the private directory `dir`, or checks the one there: true when it is safe to write into. */
 function privateDir(dir) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -74,4 +69,4 @@ function writePrivate(dir, name, data) {
   fs.renameSync(partial, path.join(dir, name));
 }
 
-module.exports = { userCacheDir, ownButLoose, privateDir, readPrivate, writePrivate };
+module.exports = { userCacheDir, privateDir, readPrivate, writePrivate };

@@ -10,11 +10,11 @@ const { loadUndici } = require('./liftoff.js');
 const BUNDLE = path.join(__dirname, '..', '..', 'dist', 'bundle', 'cli.cjs');
 
 /**
- * The vendor file a request-sending command loads on every run besides undici: the request
- * ledger's lock (before each request), compiled from source each time without a cache of its
- * own. It gets its code cache as the bundle does, named after the V8 flags in force when it
- * loads (a cache made under other flags would be rejected), and written before the flags
- * change, or at exit.
+ * The vendor file a media download (`image`, `video`, `download`, `mirror`) loads on every run
+ * besides undici: the lock library each file's download takes (src/media/download/file-lock.ts),
+ * otherwise compiled from source each time. It gets its code cache as the bundle does, named
+ * after the V8 flags in force when it loads (a cache made under other flags would be rejected),
+ * and written before the flags change, or at exit. What it buys: docs/performance.md.
  */
 const CACHED_VENDOR = new Set(['./vendor/proper-lockfile.cjs']);
 

@@ -89,8 +89,7 @@ export interface PumpResult {
  * Each chunk is copied into one of two batch buffers (batch-buffers.ts): one is written while
  * the other fills, and the body is paused while both are full. So a download holds two buffers
  * whatever the connection's speed, each write is one buffer (one system call), and no chunk of
- * the body outlives the call that brought it: the socket's reads die young, where V8's cheap
- * minor collections free them (read-garbage.ts), instead of piling up until a full collection.
+ * the body outlives the call that brought it.
  */
 export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOptions = {}): Promise<PumpResult> {
   return new Promise((resolve, reject) => {

@@ -8,7 +8,6 @@
 import { InterruptedError, MalformedResponseError } from '../../errors.js';
 import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from '../verify.js';
 import { pumpBody } from './body-pump.js';
-import { noteRead } from './read-garbage.js';
 import { selfDelimited } from './range-resume.js';
 import { asLocal } from './errors.js';
 import type { Answer } from './ranged-request.js';
@@ -56,7 +55,6 @@ export async function receiveBody(
   try {
     const { sourceError } = await pumpBody(res.body, writer, {
       onChunk(bytes) {
-        noteRead(bytes);
         onChunk(bytes);
         onBytes?.(bytes);
       },
