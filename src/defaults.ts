@@ -112,6 +112,18 @@ export const MEDIA_SIZE_CAP_BYTES = {
 } as const;
 
 /**
+ * The largest picture drawn at the terminal (`show --images`, `image --view`), in pixels as its
+ * PNG header declares them: 16 megapixels, far above any exercise picture, and what keeps a
+ * decompression bomb (a few bytes declaring 30000×30000) from costing gigabytes. Its decoded
+ * bytes are held to the same bound at 8 bits a channel (PICTURE_PIXEL_BUDGET × 4), so a
+ * 16-bit picture may have half the pixels.
+ */
+export const PICTURE_PIXEL_BUDGET = 16_000_000;
+
+/** Lines of a terminal that does not say (a test's streams): the classic 24. Pictures are fitted to it. */
+export const TERMINAL_ROWS_FALLBACK = 24;
+
+/**
  * How long a download waits for another process that holds the same file's lock before it
  * gives up on that file (the lock is `<file>.lock`, refreshed while its holder lives).
  */

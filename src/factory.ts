@@ -241,5 +241,6 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
       return isatty(0);
     },
     columns: !stdoutDirect && process.stdout.columns > 0 ? process.stdout.columns : 80,
+    ...(!stdoutDirect && process.stdout.rows > 0 ? { rows: process.stdout.rows } : {}),
   };
 }

@@ -1,12 +1,14 @@
 /**
  * A PNG drawn with half blocks: each character cell shows two pixels, the upper as the
  * foreground colour of `▀` and the lower as its background, so a terminal with colour but
- * no image protocol still shows the picture. The PNG is decoded by pngjs (loaded only here),
- * scaled down to fit the width by averaging each cell's source pixels (never up), and
+ * no image protocol still shows the picture. The PNG is decoded by pngjs (loaded only here,
+ * and only for a picture within the budget: png-budget.ts), scaled down to fit its box by
+ * averaging each cell's source pixels (never up: fit.ts), and
  * translucent pixels are blended over black. Truecolour escapes where the terminal takes
  * them, else the nearest of the 256-colour palette.
  */
 import { loadPngjs } from '../../vendor/pngjs.js';
+import { type CellBox, fitCells } from './fit.js';
 
 export interface Rgb {
   r: number;
@@ -46,11 +48,10 @@ function average(bitmap: Bitmap, x0: number, x1: number, y0: number, y1: number)
   return n === 0 ? { r: 0, g: 0, b: 0 } : { r: Math.round(r / n), g: Math.round(g / n), b: Math.round(b / n) };
 }
 
-/** The bitmap scaled to `width` pixels (at most its own), rows in pairs: [upper, lower] colours per cell. */
-export function halfBlockCells(bitmap: Bitmap, maxWidth: number): Rgb[][][] {
-  const width = Math.max(1, Math.min(bitmap.width, maxWidth));
-  // Cells are about twice as tall as wide; a cell holds two pixel rows, so pixels stay square.
-  const height = Math.max(2, Math.round((bitmap.height * width) / bitmap.width));
+/** The bitmap scaled to fit `box` (never up), rows in pairs: [upper, lower] colours per cell. */
+export function halfBlockCells(bitmap: Bitmap, box: CellBox): Rgb[][][] {
+  // A cell holds two pixel rows, so pixels stay square.
+  const { columns: width, pixelRows: height } = fitCells(bitmap.width, bitmap.height, box);
   const rows: Rgb[][][] = [];
   const span = (i: number, n: number, of: number): [number, number] => {
     const from = Math.floor((i * of) / n);
@@ -90,7 +91,7 @@ export function halfBlockText(rows: Rgb[][][], truecolor: boolean): string {
   return rows.map((row) => `${row.map(([top, bottom]) => `\u001b[${fg(top!)};${bg(bottom!)}m▀`).join('')}\u001b[0m\n`).join('');
 }
 
-/** A PNG as half blocks at most `columns` wide. */
-export async function halfBlocks(png: Buffer, columns: number, truecolor: boolean): Promise<string> {
-  return halfBlockText(halfBlockCells(await decodePng(png), columns), truecolor);
+/** A PNG as half blocks fitted into `box`. */
+export async function halfBlocks(png: Buffer, box: CellBox, truecolor: boolean): Promise<string> {
+  return halfBlockText(halfBlockCells(await decodePng(png), box), truecolor);
 }
