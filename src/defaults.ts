@@ -124,6 +124,14 @@ export const PICTURE_PIXEL_BUDGET = 16_000_000;
 export const TERMINAL_ROWS_FALLBACK = 24;
 
 /**
+ * The largest catalogue file (exercises.jsonl) read: the 873-record sample with translations is
+ * a few MB; a catalogue a hundred times that is still read, a device or a runaway file is not.
+ */
+export const CATALOGUE_FILE_MAX_BYTES = 512 * 1024 * 1024;
+/** The largest index of our own read back from the cache directory (a catalogue's record index, completion's). */
+export const LOCAL_INDEX_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
  * How long a download waits for another process that holds the same file's lock before it
  * gives up on that file (the lock is `<file>.lock`, refreshed while its holder lives).
  */
