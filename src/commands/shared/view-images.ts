@@ -3,7 +3,7 @@
  * (src/output/images). Each image comes from disk when it is there, first the catalogue
  * directory answering the run, then the folder images are kept in, and only then from the
  * service, kept in that folder for next time. That folder is `--dir` when one is given (as
- * `<dir>/<id>/<name>.png`), else the pictures folder of the cache directory (pictures-dir.ts):
+ * `<dir>/<id>/<name>.png`), else the pictures folder of the cache directory (picture-files.ts):
  * looking never writes into the working directory. Every file is read by the one rule
  * (util/safe-open.ts: a regular file within the image size cap), and every picture is held to
  * the pixel budget and fitted to the terminal (output/images): a picture that cannot be drawn
@@ -24,7 +24,7 @@ import { runMediaJobs } from './media-run.js';
 import { resolveMediaFile } from '../../server/media.js';
 import { type CellBox, PictureRefusedError, detectImageProtocol, inlineImage } from '../../output/images/index.js';
 import { catalogueDir } from '../../prompt/known-exercises.js';
-import { readyPicturesDir } from './pictures-dir.js';
+import { readyPicturesDir } from './picture-files.js';
 import { renderRecordText } from '../../output/record.js';
 
 /** Why images cannot be drawn on this run's stdout, or undefined when they can. */

@@ -2,12 +2,10 @@
  * What a PNG costs to draw, judged from its header before anything is decoded: a PNG states
  * its width and height in its first chunk (IHDR), and a few bytes may declare 30000×30000, which
  * decoded would take gigabytes (issue 28). A picture over the pixel budget (PICTURE_PIXEL_BUDGET,
- * its decoded bytes too) is refused with the reason; so is an interlaced one whose image data
- * inflates past what its header allows (pngjs inflates interlaced data without a bound). The
- * terminal protocols that get the file as it is (kitty, iTerm2) are held to the same budget:
+ * its decoded bytes too) is refused with the reason, and a picture's data is never inflated past
+ * what its header allows (png-cells.ts). The terminal protocols that get the file as it is (kitty, iTerm2) are held to the same budget:
  * the terminal would decode it.
  */
-import { inflateSync } from 'node:zlib';
 import { PICTURE_PIXEL_BUDGET } from '../../defaults.js';
 import { PNG_SIGNATURE } from '../../catalogue/media.js';
 
@@ -43,23 +41,14 @@ export function readPngHeader(png: Uint8Array): PngHeader {
   return header;
 }
 
-/** Bytes of the decoded rows, without the filter byte that starts each row in the PNG's data. */
-function rowBytes(header: PngHeader): number {
-  const bitsPerPixel = CHANNELS[header.colorType]! * header.bitDepth;
-  return Math.ceil((header.width * bitsPerPixel) / 8) * header.height;
+/** Samples per pixel of the header's colour type. */
+export function channelsOf(header: Pick<PngHeader, 'colorType'>): number {
+  return CHANNELS[header.colorType]!;
 }
 
-/** The concatenated IDAT chunks of a PNG whose header was read. */
-function imageData(png: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length; ) {
-    const length = png.readUInt32BE(at);
-    const type = png.toString('latin1', at + 4, at + 8);
-    if (type === 'IDAT') parts.push(png.subarray(at + 8, Math.min(png.length, at + 8 + length)));
-    if (type === 'IEND') break;
-    at += 12 + length;
-  }
-  return Buffer.concat(parts);
+/** Bytes of the decoded rows, without the filter byte that starts each row in the PNG's data. */
+function rowBytes(header: PngHeader): number {
+  return Math.ceil((header.width * channelsOf(header) * header.bitDepth) / 8) * header.height;
 }
 
 /** Throws PictureRefusedError when `png` is over the budget (see the module comment); its header otherwise. */
@@ -73,14 +62,6 @@ export function checkPngBudget(png: Buffer): PngHeader {
   const decoded = rowBytes(header);
   if (decoded > PICTURE_PIXEL_BUDGET * 4) {
     throw new PictureRefusedError(`${width}×${height} pixels at ${header.bitDepth} bits a channel decode to more than the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels allows`);
-  }
-  if (header.interlaced) {
-    try {
-      // Seven passes of the picture: at most a filter byte and a partial byte more per row and pass.
-      inflateSync(imageData(png), { maxOutputLength: decoded + 14 * height });
-    } catch {
-      throw new PictureRefusedError(`its image data does not inflate to the ${width}×${height} pixels its header declares`);
-    }
   }
   return header;
 }
