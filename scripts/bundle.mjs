@@ -50,9 +50,8 @@ const VENDOR = {
   cacache: { specifiers: ['cacache'], plugins: [npmcliFsShim] },
   // The cache rules of `serve --upstream` (src/vendor/http-cache-semantics.ts).
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
-  // Only at a terminal: the picker (src/prompt) and the half-block image renderer (src/output/images).
+  // Only at a terminal: the picker (src/prompt).
   'inquirer-search': { specifiers: ['@inquirer/search'] },
-  pngjs: { specifiers: ['pngjs'] },
 };
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([file, { specifiers }]) => specifiers.map((s) => [s, file])));
 

@@ -23,6 +23,8 @@ export interface IOStreams {
   stdinIsTTY: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
+  /** Terminal height, when stdout is a terminal that says it (pictures are fitted to it). */
+  rows?: number;
 }
 
 /** Where requests go and with which key: the --sandbox server's, or the resolved settings'. */

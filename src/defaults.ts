@@ -122,6 +122,26 @@ export const MEDIA_SIZE_CAP_BYTES = {
 } as const;
 
 /**
+ * The largest picture drawn at the terminal (`show --images`, `image --view`), in pixels as its
+ * PNG header declares them: 16 megapixels, far above any exercise picture, and what keeps a
+ * decompression bomb (a few bytes declaring 30000×30000) from costing gigabytes. Its decoded
+ * bytes are held to the same bound at 8 bits a channel (PICTURE_PIXEL_BUDGET × 4), so a
+ * 16-bit picture may have half the pixels.
+ */
+export const PICTURE_PIXEL_BUDGET = 16_000_000;
+
+/** Lines of a terminal that does not say (a test's streams): the classic 24. Pictures are fitted to it. */
+export const TERMINAL_ROWS_FALLBACK = 24;
+
+/**
+ * The largest catalogue file (exercises.jsonl) read: the 873-record sample with translations is
+ * a few MB; a catalogue a hundred times that is still read, a device or a runaway file is not.
+ */
+export const CATALOGUE_FILE_MAX_BYTES = 512 * 1024 * 1024;
+/** The largest index of our own read back from the cache directory (a catalogue's record index, completion's). */
+export const LOCAL_INDEX_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
  * How long a download waits for another process that holds the same file's lock before it
  * gives up on that file (the lock is `<file>.lock`, refreshed while its holder lives).
  */

@@ -9,6 +9,7 @@
 import { isatty } from 'node:tty';
 import type { Writable } from 'node:stream';
 import { directOutput, writableDirectly } from './util/direct-output.js';
+import { namedWriteErrors } from './util/stdout-errors.js';
 import { ApiClient } from './api/client.js';
 import type { CacheMode } from './cache/cached-get.js';
 import type { Dispatcher } from 'undici';
@@ -231,7 +232,8 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
       if (err.code === 'EPIPE') onBrokenPipe();
     });
   return {
-    stdout: stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(),
+    // A failed write (a full disk, /dev/full) is an error naming stdout: util/stdout-errors.ts.
+    stdout: namedWriteErrors(stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(), 'stdout'),
     // A reader gone from stderr is no reason to stop the work: its messages are dropped.
     stderr: stderrDirect
       ? directOutput(
@@ -253,5 +255,6 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
       return isatty(0);
     },
     columns: !stdoutDirect && process.stdout.columns > 0 ? process.stdout.columns : 80,
+    ...(!stdoutDirect && process.stdout.rows > 0 ? { rows: process.stdout.rows } : {}),
   };
 }

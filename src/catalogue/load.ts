@@ -4,11 +4,13 @@
  * start-up with the file and line number instead of serving half a catalogue. (A run answered
  * in-process may read a single record through server/record-index.ts instead.)
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { validateCatalogueEntry, ValidationError } from './validate.js';
 import type { CatalogueEntry } from './types.js';
 import { UsageError } from '../errors.js';
+import { CATALOGUE_FILE_MAX_BYTES } from '../defaults.js';
+import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
 
 export const CATALOGUE_FILE = 'exercises.jsonl';
 
@@ -82,6 +84,16 @@ export function parseCatalogueLine(raw: string, first: boolean, where: string): 
   }
 }
 
+/** exercises.jsonl as text, by the one rule for opening files: a FIFO, a device or a file over the bound is a CatalogueError naming it. */
+function readCatalogueText(file: string): string {
+  try {
+    return readRegularFileSync(file, { maxBytes: CATALOGUE_FILE_MAX_BYTES }).toString('utf8');
+  } catch (err) {
+    if (err instanceof RefusedFileError) throw new CatalogueError(`The catalogue cannot be read: ${err.message}.`);
+    throw err;
+  }
+}
+
 /**
  * The whole catalogue, every line checked. Read synchronously and whole: a catalogue is a few
  * MB at most, readline's stream costs more than the file itself, and it is read once, before
@@ -93,7 +105,7 @@ export function readCatalogue(dir: string, spans?: Map<string, LineSpan>): Catal
   const { root, file } = catalogueFile(dir);
   const entries: CatalogueEntry[] = [];
   const lineOfId = new Map<string, number>();
-  const lines = readFileSync(file, 'utf8').split('\n');
+  const lines = readCatalogueText(file).split('\n');
   let offset = 0;
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;

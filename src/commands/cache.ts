@@ -8,6 +8,7 @@ import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { cacheRoot, httpCacheDir } from '../cache/paths.js';
+import { clearPictures, picturesUsage } from './shared/picture-files.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };
 
@@ -21,9 +22,10 @@ function kib(bytes: number): string {
 
 async function info(ctx: Context): Promise<void> {
   const found = await (await openCache(ctx)).info();
+  const pictures = await picturesUsage(ctx.env);
   const format = outputFormat(ctx);
   if (format === 'json' || format === 'jsonl') {
-    ctx.io.stdout.write(`${JSON.stringify({ ...found, oldest: found.oldest === null ? null : new Date(found.oldest).toISOString() })}\n`);
+    ctx.io.stdout.write(`${JSON.stringify({ ...found, oldest: found.oldest === null ? null : new Date(found.oldest).toISOString(), pictures })}\n`);
     return;
   }
   ctx.io.stdout.write(
@@ -32,6 +34,7 @@ async function info(ctx: Context): Promise<void> {
       `Entries:  ${found.entries}`,
       `Size:     ${kib(found.bytes)}`,
       `Oldest:   ${found.oldest === null ? '-' : new Date(found.oldest).toISOString()}`,
+      `Pictures: ${pictures.files} (${kib(pictures.bytes)}) in ${pictures.path}`,
     ].join('\n') + '\n',
   );
 }
@@ -46,9 +49,11 @@ async function clear(ctx: Context): Promise<void> {
   const cache = await openCache(ctx);
   const { entries } = await cache.info();
   const left = await cache.clear();
+  const pictures = await clearPictures(ctx.env);
   if (left > 0)
     ctx.io.stderr.write(`warning: ${left} file${left === 1 ? '' : 's'} written while clearing could not be removed; run \`exercises cache clear\` again.\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`Removed ${entries} cache entr${entries === 1 ? 'y' : 'ies'} from ${cache.path}.\n`);
+  if (pictures > 0 && !ctx.globals.quiet) ctx.io.stderr.write(`Removed ${pictures} picture${pictures === 1 ? '' : 's'} kept for viewing.\n`);
 }
 
 export async function run(options: CacheOptions, ctx: Context): Promise<void> {

@@ -11,7 +11,8 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import type { ImageProtocol } from '../output/images/protocol.js';
-import { imagesFlag, splitImagesValue } from './shared/images-flag.js';
+import { imagesFlag, sizeFlag, splitImagesValue } from './shared/images-flag.js';
+import type { CellBox } from '../output/images/fit.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds, requestedIds, noIdsOnStdin } from './shared/requested-ids.js';
 import { oneLine } from '../util/text.js';
@@ -27,16 +28,18 @@ export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
   ids: string[];
   /** `--images[=protocol]`: draw each record's premium images after it (shared/view-images.ts). */
-  images?: { protocol?: ImageProtocol };
-  /** `--dir`: where images are looked for and kept, as <dir>/<id>/<name>.png. */
+  images?: { protocol?: ImageProtocol; size?: CellBox };
+  /** `--dir`: where images are looked for and kept, as <dir>/<id>/<name>.png (the cache directory's pictures folder without). */
   dir?: string;
 }
 
-export function showOptions(given: readonly string[], flags: { images?: unknown; dir?: string } = {}, argv: readonly string[] = []): ShowOptions {
+export function showOptions(given: readonly string[], flags: { images?: unknown; dir?: string; size?: string } = {}, argv: readonly string[] = []): ShowOptions {
   const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
   const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);
-  const images = imagesFlag(flag, '--images');
+  const drawn = imagesFlag(flag, '--images');
+  const size = sizeFlag(flags.size, '--images', drawn !== undefined);
+  const images = drawn && { ...drawn, ...(size ? { size } : {}) };
   if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
   return { ids: [...args], ...(images ? { images } : {}), ...(flags.dir !== undefined ? { dir: flags.dir } : {}) };
 }
@@ -90,7 +93,9 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
 
   if (total === 0) throw noIdsOnStdin();
   if (options.images) {
-    for (const record of shown) await viewImages(ctx, api, record, { ...options.images, dir: outputDir(options.dir) });
+    const dir = options.dir !== undefined ? { dir: outputDir(options.dir) } : {};
+    // One record: its pictures share the screen with it; after several, each is fitted alone.
+    for (const record of shown) await viewImages(ctx, api, record, { ...options.images, ...dir, besideRecord: total === 1 });
   }
   if (missing.length > 0) {
     throw new NotFoundError(
@@ -109,7 +114,8 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
     .description('show exercises by id or name; - reads ids from stdin')
     .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one')
     .option('--images [protocol]', 'draw the premium images at the terminal after the record: kitty, iterm or blocks (default: found from the terminal)')
-    .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: the current directory)');
+    .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: a folder of the cache directory)')
+    .option('--size <WxH>', 'with --images: the columns and lines each picture may take (default: fitted to the terminal, beside the record)');
   addExamples(
     cmd,
     [
@@ -126,7 +132,7 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );
-  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string }) => {
+  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string; size?: string }) => {
     const ctx = context();
     await runF(showOptions(args, flags, ctx.argv), ctx);
   });

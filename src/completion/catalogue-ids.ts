@@ -5,7 +5,7 @@
  * indexes in the cache directory, and those are searched: an id index (id-index.ts format)
  * and a media index, one line per exercise and kind: `id<TAB>image|video<TAB>name<TAB>…`.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_FILE } from '../catalogue/load.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -13,6 +13,8 @@ import type { ExerciseEntry } from './engine.js';
 import { idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
 import { asBytes, lineAt, readBytes } from './line-scan.js';
 import { shortHash } from '../util/short-hash.js';
+import { CATALOGUE_FILE_MAX_BYTES } from '../defaults.js';
+import { readRegularFileSync } from '../util/safe-open.js';
 
 type MediaKind = 'image' | 'video';
 
@@ -32,7 +34,7 @@ function strings(value: unknown): string[] {
 function readCatalogueRecords(dir: string): CatalogueRecord[] {
   let text: string;
   try {
-    text = readFileSync(join(dir, CATALOGUE_FILE), 'utf8');
+    text = readRegularFileSync(join(dir, CATALOGUE_FILE), { maxBytes: CATALOGUE_FILE_MAX_BYTES }).toString('utf8');
   } catch {
     return [];
   }

@@ -13,7 +13,8 @@
  * so a reader never sees half a file; two writers at once may lose one's additions, which
  * only means those ids are offered after their next answer.
  */
-import { readFileSync } from 'node:fs';
+import { LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
+import { readRegularFileSync } from '../util/safe-open.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { isCompletable } from './printable.js';
@@ -60,7 +61,7 @@ function entriesOf(lines: Iterable<string>): IdIndexEntry[] {
 /** Every entry of the index, oldest first; none when the file is missing or unreadable. */
 export function readIdIndex(cacheDir: string): IdIndexEntry[] {
   try {
-    return entriesOf(readFileSync(idIndexPath(cacheDir), 'utf8').split('\n'));
+    return entriesOf(readRegularFileSync(idIndexPath(cacheDir), { maxBytes: LOCAL_INDEX_MAX_BYTES }).toString('utf8').split('\n'));
   } catch {
     return [];
   }

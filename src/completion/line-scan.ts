@@ -5,12 +5,16 @@
  * character per byte, which costs a copy where decoding UTF-8 costs several ms per MB),
  * searched with the native string search, and only the lines found are decoded.
  */
-import { readFileSync } from 'node:fs';
+import { LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
+import { readRegularFileSync } from '../util/safe-open.js';
 
-/** A file's bytes as a string of one character per byte; undefined when it cannot be read. */
-export function readBytes(file: string): string | undefined {
+/**
+ * A file's bytes as a string of one character per byte; undefined when it cannot be read, or is
+ * not a regular file within `maxBytes` (util/safe-open.ts: a FIFO must not hang a TAB).
+ */
+export function readBytes(file: string, maxBytes = LOCAL_INDEX_MAX_BYTES): string | undefined {
   try {
-    return readFileSync(file, 'latin1');
+    return readRegularFileSync(file, { maxBytes }).toString('latin1');
   } catch {
     return undefined;
   }

@@ -2,9 +2,11 @@
  * Premium media (spec §4.4, §4.5) served from the catalogue directory: streamed from disk,
  * with Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges; `Range` gives 206
  * (or 416 when invalid or unsatisfiable), `If-Range` and `If-None-Match` are honoured.
- * An id or name that could reach outside the directory is a 404, whatever the file system holds.
+ * An id or name that could reach outside the directory is a 404, whatever the file system holds;
+ * so is anything but a regular file within the media size cap (a FIFO, a device: util/safe-open.ts),
+ * opened without blocking, so such a file never holds a thread of the pool nor the server's end.
  */
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -12,6 +14,8 @@ import rangeParser from 'range-parser';
 import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
 import { HttpError, notFound } from './http-error.js';
 import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
+import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
+import { openRegularFile } from '../util/safe-open.js';
 
 /** A decoded path segment that is safe as one file name component. */
 export function isSafeComponent(value: string): boolean {
@@ -76,16 +80,15 @@ function ifNoneMatchHolds(header: string | undefined, etag: string): boolean {
 
 /** Streams `file` as the answer to `req` (GET or HEAD). */
 export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, file: string, kind: MediaFolder): Promise<void> {
-  let handle;
+  let opened;
   try {
-    handle = await open(file, 'r');
+    opened = await openRegularFile(file, { maxBytes: MEDIA_SIZE_CAP_BYTES[kindOfFolder(kind)] });
   } catch {
     throw notFound('No such media file.');
   }
+  const { handle, stat: info } = opened;
   let streaming = false;
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw notFound('No such media file.');
     const size = info.size;
     const etag = etagFor(size, info.mtimeMs);
     const lastModified = info.mtime.toUTCString();

@@ -13,11 +13,13 @@
  * caller loads the whole catalogue, which says what is wrong. (Completion keeps indexes of its
  * own, for a TAB: completion/catalogue-ids.ts.)
  */
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { shortHash } from '../util/short-hash.js';
 import { replaceFileSync } from '../util/write-all.js';
+import { CATALOGUE_FILE_MAX_BYTES, LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
+import { openRegularFileSync, readRegularFileSync } from '../util/safe-open.js';
 import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
 
 /** Bumped when the file's shape changes: an index of another version is not used. */
@@ -62,7 +64,7 @@ function indexPath(indexDir: string, file: string): string {
 function readSpan(file: string, [offset, length]: LineSpan): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    fd = openRegularFileSync(file, { maxBytes: CATALOGUE_FILE_MAX_BYTES }).fd;
     const bytes = Buffer.alloc(length);
     if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
     return bytes.toString('utf8');
@@ -80,7 +82,8 @@ export function openRecordIndex(indexDir: string, dir: string): RecordIndex | un
   let index: IndexFile;
   try {
     ({ root, file } = catalogueFile(dir));
-    index = JSON.parse(readFileSync(indexPath(indexDir, file), 'utf8')) as IndexFile;
+    // A FIFO or a device planted as the index is refused (util/safe-open.ts): the catalogue is then read whole.
+    index = JSON.parse(readRegularFileSync(indexPath(indexDir, file), { maxBytes: LOCAL_INDEX_MAX_BYTES }).toString('utf8')) as IndexFile;
   } catch {
     return undefined;
   }

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { itermSequence, kittySequence } from '../../src/output/images/escape-protocols.js';
-import { halfBlockCells, halfBlockText, halfBlocks } from '../../src/output/images/blocks.js';
+import { halfBlocks } from '../../src/output/images/blocks.js';
+import { fitCells } from '../../src/output/images/fit.js';
 import { detectImageProtocol } from '../../src/output/images/protocol.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
@@ -52,6 +53,9 @@ const GRID_CELLS = [
     ['255;255;0', '128;128;128'],
   ],
 ];
+
+/** The box of `--size 20x10`, which the tests give so what is drawn does not depend on the record's length. */
+const SIZE = { columns: 20, rows: 10 };
 
 const dirs: string[] = [];
 const runs: TerminalRun[] = [];
@@ -118,7 +122,7 @@ function parseCells(screen: string): string[][][] {
 
 describe('the escape protocols get the PNG as it is', () => {
   it('kitty: one APC chunk for a small file, byte for byte', () => {
-    expect(kittySequence(START)).toBe(`\u001b_Ga=T,f=100,m=0;${START.toString('base64')}\u001b\\\n`);
+    expect(kittySequence(START, { columns: 20, rows: 10 })).toBe(`\u001b_Ga=T,f=100,c=20,r=10,m=0;${START.toString('base64')}\u001b\\\n`);
   });
 
   it('kitty: a large file in 4096-byte chunks, m=1 on all but the last', () => {
@@ -126,56 +130,62 @@ describe('the escape protocols get the PNG as it is', () => {
     const b64 = big.toString('base64');
     expect(b64.length).toBe(13_336);
     const expected =
-      `\u001b_Ga=T,f=100,m=1;${b64.slice(0, 4096)}\u001b\\` +
+      `\u001b_Ga=T,f=100,c=3,r=2,m=1;${b64.slice(0, 4096)}\u001b\\` +
       `\u001b_Gm=1;${b64.slice(4096, 8192)}\u001b\\` +
       `\u001b_Gm=1;${b64.slice(8192, 12288)}\u001b\\` +
       `\u001b_Gm=0;${b64.slice(12288)}\u001b\\\n`;
-    expect(kittySequence(big)).toBe(expected);
+    expect(kittySequence(big, { columns: 3, rows: 2 })).toBe(expected);
   });
 
   it('iTerm2: one OSC 1337 with the size, byte for byte', () => {
-    expect(itermSequence(START)).toBe(`\u001b]1337;File=inline=1;size=${START.length};preserveAspectRatio=1:${START.toString('base64')}\u0007\n`);
+    expect(itermSequence(START, { columns: 20, rows: 10 })).toBe(
+      `\u001b]1337;File=inline=1;size=${START.length};width=20;height=10;preserveAspectRatio=1:${START.toString('base64')}\u0007\n`,
+    );
   });
 
   it.each([
     ['kitty', '--images=kitty', kittySequence],
     ['iterm', '--images=iterm', itermSequence],
   ] as const)('show --images=%s writes each image after the record, exactly', async (_name, flag, encode) => {
-    const r = await runInProcess(['--sandbox', 'show', 'Barbell_Bench_Press', flag], { tty: true });
+    const r = await runInProcess(['--sandbox', 'show', 'Barbell_Bench_Press', flag, '--size', '20x10'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
-    const expected = `start\n${encode(START)}end\n${encode(END)}`;
+    const expected = `start\n${encode(START, SIZE)}end\n${encode(END, SIZE)}`;
     expect(r.stdout.endsWith(expected)).toBe(true);
     expect(r.stdout).toMatch(/^(\u001b\[1m)?Barbell Bench Press/);
   });
 
   it('image --view=iterm draws only the images named', async () => {
-    const r = await runInProcess(['--sandbox', 'image', 'Barbell_Bench_Press', 'end', '--view=iterm'], { tty: true });
+    const r = await runInProcess(['--sandbox', 'image', 'Barbell_Bench_Press', 'end', '--view=iterm', '--size=20x10'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`end\n${itermSequence(END)}`);
+    expect(r.stdout).toBe(`end\n${itermSequence(END, SIZE)}`);
   });
 });
 
 describe('half blocks', () => {
   it('a known PNG gives its expected cells, as truecolour text', async () => {
-    const text = await halfBlocks(gridPng(), 80, true);
+    const text = await halfBlocks(gridPng(), { columns: 80, rows: 24 }, true);
     const line = (cells: string[][]) => `${cells.map(([t, b]) => `\u001b[38;2;${t};48;2;${b}m▀`).join('')}\u001b[0m\n`;
     expect(text).toBe(GRID_CELLS.map(line).join(''));
   });
 
   it('in the 256-colour palette when the terminal has no truecolour', async () => {
-    const text = await halfBlocks(gridPng(), 80, false);
+    const text = await halfBlocks(gridPng(), { columns: 80, rows: 24 }, false);
     // red 196 over blue 21, green 46 over white 231; black 16 twice; yellow 226 over grey 244.
     expect(text).toBe('\u001b[38;5;196;48;5;21m▀\u001b[38;5;46;48;5;231m▀\u001b[0m\n\u001b[38;5;16;48;5;16m▀\u001b[38;5;226;48;5;244m▀\u001b[0m\n');
   });
 
-  it('is scaled down to the terminal width, never up', () => {
-    const png = PNG.sync.read(START);
-    const bitmap = { width: png.width, height: png.height, data: png.data };
-    const narrow = halfBlockCells(bitmap, 20);
-    expect(narrow.every((row) => row.length === 20)).toBe(true);
-    expect(narrow).toHaveLength(10); // 48×48 at 20 wide: 20 pixel rows, two a line
-    expect(halfBlockCells(bitmap, 200)[0]).toHaveLength(48);
-    expect(halfBlockText(narrow, true).split('\n').filter(Boolean)).toHaveLength(10);
+  it('is scaled down to fit the width and the height, never up', async () => {
+    const lines = async (columns: number, rows: number) => (await halfBlocks(START, { columns, rows }, true)).split('\n').filter(Boolean);
+    const cellsIn = (line: string) => line.split('▀').length - 1;
+    const narrow = await lines(20, 100); // 48×48 at 20 wide: 20 pixel rows, two a line
+    expect(narrow).toHaveLength(10);
+    expect(narrow.every((l) => cellsIn(l) === 20)).toBe(true);
+    const low = await lines(80, 5); // 5 lines hold 10 pixel rows: 10 wide
+    expect(low).toHaveLength(5);
+    expect(low.every((l) => cellsIn(l) === 10)).toBe(true);
+    const roomy = await lines(200, 100);
+    expect(roomy).toHaveLength(24);
+    expect(cellsIn(roomy[0]!)).toBe(48);
   });
 
   it.skipIf(!HAVE_TMUX)('a real terminal shows the expected cells (tmux)', async () => {
@@ -233,10 +243,10 @@ describe('where the images come from', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
     expect(readFileSync(join(dir, 'Barbell_Bench_Press', 'start.png')).equals(START)).toBe(true);
-    const second = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir], { tty: true, env: serverEnv(server) });
+    const second = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
     expect(second.code, second.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
-    expect(second.stdout).toContain(kittySequence(START));
+    expect(second.stdout).toContain(kittySequence(START, SIZE));
   });
 
   it('a file already on disk is drawn as it is, before any request for it', async () => {
@@ -245,10 +255,10 @@ describe('where the images come from', () => {
     writeFileSync(join(dir, 'Barbell_Bench_Press', 'start.png'), gridPng());
     writeFileSync(join(dir, 'Barbell_Bench_Press', 'end.png'), gridPng());
     const before = mediaRequests();
-    const r = await runInProcess(['image', 'Barbell_Bench_Press', 'start', '--view=iterm', '--dir', dir], { tty: true, env: serverEnv(server) });
+    const r = await runInProcess(['image', 'Barbell_Bench_Press', 'start', '--view=iterm', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
     expect(r.code, r.stderr).toBe(0);
     expect(mediaRequests()).toBe(before);
-    expect(r.stdout).toBe(`start\n${itermSequence(gridPng())}`);
+    expect(r.stdout).toBe(`start\n${itermSequence(gridPng(), fitCells(2, 4, SIZE))}`);
   });
 
   it('a free plan says why there is nothing to draw', async () => {
@@ -262,11 +272,11 @@ describe('where the images come from', () => {
 
 describe('the flag before the id', () => {
   it.each([
-    [['show', '--images', 'Barbell_Bench_Press'], `start\n${itermSequence(START)}end\n${itermSequence(END)}`, { TERM_PROGRAM: 'iTerm.app' }],
-    [['image', '--view', 'Barbell_Bench_Press', 'end'], `end\n${itermSequence(END)}`, { TERM_PROGRAM: 'iTerm.app' }],
-    [['image', 'Barbell_Bench_Press', '--view', 'end'], `end\n${itermSequence(END)}`, { TERM_PROGRAM: 'iTerm.app' }],
+    [['show', '--images', 'Barbell_Bench_Press'], `start\n${itermSequence(START, SIZE)}end\n${itermSequence(END, SIZE)}`, { TERM_PROGRAM: 'iTerm.app' }],
+    [['image', '--view', 'Barbell_Bench_Press', 'end'], `end\n${itermSequence(END, SIZE)}`, { TERM_PROGRAM: 'iTerm.app' }],
+    [['image', 'Barbell_Bench_Press', '--view', 'end'], `end\n${itermSequence(END, SIZE)}`, { TERM_PROGRAM: 'iTerm.app' }],
   ])('%o takes the value as the id or a name, not a protocol', async (args, tail, env) => {
-    const r = await runInProcess(['--sandbox', ...args], { tty: true, env });
+    const r = await runInProcess(['--sandbox', ...args, '--size', '20x10'], { tty: true, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.endsWith(tail)).toBe(true);
   });

@@ -1,9 +1,9 @@
 /**
  * The prompt and image code load only when used (start-up budgets unchanged): a plain
  * `--help`, a `show` answered from the cache and a `show` in a pipe load neither the prompt
- * library nor the PNG decoder (their vendor files, dist/bundle/vendor/inquirer-search.cjs and
- * pngjs.cjs), while a picker or a half-block drawing at a terminal does, which shows the trace
- * sees them. A preloaded script lists the files require() loaded (test/cache/fixtures).
+ * library (its vendor file, dist/bundle/vendor/inquirer-search.cjs) nor node:zlib, which the
+ * PNG decoder (src/output/images/png-cells.ts) inflates with, while a picker and a half-block
+ * drawing at a terminal do, which shows the trace sees them. A preloaded script lists the files require() loaded (test/cache/fixtures).
  *
  * Start-up in general: our own modules are imported statically (one bundle), so what keeps
  * `--help`, a TAB and a cache hit fast is that they require no vendor file at all and none of
@@ -21,7 +21,7 @@ import { HAVE_TMUX, startTerminal } from './tmux.js';
 import { tempDir } from '../helpers/temp.js';
 
 const TRACE = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', import.meta.url));
-const LAZY = ['inquirer-search', 'pngjs'];
+const LAZY = ['inquirer-search'];
 
 let server: CatalogueServer;
 const dirs: string[] = [];
@@ -106,12 +106,13 @@ describe('prompt and image code load only when used', () => {
     const r = await vendorsLoadedBy(['--sandbox', 'show', 'Plank', '--images=blocks'], {});
     expect(r.code, r.stderr).toBe(0);
     for (const v of LAZY) expect(r.vendors).not.toContain(v);
+    expect(r.builtins).not.toContain('zlib');
   });
 
   it.skipIf(!HAVE_TMUX)('at a terminal, the picker loads the prompt library and a half-block drawing the decoder (tmux)', async () => {
     const file = traceFile();
     const t = startTerminal(['--sandbox', 'show', '--images=blocks'], {
-      env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, COLORTERM: 'truecolor' },
+      env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, TRACE_BUILTINS_FILE: `${file}.builtins`, COLORTERM: 'truecolor' },
     });
     try {
       await t.waitFor('Pick an exercise');
@@ -121,6 +122,7 @@ describe('prompt and image code load only when used', () => {
       expect(await t.exitCode()).toBe(0);
       expect(existsSync(file)).toBe(true);
       expect(vendorsIn(file)).toEqual(expect.arrayContaining(LAZY));
+      expect(JSON.parse(readFileSync(`${file}.builtins`, 'utf8'))).toContain('zlib');
     } finally {
       t.close();
     }

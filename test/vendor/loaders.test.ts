@@ -10,7 +10,6 @@ import { loadCliTable3 } from '../../src/vendor/cli-table3.js';
 import { loadConf } from '../../src/vendor/conf.js';
 import { loadCachePolicy } from '../../src/vendor/http-cache-semantics.js';
 import { loadInquirerSearch } from '../../src/vendor/inquirer-search.js';
-import { loadPngjs } from '../../src/vendor/pngjs.js';
 import { loadProperLockfile } from '../../src/vendor/proper-lockfile.js';
 import { loadRead } from '../../src/vendor/read.js';
 import { loadStringWidth } from '../../src/vendor/string-width.js';
@@ -24,7 +23,6 @@ describe('vendor loaders', () => {
     expect(typeof (await loadRead()).read).toBe('function');
     expect(typeof (await loadProperLockfile()).lock).toBe('function');
     expect(typeof (await loadInquirerSearch()).default).toBe('function');
-    expect(typeof (await loadPngjs()).PNG.sync.read).toBe('function');
     const cacache = (await loadCacache()).default;
     expect(typeof cacache.ls).toBe('function');
     expect(typeof cacache.get).toBe('function');

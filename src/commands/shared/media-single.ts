@@ -24,7 +24,8 @@ import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
 import { outputDir } from './media-run.js';
-import { imagesFlag, splitImagesValue } from './images-flag.js';
+import { imagesFlag, sizeFlag, splitImagesValue } from './images-flag.js';
+import type { CellBox } from '../../output/images/fit.js';
 import { PLURAL, findJobs } from './media-single-jobs.js';
 import { saveOne, saveToDir } from './media-single-save.js';
 import { viewImages } from './view-images.js';
@@ -41,8 +42,11 @@ export interface SingleMediaOptions {
   dir: string;
   /** `--overwrite`: download again even when a complete file is already there. */
   overwrite: boolean;
-  /** `image --view[=protocol]`: draw the images at the terminal (from disk first) instead of only saving them. */
-  view?: { protocol?: ImageProtocol };
+  /**
+   * `image --view[=protocol]`: draw the images at the terminal (from disk first) instead of only
+   * saving them; fetched ones are kept in `--dir` when given, else in the cache directory.
+   */
+  view?: { protocol?: ImageProtocol; size?: CellBox; dir?: string };
 }
 
 /** The flags as commander parsed them. */
@@ -51,6 +55,7 @@ export interface SingleMediaFlags {
   dir?: string;
   overwrite?: boolean;
   view?: unknown;
+  size?: string;
 }
 
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
@@ -71,7 +76,9 @@ export function singleMediaOptions(
       hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
     });
   }
-  const view = imagesFlag(flags.view, '--view');
+  const drawn = imagesFlag(flags.view, '--view');
+  const size = sizeFlag(flags.size, '--view', drawn !== undefined);
+  const view = drawn && { ...drawn, ...(size ? { size } : {}), ...(flags.dir !== undefined ? { dir: outputDir(flags.dir) } : {}) };
   if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
   if (flags.output !== undefined && names.length > 1)
     throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
@@ -105,7 +112,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
 async function viewSingle(ctx: Context, api: ApiClient, idOrName: string, options: SingleMediaOptions): Promise<void> {
   const lang = langInForce(ctx.settings());
   const record = await api.getExercise(idOrName, lang ? { lang } : {});
-  await viewImages(ctx, api, record, { ...options.view, dir: options.dir, names: options.names });
+  await viewImages(ctx, api, record, { ...options.view, names: options.names });
 }
 
 export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
@@ -117,7 +124,12 @@ export function registerSingleMedia(program: Command, context: () => Context, ki
     .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
     .option('--overwrite', 'download again and overwrite files already present');
   if (kind === 'image')
-    cmd.option('--view [protocol]', 'draw the images at the terminal (kept in --dir when fetched): kitty, iterm or blocks (default: found from the terminal)');
+    cmd
+      .option(
+        '--view [protocol]',
+        'draw the images at the terminal, fitted to it (fetched ones kept in --dir if given, else in the cache directory): kitty, iterm or blocks (default: found from the terminal)',
+      )
+      .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)');
   const viewer = kind === 'image' ? 'display -' : 'mpv -';
   addExamples(
     cmd,

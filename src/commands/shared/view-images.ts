@@ -1,23 +1,31 @@
 /**
  * `show --images` and `image --view`: the premium images of a record drawn at the terminal
  * (src/output/images). Each image comes from disk when it is there, first the catalogue
- * directory answering the run, then the `--dir` layout (`<dir>/<id>/<name>.png`), and only
- * then from the service, kept in the `--dir` layout for next time. Nothing is drawn into a
- * pipe, a file or a machine-readable format, and a free plan's record (no premium fields) says
+ * directory answering the run, then the folder images are kept in, and only then from the
+ * service, kept in that folder for next time. That folder is `--dir` when one is given (as
+ * `<dir>/<id>/<name>.png`), else the pictures folder of the cache directory (picture-files.ts):
+ * looking never writes into the working directory. Every file is read by the one rule
+ * (util/safe-open.ts: a regular file within the image size cap), and every picture is held to
+ * the pixel budget and fitted to the terminal (output/images): a picture that cannot be drawn
+ * is one `Cannot draw …` line on stderr, and the others are still drawn. Nothing is drawn into
+ * a pipe, a file or a machine-readable format, and a free plan's record (no premium fields) says
  * why there is nothing to draw.
  */
-import { readFile } from 'node:fs/promises';
 import type { ApiClient } from '../../api/client.js';
-import { type Context, colorEnabled, colorLevel, outputFormat } from '../../context.js';
+import { type Context, type IOStreams, colorEnabled, colorLevel, outputFormat } from '../../context.js';
 import type { ExerciseRecord } from '../../catalogue/types.js';
+import { MEDIA_SIZE_CAP_BYTES, TERMINAL_ROWS_FALLBACK } from '../../defaults.js';
 import { type MediaJob, jobsForRecord, describeUnusable } from '../../media/jobs.js';
 import type { ImageProtocol } from '../../output/images/protocol.js';
 import { escapeUnsafe } from '../../util/text.js';
-import { PNG_SIGNATURE, looksComplete } from '../../media/verify.js';
+import { readRegularFile } from '../../util/safe-open.js';
+import { PNG_SIGNATURE } from '../../media/verify.js';
 import { runMediaJobs } from './media-run.js';
 import { resolveMediaFile } from '../../server/media.js';
-import { detectImageProtocol, inlineImage } from '../../output/images/index.js';
+import { type CellBox, PictureRefusedError, detectImageProtocol, inlineImage } from '../../output/images/index.js';
 import { catalogueDir } from '../../prompt/known-exercises.js';
+import { readyPicturesDir } from './picture-files.js';
+import { renderRecordText } from '../../output/record.js';
 
 /** Why images cannot be drawn on this run's stdout, or undefined when they can. */
 function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
@@ -27,29 +35,60 @@ function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
   return undefined;
 }
 
-/** The file for a job: from the catalogue directory, else from the --dir layout, else downloaded there. */
-async function imageFile(ctx: Context, api: ApiClient, job: MediaJob, catalogue: string | undefined): Promise<string | undefined> {
+/** A picture file's bytes by the one rule for opening files; undefined when there is no file. */
+async function readPicture(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readRegularFile(path, { maxBytes: MEDIA_SIZE_CAP_BYTES.image });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+const isPng = (bytes: Buffer | undefined): bytes is Buffer => bytes !== undefined && bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
+
+/** A job's picture: from the catalogue directory, else from the folder kept, else downloaded there. Undefined when the download failed (said on stderr). */
+async function pictureOf(ctx: Context, api: ApiClient, job: MediaJob, catalogue: string | undefined): Promise<{ file: string; png: Buffer } | undefined> {
   if (catalogue !== undefined) {
     const found = await resolveMediaFile(catalogue, 'images', job.exerciseId, `${job.name}.png`);
-    if (found !== undefined) return found;
+    if (found !== undefined) return { file: found, png: (await readPicture(found)) ?? Buffer.alloc(0) };
   }
-  if (await looksComplete('image', job.path)) return job.path;
+  const kept = await readPicture(job.path);
+  if (isPng(kept)) return { file: job.path, png: kept };
   const summary = await runMediaJobs(ctx, api, [job], { concurrency: 1, skipExisting: true, failFast: false });
   const outcome = summary.outcomes[0];
   if (outcome?.status === 'failed') {
     ctx.io.stderr.write(`Cannot draw ${job.what}: ${escapeUnsafe(outcome.error?.message ?? 'the download failed')}\n`);
     return undefined;
   }
-  return job.path;
+  return { file: job.path, png: (await readPicture(job.path)) ?? Buffer.alloc(0) };
 }
 
 export interface ViewImagesOptions {
   /** The protocol forced by the flag; detected from the environment without one. */
   protocol?: ImageProtocol;
-  /** The --dir layout images are looked for in and kept in. */
-  dir: string;
+  /** `--dir`: where images are looked for and kept; the cache directory's pictures folder without. */
+  dir?: string;
   /** Only these images (by name); all the record lists without. */
   names?: readonly string[];
+  /** `--size WxH`: the cells each picture may take, instead of the terminal's. */
+  size?: CellBox;
+  /** Drawn right after the record itself (`show` of one record): the pictures leave the record on screen. */
+  besideRecord?: boolean;
+}
+
+/**
+ * The cells each of `count` pictures may take. Each has its name line above it, and the line
+ * the shell's prompt comes back on is kept free. After a record, the pictures share what the
+ * record leaves of the screen, each at most half of it, so the record is not scrolled away
+ * (when the record alone nearly fills the screen, each still gets at least one line).
+ */
+export function pictureBox(io: Pick<IOStreams, 'columns' | 'rows'>, count: number, recordLines?: number): CellBox {
+  const rows = io.rows ?? TERMINAL_ROWS_FALLBACK;
+  const free = rows - 1;
+  if (recordLines === undefined) return { columns: io.columns, rows: Math.max(1, free - 1) };
+  const shared = Math.floor((free - recordLines) / count) - 1;
+  return { columns: io.columns, rows: Math.max(1, Math.min(Math.floor(rows / 2), shared)) };
 }
 
 /** Draws the premium images of `record` on stdout (see the module comment). */
@@ -68,7 +107,8 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     return;
   }
   const catalogue = await catalogueDir(ctx);
-  let jobs = jobsForRecord(api, options.dir, id, record, ['image'], (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
+  const dir = options.dir ?? readyPicturesDir(ctx.env);
+  let jobs = jobsForRecord(api, dir, id, record, ['image'], (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
   if (options.names && options.names.length > 0) {
     const wanted = new Set(options.names.map((n) => n.replace(/\.png$/i, '')));
     jobs = jobs.filter((j) => wanted.has(j.name));
@@ -77,18 +117,21 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     ctx.io.stderr.write(`No images to draw for ${escapeUnsafe(id)}: its record lists none${options.names?.length ? ' of those names' : ''}.\n`);
     return;
   }
-  const columns = ctx.io.columns;
+  // The record as `show` printed it (output/record.ts), to count the lines it takes.
+  const recordLines = options.besideRecord ? renderRecordText(record, { width: ctx.io.columns }).split('\n').length - 1 : undefined;
+  const box = options.size ?? pictureBox(ctx.io, jobs.length, recordLines);
   const truecolor = colorLevel(ctx.env) === 3;
   for (const job of jobs) {
-    const file = await imageFile(ctx, api, job, catalogue);
-    if (file === undefined) continue;
-    const png = await readFile(file);
     let drawn: string;
+    let file: string | undefined;
     try {
-      if (!png.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) throw new Error('not a PNG file');
-      drawn = await inlineImage(png, protocol, { columns, truecolor });
+      const picture = await pictureOf(ctx, api, job, catalogue);
+      if (picture === undefined) continue;
+      file = picture.file;
+      drawn = await inlineImage(picture.png, protocol, { box, truecolor });
     } catch (err) {
-      ctx.io.stderr.write(`Cannot draw ${job.what} (${file}): ${escapeUnsafe((err as Error).message)}.\n`);
+      if (!(err instanceof PictureRefusedError) && (err as NodeJS.ErrnoException).code !== 'EREFUSED' && file === undefined) throw err;
+      ctx.io.stderr.write(`Cannot draw ${job.what}${file !== undefined ? ` (${escapeUnsafe(file)})` : ''}: ${escapeUnsafe((err as Error).message)}.\n`);
       continue;
     }
     ctx.io.stdout.write(`${escapeUnsafe(job.name)}\n${drawn}`);

@@ -1,0 +1,21 @@
+/**
+ * How many character cells a picture takes: scaled to fit both the width and the height of
+ * the box it is given (the terminal, half of it beside a record, or `--size WxH`), keeping its
+ * proportions, never scaled up. A cell is about twice as tall as wide, and half blocks show two
+ * pixel rows in one, so one pixel column is one cell and two pixel rows are one line; the
+ * escape protocols (kitty, iTerm2) are given the same cells, so a picture covers the same area
+ * whichever way it is drawn.
+ */
+
+/** A size in character cells. */
+export interface CellBox {
+  columns: number;
+  rows: number;
+}
+
+/** The drawn size of a `width`×`height`-pixel picture within `box`: cells, and the pixel rows they show (two a line). */
+export function fitCells(width: number, height: number, box: CellBox): CellBox & { pixelRows: number } {
+  const columns = Math.max(1, Math.min(width, box.columns, Math.floor((2 * box.rows * width) / height)));
+  const pixelRows = Math.max(1, Math.min(2 * box.rows, Math.round((height * columns) / width)));
+  return { columns, rows: Math.ceil(pixelRows / 2), pixelRows };
+}

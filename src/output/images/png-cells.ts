@@ -1,0 +1,225 @@
+/**
+ * A PNG decoded straight into the half-block cells it is drawn as, never into a whole bitmap:
+ * the image data is inflated once into a buffer no larger than its header allows (the budget,
+ * png-budget.ts, bounds that), each row is unfiltered in place, and each pixel is added to the
+ * cell it falls in. So a picture within the budget costs its inflated rows and a few arrays
+ * of the cells' size, where a decoder building RGBA bitmaps (pngjs) held three or four copies
+ * of it (over 300 MB and seconds for 16 megapixels). Every colour type and bit depth of
+ * PNG, Adam7 interlacing, a palette and tRNS transparency are read; translucent pixels are
+ * blended over black; a cell's colour is the average of the pixels in it (fit.ts sizes the
+ * grid, never larger than the picture).
+ */
+import { PNG_SIGNATURE } from '../../catalogue/media.js';
+import { type CellBox, fitCells } from './fit.js';
+import { type PngHeader, PictureRefusedError, channelsOf, checkPngBudget } from './png-budget.js';
+
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+/** Adam7's seven passes: [x0, y0, dx, dy]; a picture that is not interlaced is one pass of every pixel. */
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
+const WHOLE = [[0, 0, 1, 1]] as const;
+
+interface Pass {
+  x0: number;
+  y0: number;
+  dx: number;
+  dy: number;
+  width: number;
+  height: number;
+  rowBytes: number;
+}
+
+function passesOf(header: PngHeader): Pass[] {
+  const bits = channelsOf(header) * header.bitDepth;
+  return (header.interlaced ? ADAM7 : WHOLE)
+    .map(([x0, y0, dx, dy]) => {
+      const width = Math.ceil((header.width - x0) / dx);
+      const height = Math.ceil((header.height - y0) / dy);
+      return { x0, y0, dx, dy, width: Math.max(0, width), height: Math.max(0, height), rowBytes: Math.ceil((Math.max(0, width) * bits) / 8) };
+    })
+    .filter((p) => p.width > 0 && p.height > 0);
+}
+
+/** The chunks the pixels need: the palette, its transparency, and the image data joined. */
+function chunksOf(png: Buffer): { palette?: Buffer; transparency?: Buffer; data: Buffer } {
+  const parts: Buffer[] = [];
+  let palette: Buffer | undefined;
+  let transparency: Buffer | undefined;
+  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length; ) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    const body = png.subarray(at + 8, Math.min(png.length, at + 8 + length));
+    if (type === 'IDAT') parts.push(body);
+    else if (type === 'PLTE') palette = body;
+    else if (type === 'tRNS') transparency = body;
+    else if (type === 'IEND') break;
+    at += 12 + length;
+  }
+  return { ...(palette ? { palette } : {}), ...(transparency ? { transparency } : {}), data: Buffer.concat(parts) };
+}
+
+/**
+ * Undoes a row's filter in place (PNG §9): `prior` is the row above in the same pass (zeros for
+ * the first). The bytes before the first whole pixel have no left neighbour, hence two loops.
+ */
+function unfilter(filter: number, row: Buffer, prior: Buffer, bpp: number): void {
+  const n = row.length;
+  switch (filter) {
+    case 0:
+      return;
+    case 1:
+      for (let i = bpp; i < n; i++) row[i] = (row[i]! + row[i - bpp]!) & 255;
+      return;
+    case 2:
+      for (let i = 0; i < n; i++) row[i] = (row[i]! + prior[i]!) & 255;
+      return;
+    case 3:
+      for (let i = 0; i < bpp && i < n; i++) row[i] = (row[i]! + (prior[i]! >> 1)) & 255;
+      for (let i = bpp; i < n; i++) row[i] = (row[i]! + ((row[i - bpp]! + prior[i]!) >> 1)) & 255;
+      return;
+    case 4:
+      for (let i = 0; i < bpp && i < n; i++) row[i] = (row[i]! + prior[i]!) & 255;
+      for (let i = bpp; i < n; i++) {
+        const a = row[i - bpp]!;
+        const b = prior[i]!;
+        const c = prior[i - bpp]!;
+        const pa = Math.abs(b - c);
+        const pb = Math.abs(a - c);
+        const pc = Math.abs(a + b - 2 * c);
+        row[i] = (row[i]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255;
+      }
+      return;
+    default:
+      throw new PictureRefusedError(`a row has the unknown filter type ${filter}`);
+  }
+}
+
+/** Sample `index` of a row of `depth`-bit samples, packed from the high bits. */
+function sampleAt(row: Buffer, index: number, depth: number): number {
+  if (depth === 8) return row[index]!;
+  if (depth === 16) return (row[2 * index]! << 8) | row[2 * index + 1]!;
+  const bit = index * depth;
+  return (row[bit >> 3]! >> (8 - depth - (bit & 7))) & ((1 << depth) - 1);
+}
+
+/** For each pixel index along a side of `size` pixels, its cell among `cells` (each cell a run of whole pixels). */
+function cellIndex(size: number, cells: number): Uint32Array {
+  const map = new Uint32Array(size);
+  for (let p = 0; p < size; p++) map[p] = Math.ceil(((p + 1) * cells) / size) - 1;
+  return map;
+}
+
+/** The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours per cell. */
+export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
+  const header = checkPngBudget(png);
+  const { width, height, bitDepth: depth, colorType } = header;
+  const { columns, pixelRows } = fitCells(width, height, box);
+  const passes = passesOf(header);
+  const expected = passes.reduce((n, p) => n + (p.rowBytes + 1) * p.height, 0);
+  const { palette, transparency, data } = chunksOf(png);
+  // node:zlib only when a picture is drawn: a start-up never loads it (test/terminal/lazy-load.test.ts).
+  const { inflateSync } = await import('node:zlib');
+  let inflated: Buffer;
+  try {
+    // Never more than the header allows: a stream that inflates further is refused, not followed.
+    // One output buffer of the size expected, so the inflated rows are never copied.
+    inflated = inflateSync(data, { maxOutputLength: expected, chunkSize: Math.max(64, expected) });
+  } catch {
+    throw new PictureRefusedError(`its image data does not inflate to the ${width}×${height} pixels its header declares`);
+  }
+  if (inflated.length < expected) throw new PictureRefusedError('its image data is cut short');
+  if (colorType === 3 && palette === undefined) throw new PictureRefusedError('a palette picture without its palette (PLTE)');
+
+  const channels = channelsOf(header);
+  const bpp = Math.max(1, (channels * depth) >> 3);
+  const max = (1 << depth) - 1;
+  const scale = (v: number): number => (depth === 8 ? v : Math.round((v * 255) / max));
+  // tRNS: one transparent grey or RGB value (in the picture's own depth), or the palette's alphas.
+  const key = transparency && (colorType === 0 || colorType === 2) ? [0, 2, 4].slice(0, colorType === 0 ? 1 : 3).map((o) => transparency.readUInt16BE(o)) : undefined;
+
+  const xCell = cellIndex(width, columns);
+  const yCell = cellIndex(height, pixelRows);
+  const sums = new Float64Array(columns * pixelRows * 3);
+  const counts = new Uint32Array(columns * pixelRows);
+  const rgba = [0, 0, 0, 255];
+  let at = 0;
+  for (const pass of passes) {
+    let prior: Buffer = Buffer.alloc(pass.rowBytes);
+    for (let py = 0; py < pass.height; py++) {
+      const filter = inflated[at]!;
+      const row = inflated.subarray(at + 1, at + 1 + pass.rowBytes);
+      at += pass.rowBytes + 1;
+      unfilter(filter, row, prior, bpp);
+      prior = row;
+      const cellRow = yCell[pass.y0 + py * pass.dy]! * columns;
+      const x0 = pass.x0;
+      const dx = pass.dx;
+      if (depth === 8 && channels >= 3 && !key) {
+        // The common case (8-bit RGB or RGBA), read straight from the row.
+        const alphaAt = channels === 4 ? 3 : -1;
+        for (let px = 0, i = 0; px < pass.width; px++, i += channels) {
+          const cell = 3 * (cellRow + xCell[x0 + px * dx]!);
+          const alpha = alphaAt < 0 ? 1 : row[i + 3]! / 255;
+          sums[cell] = sums[cell]! + row[i]! * alpha;
+          sums[cell + 1] = sums[cell + 1]! + row[i + 1]! * alpha;
+          sums[cell + 2] = sums[cell + 2]! + row[i + 2]! * alpha;
+          counts[cell / 3] = counts[cell / 3]! + 1;
+        }
+        continue;
+      }
+      for (let px = 0; px < pass.width; px++) {
+        if (colorType === 3) {
+          const index = sampleAt(row, px, depth);
+          rgba[0] = palette![3 * index] ?? 0;
+          rgba[1] = palette![3 * index + 1] ?? 0;
+          rgba[2] = palette![3 * index + 2] ?? 0;
+          rgba[3] = transparency?.[index] ?? 255;
+        } else {
+          const first = px * channels;
+          const grey = colorType === 0 || colorType === 4;
+          const raw0 = sampleAt(row, first, depth);
+          const raw1 = grey ? raw0 : sampleAt(row, first + 1, depth);
+          const raw2 = grey ? raw0 : sampleAt(row, first + 2, depth);
+          rgba[0] = scale(raw0);
+          rgba[1] = scale(raw1);
+          rgba[2] = scale(raw2);
+          rgba[3] = colorType === 4 || colorType === 6 ? scale(sampleAt(row, first + channels - 1, depth)) : 255;
+          if (key && raw0 === key[0] && (grey || (raw1 === key[1] && raw2 === key[2]))) rgba[3] = 0;
+        }
+        const cell = cellRow + xCell[x0 + px * dx]!;
+        const alpha = rgba[3]! / 255;
+        sums[3 * cell] = sums[3 * cell]! + rgba[0]! * alpha;
+        sums[3 * cell + 1] = sums[3 * cell + 1]! + rgba[1]! * alpha;
+        sums[3 * cell + 2] = sums[3 * cell + 2]! + rgba[2]! * alpha;
+        counts[cell] = counts[cell]! + 1;
+      }
+    }
+  }
+
+  const colour = (y: number, x: number): Rgb => {
+    if (y >= pixelRows) return { r: 0, g: 0, b: 0 };
+    const cell = y * columns + x;
+    const n = counts[cell]!;
+    if (n === 0) return { r: 0, g: 0, b: 0 };
+    return { r: Math.round(sums[3 * cell]! / n), g: Math.round(sums[3 * cell + 1]! / n), b: Math.round(sums[3 * cell + 2]! / n) };
+  };
+  const rows: Rgb[][][] = [];
+  for (let cy = 0; cy < Math.ceil(pixelRows / 2); cy++) {
+    const row: Rgb[][] = [];
+    for (let x = 0; x < columns; x++) row.push([colour(2 * cy, x), colour(2 * cy + 1, x)]);
+    rows.push(row);
+  }
+  return rows;
+}
