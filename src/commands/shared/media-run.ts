@@ -81,9 +81,10 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
  */
 export async function reportSummary(ctx: Context, summary: BulkSummary, dirGiven?: string): Promise<void> {
   const lines = summaryLines(summary);
-  // Where the files went: the output folder (every job of a run shares it), as --dir was typed.
+  // Where the files went: the output folder (every job of a run shares it), as --dir was typed (absolute without one).
   const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;
-  if (dir !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(shownPath(dir, dirGiven))}.`);
+  const where = dir !== undefined && dirGiven !== undefined ? shownPath(dir, dirGiven) : dir;
+  if (where !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(where)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
   // On a terminal, wrapped at its width (a failure line under its `failed:`), never cut mid-word.
   for (const line of shown) writeNotice(ctx.io, line, line.startsWith('  ') ? { indent: 2, hanging: 4 } : {});

@@ -111,7 +111,7 @@ export async function saveToDir(
   // One file asked for: its own error and exit code say more than "1 of 1 failed".
   const only = summary.outcomes.length === 1 && unusable.length === 0 ? summary.outcomes[0] : undefined;
   if (only?.status === 'failed' && only.error) throw only.error;
-  await reportSummary(ctx, summary, options.dir);
+  await reportSummary(ctx, summary);
   if (unusable.length > 0) {
     throw new PartialFailureError(`${plural(unusable.length, `${kind} entry`, `${kind} entries`)} listed by the service could not be fetched (named above).`);
   }
