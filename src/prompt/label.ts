@@ -33,9 +33,9 @@ export interface Columns {
 
 /**
  * Column widths for lines of `room` columns: each column as wide as its longest text when
- * all fit. When they do not, room is taken back in this order: the details down to 12, the
- * title down to 16 (or its longest), the details altogether, and only then the id, so an id
- * is never cut while the name has room (a cut id cannot be typed back).
+ * all fit. When they do not, room is taken back a step at a time, the details and the title in
+ * turn (20 columns each, then 12 and 16), then the details altogether, and only then the id, so
+ * an id is never cut while the name has room (a cut id cannot be typed back).
  */
 export function columnsFor(candidates: readonly PickCandidate[], room: number, measure: Measure): Columns {
   let id = 0;
@@ -54,6 +54,8 @@ export function columnsFor(candidates: readonly PickCandidate[], room: number, m
     over -= by;
     return width - by;
   };
+  details = shrink(details, Math.min(details, 20));
+  title = shrink(title, Math.min(title, 20));
   details = shrink(details, Math.min(details, 12));
   title = shrink(title, Math.min(title, 16));
   details = shrink(details, 0);
