@@ -70,7 +70,12 @@ describe('with local records (--sandbox, --catalogue)', () => {
   it('several texts: each resolved, in order; one naming several is reported and the rest printed', async () => {
     const r = await runInProcess(['--sandbox', 'show', 'push_up', 'flat bench', 'bench press', '--format', 'jsonl']);
     expect(r.code).toBe(4);
-    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(['Push_Up', 'Barbell_Bench_Press']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(['Push_Up', 'Barbell_Bench_Press']);
     expect(r.stderr).toContain('Not found: bench press');
   });
 

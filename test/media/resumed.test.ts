@@ -26,14 +26,21 @@ describe('the summary of a run that resumed files', () => {
       failFast: false,
       download: async (job) => ({ received: 10, size: 100, resumed: job.name !== 'a' }),
     });
-    expect(summaryLines(summary)[0]).toMatch(/^Fetched 3 files \(30 B\) in [\d.]+ s( \([^)]*\))?; 2 of them resumed from a \.part; 0 already present; 0 failed\.$/);
+    expect(summaryLines(summary)[0]).toMatch(
+      /^Fetched 3 files \(30 B\) in [\d.]+ s( \([^)]*\))?; 2 of them resumed from a \.part; 0 already present; 0 failed\.$/,
+    );
     const json = summaryJson(summary);
     expect(json.resumed).toBe(2);
     expect((json.files as Array<{ resumed?: boolean }>).map((f) => f.resumed === true)).toEqual([false, true, true]);
   });
 
   it('says nothing of resuming when no file was resumed', async () => {
-    const summary = await runBulk(jobs, { concurrency: 1, skipExisting: false, failFast: false, download: async () => ({ received: 1, size: 1, resumed: false }) });
+    const summary = await runBulk(jobs, {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: false,
+      download: async () => ({ received: 1, size: 1, resumed: false }),
+    });
     expect(summaryLines(summary)[0]).not.toContain('resumed');
     expect(summaryJson(summary).resumed).toBe(0);
   });

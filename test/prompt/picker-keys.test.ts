@@ -98,7 +98,12 @@ describe('choosing', () => {
     expect(state.cursor).toBe(0);
   });
 
-  it.each([['Esc', { name: 'escape' }], ['Ctrl-C', ctrl('c')], ['Ctrl-G', ctrl('g')], ['Ctrl-Q', ctrl('q')]] as const)('%s leaves', (_label, key) => {
+  it.each([
+    ['Esc', { name: 'escape' }],
+    ['Ctrl-C', ctrl('c')],
+    ['Ctrl-G', ctrl('g')],
+    ['Ctrl-Q', ctrl('q')],
+  ] as const)('%s leaves', (_label, key) => {
     expect(after(['a', key]).result).toEqual({ kind: 'cancel' });
   });
 });

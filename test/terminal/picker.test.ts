@@ -176,7 +176,11 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
   it('`query --pick --format jsonl | exercises download -` downloads what was picked', async () => {
     const dir = tempDir('exercises-pick-pipe-');
     dirs.push(dir);
-    const t = terminal(['--sandbox', 'query', '--muscle', 'abdominals', '--pick', '--format', 'jsonl'], {}, { pipeInto: ['--sandbox', 'download', '-', '--dir', dir] });
+    const t = terminal(
+      ['--sandbox', 'query', '--muscle', 'abdominals', '--pick', '--format', 'jsonl'],
+      {},
+      { pipeInto: ['--sandbox', 'download', '-', '--dir', dir] },
+    );
     await t.waitFor(/Pick among/);
     t.type('plank');
     await t.waitFor(/❯ Plank/);
@@ -201,7 +205,14 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
   it('at 80 columns a long id is shown whole while the name has room', async () => {
     const dir = tempDir('exercises-long-id-');
     dirs.push(dir);
-    const long = { id: 'Bench_Press_-_With_Bands_And_Chains', name: 'Bench Press - With Bands', category: 'STRENGTH', primaryMuscle: ['CHEST'], equipment: 'BARBELL', instructions: ['Press.'] };
+    const long = {
+      id: 'Bench_Press_-_With_Bands_And_Chains',
+      name: 'Bench Press - With Bands',
+      category: 'STRENGTH',
+      primaryMuscle: ['CHEST'],
+      equipment: 'BARBELL',
+      instructions: ['Press.'],
+    };
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(long)}\n`);
     const t = terminal(['--catalogue', dir, 'show']);

@@ -61,7 +61,9 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
     shellQuote(CLI_PATH),
     ...args.map(shellQuote),
     options.stdoutFile ? `> ${shellQuote(options.stdoutFile)}` : '',
-    options.pipeInto ? `| env -i ${assignments.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(CLI_PATH)} ${options.pipeInto.map(shellQuote).join(' ')}` : '',
+    options.pipeInto
+      ? `| env -i ${assignments.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(CLI_PATH)} ${options.pipeInto.map(shellQuote).join(' ')}`
+      : '',
     `; echo $? > ${shellQuote(exitFile)}; sleep 60`,
   ].join(' ');
   const tmux = (...a: string[]): string => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...a], { encoding: 'utf8' });
