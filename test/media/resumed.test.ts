@@ -1,50 +1,9 @@
-/** A download that continued a `.part`: counted as resumed in the summary, and listed as `resume` by --dry-run. */
+/** A `.part` left by a download stopped midway: listed as `resume` by --dry-run (the summary's count: bulk.test.ts). */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBulk } from '../../src/media/bulk.js';
-import { summaryJson, summaryLines } from '../../src/media/bulk-summary.js';
-import type { MediaJob } from '../../src/media/jobs.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDir } from '../helpers/temp.js';
-
-const jobs: MediaJob[] = ['a', 'b', 'c'].map((name) => ({
-  exerciseId: 'X',
-  kind: 'image',
-  name,
-  url: new URL(`http://127.0.0.1:9/images/X/premium/${name}.png`),
-  dir: '/nonexistent',
-  path: `/nonexistent/X/${name}.png`,
-  what: `image "${name}" of exercise X`,
-}));
-
-describe('the summary of a run that resumed files', () => {
-  it('counts the files that continued a .part, in the line and in the JSON', async () => {
-    const summary = await runBulk(jobs, {
-      concurrency: 1,
-      skipExisting: false,
-      failFast: false,
-      download: async (job) => ({ received: 10, size: 100, resumed: job.name !== 'a' }),
-    });
-    expect(summaryLines(summary)[0]).toMatch(
-      /^Fetched 3 files \(30 B\) in [\d.]+ s( \([^)]*\))?; 2 of them resumed from a \.part; 0 already present; 0 failed\.$/,
-    );
-    const json = summaryJson(summary);
-    expect(json.resumed).toBe(2);
-    expect((json.files as Array<{ resumed?: boolean }>).map((f) => f.resumed === true)).toEqual([false, true, true]);
-  });
-
-  it('says nothing of resuming when no file was resumed', async () => {
-    const summary = await runBulk(jobs, {
-      concurrency: 1,
-      skipExisting: false,
-      failFast: false,
-      download: async () => ({ received: 1, size: 1, resumed: false }),
-    });
-    expect(summaryLines(summary)[0]).not.toContain('resumed');
-    expect(summaryJson(summary).resumed).toBe(0);
-  });
-});
 
 describe('download --dry-run', () => {
   const dirs: string[] = [];

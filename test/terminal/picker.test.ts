@@ -16,6 +16,12 @@ import { tempDir } from '../helpers/temp.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
+const SAMPLE_BENCH = JSON.parse(
+  readFileSync(new URL('../../sample/exercises.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"Barbell_Bench_Press"'))!,
+) as Record<string, unknown>;
+
 const runs: TerminalRun[] = [];
 const dirs: string[] = [];
 afterEach(() => {
@@ -205,15 +211,8 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
   it('at 80 columns a long id is shown whole while the name has room', async () => {
     const dir = tempDir('exercises-long-id-');
     dirs.push(dir);
-    const long = {
-      id: 'Bench_Press_-_With_Bands_And_Chains',
-      name: 'Bench Press - With Bands',
-      category: 'STRENGTH',
-      primaryMuscle: ['CHEST'],
-      equipment: 'BARBELL',
-      instructions: ['Press.'],
-    };
-    mkdirSync(dir, { recursive: true });
+    // A record of the sample with a long id: the longest the picker must keep whole.
+    const long = { ...SAMPLE_BENCH, id: 'Bench_Press_-_With_Bands_And_Chains', name: 'Bench Press - With Bands' };
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(long)}\n`);
     const t = terminal(['--catalogue', dir, 'show']);
     const screen = await t.waitFor('Pick an exercise');
