@@ -2,16 +2,35 @@
  * `--json [fields]` takes an optional value, and commander gives an optional value the next
  * argument whenever it does not start with `-`: `exercises --json show Push_Up` would read
  * `show` as a field list. So, before commander parses, each `--json` is made explicit: the
- * next argument is its field list only when it looks like one (it has a comma, or it is a
- * field name of some output); otherwise `--json` stands alone. Either way it becomes one
- * `--json=<value>` argument, and an empty value means a bare `--json` (see globalOptions).
+ * next argument is its field list only when it looks like one (it has a comma, it is a field
+ * name of some output, or it is a slip of one: `--json nme`, as gh users type it); otherwise
+ * `--json` stands alone. Either way it becomes one `--json=<value>` argument, and an empty
+ * value means a bare `--json` (see globalOptions). A slip taken as a field list is then the
+ * usage error "Unknown field … Did you mean name?" (output/fields.ts), not an id never found.
  */
+import { editDistance } from './catalogue/suggest.js';
 import { RECORD_FIELDS, SUMMARY_FIELDS } from './output/fields.js';
 
-const FIELD_NAMES: ReadonlySet<string> = new Set([...SUMMARY_FIELDS, ...RECORD_FIELDS]);
+const FIELD_NAMES: readonly string[] = [...new Set([...SUMMARY_FIELDS, ...RECORD_FIELDS])];
+
+/**
+ * Edits a word may be from a field name and still be read as a slip of it: two, but never
+ * half the field or more, so that `ids` (one edit from `id`) or `level`-sized words that are
+ * commands stay what they are; a field of 2 letters takes no slip at all.
+ */
+function slipAllowance(field: string): number {
+  return Math.min(2, Math.floor((field.length - 1) / 2));
+}
+
+/** True when `word` is a field name in another case or within slipAllowance() edits of one. */
+function nearField(word: string): boolean {
+  const lower = word.toLowerCase();
+  return FIELD_NAMES.some((f) => editDistance(lower, f.toLowerCase()) <= slipAllowance(f));
+}
 
 function looksLikeFields(arg: string): boolean {
-  return !arg.startsWith('-') && (arg.includes(',') || FIELD_NAMES.has(arg));
+  if (arg.startsWith('-')) return false;
+  return arg.includes(',') || FIELD_NAMES.includes(arg) || nearField(arg);
 }
 
 /** The command line with every `--json` written as `--json=<fields or nothing>`; `--` ends the rewriting. */

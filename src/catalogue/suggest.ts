@@ -1,10 +1,13 @@
 /**
  * "Did you mean …?": the closest of a set of words to what a person typed, by edit distance
- * (fastest-levenshtein) over a loose form of both (any case, separators and punctuation
- * ignored), so that `push_up`, `Push-Up` and `push up` are the same word and `Push_Upp` is one
- * letter from it. Used for commands, help topics, settings keys, enum values and exercise ids.
+ * over a loose form of both (any case, separators and punctuation ignored), so that `push_up`,
+ * `Push-Up` and `push up` are the same word and `Push_Upp` is one letter from it. Two letters
+ * typed the wrong way round (`chets`) are one slip, not two: the distance counts a swap of
+ * neighbours as one edit (Damerau's "optimal string alignment"), which plain Levenshtein
+ * (fastest-levenshtein) does not. Used for commands, help topics, settings keys, enum values,
+ * `--json` fields and exercise ids.
  */
-import { distance } from 'fastest-levenshtein';
+import { distance as levenshtein } from 'fastest-levenshtein';
 
 /** Lower case, with everything but letters and digits removed: `Push-Up` → `pushup`. */
 export function looseForm(text: string): string {
@@ -16,8 +19,34 @@ export function looseForm(text: string): string {
 }
 
 /**
+ * Edits from `a` to `b`: insertions, deletions, substitutions and swaps of two neighbouring
+ * letters, one each. Levenshtein (fast, in C-like JS) first: a swap can only lower it, and
+ * the table below is spent only when the words are close enough for it to matter.
+ */
+export function editDistance(a: string, b: string): number {
+  const plain = levenshtein(a, b);
+  if (plain < 2) return plain;
+  // One row per letter of `a`, two rows back kept for the swap.
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      row[j] = best;
+    }
+    before = previous;
+    previous = row;
+  }
+  return Math.min(plain, previous[b.length]!);
+}
+
+/**
  * How far a word may be from the one typed and still be offered: one edit in three letters
- * (a swap of two letters is two), at least one, so `abbs` finds `abs` but `back` never finds `neck`.
+ * (a swap of two neighbouring letters is one), at least one, so `abbs` finds `abs` but `back` never finds `neck`.
  */
 export function nearEnough(typed: string, candidate: string): boolean {
   const a = looseForm(typed);
@@ -25,7 +54,7 @@ export function nearEnough(typed: string, candidate: string): boolean {
   if (a === '' || b === '') return false;
   if (a === b) return true;
   const allowed = Math.max(1, Math.floor(Math.min(a.length, b.length) / 3));
-  return distance(a, b) <= allowed;
+  return editDistance(a, b) <= allowed;
 }
 
 interface Scored<T> {
@@ -49,7 +78,7 @@ export function closest<T>(typed: string, items: readonly T[], key: (item: T) =>
     let score: number | undefined;
     if (loose === wanted) score = 0;
     else if (wanted.length >= 3 && loose.startsWith(wanted)) score = 1 + (loose.length - wanted.length) / 100;
-    else if (nearEnough(wanted, loose)) score = 2 + distance(wanted, loose);
+    else if (nearEnough(wanted, loose)) score = 2 + editDistance(wanted, loose);
     if (score !== undefined) {
       seen.add(loose);
       scored.push({ item, score });

@@ -16,6 +16,7 @@ import { configPath, openConfigWriter, readStoredConfig } from '../config/store.
 import { requireKey } from '../connection.js';
 import { refuseInSandbox } from './config.js';
 import { quotaLine } from './quota.js';
+import { fitLines } from '../output/wrap.js';
 
 /** Which subcommand, with its flags. */
 export type AuthOptions =
@@ -61,7 +62,17 @@ async function keyFromStdin(ctx: Context): Promise<string> {
   return checkKey(firstLine);
 }
 
+/**
+ * Where a key comes from, as the service's documentation says it (spec §5: the provider's web
+ * console, in its settings area), for the service this run talks to: said before the prompt,
+ * so a person who has none yet is not left staring at "API key:".
+ */
+export function keySourceLine(baseUrl: string): string {
+  return `Get a key from the web console of the service at ${new URL(baseUrl).host}, in its settings area (see "Your API key" in the README).`;
+}
+
 async function keyFromPrompt(ctx: Context): Promise<string> {
+  if (!ctx.globals.quiet) ctx.io.stderr.write(`${fitLines(keySourceLine((await ctx.connection()).baseUrl), ctx.io.stderrIsTTY, ctx.io.columns)}\n`);
   const { read } = await loadRead();
   const answer = await read({ prompt: 'API key (input hidden): ', silent: true, replace: '*', input: ctx.io.stdin, output: ctx.io.stderr });
   return checkKey(String(answer));
@@ -170,7 +181,9 @@ export const register: RegisterCommand<AuthOptions> = (program, context, runF = 
 
   const loginCmd = auth
     .command('login')
-    .description('store the API key (asked for with hidden input, or read from stdin with --with-key)')
+    .description(
+      "store the API key (asked for with hidden input, or read from stdin with --with-key); keys come from the provider's web console, in its settings area",
+    )
     .option('--with-key', 'read the key from standard input')
     .option('--verify', 'check the key with the service (one request) before storing it');
   addExamples(

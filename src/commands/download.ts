@@ -37,6 +37,8 @@ export interface DownloadOptions {
   kinds: MediaKind[];
   /** The folder files go into, resolved. */
   dir: string;
+  /** `--dir` as typed, so printed paths stay relative when it was (output/shown-path.ts). */
+  dirGiven?: string;
   concurrency: number;
   skipExisting: boolean;
   dryRun: boolean;
@@ -83,6 +85,7 @@ export async function downloadOptions(ids: string[], flags: DownloadFlags): Prom
     ...(flags.max !== undefined ? { max: flags.max } : {}),
     kinds: kindsFrom(flags),
     dir: outputDir(flags.dir),
+    ...(flags.dir !== undefined ? { dirGiven: flags.dir } : {}),
     concurrency: flags.concurrency,
     skipExisting: flags.overwrite !== true,
     dryRun: flags.dryRun === true,
@@ -127,12 +130,12 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   }
 
   if (options.dryRun) {
-    await printDryRun(ctx, plan, options.skipExisting);
+    await printDryRun(ctx, plan, options.skipExisting, options.dirGiven);
   } else {
     const summary =
       streamed ??
       (await runMediaJobs(ctx, api, plan.jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast }));
-    await reportSummary(ctx, summary).catch((err: unknown) => {
+    await reportSummary(ctx, summary, options.dirGiven).catch((err: unknown) => {
       // Failed files and a listing cut short: one exit 7 that says both.
       if (!plan.incomplete) throw err;
     });

@@ -28,6 +28,7 @@ export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
     downloadMedia: (api, jobs, jobOptions) => runMediaJobs(ctx, api, jobs, jobOptions),
     stderr: ctx.io.stderr,
     stderrIsTTY: ctx.io.stderrIsTTY,
+    columns: ctx.io.columns,
     quiet: ctx.globals.quiet,
     verbose: ctx.globals.verbose,
     signal: ctx.signal,

@@ -11,16 +11,16 @@ import { outputList } from './shared/list-output.js';
 import { requestedFields } from '../output/fields.js';
 import { ENUM_FILTERS } from '../catalogue/enums.js';
 import { enumMeaning, enumSuggestions } from '../catalogue/enum-parse.js';
-import { canPrompt } from '../prompt/interactive.js';
+import { canPrompt, mayAsk } from '../prompt/interactive.js';
 import { candidateOf, mergeCandidates } from '../prompt/candidates.js';
 import { knownExercises } from '../prompt/known-exercises.js';
-import { pickExercise } from '../prompt/pick.js';
+import { pickExercises } from '../prompt/pick.js';
 import { run as show } from './show.js';
 
 export interface QueryOptions {
   filters: QueryFilterParams;
   paging: PagingChoice;
-  /** `--pick`: choose one of the results at the terminal, then show its record. */
+  /** `--pick`: choose among the results at the terminal (Tab marks several), then show their records. */
   pick?: boolean;
 }
 
@@ -66,17 +66,15 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
 
 /**
  * `query --pick`: the results (one page, or every page with --all/--max) offered in the
- * picker (src/prompt), and the one chosen shown as `show` shows it. At a terminal only.
+ * picker (src/prompt; Tab marks several), and the ones chosen given to `show`: shown at a
+ * terminal, or, with stdout a pipe or a file, printed in the output format for the next
+ * command (`--pick --format jsonl | exercises download -`) while the picker draws on /dev/tty.
  */
 async function pickFromResults(options: QueryOptions, ctx: Context): Promise<void> {
-  if (!canPrompt(ctx)) {
-    throw new UsageError(
-      '--pick chooses at a terminal, and this run has none to ask (stdin or stdout is not a terminal, CI is set, or --no-input or a format flag was given).',
-      {
-        hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass an id to `exercises show`.',
-      },
-    );
-  }
+  const noTerminal = new UsageError('--pick chooses at a terminal, and this run has none to ask (no terminal to open, CI is set, or --no-input was given).', {
+    hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass the ids to `exercises show` or `exercises download -`.',
+  });
+  if (!mayAsk(ctx)) throw noTerminal;
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
   const { limit, after, before, follow, max } = options.paging;
@@ -90,15 +88,24 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   const candidates = mergeCandidates([found, known]);
   if (candidates.length === 0)
     throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
-  const id = await pickExercise(ctx, candidates, `Pick one of ${candidates.length} results to show (type to filter):`);
-  await show({ ids: [id] }, ctx);
+  // Printed for the next command when stdout is not the terminal; shown when it is.
+  const verb = ctx.io.stdoutIsTTY && canPrompt(ctx) ? 'show' : 'print';
+  const chosen = await pickExercises(ctx, candidates, `Pick among ${candidates.length} results to ${verb} (type to filter, Tab marks several):`, {
+    multi: true,
+    orDevTty: true,
+    noTerminal,
+  });
+  await show({ ids: chosen }, ctx);
 }
 
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
   const cmd = program.command('query').description('search the catalogue with filters');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
-  cmd.option('--pick', 'choose one of the results at the terminal (type to filter), then show it');
+  cmd.option(
+    '--pick',
+    'choose among the results at the terminal (type to filter, Tab marks several), then show them; in a pipe, print them in the output format',
+  );
   addExamples(
     cmd,
     [
@@ -114,6 +121,7 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
       'exercises query --equipment kettlebells --all | cut -f1,2',
       'exercises query --level expert --all --format csv > expert.csv',
       'exercises query --muscle biceps --max 5 --format jsonl | exercises show - --format json',
+      'exercises query --muscle chest --pick --format jsonl | exercises download -',
     ],
   );
   // A bare word (`query chest`) is not an error of commander's: the action answers it with the flags it may mean.

@@ -1,7 +1,10 @@
 /**
  * `exercises show <id-or-name...>`: GET /exercise/{exerciseId} for each, with bounded
- * concurrency and output in input order; `-` reads ids from stdin. Missing ones are
- * reported as they come and make the command exit 4 after printing the others.
+ * concurrency and output in input order; `-` reads ids from stdin. Each text given is first
+ * resolved from what is known locally (shared/resolve-id.ts: `push_up`, `Flat Bench`, and
+ * with local records `bench press`); one the service does not have is tried as part of a
+ * name among what the cache knows, or with `--search` by one listing request. Missing ones
+ * are reported as they come and make the command exit 4 after printing the others.
  */
 import type { Context } from '../context.js';
 import { type RecordOutcome, fetchRecords } from '../api/fetch-records.js';
@@ -23,6 +26,8 @@ import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
 import { startSpinner } from '../output/spinner.js';
 import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
+import { ambiguousError, nameQuery, recordsAreLocal, resolveBySearch, resolveGiven, resolveLocally, tellResolution } from './shared/resolve-id.js';
+import type { ApiClient } from '../api/client.js';
 
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
@@ -31,9 +36,15 @@ export interface ShowOptions {
   images?: { protocol?: ImageProtocol; size?: CellBox };
   /** `--dir`: where images are looked for and kept, as <dir>/<id>/<name>.png (the cache directory's pictures folder without). */
   dir?: string;
+  /** `--search`: a text the service has no id or name for is looked up by part of its name (one listing request). */
+  search?: boolean;
 }
 
-export function showOptions(given: readonly string[], flags: { images?: unknown; dir?: string; size?: string } = {}, argv: readonly string[] = []): ShowOptions {
+export function showOptions(
+  given: readonly string[],
+  flags: { images?: unknown; dir?: string; size?: string; search?: boolean } = {},
+  argv: readonly string[] = [],
+): ShowOptions {
   const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
   const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);
@@ -41,7 +52,12 @@ export function showOptions(given: readonly string[], flags: { images?: unknown;
   const size = sizeFlag(flags.size, '--images', drawn !== undefined);
   const images = drawn && { ...drawn, ...(size ? { size } : {}) };
   if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
-  return { ids: [...args], ...(images ? { images } : {}), ...(flags.dir !== undefined ? { dir: flags.dir } : {}) };
+  return {
+    ids: [...args],
+    ...(images ? { images } : {}),
+    ...(flags.dir !== undefined ? { dir: flags.dir } : {}),
+    ...(flags.search === true ? { search: true } : {}),
+  };
 }
 
 /** With no id: the one picked at a terminal (src/prompt), else today's usage error. */
@@ -50,24 +66,63 @@ async function idsOrPick(options: ShowOptions, ctx: Context): Promise<string[]> 
   return [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
 }
 
+/** Each text given resolved from what is known locally (resolve-id.ts); a name of several is an error when it is the only one. */
+async function resolvedArgs(args: readonly string[], ctx: Context): Promise<string[]> {
+  const out: string[] = [];
+  for (const arg of args) {
+    const r = arg === '-' ? undefined : await resolveGiven(ctx, arg);
+    if (r?.kind === 'several' && args.length === 1) throw ambiguousError(arg, r.matches);
+    out.push(r?.kind === 'id' ? r.id : arg);
+  }
+  return out;
+}
+
+/**
+ * A text the service has no id or name for, tried once more: as part of a name among what
+ * the cache knows, then (with --search) by one listing request. The record then comes with
+ * one more request; undefined when nothing is found.
+ */
+async function retryMissing(
+  typed: string,
+  options: ShowOptions,
+  ctx: Context,
+  api: ApiClient,
+  lang: string | undefined,
+  many: boolean,
+): Promise<ExerciseRecord | undefined> {
+  let r = await resolveLocally(ctx, typed, { partial: true });
+  if (r.kind === 'unknown' && options.search) r = await resolveBySearch(ctx, api, typed);
+  if (r.kind === 'several' && !many) throw ambiguousError(typed, r.matches);
+  if (r.kind !== 'id' || r.id === typed) return undefined;
+  tellResolution(ctx, r);
+  return api.getExercise(r.id, lang ? { lang } : {});
+}
+
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
-  const args = await idsOrPick(options, ctx);
+  const args = await resolvedArgs(await idsOrPick(options, ctx), ctx);
   const many = args.length > 1 || args.includes('-');
   // First: it checks `--json <fields>` (a usage error listing the valid ones) before any request.
   const writer = createRecordWriter(ctx, many);
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
+  // Local records were searched before any request: nothing more to find after a miss.
+  const local = await recordsAreLocal(ctx);
 
   const missing: string[] = [];
   /** With --images, the records shown, to draw their images after them. */
   const shown: ExerciseRecord[] = [];
   let total = 0;
+  const add = async (record: ExerciseRecord): Promise<void> => {
+    if (options.images) shown.push(record);
+    await writer.add(record);
+  };
   const emit = async (outcome: RecordOutcome): Promise<void> => {
-    if ('record' in outcome) {
-      if (options.images) shown.push(outcome.record);
-      return writer.add(outcome.record);
-    }
+    if ('record' in outcome) return add(outcome.record);
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
+    if (!local) {
+      const found = await retryMissing(outcome.id, options, ctx, api, lang, many);
+      if (found) return add(found);
+    }
     missing.push(outcome.id);
     // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.
     if (many) {
@@ -103,9 +158,16 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
       total === 1
         ? `No exercise has the id or name "${missing[0]}".`
         : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,
-      { hint: (total === 1 ? await nearIdsHint(ctx, missing[0]!) : undefined) ?? NOT_FOUND_HINT, details: { missing } },
+      { hint: (total === 1 ? await nearIdsHint(ctx, missing[0]!) : undefined) ?? searchHint(missing, options, local), details: { missing } },
     );
   }
+}
+
+/** What to try when nothing was found: the exact query to run (no placeholder), and --search where it would spend a request. */
+function searchHint(missing: readonly string[], options: ShowOptions, local: boolean): string {
+  if (missing.length !== 1) return NOT_FOUND_HINT;
+  const search = !local && !options.search ? ', or add --search to look it up by part of its name (one listing request)' : '';
+  return `Search by name with \`${nameQuery(missing[0]!)}\`${search}; list ids with \`exercises ids\`.`;
 }
 
 export const register: RegisterCommand<ShowOptions> = (program, context, runF = run) => {
@@ -115,12 +177,15 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
     .argument('[id-or-name...]', 'exercise ids or names (quote names with spaces); - for stdin; none at a terminal: pick one')
     .option('--images [protocol]', 'draw the premium images at the terminal after the record: kitty, iterm or blocks (default: found from the terminal)')
     .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: a folder of the cache directory)')
-    .option('--size <WxH>', 'with --images: the columns and lines each picture may take (default: fitted to the terminal, beside the record)');
+    .option('--size <WxH>', 'with --images: the columns and lines each picture may take (default: fitted to the terminal, beside the record)')
+    .option('--search', 'an id or name the service does not have is looked up by part of its name (one listing request)');
   addExamples(
     cmd,
     [
       'exercises show Barbell_Bench_Press',
       'exercises show "Barbell Back Squat"',
+      'exercises --sandbox show "bench press"',
+      'exercises show "flat bench" --search',
       'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE',
       'exercises show',
       'exercises show Plank --images',
@@ -132,7 +197,7 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );
-  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string; size?: string }) => {
+  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string; size?: string; search?: boolean }) => {
     const ctx = context();
     await runF(showOptions(args, flags, ctx.argv), ctx);
   });

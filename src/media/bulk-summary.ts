@@ -2,12 +2,12 @@
  * What a bulk run tells when it is over: the summary lines on stderr, the JSON summary, the
  * exit-7 error when files failed, and the Ctrl-C error naming the partial bytes kept.
  */
-import { lstat } from 'node:fs/promises';
 import { CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
 import { formatBytes } from '../util/format-bytes.js';
 import { oneLine, plural } from '../util/text.js';
 import type { BulkSummary } from './bulk-types.js';
 import { partPath } from './download/file-sink.js';
+import { partBytes } from './part-file.js';
 import type { MediaJob } from './jobs.js';
 
 /** Two runs over parts of one set of jobs, as one summary (the parts ran one after the other). */
@@ -34,9 +34,8 @@ interface KeptPart {
 async function keptParts(paths: readonly string[]): Promise<KeptPart[]> {
   const found = await Promise.all(
     paths.map(async (file) => {
-      const path = partPath(file);
-      const info = await lstat(path).catch(() => undefined);
-      return info?.isFile() && info.size > 0 ? { path, bytes: info.size } : undefined;
+      const bytes = await partBytes(file);
+      return bytes === undefined ? undefined : { path: partPath(file), bytes };
     }),
   );
   return found.filter((k): k is KeptPart => k !== undefined);
@@ -84,11 +83,19 @@ export async function interruptedError(summary: BulkSummary, cut: readonly Media
   });
 }
 
+/** How many of the files fetched continued a `.part` rather than starting over. */
+function resumedCount(summary: BulkSummary): number {
+  return summary.outcomes.filter((o) => o.resumed === true).length;
+}
+
 /** The human summary lines (stderr): counts, bytes, time, and each failure named. */
 export function summaryLines(summary: BulkSummary): string[] {
   const rate = summary.seconds > 0 && summary.fetched > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
+  const resumed = resumedCount(summary);
+  // A resumed file's bytes are only what this run added: said, so a small figure is not a surprise.
+  const resumedClause = resumed > 0 ? `; ${resumed} of them resumed from a .part` : '';
   const lines = [
-    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${rate}; ${summary.skipped} already present; ${summary.failed} failed.`,
+    `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${rate}${resumedClause}; ${summary.skipped} already present; ${summary.failed} failed.`,
   ];
   for (const o of summary.outcomes) {
     // Messages may quote the server: one clean line each.
@@ -134,6 +141,7 @@ export function partialFailure(summary: BulkSummary): PartialFailureError {
 export function summaryJson(summary: BulkSummary): Record<string, unknown> {
   return {
     fetched: summary.fetched,
+    resumed: resumedCount(summary),
     skipped: summary.skipped,
     failed: summary.failed,
     bytes: summary.bytes,
@@ -146,6 +154,7 @@ export function summaryJson(summary: BulkSummary): Record<string, unknown> {
       name: o.job.name,
       path: o.job.path,
       status: o.status,
+      ...(o.resumed ? { resumed: true } : {}),
       bytes: o.bytes,
       ...(o.error ? { error: { message: o.error.message, ...(o.error instanceof CliError ? { code: o.error.code, exitCode: o.error.exitCode } : {}) } } : {}),
     })),

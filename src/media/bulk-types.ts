@@ -8,6 +8,8 @@ export interface JobOutcome {
   status: JobStatus;
   /** Bytes received over the network for this file in this run. */
   bytes: number;
+  /** Fetched by continuing a `.part` an earlier attempt or run left, not from the first byte. */
+  resumed?: true;
   error?: Error;
 }
 

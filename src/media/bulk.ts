@@ -64,7 +64,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
     };
     try {
       const result = await options.download(job, progress, signal);
-      outcomes[index] = { job, status: 'fetched', bytes: result.received };
+      outcomes[index] = { job, status: 'fetched', bytes: result.received, ...(result.resumed ? { resumed: true as const } : {}) };
     } catch (err) {
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
       if (err instanceof BudgetExceededError) {

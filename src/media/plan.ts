@@ -19,6 +19,7 @@ import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './
 import { hasMediaFields } from './media-names.js';
 import { collisionKey, distinctComponent, pathInside } from './safe-path.js';
 import { looksComplete } from './verify.js';
+import { partBytes } from './part-file.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
 export interface DownloadPlan {
@@ -204,13 +205,17 @@ export async function* streamListingJobs(
 }
 
 export interface DryRunRow {
-  action: 'fetch' | 'skip';
+  /** `resume`: a `.part` an earlier run left is continued from its last byte (a fetch all the same: one request). */
+  action: 'fetch' | 'resume' | 'skip';
   job: MediaJob;
 }
 
 /** What a run would do with each job: skip-existing looks at the disk only, never the network. */
 export async function dryRunRows(plan: DownloadPlan, skipExisting: boolean): Promise<DryRunRow[]> {
   const rows: DryRunRow[] = [];
-  for (const job of plan.jobs) rows.push({ action: skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : 'fetch', job });
+  for (const job of plan.jobs) {
+    const action = skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : (await partBytes(job.path)) !== undefined ? 'resume' : 'fetch';
+    rows.push({ action, job });
+  }
   return rows;
 }

@@ -4,7 +4,7 @@
  * atomically at the end and at every stop (budget, Ctrl-C, a fatal error), so the directory
  * is always servable and the next run continues with no request repeated. Media last.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { type MediaKind, MEDIA } from '../catalogue/media.js';
@@ -20,6 +20,9 @@ import { fetchListing, readStoredListing, storeListing, unstorableReason, withPr
 import { LISTING_PAGE_SIZE, listingCost, planMirror, requestCount } from './plan.js';
 import { type MirrorSource, WORK_DIR, WorkFileWriter, readWorkFile, translationOf, workPaths } from './work-file.js';
 import { mirrorMediaJobs, writeMediaIndex } from './media.js';
+import { writeNotice } from '../output/notice.js';
+import { shownPath } from '../output/shown-path.js';
+import { progressText } from '../output/wrap.js';
 
 export interface MirrorOptions {
   dir: string;
@@ -44,6 +47,8 @@ export interface MirrorDeps {
   downloadMedia(api: ApiClient, jobs: MediaJob[], options: { concurrency: number; skipExisting: boolean; failFast: boolean }): Promise<BulkSummary>;
   stderr: Writable;
   stderrIsTTY: boolean;
+  /** The terminal's width, for the messages wrapped to it (output/notice.ts). */
+  columns: number;
   quiet: boolean;
   verbose: boolean;
   signal: AbortSignal;
@@ -53,11 +58,11 @@ export interface MirrorDeps {
 const shown = (text: string): string => JSON.stringify(shorten(escapeUnsafe(text), 80));
 
 /** A one-line progress display on a terminal stderr, redrawn at most every 100 ms. */
-function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'quiet'>, total: number): { tick(): void; done(): void } {
+function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'columns' | 'quiet'>, total: number): { tick(): void; done(): void } {
   if (!out.stderrIsTTY || out.quiet || total === 0) return { tick() {}, done() {} };
   let count = 0;
   let last = 0;
-  const draw = (): void => void out.stderr.write(`\r\x1b[2Kmirror: ${count}/${total} requests`);
+  const draw = (): void => void out.stderr.write(`\r\x1b[2K${progressText(`mirror: ${count}/${total} requests`, out.columns)}`);
   return {
     tick() {
       count += 1;
@@ -75,11 +80,13 @@ function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'quiet'>,
 
 export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promise<void> {
   const dir = resolve(options.dir);
+  // The directory as the user wrote it (relative stays relative) in every message.
+  const dirShown = shownPath(dir, options.dir);
   const say = (line: string): void => {
-    if (!deps.quiet) deps.stderr.write(`${line}\n`);
+    if (!deps.quiet) writeNotice(deps, line);
   };
   const verbose = (line: string): void => {
-    if (deps.verbose) deps.stderr.write(`${line}\n`);
+    if (deps.verbose) writeNotice(deps, line);
   };
   const paths = workPaths(dir);
   // The root may be a link the user made; nothing below it may be (a planted `.mirror` → elsewhere).
@@ -112,7 +119,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
   if (listing.problem) {
     // A listing cut short must not make the catalogue lose what the last one listed.
     ids = withPrevious(ids, readStoredListing(paths.listing));
-    deps.stderr.write(`warning: ${listing.problem.message}; the ${plural(ids.length - listing.ids.length, 'id')} of the previous listing it lacks are kept.\n`);
+    writeNotice(deps, `warning: ${listing.problem.message}; the ${plural(ids.length - listing.ids.length, 'id')} of the previous listing it lacks are kept.`);
     failed.push(`the listing: ${listing.problem.message}`);
   }
   storeListing(paths.listing, ids);
@@ -194,7 +201,9 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     void failed.push(`${shown(l.id)}: its record cannot be held in a catalogue (${escapeUnsafe(l.reason)}); left out`);
   const entries = writeCatalogueFile(dir, ids, fetched, leftOut);
   if (stop !== undefined) {
-    say(`mirror: stopped after ${plural(requests, 'request')} this run; ${plural(entries, 'exercise')} in ${dir}/exercises.jsonl. Run it again to continue.`);
+    say(
+      `mirror: stopped after ${plural(requests, 'request')} this run; ${plural(entries, 'exercise')} in ${join(dirShown, 'exercises.jsonl')}. Run it again to continue.`,
+    );
     throw deps.signal.aborted && !(stop instanceof CliError) ? new InterruptedError() : stop;
   }
 
@@ -214,10 +223,10 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     if (summary.stoppedEarly || deps.signal.aborted) throw new InterruptedError();
   }
 
-  say(`mirror: ${plural(entries, 'exercise')} in ${dir} (${plural(requests, 'record request')} this run${mediaLine}).`);
+  say(`mirror: ${plural(entries, 'exercise')} in ${dirShown} (${plural(requests, 'record request')} this run${mediaLine}).`);
   if (failed.length > 0) {
-    for (const line of failed.slice(0, 20)) deps.stderr.write(`  failed: ${line}\n`);
-    if (failed.length > 20) deps.stderr.write(`  … and ${failed.length - 20} more\n`);
-    throw new PartialFailureError(`${plural(failed.length, 'item')} of the mirror failed; the rest is in ${dir}.`);
+    for (const line of failed.slice(0, 20)) writeNotice(deps, `  failed: ${line}`, { indent: 2, hanging: 4 });
+    if (failed.length > 20) writeNotice(deps, `  … and ${failed.length - 20} more`);
+    throw new PartialFailureError(`${plural(failed.length, 'item')} of the mirror failed; the rest is in ${dirShown}.`);
   }
 }

@@ -6,10 +6,10 @@
  * or bidi override reaches the terminal from here.
  */
 import { type Context, colorEnabled, outputFormat } from '../context.js';
-import { CliError, ExitCode, type ExitCodeValue, PromptCancelledError, UsageError } from '../errors.js';
+import { CliError, ExitCode, type ExitCodeValue, InterruptedError, PromptCancelledError, UsageError } from '../errors.js';
 import { cleanText, escapeUnsafe } from '../util/text.js';
 import { jsonText } from './json.js';
-import { wrap } from './wrap.js';
+import { noticeLines } from './wrap.js';
 
 type ErrorContext = Pick<Context, 'io' | 'env' | 'globals'>;
 
@@ -21,7 +21,8 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   const rawHint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
   const hint = rawHint === undefined ? undefined : cleanText(rawHint);
 
-  let text = errorText(message, hint, ctx);
+  // Ctrl-C is something the person did, not a failure: said plainly, without "Error:" or red.
+  let text = err instanceof InterruptedError ? noticeText(message, hint, ctx) : errorText(message, hint, ctx);
   // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
   if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) text += `${cleanText(err.stack)}\n`;
   ctx.io.stderr.write(text);
@@ -53,13 +54,16 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
  */
 export function errorText(message: string, hint: string | undefined, ctx: Pick<Context, 'io' | 'env' | 'globals'>): string {
   const color = colorEnabled(ctx, 'stderr');
-  // Wrapped on a terminal only: in a log or a pipe each message stays one line for grep.
-  const width = ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY;
   const label = color ? '\u001b[31mError:\u001b[39m' : 'Error:';
-  let text = `${wrap(`${label} ${message}`, width)}\n`;
+  return noticeText(`${label} ${message}`, hint, ctx);
+}
+
+/** A sentence and its hint as every stderr message looks: wrapped (noticeLines), the hint dim on a colour terminal. */
+function noticeText(message: string, hint: string | undefined, ctx: Pick<Context, 'io' | 'env' | 'globals'>): string {
+  let text = `${noticeLines(message, ctx.io)}\n`;
   if (hint) {
-    const body = wrap(hint, width);
-    text += `${color ? `\u001b[2m${body}\u001b[22m` : body}\n`;
+    const body = noticeLines(hint, ctx.io);
+    text += `${colorEnabled(ctx, 'stderr') ? `\u001b[2m${body}\u001b[22m` : body}\n`;
   }
   return text;
 }

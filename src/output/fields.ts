@@ -4,6 +4,7 @@
  */
 import type { ExerciseRecord, ExerciseSummary } from '../catalogue/types.js';
 import { UsageError } from '../errors.js';
+import { closestWords, orList } from '../catalogue/suggest.js';
 
 /** The named keys of an interface, without its `[extra: string]` index signature. */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
@@ -60,7 +61,9 @@ export function parseJsonFields(value: string, kind: OutputKind): string[] {
   const unknown = fields.filter((f) => !valid.includes(f));
   if (unknown.length > 0) {
     const names = unknown.map((f) => JSON.stringify(f)).join(', ');
-    throw new UsageError(`Unknown ${unknown.length === 1 ? 'field' : 'fields'} for --json: ${names}.`, {
+    const near = [...new Set(unknown.flatMap((f) => closestWords(f, valid, 1)))];
+    const meant = near.length > 0 ? ` Did you mean ${orList(near)}?` : '';
+    throw new UsageError(`Unknown ${unknown.length === 1 ? 'field' : 'fields'} for --json: ${names}.${meant}`, {
       hint: `Valid fields: ${valid.join(', ')}.`,
     });
   }

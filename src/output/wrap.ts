@@ -110,3 +110,26 @@ export function wrapCommand(given: string, width: number, indent: number): strin
   if (line !== '') lines.push(line);
   return lines.map((l, i) => `${' '.repeat(i === 0 ? indent : indent + 2)}${l}${i < lines.length - 1 ? ' \\' : ''}`).join('\n');
 }
+
+/** Where a stderr message goes: whether it is a terminal, and how wide. */
+export interface StderrShape {
+  stderrIsTTY: boolean;
+  columns: number;
+}
+
+/**
+ * A message for stderr (an error, a hint, a notice, a summary) as every one is shown: wrapped
+ * at the terminal's width when stderr is one, whole in a log or a pipe (one line for grep).
+ */
+export function noticeLines(text: string, io: StderrShape, options: WrapOptions = {}): string {
+  return fitLines(text, io.stderrIsTTY, io.columns, options);
+}
+
+/**
+ * A line redrawn in place (`\r`, a progress count): cut to one column less than the terminal,
+ * since wrapping would leave the redraw on the wrong row.
+ */
+export function progressText(text: string, columns: number): string {
+  const room = Math.max(columns - 1, 10);
+  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+}

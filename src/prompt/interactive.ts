@@ -18,12 +18,16 @@ export function runningInCi(env: Context['env']): boolean {
   });
 }
 
+/** True unless --no-input was given or a CI system runs the command: the person may be asked, wherever the terminal is. */
+export function mayAsk(ctx: Pick<Context, 'env' | 'globals'>): boolean {
+  return ctx.globals.input && !runningInCi(ctx.env);
+}
+
 /** True when a prompt may be shown (see the module comment). */
 export function canPrompt(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
-  const { io, env, globals } = ctx;
-  if (!globals.input) return false;
+  const { io, globals } = ctx;
+  if (!mayAsk(ctx)) return false;
   if ((globals.json !== undefined && globals.json !== false) || globals.format !== undefined) return false;
-  if (runningInCi(env)) return false;
   return io.stdinIsTTY && io.stdoutIsTTY;
 }
 

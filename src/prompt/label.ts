@@ -32,21 +32,36 @@ export interface Columns {
 }
 
 /**
- * Column widths for a list fitting `columns` (less 4 for the prompt's cursor and margin): the
- * id and the details as wide as their longest (up to a cap), the title the rest, and at least 16.
+ * Column widths for lines of `room` columns: each column as wide as its longest text when
+ * all fit. When they do not, room is taken back a step at a time, the details and the title in
+ * turn (20 columns each, then 12 and 16), then the details altogether, and only then the id, so
+ * an id is never cut while the name has room (a cut id cannot be typed back).
  */
-export function columnsFor(candidates: readonly PickCandidate[], columns: number, measure: Measure): Columns {
-  const room = Math.max(40, columns - 4);
+export function columnsFor(candidates: readonly PickCandidate[], room: number, measure: Measure): Columns {
   let id = 0;
   let details = 0;
+  let title = 0;
   for (const c of candidates) {
     const p = partsOf(c);
     id = Math.max(id, measure.width(p.id));
     details = Math.max(details, measure.width(p.details));
+    title = Math.max(title, measure.width(p.title));
   }
-  id = Math.min(id, Math.floor(room * 0.3));
-  details = Math.min(details, Math.floor(room * 0.3));
-  return { title: Math.max(16, room - id - details - 4), details, id };
+  const GAPS = 4; // two spaces between the three columns
+  let over = title + details + id + GAPS - Math.max(room, 24);
+  const shrink = (width: number, floor: number): number => {
+    const by = Math.max(0, Math.min(over, width - floor));
+    over -= by;
+    return width - by;
+  };
+  details = shrink(details, Math.min(details, 20));
+  title = shrink(title, Math.min(title, 20));
+  details = shrink(details, Math.min(details, 12));
+  title = shrink(title, Math.min(title, 16));
+  details = shrink(details, 0);
+  id = shrink(id, Math.min(id, 8));
+  title = shrink(title, 4);
+  return { title, details, id };
 }
 
 /** The line shown for a candidate, in the given columns (the id is left out when it is the title). */

@@ -5,16 +5,22 @@
  * the service show inert. Data: --sandbox (the sample catalogue, in-process) or a catalogue
  * directory written here.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
-import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalRun, startTerminal } from './tmux.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalOptions, type TerminalRun, startTerminal } from './tmux.js';
 import { tempDir } from '../helpers/temp.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
+
+const SAMPLE_BENCH = JSON.parse(
+  readFileSync(new URL('../../sample/exercises.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"Barbell_Bench_Press"'))!,
+) as Record<string, unknown>;
 
 const runs: TerminalRun[] = [];
 const dirs: string[] = [];
@@ -23,8 +29,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function terminal(args: string[], env: Record<string, string | undefined> = {}): TerminalRun {
-  const run = startTerminal(args, { env });
+function terminal(args: string[], env: Record<string, string | undefined> = {}, options: Omit<TerminalOptions, 'env'> = {}): TerminalRun {
+  const run = startTerminal(args, { env, ...options });
   runs.push(run);
   return run;
 }
@@ -115,12 +121,105 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
 
   it('query --pick chooses among the results, then shows the record', async () => {
     const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick']);
-    await t.waitFor(/Pick one of \d+ results/);
+    await t.waitFor(/Pick among \d+ results to show/);
     t.type('push');
     await t.waitFor(/❯ Push-Up\s+chest · body only/);
     t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
     expect(t.capture()).toMatch(/^Push-Up {2}\(Push_Up\)$/m);
+  });
+});
+
+describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that composes", () => {
+  const jsonlIds = (text: string): string[] =>
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+
+  it('with stdout in a file, it draws on the terminal and the file holds the record chosen, in the format asked', async () => {
+    const dir = tempDir('exercises-pick-file-');
+    dirs.push(dir);
+    const file = join(dir, 'f');
+    const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--format', 'jsonl'], {}, { stdoutFile: file });
+    const first = await t.waitFor(/Pick among \d+ results to print/);
+    expect(first).toMatch(/^ {2}\d+\/\d+ {2}\(0 marked; Tab marks\)$/m);
+    t.type('bench pre');
+    const filtered = await t.waitFor(/^ {2}2\/\d+ /m);
+    expect(filtered).toMatch(/❯ Barbell Bench Press/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(jsonlIds(readFileSync(file, 'utf8'))).toEqual(['Barbell_Bench_Press']);
+    // The picker was erased from the terminal, and none of it went to the file.
+    expect(t.capture()).not.toMatch(/Pick among/);
+    expect(readFileSync(file, 'utf8')).not.toContain('Pick among');
+  });
+
+  it('Tab marks two rows (Ctrl-N / Ctrl-P move), and both are printed, in the order marked', async () => {
+    const dir = tempDir('exercises-pick-marks-');
+    dirs.push(dir);
+    const file = join(dir, 'f');
+    const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--json', 'id'], {}, { stdoutFile: file });
+    await t.waitFor(/Pick among/);
+    t.type('bench');
+    await t.waitFor(/❯ Barbell Bench Press/);
+    t.keys('C-n');
+    await t.waitFor(/❯ Paused Bench Press/);
+    t.keys('Tab');
+    await t.waitFor(/\(1 marked/);
+    t.keys('C-p');
+    await t.waitFor(/❯ Barbell Bench Press/);
+    t.keys('Tab');
+    const marked = await t.waitFor(/\(2 marked/);
+    expect(marked).toMatch(/^.\+Paused Bench Press/m);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const printed = JSON.parse(readFileSync(file, 'utf8')) as Array<{ id: string }>;
+    expect(printed).toEqual([{ id: 'Paused_Bench_Press' }, { id: 'Barbell_Bench_Press' }]);
+  });
+
+  it('`query --pick --format jsonl | exercises download -` downloads what was picked', async () => {
+    const dir = tempDir('exercises-pick-pipe-');
+    dirs.push(dir);
+    const t = terminal(
+      ['--sandbox', 'query', '--muscle', 'abdominals', '--pick', '--format', 'jsonl'],
+      {},
+      { pipeInto: ['--sandbox', 'download', '-', '--dir', dir] },
+    );
+    await t.waitFor(/Pick among/);
+    t.type('plank');
+    await t.waitFor(/❯ Plank/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(existsSync(join(dir, 'Plank', 'start.png'))).toBe(true);
+  });
+
+  it('Tab where one exercise is wanted neither marks nor copies the row into the query', async () => {
+    const t = terminal(['--sandbox', 'show']);
+    await t.waitFor('Pick an exercise to show');
+    t.type('plank');
+    await t.waitFor(/❯ Plank/);
+    t.keys('Tab');
+    t.type('x');
+    const screen = await t.waitFor(/^> plankx/m);
+    expect(screen).not.toMatch(/marked/);
+    t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
+  });
+
+  it('at 80 columns a long id is shown whole while the name has room', async () => {
+    const dir = tempDir('exercises-long-id-');
+    dirs.push(dir);
+    // A record of the sample with a long id: the longest the picker must keep whole.
+    const long = { ...SAMPLE_BENCH, id: 'Bench_Press_-_With_Bands_And_Chains', name: 'Bench Press - With Bands' };
+    writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(long)}\n`);
+    const t = terminal(['--catalogue', dir, 'show']);
+    const screen = await t.waitFor('Pick an exercise');
+    expect(screen).toContain('Bench_Press_-_With_Bands_And_Chains');
+    for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
   });
 });
 

@@ -35,6 +35,10 @@ export interface TerminalRun {
 
 export interface TerminalOptions {
   env?: Record<string, string | undefined>;
+  /** stdout redirected to this file (`> file`): the terminal is then only the controlling one. */
+  stdoutFile?: string;
+  /** stdout piped into a second run of the CLI with these arguments (its exit code is the one written). */
+  pipeInto?: string[];
   cwd?: string;
   width?: number;
   height?: number;
@@ -53,6 +57,10 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
     shellQuote(process.execPath),
     shellQuote(CLI_PATH),
     ...args.map(shellQuote),
+    options.stdoutFile ? `> ${shellQuote(options.stdoutFile)}` : '',
+    options.pipeInto
+      ? `| env -i ${assignments.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(CLI_PATH)} ${options.pipeInto.map(shellQuote).join(' ')}`
+      : '',
     `; echo $? > ${shellQuote(exitFile)}; sleep 60`,
   ].join(' ');
   const server = tmuxServer('exercises-term');

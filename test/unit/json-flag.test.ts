@@ -39,3 +39,34 @@ describe('--json [fields] before commander parses', () => {
     expect(bad.stderr).toContain('nmae');
   });
 });
+
+describe('--json followed by a word that is a slip of a field', () => {
+  it('takes a slip of a field (any case, a swap, a letter missing) as the field list, to be refused with a suggestion', () => {
+    expect(explicitJsonFlag(['show', 'Push_Up', '--json', 'nme'])).toEqual(['show', 'Push_Up', '--json=nme']);
+    expect(explicitJsonFlag(['show', 'Push_Up', '--json', 'nmae'])).toEqual(['show', 'Push_Up', '--json=nmae']);
+    expect(explicitJsonFlag(['show', 'Push_Up', '--json', 'displayname'])).toEqual(['show', 'Push_Up', '--json=displayname']);
+    expect(explicitJsonFlag(['show', 'Push_Up', '--json', 'instructons'])).toEqual(['show', 'Push_Up', '--json=instructons']);
+  });
+
+  it('leaves a command name or an exercise id after --json alone, whatever its length', () => {
+    const commands = ['show', 'ids', 'query', 'image', 'video', 'download', 'mirror', 'serve', 'cache', 'quota', 'config', 'auth', 'completion', 'help'];
+    for (const word of [...commands, 'Plank', 'Push_Up', 'Lunge', 'Dips', 'Squat']) expect(explicitJsonFlag(['--json', word])).toEqual(['--json=', word]);
+  });
+
+  it('`show Push_Up --json nme` exits 2 naming the field meant; `--json name` prints the name', async () => {
+    const slip = await runInProcess(['--sandbox', 'show', 'Push_Up', '--json', 'nme']);
+    expect(slip.code).toBe(2);
+    expect(slip.stderr).toContain('Unknown field for --json: "nme". Did you mean name?');
+    expect(slip.stdout).toBe('');
+    const right = await runInProcess(['--sandbox', 'show', 'Push_Up', '--json', 'name']);
+    expect(right.code).toBe(0);
+    expect(JSON.parse(right.stdout)).toEqual({ name: 'Push-Up' });
+  });
+
+  it('the same rule in a listing command: `query --muscle chest --json nme` is the field error, not a bare word', async () => {
+    const r = await runInProcess(['--sandbox', 'query', '--muscle', 'chest', '--json', 'nme']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Did you mean name?');
+    expect(r.stderr).not.toContain('takes filters as flags');
+  });
+});

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { enumMeaning, enumSuggestions, parseEnumValue } from '../../src/catalogue/enum-parse.js';
 import { ENUM_SYNONYMS } from '../../src/catalogue/enum-synonyms.js';
 import { ENUMS, type EnumName } from '../../src/catalogue/enums.js';
-import { closest, closestWords, looseForm } from '../../src/catalogue/suggest.js';
+import { closest, closestWords, editDistance, looseForm } from '../../src/catalogue/suggest.js';
 import { formatDuration, parseDuration } from '../../src/config/duration.js';
 import { UsageError } from '../../src/errors.js';
+import { runInProcess } from '../helpers/test-context.js';
 
 function usageError(fn: () => unknown): UsageError {
   try {
@@ -123,9 +124,8 @@ describe('durations', () => {
 });
 
 describe('near-miss ids on the command line', () => {
-  it('show suggests a near id from the catalogue in use, with no request', async () => {
-    const { runInProcess } = await import('../helpers/test-context.js');
-    const r = await runInProcess(['--sandbox', 'show', 'push_up']);
+  it('show suggests a near id from the catalogue in use, with no request (an id in another case is simply found)', async () => {
+    const r = await runInProcess(['--sandbox', 'show', 'Push_Upp']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/Did you mean Push_Up\? \(known on this machine\)/);
     expect(r.stderr).not.toContain('Pull_Up');
@@ -155,5 +155,43 @@ describe('query with a word instead of a flag', () => {
     // Wrapped at the terminal's width (80 here), at spaces.
     for (const line of r.stderr.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(r.stderr.trimEnd().split('\n').length).toBeGreaterThan(1);
+  });
+});
+
+describe('transpositions and near misses', () => {
+  it('counts two neighbouring letters swapped as one edit, and the rest as Levenshtein does', () => {
+    expect(editDistance('chets', 'chest')).toBe(1);
+    expect(editDistance('strenght', 'strength')).toBe(1);
+    expect(editDistance('abc', 'abc')).toBe(0);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+
+  it.each([
+    ['Muscle', 'chets', 'CHEST'],
+    ['Muscle', 'bicpes', 'BICEPS'],
+    ['Muscle', 'hamstirngs', 'HAMSTRINGS'],
+    ['Level', 'beginer', 'BEGINNER'],
+    ['Level', 'itnermediate', 'INTERMEDIATE'],
+    ['Category', 'strenght', 'STRENGTH'],
+    ['Equipment', 'dumbel', 'DUMBBELL'],
+    ['Equipment', 'kettelbells', 'KETTLEBELLS'],
+    ['Force', 'pusj', 'PUSH'],
+    ['Mechanic', 'compuond', 'COMPOUND'],
+  ] as const)('%s %j is refused with %s offered first', (name, input, value) => {
+    const e = usageError(() => parseEnumValue(name, input, '--x'));
+    expect(e.message).toContain(`Did you mean ${value}`);
+    expect((e.details as { suggestion?: string }).suggestion).toBe(value);
+  });
+
+  it('still offers nothing for a word far from every value', () => {
+    const e = usageError(() => parseEnumValue('Muscle', 'elbow', '--muscle'));
+    expect(e.message).toBe('Unknown --muscle value "elbow".');
+  });
+
+  it('`query --muscle chets` says so on the command line, exit 2', async () => {
+    const r = await runInProcess(['--sandbox', 'query', '--muscle', 'chets']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Unknown --muscle value "chets". Did you mean CHEST?');
   });
 });

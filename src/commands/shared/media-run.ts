@@ -12,7 +12,8 @@ import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summ
 import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
 import { type MediaJob, prepareJobDir } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
-import { fitLines } from '../../output/wrap.js';
+import { writeNotice } from '../../output/notice.js';
+import { shownPath } from '../../output/shown-path.js';
 
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
@@ -36,7 +37,7 @@ export interface RunJobsOptions {
  */
 export function downloadMessages(ctx: Context): { log?: (line: string) => void; notice?: (line: string) => void } {
   const log = verboseLog(ctx);
-  const notice = ctx.globals.quiet ? undefined : (line: string) => void ctx.io.stderr.write(`${line}\n`);
+  const notice = ctx.globals.quiet ? undefined : (line: string) => writeNotice(ctx.io, line);
   return { ...(log ? { log } : {}), ...(notice ? { notice } : {}) };
 }
 
@@ -78,15 +79,15 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
  * The summary: on stderr for people (only the failures with --quiet), as JSON on stdout with
  * --format json. Exit 7 (PartialFailureError) when some files failed.
  */
-export async function reportSummary(ctx: Context, summary: BulkSummary): Promise<void> {
+export async function reportSummary(ctx: Context, summary: BulkSummary, dirGiven?: string): Promise<void> {
   const lines = summaryLines(summary);
-  // Where the files went: the output folder (every job of a run shares it).
+  // Where the files went: the output folder (every job of a run shares it), as --dir was typed (absolute without one).
   const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;
-  if (dir !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(dir)}.`);
+  const where = dir !== undefined && dirGiven !== undefined ? shownPath(dir, dirGiven) : dir;
+  if (where !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(where)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
   // On a terminal, wrapped at its width (a failure line under its `failed:`), never cut mid-word.
-  const fit = (line: string): string => fitLines(line, ctx.io.stderrIsTTY, ctx.io.columns, line.startsWith('  ') ? { indent: 2, hanging: 4 } : {});
-  if (shown.length > 0) ctx.io.stderr.write(`${shown.map(fit).join('\n')}\n`);
+  for (const line of shown) writeNotice(ctx.io, line, line.startsWith('  ') ? { indent: 2, hanging: 4 } : {});
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
   if (summary.failed > 0) throw partialFailure(summary);
 }

@@ -29,6 +29,7 @@ import type { CellBox } from '../../output/images/fit.js';
 import { PLURAL, findJobs } from './media-single-jobs.js';
 import { saveOne, saveToDir } from './media-single-save.js';
 import { viewImages } from './view-images.js';
+import { ambiguousError, resolveGiven } from './resolve-id.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
@@ -95,7 +96,11 @@ export function singleMediaOptions(
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
   const { kind } = options;
-  const idOrName = options.idOrName ?? (await pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
+  const given = options.idOrName ?? (await pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
+  // `image push_up`, `image "Flat Bench"`: the id, found locally before any request (resolve-id.ts).
+  const resolution = await resolveGiven(ctx, given);
+  if (resolution.kind === 'several') throw ambiguousError(given, resolution.matches);
+  const idOrName = resolution.kind === 'id' ? resolution.id : given;
   // What -o names is judged before any request: a directory or a socket is a usage error.
   const target = options.output === undefined || options.output === '-' ? undefined : outputTarget(resolve(options.output));
   const api = await ctx.api();

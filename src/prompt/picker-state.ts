@@ -1,0 +1,104 @@
+/**
+ * The picker's state and its keys, as fzf has them, with no terminal in sight (picker-screen.ts
+ * draws it): typing filters; ↑/↓, Ctrl-P/Ctrl-N and Ctrl-K/Ctrl-J move; Tab marks the row and
+ * moves on (Shift-Tab marks and moves back) where several may be chosen; Enter takes the
+ * marked rows, or the current one; Esc, Ctrl-C, Ctrl-G and Ctrl-Q leave. Backspace, Ctrl-U
+ * (the whole query) and Ctrl-W (a word) edit the query.
+ */
+
+/** A key as node:readline's emitKeypressEvents reports it. */
+export interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+  sequence?: string;
+}
+
+export interface PickerState<T> {
+  term: string;
+  /** The rows matching `term`, best first. */
+  matches: T[];
+  /** Index of the current row in `matches`. */
+  cursor: number;
+  /** First row shown (the list scrolls to keep the cursor in view). */
+  offset: number;
+  /** Keys of the marked rows, in the order marked. */
+  marked: string[];
+}
+
+/** What a key asks of the picker: go on, take these, or leave. */
+export type KeyResult<T> = { kind: 'continue' } | { kind: 'done'; chosen: T[] } | { kind: 'cancel' };
+
+export interface PickerRules<T> {
+  filter(term: string): T[];
+  keyOf(item: T): string;
+  /** Tab marks rows: the command takes several. */
+  multi: boolean;
+  /** Rows shown at once. */
+  pageSize: number;
+}
+
+export function initialState<T>(rules: PickerRules<T>): PickerState<T> {
+  return { term: '', matches: rules.filter(''), cursor: 0, offset: 0, marked: [] };
+}
+
+const LEAVE_CTRL = new Set(['c', 'g', 'q', 'd']);
+
+/** The cursor moved by `by` rows (clamped), the window scrolled to keep it shown. */
+function moved<T>(state: PickerState<T>, by: number, pageSize: number): PickerState<T> {
+  const last = state.matches.length - 1;
+  const cursor = Math.max(0, Math.min(last, state.cursor + by));
+  let offset = state.offset;
+  if (cursor < offset) offset = cursor;
+  if (cursor >= offset + pageSize) offset = cursor - pageSize + 1;
+  return { ...state, cursor: Math.max(0, cursor), offset: Math.max(0, offset) };
+}
+
+function withTerm<T>(state: PickerState<T>, term: string, rules: PickerRules<T>): PickerState<T> {
+  return { ...state, term, matches: rules.filter(term), cursor: 0, offset: 0 };
+}
+
+function toggled<T>(state: PickerState<T>, rules: PickerRules<T>): PickerState<T> {
+  const item = state.matches[state.cursor];
+  if (item === undefined) return state;
+  const key = rules.keyOf(item);
+  const marked = state.marked.includes(key) ? state.marked.filter((k) => k !== key) : [...state.marked, key];
+  return { ...state, marked };
+}
+
+/** The rows Enter takes: the marked ones (in the order marked), else the current one. */
+function chosen<T>(state: PickerState<T>, rules: PickerRules<T>, all: readonly T[]): T[] {
+  if (state.marked.length > 0) {
+    const byKey = new Map(all.map((item) => [rules.keyOf(item), item]));
+    return state.marked.map((k) => byKey.get(k)).filter((item): item is T => item !== undefined);
+  }
+  const current = state.matches[state.cursor];
+  return current === undefined ? [] : [current];
+}
+
+/** The state after one key, and what the key asks for. `all` is every row (marked rows may be filtered out of view). */
+export function press<T>(state: PickerState<T>, key: Key, text: string | undefined, rules: PickerRules<T>, all: readonly T[]): [PickerState<T>, KeyResult<T>] {
+  const go: KeyResult<T> = { kind: 'continue' };
+  const name = key.name ?? '';
+  if (name === 'escape' || (key.ctrl && LEAVE_CTRL.has(name))) return [state, { kind: 'cancel' }];
+  // Enter arrives as `return` (\r); Ctrl-J is a line feed, which readline names `enter`.
+  if (name === 'return') {
+    const picked = chosen(state, rules, all);
+    return picked.length > 0 ? [state, { kind: 'done', chosen: picked }] : [state, go];
+  }
+  if (name === 'up' || (key.ctrl && (name === 'p' || name === 'k'))) return [moved(state, -1, rules.pageSize), go];
+  if (name === 'down' || name === 'enter' || (key.ctrl && (name === 'n' || name === 'j'))) return [moved(state, 1, rules.pageSize), go];
+  if (name === 'pageup') return [moved(state, -rules.pageSize, rules.pageSize), go];
+  if (name === 'pagedown') return [moved(state, rules.pageSize, rules.pageSize), go];
+  if (name === 'tab') {
+    if (!rules.multi) return [state, go];
+    return [moved(toggled(state, rules), key.shift ? -1 : 1, rules.pageSize), go];
+  }
+  if (name === 'backspace') return [withTerm(state, [...state.term].slice(0, -1).join(''), rules), go];
+  if (key.ctrl && name === 'u') return [withTerm(state, '', rules), go];
+  if (key.ctrl && name === 'w') return [withTerm(state, state.term.replace(/\S*\s*$/, ''), rules), go];
+  // Printable text (a key, or a paste): added to the query; any other control key is ignored.
+  if (text !== undefined && !key.ctrl && !key.meta && /^[^\u0000-\u001f\u007f-\u009f]+$/u.test(text)) return [withTerm(state, state.term + text, rules), go];
+  return [state, go];
+}
