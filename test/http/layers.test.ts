@@ -42,6 +42,18 @@ function answer<B>(status: number, body: B, headers: Record<string, string> = {}
   return { status, headers, body };
 }
 
+/** An Exchange below the layer under test that answers 200 and counts the attempts it saw. */
+function answering(): { next: Exchange; calls: () => number } {
+  let calls = 0;
+  return {
+    next: async () => {
+      calls += 1;
+      return answer(200, fakeBody());
+    },
+    calls: () => calls,
+  };
+}
+
 describe('counting', () => {
   it('lets go of the body and fails with the hook’s error when afterResponse throws', async () => {
     const body = fakeBody();
@@ -56,37 +68,24 @@ describe('counting', () => {
   });
 
   it('sends nothing when beforeRequest refuses', async () => {
-    let sent = 0;
-    const counted = counting(
-      async () => {
-        sent += 1;
-        return answer(200, fakeBody());
+    const below = answering();
+    const counted = counting(below.next, {
+      beforeRequest: () => {
+        throw new BudgetExceededError(SPENT);
       },
-      {
-        beforeRequest: () => {
-          throw new BudgetExceededError(SPENT);
-        },
-      },
-    );
+    });
     await expect(counted(request())).rejects.toBeInstanceOf(BudgetExceededError);
-    expect(sent).toBe(0);
+    expect(below.calls()).toBe(0);
   });
 });
 
 describe('underDeadline', () => {
   it('refuses an attempt once the command is out of time, before the layers below see it', async () => {
-    let seen = 0;
-    const bounded = underDeadline(
-      async () => {
-        seen += 1;
-        return answer(200, fakeBody());
-      },
-      new CommandDeadline(0, '--deadline'),
-    );
-    const err = await bounded(request('GET /late')).catch((e: unknown) => e);
+    const below = answering();
+    const err = await underDeadline(below.next, new CommandDeadline(0, '--deadline'))(request('GET /late')).catch((e: unknown) => e);
     expect(isCommandDeadline(err)).toBe(true);
     expect((err as Error).message).toContain('GET /late');
-    expect(seen).toBe(0);
+    expect(below.calls()).toBe(0);
   });
 
   it('hands the deadline down with the request while time is left', async () => {
