@@ -48,13 +48,11 @@ const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
  */
 const HEAVY_PACKAGES = [
   'undici',
-  'cacache',
   'conf',
   'chalk',
   'cli-table3',
   'string-width',
   'read',
-  'proper-lockfile',
   '@inquirer/search',
   'pngjs',
   'http-cache-semantics',

@@ -17,10 +17,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { gracefulFsAsFs } from './bundle/graceful-fs-as-fs.mjs';
 import { lazyBuiltins } from './bundle/lazy-builtins.mjs';
 import { checkNoImportCalls, lazyRequires } from './bundle/lazy-requires.mjs';
-import { npmcliFsShim } from './bundle/npmcli-fs-shim.mjs';
 import { UNDICI_ENTRY, checkUndiciAsserts, checkUndiciHttp, undiciTrim } from './bundle/undici-trim.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,12 +34,7 @@ const VENDOR = {
   'cli-table3': { specifiers: ['cli-table3'] },
   'string-width': { specifiers: ['string-width'] },
   undici: { specifiers: ['undici'], entry: UNDICI_ENTRY, plugins: [undiciTrim] },
-  'proper-lockfile': { specifiers: ['proper-lockfile'], plugins: [gracefulFsAsFs] },
-  // Compacting an index bucket (rare): entries are read and written without cacache (src/cache/store-read.ts, store-write.ts).
-  'cacache-index': { specifiers: ['cacache/lib/entry-index.js'], plugins: [npmcliFsShim] },
-  // The whole API: `cache info` (ls) and entries this client did not write.
-  cacache: { specifiers: ['cacache'], plugins: [npmcliFsShim] },
-  // The cache rules of `serve --upstream` (src/vendor/http-cache-semantics.ts).
+  // The cache rules (src/cache/freshness.ts): storing and revalidating an answer, never a cache hit.
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
   // Only at a terminal: the picker (src/prompt) and the half-block image renderer (src/output/images).
   'inquirer-search': { specifiers: ['@inquirer/search'] },

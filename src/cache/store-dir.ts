@@ -1,7 +1,7 @@
 /**
  * The response cache's directory: checked once before it is used (cache-dir.ts: no planted
  * symlink, no file in its place) and made private (0700) before the first write (the files in it
- * are made 0600 by the writes themselves: store-write-sync.ts).
+ * are made 0600 by the writes themselves: entry-file.ts).
  */
 import { dirname } from 'node:path';
 import type { CacheDirError } from '../errors.js';
@@ -37,9 +37,9 @@ export class StoreDir {
     this.checked = true;
   }
 
-  /** The store's directory made 0700 before the first write (cacache makes the rest inside it). */
-  makePrivate(): void {
-    if (this.madePrivate) return;
+  /** The store's directory made 0700 before the first write; `again`: made anew after another process removed it (`cache clear`). */
+  makePrivate(again = false): void {
+    if (this.madePrivate && !again) return;
     makePrivateDir(this.path);
     this.madePrivate = true;
   }
