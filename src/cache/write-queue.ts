@@ -40,7 +40,7 @@ export class WriteQueue {
 
   /** Runs `write` for `keys` after any write of those keys under way; resolves (or rejects) with it. */
   run<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
-    const result = Promise.all(keys.map((key) => this.pending.get(key))).then(write);
+    const result = Promise.all(keys.map((key) => this.pending.get(key) ?? Promise.resolve())).then(write);
     const settled = result.then(
       () => {},
       () => {},

@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/cache/ledger.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { readEntry } from '../../src/cache/entry-file.js';
-import { readFileSync } from 'node:fs';
 import { builtModule } from './support.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -52,7 +52,7 @@ describe('the ledger lock', () => {
     utimesSync(`${ledgerFile}.lock`, future, future);
     const { result: r, ms } = await timed(() => run(['--budget', '1', 'show', 'Plank', 'Box_Jump', 'Burpee']));
     expect(r.code, r.stderr).toBe(5);
-    expect(ms).toBeLessThan(8_000); // proper-lockfile waited ~22 s on such a lock, then sent uncounted
+    expect(ms).toBeLessThan(8_000); // proper-lockfile (no longer used) waited ~22 s on such a lock, then sent uncounted
     // The other ids were being fetched side by side: none of them may go out later either.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(exercises() - before).toBe(0);
