@@ -18,9 +18,8 @@ import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
 import { LockWaitError, lockFile } from '../util/file-lock.js';
 import type { HeaderBag } from './headers.js';
 import { normalOrigin } from './keys.js';
-import { currentMonth } from './month.js';
 import { rateLimitHeaders } from './rate-limit.js';
-import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, emptyLedger, prune, usageOf } from './ledger-data.js';
+import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, currentMonth, emptyLedger, prune, usageOf } from './ledger-data.js';
 import { readLedgerFile, setAside, writeLedgerFile } from './ledger-file.js';
 
 export type { LedgerUsage, RateLimitSeen } from './ledger-data.js';

@@ -4,18 +4,17 @@
  * and requests"). A corrupt entry is dropped and reported as a miss, never served. The cache
  * is an optimisation: a store that cannot be read or written is a miss or a skipped write,
  * told to `log` (--verbose), never a failed command. A hit is one read of one file, a miss one
- * write (two for a full record: by id and by name). The directory's checks are store-dir.ts's,
+ * write (two for a full record: by id and by name). The directory's checks are cache-dir.ts's,
  * when a write happens write-queue.ts's; this file is the store's policy: what is fresh, what
  * is kept and under which keys.
  */
 import { bytesUnder, clearStore, oldestEntry } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
 import { type Freshness, freshnessFor, isFresh, parseFreshness, revalidated, validatorsOf } from './freshness.js';
-import { recordIdKey, recordNameKey } from './keys.js';
-import { recordKeys } from './records.js';
+import { recordIdKey, recordKeys, recordNameKey } from './keys.js';
 import { entryNames, readEntry, removeEntry, writeEntrySync } from './entry-file.js';
 import { WriteQueue } from './write-queue.js';
-import { StoreDir } from './store-dir.js';
+import { StoreDir } from './cache-dir.js';
 
 export interface LookupOptions {
   /** ms since the epoch (Date.now() in use; injected by tests). */
@@ -70,7 +69,7 @@ function withoutValidators(headers: HeaderBag | undefined): HeaderBag {
 export class ResponseCache {
   readonly path: string;
   private readonly log: (line: string) => void;
-  /** The directory's checks and permissions (store-dir.ts). */
+  /** The directory's checks and permissions (cache-dir.ts). */
   private readonly dir: StoreDir;
   /** When writes happen (write-queue.ts). */
   private readonly writes = new WriteQueue();

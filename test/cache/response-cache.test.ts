@@ -6,9 +6,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cacheKey, cacheScope, keyHash } from '../../src/cache/keys.js';
+import { cacheKey, cacheScope, isFullRecord, keyHash } from '../../src/cache/keys.js';
 import { Ledger } from '../../src/cache/ledger.js';
-import { isFullRecord } from '../../src/cache/records.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { entryPath, readEntry, writeEntry } from '../../src/cache/entry-file.js';
 import { freshnessFor } from '../../src/cache/freshness.js';
