@@ -5,7 +5,7 @@
  */
 import { normalOrigin } from './keys.js';
 import { LEDGER_MONTHS_KEPT } from '../defaults.js';
-import type { RateLimitInfo } from './rate-limit.js';
+import type { RateLimitInfo } from './headers.js';
 
 /** The month `now` falls in, in UTC. */
 export function currentMonth(now: number | Date = Date.now()): string {

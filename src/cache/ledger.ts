@@ -16,9 +16,8 @@ import { dirname } from 'node:path';
 import { LEDGER_LOCK_STALE_MS } from '../defaults.js';
 import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
 import { LockWaitError, lockFile } from '../util/file-lock.js';
-import type { HeaderBag } from './headers.js';
+import { type HeaderBag, rateLimitHeaders } from './headers.js';
 import { normalOrigin } from './keys.js';
-import { rateLimitHeaders } from './rate-limit.js';
 import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, currentMonth, emptyLedger, prune, usageOf } from './ledger-data.js';
 import { readLedgerFile, setAside, writeLedgerFile } from './ledger-file.js';
 
@@ -26,6 +25,16 @@ export type { LedgerUsage, RateLimitSeen } from './ledger-data.js';
 
 /** Longest wait for the ledger's lock someone keeps fresh: past it the update fails (exit 5 with a budget). */
 const LEDGER_LOCK_WAIT_MS = 15_000;
+
+/**
+ * The origin a connection is counted under. The --sandbox server listens on a new port each
+ * run, so its requests are counted under one fixed name instead of one entry per port.
+ */
+export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
+
+export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
+  return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
+}
 
 export interface LedgerOptions {
   /** Told when the file had to be recovered or set aside. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentLanguage, freshnessFor, isFresh, parseFreshness, revalidated, saysHowFresh } from '../../src/cache/freshness.js';
 import { currentMonth, monthNumber } from '../../src/cache/ledger-data.js';
-import { rateLimitHeaders } from '../../src/cache/rate-limit.js';
+import { rateLimitHeaders } from '../../src/cache/headers.js';
 
 describe('saysHowFresh', () => {
   it('is true when Cache-Control names a lifetime or no-cache/no-store, in any case, or Expires is there', () => {
