@@ -22,10 +22,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { gracefulFsAsFs } from './bundle/graceful-fs-as-fs.mjs';
 import { lazyBuiltins } from './bundle/lazy-builtins.mjs';
 import { checkNoImportCalls, lazyRequires } from './bundle/lazy-requires.mjs';
-import { npmcliFsShim } from './bundle/npmcli-fs-shim.mjs';
 import { UNDICI_ENTRY, undiciTrim } from './bundle/undici-trim.mjs';
 
 const { values: options } = parseArgs({ options: { root: { type: 'string' }, without: { type: 'string', default: '' } } });
@@ -43,12 +41,7 @@ const VENDOR = {
   'cli-table3': { specifiers: ['cli-table3'] },
   'string-width': { specifiers: ['string-width'] },
   undici: without.has(undiciTrim.name) ? { specifiers: ['undici'] } : { specifiers: ['undici'], entry: UNDICI_ENTRY, plugins: [undiciTrim] },
-  'proper-lockfile': { specifiers: ['proper-lockfile'], plugins: [gracefulFsAsFs] },
-  // Compacting an index bucket (rare): entries are read and written without cacache (src/cache/store-read.ts, store-write.ts).
-  'cacache-index': { specifiers: ['cacache/lib/entry-index.js'], plugins: [npmcliFsShim] },
-  // The whole API: `cache info` (ls) and entries this client did not write.
-  cacache: { specifiers: ['cacache'], plugins: [npmcliFsShim] },
-  // The cache rules of `serve --upstream` (src/vendor/http-cache-semantics.ts).
+  // The cache rules (src/cache/freshness.ts): storing and revalidating an answer, never a cache hit.
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
   // Only at a terminal: the picker (src/prompt).
   'inquirer-search': { specifiers: ['@inquirer/search'] },

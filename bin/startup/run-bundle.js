@@ -10,13 +10,13 @@ const { loadUndici } = require('./liftoff.js');
 const BUNDLE = path.join(__dirname, '..', '..', 'dist', 'bundle', 'cli.cjs');
 
 /**
- * The vendor file a media download (`image`, `video`, `download`, `mirror`) loads on every run
- * besides undici: the lock library each file's download takes (src/media/download/file-lock.ts),
- * otherwise compiled from source each time. It gets its code cache as the bundle does, named
- * after the V8 flags in force when it loads (a cache made under other flags would be rejected),
- * and written before the flags change, or at exit. What it buys: docs/performance.md.
+ * The vendor file a request-sending command loads on every run besides undici: the cache
+ * rules, http-cache-semantics (src/cache/freshness.ts judges each answer it stores), compiled
+ * from source each time without a cache of its own. It gets its code cache as the bundle does, named after the V8 flags in force when it
+ * loads (a cache made under other flags would be rejected), and written before the flags
+ * change, or at exit.
  */
-const CACHED_VENDOR = new Set(['./vendor/proper-lockfile.cjs']);
+const CACHED_VENDOR = new Set(['./vendor/http-cache-semantics.cjs']);
 
 /** The bundle's require(): undici through loadUndici once `beforeFlags` has run, the cached vendor file, all else as usual. */
 function bundleRequire(plainRequire, beforeFlags) {

@@ -11,6 +11,7 @@
  * Synchronous (node:fs is loaded at start-up anyway; this runs once per process).
  */
 import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CacheDirError } from '../errors.js';
 
 const HINT = 'Remove it (or move it aside) so the tool can make its own directory there; `exercises cache info` shows where the cache is.';
@@ -61,4 +62,47 @@ export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = statSync(dir);
   if ((stat.mode & 0o077) !== 0 && (process.getuid === undefined || stat.uid === process.getuid())) chmodSync(dir, 0o700);
+}
+
+/**
+ * The response cache's directory as a store uses it: checked once before it is used (no
+ * planted symlink, no file in its place) and made private (0700) before the first write (the
+ * files in it are made 0600 by the writes themselves: entry-file.ts).
+ */
+export class StoreDir {
+  /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
+  unusable = false;
+  /** The directory was checked (cache-dir.ts). */
+  private checked = false;
+  private madePrivate = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /**
+   * Checks the store's directory once (cache-dir.ts). A symlink planted at it is always
+   * CacheDirError (exit 6); another problem (a file in its place) is one too for `cache
+   * info|clear` (`strict`), and for any other command makes the store unusable: misses only.
+   */
+  check(strict = false): void {
+    if (this.checked && !strict) return;
+    try {
+      checkCacheRoot(dirname(this.path));
+      checkOwnDir(this.path);
+    } catch (err) {
+      if (strict || (err as CacheDirError).details?.planted === true) throw err;
+      this.log(`cache: ${(err as Error).message}`);
+      this.unusable = true;
+    }
+    this.checked = true;
+  }
+
+  /** The store's directory made 0700 before the first write; `again`: made anew after another process removed it (`cache clear`). */
+  makePrivate(again = false): void {
+    if (this.madePrivate && !again) return;
+    makePrivateDir(this.path);
+    this.madePrivate = true;
+  }
 }

@@ -8,8 +8,7 @@
  */
 import type { ExerciseSummary, ListResponse } from '../catalogue/types.js';
 import { type CacheMode, type CacheOutcome, type CachedAnswer, type FetchResult, type Validators, cachedGet } from './cached-get.js';
-import { cacheScope, scopedCacheKey } from './keys.js';
-import { isFullRecord } from './records.js';
+import { cacheScope, isFullRecord, scopedCacheKey } from './keys.js';
 import type { CacheLookup, ResponseCache } from './response-cache.js';
 
 /** The response cache as one client uses it: the store, the mode the global flags chose, the time to live. */

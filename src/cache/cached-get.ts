@@ -13,16 +13,13 @@
  */
 import { NetworkError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
-import { contentLanguage } from './freshness.js';
+import { type Validators, contentLanguage } from './freshness.js';
 import type { CacheLookup, ResponseCache } from './response-cache.js';
 
 export type CacheMode = 'normal' | 'refresh' | 'no-cache' | 'offline';
 
-/** Sent as If-None-Match / If-Modified-Since. */
-export interface Validators {
-  etag?: string;
-  lastModified?: string;
-}
+/** Sent as If-None-Match / If-Modified-Since (the stored policy's revalidation headers). */
+export type { Validators };
 
 /** What `fetch` resolves to: a 200 with its parsed body, or a 304 (only ever to a conditional request). */
 export type FetchResult = { status: 200; body: unknown; headers: HeaderBag } | { status: 304; headers: HeaderBag };

@@ -1,11 +1,25 @@
 /**
  * The request ledger's data, apart from its file: the shape, how a file's JSON is checked
- * (unknown entries dropped), pruning old months, and the usage of one connection.
+ * (unknown entries dropped), the months it counts in (calendar months in UTC, `YYYY-MM`),
+ * pruning old months, and the usage of one connection.
  */
 import { normalOrigin } from './keys.js';
-import { currentMonth, monthNumber } from './month.js';
 import { LEDGER_MONTHS_KEPT } from '../defaults.js';
-import type { RateLimitInfo } from './rate-limit.js';
+import type { RateLimitInfo } from './headers.js';
+
+/** The month `now` falls in, in UTC. */
+export function currentMonth(now: number | Date = Date.now()): string {
+  const date = typeof now === 'number' ? new Date(now) : now;
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** Months since year 0 (`2025-01` → 24300), for comparing and pruning; NaN for anything else. */
+export function monthNumber(month: string): number {
+  const match = /^(\d{4})-(\d{2})$/.exec(month);
+  if (!match) return Number.NaN;
+  const m = Number(match[2]);
+  return m >= 1 && m <= 12 ? Number(match[1]) * 12 + (m - 1) : Number.NaN;
+}
 
 export interface RateLimitSeen extends RateLimitInfo {
   /** When these headers arrived, ms since the epoch. */

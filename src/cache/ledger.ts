@@ -1,7 +1,7 @@
 /**
  * The request ledger: every request sent to the service, counted per origin, key (by hash)
  * and calendar month (UTC), in one small JSON file (ledger-file.ts). Each change is a
- * read-modify-write under an inter-process lock (ledger-lock.ts: bounded wait, stale locks
+ * read-modify-write under an inter-process lock (util/file-lock.ts: bounded wait, stale locks
  * taken over by age, by a dead holder's pid, or when dated in the future), and the file is
  * replaced by rename, so a reader without the lock sees the old or the new file, never half
  * of one. `reserve` checks the budget and counts the request in the same locked step, before
@@ -11,23 +11,37 @@
  * cannot be read or written, or a corrupt file with no good copy throws BudgetUncheckedError
  * naming the file. Without a budget a corrupt file is set aside and the count starts again.
  */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { LEDGER_LOCK_STALE_MS } from '../defaults.js';
 import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
-import type { HeaderBag } from './headers.js';
+import { LockWaitError, lockFile } from '../util/file-lock.js';
+import { type HeaderBag, rateLimitHeaders } from './headers.js';
 import { normalOrigin } from './keys.js';
-import { currentMonth } from './month.js';
-import { rateLimitHeaders } from './rate-limit.js';
-import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, emptyLedger, prune, usageOf } from './ledger-data.js';
+import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, currentMonth, emptyLedger, prune, usageOf } from './ledger-data.js';
 import { readLedgerFile, setAside, writeLedgerFile } from './ledger-file.js';
-import { LockWaitError, lockLedger } from './ledger-lock.js';
 
 export type { LedgerUsage, RateLimitSeen } from './ledger-data.js';
+
+/** Longest wait for the ledger's lock someone keeps fresh: past it the update fails (exit 5 with a budget). */
+const LEDGER_LOCK_WAIT_MS = 15_000;
+
+/**
+ * The origin a connection is counted under. The --sandbox server listens on a new port each
+ * run, so its requests are counted under one fixed name instead of one entry per port.
+ */
+export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
+
+export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
+  return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
+}
 
 export interface LedgerOptions {
   /** Told when the file had to be recovered or set aside. */
   warn?: (message: string) => void;
   /** Applied to every rate-limit header value before it is kept (util/redact.ts: a server may echo the key). */
   redact?: (text: string) => string;
-  /** The lock's bounded wait, ms (ledger-lock.ts LOCK_WAIT_MS by default). */
+  /** The lock's bounded wait, ms (LEDGER_LOCK_WAIT_MS by default). */
   lockWaitMs?: number;
 }
 
@@ -165,7 +179,8 @@ export class Ledger {
     const failed = (reason: string): Error => (strict ? new BudgetUncheckedError(this.path, reason) : new Error(`${reason} (${this.path})`));
     let lock;
     try {
-      lock = await lockLedger(this.path, this.lockWaitMs !== undefined ? { waitMs: this.lockWaitMs } : {});
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      ({ lock } = await lockFile(this.path, { waitMs: this.lockWaitMs ?? LEDGER_LOCK_WAIT_MS, staleMs: LEDGER_LOCK_STALE_MS }));
     } catch (err) {
       throw failed(err instanceof LockWaitError ? err.message : `its lock cannot be made (${(err as Error).message})`);
     }

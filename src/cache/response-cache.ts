@@ -1,35 +1,30 @@
 /**
- * The response cache: JSON answers of GET requests and the full records they carry, in a
- * cacache store (docs/design.md "Cache and requests"). Reads are verified (store-read.ts); a
- * corrupt entry is dropped and reported as a miss, never served. The cache is an
- * optimisation: a store that cannot be read or written is a miss or a skipped write, told
- * to `log` (--verbose), never a failed command. The directory's checks are store-dir.ts's,
- * the verified read of one entry verified-entry.ts's, the format's reads and writes
- * store-read.ts's, store-write.ts's and store-write-sync.ts's, when and how a write happens
- * store-writes.ts's. One job, the store's policy (what is fresh, what is kept and under which
- * keys), hence a little over 250 lines.
+ * The response cache: JSON answers of GET requests and the full records they carry, one file
+ * per key (entry-file.ts), judged by http-cache-semantics (freshness.ts; docs/design.md "Cache
+ * and requests"). A corrupt entry is dropped and reported as a miss, never served. The cache
+ * is an optimisation: a store that cannot be read or written is a miss or a skipped write,
+ * told to `log` (--verbose), never a failed command. A hit is one read of one file, a miss one
+ * write (two for a full record: by id and by name). The directory's checks are cache-dir.ts's,
+ * when a write happens write-queue.ts's; this file is the store's policy: what is fresh, what
+ * is kept and under which keys.
  */
-import { bytesUnder, clearStore } from './store-clear.js';
+import { bytesUnder, clearStore, oldestEntry } from './store-clear.js';
 import type { HeaderBag } from './headers.js';
-import { type EntryMeta, entryMetaFor, isFresh } from './freshness.js';
-import { recordIdKey, recordNameKey } from './keys.js';
-import { recordKeys } from './records.js';
-import { deleteEntry, removeContent } from './store-write.js';
-import { deleteEntrySync, linkEntrySync } from './store-write-sync.js';
-import { StoreWrites } from './store-writes.js';
-import { StoreDir } from './store-dir.js';
-import { type Verified, readVerified } from './verified-entry.js';
-import { loadCacache } from '../vendor/cacache.js';
+import { type Freshness, freshnessFor, isFresh, parseFreshness, revalidated, validatorsOf } from './freshness.js';
+import { recordIdKey, recordKeys, recordNameKey } from './keys.js';
+import { entryNames, readEntry, removeEntry, writeEntrySync } from './entry-file.js';
+import { WriteQueue } from './write-queue.js';
+import { StoreDir } from './cache-dir.js';
 
 export interface LookupOptions {
   /** ms since the epoch (Date.now() in use; injected by tests). */
   now: number;
-  /** The configured time to live, for answers without max-age. */
+  /** The configured time to live, for answers whose headers say nothing of freshness. */
   ttlMs: number;
 }
 
 export interface StoreOptions {
-  /** The response headers (lower-case names): cache-control, etag, last-modified, date, age. */
+  /** The response headers (lower-case names): cache-control, expires, etag, last-modified, date, age, vary. */
   headers?: HeaderBag;
   now: number;
 }
@@ -45,7 +40,7 @@ export interface CacheInfo {
   path: string;
   /** Keys stored: one per cached answer, one or two per known full record (by id, by name). */
   entries: number;
-  /** Bytes on disk under path (content, index and temp files). */
+  /** Bytes on disk under path (entries, temp files, anything an older release left there). */
   bytes: number;
   /** When the oldest entry was written, ms since the epoch; null when empty. */
   oldest: number | null;
@@ -56,23 +51,33 @@ export interface ResponseCacheOptions {
   log?: (line: string) => void;
 }
 
+/** An entry read and checked: its freshness and its parsed body. */
+interface Found {
+  freshness: Freshness;
+  body: unknown;
+  bytes: Buffer;
+}
+
 const MISS: CacheLookup = { status: 'miss' };
+
+/** Headers without the validators: a record copied out of an answer keeps none (validators belong to URLs). */
+function withoutValidators(headers: HeaderBag | undefined): HeaderBag {
+  const { etag: _etag, 'last-modified': _lastModified, ...rest } = headers ?? {};
+  return rest;
+}
 
 export class ResponseCache {
   readonly path: string;
   private readonly log: (line: string) => void;
-  /** Index bucket sizes seen on reads, so a write can compact a bucket that has grown. */
-  private readonly bucketBytes = new Map<string, number>();
-  /** The directory's checks and permissions (store-dir.ts). */
+  /** The directory's checks and permissions (cache-dir.ts). */
   private readonly dir: StoreDir;
-  /** When and how writes happen (store-writes.ts). */
-  private readonly writes: StoreWrites;
+  /** When writes happen (write-queue.ts). */
+  private readonly writes = new WriteQueue();
 
   private constructor(dir: string, options: ResponseCacheOptions) {
     this.path = dir;
     this.log = options.log ?? (() => {});
     this.dir = new StoreDir(dir, this.log);
-    this.writes = new StoreWrites(dir, this.log);
   }
 
   /** The store in `dir` (created on the first write). Does no I/O. */
@@ -83,21 +88,12 @@ export class ResponseCache {
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
     await this.writes.settled(key);
-    this.dir.check();
-    if (this.dir.unusable) return MISS;
-    const found = await this.read(key);
+    const found = this.read(key);
     if (!found) return MISS;
-    const { meta, body } = found;
-    const language = meta.language !== undefined ? { language: meta.language } : {};
-    if (isFresh(meta, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt: meta.storedAt, ...language };
-    return {
-      status: 'stale',
-      body,
-      storedAt: meta.storedAt,
-      ...language,
-      ...(meta.etag !== undefined ? { etag: meta.etag } : {}),
-      ...(meta.lastModified !== undefined ? { lastModified: meta.lastModified } : {}),
-    };
+    const { freshness, body } = found;
+    const language = freshness.language !== undefined ? { language: freshness.language } : {};
+    if (isFresh(freshness, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt: freshness.storedAt, ...language };
+    return { status: 'stale', body, storedAt: freshness.storedAt, ...language, ...(await validatorsOf(freshness)) };
   }
 
   /**
@@ -106,41 +102,7 @@ export class ResponseCache {
    */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
     this.writes.runQueued();
-    const stored = await this.store(key, body, options);
-    await this.writes.compacted();
-    return stored;
-  }
-
-  /** put(), started now (done at once, or under way when it returns a promise: store-writes.ts): putLater() runs it for each queued answer. */
-  private store(key: string, body: unknown, options: StoreOptions): boolean | Promise<boolean> {
-    this.dir.check();
-    if (this.dir.unusable) {
-      this.log(`cache: cannot store the answer for ${key}: the store at ${this.path} is unusable`);
-      return false;
-    }
-    const meta = entryMetaFor(options.headers, options.now);
-    if (!meta) {
-      this.forget(key);
-      return false;
-    }
-    const failed = (err: unknown): false => {
-      this.log(`cache: cannot store the answer for ${key}: ${(err as Error).message}`);
-      return false;
-    };
-    try {
-      this.dir.makePrivate();
-      const written = this.writes.write(key, Buffer.from(JSON.stringify(body)), meta);
-      if (!(written instanceof Promise)) {
-        this.compactLater(key);
-        return true;
-      }
-      return written.then(() => {
-        this.compactLater(key);
-        return true;
-      }, failed);
-    } catch (err) {
-      return failed(err);
-    }
+    return this.store([key], body, options);
   }
 
   /**
@@ -150,7 +112,7 @@ export class ResponseCache {
    * writes what is still queued; a failed write is logged and lost, as with put().
    */
   putLater(key: string, body: unknown, options: StoreOptions): void {
-    this.writes.later(() => this.store(key, body, options));
+    this.writes.later(() => this.store([key], body, options));
   }
 
   /** Writes what putLater() queued (the run's exit awaits it). */
@@ -159,26 +121,22 @@ export class ResponseCache {
   }
 
   /**
-   * After a 304 to a conditional request: the stored answer is confirmed, fresh from `now`,
-   * with the 304's validators and directives where it sent any. Resolves to the body, or to
-   * a miss when the entry is gone or corrupt (then the caller fetches without validators).
+   * After a 304 to a conditional request: the stored answer is confirmed, fresh from `now`, as
+   * its policy updated with the 304's headers says. Resolves to the body, or to a miss when the
+   * entry is gone or corrupt (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
     await this.writes.settled(key);
-    this.dir.check();
-    if (this.dir.unusable) return MISS;
-    const found = await this.read(key);
+    const found = this.read(key);
     if (!found) return MISS;
-    const meta = entryMetaFor(options.headers, options.now, found.meta);
-    if (!meta) this.forget(key);
+    const updated = await revalidated(found.freshness, options.headers, options.now);
+    if (!updated) this.forget(key);
     else {
       try {
-        linkEntrySync(this.path, key, found.entry.integrity, found.data.length, meta);
-        this.compactLater(key);
+        writeEntrySync(this.path, key, { ...updated.freshness }, found.bytes);
       } catch (err) {
         this.log(`cache: cannot refresh the answer for ${key}: ${(err as Error).message}`);
       }
-      await this.writes.compacted();
     }
     return { status: 'fresh', body: found.body, storedAt: options.now };
   }
@@ -197,34 +155,7 @@ export class ResponseCache {
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
     this.writes.runQueued();
-    this.dir.check();
-    if (this.dir.unusable) return false;
-    const keys = recordKeys(scope, record);
-    const full = entryMetaFor(options.headers, options.now);
-    if (!full) {
-      for (const key of keys) this.forget(key);
-      return false;
-    }
-    const [first, ...others] = keys;
-    if (first === undefined) return false;
-    const meta: EntryMeta = {
-      storedAt: full.storedAt,
-      ...(full.maxAgeMs !== undefined ? { maxAgeMs: full.maxAgeMs } : {}),
-      ...(full.noCache ? { noCache: true } : {}),
-      ...(full.language !== undefined ? { language: full.language } : {}),
-    };
-    try {
-      this.dir.makePrivate();
-      for (const key of others) await this.writes.settled(key);
-      const { integrity, size } = await this.writes.write(first, Buffer.from(JSON.stringify(record)), meta);
-      for (const key of others) linkEntrySync(this.path, key, integrity, size, meta);
-    } catch (err) {
-      this.log(`cache: cannot store the record ${first}: ${(err as Error).message}`);
-      return false;
-    }
-    for (const key of keys) this.compactLater(key);
-    await this.writes.compacted();
-    return true;
+    return this.store(recordKeys(scope, record), record, { now: options.now, headers: withoutValidators(options.headers) });
   }
 
   /**
@@ -243,17 +174,14 @@ export class ResponseCache {
   async info(): Promise<CacheInfo> {
     await this.flush();
     this.dir.check(true);
-    const { default: cacache } = await loadCacache();
-    const listed = Object.values(await cacache.ls(this.path));
-    const oldest = listed.reduce<number | null>((min, e) => (min === null || e.time < min ? e.time : min), null);
-    return { path: this.path, entries: listed.length, bytes: await bytesUnder(this.path), oldest };
+    const names = entryNames(this.path);
+    return { path: this.path, entries: names.length, bytes: await bytesUnder(this.path), oldest: await oldestEntry(this.path, names) };
   }
 
   /**
-   * Removes every entry (the whole store directory). The request ledger is elsewhere and stays.
-   * The directory is first renamed aside, in one step, so processes writing at the same time
-   * start a fresh store rather than write into one being removed; the removal then retries
-   * what a late writer added (ENOTEMPTY). Resolves to the files it could not remove (0 as a rule).
+   * Removes every entry (the whole store directory, with whatever an older release left in
+   * it). The request ledger is elsewhere and stays. Safe while other processes write:
+   * store-clear.ts. Resolves to the files it could not remove (0 as a rule).
    */
   async clear(): Promise<number> {
     await this.flush();
@@ -261,46 +189,87 @@ export class ResponseCache {
     return clearStore(this.path);
   }
 
-  /** The verified entry under `key`, or undefined (a corrupt one dropped on the way): verified-entry.ts. */
-  private async read(key: string): Promise<Verified | undefined> {
-    return readVerified(this.path, key, {
-      log: this.log,
-      bucketSeen: (bytes) => this.bucketBytes.set(key, bytes),
-      drop: (reason, badContent) => this.drop(key, reason, badContent),
+  /**
+   * Writes `body` under every one of `keys` (an answer: one; a record: its id and name), one
+   * file each, behind any write of those keys under way. Resolves to whether it was stored.
+   */
+  private store(keys: string[], body: unknown, options: StoreOptions): Promise<boolean> {
+    const [first] = keys;
+    if (first === undefined) return Promise.resolve(false);
+    this.dir.check();
+    if (this.dir.unusable) {
+      this.log(`cache: cannot store the answer for ${first}: the store at ${this.path} is unusable`);
+      return Promise.resolve(false);
+    }
+    return this.writes.run(keys, async () => {
+      try {
+        const judged = await freshnessFor(options.headers, options.now);
+        if (!judged) {
+          for (const key of keys) this.forget(key);
+          return false;
+        }
+        const bytes = Buffer.from(JSON.stringify(body));
+        for (const key of keys) this.write(key, { ...judged.freshness }, bytes);
+        return true;
+      } catch (err) {
+        this.log(`cache: cannot store the answer for ${first}: ${(err as Error).message}`);
+        return false;
+      }
     });
   }
 
-  /** Drops a corrupt entry, and its content when that is what failed verification. */
-  private async drop(key: string, reason: string, badContent?: string): Promise<void> {
-    this.log(`cache: dropped the entry for ${key}: ${reason}`);
-    await this.safely(`drop the entry for ${key}`, undefined, async () => {
-      await deleteEntry(this.path, key);
-      if (badContent !== undefined) await removeContent(this.path, badContent);
-    });
-    this.bucketBytes.delete(key);
-  }
-
-  /** Deletes `key` if it has ever been stored (no deletion line written for what was never there). */
-  private forget(key: string): void {
+  /**
+   * One entry file written, synchronously: a few calls for a file of a few KiB, where the
+   * thread pool's hops and promises cost more than the write, and a listing's writes keep up
+   * with its pages (each is written two turns after its answer, write-queue.ts). A store
+   * removed meanwhile (`cache clear` in another process) is made anew, once.
+   */
+  private write(key: string, meta: Record<string, unknown>, bytes: Buffer): void {
+    this.dir.makePrivate();
     try {
-      deleteEntrySync(this.path, key);
+      writeEntrySync(this.path, key, meta, bytes);
     } catch (err) {
-      this.log(`cache: cannot drop the entry for ${key}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.dir.makePrivate(true);
+      writeEntrySync(this.path, key, meta, bytes);
     }
   }
 
-  /** Compacts `key`'s bucket after a write when a read found it grown (store-writes.ts); flush() waits for it. */
-  private compactLater(key: string): void {
-    this.writes.compact(key, this.bucketBytes.get(key));
-    this.bucketBytes.delete(key);
+  /** The checked entry under `key`, or undefined (a corrupt one dropped on the way). */
+  private read(key: string): Found | undefined {
+    this.dir.check();
+    if (this.dir.unusable) return undefined;
+    let read;
+    try {
+      read = readEntry(this.path, key);
+    } catch (err) {
+      this.log(`cache: cannot read ${this.path}: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (read.status === 'missing') return undefined;
+    if (read.status === 'corrupt') return this.drop(key, read.reason);
+    const freshness = parseFreshness(read.entry.meta);
+    if (!freshness) return this.drop(key, 'its policy is not what this client writes');
+    try {
+      return { freshness, body: JSON.parse(read.entry.body.toString('utf8')), bytes: read.entry.body };
+    } catch {
+      return this.drop(key, 'its content is not JSON');
+    }
   }
 
-  private async safely<T>(what: string, fallback: T, work: () => Promise<T>): Promise<T> {
+  /** Drops a corrupt entry: a miss. */
+  private drop(key: string, reason: string): undefined {
+    this.log(`cache: dropped the entry for ${key}: ${reason}`);
+    this.forget(key);
+    return undefined;
+  }
+
+  /** Removes `key`'s entry, if any. */
+  private forget(key: string): void {
     try {
-      return await work();
+      removeEntry(this.path, key);
     } catch (err) {
-      this.log(`cache: cannot ${what}: ${(err as Error).message}`);
-      return fallback;
+      this.log(`cache: cannot drop the entry for ${key}: ${(err as Error).message}`);
     }
   }
 }

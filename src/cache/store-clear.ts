@@ -36,6 +36,16 @@ async function filesUnder(dir: string): Promise<number> {
   return entries.filter((e) => !e.isDirectory()).length;
 }
 
+/** When the oldest of the entry files `names` in `dir` was written (its mtime: each entry is written once, by rename), or null for none. */
+export async function oldestEntry(dir: string, names: readonly string[]): Promise<number | null> {
+  let oldest: number | null = null;
+  for (const name of names) {
+    const stat = await lstat(join(dir, name)).catch(() => undefined);
+    if (stat && (oldest === null || stat.mtimeMs < oldest)) oldest = stat.mtimeMs;
+  }
+  return oldest;
+}
+
 /** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
 export async function bytesUnder(dir: string): Promise<number> {
   let names: string[];

@@ -3,19 +3,12 @@
  * read without its lock (it is only ever replaced whole), the budget of the settings.
  */
 import { keyHash } from './keys.js';
-import { Ledger, type LedgerUsage } from './ledger.js';
+import { Ledger, type LedgerUsage, SANDBOX_LEDGER_ORIGIN, ledgerOrigin } from './ledger.js';
 import { cacheRoot, ledgerPath } from './paths.js';
 import type { EnvVars } from './paths.js';
 
-/**
- * The origin a connection is counted under. The --sandbox server listens on a new port each
- * run, so its requests are counted under one fixed name instead of one entry per port.
- */
-export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
-
-export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
-  return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
-}
+/** Where a connection is counted (ledger.ts), for the callers that ask for its usage too. */
+export { SANDBOX_LEDGER_ORIGIN, ledgerOrigin };
 
 export interface UsageQuery {
   env: EnvVars;

@@ -1,9 +1,9 @@
 /**
- * The proxy's shared store of upstream JSON answers: the CLI's cacache store (src/cache
- * store-read.ts / store-write.ts, the same directory by default), with entries of the proxy's
- * own: the exact bytes the upstream sent, and the http-cache-semantics policy of the answer
- * (its request, response headers and time) as the entry's metadata. Freshness, age and
- * revalidation headers all come from that policy, never from rules of ours.
+ * The proxy's shared store of upstream JSON answers: the CLI's store (src/cache/entry-file.ts,
+ * one file per key, the same directory by default), with entries of the proxy's own: the exact
+ * bytes the upstream sent, and their freshness as the client's cache keeps it
+ * (src/cache/freshness.ts: the http-cache-semantics policy of the answer and how long it stays
+ * fresh). Freshness, age and revalidation headers all come from that one model.
  *
  * Keys name the upstream base URL and the upstream key by hash (keys.ts keyHash; never the key
  * itself), then the path and the canonical query: answers of one upstream account are shared by
@@ -11,22 +11,19 @@
  * answer time (plan-filter.ts), never stored per client.
  */
 import type CachePolicy from 'http-cache-semantics';
+import { makePrivateDir } from '../cache/cache-dir.js';
+import { readEntry, removeEntry, writeEntry } from '../cache/entry-file.js';
+import { type Freshness, parseFreshness, storedPolicy } from '../cache/freshness.js';
 import { canonicalQuery, keyHash } from '../cache/keys.js';
-import { readStoreEntry } from '../cache/store-read.js';
-import { deleteEntry, linkEntry, removeContent, writeEntry } from '../cache/store-write.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
 const KEY_VERSION = 'proxy-v1';
 
 export interface StoredAnswer {
+  freshness: Freshness;
+  /** The policy of freshness.policy, for the headers of the answer served from it. */
   policy: CachePolicy;
   body: Buffer;
-  /** The cacache integrity of body, to point refreshed metadata at the same content. */
-  integrity: string;
-}
-
-interface Meta {
-  policy: CachePolicy.CachePolicyObject;
 }
 
 export function answerKey(upstreamBaseUrl: string, upstreamKey: string, path: string, query: string): string {
@@ -37,60 +34,43 @@ export function answerKey(upstreamBaseUrl: string, upstreamKey: string, path: st
 export class AnswerStore {
   constructor(
     readonly dir: string,
-    /** http-cache-semantics' class (cache-policy.ts loads it). */
-    private readonly Policy: typeof CachePolicy,
     private readonly log: (line: string) => void = () => {},
   ) {}
 
-  /** The verified entry under `key`; undefined when there is none or it is corrupt (then dropped). */
+  /** The checked entry under `key`; undefined when there is none or it is corrupt (then dropped). */
   async get(key: string): Promise<StoredAnswer | undefined> {
     let read;
     try {
-      read = await readStoreEntry(this.dir, key);
+      read = readEntry(this.dir, key);
     } catch (err) {
       this.log(`cache: cannot read ${key}: ${(err as Error).message}`);
       return undefined;
     }
     if (read.status === 'missing') return undefined;
-    if (read.status !== 'found') {
-      await this.drop(key, read.status === 'corrupt' ? read.entry.integrity : undefined);
-      return undefined;
+    const freshness = read.status === 'found' ? parseFreshness(read.entry.meta) : undefined;
+    if (read.status === 'found' && freshness) {
+      try {
+        return { freshness, policy: await storedPolicy(freshness), body: read.entry.body };
+      } catch {
+        // a policy object http-cache-semantics does not take: as corrupt
+      }
     }
-    const meta = read.entry.metadata as Meta | undefined;
-    try {
-      if (!meta || typeof meta.policy !== 'object') throw new Error('no policy');
-      return { policy: this.Policy.fromObject(meta.policy), body: read.data, integrity: read.entry.integrity };
-    } catch {
-      await this.drop(key);
-      return undefined;
-    }
-  }
-
-  /** Stores a complete answer; a failed write is logged and skipped (the answer still goes out). */
-  async put(key: string, policy: CachePolicy, body: Buffer): Promise<void> {
-    try {
-      await writeEntry(this.dir, key, body, { policy: policy.toObject() } satisfies Meta);
-    } catch (err) {
-      this.log(`cache: cannot store ${key}: ${(err as Error).message}`);
-    }
-  }
-
-  /** After a 304: the same content under the revalidated policy. */
-  async refresh(key: string, stored: StoredAnswer, policy: CachePolicy): Promise<void> {
-    try {
-      await linkEntry(this.dir, key, stored.integrity, stored.body.length, { policy: policy.toObject() } satisfies Meta);
-    } catch (err) {
-      this.log(`cache: cannot refresh ${key}: ${(err as Error).message}`);
-    }
-  }
-
-  private async drop(key: string, badContent?: string): Promise<void> {
     this.log(`cache: dropped the corrupt entry ${key}`);
     try {
-      await deleteEntry(this.dir, key);
-      if (badContent !== undefined) await removeContent(this.dir, badContent);
+      removeEntry(this.dir, key);
     } catch {
       // a store that cannot be written: the entry stays unreadable, and is a miss each time
+    }
+    return undefined;
+  }
+
+  /** Stores a complete answer (a new one, or one a 304 confirmed); a failed write is logged and skipped (the answer still goes out). */
+  async put(key: string, freshness: Freshness, body: Buffer): Promise<void> {
+    try {
+      makePrivateDir(this.dir);
+      await writeEntry(this.dir, key, { ...freshness }, body);
+    } catch (err) {
+      this.log(`cache: cannot store ${key}: ${(err as Error).message}`);
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Pull-through of the service's JSON answers: from the shared store when http-cache-semantics
- * says the stored answer is fresh; else from the upstream — conditionally when the stored one
+ * Pull-through of the service's JSON answers: from the shared store when the client's
+ * freshness model says the stored answer is fresh (src/cache/freshness.ts: http-cache-semantics,
+ * the configured TTL where the upstream says nothing); else from the upstream — conditionally when the stored one
  * has validators (a 304 refreshes it) — with concurrent identical misses coalesced into one
  * upstream request (as nginx's proxy_cache_lock). When the upstream fails, times out or the
  * budget is spent, a stale stored answer is served with a Warning rather than an error
@@ -8,6 +9,7 @@
  * Only a complete 200 whose body parses as JSON is ever stored.
  */
 import type CachePolicy from 'http-cache-semantics';
+import { freshnessFor, isFresh, revalidated, validatorsOf } from '../cache/freshness.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import type { AnswerStore, StoredAnswer } from './answer-store.js';
@@ -17,8 +19,6 @@ import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstrea
 const KEPT_HEADERS = ['content-type', 'content-language', 'etag', 'last-modified', 'cache-control', 'expires', 'date', 'vary'];
 
 export interface JsonPullOptions {
-  /** http-cache-semantics' class (src/vendor/http-cache-semantics.ts loads it). */
-  Policy: typeof CachePolicy;
   upstream: Upstream;
   store: AnswerStore;
   /** Freshness for answers whose headers give none (the CLI's cache-ttl), seconds. */
@@ -43,19 +43,6 @@ function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
   return kept;
 }
 
-/**
- * The response as the policy sees it: when the upstream says nothing about freshness, the
- * configured time to live, as `max-age`, so the proxy keeps answers as long as the CLI would.
- */
-function policyResponse(res: UpstreamBody, defaultTtlSeconds: number): CachePolicy.Response {
-  const headers = keptHeaders(res.headers);
-  const cc = headers['cache-control'] ?? '';
-  if (!/(^|,)\s*(max-age|s-maxage|no-store|no-cache)\b/i.test(cc) && headers.expires === undefined) {
-    headers['cache-control'] = cc.trim() === '' ? `max-age=${defaultTtlSeconds}` : `${cc}, max-age=${defaultTtlSeconds}`;
-  }
-  return { status: res.status, headers };
-}
-
 function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -64,7 +51,7 @@ function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
   return out;
 }
 
-function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
+function fromStored(stored: Pick<StoredAnswer, 'policy' | 'body'>, outcome: Outcome): ProxyAnswer {
   const headers = stringHeaders(stored.policy.responseHeaders());
   if (outcome === 'stale') headers.warning = '111 - "Revalidation Failed"';
   return { status: 200, headers, body: stored.body, outcome, serviceJson: true };
@@ -89,7 +76,7 @@ export class JsonPull {
     const running = this.inflight.get(key);
     if (running) return { ...(await running), outcome: 'coalesced' };
     const stored = await this.options.store.get(key);
-    if (stored && stored.policy.satisfiesWithoutRevalidation(policyRequest(target))) return fromStored(stored, 'hit');
+    if (stored && isFresh(stored.freshness, Date.now(), this.options.defaultTtlSeconds * 1000)) return fromStored(stored, 'hit');
     // Checked again: another request may have started the fetch while the store was read.
     const started = this.inflight.get(key);
     if (started) return { ...(await started), outcome: 'coalesced' };
@@ -103,11 +90,9 @@ export class JsonPull {
     const request = policyRequest(target);
     const conditional: Record<string, string> = {};
     if (stored) {
-      const validators = stored.policy.revalidationHeaders(request);
-      for (const name of ['if-none-match', 'if-modified-since']) {
-        const v = validators[name];
-        if (typeof v === 'string') conditional[name] = v;
-      }
+      const { etag, lastModified } = await validatorsOf(stored.freshness, request);
+      if (etag !== undefined) conditional['if-none-match'] = etag;
+      if (lastModified !== undefined) conditional['if-modified-since'] = lastModified;
     }
     let res: UpstreamBody;
     try {
@@ -116,19 +101,18 @@ export class JsonPull {
       return this.failed(err, stored);
     }
     if (res.status === 304 && stored && Object.keys(conditional).length > 0) {
-      const { policy, modified } = stored.policy.revalidatedPolicy(request, { status: 304, headers: keptHeaders(res.headers) });
-      if (!modified) {
-        const refreshed = { ...stored, policy };
-        await store.refresh(key, stored, policy);
-        return fromStored(refreshed, 'revalidated');
-      }
-      return this.failed(new IncompleteBodyError('The upstream answered 304 to a request it says has changed.'), stored);
+      const updated = await revalidated(stored.freshness, keptHeaders(res.headers), Date.now(), request);
+      // A 304 that says no-store: the stored body still answers this request, and is kept no longer than it was.
+      if (!updated) return fromStored(stored, 'revalidated');
+      await store.put(key, updated.freshness, stored.body);
+      return fromStored({ policy: updated.policy, body: stored.body }, 'revalidated');
     }
     if (res.status === 200) {
       if (!isJson(res.body)) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
-      const policy = new this.options.Policy(request, policyResponse(res, this.options.defaultTtlSeconds), { shared: false });
-      if (policy.storable()) await store.put(key, policy, res.body);
-      return { status: 200, headers: stringHeaders(policy.responseHeaders()), body: res.body, outcome: 'miss', serviceJson: true };
+      const judged = await freshnessFor(keptHeaders(res.headers), Date.now(), request);
+      if (judged) await store.put(key, judged.freshness, res.body);
+      const headers = judged ? stringHeaders(judged.policy.responseHeaders()) : { ...keptHeaders(res.headers) };
+      return { status: 200, headers, body: res.body, outcome: 'miss', serviceJson: true };
     }
     return this.upstreamRefused(res, stored);
   }

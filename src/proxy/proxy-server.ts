@@ -22,7 +22,6 @@ import type { Plan } from '../server/records.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
 import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
 import { AnswerStore, answerKey } from './answer-store.js';
-import { loadCachePolicy } from '../vendor/http-cache-semantics.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { forPlan } from './plan-filter.js';
@@ -32,7 +31,7 @@ import { listenOn } from '../server/listen.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
-  /** The cacache store of upstream answers (the CLI's, cache/paths.ts httpCacheDir, by default). */
+  /** The store of upstream answers (the CLI's, cache/paths.ts httpCacheDir, by default). */
   cacheDir: string;
   /** Media are pulled into it; when it holds exercises.jsonl, its records answer first. */
   dir: string;
@@ -78,9 +77,8 @@ function notModified(req: IncomingMessage, etag: string | undefined): boolean {
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const upstream = new Upstream(options.upstream);
   await upstream.usage().catch(() => undefined);
-  const Policy = await loadCachePolicy();
-  const store = new AnswerStore(options.cacheDir, Policy, options.warn);
-  const json = new JsonPull({ Policy, upstream, store, defaultTtlSeconds: options.defaultTtlSeconds });
+  const store = new AnswerStore(options.cacheDir, options.warn);
+  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds });
   const shutdown = new AbortController();
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, ...(options.warn ? { log: options.warn } : {}) });
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;

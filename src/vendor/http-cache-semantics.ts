@@ -1,7 +1,8 @@
 /**
- * http-cache-semantics (RFC 9111 freshness, Age, validators and revalidation), the cache
- * rules of `serve --upstream` (src/proxy/). Loaded when a proxy starts; no other
- * command uses it.
+ * http-cache-semantics (RFC 9111 freshness, Age, validators and revalidation), the one set of
+ * cache rules of the client's response cache and the team proxy (src/cache/freshness.ts).
+ * Loaded when an answer is stored or revalidated, paths that send a request anyway; a cache
+ * hit compares the times the policy decided when it stored the answer and never loads it.
  */
 import type CachePolicy from 'http-cache-semantics';
 

@@ -1,23 +1,43 @@
-/** The pure helpers the transport wiring uses: Cache-Control, rate-limit headers, months. */
+/** The pure helpers the transport wiring uses: what headers say of freshness, rate-limit headers, months. */
 import { describe, expect, it } from 'vitest';
-import { parseCacheControl } from '../../src/cache/headers.js';
-import { contentLanguage, entryMetaFor, parseEntryMeta } from '../../src/cache/freshness.js';
-import { currentMonth, monthNumber } from '../../src/cache/month.js';
-import { rateLimitHeaders } from '../../src/cache/rate-limit.js';
+import { contentLanguage, freshnessFor, isFresh, parseFreshness, revalidated, saysHowFresh } from '../../src/cache/freshness.js';
+import { currentMonth, monthNumber } from '../../src/cache/ledger-data.js';
+import { rateLimitHeaders } from '../../src/cache/headers.js';
 
-describe('parseCacheControl', () => {
-  it('reads no-store, no-cache and max-age in any case and order', () => {
-    expect(parseCacheControl(undefined)).toEqual({ noStore: false, noCache: false });
-    expect(parseCacheControl('public, max-age=600')).toEqual({ noStore: false, noCache: false, maxAge: 600 });
-    expect(parseCacheControl('NO-STORE')).toMatchObject({ noStore: true });
-    expect(parseCacheControl('private, no-cache="set-cookie, x-a", max-age=60')).toEqual({ noStore: false, noCache: true, maxAge: 60 });
-    expect(parseCacheControl('max-age="30"')).toMatchObject({ maxAge: 30 });
+describe('saysHowFresh', () => {
+  it('is true when Cache-Control names a lifetime or no-cache/no-store, in any case, or Expires is there', () => {
+    expect(saysHowFresh({})).toBe(false);
+    expect(saysHowFresh({ 'cache-control': 'public' })).toBe(false);
+    expect(saysHowFresh({ 'cache-control': 'public, MAX-AGE=600' })).toBe(true);
+    expect(saysHowFresh({ 'cache-control': 'no-cache' })).toBe(true);
+    expect(saysHowFresh({ 'cache-control': ['private', 'no-store'] })).toBe(true);
+    expect(saysHowFresh({ expires: 'Thu, 01 Jan 2099 00:00:00 GMT' })).toBe(true);
+  });
+});
+
+describe('freshness through http-cache-semantics', () => {
+  it('takes max-age less the Age the answer arrived with; the TTL only where the headers say nothing', async () => {
+    const aged = (await freshnessFor({ 'cache-control': 'max-age=60', age: '50' }, 1_000_000))!.freshness;
+    expect(isFresh(aged, 1_000_000 + 9_000, 3_600_000)).toBe(true);
+    expect(isFresh(aged, 1_000_000 + 11_000, 3_600_000)).toBe(false);
+    const silent = (await freshnessFor({ etag: '"a"' }, 1_000_000))!.freshness;
+    expect(silent.freshUntil).toBeNull();
+    expect(isFresh(silent, 1_000_000 + 59_000, 60_000)).toBe(true);
+    expect(isFresh(silent, 1_000_000 + 60_000, 60_000)).toBe(false);
   });
 
-  it('takes the first max-age, and a malformed one as 0 (stale at once)', () => {
-    expect(parseCacheControl('max-age=5, max-age=500')).toMatchObject({ maxAge: 5 });
-    expect(parseCacheControl('max-age=soon')).toMatchObject({ maxAge: 0 });
-    expect(parseCacheControl('max-age=-3')).toMatchObject({ maxAge: 0 });
+  it('stores nothing for no-store, and a no-cache answer is never fresh', async () => {
+    expect(await freshnessFor({ 'cache-control': 'no-store' }, 1000)).toBeUndefined();
+    const noCache = (await freshnessFor({ 'cache-control': 'no-cache' }, 1000))!.freshness;
+    expect(isFresh(noCache, 1000, 3_600_000)).toBe(false);
+  });
+
+  it('refuses stored freshness that is not what it writes', async () => {
+    const stored = (await freshnessFor({}, 1000))!.freshness;
+    expect(parseFreshness(JSON.parse(JSON.stringify(stored)) as Record<string, unknown>)).toEqual(stored);
+    expect(parseFreshness({ ...stored, storedAt: 'then' })).toBeUndefined();
+    expect(parseFreshness({ ...stored, policy: { v: 9 } })).toBeUndefined();
+    expect(parseFreshness({ ...stored, freshUntil: 'later' })).toBeUndefined();
   });
 });
 
@@ -74,12 +94,12 @@ describe('contentLanguage', () => {
     }
   });
 
-  it('is stored with the entry and read back, checked again', () => {
-    const meta = entryMetaFor({ 'content-language': 'en-GB' }, 1000)!;
+  it('is stored with the entry and read back, checked again', async () => {
+    const meta = (await freshnessFor({ 'content-language': 'en-GB' }, 1000))!.freshness;
     expect(meta.language).toBe('en-GB');
-    expect(parseEntryMeta(JSON.parse(JSON.stringify(meta)))?.language).toBe('en-GB');
-    expect(parseEntryMeta({ storedAt: 1, language: 'en\u001b[2J' })?.language).toBeUndefined();
+    expect(parseFreshness(JSON.parse(JSON.stringify(meta)) as Record<string, unknown>)?.language).toBe('en-GB');
+    expect(parseFreshness({ ...meta, language: 'en\u001b[2J' })?.language).toBeUndefined();
     // A 304 without the header keeps what the entry had.
-    expect(entryMetaFor({}, 2000, meta)?.language).toBe('en-GB');
+    expect((await revalidated(meta, {}, 2000))?.freshness.language).toBe('en-GB');
   });
 });

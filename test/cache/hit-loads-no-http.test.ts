@@ -1,9 +1,10 @@
 /**
  * A cache hit loads no HTTP code: `show` answered from the response cache (the built CLI,
- * bundled) loads neither undici nor the ledger's lock library nor any of cacache: a preloaded
- * script lists the files require() loaded, vendor files included, and undici (which the
- * launcher compiles itself) leaves its V8 code-cache file when loaded. A miss, which writes
- * the entry, loads no part of cacache either (src/cache/store-write.ts). Its answer is written into
+ * bundled) loads neither undici nor any other vendor file, not even the cache rules
+ * (http-cache-semantics): a preloaded script lists the files require() loaded, vendor files
+ * included, and undici (which the launcher compiles itself) leaves its V8 code-cache file when
+ * loaded. A miss, which writes the entry, loads the cache rules and nothing else beside undici
+ * (the lock is the tool's own, src/util/file-lock.ts). Its answer is written into
  * the pipe without creating process.stdout, so node:net stays unloaded too.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -39,8 +40,8 @@ describe('a cache hit', () => {
     const env = { ...serverEnv(server), HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
     const miss = await vendorsLoadedBy(['show', 'Push_Up', '--format', 'json'], env);
     expect(miss.code, miss.stderr).toBe(0);
-    // The entry is written without cacache; the ledger's lock is its own (cache/ledger-lock.ts).
-    expect(miss.vendors).toEqual([]);
+    // The entry is judged by the cache rules to be stored; the ledger's lock is the tool's own (util/file-lock.ts).
+    expect(miss.vendors).toEqual(['http-cache-semantics']);
     // The request went out over a socket (the trace sees built-ins when they are used).
     expect(miss.builtins).toContain('net');
     const undiciTrace = join(home, '.cache', 'exercises', 'code-cache', 'vendor-undici.cjs.v8');

@@ -1,17 +1,16 @@
 /**
- * The response cache over a real cacache store in a temp directory: freshness rules,
+ * The response cache over a real store (one file per key) in a temp directory: freshness rules,
  * revalidation, records, corrupt entries (damaged on disk by hand), and the key never
  * written anywhere.
  */
-import { appendFileSync, existsSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import cacache from 'cacache';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cacheKey, cacheScope, keyHash } from '../../src/cache/keys.js';
+import { cacheKey, cacheScope, isFullRecord, keyHash } from '../../src/cache/keys.js';
 import { Ledger } from '../../src/cache/ledger.js';
-import { isFullRecord } from '../../src/cache/records.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
-import { CONTENT_DIR, INDEX_DIR, bucketPath, contentPath, pickDigest, readStoreEntry } from '../../src/cache/store-read.js';
+import { entryPath, readEntry, writeEntry } from '../../src/cache/entry-file.js';
+import { freshnessFor } from '../../src/cache/freshness.js';
 import { filesContaining, filesUnder } from './support.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -40,11 +39,13 @@ beforeEach(() => {
   cache = ResponseCache.open(dir, { log: (line) => log.push(line) });
 });
 
-/** The content file of the entry under `key`, as cacache laid it out. */
-async function contentFileOf(k: string): Promise<string> {
-  const read = await readStoreEntry(dir, k);
-  if (read.status !== 'found') throw new Error(`no entry: ${read.status}`);
-  return contentPath(dir, pickDigest(read.entry.integrity)!);
+/** The entry files of the store. */
+const entryFiles = (): string[] => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.entry')) : []);
+
+/** Writes `body` under `k` in the store's format with `meta`, as other code might. */
+async function writeRaw(k: string, body: string, meta: Record<string, unknown>): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await writeEntry(dir, k, meta, Buffer.from(body));
 }
 
 describe('freshness', () => {
@@ -57,7 +58,7 @@ describe('freshness', () => {
     expect((await cache.get(key, { now: T0 + 2 * HOUR, ttlMs: HOUR })).status).toBe('stale');
   });
 
-  it('lets max-age replace the TTL, less the age the answer already had', async () => {
+  it('lets max-age replace the TTL, less the Age the answer already had (http-cache-semantics: Date alone does not age it)', async () => {
     await cache.put(key, page, { now: T0, headers: { 'cache-control': 'max-age=60' } });
     expect((await cache.get(key, { now: T0 + 59_000, ttlMs: TTL })).status).toBe('fresh');
     expect((await cache.get(key, { now: T0 + 60_000, ttlMs: TTL })).status).toBe('stale');
@@ -70,8 +71,8 @@ describe('freshness', () => {
 
     const sentAt = new Date(T0 - 30_000).toUTCString();
     await cache.put(key, page, { now: T0, headers: { 'cache-control': 'max-age=60', date: sentAt } });
-    expect((await cache.get(key, { now: T0 + 29_000, ttlMs: TTL })).status).toBe('fresh');
-    expect((await cache.get(key, { now: T0 + 31_000, ttlMs: TTL })).status).toBe('stale');
+    expect((await cache.get(key, { now: T0 + 59_000, ttlMs: TTL })).status).toBe('fresh');
+    expect((await cache.get(key, { now: T0 + 61_000, ttlMs: TTL })).status).toBe('stale');
   });
 
   it('never stores a no-store answer, and drops what was stored before', async () => {
@@ -80,7 +81,7 @@ describe('freshness', () => {
     expect(await cache.get(key, { now: T0 + 2, ttlMs: TTL })).toEqual({ status: 'miss' });
     const other = cacheKey({ ...conn, path: '/exercise/exerciseIds' });
     expect(await cache.put(other, page, { now: T0, headers: { 'cache-control': 'no-store' } })).toBe(false);
-    expect(existsSync(bucketPath(dir, other))).toBe(false);
+    expect(existsSync(entryPath(dir, other))).toBe(false);
   });
 
   it('stores a no-cache answer but always asks for revalidation', async () => {
@@ -119,13 +120,15 @@ describe('revalidation', () => {
     expect(await cache.get(key, { now: T0 + 6, ttlMs: TTL })).toEqual({ status: 'miss' });
   });
 
-  it('compacts a bucket grown by many refreshes, keeping the newest entry', async () => {
+  it('keeps one file per key however often it is refreshed, holding the newest entry', async () => {
     await cache.put(key, page, { now: T0, headers: { etag: `"${'e'.repeat(900)}"` } });
     for (let i = 1; i <= 40; i++) {
       await cache.get(key, { now: T0 + i, ttlMs: TTL });
       await cache.refresh(key, { now: T0 + i, headers: {} });
     }
-    expect(readFileSync(bucketPath(dir, key)).length).toBeLessThan(20 * 1024);
+    expect(readdirSync(dir)).toEqual(entryFiles());
+    expect(entryFiles()).toHaveLength(1);
+    expect(readFileSync(entryPath(dir, key)).length).toBeLessThan(20 * 1024);
     expect(await cache.get(key, { now: T0 + 41, ttlMs: TTL })).toMatchObject({ status: 'fresh', storedAt: T0 + 40 });
   });
 });
@@ -136,58 +139,67 @@ describe('corrupt entries are dropped, never served', () => {
   });
 
   it('content that fails the integrity check (one byte changed)', async () => {
-    const file = await contentFileOf(key);
+    const file = entryPath(dir, key);
     const bytes = readFileSync(file);
-    bytes[5] = bytes[5]! ^ 1;
+    bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1;
     writeFileSync(file, bytes);
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
     expect(log.join('\n')).toMatch(/dropped .*integrity/);
-    expect(filesUnder(join(dir, CONTENT_DIR))).toHaveLength(0);
-    expect((await readStoreEntry(dir, key)).status).toBe('missing');
+    expect(entryFiles()).toHaveLength(0);
+    expect(readEntry(dir, key).status).toBe('missing');
     // and the same answer can be stored again afterwards
     await cache.put(key, page, { now: T0 + 1 });
     expect(await cache.get(key, { now: T0 + 2, ttlMs: TTL })).toMatchObject({ status: 'fresh', body: page });
   });
 
-  it('a truncated content file', async () => {
-    truncateSync(await contentFileOf(key), 10);
+  it('a truncated entry file (torn)', async () => {
+    const file = entryPath(dir, key);
+    truncateSync(file, readFileSync(file).length - 10);
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
-    expect(log.join('\n')).toMatch(/10 bytes/);
+    expect(log.join('\n')).toMatch(/bytes, not/);
   });
 
-  it('a missing content file', async () => {
-    unlinkSync(await contentFileOf(key));
+  it('a missing entry file', async () => {
+    unlinkSync(entryPath(dir, key));
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
-    expect((await readStoreEntry(dir, key)).status).toBe('missing');
+    expect(readEntry(dir, key).status).toBe('missing');
   });
 
   it('content that verifies but is not JSON (written by other code)', async () => {
-    await cacache.put(dir, key, 'not json {', { metadata: { storedAt: T0 } });
+    await writeRaw(key, 'not json {', { ...(await freshnessFor({}, T0))!.freshness });
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
     expect(log.join('\n')).toMatch(/not JSON/);
   });
 
   it('metadata this client does not write', async () => {
-    await cacache.put(dir, key, JSON.stringify(page), { metadata: { url: 'x' } });
+    await writeRaw(key, JSON.stringify(page), { url: 'x' });
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
   });
 
-  it('an index line damaged on disk', async () => {
-    const bucket = bucketPath(dir, key);
-    writeFileSync(bucket, readFileSync(bucket, 'utf8').replace('"storedAt":', '"storedAt":1'));
+  it('an envelope damaged on disk', async () => {
+    const file = entryPath(dir, key);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"storedAt":', '"storedAt":"'));
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
     await cache.put(key, page, { now: T0 + 1 });
     expect(await cache.get(key, { now: T0 + 2, ttlMs: TTL })).toMatchObject({ status: 'fresh', storedAt: T0 + 1 });
   });
 
-  it('a torn index line after a good one: the good one still answers', async () => {
-    appendFileSync(bucketPath(dir, key), '\n0123abcd\t{"key":"half');
-    expect(await cache.get(key, { now: T0, ttlMs: TTL })).toMatchObject({ status: 'fresh', body: page });
+  it('bytes appended after a good entry', async () => {
+    appendFileSync(entryPath(dir, key), '\n0123abcd\t{"key":"half');
+    expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
   });
 
-  it('an index bucket of garbage', async () => {
-    writeFileSync(bucketPath(dir, key), Buffer.from([0, 1, 2, 255, 10, 9, 10]));
+  it('an entry file of garbage', async () => {
+    writeFileSync(entryPath(dir, key), Buffer.from([0, 1, 2, 255, 10, 9, 10]));
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
+  });
+
+  it("another key's entry renamed to this key's file", async () => {
+    const other = cacheKey({ ...conn, path: '/exercise/exerciseIds' });
+    await cache.put(other, { other: true }, { now: T0 });
+    writeFileSync(entryPath(dir, key), readFileSync(entryPath(dir, other)));
+    expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
+    expect(log.join('\n')).toMatch(/another key/);
   });
 });
 
@@ -201,9 +213,8 @@ describe('full records', () => {
     }
     expect(await cache.getRecord(scope, 'barbell_bench_press', { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
     expect(await cache.getRecord(scope, 'Barbell Bench', { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
-    // content is shared: one content file for the two keys
-    expect(filesUnder(join(dir, CONTENT_DIR))).toHaveLength(1);
-    expect(filesUnder(join(dir, INDEX_DIR))).toHaveLength(2);
+    // one file per key: by id, by name
+    expect(entryFiles()).toHaveLength(2);
   });
 
   it('is never served to another language, key or origin', async () => {
@@ -250,24 +261,17 @@ describe('the store on disk', () => {
     expect(filesContaining(join(dir, '..'), API_KEY.slice(0, 12))).toEqual([]);
   });
 
-  it('is in the format cacache itself reads, and reads what cacache writes', async () => {
+  it('ignores an old cacache store in its directory, and clear removes it', async () => {
+    mkdirSync(join(dir, 'index-v5', 'ab', 'cd'), { recursive: true });
+    writeFileSync(join(dir, 'index-v5', 'ab', 'cd', 'bucket'), `\nabc\t{"key":${JSON.stringify(key)},"integrity":"sha512-x"}`);
+    mkdirSync(join(dir, 'content-v2', 'sha512'), { recursive: true });
+    expect(await cache.get(key, { now: T0, ttlMs: TTL })).toEqual({ status: 'miss' });
     await cache.put(key, page, { now: T0 });
-    const viaCacache = await cacache.get(dir, key);
-    expect(JSON.parse(viaCacache.data.toString('utf8'))).toEqual(page);
-    const other = cacheKey({ ...conn, path: '/exercise/Push_Up' });
-    await cacache.put(dir, other, JSON.stringify(record), { metadata: { storedAt: T0 } });
-    expect(await cache.get(other, { now: T0, ttlMs: TTL })).toMatchObject({ status: 'fresh', body: record });
-  });
-
-  it('reads an entry cacache stored with another algorithm through cacache', async () => {
-    await cacache.put(dir, key, JSON.stringify(page), { metadata: { storedAt: T0 }, algorithms: ['sha1'] });
     expect(await cache.get(key, { now: T0, ttlMs: TTL })).toMatchObject({ status: 'fresh', body: page });
-  });
-
-  it('uses the on-disk format versions of the cacache release installed', () => {
-    const versions = JSON.parse(readFileSync(new URL('../../node_modules/cacache/package.json', import.meta.url), 'utf8'))['cache-version'];
-    expect(`index-v${versions.index}`).toBe(INDEX_DIR);
-    expect(`content-v${versions.content}`).toBe(CONTENT_DIR);
+    expect((await cache.info()).entries).toBe(1);
+    await cache.clear();
+    expect(existsSync(join(dir, 'index-v5'))).toBe(false);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('reports entries, bytes and the oldest entry, and clears them', async () => {

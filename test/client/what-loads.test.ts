@@ -1,6 +1,6 @@
 /**
  * What the quickest runs load (issue: start-up budgets): TAB completion and `--help` must load
- * none of the vendor files (undici, cacache, the lock library, the picker's @inquirer/search,
+ * none of the vendor files (undici, the cache rules, the picker's @inquirer/search,
  * pngjs, conf, chalk…), and TAB not even the CLI. A preloaded script lists the files require()
  * loaded; the launcher compiles the CLI and undici itself, so those are told by the code-cache
  * files they leave (bin/startup/code-cache.js); Node's moduleLoadList tells the built-ins. A cache hit is checked in

@@ -54,7 +54,7 @@ describe('the ledger lock', () => {
     // The other ids are fetched side by side: none of them may go out later either.
     const { result: r, ms } = await timed(() => runToExit(['--budget', '1', 'show', 'Plank', 'Box_Jump', 'Burpee']));
     expect(r.code, r.stderr).toBe(5);
-    expect(ms).toBeLessThan(8_000); // proper-lockfile waited ~22 s on such a lock, then sent uncounted
+    expect(ms).toBeLessThan(8_000); // proper-lockfile (no longer used) waited ~22 s on such a lock, then sent uncounted
     expect(exercises() - before).toBe(0);
     expect(existsSync(`${ledgerFile}.lock`)).toBe(false);
   });

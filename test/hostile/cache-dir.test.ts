@@ -103,10 +103,10 @@ describe('a cache directory that is not what it should be', () => {
     expect(server.count(/^\/exercise\//)).toBe(0);
   });
 
-  it('a FIFO in place of a content file: show and ids neither hang nor serve it; the entry is dropped and asked anew', async () => {
+  it('a FIFO in place of an entry file: show and ids neither hang nor serve it; the entry is dropped and asked anew', async () => {
     expect((await run(['show', 'x1', '--json'])).code).toBe(0);
     expect((await run(['ids', '--json'])).code).toBe(0);
-    for (const file of filesUnder(join(root, 'http')).filter((f) => f.startsWith('content-v2'))) {
+    for (const file of filesUnder(join(root, 'http')).filter((f) => f.endsWith('.entry'))) {
       rmSync(join(root, 'http', file));
       execFileSync('mkfifo', [join(root, 'http', file)]);
     }
@@ -133,7 +133,7 @@ describe('private files under any umask', () => {
     expect(statSync(join(root, 'http')).mode & 0o777).toBe(0o700);
     const files = filesUnder(root).filter((f) => !f.startsWith('code-cache'));
     expect(files).toEqual(expect.arrayContaining(['ledger.json', 'ledger.json.prev', 'completion-ids.tsv']));
-    expect(files.some((f) => f.startsWith('http/content-v2'))).toBe(true);
+    expect(files.some((f) => f.startsWith('http/') && f.endsWith('.entry'))).toBe(true);
     for (const file of files) {
       expect(statSync(join(root, file)).mode & 0o077, file).toBe(0);
     }

@@ -4,13 +4,11 @@
  * prove the value matches), and a loader called twice gives the same module.
  */
 import { describe, expect, it } from 'vitest';
-import { loadCacache, loadCacacheIndex } from '../../src/vendor/cacache.js';
 import { loadChalk } from '../../src/vendor/chalk.js';
 import { loadCliTable3 } from '../../src/vendor/cli-table3.js';
 import { loadConf } from '../../src/vendor/conf.js';
 import { loadCachePolicy } from '../../src/vendor/http-cache-semantics.js';
 import { loadInquirerSearch } from '../../src/vendor/inquirer-search.js';
-import { loadProperLockfile } from '../../src/vendor/proper-lockfile.js';
 import { loadRead } from '../../src/vendor/read.js';
 import { loadStringWidth } from '../../src/vendor/string-width.js';
 import { loadUndici } from '../../src/vendor/undici.js';
@@ -21,11 +19,7 @@ describe('vendor loaders', () => {
     expect(typeof (await loadChalk()).Chalk).toBe('function');
     expect(typeof (await loadConf()).default).toBe('function');
     expect(typeof (await loadRead()).read).toBe('function');
-    expect(typeof (await loadProperLockfile()).lock).toBe('function');
     expect(typeof (await loadInquirerSearch()).default).toBe('function');
-    const cacache = (await loadCacache()).default;
-    expect(typeof cacache.ls).toBe('function');
-    expect(typeof cacache.get).toBe('function');
   });
 
   it('give working values, not namespace objects', async () => {
@@ -38,11 +32,5 @@ describe('vendor loaders', () => {
     const Policy = await loadCachePolicy();
     const policy = new Policy({ url: '/x', method: 'GET', headers: {} }, { status: 200, headers: { 'cache-control': 'max-age=60' } });
     expect(policy.storable()).toBe(true);
-  });
-
-  it("load cacache's index module alone, for compaction", async () => {
-    const index = await loadCacacheIndex();
-    expect(typeof index.compact).toBe('function');
-    expect(typeof index.insert).toBe('function');
   });
 });

@@ -1,76 +1,72 @@
 /**
- * The synchronous index writer of the response cache (src/cache/store-write-sync.ts): lines
- * in store-write.ts's format, read back by cacache and by our reader, only for content the
- * store holds; directories made only when missing; private files; a failed write writes
- * nothing. And ResponseCache.putLater, which queues its writes behind the current turn, keeps
- * the store consistent when the process is killed part-way through a run of them.
+ * The store on disk (src/cache/entry-file.ts): one file per key, whole or absent, private,
+ * read only when it is a regular file; and ResponseCache.putLater, which queues its writes
+ * behind the current turn, keeps the store consistent when the process is killed part-way
+ * through a run of them.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import cacache from 'cacache';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/cache/response-cache.js';
-import { bucketPath, readStoreEntry } from '../../src/cache/store-read.js';
-import { deleteEntrySync, linkEntrySync, linkIfStored } from '../../src/cache/store-write-sync.js';
-import { writeEntry } from '../../src/cache/store-write.js';
-import { builtModule, filesUnder } from './support.js';
+import { entryNames, entryPath, readEntry, readEntryFile, removeEntry, writeEntry, writeEntrySync } from '../../src/cache/entry-file.js';
+import { builtModule } from './support.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DATA = Buffer.from(JSON.stringify({ exercises: [{ id: 'Push_Up', name: 'Push-Up ü' }], pagination: { total: 1 } }));
 const META = { storedAt: 1700000000000, etag: '"p1"' };
 
-describe('the synchronous index writer', () => {
-  it('writes nothing for bytes the store does not hold, and links a key to bytes it holds, as cacache reads it', async () => {
+describe('the entry files', () => {
+  it('read back whole what was written, per key, and nothing of a key never written', async () => {
     const dir = tempDir();
-    expect(linkIfStored(dir, 'page 1', DATA, META)).toBeUndefined();
-    expect(existsSync(dir) ? filesUnder(dir) : []).toEqual([]);
-    const first = await writeEntry(dir, 'page 1', DATA, META);
-    const linked = linkIfStored(dir, 'page 1 again', DATA, { ...META, etag: '"p2"' });
-    expect(linked).toEqual(first);
-    const got = await cacache.get(dir, 'page 1 again');
-    expect(got.data.equals(DATA)).toBe(true);
-    expect(got.metadata).toEqual({ ...META, etag: '"p2"' });
-    expect(got.integrity).toBe(first.integrity);
-    expect((await readStoreEntry(dir, 'page 1 again')).status).toBe('found');
-    expect((await cacache.verify(dir)).badContentCount).toBe(0);
+    expect(readEntry(dir, 'page 1')).toEqual({ status: 'missing' });
+    await writeEntry(dir, 'page 1', META, DATA);
+    writeEntrySync(dir, 'page 2', { n: 2 }, DATA);
+    expect(readEntry(dir, 'page 1')).toEqual({ status: 'found', entry: { meta: META, body: DATA } });
+    expect(readEntry(dir, 'page 2')).toMatchObject({ status: 'found', entry: { meta: { n: 2 } } });
+    expect(entryNames(dir).sort()).toEqual([entryPath(dir, 'page 1'), entryPath(dir, 'page 2')].map((p) => p.slice(dir.length + 1)).sort());
+    expect(readEntryFile(dir, entryNames(dir)[0]!)?.body.equals(DATA)).toBe(true);
+    removeEntry(dir, 'page 1');
+    removeEntry(dir, 'never stored');
+    expect(readEntry(dir, 'page 1').status).toBe('missing');
+    // no key in a file name
+    expect(readdirSync(dir).some((name) => name.includes('page'))).toBe(false);
   });
 
-  it('links a key to content already there, and writes a deletion line only for a key it has a bucket for', async () => {
+  it('are 0600 under umask 000, and a rewrite replaces the file whole', async () => {
     const dir = tempDir();
-    const { integrity, size } = await writeEntry(dir, 'a', DATA, META);
-    linkEntrySync(dir, 'b', integrity, size, { n: 2 });
-    expect((await cacache.get(dir, 'b')).metadata).toEqual({ n: 2 });
-    deleteEntrySync(dir, 'a');
-    expect(await cacache.get.info(dir, 'a')).toBeNull();
-    expect((await readStoreEntry(dir, 'a')).status).toBe('missing');
-    deleteEntrySync(dir, 'never stored');
-    expect(existsSync(bucketPath(dir, 'never stored'))).toBe(false);
-  });
-
-  it('makes its directories 0700 and buckets 0600 under umask 000', async () => {
-    const dir = tempDir();
-    await writeEntry(dir, 'first', DATA, META);
     const old = process.umask(0);
     try {
-      linkIfStored(dir, 'private', DATA, META);
+      await writeEntry(dir, 'private', META, DATA);
+      await writeEntry(dir, 'private', { ...META, etag: '"p2"' }, Buffer.from('{}'));
     } finally {
       process.umask(old);
     }
-    const bucket = bucketPath(dir, 'private');
-    expect(statSync(bucket).mode & 0o777).toBe(0o600);
-    expect(statSync(join(bucket, '..')).mode & 0o777).toBe(0o700);
+    expect(statSync(entryPath(dir, 'private')).mode & 0o777).toBe(0o600);
+    expect(readEntry(dir, 'private')).toEqual({ status: 'found', entry: { meta: { ...META, etag: '"p2"' }, body: Buffer.from('{}') } });
+    expect(readdirSync(dir)).toHaveLength(1);
   });
 
-  it('throws when the index cannot be written, and writes nothing', async () => {
+  it('read a FIFO or a symlink in place of an entry as corrupt, without blocking or following it', async () => {
     const dir = tempDir();
-    await writeEntry(dir, 'first', DATA, META);
-    // A file where the index tree should be: nothing can be made under it (root or not).
-    rmSync(join(dir, 'index-v5'), { recursive: true });
-    writeFileSync(join(dir, 'index-v5'), 'not a directory');
-    expect(() => linkIfStored(dir, 'second', DATA, META)).toThrow(/ENOTDIR|EEXIST/);
-    expect(readFileSync(join(dir, 'index-v5'), 'utf8')).toBe('not a directory');
+    await writeEntry(dir, 'real', META, DATA);
+    symlinkSync(entryPath(dir, 'real'), entryPath(dir, 'linked'));
+    expect(readEntry(dir, 'linked')).toMatchObject({ status: 'corrupt', reason: /not a regular file/ });
+    execFileSync('mkfifo', [entryPath(dir, 'fifo')]);
+    expect(readEntry(dir, 'fifo')).toMatchObject({ status: 'corrupt', reason: /not a regular file/ });
+  });
+
+  it('throw when the store cannot be written, and leave nothing behind', async () => {
+    const dir = join(tempDir(), 'http');
+    mkdirSync(dir);
+    await writeEntry(dir, 'first', META, DATA);
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'not a directory');
+    await expect(writeEntry(dir, 'second', META, DATA)).rejects.toThrow(/ENOTDIR|ENOENT/);
+    expect(() => writeEntrySync(dir, 'second', META, DATA)).toThrow(/ENOTDIR|ENOENT/);
+    expect(existsSync(join(dir, '..', 'http'))).toBe(true);
   });
 });
 
@@ -97,8 +93,8 @@ describe('ResponseCache.putLater', () => {
     cache.putLater('later', { v: 1 }, { now: 1000 });
     // New content goes through the thread pool: give it a moment, but no flush.
     const until = Date.now() + 5000;
-    while ((await readStoreEntry(dir, 'later')).status !== 'found' && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect((await readStoreEntry(dir, 'later')).status).toBe('found');
+    while (readEntry(dir, 'later').status !== 'found' && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(readEntry(dir, 'later').status).toBe('found');
   });
 
   it('logs a write the store refuses and goes on: the run never fails for its cache', async () => {
@@ -117,21 +113,20 @@ describe('ResponseCache.putLater', () => {
     const cache = ResponseCache.open(dir, { log: (line) => log.push(line) });
     cache.putLater('page 1', { page: 1 }, { now: 1000 });
     await cache.flush();
-    // The index tree replaced by a file (root or not, nothing can be appended under it).
-    const index = join(dir, 'index-v5');
-    const saved = join(dir, '..', 'index-saved');
-    renameSync(index, saved);
-    writeFileSync(index, 'not a directory');
+    // The store's directory replaced by a file (root or not, nothing can be written under it).
+    const saved = join(dir, '..', 'http-saved');
+    renameSync(dir, saved);
+    writeFileSync(dir, 'not a directory');
     cache.putLater('page 2', { page: 2 }, { now: 1000 });
     cache.putLater('page 3', { page: 3 }, { now: 1000 });
     await expect(cache.flush()).resolves.toBeUndefined();
     expect(log.filter((line) => /cannot store the answer for page [23]/.test(line))).toHaveLength(2);
-    rmSync(index);
-    renameSync(saved, index);
+    rmSync(dir);
+    renameSync(saved, dir);
     expect(await cache.get('page 1', lookup)).toMatchObject({ status: 'fresh', body: { page: 1 } });
     expect(await cache.get('page 2', lookup)).toEqual({ status: 'miss' });
-    // Their content went in before the index refused them: unnamed, reclaimed by cacache, never read.
-    expect((await cacache.verify(dir)).badContentCount).toBe(0);
+    // Nothing half-written was left behind: every file is a whole entry.
+    expect(readdirSync(dir).every((name) => name.endsWith('.entry'))).toBe(true);
   });
 
   it('leaves a consistent store when the process is killed in the middle of a listing, first run or not', async () => {
@@ -154,16 +149,23 @@ describe('ResponseCache.putLater', () => {
       });
       expect(signal).toBe('SIGKILL');
     };
-    /** Every key the index names, checked to read back whole through cacache and our reader; with when each was stored. */
+    /** Every entry file of the store, checked to read back whole (the store's integrity check); with when each was stored. */
     const consistent = async (): Promise<Map<number, number>> => {
       const stored = new Map<number, number>();
-      for (const [key, entry] of Object.entries(await cacache.ls(dir))) {
-        expect((await readStoreEntry(dir, key)).status).toBe('found');
-        const page = Number(key.split(' ')[1]);
-        expect(JSON.parse((await cacache.get(dir, key)).data.toString('utf8'))).toMatchObject({ page });
-        stored.set(page, (entry.metadata as { storedAt: number }).storedAt);
+      for (const name of entryNames(dir)) {
+        const entry = readEntryFile(dir, name);
+        expect(entry, name).toBeDefined();
+        expect(readEntry(dir, entry!.key).status).toBe('found');
+        const page = Number(entry!.key.split(' ')[1]);
+        expect(JSON.parse(entry!.body.toString('utf8'))).toMatchObject({ page });
+        stored.set(page, entry!.meta.storedAt as number);
       }
-      expect(await cacache.verify(dir)).toMatchObject({ badContentCount: 0, missingContent: 0 });
+      // A kill may leave a temp file behind: never an entry, never read, removed by `cache clear`.
+      expect(
+        readdirSync(dir)
+          .filter((name) => !name.endsWith('.entry'))
+          .every((name) => name.endsWith('.tmp')),
+      ).toBe(true);
       return stored;
     };
 
@@ -172,7 +174,7 @@ describe('ResponseCache.putLater', () => {
     const first = await consistent();
     expect(first.size).toBeGreaterThan(0);
     expect(first.size).toBeLessThanOrEqual(251);
-    // Every page stored, then the listing fetched again and killed: its index lines go in order.
+    // Every page stored, then the listing fetched again and killed: its writes go in order.
     const cache = ResponseCache.open(dir);
     for (let i = 0; i < 400; i++)
       await cache.put(`page ${i}`, { page: i, exercises: Array.from({ length: 25 }, (_, n) => ({ id: `E${i}_${n}` })) }, { now: 2000 });

@@ -1,0 +1,194 @@
+/**
+ * The one inter-process lock of the tool, for the request ledger (cache/ledger.ts) and for a
+ * media file being written (media/download/file-lock.ts): a `<file>.lock` directory made with
+ * mkdir (atomic; the name proper-lockfile used, so older releases still exclude this one),
+ * holding an `owner` file with the holder's pid, host and a random token. The holder keeps the
+ * directory's mtime fresh while it works. A lock is stale, and taken over, when
+ *
+ * - its mtime is older than `staleMs` (the holder died or hangs),
+ * - its mtime lies in the future (a planted or clock-skewed lock would otherwise be fresh for
+ *   ever: proper-lockfile waited on one and then let the request out uncounted),
+ * - its owner is a process of this host that no longer exists (a `kill -9`'d holder is taken
+ *   over at once, not after the stale age).
+ *
+ * The wait is bounded (`waitMs`): past it the caller gets LockWaitError. A holder learns that
+ * it lost the lock (taken over, or removed) from check(), which reads the token in place, and
+ * from lost(), which each refresh of the mtime keeps up to date: the ledger checks before it
+ * replaces its file, a download before it puts its file in place, so a takeover racing a slow
+ * holder fails that holder instead of letting two writes interleave.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+
+/** A lock dated more than this ahead of our clock is stale (allows for coarse file-system clocks). */
+const FUTURE_SKEW_MS = 2_000;
+/** How often a holder refreshes its lock's mtime: well within any stale age in use (10 s). */
+const REFRESH_MS = 2_000;
+/** The longest pause between two tries while waiting. */
+const MAX_POLL_MS = 250;
+
+interface Owner {
+  pid: number;
+  host: string;
+  token: string;
+}
+
+export interface LockOptions {
+  /** Longest wait for a lock another holder keeps fresh. */
+  waitMs: number;
+  /** Age after which an unrefreshed lock is taken over. */
+  staleMs: number;
+  /** Ends the wait (with the signal's reason). */
+  signal?: AbortSignal;
+  /** Called (and awaited) once, when the lock is found held and the wait begins. */
+  onWait?: () => void | Promise<void>;
+}
+
+export interface HeldLock {
+  /** Throws LockWaitError when the lock was taken over since it was had. */
+  check(): Promise<void>;
+  /** Set when a refresh found the lock lost (taken over, or removed) while held. */
+  lost(): Error | undefined;
+  /** Removes the lock when it is still ours; harmless when already released or lost. */
+  release(): Promise<void>;
+}
+
+/** The lock could not be had in time, or was lost while held. Other failures (a read-only directory) are the file system's own errors. */
+export class LockWaitError extends Error {}
+
+export function lockPathOf(file: string): string {
+  return `${file}.lock`;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readOwner(dir: string): Promise<Owner | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(`${dir}/owner`, 'utf8')) as Partial<Owner>;
+    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.token === 'string') return parsed as Owner;
+  } catch {
+    // no owner yet (just made), or not ours: judged by its age alone
+  }
+  return undefined;
+}
+
+/** Why the lock at `dir` is stale, or undefined while it is held by someone alive. */
+async function staleReason(dir: string, staleMs: number): Promise<string | undefined> {
+  let mtime: number;
+  try {
+    mtime = (await lstat(dir)).mtimeMs;
+  } catch {
+    return undefined; // gone: the next mkdir will tell
+  }
+  const now = Date.now();
+  if (mtime > now + FUTURE_SKEW_MS) return 'it is dated in the future';
+  if (now - mtime > staleMs) return `it was not refreshed for ${Math.round((now - mtime) / 1000)} s`;
+  const owner = await readOwner(dir);
+  if (owner && owner.host === hostname() && owner.pid !== process.pid && !pidAlive(owner.pid)) return `its holder (pid ${owner.pid}) is gone`;
+  return undefined;
+}
+
+/** Waits `ms`, or until `signal` aborts (then throws its reason). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Makes the lock directory with our owner file; false when someone holds it. Other errors throw. */
+async function tryMake(dir: string, token: string): Promise<boolean> {
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  await writeFile(`${dir}/owner`, JSON.stringify({ pid: process.pid, host: hostname(), token }), { mode: 0o600, flag: 'wx' });
+  return true;
+}
+
+/** Moves a stale lock aside and removes it: of two processes taking over one stale lock, one rename wins. */
+async function takeOver(dir: string, token: string): Promise<void> {
+  const aside = `${dir}.stale-${token}`;
+  if (
+    await rename(dir, aside).then(
+      () => true,
+      () => false,
+    )
+  )
+    await rm(aside, { recursive: true, force: true });
+}
+
+/**
+ * Takes the lock of `file` (whose directory must exist), waiting at most `waitMs` for another
+ * holder; LockWaitError past it. `waited` says whether it had to wait.
+ */
+export async function lockFile(file: string, options: LockOptions): Promise<{ lock: HeldLock; waited: boolean }> {
+  const dir = lockPathOf(file);
+  const giveUpAt = Date.now() + options.waitMs;
+  const token = randomBytes(12).toString('hex');
+  let waited = false;
+  for (let round = 0; !(await tryMake(dir, token)); round++) {
+    const stale = await staleReason(dir, options.staleMs);
+    if (stale) {
+      await takeOver(dir, token);
+      continue;
+    }
+    if (Date.now() >= giveUpAt) {
+      const owner = await readOwner(dir);
+      throw new LockWaitError(`the lock ${dir} stayed held${owner ? ` by pid ${owner.pid}` : ''} for ${Math.round(options.waitMs / 1000)} s`);
+    }
+    if (!waited) {
+      waited = true;
+      await options.onWait?.();
+    }
+    await pause(Math.min(MAX_POLL_MS, 5 * 1.5 ** Math.min(round, 10)) * (0.5 + Math.random()), options.signal);
+  }
+  return { lock: held(dir, token), waited };
+}
+
+/** The lock at `dir`, just made with `token`: refreshed until released or found lost. */
+function held(dir: string, token: string): HeldLock {
+  let lostWith: Error | undefined;
+  const ours = async (): Promise<boolean> => (await readOwner(dir))?.token === token;
+  const refresh = setInterval(() => {
+    const now = new Date();
+    void ours()
+      .then((still) => {
+        if (!still) throw new Error('another process took it over');
+        return utimes(dir, now, now);
+      })
+      .catch((err: Error) => {
+        lostWith ??= new LockWaitError(`the lock ${dir} was lost while held: ${err.message}`);
+        clearInterval(refresh);
+      });
+  }, REFRESH_MS);
+  refresh.unref();
+  return {
+    async check() {
+      if (!(await ours())) throw new LockWaitError(`the lock ${dir} was taken over by another process while this one held it`);
+    },
+    lost: () => lostWith,
+    async release() {
+      clearInterval(refresh);
+      if (await ours()) await rm(dir, { recursive: true, force: true }).catch(() => {});
+    },
+  };
+}
