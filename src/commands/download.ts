@@ -22,6 +22,7 @@ import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions }
 import { assertNoEmptyIds, noIdsOnStdin, requestedIds } from './shared/requested-ids.js';
 import { intArg } from './shared/values.js';
 import { printDryRun } from './shared/download-dry-run.js';
+import { writeNotice } from '../output/notice.js';
 import { downloadListing } from './shared/download-listing.js';
 import { plural, someOf } from '../util/text.js';
 
@@ -102,7 +103,7 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     dir,
     ...(lang ? { lang } : {}),
     // A failure, so shown even with --quiet, like a missing id.
-    onUnusable: (u: UnusableEntry) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`),
+    onUnusable: (u: UnusableEntry) => writeNotice(ctx.io, `Skipped: ${describeUnusable(u)}`),
   };
 
   let plan: DownloadPlan;
@@ -126,7 +127,7 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     const what = kinds.length === 2 ? 'images or videos' : kinds[0] === 'image' ? 'images' : 'videos';
     // Only records without the premium fields at all point at the plan; empty lists are just empty.
     const why = plan.withMediaFields === 0 ? " (a free plan's records never carry them)" : '';
-    ctx.io.stderr.write(`None of the ${plural(plan.exercises, 'exercise')} lists premium ${what}${why}.\n`);
+    writeNotice(ctx.io, `None of the ${plural(plan.exercises, 'exercise')} lists premium ${what}${why}.`);
   }
 
   if (options.dryRun) {

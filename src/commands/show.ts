@@ -28,6 +28,7 @@ import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
 import { ambiguousError, nameQuery, recordsAreLocal, resolveBySearch, resolveGiven, resolveLocally, tellResolution } from './shared/resolve-id.js';
 import type { ApiClient } from '../api/client.js';
+import { writeNotice } from '../output/notice.js';
 
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
@@ -78,9 +79,10 @@ async function resolvedArgs(args: readonly string[], ctx: Context): Promise<stri
 }
 
 /**
- * A text the service has no id or name for, tried once more: as part of a name among what
- * the cache knows, then (with --search) by one listing request. The record then comes with
- * one more request; undefined when nothing is found.
+ * A text the service (or the catalogue) has no id or name for, tried once more from what is
+ * known locally: the id in another case, an alias, a part of a name; then (with --search) by
+ * one listing request. The record then comes with one more request; undefined when nothing is
+ * found.
  */
 async function retryMissing(
   typed: string,
@@ -105,8 +107,6 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const writer = createRecordWriter(ctx, many);
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
-  // Local records were searched before any request: nothing more to find after a miss.
-  const local = await recordsAreLocal(ctx);
 
   const missing: string[] = [];
   /** With --images, the records shown, to draw their images after them. */
@@ -119,15 +119,13 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const emit = async (outcome: RecordOutcome): Promise<void> => {
     if ('record' in outcome) return add(outcome.record);
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
-    if (!local) {
-      const found = await retryMissing(outcome.id, options, ctx, api, lang, many);
-      if (found) return add(found);
-    }
+    const found = await retryMissing(outcome.id, options, ctx, api, lang, many);
+    if (found) return add(found);
     missing.push(outcome.id);
     // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.
     if (many) {
       const near = await nearIds(ctx, outcome.id);
-      ctx.io.stderr.write(`Not found: ${oneLine(outcome.id)}${near.length > 0 ? ` (did you mean ${orList(near)}?)` : ''}\n`); // a failure: shown even with --quiet
+      writeNotice(ctx.io, `Not found: ${oneLine(outcome.id)}${near.length > 0 ? ` (did you mean ${orList(near)}?)` : ''}`); // a failure: shown even with --quiet
     }
   };
 
@@ -158,16 +156,18 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
       total === 1
         ? `No exercise has the id or name "${missing[0]}".`
         : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,
-      { hint: (total === 1 ? await nearIdsHint(ctx, missing[0]!) : undefined) ?? searchHint(missing, options, local), details: { missing } },
+      {
+        hint: total === 1 ? ((await nearIdsHint(ctx, missing[0]!)) ?? searchHint(missing[0]!, options, await recordsAreLocal(ctx))) : NOT_FOUND_HINT,
+        details: { missing },
+      },
     );
   }
 }
 
 /** What to try when nothing was found: the exact query to run (no placeholder), and --search where it would spend a request. */
-function searchHint(missing: readonly string[], options: ShowOptions, local: boolean): string {
-  if (missing.length !== 1) return NOT_FOUND_HINT;
+function searchHint(typed: string, options: ShowOptions, local: boolean): string {
   const search = !local && !options.search ? ', or add --search to look it up by part of its name (one listing request)' : '';
-  return `Search by name with \`${nameQuery(missing[0]!)}\`${search}; list ids with \`exercises ids\`.`;
+  return `Search by name with \`${nameQuery(typed)}\`${search}; list ids with \`exercises ids\`.`;
 }
 
 export const register: RegisterCommand<ShowOptions> = (program, context, runF = run) => {

@@ -36,10 +36,12 @@ describe('failures said once', () => {
     expect(r.stderr.match(/No_Such_One/g)).toHaveLength(1);
   });
 
-  it('show with one missing id says so once', async () => {
+  it('show with one missing id says so once (the hint gives the query to run with it, no placeholder)', async () => {
     const r = await runInProcess(['show', 'No_Such_One'], { env: serverEnv(server) });
     expect(r.code).toBe(4);
-    expect(r.stderr.match(/No_Such_One/g)).toHaveLength(1);
+    expect(r.stderr.match(/No_Such_One/g)).toHaveLength(2);
+    expect(r.stderr.match(/^Error: .*No_Such_One/gm)).toHaveLength(1);
+    expect(r.stderr).toContain('`exercises query --name "No_Such_One"`');
   });
 
   it('--verbose adds a stack trace for an unexpected error (exit 1) only', () => {

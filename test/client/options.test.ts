@@ -52,6 +52,7 @@ describe('options built by the actions', () => {
       all: false,
       kinds: ['image'],
       dir: resolve('out'),
+      dirGiven: 'out',
       concurrency: DEFAULT_DOWNLOAD_CONCURRENCY,
       skipExisting: true,
       dryRun: false,

@@ -126,14 +126,23 @@ describe('against the service', () => {
     expect(paths.filter((p) => p.startsWith('/exercise/query'))).toHaveLength(1);
   });
 
-  it('an id in another case, known from an earlier answer in the cache, is sent as the real id', async () => {
+  it('a name or alias with a space, known from an earlier answer in the cache, is sent as the real id: one request', async () => {
     const listed = await runInProcess(['query', '--muscle', 'chest', '--format', 'json'], { env: env() });
     expect(listed.code, listed.stderr).toBe(0);
+    const before = server.requests.length;
+    const r = await runInProcess(['show', 'flat bench', '--format', 'json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(firstId(r.stdout)).toBe('Barbell_Bench_Press');
+    expect(server.requests.slice(before).map((q) => q.path)).toEqual(['/exercise/Barbell_Bench_Press']);
+  });
+
+  it('an id-shaped text goes as typed (a cache hit loads nothing more); after a 404 the id in another case is found in the cache, no listing', async () => {
+    await runInProcess(['query', '--muscle', 'chest', '--format', 'json'], { env: env() });
     const before = server.requests.length;
     const r = await runInProcess(['show', 'push_up', '--format', 'json'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(firstId(r.stdout)).toBe('Push_Up');
-    expect(server.requests.slice(before).map((q) => q.path)).toEqual(['/exercise/Push_Up']);
+    expect(server.requests.slice(before).map((q) => q.path)).toEqual(['/exercise/push_up', '/exercise/Push_Up']);
   });
 });
 

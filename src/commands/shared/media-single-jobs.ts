@@ -11,6 +11,7 @@ import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import { type MediaJob, type UnusableEntry, describeUnusable, jobsForRecord, mediaJob, uniqueJobs } from '../../media/jobs.js';
 import { hasMediaFields } from '../../media/media-names.js';
 import type { ApiClient } from '../../api/client.js';
+import { writeNotice } from '../../output/notice.js';
 
 export const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
@@ -43,7 +44,7 @@ export async function findJobs(ctx: Context, api: ApiClient, idOrName: string, o
   const record = await api.getExercise(idOrName, lang ? { lang } : {});
   const jobs = jobsForRecord(api, dir, record.id ?? idOrName, record, [kind], (u) => {
     unusable.push(u);
-    ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`);
+    writeNotice(ctx.io, `Skipped: ${describeUnusable(u)}`);
   });
   if (jobs.length === 0 && unusable.length === 0) {
     // No media field at all is the plan's answer (a free plan's records never carry them): exit 3, not "not found".

@@ -18,6 +18,7 @@ import { looksComplete } from '../../media/verify.js';
 import { createFileMeter } from '../../output/progress-meter.js';
 import { plural } from '../../util/text.js';
 import type { ApiClient } from '../../api/client.js';
+import { writeNotice } from '../../output/notice.js';
 import { downloadMessages, mediaRetries, mediaSource, reportSummary, runMediaJobs } from './media-run.js';
 import type { FoundJobs } from './media-single-jobs.js';
 
@@ -41,7 +42,7 @@ export async function saveOne(
   const path = target?.kind === 'file' ? target.path : undefined;
   if (path !== undefined && !options.overwrite) {
     if (await looksComplete(kind, path)) {
-      if (!ctx.globals.quiet) ctx.io.stderr.write(`${path} is already there; skipped (--overwrite downloads it again).\n`);
+      if (!ctx.globals.quiet) writeNotice(ctx.io, `${path} is already there; skipped (--overwrite downloads it again).`);
       return;
     }
   }
@@ -79,7 +80,7 @@ export async function saveOne(
   } finally {
     meter?.stop();
   }
-  if (path !== undefined && !ctx.globals.quiet) ctx.io.stderr.write(`Saved ${path}\n`);
+  if (path !== undefined && !ctx.globals.quiet) writeNotice(ctx.io, `Saved ${path}`);
 }
 
 /** --dir: every job into <dir>/<id>/<name> through the bulk engine, then the summary. */

@@ -5,10 +5,11 @@
  * force (--catalogue, --sandbox's sample) or what the cache holds (prompt/known-exercises.ts,
  * the picker's source, so the two find the same things).
  *
- * A text found nowhere exactly may be part of names: where the records are local, a unique
- * partial match is taken with a one-line notice, several are listed (at most ten, with ids)
- * with the exact `exercises query --name "…"` to run. Against the service no request is spent
- * on it unless the person asks: `--search` makes one listing request (said in the notice).
+ * A text found nowhere exactly may be part of names: among local records (a catalogue, the
+ * sandbox, what the cache holds), a unique partial match is taken with a one-line notice,
+ * several are listed (at most ten, with ids) with the exact `exercises query --name "…"` to
+ * run. No listing request is spent on it unless the person asks: `--search` makes one (said
+ * in the notice).
  */
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
@@ -117,12 +118,16 @@ export async function recordsAreLocal(ctx: Context): Promise<boolean> {
 }
 
 /**
- * A text as given on the command line, before any request: resolved exactly from what is
- * known, and also as part of names where the records are local. The notice of a partial match
- * is said on stderr (unless --quiet); a text naming several is returned for the caller to
- * list (ambiguousError) or report.
+ * A text as given on the command line, before any request: a name (it has a space) resolved
+ * exactly from what is known, and also as part of names where the records are local. A text
+ * without a space is sent as typed: it is most often an id, which a cache hit or a catalogue's
+ * record index answers without loading every known exercise (`show <id>` stays as fast as it
+ * was); the caller resolves it after a miss (resolveLocally). The notice of a partial match is
+ * said on stderr (unless --quiet); a text naming several is returned for the caller to list
+ * (ambiguousError) or report.
  */
 export async function resolveGiven(ctx: Context, typed: string): Promise<Resolution> {
+  if (!/\s/.test(typed.trim())) return { kind: 'unknown' };
   const r = await resolveLocally(ctx, typed, { partial: await recordsAreLocal(ctx) });
   if (r.kind === 'id') tellResolution(ctx, r);
   return r;
