@@ -4,7 +4,7 @@
  * Each test calls a command's run(options, ctx) directly (runCommand), as gh's tests call
  * a command's run function with iostreams.Test() and httpmock.
  */
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import type { ExerciseRecord, ListResponse } from '../../src/catalogue/types.js';
 import { FAKE_BASE_URL, FAKE_KEY, type HttpMock, httpmock } from '../helpers/httpmock.js';
 import { type TestContext, type TestContextOptions, testContext } from '../helpers/test-context.js';
@@ -44,24 +44,22 @@ export interface FakeRun extends TestContext {
   http: HttpMock;
 }
 
-const open: HttpMock[] = [];
-afterEach(async (ctx) => {
-  const mocks = open.splice(0);
-  try {
-    // Every stub used: checked on a passing test only (a failing one has said what went wrong).
-    if (ctx.task.result?.state !== 'fail') for (const mock of mocks) mock.verify();
-  } finally {
-    for (const mock of mocks) await mock.close();
-  }
-});
-
 /**
  * A test context whose API client talks to a fresh fake transport, with the fake base URL and
- * key in the environment and no retries (a test that wants them sets `globals.retries`).
+ * key in the environment and no retries (a test that wants them sets `globals.retries`). When
+ * the test ends its transport is closed and, if the test passed, verified: every answer it
+ * registered was asked for. (Per test, not a file-level hook: test files share this module.)
  */
 export function fakeRun(options: TestContextOptions = {}): FakeRun {
   const http = httpmock();
-  open.push(http);
+  onTestFinished(async (ctx) => {
+    try {
+      // On a passing test only: a failing one has said what went wrong.
+      if (ctx.task.result?.state !== 'fail') http.verify();
+    } finally {
+      await http.close();
+    }
+  });
   const t = testContext({
     ...options,
     env: { EXERCISES_BASE_URL: FAKE_BASE_URL, EXERCISES_API_KEY: FAKE_KEY, ...options.env },

@@ -2,13 +2,13 @@
  * A tmux server of a test's own, for the terminal tests. Its socket is a file under the run's
  * temp root (-S, tmux-sockets.ts), never in the machine's /tmp/tmux-<uid>/, and it reads no
  * config (-f /dev/null). A server still running when the test that started it has finished
- * (or, started in a beforeAll, when its file has) is stopped, and fails that test: a terminal
+ * (or, started in a beforeAll, when its file has: test/setup/worker.ts) is stopped, and fails that test: a terminal
  * test closes what it opens. The global setup stops any left at the end of the run as well.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { tempRoot } from './temp.js';
 import { HAVE_TMUX, killServer, serverRunning, tmuxDir } from './tmux-sockets.js';
 
@@ -38,13 +38,15 @@ export function stopAndFail(sockets: Iterable<string>, who: string): void {
     );
 }
 
-/** Servers started outside a test (in beforeAll): checked when the file ends. */
+/** Servers started outside a test (in a beforeAll): test/setup/worker.ts checks them when each file ends. */
 const startedOutsideTests = new Set<string>();
-afterAll(() => {
+
+/** Stops and fails on any server started outside a test that still runs (called after each file). */
+export function checkServersOutsideTests(): void {
   const sockets = [...startedOutsideTests];
   startedOutsideTests.clear();
   stopAndFail(sockets, 'This file');
-});
+}
 
 let count = 0;
 

@@ -31,8 +31,11 @@ function entries(dir: string): string[] {
   }
 }
 
+/** The OS temp dir as the first setup found it: each project runs this setup, after another may have set TMPDIR. */
+const OS_TEMP = 'EXERCISES_TEST_OS_TMPDIR';
+
 export default function setup(project: TestProject): () => void {
-  const osTemp = tmpdir();
+  const osTemp = (process.env[OS_TEMP] ??= tmpdir());
   const before = new Set(entries(osTemp));
   const root = mkdtempSync(join(osTemp, ROOT_PREFIX));
   mkdirSync(tmuxDir(root));

@@ -3,8 +3,12 @@
  * under test that makes temp files (the pager, atomic writes) makes them there too; so does
  * tmux, which reads TMUX_TMPDIR instead (test/helpers/tmux-sockets.ts).
  */
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
+import { checkServersOutsideTests } from '../helpers/tmux.js';
 import { tmuxDir } from '../helpers/tmux-sockets.js';
 
 process.env.TMPDIR = inject('tempRoot');
 process.env.TMUX_TMPDIR = tmuxDir(inject('tempRoot'));
+
+// Setup files run for every test file, shared modules or not: a hook here is each file's own.
+afterAll(checkServersOutsideTests);
