@@ -33,7 +33,11 @@ export interface ShowOptions {
   dir?: string;
 }
 
-export function showOptions(given: readonly string[], flags: { images?: unknown; dir?: string; size?: string } = {}, argv: readonly string[] = []): ShowOptions {
+export function showOptions(
+  given: readonly string[],
+  flags: { images?: unknown; dir?: string; size?: string } = {},
+  argv: readonly string[] = [],
+): ShowOptions {
   const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
   const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);

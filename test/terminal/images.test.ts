@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { itermSequence, kittySequence } from '../../src/output/images/escape-protocols.js';
 import { halfBlocks } from '../../src/output/images/blocks.js';
 import { fitCells } from '../../src/output/images/fit.js';
+import { writePictureCatalogue } from '../helpers/picture-catalogue.js';
 import { detectImageProtocol } from '../../src/output/images/protocol.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
@@ -71,20 +72,7 @@ afterEach(() => {
 
 /** A catalogue directory with one exercise, Grid, whose one premium image is the grid. */
 function gridCatalogue(): string {
-  const dir = tempDir('exercises-grid-catalogue-');
-  mkdirSync(join(dir, 'images', 'Grid', 'premium'), { recursive: true });
-  writeFileSync(join(dir, 'images', 'Grid', 'premium', 'grid.png'), gridPng());
-  const record = {
-    id: 'Grid',
-    name: 'Grid',
-    category: 'STRENGTH',
-    primaryMuscle: ['CHEST'],
-    equipment: 'BARBELL',
-    instructions: ['Look.'],
-    premiumImages: ['grid'],
-  };
-  writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(record)}\n`);
-  return dir;
+  return writePictureCatalogue(tempDir('exercises-grid-catalogue-'), 'Grid', { grid: gridPng() });
 }
 
 /** The ▀ cells of a screen captured with escapes, as [fg, bg] "r;g;b" pairs per line, following the SGR state as a terminal does. */
@@ -243,7 +231,10 @@ describe('where the images come from', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
     expect(readFileSync(join(dir, 'Barbell_Bench_Press', 'start.png')).equals(START)).toBe(true);
-    const second = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
+    const second = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir, '--size', '20x10'], {
+      tty: true,
+      env: serverEnv(server),
+    });
     expect(second.code, second.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
     expect(second.stdout).toContain(kittySequence(START, SIZE));
@@ -255,7 +246,10 @@ describe('where the images come from', () => {
     writeFileSync(join(dir, 'Barbell_Bench_Press', 'start.png'), gridPng());
     writeFileSync(join(dir, 'Barbell_Bench_Press', 'end.png'), gridPng());
     const before = mediaRequests();
-    const r = await runInProcess(['image', 'Barbell_Bench_Press', 'start', '--view=iterm', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
+    const r = await runInProcess(['image', 'Barbell_Bench_Press', 'start', '--view=iterm', '--dir', dir, '--size', '20x10'], {
+      tty: true,
+      env: serverEnv(server),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(mediaRequests()).toBe(before);
     expect(r.stdout).toBe(`start\n${itermSequence(gridPng(), fitCells(2, 4, SIZE))}`);

@@ -57,7 +57,7 @@ function chunksOf(png: Buffer): { palette?: Buffer; transparency?: Buffer; data:
   const parts: Buffer[] = [];
   let palette: Buffer | undefined;
   let transparency: Buffer | undefined;
-  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length; ) {
+  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     const body = png.subarray(at + 8, Math.min(png.length, at + 8 + length));
@@ -147,7 +147,8 @@ export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
   const max = (1 << depth) - 1;
   const scale = (v: number): number => (depth === 8 ? v : Math.round((v * 255) / max));
   // tRNS: one transparent grey or RGB value (in the picture's own depth), or the palette's alphas.
-  const key = transparency && (colorType === 0 || colorType === 2) ? [0, 2, 4].slice(0, colorType === 0 ? 1 : 3).map((o) => transparency.readUInt16BE(o)) : undefined;
+  const key =
+    transparency && (colorType === 0 || colorType === 2) ? [0, 2, 4].slice(0, colorType === 0 ? 1 : 3).map((o) => transparency.readUInt16BE(o)) : undefined;
 
   const xCell = cellIndex(width, columns);
   const yCell = cellIndex(height, pixelRows);
@@ -199,10 +200,10 @@ export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
           if (key && raw0 === key[0] && (grey || (raw1 === key[1] && raw2 === key[2]))) rgba[3] = 0;
         }
         const cell = cellRow + xCell[x0 + px * dx]!;
-        const alpha = rgba[3]! / 255;
-        sums[3 * cell] = sums[3 * cell]! + rgba[0]! * alpha;
-        sums[3 * cell + 1] = sums[3 * cell + 1]! + rgba[1]! * alpha;
-        sums[3 * cell + 2] = sums[3 * cell + 2]! + rgba[2]! * alpha;
+        const alpha = rgba[3] / 255;
+        sums[3 * cell] = sums[3 * cell]! + rgba[0] * alpha;
+        sums[3 * cell + 1] = sums[3 * cell + 1]! + rgba[1] * alpha;
+        sums[3 * cell + 2] = sums[3 * cell + 2]! + rgba[2] * alpha;
         counts[cell] = counts[cell]! + 1;
       }
     }
