@@ -9,6 +9,7 @@
  * blended over black; a cell's colour is the average of the pixels in it (fit.ts sizes the
  * grid, never larger than the picture).
  */
+import { inflateSync } from 'node:zlib';
 import { PNG_SIGNATURE } from '../../catalogue/media.js';
 import { type CellBox, fitCells } from './fit.js';
 import { type PngHeader, PictureRefusedError, channelsOf, checkPngBudget } from './png-budget.js';
@@ -121,16 +122,18 @@ function cellIndex(size: number, cells: number): Uint32Array {
   return map;
 }
 
-/** The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours per cell. */
-export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
+/**
+ * The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours
+ * per cell. (node:zlib is required on the first call of inflateSync only, scripts/bundle/lazy-builtins.mjs:
+ * a start-up never loads it.)
+ */
+export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
   const header = checkPngBudget(png);
   const { width, height, bitDepth: depth, colorType } = header;
   const { columns, pixelRows } = fitCells(width, height, box);
   const passes = passesOf(header);
   const expected = passes.reduce((n, p) => n + (p.rowBytes + 1) * p.height, 0);
   const { palette, transparency, data } = chunksOf(png);
-  // node:zlib only when a picture is drawn: a start-up never loads it (test/terminal/lazy-load.test.ts).
-  const { inflateSync } = await import('node:zlib');
   let inflated: Buffer;
   try {
     // Never more than the header allows: a stream that inflates further is refused, not followed.
