@@ -7,7 +7,7 @@
  * made here: PNGs by hand, FIFOs with mkfifo, devices with mknod (skipped where not allowed).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { tempDirsPerTest } from '../helpers/temp.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
 import { HAVE_TMUX, startTerminal } from '../terminal/tmux.js';
 import { shortHash } from '../../src/util/short-hash.js';
+import { writePictureCatalogue } from '../helpers/picture-catalogue.js';
 
 const tempDir = tempDirsPerTest('exercises-pictures-');
 const HAVE_MKFIFO = spawnSync('mkfifo', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -48,17 +49,9 @@ function bomb(side: number): Buffer {
   return png;
 }
 
-/** A catalogue directory with one exercise, Bomb, whose premium image `start` is `picture` (bytes to write, or a function making the path). */
+/** A catalogue directory with one exercise, Bomb, whose premium image `start` is `picture` (bytes, or a function making the file). */
 function catalogueWith(picture: Buffer | ((path: string) => void)): string {
-  const dir = tempDir();
-  const folder = join(dir, 'images', 'Bomb', 'premium');
-  mkdirSync(folder, { recursive: true });
-  const path = join(folder, 'start.png');
-  if (typeof picture === 'function') picture(path);
-  else writeFileSync(path, picture);
-  const record = { id: 'Bomb', name: 'Bomb', category: 'STRENGTH', primaryMuscle: ['CHEST'], equipment: 'BARBELL', instructions: ['Look.'], premiumImages: ['start'] };
-  writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(record)}\n`);
-  return dir;
+  return writePictureCatalogue(tempDir(), 'Bomb', { start: picture });
 }
 
 /** mknod a character device (the null device's numbers) at `path`; false where this user may not. */
@@ -72,14 +65,20 @@ describe('PNG decompression bombs', () => {
   it.each([
     ['image', ['image', 'Bomb', '--view=blocks']],
     ['show', ['show', 'Bomb', '--images=blocks']],
-  ])('30000×30000 in %s: one refusal line, exit 0, within seconds', async (_name, args) => {
-    const started = Date.now();
-    const r = await runInProcess(['--catalogue', catalogueWith(bomb(30_000)), ...args], { tty: true });
-    expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(r.stderr).toMatch(/^Cannot draw image "start" of exercise Bomb \(.*start\.png\): its header declares 30000×30000 pixels, over the budget of 16 megapixels\.$/m);
-    expect(r.stdout).not.toMatch(/▀/);
-  }, 15_000);
+  ])(
+    '30000×30000 in %s: one refusal line, exit 0, within seconds',
+    async (_name, args) => {
+      const started = Date.now();
+      const r = await runInProcess(['--catalogue', catalogueWith(bomb(30_000)), ...args], { tty: true });
+      expect(r.code, r.stderr).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(r.stderr).toMatch(
+        /^Cannot draw image "start" of exercise Bomb \(.*start\.png\): its header declares 30000×30000 pixels, over the budget of 16 megapixels\.$/m,
+      );
+      expect(r.stdout).not.toMatch(/▀/);
+    },
+    15_000,
+  );
 
   it('the kitty and iTerm2 protocols are held to the same budget (the terminal would decode it)', async () => {
     for (const protocol of ['kitty', 'iterm']) {
@@ -90,15 +89,19 @@ describe('PNG decompression bombs', () => {
     }
   });
 
-  it.skipIf(!HAVE_TMUX)('2³¹−1 square never aborts the process (a real terminal, tmux)', async () => {
-    const t = startTerminal(['--catalogue', catalogueWith(bomb(2 ** 31 - 1)), 'image', 'Bomb', '--view=blocks'], { env: { COLORTERM: 'truecolor' } });
-    try {
-      expect(await t.exitCode()).toBe(0);
-      expect(t.capture().replace(/\n/g, '')).toMatch(/Cannot draw image "start" of exercise Bomb.*2147483647×2147483647 pixels, over the budget/);
-    } finally {
-      t.close();
-    }
-  }, 30_000);
+  it.skipIf(!HAVE_TMUX)(
+    '2³¹−1 square never aborts the process (a real terminal, tmux)',
+    async () => {
+      const t = startTerminal(['--catalogue', catalogueWith(bomb(2 ** 31 - 1)), 'image', 'Bomb', '--view=blocks'], { env: { COLORTERM: 'truecolor' } });
+      try {
+        expect(await t.exitCode()).toBe(0);
+        expect(t.capture().replace(/\n/g, '')).toMatch(/Cannot draw image "start" of exercise Bomb.*2147483647×2147483647 pixels, over the budget/);
+      } finally {
+        t.close();
+      }
+    },
+    30_000,
+  );
 
   it('an interlaced picture whose data inflates far past its header is refused, not inflated', async () => {
     const png = pngDeclaring(64, 64, deflateSync(Buffer.alloc(64 * 1024 * 1024)), true);
@@ -109,11 +112,15 @@ describe('PNG decompression bombs', () => {
 });
 
 describe('a picture that is no regular file', () => {
-  it.skipIf(!HAVE_MKFIFO)('a FIFO as the picture: refused at once, naming it, exit 0', async () => {
-    const r = await runInProcess(['--catalogue', catalogueWith(mkfifo), 'image', 'Bomb', '--view=blocks'], { tty: true });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^Cannot draw image "start" of exercise Bomb: .*start\.png is a FIFO, not a regular file\.$/m);
-  }, 10_000);
+  it.skipIf(!HAVE_MKFIFO)(
+    'a FIFO as the picture: refused at once, naming it, exit 0',
+    async () => {
+      const r = await runInProcess(['--catalogue', catalogueWith(mkfifo), 'image', 'Bomb', '--view=blocks'], { tty: true });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^Cannot draw image "start" of exercise Bomb: .*start\.png is a FIFO, not a regular file\.$/m);
+    },
+    10_000,
+  );
 
   it('a character device as the picture: refused at once', async (ctx) => {
     let made = true;
@@ -128,16 +135,20 @@ describe('a picture that is no regular file', () => {
 });
 
 describe('the record index', () => {
-  it.skipIf(!HAVE_MKFIFO)('a FIFO as the record index: the catalogue is read whole instead, and the run ends', async () => {
-    const dir = catalogueWith(bomb(8));
-    const env = testEnv();
-    const indexDir = join(env.XDG_CACHE_HOME!, 'exercises', 'catalogue-records');
-    mkdirSync(indexDir, { recursive: true });
-    mkfifo(join(indexDir, `${shortHash(join(dir, 'exercises.jsonl'))}.json`));
-    const r = await runCli(['--catalogue', dir, 'show', 'Bomb', '--format', 'json'], { env, timeoutMs: 10_000 });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Bomb' });
-  }, 15_000);
+  it.skipIf(!HAVE_MKFIFO)(
+    'a FIFO as the record index: the catalogue is read whole instead, and the run ends',
+    async () => {
+      const dir = catalogueWith(bomb(8));
+      const env = testEnv();
+      const indexDir = join(env.XDG_CACHE_HOME!, 'exercises', 'catalogue-records');
+      mkdirSync(indexDir, { recursive: true });
+      mkfifo(join(indexDir, `${shortHash(join(dir, 'exercises.jsonl'))}.json`));
+      const r = await runCli(['--catalogue', dir, 'show', 'Bomb', '--format', 'json'], { env, timeoutMs: 10_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Bomb' });
+    },
+    15_000,
+  );
 });
 
 describe('serve with a FIFO in its catalogue', () => {
@@ -146,45 +157,49 @@ describe('serve with a FIFO in its catalogue', () => {
     if (HAVE_MKFIFO) dir = catalogueWith(mkfifo);
   });
 
-  it.skipIf(!HAVE_MKFIFO)('answers 404 for it (logged), keeps answering, and ends within 2 s of SIGTERM', async () => {
-    let url = '';
-    let stoppedAt = 0;
-    const checks: { media: number[]; record: number } = { media: [], record: 0 };
-    const result = await runCli(['serve', dir, '--port', '0'], {
-      timeoutMs: 20_000,
-      onSpawn(child) {
-        let out = '';
-        child.stdout!.on('data', (b: Buffer) => {
-          if (url) return;
-          out += b.toString('utf8');
-          const line = /^Listening on (\S+)$/m.exec(out);
-          if (!line) return;
-          url = line[1]!;
-          void (async () => {
-            const get = (path: string) => fetch(`${url}${path}`, { headers: { 'x-api-key': PREMIUM_KEY } });
-            // Five at once: each used to hold a thread of libuv's pool of four for good.
-            checks.media = await Promise.all(
-              Array.from({ length: 5 }, async () => {
-                const res = await get('/images/Bomb/premium/start.png');
-                await res.arrayBuffer();
-                return res.status;
-              }),
-            );
-            const record = await get('/exercise/Bomb');
-            await record.arrayBuffer();
-            checks.record = record.status;
-            stoppedAt = Date.now();
-            child.kill('SIGTERM');
-          })();
-        });
-      },
-    });
-    const took = Date.now() - stoppedAt;
-    expect(checks.media).toEqual([404, 404, 404, 404, 404]);
-    expect(checks.record).toBe(200);
-    expect(stoppedAt).toBeGreaterThan(0);
-    expect(took).toBeLessThan(2_000);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/GET \/images\/Bomb\/premium\/start\.png 404/);
-  }, 30_000);
+  it.skipIf(!HAVE_MKFIFO)(
+    'answers 404 for it (logged), keeps answering, and ends within 2 s of SIGTERM',
+    async () => {
+      let url = '';
+      let stoppedAt = 0;
+      const checks: { media: number[]; record: number } = { media: [], record: 0 };
+      const result = await runCli(['serve', dir, '--port', '0'], {
+        timeoutMs: 20_000,
+        onSpawn(child) {
+          let out = '';
+          child.stdout!.on('data', (b: Buffer) => {
+            if (url) return;
+            out += b.toString('utf8');
+            const line = /^Listening on (\S+)$/m.exec(out);
+            if (!line) return;
+            url = line[1]!;
+            void (async () => {
+              const get = (path: string) => fetch(`${url}${path}`, { headers: { 'x-api-key': PREMIUM_KEY } });
+              // Five at once: each used to hold a thread of libuv's pool of four for good.
+              checks.media = await Promise.all(
+                Array.from({ length: 5 }, async () => {
+                  const res = await get('/images/Bomb/premium/start.png');
+                  await res.arrayBuffer();
+                  return res.status;
+                }),
+              );
+              const record = await get('/exercise/Bomb');
+              await record.arrayBuffer();
+              checks.record = record.status;
+              stoppedAt = Date.now();
+              child.kill('SIGTERM');
+            })();
+          });
+        },
+      });
+      const took = Date.now() - stoppedAt;
+      expect(checks.media).toEqual([404, 404, 404, 404, 404]);
+      expect(checks.record).toBe(200);
+      expect(stoppedAt).toBeGreaterThan(0);
+      expect(took).toBeLessThan(2_000);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/GET \/images\/Bomb\/premium\/start\.png 404/);
+    },
+    30_000,
+  );
 });

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { itermSequence, kittySequence } from '../../src/output/images/escape-protocols.js';
 import { halfBlocks } from '../../src/output/images/blocks.js';
 import { fitCells } from '../../src/output/images/fit.js';
+import { writePictureCatalogue } from '../helpers/picture-catalogue.js';
 import { detectImageProtocol } from '../../src/output/images/protocol.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
@@ -71,20 +72,7 @@ afterEach(() => {
 
 /** A catalogue directory with one exercise, Grid, whose one premium image is the grid. */
 function gridCatalogue(): string {
-  const dir = tempDir('exercises-grid-catalogue-');
-  mkdirSync(join(dir, 'images', 'Grid', 'premium'), { recursive: true });
-  writeFileSync(join(dir, 'images', 'Grid', 'premium', 'grid.png'), gridPng());
-  const record = {
-    id: 'Grid',
-    name: 'Grid',
-    category: 'STRENGTH',
-    primaryMuscle: ['CHEST'],
-    equipment: 'BARBELL',
-    instructions: ['Look.'],
-    premiumImages: ['grid'],
-  };
-  writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(record)}\n`);
-  return dir;
+  return writePictureCatalogue(tempDir('exercises-grid-catalogue-'), 'Grid', { grid: gridPng() });
 }
 
 /** The ▀ cells of a screen captured with escapes, as [fg, bg] "r;g;b" pairs per line, following the SGR state as a terminal does. */
@@ -163,27 +151,27 @@ describe('the escape protocols get the PNG as it is', () => {
 
 describe('half blocks', () => {
   it('a known PNG gives its expected cells, as truecolour text', async () => {
-    const text = await halfBlocks(gridPng(), { columns: 80, rows: 24 }, true);
+    const text = halfBlocks(gridPng(), { columns: 80, rows: 24 }, true);
     const line = (cells: string[][]) => `${cells.map(([t, b]) => `\u001b[38;2;${t};48;2;${b}m▀`).join('')}\u001b[0m\n`;
     expect(text).toBe(GRID_CELLS.map(line).join(''));
   });
 
   it('in the 256-colour palette when the terminal has no truecolour', async () => {
-    const text = await halfBlocks(gridPng(), { columns: 80, rows: 24 }, false);
+    const text = halfBlocks(gridPng(), { columns: 80, rows: 24 }, false);
     // red 196 over blue 21, green 46 over white 231; black 16 twice; yellow 226 over grey 244.
     expect(text).toBe('\u001b[38;5;196;48;5;21m▀\u001b[38;5;46;48;5;231m▀\u001b[0m\n\u001b[38;5;16;48;5;16m▀\u001b[38;5;226;48;5;244m▀\u001b[0m\n');
   });
 
   it('is scaled down to fit the width and the height, never up', async () => {
-    const lines = async (columns: number, rows: number) => (await halfBlocks(START, { columns, rows }, true)).split('\n').filter(Boolean);
+    const lines = (columns: number, rows: number) => halfBlocks(START, { columns, rows }, true).split('\n').filter(Boolean);
     const cellsIn = (line: string) => line.split('▀').length - 1;
-    const narrow = await lines(20, 100); // 48×48 at 20 wide: 20 pixel rows, two a line
+    const narrow = lines(20, 100); // 48×48 at 20 wide: 20 pixel rows, two a line
     expect(narrow).toHaveLength(10);
     expect(narrow.every((l) => cellsIn(l) === 20)).toBe(true);
-    const low = await lines(80, 5); // 5 lines hold 10 pixel rows: 10 wide
+    const low = lines(80, 5); // 5 lines hold 10 pixel rows: 10 wide
     expect(low).toHaveLength(5);
     expect(low.every((l) => cellsIn(l) === 10)).toBe(true);
-    const roomy = await lines(200, 100);
+    const roomy = lines(200, 100);
     expect(roomy).toHaveLength(24);
     expect(cellsIn(roomy[0]!)).toBe(48);
   });
@@ -243,7 +231,10 @@ describe('where the images come from', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
     expect(readFileSync(join(dir, 'Barbell_Bench_Press', 'start.png')).equals(START)).toBe(true);
-    const second = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
+    const second = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir, '--size', '20x10'], {
+      tty: true,
+      env: serverEnv(server),
+    });
     expect(second.code, second.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
     expect(second.stdout).toContain(kittySequence(START, SIZE));
@@ -255,7 +246,10 @@ describe('where the images come from', () => {
     writeFileSync(join(dir, 'Barbell_Bench_Press', 'start.png'), gridPng());
     writeFileSync(join(dir, 'Barbell_Bench_Press', 'end.png'), gridPng());
     const before = mediaRequests();
-    const r = await runInProcess(['image', 'Barbell_Bench_Press', 'start', '--view=iterm', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
+    const r = await runInProcess(['image', 'Barbell_Bench_Press', 'start', '--view=iterm', '--dir', dir, '--size', '20x10'], {
+      tty: true,
+      env: serverEnv(server),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(mediaRequests()).toBe(before);
     expect(r.stdout).toBe(`start\n${itermSequence(gridPng(), fitCells(2, 4, SIZE))}`);

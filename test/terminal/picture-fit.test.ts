@@ -4,7 +4,7 @@
  * directory (fetched pictures go to the cache directory, counted and cleared by `cache`).
  * Real terminals are tmux panes of the size named, each on a private tmux server it removes.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { serverEnv } from '../client/fixtures.js';
 import { HAVE_TMUX, type TerminalRun, startTerminal } from './tmux.js';
 import { pictureBox } from '../../src/commands/shared/view-images.js';
 import { fitCells } from '../../src/output/images/fit.js';
+import { writePictureCatalogue } from '../helpers/picture-catalogue.js';
 
 const tempDir = tempDirsPerTest('exercises-fit-');
 const runs: TerminalRun[] = [];
@@ -31,14 +32,9 @@ function terminal(args: string[], options: Parameters<typeof startTerminal>[1]):
 
 /** A catalogue with one exercise, Big, whose one premium image `wide` is a 512×384 picture. */
 function bigCatalogue(): string {
-  const dir = tempDir();
-  mkdirSync(join(dir, 'images', 'Big', 'premium'), { recursive: true });
   const png = new PNG({ width: 512, height: 384 });
   for (let i = 0; i < png.data.length; i += 4) png.data.set([(i >> 4) & 255, 90, 160, 255], i);
-  writeFileSync(join(dir, 'images', 'Big', 'premium', 'wide.png'), PNG.sync.write(png));
-  const record = { id: 'Big', name: 'Big', category: 'STRENGTH', primaryMuscle: ['CHEST'], equipment: 'BARBELL', instructions: ['Look.'], premiumImages: ['wide'] };
-  writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(record)}\n`);
-  return dir;
+  return writePictureCatalogue(tempDir(), 'Big', { wide: PNG.sync.write(png) });
 }
 
 const blockLines = (screen: string) => screen.split('\n').filter((l) => l.includes('▀'));
@@ -134,7 +130,7 @@ describe('viewing never writes into the working directory', () => {
     }
   });
 
-  it('image --view in-process: fetched into the cache directory, not --dir\'s default (the cwd)', async () => {
+  it("image --view in-process: fetched into the cache directory, not --dir's default (the cwd)", async () => {
     const home = isolatedHome();
     try {
       const r = await runInProcess(['image', 'Push_Up', 'start', '--view=kitty', '--size', '8x4'], { tty: true, env: { ...serverEnv(server), HOME: home } });

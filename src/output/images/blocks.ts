@@ -27,6 +27,6 @@ export function halfBlockText(rows: Rgb[][][], truecolor: boolean): string {
 }
 
 /** A PNG as half blocks fitted into `box`. */
-export async function halfBlocks(png: Buffer, box: CellBox, truecolor: boolean): Promise<string> {
-  return halfBlockText(await pngCells(png, box), truecolor);
+export function halfBlocks(png: Buffer, box: CellBox, truecolor: boolean): string {
+  return halfBlockText(pngCells(png, box), truecolor);
 }

@@ -61,7 +61,9 @@ export function checkPngBudget(png: Buffer): PngHeader {
   }
   const decoded = rowBytes(header);
   if (decoded > PICTURE_PIXEL_BUDGET * 4) {
-    throw new PictureRefusedError(`${width}×${height} pixels at ${header.bitDepth} bits a channel decode to more than the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels allows`);
+    throw new PictureRefusedError(
+      `${width}×${height} pixels at ${header.bitDepth} bits a channel decode to more than the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels allows`,
+    );
   }
   return header;
 }

@@ -9,6 +9,7 @@
  * blended over black; a cell's colour is the average of the pixels in it (fit.ts sizes the
  * grid, never larger than the picture).
  */
+import { inflateSync } from 'node:zlib';
 import { PNG_SIGNATURE } from '../../catalogue/media.js';
 import { type CellBox, fitCells } from './fit.js';
 import { type PngHeader, PictureRefusedError, channelsOf, checkPngBudget } from './png-budget.js';
@@ -57,7 +58,7 @@ function chunksOf(png: Buffer): { palette?: Buffer; transparency?: Buffer; data:
   const parts: Buffer[] = [];
   let palette: Buffer | undefined;
   let transparency: Buffer | undefined;
-  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length; ) {
+  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     const body = png.subarray(at + 8, Math.min(png.length, at + 8 + length));
@@ -121,16 +122,18 @@ function cellIndex(size: number, cells: number): Uint32Array {
   return map;
 }
 
-/** The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours per cell. */
-export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
+/**
+ * The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours
+ * per cell. (node:zlib is required on the first call of inflateSync only, scripts/bundle/lazy-builtins.mjs:
+ * a start-up never loads it.)
+ */
+export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
   const header = checkPngBudget(png);
   const { width, height, bitDepth: depth, colorType } = header;
   const { columns, pixelRows } = fitCells(width, height, box);
   const passes = passesOf(header);
   const expected = passes.reduce((n, p) => n + (p.rowBytes + 1) * p.height, 0);
   const { palette, transparency, data } = chunksOf(png);
-  // node:zlib only when a picture is drawn: a start-up never loads it (test/terminal/lazy-load.test.ts).
-  const { inflateSync } = await import('node:zlib');
   let inflated: Buffer;
   try {
     // Never more than the header allows: a stream that inflates further is refused, not followed.
@@ -147,7 +150,8 @@ export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
   const max = (1 << depth) - 1;
   const scale = (v: number): number => (depth === 8 ? v : Math.round((v * 255) / max));
   // tRNS: one transparent grey or RGB value (in the picture's own depth), or the palette's alphas.
-  const key = transparency && (colorType === 0 || colorType === 2) ? [0, 2, 4].slice(0, colorType === 0 ? 1 : 3).map((o) => transparency.readUInt16BE(o)) : undefined;
+  const key =
+    transparency && (colorType === 0 || colorType === 2) ? [0, 2, 4].slice(0, colorType === 0 ? 1 : 3).map((o) => transparency.readUInt16BE(o)) : undefined;
 
   const xCell = cellIndex(width, columns);
   const yCell = cellIndex(height, pixelRows);
@@ -199,10 +203,10 @@ export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
           if (key && raw0 === key[0] && (grey || (raw1 === key[1] && raw2 === key[2]))) rgba[3] = 0;
         }
         const cell = cellRow + xCell[x0 + px * dx]!;
-        const alpha = rgba[3]! / 255;
-        sums[3 * cell] = sums[3 * cell]! + rgba[0]! * alpha;
-        sums[3 * cell + 1] = sums[3 * cell + 1]! + rgba[1]! * alpha;
-        sums[3 * cell + 2] = sums[3 * cell + 2]! + rgba[2]! * alpha;
+        const alpha = rgba[3] / 255;
+        sums[3 * cell] = sums[3 * cell]! + rgba[0] * alpha;
+        sums[3 * cell + 1] = sums[3 * cell + 1]! + rgba[1] * alpha;
+        sums[3 * cell + 2] = sums[3 * cell + 2]! + rgba[2] * alpha;
         counts[cell] = counts[cell]! + 1;
       }
     }
