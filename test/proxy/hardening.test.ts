@@ -15,15 +15,13 @@ import { STALE_PART_MS } from '../../src/proxy/media-pull.js';
 import { redactorFor } from '../../src/util/redact.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { ALICE, GUEST, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
+import { ALICE, GUEST, type ProxyFixture, stopFixtures, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
 
 let f: ProxyFixture | undefined;
 let upstream: CatalogueServer | undefined;
 afterEach(async () => {
-  await f?.stop();
-  await upstream?.close();
-  f = undefined;
-  upstream = undefined;
+  await stopFixtures(f, upstream);
+  [f, upstream] = [undefined, undefined];
 });
 
 /** `text` with JSON's `\uXXXX` escapes decoded, so a key spelled that way is found too. */
