@@ -15,6 +15,7 @@ import { STALE_PART_MS } from '../../src/proxy/media-pull.js';
 import { redactorFor } from '../../src/util/redact.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { runCli } from '../helpers/run-cli.js';
 import { ALICE, GUEST, type ProxyFixture, stopFixtures, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
 
 let f: ProxyFixture | undefined;
@@ -248,6 +249,49 @@ describe('the media directory', () => {
       await f.proxy.close();
       expect(Date.now() - started).toBeLessThan(2_000);
     },
+  );
+});
+
+describe('the command, as an operator runs it', () => {
+  test.skipIf(process.platform === 'win32')(
+    'serve --upstream with five requests blocked on a FIFO among its media: /-/status answers, and SIGTERM ends it within 2 s',
+    async () => {
+      upstream = await startServer();
+      const dir = tempDir('exercises-proxy-fifo-cli-');
+      const premium = join(dir, 'images', 'Plank', 'premium');
+      mkdirSync(premium, { recursive: true });
+      execFileSync('mkfifo', [join(premium, 'start.png')]);
+      const seen: { statuses?: number[]; status?: number; killedAt?: number } = {};
+      const result = await runCli(['serve', '--upstream', upstream.url, dir, '--port', '0', '--key', `${ALICE}:premium`], {
+        env: { EXERCISES_UPSTREAM_KEY: UPSTREAM_KEY },
+        timeoutMs: 20_000,
+        onSpawn: (child) => {
+          let out = '';
+          child.stdout!.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            const url = /Listening on (\S+)/.exec(out)?.[1];
+            if (!url || seen.killedAt !== undefined || seen.statuses) return;
+            seen.statuses = [];
+            const get = (path: string): Promise<number> => fetch(`${url}${path}`, { headers: { 'x-api-key': ALICE } }).then((r) => r.status);
+            const blocked = [1, 2, 3, 4, 5].map(() => get('/images/Plank/premium/start.png').then((s) => void seen.statuses!.push(s)));
+            void get('/-/status')
+              .then((s) => (seen.status = s))
+              .finally(() => {
+                void Promise.allSettled(blocked).then(() => {
+                  seen.killedAt = Date.now();
+                  child.kill('SIGTERM');
+                });
+              });
+          });
+        },
+      });
+      const endedAfter = Date.now() - seen.killedAt!;
+      expect(result.signal, result.stderr).not.toBe('SIGKILL');
+      expect(seen.status).toBe(200);
+      expect(seen.statuses).toEqual([404, 404, 404, 404, 404]);
+      expect(endedAfter).toBeLessThan(2_000);
+    },
+    30_000,
   );
 });
 
