@@ -198,7 +198,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     })
       .catch((err: unknown) => {
         const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
-        if (!(err instanceof HttpError)) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
+        // Work cut by shutdown (past the grace period) is expected, not a failure to report.
+        if (!(err instanceof HttpError) && !shutdown.signal.aborted) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
         if (!res.headersSent) sendError(res, httpError);
         else res.destroy();
       })
