@@ -219,7 +219,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, options.graceMs ?? DEFAULT_GRACE_MS).unref());
+        // The unwinding after the grace period comes out of it: the whole close() stays within graceMs.
+        const graceMs = Math.max(0, (options.graceMs ?? DEFAULT_GRACE_MS) - SETTLE_MS);
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
         await Promise.race([Promise.allSettled([...inflight]), grace]);
         // Past the grace period: upstream requests and fills still running stop (a fill's .part stays), connections go.
         shutdown.abort();
