@@ -4,11 +4,15 @@
  * commands that only need the key start fast; writing goes through conf (loaded lazily),
  * which writes atomically. Where the file is follows the environment given (the Context's).
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { type Env, configDir } from './paths.js';
 import { loadConf } from '../vendor/conf.js';
+import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
+
+/** Largest settings file read: a few hundred bytes in use; a FIFO, a device or a huge file is refused unread. */
+const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
 
 const FILE_MODE = 0o600;
 /** The directory holds the key too: private whatever the umask. */
@@ -25,9 +29,11 @@ export function readStoredConfig(env: Env): StoredConfig {
   const path = configPath(env);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // The one rule (util/safe-open.ts): a FIFO planted here would otherwise hang every command at start.
+    text = readRegularFileSync(path, { maxBytes: SETTINGS_FILE_MAX_BYTES }).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof RefusedFileError) throw new UsageError(`Cannot read the config file: ${err.message}.`);
     throw new UsageError(`Cannot read the config file ${path}: ${(err as Error).message}.`);
   }
   if (text.trim() === '') return {};

@@ -6,13 +6,16 @@
  * upstream request (as nginx's proxy_cache_lock). When the upstream fails, times out or the
  * budget is spent, a stale stored answer is served with a Warning rather than an error
  * (nginx's proxy_cache_use_stale); with nothing stored, 502/504 (429 for the budget).
- * Only a complete 200 whose body parses as JSON is ever stored.
+ * Only a complete 200 whose body parses as JSON is ever stored, and only once the upstream key
+ * is out of it (key-scrub.ts); an upstream answer must come whole within the whole-answer limit
+ * (upstream.ts), or every waiter gets 504.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, isFresh, revalidated, validatorsOf } from '../cache/freshness.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import type { AnswerStore, StoredAnswer } from './answer-store.js';
+import { carriesKey, scrubAnswer } from './key-scrub.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
 
 /** Upstream response headers kept with an answer and passed on; everything else (rate limits, cookies, hop-by-hop) stays behind. */
@@ -23,6 +26,8 @@ export interface JsonPullOptions {
   store: AnswerStore;
   /** Freshness for answers whose headers give none (the CLI's cache-ttl), seconds. */
   defaultTtlSeconds: number;
+  /** An answer refused because it carries the upstream key (never quoting it). */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -57,15 +62,6 @@ function fromStored(stored: Pick<StoredAnswer, 'policy' | 'body'>, outcome: Outc
   return { status: 200, headers, body: stored.body, outcome, serviceJson: true };
 }
 
-function isJson(body: Buffer): boolean {
-  try {
-    JSON.parse(body.toString('utf8'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export class JsonPull {
   private readonly inflight = new Map<string, Promise<ProxyAnswer>>();
 
@@ -94,11 +90,18 @@ export class JsonPull {
       if (etag !== undefined) conditional['if-none-match'] = etag;
       if (lastModified !== undefined) conditional['if-modified-since'] = lastModified;
     }
-    let res: UpstreamBody;
+    let res: UpstreamBody & { json: boolean };
     try {
-      res = await upstream.fetchWhole(target, { accept: 'application/json', ...conditional });
+      // The upstream key out of everything before anything is judged, stored or sent (key-scrub.ts).
+      res = scrubAnswer(await upstream.fetchWhole(target, { accept: 'application/json', ...conditional }), (text) => upstream.redact(text));
     } catch (err) {
       return this.failed(err, stored);
+    }
+    if (carriesKey(res, (text) => upstream.redact(text))) {
+      this.options.warn?.(
+        `proxy: the upstream answer to ${upstream.redact(target)} still carries the proxy's upstream key after redaction; refused, nothing stored.`,
+      );
+      return errorAnswer(502, 'bad_gateway', 'The upstream service sent an answer the proxy cannot pass on; nothing was stored.');
     }
     if (res.status === 304 && stored && Object.keys(conditional).length > 0) {
       const updated = await revalidated(stored.freshness, keptHeaders(res.headers), Date.now(), request);
@@ -108,7 +111,7 @@ export class JsonPull {
       return fromStored({ policy: updated.policy, body: stored.body }, 'revalidated');
     }
     if (res.status === 200) {
-      if (!isJson(res.body)) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
+      if (!res.json) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
       const judged = await freshnessFor(keptHeaders(res.headers), Date.now(), request);
       if (judged) await store.put(key, judged.freshness, res.body);
       const headers = judged ? stringHeaders(judged.policy.responseHeaders()) : { ...keptHeaders(res.headers) };

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join, sep } from 'node:path';
 import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../catalogue/media.js';
@@ -30,6 +30,14 @@ export interface MediaPullOptions {
   signal: AbortSignal;
   log?: (line: string) => void;
 }
+
+/** The name of a fill's `.part` (see fill()): the final name, 12 hex digits of its own, `.part`. */
+const PART_NAME = /\.[0-9a-f]{12}\.part$/;
+/**
+ * A `.part` untouched this long is left by a fill that ended (a shutdown, a crash): a fill
+ * writes as bytes come, and the upstream's deadline ends a fill long before this.
+ */
+export const STALE_PART_MS = 24 * 60 * 60 * 1000;
 
 /** How a fill ended: the file is in place, or the answer to give instead. */
 type FillResult = { ok: true } | { ok: false; answer: ProxyAnswer };
@@ -70,6 +78,35 @@ export class MediaPull {
   private readonly fills = new Map<string, Promise<FillResult>>();
 
   constructor(private readonly options: MediaPullOptions) {}
+
+  /**
+   * Removes the `.part` files of ours (by their name) that no fill has written for a day, so
+   * those left by shutdowns do not pile up; called at start, before any fill of this process.
+   * Anything else in the directory, and any part that may still be written (by another proxy
+   * sharing the directory), is left alone. Problems are logged, never fatal.
+   */
+  async removeStaleParts(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const { folder } of Object.values(MEDIA)) {
+      for (const dir of await subdirectories(join(this.options.root, folder))) {
+        const premium = join(dir, 'premium');
+        for (const name of await fileNames(premium)) {
+          if (!PART_NAME.test(name)) continue;
+          const path = join(premium, name);
+          try {
+            const info = await lstat(path);
+            if (!info.isFile() || now - info.mtimeMs < STALE_PART_MS) continue;
+            await rm(path, { force: true });
+            removed += 1;
+          } catch (err) {
+            this.options.log?.(`media: cannot remove the stale ${path}: ${(err as Error).message}`);
+          }
+        }
+      }
+    }
+    if (removed > 0) this.options.log?.(`media: removed ${removed} stale .part file(s) left by earlier fills.`);
+    return removed;
+  }
 
   /** Answers `req` for the media file; resolves to the outcome, or to the error answer still to send. */
   async serve(req: IncomingMessage, res: ServerResponse, request: MediaRequest): Promise<Outcome | ProxyAnswer> {
@@ -179,6 +216,18 @@ export class MediaPull {
     if (attached && !attached.destroyed) attached.end(held);
     return { ok: true };
   }
+}
+
+/** The directories in `dir` (symbolic links not followed); none when it cannot be read. */
+async function subdirectories(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+}
+
+/** The names of the regular files in `dir`; none when it cannot be read. */
+async function fileNames(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
 }
 
 /** The upstream could not be asked, or did not answer. */

@@ -5,8 +5,9 @@
  * answers (json-pull.ts) or the media pulled into the directory (media-pull.ts); every
  * upstream request is counted in the ledger and held to the budget (upstream.ts).
  *
- * One access log line per request: the client's key as a short hash, method, path, status,
- * how the answer was had (hit|miss|revalidated|coalesced|stale), milliseconds. `GET /-/status`
+ * One access log line per request: the client's key as a short hash, method, path (query values
+ * that are keys masked), status (`-` when the client left before its whole answer), how the
+ * answer was had (hit|miss|revalidated|coalesced|stale), milliseconds. `GET /-/status`
  * (any client key) gives this month's upstream requests, the budget and the proxy's figures.
  * Every answer carries the month's upstream count as X-RateLimit-* headers (GitHub's names),
  * which the CLI notes for `exercises quota`.
@@ -28,6 +29,7 @@ import { forPlan } from './plan-filter.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
+import { maskedTarget } from './log-target.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
@@ -60,6 +62,8 @@ export interface ProxyServer {
 const MAX_URL_LENGTH = 8192;
 /** Under the 3 s main() (cli.ts) allows work after SIGINT/SIGTERM before it exits anyway. */
 const DEFAULT_GRACE_MS = 2_000;
+/** After the grace period, the most the aborted work is given to unwind before close() returns anyway. */
+const SETTLE_MS = 200;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -74,16 +78,24 @@ function notModified(req: IncomingMessage, etag: string | undefined): boolean {
   return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
+/** A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream. */
+function withoutFragment(target: string): string {
+  const hash = target.indexOf('#');
+  return hash === -1 ? target : target.slice(0, hash);
+}
+
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
-  const upstream = new Upstream(options.upstream);
+  const shutdown = new AbortController();
+  const upstream = new Upstream({ ...options.upstream, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
-  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds });
-  const shutdown = new AbortController();
+  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, ...(options.warn ? { warn: options.warn } : {}) });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, ...(options.warn ? { log: options.warn } : {}) });
+  await media.removeStaleParts();
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const stats = new ProxyStats();
   const upstreamKey = options.upstream.apiKey;
+  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(options.keys, value));
 
   /** The month's upstream count as GitHub names it (X-RateLimit-Used…), plus the limit when there is a budget. */
   function rateHeaders(): Record<string, string> {
@@ -101,6 +113,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   }
 
   function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {
+    // A media fill that failed after streaming began has already sent its headers: the connection is cut instead.
+    if (res.headersSent || res.destroyed) {
+      res.destroy();
+      return;
+    }
     const shown = forPlan(answer, plan);
     const headers = { ...shown.headers, ...rateHeaders() };
     if (shown.status === 200 && notModified(req, shown.headers.etag)) {
@@ -113,7 +130,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   }
 
   async function answerRequest(req: IncomingMessage, res: ServerResponse, note: (outcome: Outcome, client: string) => void): Promise<void> {
-    const rawUrl = req.url ?? '/';
+    const rawUrl = withoutFragment(req.url ?? '/');
     if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, {
@@ -166,10 +183,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     res.once('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const bytes = Math.max(0, req.socket.bytesWritten - writtenBefore);
-      const counted = res.statusCode < 400 ? outcome : undefined;
-      stats.count(counted, res.statusCode, bytes);
-      const path = escapeUnsafe((req.url ?? '/').slice(0, 500));
-      options.log?.(`${client} ${req.method ?? '-'} ${path} ${res.statusCode} ${counted ?? '-'} ${ms.toFixed(1)}ms`);
+      // A client that left before the whole answer was handed over got nothing: status `-`, no hit counted.
+      const delivered = res.writableFinished;
+      const counted = delivered && res.statusCode < 400 ? outcome : undefined;
+      stats.count(counted, delivered ? res.statusCode : 0, bytes);
+      const path = escapeUnsafe(upstream.redact(maskedTarget(req.url ?? '/', isAnyKey)).slice(0, 500));
+      options.log?.(`${client} ${req.method ?? '-'} ${path} ${delivered ? res.statusCode : '-'} ${counted ?? '-'} ${ms.toFixed(1)}ms`);
     });
     const work = answerRequest(req, res, (o, c) => {
       outcome = o;
@@ -177,7 +196,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     })
       .catch((err: unknown) => {
         const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
-        if (!(err instanceof HttpError)) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
+        // Work cut by shutdown (past the grace period) is expected, not a failure to report.
+        if (!(err instanceof HttpError) && !shutdown.signal.aborted) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
         if (!res.headersSent) sendError(res, httpError);
         else res.destroy();
       })
@@ -197,13 +217,16 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, options.graceMs ?? DEFAULT_GRACE_MS).unref());
+        // The unwinding after the grace period comes out of it: the whole close() stays within graceMs.
+        const graceMs = Math.max(0, (options.graceMs ?? DEFAULT_GRACE_MS) - SETTLE_MS);
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
         await Promise.race([Promise.allSettled([...inflight]), grace]);
-        // Past the grace period: fills still running stop (their .part stays), connections go.
+        // Past the grace period: upstream requests and fills still running stop (a fill's .part stays), connections go.
         shutdown.abort();
         server.closeAllConnections();
-        await Promise.allSettled([...inflight]);
-        await closed;
+        const settle = new Promise<void>((resolve) => setTimeout(resolve, SETTLE_MS).unref());
+        await Promise.race([Promise.allSettled([...inflight]), settle]);
+        await Promise.race([closed, settle]);
         await upstream.close();
       })();
       return closing;

@@ -4,23 +4,47 @@
  * only (mode 0600 or stricter), as ssh insists for its keys: a key readable by the group or
  * the world has already leaked. A file never echoes a key back in an error message.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Plan } from '../server/records.js';
+import { RefusedFileError, openRegularFileSync } from '../util/safe-open.js';
+
+/** Largest keys file (or upstream key file) read: thousands of keys fit many times over; a sparse or endless file is refused unread. */
+export const SECRET_FILE_MAX_BYTES = 1024 * 1024;
 
 export const PLANS: readonly Plan[] = ['free', 'premium'];
 
-/** The text of `path`, refused unless it is a regular file that only its owner may read or write. */
+/** A UTF-8 byte order mark, which some editors put at the start of a file: not part of the first key. */
+function withoutBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+/**
+ * The text of `path`, refused unless it is a regular file within SECRET_FILE_MAX_BYTES that only
+ * its owner may read or write. Opened by the one rule (util/safe-open.ts): the mode is the
+ * descriptor's, so a FIFO or a file swapped in after a check is never read.
+ */
 export function readOwnerOnlyFile(path: string, flag: string): string {
-  let mode: number;
+  let opened;
   try {
-    const info = statSync(path);
-    if (!info.isFile()) throw new UsageError(`${flag} ${path} is not a regular file.`);
-    mode = info.mode;
+    opened = openRegularFileSync(path, { maxBytes: SECRET_FILE_MAX_BYTES });
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof RefusedFileError) throw new UsageError(`${flag} ${err.message}.`);
     throw new UsageError(`${flag} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
+  const { fd, stat } = opened;
+  try {
+    checkOwnerOnly(path, flag, stat.mode);
+    const bytes = Buffer.alloc(stat.size);
+    let done = 0;
+    for (let n = -1; n !== 0 && done < bytes.length; done += n) n = readSync(fd, bytes, done, bytes.length - done, done);
+    return withoutBom(bytes.subarray(0, done).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkOwnerOnly(path: string, flag: string, mode: number): void {
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     throw new UsageError(
       `${flag} ${path} may be read by others (mode ${(mode & 0o777).toString(8)}); it holds keys, so it must be readable by its owner only.`,
@@ -29,7 +53,6 @@ export function readOwnerOnlyFile(path: string, flag: string): string {
       },
     );
   }
-  return readFileSync(path, 'utf8');
 }
 
 /**
@@ -38,24 +61,26 @@ export function readOwnerOnlyFile(path: string, flag: string): string {
  */
 export function parseKeysFile(text: string, path: string): Record<string, Plan> {
   const keys: Record<string, Plan> = {};
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    const at = line.lastIndexOf(':');
-    const key = at === -1 ? '' : line.slice(0, at).trim();
-    const plan = at === -1 ? '' : line.slice(at + 1).trim();
-    if (key === '' || !(PLANS as readonly string[]).includes(plan)) {
-      throw new UsageError(`${path}:${i + 1}: expected KEY:PLAN with PLAN one of ${PLANS.join(', ')}.`);
-    }
-    keys[key] = plan as Plan;
-  });
+  withoutBom(text)
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      const line = raw.trim();
+      if (line === '' || line.startsWith('#')) return;
+      const at = line.lastIndexOf(':');
+      const key = at === -1 ? '' : line.slice(0, at).trim();
+      const plan = at === -1 ? '' : line.slice(at + 1).trim();
+      if (key === '' || !(PLANS as readonly string[]).includes(plan)) {
+        throw new UsageError(`${path}:${i + 1}: expected KEY:PLAN with PLAN one of ${PLANS.join(', ')}.`);
+      }
+      keys[key] = plan as Plan;
+    });
   if (Object.keys(keys).length === 0) throw new UsageError(`${path} holds no key: write one KEY:PLAN a line.`);
   return keys;
 }
 
 /** The first non-blank line of an upstream key file. */
 export function parseKeyFile(text: string, path: string): string {
-  const key = text
+  const key = withoutBom(text)
     .split(/\r?\n/)
     .map((l) => l.trim())
     .find((l) => l !== '' && !l.startsWith('#'));

@@ -15,6 +15,8 @@ import { Transport, type ResponseHeaders } from '../http/transport.js';
 import { bodyReadable } from '../http/body-readable.js';
 import { readWhole } from '../http/json-body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
+import { jsonDeadlineMs } from '../http/deadline.js';
+import { NetworkError } from '../errors.js';
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -28,6 +30,14 @@ export interface UpstreamOptions {
   allowInsecure?: boolean;
   /** Problems with the ledger (set aside, lock lost). */
   warn?: (message: string) => void;
+  /**
+   * The whole life of one JSON answer, first byte to last (the CLI's deadline idea, http/deadline.ts):
+   * undici's timeouts are idle ones, so an upstream dripping a byte just inside them would hold
+   * the proxy's clients, coalesced ones too, for as long as it likes. Default: jsonDeadlineMs(timeoutMs).
+   */
+  wholeAnswerMs?: number;
+  /** Aborted when the proxy stops for good: requests still running end at once. */
+  signal?: AbortSignal;
 }
 
 /** An upstream answer with its body as a stream; the caller consumes or destroys it. */
@@ -59,12 +69,16 @@ export class Upstream {
   private readonly transport: Transport;
   private readonly ledger: Ledger;
   private readonly keyHash: string;
+  private readonly wholeAnswerMs: number;
+  private readonly stopped: AbortSignal | undefined;
   private reserving: Promise<unknown> = Promise.resolve();
   /** This month's usage as the last reservation (or read) left it, for headers and /-/status. */
   private lastUsage: LedgerUsage | undefined;
 
   constructor(options: UpstreamOptions) {
     this.budget = options.budget;
+    this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.timeoutMs);
+    this.stopped = options.signal;
     this.keyHash = keyHash(options.apiKey);
     this.ledger = new Ledger(options.ledgerPath, options.warn ? { warn: options.warn } : {});
     this.transport = new Transport({
@@ -115,11 +129,23 @@ export class Upstream {
    * timeouts with the transport's NetworkError; a budget refusal with BudgetExceededError.
    */
   async fetchWhole(target: string, headers: Record<string, string>, cap = UPSTREAM_JSON_CAP): Promise<UpstreamBody> {
-    const res = await this.transport.dispatchStream(target, { headers });
+    const limit = AbortSignal.timeout(this.wholeAnswerMs);
+    const signal = this.stopped ? AbortSignal.any([limit, this.stopped]) : limit;
+    const overLimit = (): NetworkError =>
+      new NetworkError(`The upstream answer to ${this.redact(target)} took longer than the ${this.wholeAnswerMs} ms allowed for a whole answer.`, {
+        kind: 'timeout',
+      });
+    let res;
+    try {
+      res = await this.transport.dispatchStream(target, { headers, signal });
+    } catch (err) {
+      throw limit.aborted ? overLimit() : err;
+    }
     let read: { bytes: Buffer; truncated: boolean };
     try {
       read = await readWhole(res.body, cap);
     } catch (err) {
+      if (limit.aborted) throw overLimit();
       throw new IncompleteBodyError(`The upstream answer to ${target} ended early (${this.redact((err as Error).message)}).`);
     }
     if (read.truncated) throw new IncompleteBodyError(`The upstream answer to ${target} is larger than ${cap} bytes.`);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { ALICE, type ProxyFixture, startProxy } from './proxy-helpers.js';
+import { ALICE, type ProxyFixture, stopFixtures, startProxy } from './proxy-helpers.js';
 import { tempDir } from '../helpers/temp.js';
 
 const BIG = 'Push_Up';
@@ -31,10 +31,8 @@ afterAll(() => rmSync(catalogueDir, { recursive: true, force: true }));
 let f: ProxyFixture | undefined;
 let upstream: CatalogueServer | undefined;
 afterEach(async () => {
-  await f?.stop();
-  await upstream?.close();
-  f = undefined;
-  upstream = undefined;
+  await stopFixtures(f, upstream);
+  [f, upstream] = [undefined, undefined];
 });
 
 /** An upstream whose answer for `path` sends half the file, pauses `pauseMs`, then the rest (or drops the connection). */

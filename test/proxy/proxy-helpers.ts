@@ -63,3 +63,9 @@ export async function startProxy(
     },
   };
 }
+
+/** Stops what a test started, either possibly missing: the proxy first, then an upstream of the test's own. */
+export async function stopFixtures(f: ProxyFixture | undefined, upstream: CatalogueServer | undefined): Promise<void> {
+  await f?.stop();
+  await upstream?.close();
+}

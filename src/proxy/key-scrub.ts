@@ -1,0 +1,90 @@
+/**
+ * The upstream key taken out of an upstream answer before the proxy stores or serves it. A
+ * text redaction of the raw bytes is not enough for JSON: `\u0073andbox…` is the key once
+ * decoded, and a client (or plan-filter.ts re-serialising it for a free plan) sees it plainly.
+ * So a JSON body is decoded and every string in it — values and member names — redacted, then
+ * written again (only when something changed: an answer without the key keeps its exact bytes);
+ * every header value is redacted as text. `carriesKey` is the check made after, before storing.
+ */
+import type { UpstreamBody } from './upstream.js';
+
+type Redact = (text: string) => string;
+
+function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Redacts every string of a parsed JSON value in place; the value (a new one only for a bare
+ * string) and whether anything changed. An explicit stack: no recursion, whatever the nesting.
+ */
+function redactStrings(root: unknown, redact: Redact): { value: unknown; changed: boolean } {
+  if (typeof root === 'string') {
+    const value = redact(root);
+    return { value, changed: value !== root };
+  }
+  let changed = false;
+  const stack: Array<Record<string, unknown> | unknown[]> = isContainer(root) ? [root] : [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        if (typeof item === 'string') {
+          const clean = redact(item);
+          if (clean !== item) [node[i], changed] = [clean, true];
+        } else if (isContainer(item)) stack.push(item);
+      });
+      continue;
+    }
+    for (const name of Object.keys(node)) {
+      let item = node[name];
+      const cleanName = redact(name);
+      const cleanItem = typeof item === 'string' ? redact(item) : item;
+      if (isContainer(item)) stack.push(item);
+      if (cleanName === name && cleanItem === item) continue;
+      changed = true;
+      item = cleanItem;
+      if (cleanName !== name) delete node[name];
+      // defineProperty, not assignment: a member named `__proto__` stays a member, never a prototype.
+      Object.defineProperty(node, cleanName, { value: item, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return { value: root, changed };
+}
+
+/** The JSON value of `body`, or undefined when it is not JSON. */
+function parsed(body: Buffer): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(body.toString('utf8')) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a JSON or text body holds the key, decoded or as sent. */
+function bodyCarries(body: Buffer, redact: Redact): boolean {
+  const text = body.toString('utf8');
+  if (redact(text) !== text) return true;
+  const json = parsed(body);
+  return json !== undefined && redactStrings(json.value, redact).changed;
+}
+
+/** `res` with the key redacted from every header value and from its body (decoded first when JSON); `json` says whether the body is JSON. */
+export function scrubAnswer(res: UpstreamBody, redact: Redact): UpstreamBody & { json: boolean } {
+  const headers: UpstreamBody['headers'] = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    headers[name] = Array.isArray(value) ? value.map(redact) : value === undefined ? undefined : redact(value);
+  }
+  const json = parsed(res.body);
+  if (!json) return { status: res.status, headers, body: Buffer.from(redact(res.body.toString('utf8'))), json: false };
+  const { value, changed } = redactStrings(json.value, redact);
+  return { status: res.status, headers, body: changed ? Buffer.from(JSON.stringify(value)) : res.body, json: true };
+}
+
+/** Whether the key is still anywhere in `res` (headers, body as sent, body decoded). */
+export function carriesKey(res: UpstreamBody, redact: Redact): boolean {
+  for (const value of Object.values(res.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) if (redact(one) !== one) return true;
+  }
+  return bodyCarries(res.body, redact);
+}
