@@ -140,6 +140,8 @@ export const TERMINAL_ROWS_FALLBACK = 24;
 export const CATALOGUE_FILE_MAX_BYTES = 512 * 1024 * 1024;
 /** The largest index of our own read back from the cache directory (a catalogue's record index, completion's). */
 export const LOCAL_INDEX_MAX_BYTES = 64 * 1024 * 1024;
+/** The request ledger (a count per connection and month): a file larger than this is not one of ours. */
+export const LEDGER_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * How long a download waits for another process that holds the same file's lock before it

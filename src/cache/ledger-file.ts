@@ -9,8 +9,10 @@
  * request it counts is sent: a crash right after cannot forget a request that went out. Without
  * a budget the count is a help, and a sync per batch is not worth its milliseconds.
  */
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { LEDGER_FILE_MAX_BYTES } from '../defaults.js';
+import { RefusedFileError, readRegularFile } from '../util/safe-open.js';
 import { type LedgerData, emptyLedger, parseLedger } from './ledger-data.js';
 
 export type LedgerRead =
@@ -25,12 +27,17 @@ export function previousPath(path: string): string {
   return `${path}.prev`;
 }
 
-/** The parsed ledger at `path`: undefined when absent; 'corrupt' when not a ledger. Other read errors throw. */
+/**
+ * The parsed ledger at `path`: undefined when absent; 'corrupt' when not a ledger, which includes
+ * a FIFO, a device or an oversized file in its place (opened by the one rule, util/safe-open.ts,
+ * so such a file never hangs a command: it is handled as a corrupt ledger is). Other read errors throw.
+ */
 async function parseFile(path: string): Promise<LedgerData | 'corrupt' | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, { maxBytes: LEDGER_FILE_MAX_BYTES })).toString('utf8');
   } catch (err) {
+    if (err instanceof RefusedFileError) return 'corrupt';
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
