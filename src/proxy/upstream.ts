@@ -28,6 +28,10 @@ export interface UpstreamOptions {
   allowInsecure?: boolean;
   /** Problems with the ledger (set aside, lock lost). */
   warn?: (message: string) => void;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the CLI's environment); none: direct. */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
+  /** --verbose lines of the transport (the proxy in use). */
+  log?: (line: string) => void;
 }
 
 /** An upstream answer with its body as a stream; the caller consumes or destroys it. */
@@ -74,6 +78,8 @@ export class Upstream {
       retries: 0,
       ...(options.allowInsecure ? { allowInsecure: true } : {}),
       beforeRequest: (url) => this.reserve(url),
+      ...(options.proxyEnv ? { proxyEnv: options.proxyEnv } : {}),
+      ...(options.log ? { log: options.log } : {}),
     });
     this.origin = this.transport.baseUrl.origin;
   }
