@@ -6,12 +6,15 @@
  */
 import { type IncomingMessage, createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { proxyFor } from '../../src/http/proxy-env.js';
 import { UsageError } from '../../src/errors.js';
 import { closeAll, json, serve, transport } from './local-server.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { startServer, FREE_KEY } from '../helpers/server.js';
+import { Upstream } from '../../src/proxy/upstream.js';
+import { tempDirsPerTest } from '../helpers/temp.js';
 
 interface ForwardProxy {
   url: string;
@@ -57,6 +60,7 @@ async function startForwardProxy(rewrite: Record<string, string> = {}): Promise<
   };
 }
 
+const tempDir = tempDirsPerTest('exercises-proxy-env-');
 const proxies: ForwardProxy[] = [];
 async function forwardProxy(rewrite?: Record<string, string>): Promise<ForwardProxy> {
   const p = await startForwardProxy(rewrite);
@@ -210,6 +214,30 @@ describe('requests through a forward proxy', () => {
       expect(r.stderr).not.toContain('pw@');
     } finally {
       await server.close();
+    }
+  });
+
+  it('serve --upstream: its requests to the service go through the proxy too, the key inside the tunnel', async () => {
+    const service = await serve((req, res) => json(res, 200, { key: req.headers['x-api-key'] ?? null }));
+    const proxy = await forwardProxy();
+    const lines: string[] = [];
+    const upstream = new Upstream({
+      baseUrl: service.url,
+      apiKey: KEY,
+      timeoutMs: 2000,
+      ledgerPath: join(tempDir(), 'ledger.json'),
+      budget: null,
+      proxyEnv: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com' },
+      log: (l) => lines.push(l),
+    });
+    try {
+      const answer = await upstream.fetchWhole('/exercises', {});
+      expect(JSON.parse(answer.body.toString())).toEqual({ key: KEY });
+      expect(proxy.connects.map((c) => c.target)).toEqual([`127.0.0.1:${service.port}`]);
+      expect(JSON.stringify(proxy.connects)).not.toContain(KEY);
+      expect(lines.join('\n')).toContain(`through ${proxy.url}/ (HTTP_PROXY)`);
+    } finally {
+      await upstream.close();
     }
   });
 
