@@ -12,6 +12,7 @@ import { proxyFor } from '../../src/http/proxy-env.js';
 import { UsageError } from '../../src/errors.js';
 import { closeAll, json, serve, transport } from './local-server.js';
 import { runInProcess } from '../helpers/test-context.js';
+import { runCli } from '../helpers/run-cli.js';
 import { startServer, FREE_KEY } from '../helpers/server.js';
 import { Upstream } from '../../src/proxy/upstream.js';
 import { tempDirsPerTest } from '../helpers/temp.js';
@@ -212,6 +213,22 @@ describe('requests through a forward proxy', () => {
       expect(JSON.stringify(proxy.connects)).not.toContain(FREE_KEY);
       expect(r.stderr).toContain(`through http://***@127.0.0.1:${proxy.port}/ (HTTP_PROXY)`);
       expect(r.stderr).not.toContain('pw@');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the built CLI (its trimmed undici bundle) goes through the proxy too', async () => {
+    const server = await startServer();
+    try {
+      const proxy = await forwardProxy();
+      const r = await runCli(['--no-cache', 'show', 'Push_Up', '--format', 'json'], {
+        env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: FREE_KEY, HTTP_PROXY: proxy.url },
+        timeoutMs: 20_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Push_Up');
+      expect(proxy.connects.map((c) => c.target)).toEqual([new URL(server.url).host]);
     } finally {
       await server.close();
     }
