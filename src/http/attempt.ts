@@ -25,7 +25,7 @@ import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing, Progress } from './exchange.js';
 import { type CliError, InterruptedError } from '../errors.js';
 import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
-import { deadlineError, networkError } from './network-errors.js';
+import { type ProxyUsed, deadlineError, networkError } from './network-errors.js';
 import { dispatchBody } from './dispatch-body.js';
 import { loopbackLookup } from './loopback-lookup.js';
 import { loadUndici } from '../vendor/undici.js';
@@ -147,8 +147,8 @@ export interface AttemptOptions {
   dispatcher?: Dispatcher | undefined;
   /** Keeps the key out of the messages. */
   redact: (text: string) => string;
-  /** The forward proxy (its URL) for requests to an origin, or undefined to go direct; unused with `dispatcher`. */
-  proxyFor?: ((url: URL) => string | undefined) | undefined;
+  /** The forward proxy for requests to an origin (proxy-env.ts), or undefined to go direct; unused with `dispatcher`. */
+  proxyFor?: ((url: URL) => (ProxyUsed & { url: string }) | undefined) | undefined;
 }
 
 function aborted(signals: readonly AbortSignal[]): boolean {
@@ -166,9 +166,13 @@ export class Attempts {
 
   constructor(private readonly options: AttemptOptions) {}
 
+  private proxyOf(url: URL): (ProxyUsed & { url: string }) | undefined {
+    return this.options.dispatcher ? undefined : this.options.proxyFor?.(url);
+  }
+
   /** The dispatcher a request to `url` goes through: the given one, a proxy's agent, or the direct one. */
   private dispatcherFor(url: URL): Dispatcher | Promise<Dispatcher> {
-    const proxy = this.options.dispatcher ? undefined : this.options.proxyFor?.(url);
+    const proxy = this.proxyOf(url)?.url;
     if (proxy === undefined) return this.ready ?? this.dispatcher();
     let agent = this.proxied.get(proxy);
     if (!agent) {
@@ -196,7 +200,7 @@ export class Attempts {
   /** A failure of an attempt as the project's error: an abort by any of `signals` is an interruption. */
   failure(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
     if (aborted(signals)) return new InterruptedError();
-    return networkError(err, url, this.options.timeoutMs, this.options.redact);
+    return networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
   }
 
   readonly send: Exchange = async (request: Outgoing) => {

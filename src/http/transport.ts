@@ -95,7 +95,7 @@ export class Transport {
       timeoutMs: options.timeoutMs,
       dispatcher: options.dispatcher,
       redact,
-      proxyFor: (url) => this.proxies.get(url.origin)?.url,
+      proxyFor: (url) => this.proxies.get(url.origin),
     });
     this.media = counting(this.network.send, options);
     const command = options.commandDeadline;

@@ -196,7 +196,10 @@ describe('requests through a forward proxy', () => {
     const proxy = await forwardProxy();
     await proxy.close();
     const t = transport({ baseUrl: service.url, retries: 0, proxyEnv: { HTTP_PROXY: proxy.url } });
-    await expect(t.getJson('/exercises')).rejects.toMatchObject({ exitCode: 6 });
+    await expect(t.getJson('/exercises')).rejects.toMatchObject({
+      exitCode: 6,
+      hint: `The request went through the proxy ${proxy.url}/ (HTTP_PROXY): check that proxy, or list 127.0.0.1 in NO_PROXY to go direct.`,
+    });
     expect(service.seen).toHaveLength(0);
   });
 
