@@ -148,7 +148,7 @@ async function makeClient(
       signal: ctx.signal,
       ...(counter ? { beforeRequest: counter.beforeRequest, afterResponse: counter.afterResponse } : {}),
       ...(log ? { log } : {}),
-      ...(dispatcher ? { dispatcher } : {}),
+      ...(dispatcher ? { dispatcher } : { proxyEnv: ctx.env }),
     });
     ctx.onExit(() => made.close());
     if (counter) ctx.onExit(() => counter.flush());

@@ -79,6 +79,8 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
         budget: settings.budget,
         allowInsecure: ctx.globals.allowInsecure,
         warn: line,
+        proxyEnv: ctx.env,
+        ...(ctx.globals.verbose ? { log: line } : {}),
       },
       cacheDir: httpCacheDir(root),
       dir: options.dir ?? join(root, 'media'),

@@ -23,6 +23,12 @@ function settingVariables(): EnvironmentVariable[] {
 export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   ...settingVariables(),
   { name: 'EXERCISES_UPSTREAM_KEY', meaning: 'serve --upstream: the key sent to the upstream service (over --upstream-key-file and the stored key)' },
+  { name: 'HTTPS_PROXY', meaning: 'forward proxy for https:// requests, as curl reads it (https_proxy over it; credentials in its URL are masked in -v)' },
+  { name: 'HTTP_PROXY', meaning: 'forward proxy for http:// requests (http_proxy over it)' },
+  {
+    name: 'NO_PROXY',
+    meaning: 'hosts reached directly, comma-separated: a name covers the names under it, host:port, an IP, or * for all (no_proxy over it)',
+  },
   { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
   { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },
   { name: 'NO_COLOR', meaning: 'no colour when set to anything but the empty string' },

@@ -25,7 +25,7 @@ import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing, Progress } from './exchange.js';
 import { type CliError, InterruptedError } from '../errors.js';
 import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
-import { deadlineError, networkError } from './network-errors.js';
+import { type ProxyUsed, deadlineError, networkError } from './network-errors.js';
 import { dispatchBody } from './dispatch-body.js';
 import { loopbackLookup } from './loopback-lookup.js';
 import { loadUndici } from '../vendor/undici.js';
@@ -122,6 +122,24 @@ async function createAgent(timeoutMs: number): Promise<Dispatcher> {
   }).compose(countBodyBytes);
 }
 
+/**
+ * The same through a forward proxy (proxy-env.ts chose it): undici tunnels every request with
+ * CONNECT, so the proxy sees the target's host and port and nothing of the request, and the
+ * target's name is resolved by the proxy, not here. The only Proxy-Authorization is the one
+ * undici makes from credentials in the proxy's own URL: the API key is a request header, inside
+ * the tunnel.
+ */
+async function createProxyAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatcher> {
+  const { ProxyAgent } = await loadUndici();
+  return new ProxyAgent({
+    uri: proxyUrl,
+    proxyTls: { timeout: timeoutMs, lookup: loopbackLookup },
+    requestTls: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  }).compose(countBodyBytes);
+}
+
 export interface AttemptOptions {
   /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it. */
   timeoutMs: number;
@@ -129,6 +147,8 @@ export interface AttemptOptions {
   dispatcher?: Dispatcher | undefined;
   /** Keeps the key out of the messages. */
   redact: (text: string) => string;
+  /** The forward proxy for requests to an origin (proxy-env.ts), or undefined to go direct; unused with `dispatcher`. */
+  proxyFor?: ((url: URL) => (ProxyUsed & { url: string }) | undefined) | undefined;
 }
 
 function aborted(signals: readonly AbortSignal[]): boolean {
@@ -141,8 +161,26 @@ export class Attempts {
   private agent: Promise<Dispatcher> | undefined;
   /** The same, once made (no await per request then). */
   private ready: Dispatcher | undefined;
+  /** One agent per forward proxy in use, by the proxy's URL. */
+  private proxied = new Map<string, Promise<Dispatcher>>();
 
   constructor(private readonly options: AttemptOptions) {}
+
+  private proxyOf(url: URL): (ProxyUsed & { url: string }) | undefined {
+    return this.options.dispatcher ? undefined : this.options.proxyFor?.(url);
+  }
+
+  /** The dispatcher a request to `url` goes through: the given one, a proxy's agent, or the direct one. */
+  private dispatcherFor(url: URL): Dispatcher | Promise<Dispatcher> {
+    const proxy = this.proxyOf(url)?.url;
+    if (proxy === undefined) return this.ready ?? this.dispatcher();
+    let agent = this.proxied.get(proxy);
+    if (!agent) {
+      agent = createProxyAgent(this.options.timeoutMs, proxy);
+      this.proxied.set(proxy, agent);
+    }
+    return agent;
+  }
 
   private dispatcher(): Promise<Dispatcher> {
     const given = this.options.dispatcher;
@@ -162,12 +200,13 @@ export class Attempts {
   /** A failure of an attempt as the project's error: an abort by any of `signals` is an interruption. */
   failure(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
     if (aborted(signals)) return new InterruptedError();
-    return networkError(err, url, this.options.timeoutMs, this.options.redact);
+    return networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
   }
 
   readonly send: Exchange = async (request: Outgoing) => {
     const { url, signals, command, progress } = request;
-    const agent = this.ready ?? (await this.dispatcher());
+    const chosen = this.dispatcherFor(url);
+    const agent = chosen instanceof Promise ? await chosen : chosen;
     // Loading undici (and the layers above: the ledger) may have outlasted a Ctrl-C or the caller's abort.
     if (aborted(signals)) throw new InterruptedError();
 
@@ -217,10 +256,11 @@ export class Attempts {
   };
 
   async close(): Promise<void> {
-    const agent = this.agent;
+    const agents = [this.agent, ...this.proxied.values()];
     this.agent = undefined;
     this.ready = undefined;
-    if (agent) await (await agent).destroy();
+    this.proxied = new Map();
+    await Promise.all(agents.map(async (agent) => agent && (await agent).destroy()));
   }
 }
 

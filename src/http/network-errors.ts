@@ -14,15 +14,24 @@ function errorCode(err: unknown): string {
   return typeof cause?.code === 'string' ? cause.code : '';
 }
 
+/** The forward proxy a failed request went through, as proxy-env.ts names it (credentials masked). */
+export interface ProxyUsed {
+  shown: string;
+  variable: string;
+}
+
 /**
  * `redactText` keeps the key out of whatever text is quoted (a URL, a library's message).
- * `timeoutMs` is the idle timeout in force, for the message.
+ * `timeoutMs` is the idle timeout in force, for the message. `proxy`: the request went through
+ * one, and the failure may be the proxy's (a refused connection to it looks the same): the hint says so.
  */
-export function networkError(err: unknown, url: URL, timeoutMs: number, redactText: (text: string) => string): CliError {
+export function networkError(err: unknown, url: URL, timeoutMs: number, redactText: (text: string) => string, proxy?: ProxyUsed): CliError {
   if (err instanceof CliError) return err;
   const code = errorCode(err);
   const host = url.host;
-  const hint = 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
+  const hint = proxy
+    ? `The request went through the proxy ${proxy.shown} (${proxy.variable}): check that proxy, or list ${url.hostname} in NO_PROXY to go direct.`
+    : 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
   const details = { url: redactText(url.href), code: code || undefined };
   const make = (message: string, kind: 'network' | 'timeout'): NetworkError => new NetworkError(message, { kind, hint, details, cause: err });
   switch (code) {

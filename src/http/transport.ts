@@ -23,6 +23,7 @@ import { nowMs } from './deadline.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
+import { type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';
 
 export { headerValue } from './exchange.js';
 export type { DispatchResponse, ResponseHeaders } from './exchange.js';
@@ -59,6 +60,11 @@ export interface TransportOptions {
    * httpmock: every rule above still applies, and nothing leaves the process. Its owner closes it.
    */
   dispatcher?: Dispatcher;
+  /**
+   * The environment the proxy variables are read from (proxy-env.ts: HTTPS_PROXY, HTTP_PROXY,
+   * NO_PROXY, by curl's rules); none: every request goes direct. Unused with `dispatcher`.
+   */
+  proxyEnv?: ProxyEnvironment;
 }
 
 /** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `conditional`). */
@@ -76,6 +82,8 @@ export class Transport {
   private readonly redactKey: (text: string) => string;
   /** Origins the URL policy has let through (it depends on nothing else), so it is judged once per origin. */
   private readonly allowedOrigins = new Set<string>();
+  /** The proxy for each origin asked so far (undefined: direct), chosen once per origin. */
+  private readonly proxies = new Map<string, ProxyChoice | undefined>();
 
   constructor(options: TransportOptions) {
     this.options = options;
@@ -83,7 +91,12 @@ export class Transport {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.assertAllowed(this.baseUrl);
 
-    this.network = new Attempts({ timeoutMs: options.timeoutMs, dispatcher: options.dispatcher, redact });
+    this.network = new Attempts({
+      timeoutMs: options.timeoutMs,
+      dispatcher: options.dispatcher,
+      redact,
+      proxyFor: (url) => this.proxies.get(url.origin),
+    });
     this.media = counting(this.network.send, options);
     const command = options.commandDeadline;
     const bounded = command ? underDeadline(this.media, command) : this.media;
@@ -125,9 +138,22 @@ export class Transport {
     return own ? [own, extra] : [extra];
   }
 
-  /** The URL policy, then the signals: a request already cancelled is neither counted nor sent. */
+  /**
+   * The forward proxy for `url`'s origin, chosen on its first request: a malformed proxy variable
+   * stops it before it is counted, and --verbose names the proxy (credentials masked) once.
+   */
+  private chooseProxy(url: URL): void {
+    const env = this.options.proxyEnv;
+    if (!env || this.options.dispatcher || this.proxies.has(url.origin)) return;
+    const choice = proxyFor(env, url);
+    this.proxies.set(url.origin, choice);
+    if (choice) this.log(`proxy: ${url.origin} through ${choice.shown} (${choice.variable})`);
+  }
+
+  /** The URL policy, the proxy, then the signals: a request already cancelled is neither counted nor sent. */
   private admit(url: URL, signals: readonly AbortSignal[]): void {
     this.assertAllowed(url);
+    this.chooseProxy(url);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
   }
 

@@ -38,6 +38,10 @@ export interface UpstreamOptions {
   wholeAnswerMs?: number;
   /** Aborted when the proxy stops for good: requests still running end at once. */
   signal?: AbortSignal;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the CLI's environment); none: direct. */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
+  /** --verbose lines of the transport (the proxy in use). */
+  log?: (line: string) => void;
 }
 
 /** An upstream answer with its body as a stream; the caller consumes or destroys it. */
@@ -88,6 +92,8 @@ export class Upstream {
       retries: 0,
       ...(options.allowInsecure ? { allowInsecure: true } : {}),
       beforeRequest: (url) => this.reserve(url),
+      ...(options.proxyEnv ? { proxyEnv: options.proxyEnv } : {}),
+      ...(options.log ? { log: options.log } : {}),
     });
     this.origin = this.transport.baseUrl.origin;
   }

@@ -1,0 +1,135 @@
+/**
+ * Which forward proxy a request goes through, from the environment, by curl's rules (as npm,
+ * gh and aria2c read the same variables). undici's ProxyAgent does the proxying (attempt.ts);
+ * the choice is made here rather than by undici's EnvHttpProxyAgent because that one reads
+ * process.env (the CLI reads its context's environment, so tests and `serve` can set their own)
+ * and differs from curl where users notice:
+ *
+ * - an https:// URL uses only `https_proxy`/`HTTPS_PROXY`; undici falls back to HTTP_PROXY.
+ * - `no_proxy` entries: `*` alone means no proxy for any host; a leading `.` or `*.` is dropped;
+ *   a name matches itself and every name under it (`example.com` covers `api.example.com`, not
+ *   `badexample.com`); `host:port` only that port; an IP literal (IPv6 with or without
+ *   brackets) only that address. Entries are separated by commas or white space.
+ * - the lower-case spelling of each variable wins over the upper-case one, as in curl.
+ *
+ * Values only, no I/O: undici is not loaded here, so nothing changes when no variable is set.
+ */
+import { UsageError } from '../errors.js';
+import { REDACTED } from '../util/redact.js';
+
+/** The variables read, lower-case spelling first (it wins, as in curl). */
+export const PROXY_VARIABLES = {
+  https: ['https_proxy', 'HTTPS_PROXY'],
+  http: ['http_proxy', 'HTTP_PROXY'],
+  noProxy: ['no_proxy', 'NO_PROXY'],
+} as const;
+
+export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
+
+/** The proxy chosen for a URL: where to connect, and how to name it to a person. */
+export interface ProxyChoice {
+  /** The proxy's URL with its credentials, for undici. */
+  url: string;
+  /** The same with any credentials masked, for --verbose and messages. */
+  shown: string;
+  /** The variable it came from. */
+  variable: string;
+}
+
+interface NoProxyEntry {
+  host: string;
+  /** 0: any port. */
+  port: number;
+}
+
+function firstSet(env: ProxyEnvironment, names: readonly string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+/** A proxy URL as curl reads one: no scheme means http://; only http and https proxies exist here. */
+function parseProxyUrl(value: string, variable: string): URL {
+  const text = value.includes('://') ? value : `http://${value}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${variable}: not a proxy URL: ${maskedText(value)}.`, { hint: 'For example http://proxy.example.com:3128.' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${variable}: ${url.protocol.slice(0, -1)} proxies are not supported, only http:// and https:// ones.`);
+  }
+  return url;
+}
+
+/** A proxy URL for a person: user name and password replaced. */
+export function maskProxyUrl(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const shown = new URL(url.href);
+  shown.username = REDACTED;
+  shown.password = '';
+  return shown.href;
+}
+
+/** A value that did not parse as a URL may still hold credentials: mask anything before an `@`. */
+function maskedText(value: string): string {
+  return value.replace(/^([^@]*:\/\/)?[^@/]*@/, (_all, scheme: string | undefined) => `${scheme ?? ''}${REDACTED}@`);
+}
+
+/** Brackets off an IPv6 literal, lower case, no trailing dot: the form hosts are compared in. */
+function normalHost(host: string): string {
+  return host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+}
+
+function parseNoProxy(value: string): NoProxyEntry[] {
+  return value
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      // host:port, [v6]:port; a bare IPv6 address has more than one colon and no port.
+      const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+      const host = withPort ? withPort[1]! : entry;
+      return { host: normalHost(host.replace(/^\*?\./, '')), port: withPort ? Number(withPort[2]) : 0 };
+    });
+}
+
+function defaultPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+}
+
+function isIpLiteral(host: string): boolean {
+  return host.includes(':') || /^\d+(\.\d+){3}$/.test(host);
+}
+
+/** True when `no_proxy` says `url` goes direct. */
+function bypasses(entries: readonly NoProxyEntry[], url: URL): boolean {
+  const host = normalHost(url.hostname);
+  const port = defaultPort(url);
+  return entries.some((entry) => {
+    if (entry.host === '*') return true;
+    if (entry.port !== 0 && entry.port !== port) return false;
+    if (host === entry.host) return true;
+    // An address matches only itself; a name also every name under it.
+    return !isIpLiteral(host) && host.endsWith(`.${entry.host}`);
+  });
+}
+
+/**
+ * The proxy for requests to `url` under `env`, or undefined to go direct. A malformed proxy
+ * variable is a UsageError (exit 2), raised when a request would use it.
+ */
+export function proxyFor(env: ProxyEnvironment, url: URL): ProxyChoice | undefined {
+  const names = url.protocol === 'https:' ? PROXY_VARIABLES.https : PROXY_VARIABLES.http;
+  const set = firstSet(env, names);
+  if (!set) return undefined;
+  const noProxy = firstSet(env, PROXY_VARIABLES.noProxy);
+  if (noProxy && bypasses(parseNoProxy(noProxy.value), url)) return undefined;
+  const proxy = parseProxyUrl(set.value, set.name);
+  return { url: proxy.href, shown: maskProxyUrl(proxy), variable: set.name };
+}
