@@ -41,9 +41,10 @@ export function saysHowFresh(headers: HeaderBag): boolean {
 
 /**
  * The response headers an entry keeps: what freshness, validation and the answer's language
- * depend on. Date and Age describe one response only: a 304 brings its own.
+ * depend on, and its Content-Type, which the team proxy answers with (the policy's response
+ * headers are made from these alone). Date and Age describe one response only: a 304 brings its own.
  */
-const KEPT_HEADERS = ['cache-control', 'expires', 'pragma', 'etag', 'last-modified', 'vary', 'content-language'];
+const KEPT_HEADERS = ['cache-control', 'expires', 'pragma', 'etag', 'last-modified', 'vary', 'content-language', 'content-type'];
 
 /** The kept headers as http-cache-semantics takes them: one string per name. */
 function keptHeaders(headers: HeaderBag | undefined): Record<string, string> {
