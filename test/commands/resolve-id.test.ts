@@ -85,6 +85,13 @@ describe('with local records (--sandbox, --catalogue)', () => {
       const r = await runInProcess(['--sandbox', 'image', 'flat bench', 'start', '--dir', dir]);
       expect(r.code, r.stderr).toBe(0);
       expect(existsSync(join(dir, 'Barbell_Bench_Press', 'start.png'))).toBe(true);
+      // An id in another case, too (show sends such a text as typed; image and video resolve it first).
+      const cased = await runInProcess(['--sandbox', 'image', 'push_up', 'start', '--dir', dir]);
+      expect(cased.code, cased.stderr).toBe(0);
+      expect(existsSync(join(dir, 'Push_Up', 'start.png'))).toBe(true);
+      const video = await runInProcess(['--sandbox', 'video', 'PUSH_UP', '--dir', dir]);
+      expect(video.code, video.stderr).toBe(0);
+      expect(existsSync(join(dir, 'Push_Up'))).toBe(true);
       const several = await runInProcess(['--sandbox', 'video', 'bench press', '--dir', dir]);
       expect(several.code).toBe(4);
       expect(several.stderr).toContain('is part of the names of 3 exercises');

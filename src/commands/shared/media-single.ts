@@ -29,7 +29,7 @@ import type { CellBox } from '../../output/images/fit.js';
 import { PLURAL, findJobs } from './media-single-jobs.js';
 import { saveOne, saveToDir } from './media-single-save.js';
 import { viewImages } from './view-images.js';
-import { ambiguousError, resolveGiven } from './resolve-id.js';
+import { ambiguousError, recordsAreLocal, resolveLocally, tellResolution } from './resolve-id.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
@@ -98,7 +98,10 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   const { kind } = options;
   const given = options.idOrName ?? (await pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
   // `image push_up`, `image "Flat Bench"`: the id, found locally before any request (resolve-id.ts).
-  const resolution = await resolveGiven(ctx, given);
+  // Unlike `show`, which sends a text without a space as typed to keep a cache hit fast, media
+  // commands are no start-up path: an id in another case is resolved up front too.
+  const resolution = await resolveLocally(ctx, given, { partial: await recordsAreLocal(ctx) });
+  tellResolution(ctx, resolution);
   if (resolution.kind === 'several') throw ambiguousError(given, resolution.matches);
   const idOrName = resolution.kind === 'id' ? resolution.id : given;
   // What -o names is judged before any request: a directory or a socket is a usage error.
