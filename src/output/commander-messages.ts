@@ -44,14 +44,8 @@ const REWRITES: Readonly<Record<string, readonly [RegExp, Rewrite]>> = {
     (m) => `${flagOf(m[1]!)} needs a value: ${m[1]!.replace(/^.*?(--?\S+ )/, '$1')}.`,
   ],
   'commander.missingMandatoryOptionValue': [/^error: required option '([^']*)' not specified/, (m, command) => `${command} needs ${m[1]!}.`],
-  'commander.unknownOption': [
-    /^error: unknown option '([^']*)'/,
-    (m, command, message) => `${command} has no ${m[1]!} flag.${didYouMean(message)}`,
-  ],
-  'commander.unknownCommand': [
-    /^error: unknown command '([^']*)'/,
-    (m, _command, message) => `There is no command called "${m[1]!}".${didYouMean(message)}`,
-  ],
+  'commander.unknownOption': [/^error: unknown option '([^']*)'/, (m, command, message) => `${command} has no ${m[1]!} flag.${didYouMean(message)}`],
+  'commander.unknownCommand': [/^error: unknown command '([^']*)'/, (m, _command, message) => `There is no command called "${m[1]!}".${didYouMean(message)}`],
   'commander.missingArgument': [/^error: missing required argument '([^']*)'/, (m, command) => `${command} needs its <${m[1]!}> argument.`],
   'commander.excessArguments': [
     /^error: too many arguments[^.]*\. Expected (\d+) arguments? but got (\d+)\./,

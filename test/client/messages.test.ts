@@ -75,9 +75,9 @@ describe("commander's errors in our words", () => {
 
 describe('commander texts no command of ours meets today', () => {
   it('a required flag and an unknown text are said too', () => {
-    expect(commanderMessage({ code: 'commander.missingMandatoryOptionValue', message: "error: required option '--dir <dir>' not specified" }, 'exercises x')).toBe(
-      'exercises x needs --dir <dir>.',
-    );
+    expect(
+      commanderMessage({ code: 'commander.missingMandatoryOptionValue', message: "error: required option '--dir <dir>' not specified" }, 'exercises x'),
+    ).toBe('exercises x needs --dir <dir>.');
     // A template a later commander may change is left to the generic tidying (undefined here).
     expect(commanderMessage({ code: 'commander.unknownOption', message: 'error: something new' }, 'exercises')).toBeUndefined();
   });
