@@ -216,7 +216,7 @@ export async function runCli(given: readonly string[], ctx: Context, seams: RunC
     if (err instanceof CommanderError) {
       // Help and version are displayed by commander and are successes; anything else is a usage error.
       if (err.exitCode === 0) return ExitCode.OK;
-      return reportError(commanderUsageError(err.message, commandPath(failed)), errorContext());
+      return reportError(commanderUsageError(err, commandPath(failed)), errorContext());
     }
     return reportError(err, errorContext());
   } finally {

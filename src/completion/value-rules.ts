@@ -5,28 +5,8 @@
  * as long as it follows the same naming.
  */
 import { ENUM_FILTERS, ENUMS, type EnumName } from '../catalogue/enums.js';
+import { friendlyEnumValue } from '../catalogue/enum-words.js';
 import type { ValueCompletion } from './data.js';
-
-/**
- * An enum value as people type it, which the CLI's friendly parsing (catalogue/enum-parse.ts)
- * accepts: lower case, words apart (`lower back`), single letters joined (`E_Z_CURL_BAR` →
- * `ez curl bar`).
- */
-export function friendlyEnumValue(value: string): string {
-  const words: string[] = [];
-  let letters = '';
-  for (const part of value.toLowerCase().split('_')) {
-    if (part.length === 1) {
-      letters += part;
-      continue;
-    }
-    if (letters) words.push(letters);
-    letters = '';
-    words.push(part);
-  }
-  if (letters) words.push(letters);
-  return words.join(' ');
-}
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -43,6 +23,7 @@ const ENUM_FLAGS: ReadonlyMap<string, EnumName> = new Map<string, EnumName>([
 ]);
 
 function enumValues(name: EnumName): ValueCompletion {
+  // The service's order (beginner before expert); the shell sorts the candidates if it likes.
   return { values: (ENUMS[name] as readonly string[]).map(friendlyEnumValue) };
 }
 

@@ -10,6 +10,7 @@ import { CliError, ExitCode, type ExitCodeValue, InterruptedError, PromptCancell
 import { cleanText, escapeUnsafe } from '../util/text.js';
 import { jsonText } from './json.js';
 import { noticeLines } from './wrap.js';
+import { type CommanderFailure, commanderMessage } from './commander-messages.js';
 
 type ErrorContext = Pick<Context, 'io' | 'env' | 'globals'>;
 
@@ -73,8 +74,11 @@ function noticeText(message: string, hint: string | undefined, ctx: Pick<Context
  * as a UsageError in the tool's style: one sentence, what the user typed shown escaped (an ESC
  * byte as `\x1b`, never raw), and a hint naming the help of the command that failed.
  */
-export function commanderUsageError(message: string, commandPath: string): UsageError {
-  const lines = message
+export function commanderUsageError(err: CommanderFailure, commandPath: string): UsageError {
+  const hint = `Run \`${commandPath} --help\` for usage.`;
+  const ours = commanderMessage(err, commandPath);
+  if (ours !== undefined) return new UsageError(escapeUnsafe(ours), { hint });
+  const lines = err.message
     .replace(/^error:\s*/i, '')
     .split('\n')
     .map((l) => l.trim())
@@ -82,7 +86,5 @@ export function commanderUsageError(message: string, commandPath: string): Usage
   const [first = 'Bad command line', ...rest] = lines;
   const suggestion = rest.map((l) => l.replace(/^\((.*)\)$/, '$1')).join(' ');
   const sentence = `${first[0]!.toUpperCase()}${first.slice(1)}${/[.?!]$/.test(first) ? '' : '.'}`;
-  return new UsageError(escapeUnsafe(suggestion ? `${sentence} ${suggestion}` : sentence), {
-    hint: `Run \`${commandPath} --help\` for usage.`,
-  });
+  return new UsageError(escapeUnsafe(suggestion ? `${sentence} ${suggestion}` : sentence), { hint });
 }

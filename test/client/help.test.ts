@@ -130,3 +130,22 @@ describe('help', () => {
     for (const { code } of EXIT_CODE_TABLE) expect(r.stdout).toMatch(new RegExp(`^ {2} *${code}  \\w`, 'm'));
   });
 });
+
+describe('enum lists in help', () => {
+  it('--primary-muscle lists the muscles as completion offers them, alphabetical, with everyday synonyms', async () => {
+    const r = await runInProcess(['query', '--help'], { columns: 1000 });
+    expect(r.code).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('  --primary-muscle'))!;
+    const list = /one of (.*) or ([a-z ]+) \(also everyday words such as ([^)]*)\)/.exec(line)!;
+    expect(list, line).not.toBeNull();
+    const muscles = [...list[1]!.split(', '), list[2]!];
+    expect(muscles).toEqual([...muscles].sort());
+    expect(muscles).toContain('lower back');
+    expect(muscles.slice(0, 3)).toEqual(['abdominals', 'abductors', 'adductors']);
+    expect(list[3]).toContain('abs');
+    expect(r.stdout).not.toMatch(/LOWER_BACK|ABDOMINALS/);
+    const equipment = r.stdout.split('\n').find((l) => l.startsWith('  --equipment'))!;
+    expect(equipment).toContain('ez curl bar');
+    expect(equipment).toContain('kb');
+  });
+});

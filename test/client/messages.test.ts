@@ -4,6 +4,7 @@ import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from './fixtures.js';
 import { reportError } from '../../src/output/errors.js';
+import { commanderMessage } from '../../src/output/commander-messages.js';
 import { NotFoundError } from '../../src/errors.js';
 import { testContext } from '../helpers/test-context.js';
 
@@ -51,5 +52,33 @@ describe('failures said once', () => {
     const bug = testContext({ globals: { verbose: true } });
     expect(reportError(new TypeError('boom'), bug.ctx)).toBe(1);
     expect(bug.stderr.text()).toMatch(/\n\s+at /);
+  });
+});
+
+describe("commander's errors in our words", () => {
+  it.each([
+    ['an invalid option value: our parser alone', ['query', '--limit', '50'], 'Error: --limit must be a whole number between 1 and 25, not "50".'],
+    ['a choice argument', ['completion', 'powershell'], 'Error: The shell must be bash, zsh or fish, not "powershell".'],
+    ['an option without its value', ['query', '--muscle'], 'Error: --muscle needs a value: --muscle <muscle>.'],
+    ['an unknown flag, with its did-you-mean', ['query', '--limt', '5'], 'Error: exercises query has no --limt flag. Did you mean --limit?'],
+    ['an unknown command, with its did-you-mean', ['querz'], 'Error: There is no command called "querz". Did you mean query?'],
+    ['too many arguments', ['ids', 'extra'], 'Error: exercises ids takes no arguments; got 1.'],
+    ['a missing argument', ['config', 'set', 'lang'], 'Error: exercises config set needs its <value> argument.'],
+  ])('%s', async (_kind, args, sentence) => {
+    const r = await runInProcess(args, { env: serverEnv(server) });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(sentence);
+    expect(r.stderr).not.toMatch(/Option '|Command-argument|Allowed choices|argument missing|Unknown option/);
+    expect(r.stderr).toMatch(/Run `exercises [a-z ]*--help` for usage\./);
+  });
+});
+
+describe('commander texts no command of ours meets today', () => {
+  it('a required flag and an unknown text are said too', () => {
+    expect(
+      commanderMessage({ code: 'commander.missingMandatoryOptionValue', message: "error: required option '--dir <dir>' not specified" }, 'exercises x'),
+    ).toBe('exercises x needs --dir <dir>.');
+    // A template a later commander may change is left to the generic tidying (undefined here).
+    expect(commanderMessage({ code: 'commander.unknownOption', message: 'error: something new' }, 'exercises')).toBeUndefined();
   });
 });

@@ -132,7 +132,7 @@ describe('runCli in-process', () => {
   it("writes commander's own errors to the context's stderr with exit 2", async () => {
     const r = await runInProcess(['--no-such-flag']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^Error: Unknown option '--no-such-flag'\.\nRun `exercises --help` for usage\.\n$/);
+    expect(r.stderr).toMatch(/^Error: exercises has no --no-such-flag flag\.\nRun `exercises --help` for usage\.\n$/);
     expect(r.stdout).toBe('');
   });
 });

@@ -84,7 +84,7 @@ describe('flags are checked before any request', () => {
     ['limit not a number', ['query', '--limit', 'ten'], /--limit/],
     ['after and before', ['ids', '--after', 'a', '--before', 'b'], /--after and --before/],
     ['bad searchlang', ['query', '--name', 'x', '--searchlang', 'no such'], /language tag/],
-    ['unknown flag', ['query', '--colour', 'red'], /Unknown option '--colour'/],
+    ['unknown flag', ['query', '--colour', 'red'], /exercises query has no --colour flag\./],
   ];
   for (const [title, args, message] of bad) {
     it(`${title} → exit 2`, async () => {

@@ -23,7 +23,7 @@ describe('exercises completion', () => {
     const unknown = await runCli(['completion', 'powershell']);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toMatch(/bash, zsh, fish/);
+    expect(unknown.stderr).toMatch(/The shell must be bash, zsh or fish, not "powershell"\./);
     const missing = await runCli(['completion']);
     expect(missing.code).toBe(2);
   });

@@ -5,8 +5,9 @@
  */
 import type { Command } from 'commander';
 import type { QueryFilterParams } from '../../api/client.js';
-import { ENUM_FILTERS, ENUMS } from '../../catalogue/enums.js';
+import { ENUM_FILTERS } from '../../catalogue/enums.js';
 import { parseEnumList } from '../../catalogue/enum-parse.js';
+import { enumHelpList } from '../../catalogue/enum-words.js';
 import { UsageError } from '../../errors.js';
 import { parseLangTag } from '../../config/values.js';
 import { collect } from './values.js';
@@ -27,10 +28,10 @@ export function addQueryFilterOptions(cmd: Command): Command {
     .option('--muscle <muscle>', 'primary muscle, e.g. chest or "lower back" (same as --primary-muscle; any case)', collect);
   for (const filter of ENUM_FILTERS) {
     const flag = `--${kebab(filter.param)}`;
-    const values = ENUMS[filter.enum];
+    const values = enumHelpList(filter.enum);
     const description = filter.array
-      ? `${filter.enum.toLowerCase()}: one or more of ${values.join(', ')} (repeat the flag or give a comma list)`
-      : `${filter.param === 'primaryMuscle' ? 'primary' : 'secondary'} muscle: one of ${values.join(', ')}`;
+      ? `${filter.enum.toLowerCase()}: one or more of ${values}; repeat the flag or give a comma list`
+      : `${filter.param === 'primaryMuscle' ? 'primary' : 'secondary'} muscle: one of ${values}`;
     cmd.option(`${flag} <${filter.array ? 'values' : 'muscle'}>`, description, collect);
   }
   return cmd.option('--searchlang <code>', 'language the --name/--alias text is written in (default: --lang)');
