@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { ENUMS, type EnumName, type EnumValue } from './enums.js';
 import { ENUM_SYNONYMS } from './enum-synonyms.js';
 import { closest, orList } from './suggest.js';
+import { enumHelpList, friendlyEnumValue } from './enum-words.js';
 
 /** Upper-case, with every run of spaces, hyphens, dots, slashes and underscores as one underscore. */
 function canonical(input: string): string {
@@ -66,15 +67,16 @@ export function parseEnumValue<N extends EnumName>(name: N, input: string, flag?
   if (meaning.length === 1) return meaning[0]!;
 
   const label = flag ? `${flag} value` : `${name} value`;
-  const hint = `Valid values: ${values.join(', ')} (any case; spaces or hyphens work for underscores).`;
+  // In words as people type them (enum-words.ts), as help and completion show them; the JSON details keep the service's spelling.
+  const hint = `Valid values: ${enumHelpList(name)}; any case.`;
   if (meaning.length > 1) {
-    throw new UsageError(`The ${label} "${input}" could mean ${orList(meaning)}; give one of them.`, {
+    throw new UsageError(`The ${label} "${input}" could mean ${orList(meaning.map(friendlyEnumValue))}; give one of them.`, {
       hint,
       details: { enum: name, value: input, valid: [...values], suggestions: [...meaning] },
     });
   }
   const suggestions = enumSuggestions(name, input);
-  throw new UsageError(`Unknown ${label} "${input}".${suggestions.length > 0 ? ` Did you mean ${orList(suggestions)}?` : ''}`, {
+  throw new UsageError(`Unknown ${label} "${input}".${suggestions.length > 0 ? ` Did you mean ${orList(suggestions.map(friendlyEnumValue))}?` : ''}`, {
     hint,
     details: { enum: name, value: input, valid: [...values], ...(suggestions.length > 0 ? { suggestion: suggestions[0], suggestions } : {}) },
   });

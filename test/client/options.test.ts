@@ -96,7 +96,7 @@ describe('options built by the actions', () => {
 describe('usage errors come from the action, before run()', () => {
   const refused: Array<[keyof CommandOptions, string[], RegExp]> = [
     ['show', ['show', ''], /cannot be empty/],
-    ['query', ['query', '--muscle', 'chesst'], /Did you mean CHEST/],
+    ['query', ['query', '--muscle', 'chesst'], /Did you mean chest/],
     ['ids', ['ids', '--after', 'a', '--before', 'b'], /--after and --before/],
     ['image', ['image', 'Plank', 'start', '-o', 'a.png', '--dir', 'd'], /-o and --dir cannot be used together/],
     ['download', ['download', 'Plank', '--all'], /not both/],

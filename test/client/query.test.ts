@@ -76,7 +76,7 @@ describe('query filters, checked against the catalogue', () => {
 
 describe('flags are checked before any request', () => {
   const bad: Array<[string, string[], RegExp]> = [
-    ['unknown enum value', ['query', '--muscle', 'chesst'], /Did you mean CHEST/],
+    ['unknown enum value', ['query', '--muscle', 'chesst'], /Did you mean chest/],
     ['second primary muscle', ['query', '--muscle', 'chest,biceps'], /one value/],
     ['--muscle with a different --primary-muscle', ['query', '--muscle', 'chest', '--primary-muscle', 'lats'], /one value/],
     ['limit 0', ['query', '--limit', '0'], /--limit/],

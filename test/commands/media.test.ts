@@ -103,6 +103,6 @@ describe('download run()', () => {
   });
 
   it('a bad enum filter is a usage error naming the valid values', async () => {
-    await expect(downloadOptions([], { images: true, concurrency: 1, level: ['expertt'] })).rejects.toThrow(/EXPERT/);
+    await expect(downloadOptions([], { images: true, concurrency: 1, level: ['expertt'] })).rejects.toThrow(/Did you mean expert\?/);
   });
 });

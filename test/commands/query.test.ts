@@ -84,7 +84,7 @@ describe('query run()', () => {
   });
 
   it('a bad enum value is a usage error (exit 2) naming the closest value, before any request', () => {
-    expect(() => options({ muscle: 'chestt' })).toThrow(/CHEST/);
+    expect(() => options({ muscle: 'chestt' })).toThrow(/Did you mean chest\?/);
     try {
       options({ muscle: 'chestt' });
     } catch (err) {

@@ -185,7 +185,7 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', () => {
       expect(lines[0]).toMatch(/^Error: Unknown --muscle value/);
       for (const line of outputLines(t.capture({ joined: true }))) expect(line.length).toBeLessThanOrEqual(WIDTH);
       // Every word of the hint is whole on its line.
-      expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('Valid values: ABDOMINALS, ADDUCTORS, BICEPS,');
+      expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('Valid values: abdominals, abductors, adductors, biceps,');
       expect(t.capture({ escapes: true })).toMatch(/\u001b\[31mError:/);
     });
     await inTerminal('exercises query --colour red', {}, async (t) => {

@@ -34,8 +34,8 @@ describe('parseEnumValue', () => {
       const e = err as UsageError;
       expect(e.exitCode).toBe(2);
       expect(e.message).toContain('--muscle');
-      expect(e.message).toContain('Did you mean CHEST?');
-      expect(e.hint).toContain('LOWER_BACK');
+      expect(e.message).toContain('Did you mean chest?');
+      expect(e.hint).toContain('lower back, middle back');
     }
   });
 

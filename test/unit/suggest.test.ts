@@ -1,6 +1,7 @@
 /** Suggestions: the synonyms table of the enums, the fuzzy matcher, near-miss ids, durations. */
 import { describe, expect, it } from 'vitest';
 import { enumMeaning, enumSuggestions, parseEnumValue } from '../../src/catalogue/enum-parse.js';
+import { friendlyEnumValue } from '../../src/catalogue/enum-words.js';
 import { ENUM_SYNONYMS } from '../../src/catalogue/enum-synonyms.js';
 import { ENUMS, type EnumName } from '../../src/catalogue/enums.js';
 import { closest, closestWords, editDistance, looseForm } from '../../src/catalogue/suggest.js';
@@ -46,13 +47,13 @@ describe('the words people use for enum values', () => {
 
   it('back names three muscles: the error offers them, never NECK', () => {
     const e = usageError(() => parseEnumValue('Muscle', 'back', '--muscle'));
-    expect(e.message).toBe('The --muscle value "back" could mean LOWER_BACK, MIDDLE_BACK or LATS; give one of them.');
+    expect(e.message).toBe('The --muscle value "back" could mean lower back, middle back or lats; give one of them.');
     expect(e.message).not.toContain('NECK');
     expect(e.exitCode).toBe(2);
   });
 
   it('a typo of a synonym suggests its value: abbs → ABDOMINALS, shoulderz → SHOULDERS, not LATS', () => {
-    expect(usageError(() => parseEnumValue('Muscle', 'abbs')).message).toContain('Did you mean ABDOMINALS?');
+    expect(usageError(() => parseEnumValue('Muscle', 'abbs')).message).toContain('Did you mean abdominals?');
     expect(enumSuggestions('Muscle', 'shouldr')).toEqual(['SHOULDERS']);
     expect(enumSuggestions('Muscle', 'bicpes')[0]).toBe('BICEPS');
     expect(enumSuggestions('Equipment', 'ez barr')[0]).toBe('E_Z_CURL_BAR');
@@ -180,7 +181,8 @@ describe('transpositions and near misses', () => {
     ['Mechanic', 'compuond', 'COMPOUND'],
   ] as const)('%s %j is refused with %s offered first', (name, input, value) => {
     const e = usageError(() => parseEnumValue(name, input, '--x'));
-    expect(e.message).toContain(`Did you mean ${value}`);
+    // Said as people type it; the JSON details keep the service's spelling.
+    expect(e.message).toContain(`Did you mean ${friendlyEnumValue(value)}`);
     expect((e.details as { suggestion?: string }).suggestion).toBe(value);
   });
 
@@ -192,6 +194,6 @@ describe('transpositions and near misses', () => {
   it('`query --muscle chets` says so on the command line, exit 2', async () => {
     const r = await runInProcess(['--sandbox', 'query', '--muscle', 'chets']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown --muscle value "chets". Did you mean CHEST?');
+    expect(r.stderr).toContain('Unknown --muscle value "chets". Did you mean chest?');
   });
 });
