@@ -18,10 +18,11 @@
  * a corrupt entry, never a hang. Files are 0600 and the directory 0700 (cache-dir.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JSON_SIZE_CAP } from '../defaults.js';
+import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
 
 /** Envelope and body together: the largest JSON answer the client accepts, and room for its envelope. */
 const ENTRY_MAX_BYTES = JSON_SIZE_CAP + 64 * 1024;
@@ -54,27 +55,20 @@ export function entryPath(dir: string, key: string): string {
   return join(dir, `${sha256(key)}${ENTRY_SUFFIX}`);
 }
 
-/** Opened without blocking (a FIFO would hang a plain open) and without following a symlink. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
-/** The whole file at `path` when it is a regular file within the bound; a string saying why not; undefined when absent. */
+/**
+ * The whole file at `path` when it is a regular file within the bound (util/safe-open.ts, links
+ * refused too); a string saying why not; undefined when absent.
+ */
 function readRegular(path: string): Buffer | string | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    return readRegularFileSync(path, { maxBytes: ENTRY_MAX_BYTES, noFollow: true });
   } catch (err) {
+    if (err instanceof RefusedFileError)
+      return err.reason === 'too large' ? `it has more bytes than an entry may (${ENTRY_MAX_BYTES})` : 'it is not a regular file';
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    if (code === 'ELOOP' || code === 'ENXIO') return 'it is not a regular file';
+    if (code === 'ENXIO') return 'it is not a regular file';
     throw err;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return 'it is not a regular file';
-    if (stat.size > ENTRY_MAX_BYTES) return `it has ${stat.size} bytes, more than an entry may`;
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

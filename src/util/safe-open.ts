@@ -20,10 +20,22 @@ import { type FileHandle, open } from 'node:fs/promises';
 
 /** Flags of every open here: read-only, never blocking on a FIFO, never becoming our controlling terminal. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Opens `path` by the rule; a link refused by O_NOFOLLOW (ELOOP) becomes the refusal it is. */
+function openFlags(options: SafeOpenOptions): number {
+  return options.noFollow ? OPEN_FLAGS | NO_FOLLOW : OPEN_FLAGS;
+}
+
+function linkRefusal(path: string, err: unknown): unknown {
+  return (err as NodeJS.ErrnoException).code === 'ELOOP' ? new RefusedFileError(path, 'not a regular file', 'is a symbolic link, not a regular file') : err;
+}
 
 export interface SafeOpenOptions {
   /** The size bound of the file's kind: a larger file is refused before a byte is read. */
   maxBytes: number;
+  /** Refuse a symbolic link too (O_NOFOLLOW), as 'not a regular file': for a store whose files only we write. */
+  noFollow?: boolean;
 }
 
 /** A file refused by the rule above: `path` is what the caller passed, `reason` says why in words. */
@@ -62,7 +74,12 @@ function kindOf(stat: Stats): string {
 
 /** An open descriptor of a regular file within the bound, and its Stats; the caller closes it. */
 export function openRegularFileSync(path: string, options: SafeOpenOptions): { fd: number; stat: Stats } {
-  const fd = openSync(path, OPEN_FLAGS);
+  let fd: number;
+  try {
+    fd = openSync(path, openFlags(options));
+  } catch (err) {
+    throw linkRefusal(path, err);
+  }
   try {
     const stat = fstatSync(fd);
     const refused = refusal(path, stat, options.maxBytes);
@@ -76,7 +93,9 @@ export function openRegularFileSync(path: string, options: SafeOpenOptions): { f
 
 /** An open FileHandle of a regular file within the bound, and its Stats; the caller closes it. */
 export async function openRegularFile(path: string, options: SafeOpenOptions): Promise<{ handle: FileHandle; stat: Stats }> {
-  const handle = await open(path, OPEN_FLAGS);
+  const handle = await open(path, openFlags(options)).catch((err: unknown) => {
+    throw linkRefusal(path, err);
+  });
   try {
     const stat = await handle.stat();
     const refused = refusal(path, stat, options.maxBytes);
