@@ -1,26 +1,88 @@
 /**
- * The service client: one typed method per endpoint of spec §4. Every answer is
- * schema-checked (unknown fields pass through untouched); nothing here prints. The cache in
- * front of each GET is src/cache/cached-api-get.ts's; path segments are paths.ts's, media URLs
- * media-url.ts's, the errors of a bad answer or a budget stop answer-errors.ts's.
+ * The service client: one typed method per endpoint of spec §4, the URLs they are sent to (path
+ * segments, queries, media URLs) and the errors of an answer that does not fit. Every answer is
+ * schema-checked (unknown fields pass through untouched); nothing here prints. The cache in front
+ * of each GET is src/cache/cached-get.ts's.
  */
-import { BudgetExceededError, NotFoundError } from '../errors.js';
+import { BudgetExceededError, MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
-import type { MediaKind } from '../catalogue/media.js';
+import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
 import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
-import { resolveUrl } from '../http/resolve-url.js';
 import { parseBaseUrl } from '../util/url-policy.js';
+import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
 import type { FetchResult, Validators } from '../cache/cached-get.js';
 import { type ClientCache, cachedApiGet, outcomeLine } from '../cache/cached-api-get.js';
-import { keyHash } from '../cache/keys.js';
-import { malformed, stoppedAtBudget } from './answer-errors.js';
-import { mediaUrl } from './media-url.js';
-import { pathSegment, toQuery } from './paths.js';
-
-export { isDotSegment, pathSegment } from './paths.js';
 import { contentLanguage } from '../cache/freshness.js';
+import { keyHash } from '../cache/keys.js';
+
+/** `.` and `..`: URL normalisation removes them from a path even percent-encoded, so they can never be sent. */
+export function isDotSegment(value: string): boolean {
+  return value === '.' || value === '..';
+}
+
+/** A value as one percent-encoded path segment (spaces, `/`, `?`, `#`… encoded); `.` and `..` cannot be sent at all. */
+export function pathSegment(value: string): string {
+  if (isDotSegment(value)) throw new UsageError(`"${value}" cannot be an exercise id, name or media name.`);
+  return encodeURIComponent(value);
+}
+
+/** Query parameters as strings: undefined ones left out, arrays repeated (empty ones left out). */
+function toQuery(params: object): QueryValues {
+  const query: QueryValues = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      if (value.length > 0) query[name] = value.map(String);
+    } else query[name] = String(value);
+  }
+  return query;
+}
+
+/**
+ * URL of a premiumImages/premiumVideos entry: a bare name (".png"/".mp4" stripped) becomes the
+ * spec path with percent-encoded segments; an absolute URL is taken as it is (only http(s)), a
+ * path is resolved against the base URL (the transport sends the key only to the base origin).
+ * The id and the entry come from the network: one no URL can carry is a MalformedResponseError
+ * (callers decide whether to skip that entry), never a UsageError.
+ */
+export function mediaUrl(baseUrl: URL, kind: MediaKind, exerciseId: string, entry: string): URL {
+  const { folder, extension } = MEDIA[kind];
+  if (isAbsoluteUrl(entry)) {
+    const url = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
+    throw new MalformedResponseError(`The media URL ${JSON.stringify(entry.slice(0, 200))} is not an http or https URL.`, { details: { entry } });
+  }
+  if (entry.startsWith('/')) return resolveUrl(baseUrl, entry);
+  if (isDotSegment(exerciseId)) {
+    throw new MalformedResponseError(`The exercise id "${exerciseId}" cannot be sent in a media URL (URL normalisation removes it).`, {
+      details: { exercise: exerciseId, entry },
+    });
+  }
+  const file = `${stripExtension(kind, entry)}${extension}`;
+  return resolveUrl(baseUrl, `/${folder}/${pathSegment(exerciseId)}/premium/${pathSegment(file)}`);
+}
+
+function malformed(what: string, problems: string[]): MalformedResponseError {
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  return new MalformedResponseError(`The answer to ${what} does not match the service interface: ${problems.slice(0, 3).join('; ')}${more}.`, {
+    hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
+    details: { request: what, problems: problems.slice(0, 20) },
+  });
+}
+
+/** The budget stopped a listing part-way: what was printed stays, and the hint says where it stopped. */
+function stoppedAtBudget(err: BudgetExceededError, pages: number, cached: boolean): BudgetExceededError {
+  // Only a cache that was written makes the rerun free up to here (not under --no-cache, nor for a local catalogue).
+  const rerun = cached
+    ? 'run again to continue (the pages already fetched are cached, so they cost nothing then)'
+    : 'a rerun fetches those pages again (the response cache is off)';
+  return new BudgetExceededError(
+    { month: err.month, requests: err.requests, budget: err.budget, origin: err.origin },
+    { hint: `Stopped at the budget after ${pages} page${pages === 1 ? '' : 's'}; ${rerun}. ${err.hint ?? ''}`.trim(), details: { pages } },
+  );
+}
 
 /** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
 export interface PageParams {
@@ -205,7 +267,7 @@ export class ApiClient {
     return body as ExerciseRecord;
   }
 
-  /** URL of a premiumImages/premiumVideos entry (media-url.ts). */
+  /** URL of a premiumImages/premiumVideos entry (mediaUrl above). */
   mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL {
     return mediaUrl(this.baseUrl, kind, exerciseId, entry);
   }
