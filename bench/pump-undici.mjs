@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The download engine without the CLI around it: undici's dispatch (src/http/dispatch-body.ts,
+ * The download engine without the CLI around it: undici's dispatch (src/http/body.ts,
  * what `exercises download` uses through Transport.dispatchStream) feeding pumpBody()
  * (src/media/download/body-pump.ts), no stream in between, into the same file sink (the file's
  * lock, `.part`, descriptor-checked rename) — but none of the transport's per-request work
@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { pumpBody } = await import(join(root, 'dist/media/download/body-pump.js'));
 const { fileSink } = await import(join(root, 'dist/media/download/file-sink.js'));
 const { checkMagic } = await import(join(root, 'dist/media/verify.js'));
-const { dispatchBody } = await import(join(root, 'dist/http/dispatch-body.js'));
+const { dispatchBody } = await import(join(root, 'dist/http/body.js'));
 
 const [base, key, out, concurrency, ...paths] = process.argv.slice(2);
 const origin = new URL(base).origin;

@@ -23,7 +23,7 @@ import { keyHash } from './cache/keys.js';
 import { ledgerOrigin } from './cache/usage.js';
 import { requestCount } from './cache/request-count.js';
 import { redactorFor } from './util/redact.js';
-import { CommandDeadline } from './http/command-deadline.js';
+import { CommandDeadline } from './http/deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/language-note.js';
 import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';

@@ -4,8 +4,8 @@
  *
  * undici's index requires all of undici (fetch, WebSocket, caches, mocks, proxies, HTTP/2:
  * ~730 KB, and node:http2, zlib, worker_threads, perf_hooks at load); the client uses one
- * Agent, its request() (src/http/agent.ts, transport.ts) and, for media bodies, its dispatch()
- * with a handler of ours (src/http/dispatch-body.ts; dispatch and compose are the Agent's own):
+ * Agent (src/http/attempt.ts) and its dispatch() with a handler of ours (src/http/body.ts;
+ * dispatch and compose are the Agent's own):
  * HTTP/1.1 GETs without a body. So the vendor file takes just those from undici's own files
  * (~280 KB, half of it llhttp's WebAssembly): `import('undici')` in the bundle gives { Agent }
  * with request() on every dispatcher, as the full module does, and { ProxyAgent } for a proxy

@@ -5,16 +5,17 @@
  * here, for whichever reason comes first: Ctrl-C, the caller's own signal, or its whole-life
  * deadline (deadline.ts: the JSON bound, cut to what is left of the command's deadline; the
  * media rule of a minimum average rate). Its failures, before the head and in the body alike,
- * become project errors (network-errors.ts); its end (the body read, failed or discarded) ends
+ * become project errors (failures.ts); its end (the body read, failed or discarded) ends
  * its deadline and its watch on the signals.
  *
  * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the
  * headers and body ones run on undici's coarse timers, which tick every half second: a bound
- * of t fires between t and t + ~1 s). Sockets look names up through loopbackLookup, so
- * `localhost` never reaches DNS.
+ * of t fires between t and t + ~1 s). Sockets look names up through loopbackLookup: the name
+ * `localhost`, which the URL policy trusts as loopback, is answered with the loopback addresses
+ * and never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
  *
- * undici's request() takes one `signal`, an AbortSignal or an EventEmitter with `aborted` and
- * `reason`. Each attempt gets a small EventEmitter of its own; the AbortSignals it listens to
+ * Each attempt is cancelled through a small EventEmitter of its own with `aborted` and `reason`
+ * (body.ts listens to it); the AbortSignals it listens to
  * are watched through SignalWatch, which keeps ONE listener per signal for all its attempts in
  * flight rather than one per attempt: paging `--all` makes hundreds of requests on the same
  * Ctrl-C signal, and a listener added and removed each time shows in profiles. The watch
@@ -23,13 +24,13 @@
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing, Progress } from './exchange.js';
+import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
-import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
-import { type ProxyUsed, deadlineError, networkError } from './network-errors.js';
-import { dispatchBody } from './dispatch-body.js';
-import { loopbackLookup } from './loopback-lookup.js';
+import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
+import { type ProxyUsed, networkError } from './failures.js';
+import { dispatchBody } from './body.js';
 import { loadUndici } from '../vendor/undici.js';
-import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
+import { LOOPBACK_NAME } from '../util/url-policy.js';
 
 /** The `signal` handed to undici for one attempt. */
 class AttemptSignal extends EventEmitter {
@@ -110,6 +111,35 @@ function countBodyBytes(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch {
     };
     return dispatch(opts, counting);
   };
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** IPv4 first, as Node's own `localhost` answer usually is; both are tried when Node races address families. */
+const LOOPBACK_ADDRESSES: readonly LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+/** The agent's `connect.lookup`: `localhost` is the loopback addresses; every other name resolves as Node would. */
+export function loopbackLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  if (hostname.toLowerCase() !== LOOPBACK_NAME) {
+    // node:dns is loaded only for a name to resolve (the bundle requires it on first use,
+    // scripts/bundle.mjs LAZY_BUILTINS): an IP literal (127.0.0.1 above all) never needs it.
+    lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void);
+    return;
+  }
+  const wanted = LOOPBACK_ADDRESSES.filter((a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`);
+  const addresses = wanted.length > 0 ? wanted : LOOPBACK_ADDRESSES;
+  // Asynchronous, as a real lookup is: net expects its callback on a later tick.
+  process.nextTick(() => {
+    if (options.all)
+      callback(
+        null,
+        addresses.map((a) => ({ ...a })),
+      );
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
 }
 
 async function createAgent(timeoutMs: number): Promise<Dispatcher> {
@@ -221,9 +251,7 @@ export class Attempts {
     const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
     const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
     const deadline = new Deadline(nowMs(), progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes) : () => (byCommand ? commandLeft : own), (elapsed) =>
-      cancel.abort(
-        byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, deadlineRule(timeoutMs, !progress), redact),
-      ),
+      cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, !progress, redact)),
     );
     let finished = false;
     const finish = (): void => {
@@ -262,12 +290,4 @@ export class Attempts {
     this.proxied = new Map();
     await Promise.all(agents.map(async (agent) => agent && (await agent).destroy()));
   }
-}
-
-/** The bound of deadline.ts, in words for the error message. */
-function deadlineRule(timeoutMs: number, json: boolean): string {
-  const ms = jsonDeadlineMs(timeoutMs);
-  return json
-    ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
-    : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
 }

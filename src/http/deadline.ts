@@ -1,17 +1,26 @@
 /**
- * A bound on each request's whole life (docs/design.md "Reliability and security rules"). undici's
- * timeouts (connect, headers, body) are idle timeouts: a server that drips a byte just inside
- * each of them never trips one, and would hold the CLI for ever. The rules, from --timeout:
+ * The time bounds of requests (docs/design.md "Reliability and security rules").
  *
+ * Each request's whole life: undici's timeouts (connect, headers, body) are idle timeouts, so a
+ * server that drips a byte just inside each of them never trips one and would hold the CLI for
+ * ever. From --timeout:
  * - a JSON request: connect to last body byte within DEADLINE_TIMEOUT_FACTOR × --timeout
  *   (3 × by default: connect, headers and body may each take one --timeout);
- * - a media stream: after the same grace, it must average MEDIA_MIN_BYTES_PER_SECOND, so at
- *   any moment it may have taken grace + bytes received / that rate — a file of known size S
- *   is done within grace + S / rate, and an endless trickle is cut however it is sent.
+ * - a media stream: after the same grace, it must average MEDIA_MIN_BYTES_PER_SECOND, so a file
+ *   of known size S is done within grace + S / rate, and an endless trickle is cut however it is sent.
  *
- * A request past its bound fails with NetworkError kind 'timeout' (exit 6), like any timeout.
+ * The whole command's (`--deadline`, EXERCISES_DEADLINE, `config set deadline`; 60 s by
+ * default): the time a command spends waiting for the service on JSON requests — attempts,
+ * retries and the waits between them (Retry-After included) — however many it makes; media
+ * streams keep their own rule and are not counted. It counts busy time, the union of the moments
+ * at least one JSON request (or a retry wait) is under way, not wall time: a command reading ids
+ * from a slow pipe is not charged for the pipe, and eight requests side by side cost the time of one.
+ *
+ * Past either bound a request fails with NetworkError kind 'timeout' (exit 6), like any timeout.
  */
+import { NetworkError } from '../errors.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
+import type { Exchange } from './exchange.js';
 
 /** The whole life allowed to a JSON request, in ms. */
 export function jsonDeadlineMs(timeoutMs: number): number {
@@ -28,10 +37,23 @@ export function nowMs(): number {
   return Number(process.hrtime.bigint() / 1_000_000n);
 }
 
+/** The failure of a request past its whole-life bound; `json` picks the rule named in the message. */
+export function deadlineError(url: URL, elapsedMs: number, timeoutMs: number, json: boolean, redactText: (text: string) => string): NetworkError {
+  const ms = jsonDeadlineMs(timeoutMs);
+  const rule = json
+    ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
+    : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
+  return new NetworkError(`${url.host} took ${Math.round(elapsedMs)} ms and had not finished its answer (${rule}).`, {
+    kind: 'timeout',
+    hint: 'The server is answering too slowly; --timeout sets how patient the client is.',
+    details: { url: redactText(url.href), code: 'DEADLINE' },
+  });
+}
+
 /**
- * Runs `expire` once the time since `startedMs` passes `allowedMs()`. The allowance may grow
- * as the request goes (bytes arrive): the timer then sleeps again until the new bound, so it
- * wakes up a few times per request at most, never per chunk.
+ * Runs `expire` once the time since `startedMs` passes `allowedMs()`. The allowance may grow as
+ * bytes arrive: the timer then sleeps again until the new bound, so it wakes a few times per
+ * request at most, never per chunk.
  */
 export class Deadline {
   private timer: NodeJS.Timeout | undefined;
@@ -64,4 +86,63 @@ export class Deadline {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+/** The whole command's deadline: the busy time its JSON requests and retry waits may take. */
+export class CommandDeadline {
+  private inFlight = 0;
+  private busySince = 0;
+  private spent = 0;
+
+  /** `limitMs`: the whole allowance; `origin`: where it was set, for the message (`--deadline`, `the default`…). */
+  constructor(
+    readonly limitMs: number,
+    readonly origin: string,
+  ) {}
+
+  /** Marks the start of a request or wait; the function returned marks its end (call it once). */
+  begin(): () => void {
+    if (this.inFlight++ === 0) this.busySince = nowMs();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.inFlight === 0) this.spent += nowMs() - this.busySince;
+    };
+  }
+
+  spentMs(): number {
+    return this.spent + (this.inFlight > 0 ? nowMs() - this.busySince : 0);
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.limitMs - this.spentMs());
+  }
+
+  /** The error that ends the command: `what` is the request, `why` what was going on (`waiting 60 s as Retry-After asked`). */
+  error(what: string, why?: string): NetworkError {
+    const seconds = Math.round(this.limitMs / 100) / 10;
+    return new NetworkError(`The command's deadline of ${seconds} s (${this.origin}) ran out${why ? ` ${why}` : ''} on ${what}.`, {
+      kind: 'timeout',
+      hint: 'The service is answering too slowly or asks to wait too long; --deadline <seconds> (0: none) sets the bound for the whole command, --timeout the patience for each pause.',
+      details: { code: 'COMMAND_DEADLINE', deadlineMs: this.limitMs, request: what },
+    });
+  }
+}
+
+/** Whether `err` is the command's deadline running out: never retried, it ends the command. */
+export function isCommandDeadline(err: unknown): boolean {
+  return err instanceof NetworkError && err.details?.code === 'COMMAND_DEADLINE';
+}
+
+/**
+ * The transport layer that puts JSON attempts under the command's deadline: none is even counted
+ * once it has run out, and each carries it down to attempt.ts, which counts its time as busy and
+ * cuts it at what is left. The retry layer counts the waits between attempts.
+ */
+export function underDeadline(next: Exchange, deadline: CommandDeadline): Exchange {
+  return (request) => {
+    if (deadline.remainingMs() === 0) return Promise.reject(deadline.error(request.what));
+    return next({ ...request, command: deadline });
+  };
 }

@@ -1,21 +1,22 @@
 /**
- * The one small interface the transport is composed of. An Exchange sends one GET and resolves
- * with the answer's head and body; each layer takes the Exchange below it and returns one that
- * does its own job around it:
+ * The transport's contracts, types only. An Exchange sends one GET and resolves with the answer's
+ * head and body; each layer takes the Exchange below it and returns one that does its own job
+ * around it. transport.ts stacks them, from the top:
  *
- *   retry.ts            the one retry policy, --verbose line per attempt (JSON)
- *   json-body.ts        the body read whole within its cap (JSON)
- *   command-deadline.ts the whole command's deadline (JSON)
- *   counting.ts         the request ledger's hooks, before and after each attempt
- *   attempt.ts          one attempt over the one undici dispatcher: signals, whole-life
- *                       deadline, error mapping (the bottom)
+ *   retrying       (transport.ts) the one retry policy, a --verbose line per attempt (JSON)
+ *   wholeBodies    (body.ts)      the body read whole within its cap (JSON)
+ *   underDeadline  (deadline.ts)  the whole command's deadline (JSON)
+ *   counting       (counting.ts)  the request ledger's hooks, before and after each attempt
+ *   Attempts.send  (attempt.ts)   one attempt over the one undici dispatcher (the bottom)
  *
- * transport.ts stacks them (media streams go through counting.ts and attempt.ts only). A
- * request carries what the layers below need as data (its progress, the command's deadline),
- * never callbacks into the layer above.
+ * Media streams go through counting and the attempt only. A request carries what the layers
+ * below need as data (its progress, the command's deadline), never callbacks into the layer above.
+ *
+ * A body is handed over chunk by chunk (body.ts makes one of each undici dispatch): the source
+ * calls onData/onEnd/onError, the consumer may pause it (onData returning false) and later
+ * resume() it, or destroy() it. The media layer's body pump (media/download/body-pump.ts)
+ * consumes bodies in this shape.
  */
-import type { DispatchedBody } from './dispatch-body.js';
-import { safeHeaderValue } from '../cache/headers.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -24,7 +25,7 @@ export interface Progress {
   bytes: number;
 }
 
-/** What an attempt needs of the command's deadline (command-deadline.ts CommandDeadline). */
+/** What an attempt needs of the command's deadline (deadline.ts CommandDeadline). */
 export interface CommandClock {
   remainingMs(): number;
   /** Marks the attempt busy; the function returned ends it. */
@@ -43,7 +44,7 @@ export interface Outgoing {
   signals: readonly AbortSignal[];
   /** A media stream's bytes so far: present, the media deadline applies; absent, the JSON one. */
   progress?: Progress;
-  /** The command's deadline this attempt counts in (command-deadline.ts); none outside it. */
+  /** The command's deadline this attempt counts in; none outside it. */
   command?: CommandClock;
 }
 
@@ -56,28 +57,36 @@ export interface Incoming<B = DispatchedBody> {
 
 export type Exchange<B = DispatchedBody> = (request: Outgoing) => Promise<Incoming<B>>;
 
-/** The first value of a response header (`name` in lower case), for any client-side reader of headers. */
-export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/**
- * RateLimit-* / X-RateLimit-* headers, for --verbose: controls stripped (cache/headers.ts) before
- * the line is redacted, so a key split by control bytes is found whole.
- */
-export function quotaHeaders(headers: ResponseHeaders): string {
-  return Object.entries(headers)
-    .filter(([name]) => /^(x-)?ratelimit(-|$)/.test(name) || name === 'retry-after')
-    .map(([name, v]) => `${name}=${safeHeaderValue(Array.isArray(v) ? v.join(',') : String(v))}`)
-    .join(' ');
-}
-
-/**
- * A media answer whose body comes chunk by chunk from undici's dispatch (dispatch-body.ts), no
- * Readable; the caller must read it to its end (pumpBody) or discard() it.
- */
+/** A media answer; the caller must read its body to the end (pumpBody) or discard() it. */
 export interface DispatchResponse extends Incoming {
   /** The URL it was asked of, resolved. */
   url: URL;
+}
+
+/** What a body source drives. */
+export interface BodyConsumer {
+  /** A chunk arrived; false asks the source to pause until resume(). */
+  onData(chunk: Buffer): boolean;
+  /** The body ended and the transport found its framing complete. */
+  onEnd(): void;
+  /** The body failed: dropped connection, timeout, abort. */
+  onError(err: unknown): void;
+}
+
+/** What the consumer may ask of a started source. */
+export interface BodyControl {
+  resume(): void;
+  /** Stops the body (a refused or failed download); no callback follows. */
+  destroy(): void;
+}
+
+export interface BodySource {
+  start(consumer: BodyConsumer): BodyControl;
+}
+
+/** A response body as a BodySource; discard() lets go of it unread (no callback follows). */
+export interface DispatchedBody extends BodySource {
+  discard(): void;
+  /** Runs `callback` once the body is over: read to its end, failed, discarded. At once if it already is. */
+  onClose(callback: () => void): void;
 }

@@ -1,34 +1,52 @@
 /**
- * The HTTP transport: every request the client sends, as a stack of layers around one undici
- * dispatcher (exchange.ts lists them; undici itself is loaded only when a request really goes
- * out). Here are what every request gets before it enters the stack: the URL policy
- * (url-policy.ts, judged once per origin), the API key header for the configured origin only,
- * the signals that cancel it; and what the caller gets back: a JSON answer parsed, its status
- * mapped to the project's errors (status-errors.ts), or a media stream with its --verbose line.
- * The key is redacted from everything shown (redact.ts). JSON requests and media streams share
- * the one keep-alive Agent and these rules; media streams are not retried here (the media
- * downloader drives resume and retry itself, with the same policy) nor under the command's
- * deadline.
+ * The HTTP transport: every request the client sends, as layers around one undici dispatcher
+ * (exchange.ts lists them; undici is loaded only when a request really goes out). Here is what
+ * every request gets before it enters them: the URL policy (judged once per origin), the API key
+ * header for the configured origin only, the forward proxy its origin goes through (proxy-env.ts),
+ * the signals that cancel it; what the caller gets back: a JSON answer parsed, its status mapped
+ * to the project's errors (failures.ts), or a media stream with its --verbose line. The key is
+ * redacted from everything shown. Media streams share the one keep-alive Agent and these rules but
+ * are not retried here (the media downloader drives resume and retry itself, with the same
+ * policy) nor under the command's deadline.
+ *
+ * The retry layer of JSON requests is here too: the one retry policy (retry-policy.ts), a
+ * --verbose line per attempt (its number, the time to its last body byte, the quota headers) and
+ * the waits counted in the command's deadline. The lines are written here rather than from
+ * undici's diagnostics channels, which are process-wide (each message would have to be matched
+ * back to its transport and attempt); this loop knows the attempt number and whether it retries.
  */
 import type { Dispatcher } from 'undici';
-import { type DispatchResponse, type Exchange, type ResponseHeaders, headerValue, quotaHeaders } from './exchange.js';
-import { type CliError, InterruptedError } from '../errors.js';
+import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
+import { type CliError, InterruptedError, NetworkError } from '../errors.js';
 import { Attempts } from './attempt.js';
 import { counting } from './counting.js';
-import { type CommandDeadline, underDeadline } from './command-deadline.js';
-import { parseJsonBody, wholeBodies } from './json-body.js';
-import { retrying } from './retry.js';
-import { errorForStatus } from './status-errors.js';
-import { nowMs } from './deadline.js';
+import { type CommandDeadline, isCommandDeadline, nowMs, underDeadline } from './deadline.js';
+import { parseJsonBody, wholeBodies } from './body.js';
+import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
+import { errorForStatus } from './failures.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
-import { type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';
+import { PROXY_VARIABLES, type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';
+import { safeHeaderValue } from '../cache/headers.js';
 
-export { headerValue } from './exchange.js';
 export type { DispatchResponse, ResponseHeaders } from './exchange.js';
 
 const USER_AGENT = 'exercises-cli';
+
+/** The first value of a response header (`name` in lower case). */
+export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** RateLimit-* / X-RateLimit-* / Retry-After, for --verbose: controls stripped before the line is redacted, so a key split by them is found whole. */
+function quotaHeaders(headers: ResponseHeaders): string {
+  return Object.entries(headers)
+    .filter(([name]) => /^(x-)?ratelimit(-|$)/.test(name) || name === 'retry-after')
+    .map(([name, v]) => `${name}=${safeHeaderValue(Array.isArray(v) ? v.join(',') : String(v))}`)
+    .join(' ');
+}
 
 export interface TransportOptions {
   /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
@@ -50,7 +68,7 @@ export interface TransportOptions {
    * ledger counts and budgets here: counting.ts). Throwing (a CliError) stops the request: nothing is sent.
    */
   beforeRequest?: (url: URL) => void | Promise<void>;
-  /** The whole command's deadline over its JSON requests (command-deadline.ts); none without it. */
+  /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
   commandDeadline?: CommandDeadline;
   /** Called with each response's status and headers, as soon as they arrive. */
   afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
@@ -145,6 +163,8 @@ export class Transport {
   private chooseProxy(url: URL): void {
     const env = this.options.proxyEnv;
     if (!env || this.options.dispatcher || this.proxies.has(url.origin)) return;
+    // No proxy variable at all (the usual case): direct, without reading the no_proxy rules.
+    if (![...PROXY_VARIABLES.https, ...PROXY_VARIABLES.http].some((name) => env[name])) return;
     const choice = proxyFor(env, url);
     this.proxies.set(url.origin, choice);
     if (choice) this.log(`proxy: ${url.origin} through ${choice.shown} (${choice.variable})`);
@@ -188,7 +208,7 @@ export class Transport {
    * retry itself, with the same policy (retry-policy.ts decideRetry). `url` may be absolute
    * (another origin gets no key) or relative to baseUrl. Connection failures and timeouts
    * reject with NetworkError (kind 'network' | 'timeout'). The body is handed over chunk by
-   * chunk through undici's dispatch (dispatch-body.ts), no Readable, straight into the body
+   * chunk through undici's dispatch (body.ts), no Readable, straight into the body
    * pump; its failures reach the pump's consumer as project errors. Its whole life is bounded
    * by the media rule of deadline.ts (a minimum average rate after a grace): past it, the body
    * fails with NetworkError kind 'timeout'.
@@ -214,5 +234,69 @@ export class Transport {
 
   async close(): Promise<void> {
     await this.network.close();
+  }
+}
+
+interface RetryOptions {
+  /** Extra attempts for retryable failures. */
+  retries: number;
+  /** Ctrl-C: ends a wait at once. */
+  signal?: AbortSignal | undefined;
+  /** The whole command's deadline, which the waits count in; none without it. */
+  command?: CommandDeadline | undefined;
+  /** --verbose (lines redacted by the caller); absent, no line is even built. */
+  log?: ((line: string) => void) | undefined;
+  /** Keeps the key out of server text. */
+  redact: (text: string) => string;
+}
+
+/** The retry layer (JSON): a retryable status that ends the retries becomes its error; any other answer is passed up as it is. */
+export function retrying(next: Exchange<Buffer>, options: RetryOptions): Exchange<Buffer> {
+  const { retries, log, redact } = options;
+  const planned = retries + 1;
+  return async (request) => {
+    const { url, what } = request;
+    for (let attempt = 1; ; attempt++) {
+      const started = nowMs();
+      let retryAfter: string | undefined;
+      let failure: CliError;
+      try {
+        const res = await next(request);
+        retryAfter = headerValue(res.headers, 'retry-after');
+        if (log) {
+          const quota = quotaHeaders(res.headers);
+          log(`GET ${url.href} → ${res.status} ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned})${quota ? ` ${quota}` : ''}`);
+        }
+        if (!RETRYABLE_STATUSES.has(res.status)) return res;
+        failure = errorForStatus(res.status, what, redact(res.body.toString('utf8')), redact);
+      } catch (err) {
+        if (!(err instanceof NetworkError) || !isRetryableError(err) || isCommandDeadline(err)) throw err;
+        log?.(`GET ${url.href} → failed after ${Math.round(nowMs() - started)} ms (attempt ${attempt}/${planned}): ${err.message}`);
+        failure = err;
+      }
+
+      const decision = decideRetry({ attempts: attempt }, retries, failure, retryAfter);
+      if (!decision.retry) {
+        if (attempt < planned) log?.(`not retrying: ${decision.error.message}`);
+        throw decision.error;
+      }
+      await waitToRetry(options, decision.delayMs, what, retryAfter);
+    }
+  };
+}
+
+/** The wait before a retry, counted in the command's deadline; a wait past what is left of it ends the command now. */
+async function waitToRetry(options: RetryOptions, delayMs: number, what: string, retryAfter: string | undefined): Promise<void> {
+  const command = options.command;
+  if (command && delayMs >= command.remainingMs()) {
+    const asked = retryAfter !== undefined ? `the service asked to wait ${Math.round(delayMs / 1000)} s (Retry-After)` : `a retry would wait ${delayMs} ms`;
+    throw command.error(what, `before the next attempt: ${asked}`);
+  }
+  options.log?.(`retrying in ${delayMs} ms`);
+  const endBusy = command?.begin();
+  try {
+    await sleep(delayMs, options.signal);
+  } finally {
+    endBusy?.();
   }
 }

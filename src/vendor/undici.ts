@@ -1,5 +1,5 @@
 /**
- * undici, the HTTP client behind every request (src/http/agent.ts makes its one Agent).
+ * undici, the HTTP client behind every request (src/http/attempt.ts makes its one Agent).
  * Loaded when the first request really goes out, never at start-up: its bundled vendor file
  * (dist/bundle/vendor/undici.cjs, ~280 KB, half of it llhttp's WebAssembly) brings node:http,
  * node:net and friends with it, and the launcher sets V8's --liftoff-only just before it

@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/http/transport.js';
 import { isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry-policy.js';
-import { errorForStatus } from '../../src/http/status-errors.js';
+import { errorForStatus } from '../../src/http/failures.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
 import { readDispatched } from '../http/read-dispatched.js';
 

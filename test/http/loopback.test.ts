@@ -1,5 +1,5 @@
 /**
- * Loopback by name (src/util/url-policy.ts, loopback-lookup.ts): only literal loopback
+ * Loopback by name (src/util/url-policy.ts, src/http/attempt.ts loopbackLookup): only literal loopback
  * addresses and the exact name `localhost` are trusted with plain http, and `localhost`
  * reaches loopback without asking DNS.
  */
@@ -7,7 +7,7 @@ import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertAllowedUrl, isLoopbackHost } from '../../src/util/url-policy.js';
-import { loopbackLookup } from '../../src/http/loopback-lookup.js';
+import { loopbackLookup } from '../../src/http/attempt.js';
 import { Transport } from '../../src/http/transport.js';
 import { UsageError } from '../../src/errors.js';
 import { closeAll, json, serve, transport } from './local-server.js';

@@ -1,5 +1,5 @@
 /** Reads a dispatched media body (Transport.dispatchStream) to its end, counting bytes; its failure, if any, is returned, not thrown. */
-import type { BodySource } from '../../src/http/body-source.js';
+import type { BodySource } from '../../src/http/exchange.js';
 
 export function readDispatched(body: BodySource): Promise<{ bytes: number; error?: unknown }> {
   return new Promise((resolve) => {

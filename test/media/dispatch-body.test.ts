@@ -1,5 +1,5 @@
 /**
- * Media bodies through undici's dispatch (src/http/dispatch-body.ts, Transport.dispatchStream):
+ * Media bodies through undici's dispatch (src/http/body.ts, Transport.dispatchStream):
  * the rules every request follows still hold on this path — a dropped connection resumes, an
  * abort stops at once and keeps the `.part`, the key stays with its origin, the whole-life
  * deadline cuts a trickle — and the body source hands over every byte, with back-pressure.

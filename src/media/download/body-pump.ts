@@ -12,11 +12,11 @@
  */
 import { type Readable, finished } from 'node:stream';
 import { MAGIC_BYTES } from '../verify.js';
-import type { BodyControl, BodySource } from '../../http/body-source.js';
+import type { BodyControl, BodySource } from '../../http/exchange.js';
 import type { SinkWriter } from './sink.js';
 import { BATCH_BYTES, giveBackBatchBuffer, takeBatchBuffer } from './batch-buffers.js';
 
-export type { BodyConsumer, BodySource } from '../../http/body-source.js';
+export type { BodyConsumer, BodySource } from '../../http/exchange.js';
 
 /** Lets go of a body not wanted (destroying a response may emit an error: silence it). */
 export function discardBody(body: Readable): void {

@@ -4,8 +4,8 @@
  */
 import { AuthError, CliError, NotFoundError, WriteFailedError } from '../../errors.js';
 import { reasonOf } from '../../util/write-all.js';
-import { errorForStatus } from '../../http/status-errors.js';
-import type { BodySource } from '../../http/body-source.js';
+import { errorForStatus } from '../../http/failures.js';
+import type { BodySource } from '../../http/exchange.js';
 import { readSmall } from './body-pump.js';
 import type { MediaSource, MediaTarget } from './types.js';
 

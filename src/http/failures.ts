@@ -1,9 +1,70 @@
 /**
- * Which project error a failed HTTP status becomes, quoting the server's own message when it
- * has our error shape. Shared by JSON requests (transport.ts) and media downloads.
+ * What a failed request becomes: a failure of the connection (undici's errors, the socket's,
+ * DNS's) a NetworkError naming the host and what went wrong (kind 'timeout' for timeouts,
+ * 'network' for the rest); a failed HTTP status the project's error for it, quoting the server's
+ * own message when it has our error shape. JSON requests and media downloads share both.
  */
-import { AuthError, type CliError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../errors.js';
+import { AuthError, CliError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../errors.js';
 import { oneLine, shorten } from '../util/text.js';
+
+/** The error code of `err`, or of the first of an AggregateError's (Node's address-family race), or of its cause. */
+function errorCode(err: unknown): string {
+  const e = err as { code?: unknown; errors?: unknown; cause?: unknown } | undefined;
+  if (typeof e?.code === 'string' && e.code !== '') return e.code;
+  if (Array.isArray(e?.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
+  const cause = e?.cause as { code?: unknown } | undefined;
+  return typeof cause?.code === 'string' ? cause.code : '';
+}
+
+/** The forward proxy a failed request went through, as proxy-env.ts names it (credentials masked). */
+export interface ProxyUsed {
+  shown: string;
+  variable: string;
+}
+
+/**
+ * `redactText` keeps the key out of whatever text is quoted (a URL, a library's message).
+ * `timeoutMs` is the idle timeout in force, for the message. `proxy`: the request went through
+ * one, and the failure may be the proxy's (a refused connection to it looks the same): the hint says so.
+ */
+export function networkError(err: unknown, url: URL, timeoutMs: number, redactText: (text: string) => string, proxy?: ProxyUsed): CliError {
+  if (err instanceof CliError) return err;
+  const code = errorCode(err);
+  const host = url.host;
+  const hint = proxy
+    ? `The request went through the proxy ${proxy.shown} (${proxy.variable}): check that proxy, or list ${url.hostname} in NO_PROXY to go direct.`
+    : 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
+  const details = { url: redactText(url.href), code: code || undefined };
+  const make = (message: string, kind: 'network' | 'timeout'): NetworkError => new NetworkError(message, { kind, hint, details, cause: err });
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return make(`Could not connect to ${host} within ${timeoutMs} ms.`, 'timeout');
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return make(`${host} did not answer within ${timeoutMs} ms.`, 'timeout');
+    case 'UND_ERR_BODY_TIMEOUT':
+      return make(`${host} stopped sending its answer for ${timeoutMs} ms.`, 'timeout');
+    case 'ECONNREFUSED':
+      return make(`Could not connect to ${host}: connection refused.`, 'network');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return make(`Could not resolve the host name ${url.hostname}.`, 'network');
+    case 'UND_ERR_SOCKET':
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_ABORTED':
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      return make(`The connection to ${host} was dropped before the answer was complete.`, 'network');
+    default: {
+      const text = err instanceof Error ? err.message : String(err);
+      if (/certificate|CERT_|SSL|TLS/i.test(`${code} ${text}`)) {
+        return make(`Secure connection to ${host} failed: ${redactText(text)}.`, 'network');
+      }
+      return make(`Request to ${host} failed: ${redactText(text)}.`, 'network');
+    }
+  }
+}
 
 /**
  * The `message` of our server's error shape `{"error":{"code","message","parameter?"}}`,

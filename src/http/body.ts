@@ -1,17 +1,22 @@
 /**
- * A media body handed over chunk by chunk: one request sent with undici's dispatch() and a
- * handler of its own, so each chunk read from the socket goes to the body pump (and on to the
- * file descriptor, or into memory for a JSON answer) with no Readable in between — no stream
- * buffering, no 'data' events, no second copy of the highWaterMark. Every request of the
- * transport goes this way (attempt.ts); the layers above it (exchange.ts) add the rest.
+ * Response bodies. Every request of the transport is sent with undici's dispatch() and a handler
+ * of ours (attempt.ts), so each chunk read from the socket goes straight to its consumer (the
+ * media body pump and on to the file descriptor, or into memory for a JSON answer) with no
+ * Readable in between: no stream buffering, no 'data' events, no second copy of the
+ * highWaterMark. Flow control is undici's own: the handler pauses the socket
+ * (controller.pause()) when the consumer holds enough, and resume() lets it read again. Chunks
+ * that arrive before the consumer has started (between the head and the caller's decision) are
+ * held with the socket paused, so at most one socket read waits in memory then.
  *
- * Flow control is undici's own: the handler pauses the socket (controller.pause()) when the
- * pump says it holds enough, and resume() lets it read again. Chunks that arrive before the
- * pump has started (between the head and the caller's decision) are held, with the socket
- * paused, so at most one socket read waits in memory then.
+ * Also here: the transport layer that reads a JSON answer whole within its cap (wholeBodies),
+ * its parse, and a body as a Readable for the team proxy, which pipes it into node:http responses.
  */
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { BodyConsumer, BodyControl, BodySource } from './body-source.js';
+import { MalformedResponseError } from '../errors.js';
+import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
+import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
+import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, ResponseHeaders } from './exchange.js';
 
 /** The signal an attempt is cancelled with (attempt.ts AttemptSignal): an emitter with `aborted` and `reason`. */
 export interface CancelSignal {
@@ -21,17 +26,10 @@ export interface CancelSignal {
   off(event: 'abort', listener: () => void): unknown;
 }
 
-/** A response body as a BodySource; discard() lets go of it unread (no callback follows). */
-export interface DispatchedBody extends BodySource {
-  discard(): void;
-  /** Runs `callback` once the body is over: read to its end, failed, discarded. At once if it already is. */
-  onClose(callback: () => void): void;
-}
-
 export interface Dispatched {
   statusCode: number;
   /** Lower-case names, as undici parsed them. */
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
   body: DispatchedBody;
 }
 
@@ -195,4 +193,114 @@ export function dispatchBody(
   const head = body.headers();
   dispatcher.dispatch(rest, body.handler);
   return head;
+}
+
+/**
+ * Reads `body` up to `cap` bytes. When it holds more, the rest is not read: the body is
+ * discarded and `truncated` is true, so a huge or endless answer never fills memory. A body
+ * that fails (already mapped to the project's error by the transport) rejects with it.
+ */
+export function readWhole(body: DispatchedBody, cap: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const whole = (): Buffer => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    body.start({
+      onData(chunk) {
+        if (settled) return true;
+        if (size + chunk.length > cap) {
+          chunks.push(chunk.subarray(0, cap - size));
+          size = cap;
+          settled = true;
+          resolve({ bytes: whole(), truncated: true });
+          body.discard();
+          return true;
+        }
+        size += chunk.length;
+        chunks.push(chunk);
+        return true;
+      },
+      onEnd() {
+        if (settled) return;
+        settled = true;
+        resolve({ bytes: whole(), truncated: false });
+      },
+      onError(err) {
+        if (settled) return;
+        settled = true;
+        reject(err);
+      },
+    });
+  });
+}
+
+/**
+ * The layer: a 2xx body whole within JSON_SIZE_CAP (past it, MalformedResponseError); any other
+ * body only up to ERROR_BODY_CAP, read to quote the server's message, the rest dropped, so the
+ * status still decides the outcome and whether to retry.
+ */
+export function wholeBodies(next: Exchange, redact: (text: string) => string): Exchange<Buffer> {
+  return async (request) => {
+    const res = await next(request);
+    const ok = res.status >= 200 && res.status < 300;
+    const cap = ok ? JSON_SIZE_CAP : ERROR_BODY_CAP;
+    const read = await readWhole(res.body, cap);
+    if (read.truncated && ok) {
+      throw new MalformedResponseError(`The answer to ${request.what} is larger than ${Math.round(cap / 1024)} KiB; refusing to read it.`, {
+        hint: 'The base URL may point at something other than the exercise service.',
+        details: { url: redact(request.url.href), limitBytes: cap },
+      });
+    }
+    return { status: res.status, headers: res.headers, body: read.bytes };
+  };
+}
+
+export function parseJsonBody(bytes: Buffer, contentType: string, url: URL, what: string, redact: (text: string) => string): unknown {
+  const text = bytes.toString('utf8');
+  const malformed = (message: string): MalformedResponseError =>
+    new MalformedResponseError(message, {
+      hint: 'Check the base URL points at the exercise service; run with --verbose to see the request.',
+      details: { url: redact(url.href), contentType: contentType || undefined },
+    });
+  if (/^\s*$/.test(text)) throw malformed(`The service sent an empty answer to ${what}.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
+    throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
+  }
+  // Refused before anything walks it: deep nesting overflows every recursive walk (util/depth.ts).
+  if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
+  return parsed;
+}
+
+/** A dispatched body as a Readable: a chunk push() refuses pauses the source until _read() asks again. */
+export function bodyReadable(body: DispatchedBody, mapError: (err: unknown) => Error): Readable {
+  let control: BodyControl | undefined;
+  let paused = false;
+  const readable = new Readable({
+    read() {
+      if (paused) {
+        paused = false;
+        control?.resume();
+      }
+    },
+    destroy(err, callback) {
+      control?.destroy();
+      callback(err);
+    },
+  });
+  control = body.start({
+    onData(chunk) {
+      if (readable.push(chunk)) return true;
+      paused = true;
+      return false;
+    },
+    onEnd: () => readable.push(null),
+    onError: (err) => readable.destroy(mapError(err)),
+  });
+  return readable;
 }
