@@ -41,7 +41,7 @@ const VENDOR = {
   'cli-table3': { specifiers: ['cli-table3'] },
   'string-width': { specifiers: ['string-width'] },
   undici: without.has(undiciTrim.name) ? { specifiers: ['undici'] } : { specifiers: ['undici'], entry: UNDICI_ENTRY, plugins: [undiciTrim] },
-  // The cache rules (src/cache/freshness.ts): storing and revalidating an answer, never a cache hit.
+  // The cache rules (src/cache/headers.ts): storing and revalidating an answer, never a cache hit.
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
   // Only at a terminal: the picker (src/prompt).
   'inquirer-search': { specifiers: ['@inquirer/search'] },

@@ -23,7 +23,7 @@ const { examplesOf, notesOf } = await import(`${root}dist/commands/shared/help.j
 const { changedBy, defaultsTable } = await import(`${root}dist/config/defaults-table.js`);
 const { EXIT_CODE_TABLE } = await import(`${root}dist/errors.js`);
 const { ENVIRONMENT_VARIABLES } = await import(`${root}dist/config/environment.js`);
-const { httpCacheDir, ledgerPath } = await import(`${root}dist/cache/paths.js`);
+const { httpCacheDir, ledgerPath } = await import(`${root}dist/cache/store-files.js`);
 const { ID_INDEX_FILE } = await import(`${root}dist/completion/id-index.js`);
 const { version } = (await import(`${root}package.json`, { with: { type: 'json' } })).default;
 

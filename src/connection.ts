@@ -6,7 +6,7 @@
  * resolved from flags, environment and stored config.
  */
 import { join, resolve } from 'node:path';
-import { cacheRoot } from './cache/paths.js';
+import { cacheRoot } from './cache/store-files.js';
 import type { Dispatcher } from 'undici';
 import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';

@@ -11,7 +11,7 @@ const BUNDLE = path.join(__dirname, '..', '..', 'dist', 'bundle', 'cli.cjs');
 
 /**
  * The vendor file a request-sending command loads on every run besides undici: the cache
- * rules, http-cache-semantics (src/cache/freshness.ts judges each answer it stores), compiled
+ * rules, http-cache-semantics (src/cache/headers.ts judges each answer it stores), compiled
  * from source each time without a cache of its own. It gets its code cache as the bundle does, named after the V8 flags in force when it
  * loads (a cache made under other flags would be rejected), and written before the flags
  * change, or at exit.

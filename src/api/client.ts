@@ -11,11 +11,8 @@ import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { type QueryValues, resolveUrl } from '../http/resolve-url.js';
-import type { FetchResult, Validators } from '../cache/cached-get.js';
-import { type ClientCache, cachedApiGet, outcomeLine } from '../cache/cached-api-get.js';
-import { contentLanguage } from '../cache/freshness.js';
-import { keyHash } from '../cache/keys.js';
+import { type QueryValues, resolveUrl, type FetchResult, type Validators, type ClientCache, cachedApiGet, outcomeLine, keyHash } from '../cache/cached-get.js';
+import { contentLanguage } from '../cache/headers.js';
 
 /** `.` and `..`: URL normalisation removes them from a path even percent-encoded, so they can never be sent. */
 export function isDotSegment(value: string): boolean {

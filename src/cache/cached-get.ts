@@ -1,25 +1,142 @@
 /**
- * The cache policy of one JSON GET, in one place, with the request itself left to the
- * caller (`fetch`): the API client passes a function that sends the request through the
- * transport, so a cache hit never loads or touches HTTP code.
+ * One JSON GET through the response cache: the URL it goes to, the key it is kept under, and the
+ * policy. The request itself is the caller's `fetch` (the API client passes one that sends it
+ * through the transport), since cache/ sits below http/ and api/: a cache hit never loads or
+ * touches HTTP code.
  *
- * - `normal`: a fresh entry (or a fresh full record, via `fallback`) answers; a stale one
- *   with validators is revalidated (If-None-Match / If-Modified-Since; a 304 refreshes it);
- *   otherwise the answer is fetched and stored.
+ * Every key names the whole base URL (origin and path prefix: two services behind one host,
+ * `http://h/a` and `http://h/b`, never share answers), the language, a hash of the API key and the
+ * plan when one is known (the client learns a plan only through its key, so the key hash is what
+ * keeps plans apart): a local server never shares entries with the real service, and a page cached
+ * for one language is never served for another. The API key itself never appears in a key, and so
+ * never in a cache file.
+ *
+ * The policy, by mode:
+ * - `normal`: a fresh entry (or a fresh full record, via `fallback`) answers; a stale one with
+ *   validators is revalidated (If-None-Match / If-Modified-Since; a 304 refreshes it); otherwise
+ *   the answer is fetched and stored.
  * - `refresh` (--refresh): fetched anew without validators, and stored.
  * - `no-cache` (--no-cache): fetched; the cache is neither read nor written.
- * - `offline` (--offline): answered from the cache alone, stale entries included; a miss
- *   is a NetworkError (exit 6) naming what is missing.
+ * - `offline` (--offline): answered from the cache alone, stale entries included; a miss is a
+ *   NetworkError (exit 6) naming what is missing.
  */
+import { createHash } from 'node:crypto';
 import { NetworkError } from '../errors.js';
-import type { HeaderBag } from './headers.js';
-import { type Validators, contentLanguage } from './freshness.js';
-import type { CacheLookup, ResponseCache } from './response-cache.js';
+import { isAbsoluteUrl } from '../catalogue/media.js';
+import type { ExerciseSummary, ListResponse } from '../catalogue/types.js';
+import { type HeaderBag, type Validators, contentLanguage } from './headers.js';
+import { type CacheLookup, KEY_VERSION, type ResponseCache } from './response-cache.js';
+
+export type { Validators };
+
+export type QueryValues = Record<string, string | string[] | undefined>;
+
+/** A URL under `base` (keeping its path prefix), or an absolute URL as given, with `query` appended. */
+export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryValues): URL {
+  let url: URL;
+  if (pathOrUrl instanceof URL) url = new URL(pathOrUrl.href);
+  else if (isAbsoluteUrl(pathOrUrl)) url = new URL(pathOrUrl);
+  else {
+    const prefix = base.pathname.replace(/\/+$/, '');
+    const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
+    url = new URL(`${prefix}${path}`, base.origin);
+  }
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
+  }
+  return url;
+}
+
+export type QueryInput = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** A short one-way hash of the API key (`none` without a key): all the cache and the ledger know of it. */
+export function keyHash(apiKey: string | undefined): string {
+  if (!apiKey) return 'none';
+  // A domain of its own keeps it apart from any other SHA-256 of the same text; 64 bits keep the
+  // keys of one machine apart and are too few to be a handle on the key.
+  return createHash('sha256').update('exercises api key\0').update(apiKey).digest('hex').slice(0, 16);
+}
+
+/** `https://host[:port]` as URL normalises it (lower-case host, default port dropped). */
+export function normalOrigin(origin: string): string {
+  return new URL(origin).origin;
+}
+
+function queryPairs(query: QueryInput | undefined): Array<[string, string]> {
+  if (query === undefined) return [];
+  if (query instanceof URLSearchParams) return [...query.entries()];
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of typeof value === 'string' ? [value] : value) pairs.push([name, v]);
+  }
+  return pairs;
+}
+
+/**
+ * The query in one canonical form: pairs sorted by name, then value. Every repeated
+ * parameter of the interface is a set filter (category, force, level…), so the order of
+ * its values does not change the answer.
+ */
+export function canonicalQuery(query: QueryInput | undefined): string {
+  const pairs = queryPairs(query).sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return new URLSearchParams(pairs).toString();
+}
+
+/**
+ * What a stored answer belongs to. `baseUrl`: the configured one, whose path prefix is part of
+ * the scope (`origin` alone without it); `plan` when the caller knows it, else the key hash stands
+ * for it; `lang` undefined for the service default (kept apart from an explicit one); `keyHash`
+ * instead of `apiKey` when the caller has it.
+ */
+export interface ScopeInput {
+  origin: string;
+  baseUrl?: string;
+  plan?: string;
+  lang?: string | undefined;
+  apiKey?: string | undefined;
+  keyHash?: string;
+}
+
+/** `<base url> <key hash> <plan> <lang>`: the part every cache key of one connection and language shares. */
+export function cacheScope(input: ScopeInput): string {
+  const hash = input.keyHash ?? keyHash(input.apiKey);
+  // The whole base, `https://host[:port]/prefix` without a trailing slash.
+  const url = new URL(input.baseUrl ?? input.origin);
+  const base = input.baseUrl === undefined ? url.origin : `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${base} ${hash} ${input.plan ?? '-'} ${input.lang ? input.lang.toLowerCase() : '-'}`;
+}
+
+/** `path`: the URL path as sent (percent-encoded, with any base-URL prefix). */
+export interface RequestKeyInput extends ScopeInput {
+  path: string;
+  query?: QueryInput;
+}
+
+/** The key of one GET: its scope, path and canonical query. */
+export function cacheKey(input: RequestKeyInput): string {
+  return scopedCacheKey(cacheScope(input), input.path, input.query);
+}
+
+/** cacheKey() with its scope (cacheScope()) already made: a listing asks for hundreds of keys in one scope. */
+export function scopedCacheKey(scope: string, path: string, query: QueryInput | undefined): string {
+  const canonical = canonicalQuery(query);
+  return `${KEY_VERSION} GET ${scope} ${path}${canonical ? `?${canonical}` : ''}`;
+}
+
+/**
+ * A list item that is a full record, so it can answer `show` too: GET /exercise/{id} answers
+ * full records (spec §2.1), list pages summaries (§2.2), but an item with the fields only a full
+ * record carries (a name, the category, primary muscles and instructions) is one.
+ */
+export function isFullRecord(item: unknown): item is { name: string; [field: string]: unknown } {
+  if (typeof item !== 'object' || item === null) return false;
+  const r = item as Record<string, unknown>;
+  return typeof r.name === 'string' && r.category !== undefined && Array.isArray(r.primaryMuscle) && Array.isArray(r.instructions);
+}
 
 export type CacheMode = 'normal' | 'refresh' | 'no-cache' | 'offline';
-
-/** Sent as If-None-Match / If-Modified-Since (the stored policy's revalidation headers). */
-export type { Validators };
 
 /** What `fetch` resolves to: a 200 with its parsed body, or a 304 (only ever to a conditional request). */
 export type FetchResult = { status: 200; body: unknown; headers: HeaderBag } | { status: 304; headers: HeaderBag };
@@ -60,8 +177,8 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
   const { cache, key, mode, ttlMs } = options;
   const now = options.now ?? Date.now;
 
-  if (mode === 'no-cache') return fetched(await fetchBody(options, {}), 'bypassed');
-  if (mode === 'refresh') return fetched(await fetchAndStore(options, {}, now), 'refreshed');
+  if (mode === 'no-cache') return fetched(await fetchAnew(options, now, false), 'bypassed');
+  if (mode === 'refresh') return fetched(await fetchAnew(options, now), 'refreshed');
 
   const own = await cache.get(key, { now: now(), ttlMs });
   if (own.status === 'fresh') return answered(own.body, 'hit', own.language);
@@ -90,33 +207,31 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
         return answered(refreshed.body, 'revalidated', contentLanguage(answer.headers) ?? own.language);
       }
       // The entry went (cleared, or found corrupt) while the request was out: ask again, unconditionally.
-      return fetched(await fetchAndStore(options, {}, now), 'miss');
+      return fetched(await fetchAnew(options, now), 'miss');
     }
     return fetched(await store(options, answer, now), 'miss');
   }
-  return fetched(await fetchAndStore(options, {}, now), 'miss');
+  return fetched(await fetchAnew(options, now), 'miss');
 }
 
-/** A fetched answer: its body and the language its headers named. */
-interface Fetched {
-  body: unknown;
-  headers: HeaderBag;
-}
+/** A fetched answer: its body and the headers that name its language. */
+type Fetched = { body: unknown; headers: HeaderBag };
 
 function fetched(answer: Fetched, outcome: CacheOutcome): CachedAnswer {
   return answered(answer.body, outcome, contentLanguage(answer.headers));
 }
 
-async function fetchBody(options: CachedGetOptions, validators: Validators): Promise<Fetched> {
-  const answer = await options.fetch(validators);
-  if (answer.status === 304) throw unexpected304(options.what);
-  return answer;
-}
-
-async function fetchAndStore(options: CachedGetOptions, validators: Validators, now: () => number): Promise<Fetched> {
-  const answer = await options.fetch(validators);
-  if (answer.status === 304) throw unexpected304(options.what);
-  return store(options, answer, now);
+/** Fetches without validators, and stores the answer unless `keep` is false (--no-cache). */
+async function fetchAnew(options: CachedGetOptions, now: () => number, keep = true): Promise<Fetched> {
+  const answer = await options.fetch({});
+  if (answer.status === 304) {
+    // A 304 to a request that named no validators: the server is wrong, and there is nothing to answer with.
+    throw new NetworkError(`The server answered ${options.what} with 304 Not Modified, but the request was not conditional.`, {
+      kind: 'server_error',
+      details: { request: options.what, status: 304 },
+    });
+  }
+  return keep ? store(options, answer, now) : answer;
 }
 
 /** Stores the answer behind the caller's back (ResponseCache.putLater: written while it is used, awaited at exit). */
@@ -126,10 +241,68 @@ async function store(options: CachedGetOptions, answer: Fetched, now: () => numb
   return answer;
 }
 
-/** A 304 to a request that named no validators: the server is wrong, and there is nothing to answer with. */
-function unexpected304(what: string): NetworkError {
-  return new NetworkError(`The server answered ${what} with 304 Not Modified, but the request was not conditional.`, {
-    kind: 'server_error',
-    details: { request: what, status: 304 },
+/**
+ * The response cache as one API client uses it: the store, the mode the global flags chose, the
+ * time to live; `noteIds` is told the ids and names of every answer fetched from the service (not
+ * of cache hits), so shell completion can offer them without a request (src/completion/id-index.ts).
+ */
+export interface ClientCache {
+  store: ResponseCache;
+  mode: CacheMode;
+  ttlMs: number;
+  noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
+}
+
+/**
+ * One API GET: its URL (query included), the client's base URL (another service under the same
+ * origin never shares answers), the language and key hash of its scope, the exercise a record
+ * request asks for (a full record cached from any answer serves it), the request in words and
+ * the `fetch` that sends it (conditional when validators are given) and checks its body.
+ */
+export interface ApiGet {
+  url: URL;
+  baseUrl: URL;
+  lang?: string | undefined;
+  keyHash: string;
+  record?: string | undefined;
+  what: string;
+  fetch: (validators: Validators) => Promise<FetchResult>;
+}
+
+/** How each cache outcome reads in --verbose. */
+const OUTCOME_WORDS: Readonly<Record<CacheOutcome, string>> = {
+  hit: 'cache hit',
+  'stale hit (offline)': 'cache hit (stale, --offline)',
+  revalidated: 'revalidated',
+  miss: 'miss',
+  refreshed: 'miss (--refresh)',
+  bypassed: 'miss (--no-cache)',
+};
+
+/** The --verbose line of an answer: `cache hit: GET /exercise/Push_Up (de-DE)`. */
+export function outcomeLine(outcome: CacheOutcome, what: string, lang: string | undefined): string {
+  return `${OUTCOME_WORDS[outcome]}: ${what}${lang ? ` (${lang})` : ''}`;
+}
+
+export function cachedApiGet(cache: ClientCache, get: ApiGet): Promise<CachedAnswer> {
+  const { url, lang, record } = get;
+  const scope = { origin: url.origin, baseUrl: get.baseUrl.href, lang, keyHash: get.keyHash };
+  const recordScope = cacheScope(scope);
+  const now = Date.now();
+  const store = cache.store;
+  return cachedGet({
+    cache: store,
+    key: scopedCacheKey(recordScope, url.pathname, url.searchParams),
+    mode: cache.mode,
+    ttlMs: cache.ttlMs,
+    fetch: get.fetch,
+    what: lang ? `${get.what} (${lang})` : get.what,
+    ...(record !== undefined ? { fallback: (): Promise<CacheLookup> => store.getRecord(recordScope, record, { now, ttlMs: cache.ttlMs }) } : {}),
+    onAnswer: async (body, headers) => {
+      const items = record !== undefined ? [body as ExerciseSummary] : ((body as ListResponse).exercises ?? []);
+      const records = record !== undefined ? items : items.filter(isFullRecord);
+      for (const item of records) await store.putRecord(recordScope, item, { headers, now: Date.now() });
+      cache.noteIds?.(items.map((item) => ({ id: item.id, ...(typeof item.name === 'string' ? { name: item.name } : {}) })));
+    },
   });
 }

@@ -1,11 +1,25 @@
 /**
- * Reading the response headers the cache and the ledger care about. Header maps come from
- * the transport with lower-case names (as Node and undici give them); values may repeat.
- * What they say of freshness is http-cache-semantics' to read (freshness.ts); what they say
- * of the rate limit is read here: the IETF `RateLimit-Limit/-Remaining/-Reset` (and the newer
- * single `RateLimit` field), and the older `X-RateLimit-*` names. The ledger keeps the last
- * ones seen per connection for `quota` and `--verbose`.
+ * What response headers say, for the client's response cache, the team proxy (src/proxy/) and
+ * the request ledger. Header maps come from the transport with lower-case names (as Node and
+ * undici give them); values may repeat.
+ *
+ * Freshness, the one model of the cache and the proxy: http-cache-semantics (RFC 9111) reads
+ * the answer's headers — no-store, no-cache, max-age, Expires, Age, Vary, the validators — and
+ * its policy object (policy.toObject()) is stored with the entry, beside the few headers a 304
+ * may update (the policy is then made anew). Our time to live (`cache-ttl`) applies only where the
+ * service says nothing of freshness, when the entry is read, so a TTL configured later counts for
+ * what is stored already. How long an answer stays fresh is decided once, when it is stored (or
+ * confirmed by a 304), and kept as `freshUntil` (store-files.ts): a cache hit compares two times
+ * and never loads http-cache-semantics (3–11 ms to load in a fresh Node 20 process here); it is
+ * loaded on the paths that send a request anyway, storing an answer and revalidating one.
+ *
+ * Rate limits: the IETF `RateLimit-Limit/-Remaining/-Reset` (and the newer single `RateLimit`
+ * field), and the older `X-RateLimit-*` names. The ledger keeps the last ones seen per
+ * connection for `quota` and `--verbose`.
  */
+import type CachePolicy from 'http-cache-semantics';
+import { loadCachePolicy } from '../vendor/http-cache-semantics.js';
+import { type Freshness, languageList } from './store-files.js';
 
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -74,4 +88,112 @@ export function rateLimitHeaders(headers: HeaderBag | undefined, redact: (text: 
   if (remaining !== undefined) info.remaining = remaining;
   if (reset !== undefined) info.reset = reset;
   return info;
+}
+
+/** The request an answer is judged against: the client sends no cache directives of its own, and the store key already names the URL. */
+const CLIENT_REQUEST: CachePolicy.Request = { method: 'GET', url: '/', headers: {} };
+
+/** Whether the headers say how long the answer stays fresh (or that it must not be reused unchecked). */
+export function saysHowFresh(headers: HeaderBag): boolean {
+  return /(^|,)\s*(max-age|s-maxage|no-store|no-cache)\b/i.test(headerText(headers, 'cache-control') ?? '') || headerText(headers, 'expires') !== undefined;
+}
+
+/**
+ * The response headers an entry keeps: what freshness, validation and the answer's language
+ * depend on, and its Content-Type, which the team proxy answers with (the policy's response
+ * headers are made from these alone). Date and Age describe one response only: a 304 brings its own.
+ */
+const KEPT_HEADERS = ['cache-control', 'expires', 'pragma', 'etag', 'last-modified', 'vary', 'content-language', 'content-type'];
+
+/** The kept headers as http-cache-semantics takes them: one string per name. */
+function keptHeaders(headers: HeaderBag | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const text = headerText(headers, name);
+    if (text !== undefined) out[name] = text;
+  }
+  return out;
+}
+
+/** The headers a new policy is made from: the kept ones, with this response's Date and Age. */
+function policyHeaders(kept: Record<string, string>, headers: HeaderBag | undefined): Record<string, string> {
+  const out = { ...kept };
+  for (const name of ['date', 'age']) {
+    const text = headerText(headers, name);
+    if (text !== undefined) out[name] = text;
+  }
+  return out;
+}
+
+/**
+ * The freshness of an answer with this policy, stored at `now`; undefined when it must not be
+ * stored (no-store). The policy was made a moment ago on the real clock, so its age is the
+ * answer's age on arrival (its Age header): the lifetime left is counted from `now`, the time
+ * callers (and tests) give.
+ */
+async function freshnessOf(
+  kept: Record<string, string>,
+  headers: HeaderBag | undefined,
+  now: number,
+  request: CachePolicy.Request,
+): Promise<{ freshness: Freshness; policy: CachePolicy } | undefined> {
+  const Policy = await loadCachePolicy();
+  const policy = new Policy(request, { status: 200, headers: policyHeaders(kept, headers) }, { shared: false });
+  if (!policy.storable()) return undefined;
+  const freshUntil = saysHowFresh(kept) ? now + Math.max(0, policy.maxAge() - policy.age()) * 1000 : null;
+  const language = contentLanguage(kept);
+  const freshness = { policy: policy.toObject(), headers: kept, storedAt: now, freshUntil, ...(language !== undefined ? { language } : {}) };
+  return { freshness, policy };
+}
+
+/** A new answer (a 200) judged: its freshness to store, or undefined for no-store. */
+export function freshnessFor(
+  headers: HeaderBag | undefined,
+  now: number,
+  request: CachePolicy.Request = CLIENT_REQUEST,
+): Promise<{ freshness: Freshness; policy: CachePolicy } | undefined> {
+  return freshnessOf(keptHeaders(headers), headers, now, request);
+}
+
+/** The policy kept with an entry, for its response headers (the proxy's answers). */
+export async function storedPolicy(stored: Freshness): Promise<CachePolicy> {
+  return (await loadCachePolicy()).fromObject(stored.policy);
+}
+
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** Validators are sent back verbatim in If-None-Match / If-Modified-Since: printable ASCII only, bounded. */
+function validator(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= 1024 && /^[\x20-\x7e]+$/.test(value) ? value : undefined;
+}
+
+/** What a conditional request for the stored answer sends (its policy's revalidation headers). */
+export async function validatorsOf(stored: Freshness, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Validators> {
+  const headers = (await storedPolicy(stored)).revalidationHeaders(request);
+  const etag = validator(headers['if-none-match']);
+  const lastModified = validator(headers['if-modified-since']);
+  return { ...(etag !== undefined ? { etag } : {}), ...(lastModified !== undefined ? { lastModified } : {}) };
+}
+
+/**
+ * After a 304: the stored answer judged anew from `now`, with its kept headers updated by the
+ * 304's (RFC 9111 §4.3.4: a header the 304 sends replaces the stored one, so its new
+ * Cache-Control or ETag counts, and validators it does not send stay); undefined when the
+ * result says no-store.
+ */
+export function revalidated(
+  stored: Freshness,
+  headers: HeaderBag | undefined,
+  now: number,
+  request: CachePolicy.Request = CLIENT_REQUEST,
+): Promise<{ freshness: Freshness; policy: CachePolicy } | undefined> {
+  return freshnessOf({ ...stored.headers, ...keptHeaders(headers) }, headers, now, request);
+}
+
+/** The answer's Content-Language, when it is a list of language tags. */
+export function contentLanguage(headers: HeaderBag | undefined): string | undefined {
+  return languageList(headerText(headers, 'content-language'));
 }

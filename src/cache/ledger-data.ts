@@ -3,7 +3,7 @@
  * (unknown entries dropped), the months it counts in (calendar months in UTC, `YYYY-MM`),
  * pruning old months, and the usage of one connection.
  */
-import { normalOrigin } from './keys.js';
+import { normalOrigin } from './cached-get.js';
 import { LEDGER_MONTHS_KEPT } from '../defaults.js';
 import type { RateLimitInfo } from './headers.js';
 

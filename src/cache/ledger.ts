@@ -17,7 +17,7 @@ import { LEDGER_LOCK_STALE_MS } from '../defaults.js';
 import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
 import { LockWaitError, lockFile } from '../util/file-lock.js';
 import { type HeaderBag, rateLimitHeaders } from './headers.js';
-import { normalOrigin } from './keys.js';
+import { normalOrigin } from './cached-get.js';
 import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, currentMonth, emptyLedger, prune, usageOf } from './ledger-data.js';
 import { readLedgerFile, setAside, writeLedgerFile } from './ledger-file.js';
 

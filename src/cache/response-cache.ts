@@ -1,33 +1,44 @@
 /**
- * The response cache: JSON answers of GET requests and the full records they carry, one file
- * per key (entry-file.ts), judged by http-cache-semantics (freshness.ts; docs/design.md "Cache
- * and requests"). A corrupt entry is dropped and reported as a miss, never served. The cache
- * is an optimisation: a store that cannot be read or written is a miss or a skipped write,
- * told to `log` (--verbose), never a failed command. A hit is one read of one file, a miss one
- * write (two for a full record: by id and by name). The directory's checks are cache-dir.ts's,
- * when a write happens write-queue.ts's; this file is the store's policy: what is fresh, what
- * is kept and under which keys.
+ * The response cache: JSON answers of GET requests and the full records they carry, one file per
+ * key (store-files.ts), judged by http-cache-semantics (headers.ts; docs/design.md "Cache and
+ * requests"). A corrupt entry is dropped and reported as a miss, never served. The cache is an
+ * optimisation: a store that cannot be read or written is a miss or a skipped write, told to
+ * `log` (--verbose), never a failed command. A hit is one read of one file, a miss one write (two
+ * for a full record: by id and by name). Writes are queued (WriteQueue) so a listing never waits
+ * for one between its requests.
  */
-import { bytesUnder, clearStore, oldestEntry } from './store-clear.js';
-import type { HeaderBag } from './headers.js';
-import { type Freshness, freshnessFor, isFresh, parseFreshness, revalidated, validatorsOf } from './freshness.js';
-import { recordIdKey, recordKeys, recordNameKey } from './keys.js';
-import { entryNames, readEntry, removeEntry, writeEntrySync } from './entry-file.js';
-import { WriteQueue } from './write-queue.js';
-import { StoreDir } from './cache-dir.js';
+import { dirname } from 'node:path';
+import type { CacheDirError } from '../errors.js';
+import { type CacheInfo, clearStore, measureStore } from './store-clear.js';
+import { type HeaderBag, freshnessFor, revalidated, validatorsOf } from './headers.js';
+import { type Freshness, checkCacheRoot, checkOwnDir, isFresh, makePrivateDir, parseFreshness, readEntry, removeEntry, writeEntrySync } from './store-files.js';
 
-export interface LookupOptions {
-  /** ms since the epoch (Date.now() in use; injected by tests). */
-  now: number;
-  /** The configured time to live, for answers whose headers say nothing of freshness. */
-  ttlMs: number;
+/** Bumped when the meaning of a key or of a stored body changes: old entries are then simply never read. */
+export const KEY_VERSION = 'v2';
+
+/** Key of a full record by its id, in a scope (cached-get.ts cacheScope). */
+export function recordIdKey(scope: string, id: string): string {
+  return `${KEY_VERSION} record ${scope} id ${id}`;
 }
 
-export interface StoreOptions {
-  /** The response headers (lower-case names): cache-control, expires, etag, last-modified, date, age, vary. */
-  headers?: HeaderBag;
-  now: number;
+/** Key of a full record by its (English) name: NFC, lower case, as the server matches names (ids match exactly). */
+export function recordNameKey(scope: string, name: string): string {
+  return `${KEY_VERSION} record ${scope} name ${name.normalize('NFC').toLowerCase()}`;
 }
+
+/** The keys a record is kept under in a scope: its id and its name. */
+function recordKeys(scope: string, record: unknown): string[] {
+  const { id, name } = (typeof record === 'object' && record !== null ? record : {}) as Record<string, unknown>;
+  return [
+    ...(typeof id === 'string' && id !== '' ? [recordIdKey(scope, id)] : []),
+    ...(typeof name === 'string' && name !== '' ? [recordNameKey(scope, name)] : []),
+  ];
+}
+
+/** `now`: ms since the epoch (injected by tests); `ttlMs`: the configured time to live, for answers whose headers say nothing of freshness. */
+type LookupOptions = { now: number; ttlMs: number };
+/** `headers`: the answer's (lower-case names), which decide whether and how long it is kept. */
+type StoreOptions = { headers?: HeaderBag; now: number };
 
 /** `language`: the Content-Language the answer came with, when it had one. */
 export type CacheLookup =
@@ -36,53 +47,77 @@ export type CacheLookup =
   | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string; language?: string }
   | { status: 'miss' };
 
-export interface CacheInfo {
-  path: string;
-  /** Keys stored: one per cached answer, one or two per known full record (by id, by name). */
-  entries: number;
-  /** Bytes on disk under path (entries, temp files, anything an older release left there). */
-  bytes: number;
-  /** When the oldest entry was written, ms since the epoch; null when empty. */
-  oldest: number | null;
-}
-
-export interface ResponseCacheOptions {
-  /** Where problems go (a dropped corrupt entry, a failed write): --verbose. */
-  log?: (line: string) => void;
-}
-
-/** An entry read and checked: its freshness and its parsed body. */
-interface Found {
-  freshness: Freshness;
-  body: unknown;
-  bytes: Buffer;
-}
-
 const MISS: CacheLookup = { status: 'miss' };
 
-/** Headers without the validators: a record copied out of an answer keeps none (validators belong to URLs). */
-function withoutValidators(headers: HeaderBag | undefined): HeaderBag {
-  const { etag: _etag, 'last-modified': _lastModified, ...rest } = headers ?? {};
-  return rest;
+/** When the store's writes happen. Writes of one key keep their order, and a read of a key comes after them. */
+class WriteQueue {
+  private queued: Array<() => unknown> = [];
+  private scheduled = false;
+  /** Writes under way, by key; settled, never rejected. */
+  private readonly pending = new Map<string, Promise<void>>();
+
+  /**
+   * Runs `write` two turns of the event loop from now: undici writes a listing's next request from
+   * an Immediate queued after this one, so one turn would write before it goes out; the second
+   * writes while its answer is awaited.
+   */
+  later(write: () => unknown): void {
+    this.queued.push(write);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => setImmediate(() => this.runQueued()));
+  }
+
+  /** Runs the queued writes now, oldest first (each logs its own failure), before any read or other write. */
+  runQueued(): void {
+    this.scheduled = false;
+    const writes = this.queued;
+    this.queued = [];
+    for (const write of writes) write();
+  }
+
+  /** Resolves once the queued writes and those of `key` under way are done. */
+  async settled(key: string): Promise<void> {
+    this.runQueued();
+    await this.pending.get(key);
+  }
+
+  /** Runs `write` for `keys` after any write of those keys under way. */
+  run<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
+    const result = Promise.all(keys.map((key) => this.pending.get(key) ?? Promise.resolve())).then(write);
+    const settled = result.then(
+      () => {},
+      () => {},
+    );
+    for (const key of keys) this.pending.set(key, settled);
+    void settled.then(() => {
+      for (const key of keys) if (this.pending.get(key) === settled) this.pending.delete(key);
+    });
+    return result;
+  }
+
+  /** Runs what is queued and waits for every write under way. */
+  async flush(): Promise<void> {
+    this.runQueued();
+    while (this.pending.size > 0) await Promise.all(this.pending.values());
+  }
 }
 
 export class ResponseCache {
-  readonly path: string;
-  private readonly log: (line: string) => void;
-  /** The directory's checks and permissions (cache-dir.ts). */
-  private readonly dir: StoreDir;
-  /** When writes happen (write-queue.ts). */
   private readonly writes = new WriteQueue();
+  /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
+  private unusable = false;
+  private checked = false;
+  private madePrivate = false;
 
-  private constructor(dir: string, options: ResponseCacheOptions) {
-    this.path = dir;
-    this.log = options.log ?? (() => {});
-    this.dir = new StoreDir(dir, this.log);
-  }
+  private constructor(
+    readonly path: string,
+    private readonly log: (line: string) => void,
+  ) {}
 
-  /** The store in `dir` (created on the first write). Does no I/O. */
-  static open(dir: string, options: ResponseCacheOptions = {}): ResponseCache {
-    return new ResponseCache(dir, options);
+  /** The store in `dir` (created on the first write). Does no I/O. `log`: where problems go (--verbose). */
+  static open(dir: string, options: { log?: (line: string) => void } = {}): ResponseCache {
+    return new ResponseCache(dir, options.log ?? (() => {}));
   }
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
@@ -96,34 +131,29 @@ export class ResponseCache {
     return { status: 'stale', body, storedAt: freshness.storedAt, ...language, ...(await validatorsOf(freshness)) };
   }
 
-  /**
-   * Stores a 200 answer. With `Cache-Control: no-store` nothing is stored and an entry
-   * already there is dropped. Resolves to whether it was stored.
-   */
+  /** Stores a 200 answer; with `Cache-Control: no-store` nothing is, and an entry already there is dropped. Resolves to whether it was stored. */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
     this.writes.runQueued();
     return this.store([key], body, options);
   }
 
   /**
-   * Stores as put() does, later: the answer goes to the user first, and is written once this
-   * turn of the event loop is over, while the next request of a listing is out (a listing of 800
-   * pages never waits for a write between its requests). flush(), which the run's exit awaits,
-   * writes what is still queued; a failed write is logged and lost, as with put().
+   * put(), later: the answer goes to the user first and is written while the next request of a
+   * listing is out (a listing of 800 pages never waits for a write between its requests).
+   * flush(), which the run's exit awaits, writes what is still queued; a failed write is logged and lost.
    */
   putLater(key: string, body: unknown, options: StoreOptions): void {
     this.writes.later(() => this.store([key], body, options));
   }
 
-  /** Writes what putLater() queued (the run's exit awaits it). */
   async flush(): Promise<void> {
     await this.writes.flush();
   }
 
   /**
-   * After a 304 to a conditional request: the stored answer is confirmed, fresh from `now`, as
-   * its policy updated with the 304's headers says. Resolves to the body, or to a miss when the
-   * entry is gone or corrupt (then the caller fetches without validators).
+   * After a 304 to a conditional request: the stored answer is confirmed, fresh from `now`, its
+   * policy updated with the 304's headers. Resolves to a miss when the entry is gone or corrupt
+   * (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
     await this.writes.settled(key);
@@ -141,27 +171,18 @@ export class ResponseCache {
     return { status: 'fresh', body: found.body, storedAt: options.now };
   }
 
-  /** Forgets the answer stored under `key`, if any. */
-  async delete(key: string): Promise<void> {
-    await this.writes.settled(key);
-    this.forget(key);
-  }
-
   /**
    * Keeps a full record so `show` by its id or its exact name is answered from the cache,
-   * whichever request brought it. `scope` is cacheScope() of the connection and language.
-   * The headers of the answer that carried it apply as to any answer (no-store, max-age);
-   * validators belong to URLs, so a record keeps none.
+   * whichever request brought it. The headers of the answer that carried it apply as to any
+   * answer (no-store, max-age); validators belong to URLs, so a record keeps none.
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
     this.writes.runQueued();
-    return this.store(recordKeys(scope, record), record, { now: options.now, headers: withoutValidators(options.headers) });
+    const { etag: _etag, 'last-modified': _lastModified, ...headers } = options.headers ?? {};
+    return this.store(recordKeys(scope, record), record, { now: options.now, headers });
   }
 
-  /**
-   * A full record by id (exact) or by name (case-insensitive), from any answer that carried
-   * it in this scope. A fresh match wins; else the stale one (for --offline), else a miss.
-   */
+  /** A full record by id (exact) or by name (case-insensitive) in this scope: a fresh match wins; else the stale one (for --offline), else a miss. */
   async getRecord(scope: string, idOrName: string, options: LookupOptions): Promise<CacheLookup> {
     const byId = await this.get(recordIdKey(scope, idOrName), options);
     if (byId.status === 'fresh') return byId;
@@ -170,34 +191,47 @@ export class ResponseCache {
     return byId;
   }
 
-  /** Location, number of entries, bytes on disk and the oldest entry's time. */
   async info(): Promise<CacheInfo> {
     await this.flush();
-    this.dir.check(true);
-    const names = entryNames(this.path);
-    return { path: this.path, entries: names.length, bytes: await bytesUnder(this.path), oldest: await oldestEntry(this.path, names) };
+    this.checkDir(true);
+    return measureStore(this.path);
   }
 
   /**
-   * Removes every entry (the whole store directory, with whatever an older release left in
-   * it). The request ledger is elsewhere and stays. Safe while other processes write:
-   * store-clear.ts. Resolves to the files it could not remove (0 as a rule).
+   * Removes every entry (the whole store directory, with whatever an older release left in it),
+   * safe while other processes write (store-clear.ts); the request ledger is elsewhere and
+   * stays. Resolves to the files it could not remove (0 as a rule).
    */
   async clear(): Promise<number> {
     await this.flush();
-    this.dir.check(true);
+    this.checkDir(true);
     return clearStore(this.path);
   }
 
   /**
-   * Writes `body` under every one of `keys` (an answer: one; a record: its id and name), one
-   * file each, behind any write of those keys under way. Resolves to whether it was stored.
+   * Checks the store's directory once. A symlink planted at it is always CacheDirError (exit 6);
+   * another problem (a file in its place) is one too for `cache info|clear` (`strict`), and for
+   * any other command makes the store unusable: misses only.
    */
+  private checkDir(strict = false): void {
+    if (this.checked && !strict) return;
+    try {
+      checkCacheRoot(dirname(this.path));
+      checkOwnDir(this.path);
+    } catch (err) {
+      if (strict || (err as CacheDirError).details?.planted === true) throw err;
+      this.log(`cache: ${(err as Error).message}`);
+      this.unusable = true;
+    }
+    this.checked = true;
+  }
+
+  /** Writes `body` under every one of `keys`, one file each, behind any write of those keys under way. Resolves to whether it was stored. */
   private store(keys: string[], body: unknown, options: StoreOptions): Promise<boolean> {
     const [first] = keys;
     if (first === undefined) return Promise.resolve(false);
-    this.dir.check();
-    if (this.dir.unusable) {
+    this.checkDir();
+    if (this.unusable) {
       this.log(`cache: cannot store the answer for ${first}: the store at ${this.path} is unusable`);
       return Promise.resolve(false);
     }
@@ -219,26 +253,26 @@ export class ResponseCache {
   }
 
   /**
-   * One entry file written, synchronously: a few calls for a file of a few KiB, where the
-   * thread pool's hops and promises cost more than the write, and a listing's writes keep up
-   * with its pages (each is written two turns after its answer, write-queue.ts). A store
-   * removed meanwhile (`cache clear` in another process) is made anew, once.
+   * One entry file written, synchronously: for a file of a few KiB the thread pool's hops cost
+   * more than the write, and a listing's writes keep up with its pages. The directory is made
+   * 0700 before the first write, and made anew, once, when another process removed it (`cache clear`).
    */
   private write(key: string, meta: Record<string, unknown>, bytes: Buffer): void {
-    this.dir.makePrivate();
+    if (!this.madePrivate) makePrivateDir(this.path);
+    this.madePrivate = true;
     try {
       writeEntrySync(this.path, key, meta, bytes);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      this.dir.makePrivate(true);
+      makePrivateDir(this.path);
       writeEntrySync(this.path, key, meta, bytes);
     }
   }
 
   /** The checked entry under `key`, or undefined (a corrupt one dropped on the way). */
-  private read(key: string): Found | undefined {
-    this.dir.check();
-    if (this.dir.unusable) return undefined;
+  private read(key: string): { freshness: Freshness; body: unknown; bytes: Buffer } | undefined {
+    this.checkDir();
+    if (this.unusable) return undefined;
     let read;
     try {
       read = readEntry(this.path, key);
@@ -264,7 +298,6 @@ export class ResponseCache {
     return undefined;
   }
 
-  /** Removes `key`'s entry, if any. */
   private forget(key: string): void {
     try {
       removeEntry(this.path, key);

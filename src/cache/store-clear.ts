@@ -4,6 +4,23 @@
  */
 import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { entryNames } from './store-files.js';
+
+export interface CacheInfo {
+  path: string;
+  /** Keys stored: one per cached answer, one or two per known full record (by id, by name). */
+  entries: number;
+  /** Bytes on disk under path (entries, temp files, anything an older release left there). */
+  bytes: number;
+  /** When the oldest entry was written, ms since the epoch; null when empty. */
+  oldest: number | null;
+}
+
+/** The store at `path` measured: its entries, its bytes on disk, its oldest entry's time. */
+export async function measureStore(path: string): Promise<CacheInfo> {
+  const names = entryNames(path);
+  return { path, entries: names.length, bytes: await bytesUnder(path), oldest: await oldestEntry(path, names) };
+}
 
 /**
  * Removes the store at `path` whole. The directory is first renamed aside, in one step, so
@@ -37,7 +54,7 @@ async function filesUnder(dir: string): Promise<number> {
 }
 
 /** When the oldest of the entry files `names` in `dir` was written (its mtime: each entry is written once, by rename), or null for none. */
-export async function oldestEntry(dir: string, names: readonly string[]): Promise<number | null> {
+async function oldestEntry(dir: string, names: readonly string[]): Promise<number | null> {
   let oldest: number | null = null;
   for (const name of names) {
     const stat = await lstat(join(dir, name)).catch(() => undefined);
@@ -47,7 +64,7 @@ export async function oldestEntry(dir: string, names: readonly string[]): Promis
 }
 
 /** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
-export async function bytesUnder(dir: string): Promise<number> {
+async function bytesUnder(dir: string): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);

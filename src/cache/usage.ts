@@ -2,10 +2,9 @@
  * This month's usage of the connection in force, for `quota` and `auth status`: the ledger
  * read without its lock (it is only ever replaced whole), the budget of the settings.
  */
-import { keyHash } from './keys.js';
+import { keyHash } from './cached-get.js';
 import { Ledger, type LedgerUsage, SANDBOX_LEDGER_ORIGIN, ledgerOrigin } from './ledger.js';
-import { cacheRoot, ledgerPath } from './paths.js';
-import type { EnvVars } from './paths.js';
+import { cacheRoot, ledgerPath, type EnvVars } from './store-files.js';
 
 /** Where a connection is counted (ledger.ts), for the callers that ask for its usage too. */
 export { SANDBOX_LEDGER_ORIGIN, ledgerOrigin };

@@ -7,7 +7,7 @@ import { outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import { ResponseCache } from '../cache/response-cache.js';
-import { cacheRoot, httpCacheDir } from '../cache/paths.js';
+import { cacheRoot, httpCacheDir } from '../cache/store-files.js';
 import { clearPictures, picturesUsage } from './shared/picture-files.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };

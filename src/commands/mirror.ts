@@ -9,7 +9,7 @@ import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { budgetFor, requireKey } from '../connection.js';
 import { runMediaJobs } from './shared/media-run.js';
-import { keyHash } from '../cache/keys.js';
+import { keyHash } from '../cache/cached-get.js';
 
 export type { MirrorOptions };
 

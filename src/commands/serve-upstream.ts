@@ -11,7 +11,7 @@ import { readStoredConfig } from '../config/store.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { join } from 'node:path';
 import { createProxyServer } from '../proxy/proxy-server.js';
-import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/paths.js';
+import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 
 type Plan = 'free' | 'premium';
 

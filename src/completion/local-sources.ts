@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cacheRoot } from '../cache/paths.js';
+import { cacheRoot } from '../cache/store-files.js';
 import { configPath, readStoredConfig } from '../config/store.js';
 import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import type { LocalSources, ParsedLine } from './engine.js';

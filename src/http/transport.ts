@@ -26,7 +26,7 @@ import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retr
 import { errorForStatus } from './failures.js';
 import { redactorFor } from '../util/redact.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
-import { type QueryValues, resolveUrl } from './resolve-url.js';
+import { type QueryValues, resolveUrl } from '../cache/cached-get.js';
 import { PROXY_VARIABLES, type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';
 import { safeHeaderValue } from '../cache/headers.js';
 

@@ -1,11 +1,11 @@
 /**
  * The exercises the response cache holds for one origin: the items of every list answer
- * (query, ids) and every record, read from the store's own files (cache/entry-file.ts checks
+ * (query, ids) and every record, read from the store's own files (cache/store-files.ts checks
  * each entry whole). Read only when the picker opens: no request, and a TAB or a cache hit
  * never pays for it.
  */
-import { entryNames, readEntryFile } from '../cache/entry-file.js';
-import { normalOrigin } from '../cache/keys.js';
+import { entryNames, readEntryFile } from '../cache/store-files.js';
+import { normalOrigin } from '../cache/cached-get.js';
 
 /** The exercise objects of the cached answers for `origin`: list items and records, as stored. */
 export async function cachedExercises(storeDir: string, origin: string): Promise<unknown[]> {

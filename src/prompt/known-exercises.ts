@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
-import { cacheRoot, httpCacheDir } from '../cache/paths.js';
+import { cacheRoot, httpCacheDir } from '../cache/store-files.js';
 import { readIdIndex } from '../completion/id-index.js';
 import { type PickCandidate, candidateOf, mergeCandidates } from './candidates.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';

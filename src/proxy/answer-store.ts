@@ -1,20 +1,19 @@
 /**
- * The proxy's shared store of upstream JSON answers: the CLI's store (src/cache/entry-file.ts,
+ * The proxy's shared store of upstream JSON answers: the CLI's store (src/cache/store-files.ts,
  * one file per key, the same directory by default), with entries of the proxy's own: the exact
  * bytes the upstream sent, and their freshness as the client's cache keeps it
- * (src/cache/freshness.ts: the http-cache-semantics policy of the answer and how long it stays
+ * (src/cache/headers.ts: the http-cache-semantics policy of the answer and how long it stays
  * fresh). Freshness, age and revalidation headers all come from that one model.
  *
- * Keys name the upstream base URL and the upstream key by hash (keys.ts keyHash; never the key
+ * Keys name the upstream base URL and the upstream key by hash (cached-get.ts keyHash; never the key
  * itself), then the path and the canonical query: answers of one upstream account are shared by
  * every client of the proxy, whatever their own key. What a client's plan may see is cut at
  * answer time (plan-filter.ts), never stored per client.
  */
 import type CachePolicy from 'http-cache-semantics';
-import { makePrivateDir } from '../cache/cache-dir.js';
-import { readEntry, removeEntry, writeEntry } from '../cache/entry-file.js';
-import { type Freshness, parseFreshness, storedPolicy } from '../cache/freshness.js';
-import { canonicalQuery, keyHash } from '../cache/keys.js';
+import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, parseFreshness } from '../cache/store-files.js';
+import { storedPolicy } from '../cache/headers.js';
+import { canonicalQuery, keyHash } from '../cache/cached-get.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
 const KEY_VERSION = 'proxy-v1';

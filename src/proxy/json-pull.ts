@@ -1,6 +1,6 @@
 /**
  * Pull-through of the service's JSON answers: from the shared store when the client's
- * freshness model says the stored answer is fresh (src/cache/freshness.ts: http-cache-semantics,
+ * freshness model says the stored answer is fresh (src/cache/headers.ts: http-cache-semantics,
  * the configured TTL where the upstream says nothing); else from the upstream — conditionally when the stored one
  * has validators (a 304 refreshes it) — with concurrent identical misses coalesced into one
  * upstream request (as nginx's proxy_cache_lock). When the upstream fails, times out or the
@@ -11,7 +11,8 @@
  * (upstream.ts), or every waiter gets 504.
  */
 import type CachePolicy from 'http-cache-semantics';
-import { freshnessFor, isFresh, revalidated, validatorsOf } from '../cache/freshness.js';
+import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
+import { isFresh } from '../cache/store-files.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import type { AnswerStore, StoredAnswer } from './answer-store.js';

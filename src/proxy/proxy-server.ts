@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { keyHash } from '../cache/keys.js';
+import { keyHash } from '../cache/cached-get.js';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
 import { HttpError, notFound, sendError, sendJson } from '../server/http-error.js';
@@ -33,7 +33,7 @@ import { maskedTarget } from './log-target.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
-  /** The store of upstream answers (the CLI's, cache/paths.ts httpCacheDir, by default). */
+  /** The store of upstream answers (the CLI's, cache/store-files.ts httpCacheDir, by default). */
   cacheDir: string;
   /** Media are pulled into it; when it holds exercises.jsonl, its records answer first. */
   dir: string;

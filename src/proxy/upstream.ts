@@ -8,7 +8,7 @@
  * Reservations are chained in this process (one ledger lock at a time): a burst of distinct
  * misses would otherwise contend for the same lock file and back off against each other.
  */
-import { keyHash } from '../cache/keys.js';
+import { keyHash } from '../cache/cached-get.js';
 import { Ledger, type LedgerUsage } from '../cache/ledger.js';
 import type { Readable } from 'node:stream';
 import { Transport, type ResponseHeaders } from '../http/transport.js';
@@ -22,7 +22,7 @@ export interface UpstreamOptions {
   /** Sent as X-API-Key to the upstream origin only; never logged, never in an answer. */
   apiKey: string;
   timeoutMs: number;
-  /** The ledger file shared with the CLI (cache/paths.ts ledgerPath). */
+  /** The ledger file shared with the CLI (cache/store-files.ts ledgerPath). */
   ledgerPath: string;
   /** Upstream requests allowed per calendar month (UTC); null: none. */
   budget: number | null;

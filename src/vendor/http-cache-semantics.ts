@@ -1,6 +1,6 @@
 /**
  * http-cache-semantics (RFC 9111 freshness, Age, validators and revalidation), the one set of
- * cache rules of the client's response cache and the team proxy (src/cache/freshness.ts).
+ * cache rules of the client's response cache and the team proxy (src/cache/headers.ts).
  * Loaded when an answer is stored or revalidated, paths that send a request anyway; a cache
  * hit compares the times the policy decided when it stored the answer and never loads it.
  */

@@ -4,9 +4,8 @@
  */
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type FetchResult, type Validators, cachedGet } from '../../src/cache/cached-get.js';
+import { type FetchResult, type Validators, cachedGet, cacheKey, cacheScope } from '../../src/cache/cached-get.js';
 import type { HeaderBag } from '../../src/cache/headers.js';
-import { cacheKey, cacheScope } from '../../src/cache/keys.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { NetworkError } from '../../src/errors.js';
 import { tempDir } from '../helpers/temp.js';

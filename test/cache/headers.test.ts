@@ -1,8 +1,8 @@
 /** The pure helpers the transport wiring uses: what headers say of freshness, rate-limit headers, months. */
 import { describe, expect, it } from 'vitest';
-import { contentLanguage, freshnessFor, isFresh, parseFreshness, revalidated, saysHowFresh } from '../../src/cache/freshness.js';
+import { contentLanguage, freshnessFor, revalidated, saysHowFresh, rateLimitHeaders } from '../../src/cache/headers.js';
+import { isFresh, parseFreshness } from '../../src/cache/store-files.js';
 import { currentMonth, monthNumber } from '../../src/cache/ledger-data.js';
-import { rateLimitHeaders } from '../../src/cache/headers.js';
 
 describe('saysHowFresh', () => {
   it('is true when Cache-Control names a lifetime or no-cache/no-store, in any case, or Expires is there', () => {

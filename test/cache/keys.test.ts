@@ -1,8 +1,9 @@
 /** Cache keys: one canonical form per request, kept apart by origin, key and language, never holding the key. */
 import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
-import { cacheKey, cacheScope, canonicalQuery, keyHash, recordIdKey, recordNameKey } from '../../src/cache/keys.js';
-import { cacheRoot, httpCacheDir, ledgerPath } from '../../src/cache/paths.js';
+import { cacheKey, cacheScope, canonicalQuery, keyHash } from '../../src/cache/cached-get.js';
+import { recordIdKey, recordNameKey } from '../../src/cache/response-cache.js';
+import { cacheRoot, httpCacheDir, ledgerPath } from '../../src/cache/store-files.js';
 
 const base = { origin: 'https://api.example.test', path: '/exercise/query', apiKey: 'secret-key-123', lang: 'en-GB' };
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/cache/ledger.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
-import { readEntry } from '../../src/cache/entry-file.js';
+import { readEntry } from '../../src/cache/store-files.js';
 import { builtModule } from './support.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -6,11 +6,11 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cacheKey, cacheScope, isFullRecord, keyHash } from '../../src/cache/keys.js';
+import { cacheKey, cacheScope, isFullRecord, keyHash } from '../../src/cache/cached-get.js';
 import { Ledger } from '../../src/cache/ledger.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
-import { entryPath, readEntry, writeEntry } from '../../src/cache/entry-file.js';
-import { freshnessFor } from '../../src/cache/freshness.js';
+import { entryPath, readEntry, writeEntry } from '../../src/cache/store-files.js';
+import { freshnessFor } from '../../src/cache/headers.js';
 import { filesContaining, filesUnder } from './support.js';
 import { tempDir } from '../helpers/temp.js';
 

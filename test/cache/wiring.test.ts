@@ -200,7 +200,7 @@ describe('ids the service answered with reach shell completion', () => {
       .split('\n')
       .map((line) => JSON.parse(line).id as string);
     const { readIdIndex } = await import('../../src/completion/id-index.js');
-    const { cacheRoot } = await import('../../src/cache/paths.js');
+    const { cacheRoot } = await import('../../src/cache/store-files.js');
     const index = readIdIndex(cacheRoot({ HOME: h }));
     expect(index.map((e) => e.id)).toEqual(ids);
     expect(index.every((e) => typeof e.name === 'string' && e.name !== '')).toBe(true);

@@ -1,7 +1,7 @@
 /** The config and cache directories follow the environment given, in the places env-paths gives. */
 import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
-import { cacheRoot } from '../../src/cache/paths.js';
+import { cacheRoot } from '../../src/cache/store-files.js';
 import { configDir, userDirs } from '../../src/config/paths.js';
 import { configPath } from '../../src/config/store.js';
 

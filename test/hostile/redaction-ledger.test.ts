@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { keyHash } from '../../src/cache/keys.js';
+import { keyHash } from '../../src/cache/cached-get.js';
 import { type Attack, type HostileServer, send, startHostileServer } from '../helpers/hostile-server.js';
 import { KEY, allFileText, cli, tempDir } from './support.js';
 

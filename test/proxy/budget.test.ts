@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Ledger } from '../../src/cache/ledger.js';
-import { keyHash } from '../../src/cache/keys.js';
+import { keyHash } from '../../src/cache/cached-get.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { ALICE, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
 import { rmSync } from 'node:fs';

@@ -6,7 +6,7 @@
  */
 import type { Context } from '../../context.js';
 import { closest, orList } from '../../catalogue/suggest.js';
-import { cacheRoot } from '../../cache/paths.js';
+import { cacheRoot } from '../../cache/store-files.js';
 import { catalogueEntriesMatching } from '../../completion/catalogue-ids.js';
 import { readIdIndex } from '../../completion/id-index.js';
 import { sampleCatalogueDir } from '../../server/sandbox.js';

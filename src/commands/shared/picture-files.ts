@@ -8,8 +8,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Env } from '../../context.js';
-import { cacheRoot } from '../../cache/paths.js';
-import { checkCacheRoot, checkOwnDir, makePrivateDir } from '../../cache/cache-dir.js';
+import { cacheRoot, checkCacheRoot, checkOwnDir, makePrivateDir } from '../../cache/store-files.js';
 
 /** The pictures folder for this environment's cache directory. */
 export function picturesDir(env: Env): string {

@@ -1,5 +1,5 @@
 /**
- * The store on disk (src/cache/entry-file.ts): one file per key, whole or absent, private,
+ * The store on disk (src/cache/store-files.ts): one file per key, whole or absent, private,
  * read only when it is a regular file; and ResponseCache.putLater, which queues its writes
  * behind the current turn, keeps the store consistent when the process is killed part-way
  * through a run of them.
@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/cache/response-cache.js';
-import { entryNames, entryPath, readEntry, readEntryFile, removeEntry, writeEntry, writeEntrySync } from '../../src/cache/entry-file.js';
+import { entryNames, entryPath, readEntry, readEntryFile, removeEntry, writeEntry, writeEntrySync } from '../../src/cache/store-files.js';
 import { builtModule } from './support.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -1,0 +1,308 @@
+/**
+ * The cache on disk: where its files are, the store's directory, and one file per key.
+ *
+ * Where: under the user cache directory (src/util/user-dirs.ts, env-paths' rule), with HOME and
+ * XDG_CACHE_HOME read from an environment the caller gives, so a context (or a test) decides.
+ * The launcher keeps V8's code cache there too (bin/startup/private-files.js).
+ *
+ * The directory: the user cache root (`~/.cache/exercises`) may be a symlink the user made; the
+ * store under it (`http/`) is the tool's own and never followed through a symlink: one planted
+ * there would send premium answers into a directory of the planter's choosing. A loop, or a file
+ * where a directory should be, is told plainly (exit 6), never a crash; commands other than
+ * `cache` take such a store as unusable (misses only) unless a symlink was planted, always
+ * refused. Directories the tool makes here are 0700 and files 0600 whatever the umask: the store
+ * holds answers a premium key paid for, the completion index what the user looked at.
+ *
+ * An entry's file is named by the SHA-256 of its key (`<dir>/<64 hex>.entry`, so a key never
+ * reaches a file name) and holds `<JSON envelope>\n<body bytes>`. The envelope (one line) names
+ * the key, the caller's meta (the stored freshness below; the proxy's answer-store.ts keeps the
+ * same) and the body's size and SHA-256. A file is written whole to a temp file beside it and
+ * renamed over the entry, so a reader sees the old file or the new one; a crash that tears a
+ * file anyway (power lost before the file system wrote the renamed bytes) leaves one whose size
+ * or digest does not match, which reads as a miss (`corrupt`), never as an answer. That check is
+ * why an entry is not fsynced: the cache is an optimisation, and a sync per answer would cost a
+ * listing of 800 pages seconds. Entries are opened without blocking and without following a
+ * symlink, and read only when they are regular files within ENTRY_MAX_BYTES: a FIFO or a link
+ * planted in the store is a corrupt entry, never a hang.
+ *
+ * Synchronous where it runs on a cache hit: node:fs is loaded at start-up anyway, these files are
+ * small, and a hit has a budget of a few ms.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type CachePolicy from 'http-cache-semantics';
+import { CacheDirError } from '../errors.js';
+import { JSON_SIZE_CAP } from '../defaults.js';
+import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
+import { type Env, userDirs } from '../util/user-dirs.js';
+
+export type EnvVars = Env;
+
+/** The user cache directory, with HOME and XDG_CACHE_HOME read from `env`. */
+export function cacheRoot(env: EnvVars, platform: NodeJS.Platform = process.platform): string {
+  return userDirs(env, platform).cache;
+}
+
+/** The store of JSON answers and full records. `cache clear` removes this directory only. */
+export function httpCacheDir(root: string): string {
+  return join(root, 'http');
+}
+
+/** The request ledger: beside the store, never removed by `cache clear` (it is the quota count). */
+export function ledgerPath(root: string): string {
+  return join(root, 'ledger.json');
+}
+
+const HINT = 'Remove it (or move it aside) so the tool can make its own directory there; `exercises cache info` shows where the cache is.';
+
+/** The lstat of `path`, or undefined when nothing is there. Other errors are CacheDirError. */
+function lstatOrNone(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR')
+      throw new CacheDirError(`The cache directory ${path} cannot be used: a file stands where a directory of its path should be.`, { hint: HINT, cause: err });
+    throw new CacheDirError(`The cache directory ${path} cannot be used: ${(err as Error).message}.`, { hint: HINT, cause: err });
+  }
+}
+
+/** Throws CacheDirError unless `root` is absent, a directory, or a symlink (the user's) to one. */
+export function checkCacheRoot(root: string): void {
+  const found = lstatOrNone(root);
+  if (!found || found.isDirectory()) return;
+  if (found.isSymbolicLink()) {
+    try {
+      if (statSync(root).isDirectory()) return;
+    } catch (err) {
+      const loop = (err as NodeJS.ErrnoException).code === 'ELOOP';
+      throw new CacheDirError(`The cache directory ${root} is a symlink ${loop ? 'that loops' : 'to nothing'}.`, { hint: HINT, cause: err });
+    }
+  }
+  throw new CacheDirError(`The cache directory ${root} is not a directory.`, { hint: HINT });
+}
+
+/** Throws CacheDirError unless `dir` (the tool's own, e.g. `http/`) is absent or a real directory: a symlink is refused, not followed. */
+export function checkOwnDir(dir: string): void {
+  const found = lstatOrNone(dir);
+  if (!found || found.isDirectory()) return;
+  if (found.isSymbolicLink()) {
+    throw new CacheDirError(`Refusing to use ${dir}: it is a symlink, and the tool's cache directory is never followed elsewhere.`, {
+      hint: HINT,
+      details: { planted: true },
+    });
+  }
+  throw new CacheDirError(`The cache directory ${dir} is not a directory.`, { hint: HINT });
+}
+
+/** Makes `dir` (and its missing parents) 0700; one of ours found open to others is closed. */
+export function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = statSync(dir);
+  if ((stat.mode & 0o077) !== 0 && (process.getuid === undefined || stat.uid === process.getuid())) chmodSync(dir, 0o700);
+}
+
+/** Envelope and body together: the largest JSON answer the client accepts, and room for its envelope. */
+const ENTRY_MAX_BYTES = JSON_SIZE_CAP + 64 * 1024;
+/** An entry file's name: the key's SHA-256 and this suffix. Anything else in the directory is not an entry (a temp file, an old cacache store). */
+const ENTRY_SUFFIX = '.entry';
+const ENTRY_NAME = /^[0-9a-f]{64}\.entry$/;
+/** Bumped when the file layout changes: an older entry then reads as corrupt, a miss. */
+const FORMAT = 1;
+
+export interface StoredEntry {
+  /** What the writer kept beside the body (policy, time): checked by the caller, a miss when it is not what it writes. */
+  meta: Record<string, unknown>;
+  body: Buffer;
+}
+
+export type EntryRead = { status: 'found'; entry: StoredEntry } | { status: 'missing' } | { status: 'corrupt'; reason: string };
+
+interface Envelope {
+  v: number;
+  key: string;
+  size: number;
+  sha256: string;
+  meta: Record<string, unknown>;
+}
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** The file of `key` in the store at `dir`. */
+export function entryPath(dir: string, key: string): string {
+  return join(dir, `${sha256(key)}${ENTRY_SUFFIX}`);
+}
+
+/**
+ * The whole file at `path` when it is a regular file within the bound (util/safe-open.ts, links
+ * refused too); a string saying why not; undefined when absent.
+ */
+function readRegular(path: string): Buffer | string | undefined {
+  try {
+    return readRegularFileSync(path, { maxBytes: ENTRY_MAX_BYTES, noFollow: true });
+  } catch (err) {
+    if (err instanceof RefusedFileError)
+      return err.reason === 'too large' ? `it has more bytes than an entry may (${ENTRY_MAX_BYTES})` : 'it is not a regular file';
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ENXIO') return 'it is not a regular file';
+    throw err;
+  }
+}
+
+/** The envelope of a file's first line, when it is one this store wrote (for `key`, when given). */
+function parseEnvelope(text: string, key: string | undefined): Envelope | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'its envelope is not JSON';
+  }
+  const e = parsed as Partial<Envelope> | null;
+  if (typeof e !== 'object' || e === null || e.v !== FORMAT) return 'its envelope is not in this format';
+  if (typeof e.key !== 'string' || (key !== undefined && e.key !== key)) return 'it belongs to another key';
+  if (typeof e.size !== 'number' || typeof e.sha256 !== 'string' || typeof e.meta !== 'object' || e.meta === null) return 'its envelope is incomplete';
+  return e as Envelope;
+}
+
+/** An entry file's bytes checked whole: its envelope (for `key`, when given), the body's size and digest. */
+function decode(file: Buffer, key: string | undefined): Envelope | string {
+  const newline = file.indexOf(0x0a);
+  if (newline < 0) return 'it has no envelope line';
+  const envelope = parseEnvelope(file.toString('utf8', 0, newline), key);
+  if (typeof envelope === 'string') return envelope;
+  const body = file.subarray(newline + 1);
+  if (body.length !== envelope.size) return `its body has ${body.length} bytes, not ${envelope.size}`;
+  if (sha256(body) !== envelope.sha256) return 'its body fails the integrity check';
+  return envelope;
+}
+
+const bodyOf = (file: Buffer): Buffer => file.subarray(file.indexOf(0x0a) + 1);
+
+/**
+ * The entry of `key`: synchronous, one open and one read (these files are small, node:fs is
+ * loaded at start-up anyway, and a cache hit has a budget of a few ms). File-system errors
+ * other than absence throw.
+ */
+export function readEntry(dir: string, key: string): EntryRead {
+  const file = readRegular(entryPath(dir, key));
+  if (file === undefined) return { status: 'missing' };
+  if (typeof file === 'string') return { status: 'corrupt', reason: file };
+  const envelope = decode(file, key);
+  if (typeof envelope === 'string') return { status: 'corrupt', reason: envelope };
+  return { status: 'found', entry: { meta: envelope.meta, body: bodyOf(file) } };
+}
+
+/** The bytes of an entry file. */
+function entryBytes(key: string, meta: Record<string, unknown>, body: Buffer): Buffer {
+  const envelope: Envelope = { v: FORMAT, key, size: body.length, sha256: sha256(body), meta };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(envelope)}\n`), body]);
+}
+
+/** A temp file beside the entry, unique to this write (two processes writing one key each rename their own). */
+function tempPathOf(path: string): string {
+  return `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/**
+ * Writes `key`'s entry (temp file, then rename over the old one) on the thread pool, where a wait
+ * on the file system's journal does not hold the event loop. The directory must exist.
+ */
+export async function writeEntry(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): Promise<void> {
+  const path = entryPath(dir, key);
+  const temp = tempPathOf(path);
+  try {
+    await writeFile(temp, entryBytes(key, meta, body), { flag: 'wx', mode: 0o600 });
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** writeEntry(), synchronous: for a small entry written in the same turn as its read (a 304's new policy). */
+export function writeEntrySync(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): void {
+  const path = entryPath(dir, key);
+  const temp = tempPathOf(path);
+  try {
+    writeFileSync(temp, entryBytes(key, meta, body), { flag: 'wx', mode: 0o600 });
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+/** Removes `key`'s entry, if any. */
+export function removeEntry(dir: string, key: string): void {
+  rmSync(entryPath(dir, key), { force: true });
+}
+
+/** The entry files of the store (names only; none when there is no store yet). Temp files and an old cacache store's directories are not entries. */
+export function entryNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => ENTRY_NAME.test(name));
+  } catch {
+    return [];
+  }
+}
+
+/** A whole entry file of the store by its name (entryNames()), with the key it was written for; undefined when it is not one. */
+export function readEntryFile(dir: string, name: string): ({ key: string } & StoredEntry) | undefined {
+  const file = readRegular(join(dir, name));
+  if (file === undefined || typeof file === 'string') return undefined;
+  const envelope = decode(file, undefined);
+  // A file renamed to another key's name is not that key's entry.
+  if (typeof envelope === 'string' || `${sha256(envelope.key)}${ENTRY_SUFFIX}` !== name) return undefined;
+  return { key: envelope.key, meta: envelope.meta, body: bodyOf(file) };
+}
+
+/** The meta of a response-cache entry: what it keeps to judge its freshness (headers.ts makes it). */
+export interface Freshness {
+  /** http-cache-semantics' policy of the answer: its validators, and its headers as a proxy answers with them. */
+  policy: CachePolicy.CachePolicyObject;
+  /** The answer's headers that a 304 updates (KEPT_HEADERS): the policy is made anew from them and the 304's. */
+  headers: Record<string, string>;
+  /** When the answer arrived, or a 304 last confirmed it, ms since the epoch. */
+  storedAt: number;
+  /** Until when the policy calls it fresh, ms since the epoch; null when the service said nothing of freshness (the configured TTL applies). */
+  freshUntil: number | null;
+  /** The answer's Content-Language (a checked language tag list), so a cache hit can say it too. */
+  language?: string;
+}
+
+/** Fresh: the policy's lifetime, or the TTL where the service said nothing, not yet over; an answer stored "in the future" (the clock went back) is stale. */
+export function isFresh(stored: Freshness, now: number, ttlMs: number): boolean {
+  return now >= stored.storedAt && now < (stored.freshUntil ?? stored.storedAt + ttlMs);
+}
+
+/** Stored freshness as freshnessFor() makes it, or undefined for anything else (then the entry is dropped). */
+export function parseFreshness(meta: Record<string, unknown>): Freshness | undefined {
+  const { policy, headers, storedAt, freshUntil, language } = meta;
+  if (typeof policy !== 'object' || policy === null || (policy as { v?: unknown }).v !== 1) return undefined;
+  if (typeof headers !== 'object' || headers === null || !Object.values(headers).every((v) => typeof v === 'string')) return undefined;
+  if (typeof storedAt !== 'number' || !Number.isFinite(storedAt)) return undefined;
+  if (freshUntil !== null && (typeof freshUntil !== 'number' || !Number.isFinite(freshUntil))) return undefined;
+  const lang = typeof language === 'string' ? languageList(language) : undefined;
+  return {
+    policy: policy as CachePolicy.CachePolicyObject,
+    headers: headers as Record<string, string>,
+    storedAt,
+    freshUntil,
+    ...(lang !== undefined ? { language: lang } : {}),
+  };
+}
+
+/**
+ * A Content-Language value worth keeping: language tags (RFC 5646's letters, digits and
+ * hyphens) separated by commas, bounded; anything else is dropped, since it reaches the terminal.
+ */
+export function languageList(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text !== undefined && text.length <= 100 && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*(\s*,\s*[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)*$/.test(text)
+    ? text
+    : undefined;
+}
