@@ -108,19 +108,18 @@ export type QueryParams = PageParams & QueryFilterParams;
 /** What to do when an exercise is not found, for every command that looks one up. */
 export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.';
 
+/**
+ * `transport` makes the transport on the first request that really goes out (never on a cache
+ * hit); without `cache` every answer is fetched; `log` (--verbose) hears each answer's cache
+ * outcome; `noteLanguage` the language asked for and the Content-Language of each answer that
+ * names one, cache hits included, so the command can say when the service fell back to another.
+ */
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey?: string;
-  /** Makes the transport, on the first request that really goes out (never on a cache hit). */
   transport: () => Promise<Transport>;
-  /** Without it every answer is fetched. */
   cache?: ClientCache;
-  /** --verbose: `cache hit`, `revalidated` or `miss` for each answer. */
   log?: (line: string) => void;
-  /**
-   * Told the language asked for (`lang`) and the Content-Language of each answer that names
-   * one, cache hits included, so the command can say when the service fell back to another.
-   */
   noteLanguage?: (asked: string, answered: string) => void;
 }
 

@@ -103,14 +103,8 @@ export async function* paginatePages(fetchPage: (cursor: PageCursor) => Promise<
     received += items.length;
     const total = typeof page.pagination.total === 'number' ? page.pagination.total : undefined;
     firstTotal ??= total;
-    const ended = items.length === 0 || items.length < options.limit;
-    if (ended || (total !== undefined && received >= total)) {
-      if (fromStart && total !== undefined && received < total) {
-        incomplete('short', `the listing ended after ${received} items although it announced ${total}`);
-      }
-      return;
-    }
-    const next = nextCursor(page, direction);
+    const ended = items.length === 0 || items.length < options.limit || (total !== undefined && received >= total);
+    const next = ended ? null : nextCursor(page, direction);
     if (next === null) {
       if (fromStart && total !== undefined && received < total) {
         incomplete('short', `the listing ended after ${received} items although it announced ${total}`);

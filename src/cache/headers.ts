@@ -98,47 +98,29 @@ export function saysHowFresh(headers: HeaderBag): boolean {
   return /(^|,)\s*(max-age|s-maxage|no-store|no-cache)\b/i.test(headerText(headers, 'cache-control') ?? '') || headerText(headers, 'expires') !== undefined;
 }
 
-/**
- * The response headers an entry keeps: what freshness, validation and the answer's language
- * depend on, and its Content-Type, which the team proxy answers with (the policy's response
- * headers are made from these alone). Date and Age describe one response only: a 304 brings its own.
- */
+/** The headers an entry keeps: what freshness, validation and language depend on, and the Content-Type the proxy answers with. */
 const KEPT_HEADERS = ['cache-control', 'expires', 'pragma', 'etag', 'last-modified', 'vary', 'content-language', 'content-type'];
 
-/** The kept headers as http-cache-semantics takes them: one string per name. */
-function keptHeaders(headers: HeaderBag | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
+/** The `names` of `headers` as http-cache-semantics takes them (one string per name), added to `into`. */
+function pickHeaders(headers: HeaderBag | undefined, names: readonly string[], into: Record<string, string> = {}): Record<string, string> {
+  for (const name of names) {
     const text = headerText(headers, name);
-    if (text !== undefined) out[name] = text;
+    if (text !== undefined) into[name] = text;
   }
-  return out;
+  return into;
 }
 
-/** The headers a new policy is made from: the kept ones, with this response's Date and Age. */
-function policyHeaders(kept: Record<string, string>, headers: HeaderBag | undefined): Record<string, string> {
-  const out = { ...kept };
-  for (const name of ['date', 'age']) {
-    const text = headerText(headers, name);
-    if (text !== undefined) out[name] = text;
-  }
-  return out;
-}
+/** An answer judged: the freshness to store and its policy; undefined when it must not be stored (no-store). */
+type Judged = { freshness: Freshness; policy: CachePolicy } | undefined;
 
 /**
- * The freshness of an answer with this policy, stored at `now`; undefined when it must not be
- * stored (no-store). The policy was made a moment ago on the real clock, so its age is the
- * answer's age on arrival (its Age header): the lifetime left is counted from `now`, the time
- * callers (and tests) give.
+ * An answer with the `kept` headers (and this response's Date and Age, which describe it alone)
+ * judged at `now`. The policy is made on the real clock, so its age is the answer's age on
+ * arrival: the lifetime left is counted from `now`, the time callers (and tests) give.
  */
-async function freshnessOf(
-  kept: Record<string, string>,
-  headers: HeaderBag | undefined,
-  now: number,
-  request: CachePolicy.Request,
-): Promise<{ freshness: Freshness; policy: CachePolicy } | undefined> {
+async function freshnessOf(kept: Record<string, string>, headers: HeaderBag | undefined, now: number, request: CachePolicy.Request): Promise<Judged> {
   const Policy = await loadCachePolicy();
-  const policy = new Policy(request, { status: 200, headers: policyHeaders(kept, headers) }, { shared: false });
+  const policy = new Policy(request, { status: 200, headers: pickHeaders(headers, ['date', 'age'], { ...kept }) }, { shared: false });
   if (!policy.storable()) return undefined;
   const freshUntil = saysHowFresh(kept) ? now + Math.max(0, policy.maxAge() - policy.age()) * 1000 : null;
   const language = contentLanguage(kept);
@@ -147,12 +129,8 @@ async function freshnessOf(
 }
 
 /** A new answer (a 200) judged: its freshness to store, or undefined for no-store. */
-export function freshnessFor(
-  headers: HeaderBag | undefined,
-  now: number,
-  request: CachePolicy.Request = CLIENT_REQUEST,
-): Promise<{ freshness: Freshness; policy: CachePolicy } | undefined> {
-  return freshnessOf(keptHeaders(headers), headers, now, request);
+export function freshnessFor(headers: HeaderBag | undefined, now: number, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Judged> {
+  return freshnessOf(pickHeaders(headers, KEPT_HEADERS), headers, now, request);
 }
 
 /** The policy kept with an entry, for its response headers (the proxy's answers). */
@@ -184,13 +162,8 @@ export async function validatorsOf(stored: Freshness, request: CachePolicy.Reque
  * Cache-Control or ETag counts, and validators it does not send stay); undefined when the
  * result says no-store.
  */
-export function revalidated(
-  stored: Freshness,
-  headers: HeaderBag | undefined,
-  now: number,
-  request: CachePolicy.Request = CLIENT_REQUEST,
-): Promise<{ freshness: Freshness; policy: CachePolicy } | undefined> {
-  return freshnessOf({ ...stored.headers, ...keptHeaders(headers) }, headers, now, request);
+export function revalidated(stored: Freshness, headers: HeaderBag | undefined, now: number, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Judged> {
+  return freshnessOf(pickHeaders(headers, KEPT_HEADERS, { ...stored.headers }), headers, now, request);
 }
 
 /** The answer's Content-Language, when it is a list of language tags. */

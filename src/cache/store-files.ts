@@ -1,32 +1,24 @@
 /**
  * The cache on disk: where its files are, the store's directory, and one file per key.
  *
- * Where: under the user cache directory (src/util/user-dirs.ts, env-paths' rule), with HOME and
- * XDG_CACHE_HOME read from an environment the caller gives, so a context (or a test) decides.
- * The launcher keeps V8's code cache there too (bin/startup/private-files.js).
+ * Where: the user cache directory (src/util/user-dirs.ts), with HOME and XDG_CACHE_HOME read from
+ * an environment the caller gives, so a context (or a test) decides.
  *
- * The directory: the user cache root (`~/.cache/exercises`) may be a symlink the user made; the
- * store under it (`http/`) is the tool's own and never followed through a symlink: one planted
- * there would send premium answers into a directory of the planter's choosing. A loop, or a file
- * where a directory should be, is told plainly (exit 6), never a crash; commands other than
- * `cache` take such a store as unusable (misses only) unless a symlink was planted, always
- * refused. Directories the tool makes here are 0700 and files 0600 whatever the umask: the store
- * holds answers a premium key paid for, the completion index what the user looked at.
+ * The directory: the cache root may be a symlink the user made; the store under it (`http/`) is
+ * the tool's own and never followed through one: a planted symlink would send premium answers
+ * where the planter chose. A loop, or a file where a directory should be, is told plainly (exit 6);
+ * commands other than `cache` then take the store as unusable (misses only), but a planted symlink
+ * is always refused. Directories made here are 0700 and files 0600 whatever the umask.
  *
- * An entry's file is named by the SHA-256 of its key (`<dir>/<64 hex>.entry`, so a key never
- * reaches a file name) and holds `<JSON envelope>\n<body bytes>`. The envelope (one line) names
- * the key, the caller's meta (the stored freshness below; the proxy's answer-store.ts keeps the
- * same) and the body's size and SHA-256. A file is written whole to a temp file beside it and
- * renamed over the entry, so a reader sees the old file or the new one; a crash that tears a
- * file anyway (power lost before the file system wrote the renamed bytes) leaves one whose size
- * or digest does not match, which reads as a miss (`corrupt`), never as an answer. That check is
- * why an entry is not fsynced: the cache is an optimisation, and a sync per answer would cost a
- * listing of 800 pages seconds. Entries are opened without blocking and without following a
- * symlink, and read only when they are regular files within ENTRY_MAX_BYTES: a FIFO or a link
- * planted in the store is a corrupt entry, never a hang.
- *
- * Synchronous where it runs on a cache hit: node:fs is loaded at start-up anyway, these files are
- * small, and a hit has a budget of a few ms.
+ * An entry's file is named by the SHA-256 of its key (a key never reaches a file name) and holds
+ * `<JSON envelope>\n<body>`; the envelope names the key, the caller's meta (the freshness below)
+ * and the body's size and SHA-256. It is written whole to a temp file and renamed over the entry,
+ * so a reader sees the old file or the new one; a file torn anyway by a crash fails the size or
+ * digest check and reads as a miss, which is why entries are not fsynced (a sync per answer would
+ * cost a listing of 800 pages seconds). Entries are opened without blocking or following a symlink
+ * and read only when regular files within ENTRY_MAX_BYTES: a FIFO or link planted in the store is
+ * a corrupt entry, never a hang. Synchronous on the hit path: the files are small, node:fs is
+ * loaded anyway, and a hit has a budget of a few ms.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -182,11 +174,7 @@ function decode(file: Buffer, key: string | undefined): Envelope | string {
 
 const bodyOf = (file: Buffer): Buffer => file.subarray(file.indexOf(0x0a) + 1);
 
-/**
- * The entry of `key`: synchronous, one open and one read (these files are small, node:fs is
- * loaded at start-up anyway, and a cache hit has a budget of a few ms). File-system errors
- * other than absence throw.
- */
+/** The entry of `key`: one open and one read. File-system errors other than absence throw. */
 export function readEntry(dir: string, key: string): EntryRead {
   const file = readRegular(entryPath(dir, key));
   if (file === undefined) return { status: 'missing' };
@@ -196,26 +184,19 @@ export function readEntry(dir: string, key: string): EntryRead {
   return { status: 'found', entry: { meta: envelope.meta, body: bodyOf(file) } };
 }
 
-/** The bytes of an entry file. */
-function entryBytes(key: string, meta: Record<string, unknown>, body: Buffer): Buffer {
-  const envelope: Envelope = { v: FORMAT, key, size: body.length, sha256: sha256(body), meta };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(envelope)}\n`), body]);
-}
-
-/** A temp file beside the entry, unique to this write (two processes writing one key each rename their own). */
-function tempPathOf(path: string): string {
-  return `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-}
-
-/**
- * Writes `key`'s entry (temp file, then rename over the old one) on the thread pool, where a wait
- * on the file system's journal does not hold the event loop. The directory must exist.
- */
-export async function writeEntry(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): Promise<void> {
+/** The entry file of `key`, a temp file beside it unique to this write (two processes writing one key each rename their own), and the bytes. */
+function entryWrite(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): { path: string; temp: string; bytes: Buffer } {
   const path = entryPath(dir, key);
-  const temp = tempPathOf(path);
+  const envelope: Envelope = { v: FORMAT, key, size: body.length, sha256: sha256(body), meta };
+  const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(envelope)}\n`), body]);
+  return { path, temp: `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`, bytes };
+}
+
+/** Writes `key`'s entry (temp file, then rename over the old one) on the thread pool, where a wait on the journal does not hold the event loop. */
+export async function writeEntry(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): Promise<void> {
+  const { path, temp, bytes } = entryWrite(dir, key, meta, body);
   try {
-    await writeFile(temp, entryBytes(key, meta, body), { flag: 'wx', mode: 0o600 });
+    await writeFile(temp, bytes, { flag: 'wx', mode: 0o600 });
     await rename(temp, path);
   } catch (err) {
     await rm(temp, { force: true });
@@ -223,12 +204,11 @@ export async function writeEntry(dir: string, key: string, meta: Record<string, 
   }
 }
 
-/** writeEntry(), synchronous: for a small entry written in the same turn as its read (a 304's new policy). */
+/** writeEntry(), synchronous: for the small entries of the client's cache (response-cache.ts says why). */
 export function writeEntrySync(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): void {
-  const path = entryPath(dir, key);
-  const temp = tempPathOf(path);
+  const { path, temp, bytes } = entryWrite(dir, key, meta, body);
   try {
-    writeFileSync(temp, entryBytes(key, meta, body), { flag: 'wx', mode: 0o600 });
+    writeFileSync(temp, bytes, { flag: 'wx', mode: 0o600 });
     renameSync(temp, path);
   } catch (err) {
     rmSync(temp, { force: true });

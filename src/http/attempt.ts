@@ -8,22 +8,19 @@
  * become project errors (failures.ts); its end (the body read, failed or discarded) ends
  * its deadline and its watch on the signals.
  *
- * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the
- * headers and body ones run on undici's coarse timers, which tick every half second: a bound
- * of t fires between t and t + ~1 s). Sockets look names up through loopbackLookup: the name
- * `localhost`, which the URL policy trusts as loopback, is answered with the loopback addresses
- * and never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
+ * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the last
+ * two on undici's coarse timers: a bound of t fires between t and t + ~1 s). `localhost`, which
+ * the URL policy trusts as loopback, is answered with the loopback addresses (loopbackLookup),
+ * never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
  *
- * Each attempt is cancelled through a small EventEmitter of its own with `aborted` and `reason`
- * (body.ts listens to it); the AbortSignals it listens to
- * are watched through SignalWatch, which keeps ONE listener per signal for all its attempts in
- * flight rather than one per attempt: paging `--all` makes hundreds of requests on the same
- * Ctrl-C signal, and a listener added and removed each time shows in profiles. The watch
- * forgets a signal once its last attempt has finished.
+ * Each attempt is cancelled through a small EventEmitter of its own (body.ts listens to it); the
+ * AbortSignals that cancel it are watched through SignalWatch, ONE listener per signal for all its
+ * attempts in flight: paging `--all` makes hundreds of requests on the same Ctrl-C signal, and a
+ * listener added and removed each time shows in profiles.
  */
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
-import type { Exchange, Outgoing, Progress } from './exchange.js';
+import type { Exchange, Outgoing } from './exchange.js';
 import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
 import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
@@ -84,35 +81,6 @@ class SignalWatch {
   }
 }
 
-/** Dispatch options of ours that undici passes through untouched to the interceptors. */
-interface WithProgress {
-  progress?: Progress;
-}
-
-/**
- * An undici interceptor that counts the body bytes of requests that carry a `progress`
- * object (media streams, whose deadline grows with what arrived), and leaves every other
- * request to undici untouched.
- */
-function countBodyBytes(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch {
-  return (opts, handler) => {
-    const progress = (opts as WithProgress).progress;
-    if (!progress) return dispatch(opts, handler);
-    const counting: Dispatcher.DispatchHandler = {
-      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-      onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
-      onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
-      onResponseData: (controller, chunk) => {
-        progress.bytes += chunk.length;
-        handler.onResponseData?.(controller, chunk);
-      },
-      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-      onResponseError: (controller, err) => handler.onResponseError?.(controller, err),
-    };
-    return dispatch(opts, counting);
-  };
-}
-
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** IPv4 first, as Node's own `localhost` answer usually is; both are tried when Node races address families. */
@@ -149,7 +117,7 @@ async function createAgent(timeoutMs: number): Promise<Dispatcher> {
     connect: { timeout: timeoutMs, lookup: loopbackLookup },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-  }).compose(countBodyBytes);
+  });
 }
 
 /**
@@ -167,7 +135,7 @@ async function createProxyAgent(timeoutMs: number, proxyUrl: string): Promise<Di
     requestTls: { timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-  }).compose(countBodyBytes);
+  });
 }
 
 export interface AttemptOptions {

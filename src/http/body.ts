@@ -16,7 +16,7 @@ import type { Dispatcher } from 'undici';
 import { MalformedResponseError } from '../errors.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
-import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, ResponseHeaders } from './exchange.js';
+import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, Progress, ResponseHeaders } from './exchange.js';
 
 /** The signal an attempt is cancelled with (attempt.ts AttemptSignal): an emitter with `aborted` and `reason`. */
 export interface CancelSignal {
@@ -64,6 +64,7 @@ class DispatchBody implements DispatchedBody {
   constructor(
     private readonly signal: CancelSignal | undefined,
     private readonly mapError: (err: unknown) => unknown,
+    private readonly progress: Progress | undefined,
   ) {}
 
   /** Resolves with the head, or rejects with the failure (or the cancel signal's reason) before it. */
@@ -123,6 +124,8 @@ class DispatchBody implements DispatchedBody {
       head?.resolve({ statusCode, headers, body: this });
     },
     onResponseData: (controller, chunk) => {
+      // A media stream's deadline grows with the bytes that arrived (deadline.ts).
+      if (this.progress) this.progress.bytes += chunk.length;
       if (this.over || this.discarded) return;
       const consumer = this.consumer;
       if (consumer) {
@@ -181,15 +184,15 @@ class DispatchBody implements DispatchedBody {
  * Sends `options` through `dispatcher.dispatch()` and resolves with the response's head and
  * its body as a BodySource. `options.signal` (an AttemptSignal) cancels it: before the head the
  * promise rejects with its reason, after it the body fails with it (as `mapError` makes it).
- * `progress` is passed on to the dispatcher's interceptors (attempt.ts counts media bytes).
+ * `progress`, when given, counts the body's bytes as they arrive.
  */
 export function dispatchBody(
   dispatcher: Dispatcher,
-  options: Dispatcher.DispatchOptions & { signal?: CancelSignal; progress?: unknown },
+  options: Dispatcher.DispatchOptions & { signal?: CancelSignal; progress?: Progress },
   mapError: (err: unknown) => unknown = (err) => err,
 ): Promise<Dispatched> {
-  const { signal, ...rest } = options;
-  const body = new DispatchBody(signal, mapError);
+  const { signal, progress, ...rest } = options;
+  const body = new DispatchBody(signal, mapError, progress);
   const head = body.headers();
   dispatcher.dispatch(rest, body.handler);
   return head;

@@ -67,32 +67,20 @@ export function networkError(err: unknown, url: URL, timeoutMs: number, redactTe
 }
 
 /**
- * The `message` of our server's error shape `{"error":{"code","message","parameter?"}}`,
- * cleaned for a terminal and shortened; undefined for any other body.
+ * The `message` (cleaned for a terminal, shortened) and `code` of our server's error shape
+ * `{"error":{"code","message","parameter?"}}`; neither for any other body.
  */
-export function serverErrorMessage(body: string | undefined, redact: (text: string) => string = (text) => text): string | undefined {
-  if (!body) return undefined;
+function serverError(body: string | undefined, redact: (text: string) => string = (text) => text): { message?: string; code?: string } {
+  let error: { message?: unknown; code?: unknown } | undefined;
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
-    const message = parsed?.error?.message;
-    if (typeof message !== 'string' || message.trim() === '') return undefined;
-    // Redacted once decoded: JSON escapes (`\\u001b`, `\\u0033`) could spell the key in the raw body.
-    const clean = oneLine(redact(message)).replace(/\s+/g, ' ').trim();
-    return shorten(clean, 300);
+    error = (JSON.parse(body ?? '') as { error?: typeof error })?.error;
   } catch {
-    return undefined;
+    return {};
   }
-}
-
-/** The `code` of our error shape, or undefined for any other body. */
-function serverErrorCode(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const code = (JSON.parse(body) as { error?: { code?: unknown } })?.error?.code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
+  const { message, code } = error ?? {};
+  // Redacted once decoded: JSON escapes (`\\u001b`, `\\u0033`) could spell the key in the raw body.
+  const said = typeof message === 'string' && message.trim() !== '' ? shorten(oneLine(redact(message)).replace(/\s+/g, ' ').trim(), 300) : undefined;
+  return { ...(said !== undefined ? { message: said } : {}), ...(typeof code === 'string' ? { code } : {}) };
 }
 
 /**
@@ -101,7 +89,7 @@ function serverErrorCode(body: string | undefined): string | undefined {
  * when it has our JSON error shape.
  */
 export function errorForStatus(status: number, what: string, body?: string, redact?: (text: string) => string): CliError {
-  const said = serverErrorMessage(body, redact);
+  const { message: said, code } = serverError(body, redact);
   const because = said ? `: ${said}` : '.';
   const details = { status, request: what, ...(said ? { serverMessage: said } : {}) };
   switch (status) {
@@ -126,7 +114,7 @@ export function errorForStatus(status: number, what: string, body?: string, reda
       return new NotFoundError(`Not found (404): ${what}${said ? ` — ${said}` : ''}.`, { details });
     case 429:
       // A team proxy (`serve --upstream`) whose monthly budget of upstream requests is spent: its own budget, not the service's limit.
-      if (serverErrorCode(body) === 'proxy_budget_exhausted') {
+      if (code === 'proxy_budget_exhausted') {
         // Its message is the whole sentence (whose budget, how much, until when); the request is named after it.
         const sentence = said ? said.replace(/\.$/, '') : "The proxy's monthly request budget is spent";
         return new RateLimitError(`${sentence} (429 for ${what}).`, {

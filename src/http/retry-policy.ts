@@ -1,24 +1,9 @@
 /**
- * The one retry policy (docs/design.md "Reliability and security rules"), for JSON requests
- * (the transport's retry layer, retry.ts) and media downloads (src/media) alike: which failures are worth another
- * attempt, how long to wait before it, when to stop, and what to report then.
- *
- * Why a layer of ours rather than undici's RetryAgent / retry interceptor (RetryHandler), read
- * from undici 7's lib/handler/retry-handler.js: it expresses the statuses, the backoff and a
- * Retry-After, but
- * - a body dropped mid-way is resumed with `Range` + `If-Match`; the service's JSON answers
- *   offer no ranges, so undici fails with "server does not support the range header" where
- *   the whole GET should be sent again, and media must resume from the bytes on disk, across
- *   runs, with `If-Range` (src/media), which an in-memory handler cannot;
- * - the bodies of failed attempts are dropped, so the final error cannot quote the service's
- *   message (a 429's "slow down"), and a retryable status handed back by its retry callback
- *   is passed on as a response, not as our error;
- * - every attempt must first pass the request ledger's `beforeRequest` hook, awaited, which
- *   may stop the request before anything is sent; RetryHandler re-dispatches on its own;
- * - a Retry-After over the cap must end the retries at once with a RateLimitError saying the
- *   wait, attempts are capped per item (also those that brought bytes), and --verbose shows
- *   each attempt by number.
- * undici still does the rest: connect/headers/body timeouts, keep-alive, the parser.
+ * The one retry policy (docs/design.md "Reliability and security rules"), for JSON requests (the
+ * transport's retry layer) and media downloads (src/media) alike: which failures are worth another
+ * attempt, how long to wait before it, when to stop, and what to report then. Why a layer of ours
+ * rather than undici's RetryHandler (it resumes bodies with Range, drops failed bodies, and
+ * re-dispatches past the ledger's hook): docs/development.md, "Retries are our own layer".
  */
 import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
 import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS, RETRY_BASE_MS, RETRY_MAX_BACKOFF_MS } from '../defaults.js';
@@ -112,10 +97,7 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; e
 export function decideRetry(tally: AttemptTally, retries: number, failure: CliError, retryAfter?: string): RetryDecision {
   const fruitless = tally.fruitless ?? tally.attempts;
   const asked = parseRetryAfter(retryAfter);
-  if (asked !== undefined && asked > RETRY_AFTER_CAP_MS) {
-    return { retry: false, error: finalError(failure, tally.attempts, asked, retryAfter) };
-  }
-  if (fruitless > retries || tally.attempts >= MAX_ATTEMPTS_PER_ITEM) {
+  if ((asked !== undefined && asked > RETRY_AFTER_CAP_MS) || fruitless > retries || tally.attempts >= MAX_ATTEMPTS_PER_ITEM) {
     return { retry: false, error: finalError(failure, tally.attempts, asked, retryAfter) };
   }
   return { retry: true, delayMs: retryDelayMs(fruitless, retryAfter) };

@@ -11,9 +11,8 @@
  *
  * The retry layer of JSON requests is here too: the one retry policy (retry-policy.ts), a
  * --verbose line per attempt (its number, the time to its last body byte, the quota headers) and
- * the waits counted in the command's deadline. The lines are written here rather than from
- * undici's diagnostics channels, which are process-wide (each message would have to be matched
- * back to its transport and attempt); this loop knows the attempt number and whether it retries.
+ * the waits counted in the command's deadline (why not undici's diagnostics channels for the
+ * lines: docs/development.md, "Retries are our own layer").
  */
 import type { Dispatcher } from 'undici';
 import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
@@ -63,25 +62,18 @@ export interface TransportOptions {
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
-  /**
-   * Awaited before EVERY attempt is sent, JSON and media, retries included (the request
-   * ledger counts and budgets here: counting.ts). Throwing (a CliError) stops the request: nothing is sent.
-   */
+  /** Awaited before EVERY attempt, JSON and media, retries included (counting.ts); a throw stops the request unsent. */
   beforeRequest?: (url: URL) => void | Promise<void>;
   /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
   commandDeadline?: CommandDeadline;
   /** Called with each response's status and headers, as soon as they arrive. */
   afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
   /**
-   * Where the requests go: by default a keep-alive Agent made on the first request (attempt.ts).
-   * Tests pass undici's MockAgent here, as gh's tests swap an HTTP client's transport for
-   * httpmock: every rule above still applies, and nothing leaves the process. Its owner closes it.
+   * Where the requests go instead of a keep-alive Agent of ours (a local catalogue in-process, a
+   * test's MockAgent): every rule above still applies. Its owner closes it.
    */
   dispatcher?: Dispatcher;
-  /**
-   * The environment the proxy variables are read from (proxy-env.ts: HTTPS_PROXY, HTTP_PROXY,
-   * NO_PROXY, by curl's rules); none: every request goes direct. Unused with `dispatcher`.
-   */
+  /** The environment the proxy variables are read from (proxy-env.ts); none: direct. Unused with `dispatcher`. */
   proxyEnv?: ProxyEnvironment;
 }
 
@@ -205,13 +197,9 @@ export class Transport {
 
   /**
    * One media GET attempt, no retries, no status mapping: the media downloader drives resume and
-   * retry itself, with the same policy (retry-policy.ts decideRetry). `url` may be absolute
-   * (another origin gets no key) or relative to baseUrl. Connection failures and timeouts
-   * reject with NetworkError (kind 'network' | 'timeout'). The body is handed over chunk by
-   * chunk through undici's dispatch (body.ts), no Readable, straight into the body
-   * pump; its failures reach the pump's consumer as project errors. Its whole life is bounded
-   * by the media rule of deadline.ts (a minimum average rate after a grace): past it, the body
-   * fails with NetworkError kind 'timeout'.
+   * retry itself, with the same policy. `url` may be absolute (another origin gets no key) or
+   * relative to baseUrl. Failures, of the connection or of the body (handed over chunk by chunk,
+   * body.ts), are NetworkErrors; its whole life is bounded by the media rule of deadline.ts.
    */
   async dispatchStream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DispatchResponse> {
     const target = this.resolve(url);
@@ -237,16 +225,12 @@ export class Transport {
   }
 }
 
+/** `signal` (Ctrl-C) ends a wait at once; the waits count in `command`; without `log` no line is even built. */
 interface RetryOptions {
-  /** Extra attempts for retryable failures. */
   retries: number;
-  /** Ctrl-C: ends a wait at once. */
   signal?: AbortSignal | undefined;
-  /** The whole command's deadline, which the waits count in; none without it. */
   command?: CommandDeadline | undefined;
-  /** --verbose (lines redacted by the caller); absent, no line is even built. */
   log?: ((line: string) => void) | undefined;
-  /** Keeps the key out of server text. */
   redact: (text: string) => string;
 }
 
