@@ -90,16 +90,29 @@ export class Ledger {
   }
 
   /**
-   * Counts `n` requests already sent, with no budget to check (see request-count.ts: without a
-   * budget, requests are counted in memory and added here in batches, one lock per batch).
+   * Gives back one request reserved in `month` that never reached the service (request-count.ts),
+   * under the lock and durably, as reserve() counted it; never below 0 (a reset came between).
+   */
+  async giveBack(origin: string, keyHash: string, month: string, options: { now?: number } = {}): Promise<void> {
+    await this.update(options.now ?? Date.now(), true, (data) => {
+      const counts = data.counts[month];
+      const connection = connectionKey(origin, keyHash);
+      if (counts?.[connection]) counts[connection] -= 1;
+    });
+  }
+
+  /**
+   * Adds `n` requests already sent (or takes them off, n < 0, for requests that never left),
+   * with no budget to check (see request-count.ts: without a budget, requests are counted in
+   * memory and added here in batches, one lock per batch).
    */
   async add(origin: string, keyHash: string, n: number, options: { now?: number } = {}): Promise<void> {
-    if (n <= 0 && this.pending.size === 0) return;
+    if (n === 0 && this.pending.size === 0) return;
     const now = options.now ?? Date.now();
     const month = currentMonth(now);
     const connection = connectionKey(origin, keyHash);
     await this.update(now, false, (data) => {
-      if (n > 0) (data.counts[month] ??= {})[connection] = (data.counts[month]?.[connection] ?? 0) + n;
+      if (n !== 0) (data.counts[month] ??= {})[connection] = Math.max(0, (data.counts[month]?.[connection] ?? 0) + n);
       return undefined;
     });
   }

@@ -15,7 +15,13 @@
  * a lock and a file rewrite per request made `ids --all` five times slower (bench/paging.mjs):
  * requests are counted in memory and added to the ledger every COUNT_BATCH requests and at
  * exit. A process killed outright (SIGKILL) loses at most that batch from the count.
+ *
+ * An attempt that never reached the service (the transport knows: http/network-errors.ts
+ * wasNeverWritten) is given back: beforeRequest resolves to the function that does it, under
+ * the lock and durably in the month it was counted in with a budget, in memory without. A give
+ * back that fails is told (warn) and leaves the count one too high, never too low.
  */
+import { writeFile } from 'node:fs/promises';
 import { BudgetUncheckedError, CliError } from '../errors.js';
 import type { HeaderBag } from './headers.js';
 import { Ledger } from './ledger.js';
@@ -37,10 +43,13 @@ export interface RequestCountOptions {
   warn?: (message: string) => void;
   /** --verbose: problems that change nothing the user asked for (requests left uncounted without a budget). */
   log?: (line: string) => void;
+  /** Test hook (EXERCISES_TEST_HOLD_GIVE_BACK, test/README.md): a budgeted give back writes this file, then waits to be killed. */
+  holdGiveBack?: string | undefined;
 }
 
 export interface RequestCount {
-  beforeRequest(url: URL): Promise<void>;
+  /** Counts one attempt (refusing it past the budget); resolves to how to give it back, if it was counted. */
+  beforeRequest(url: URL): Promise<(() => Promise<void>) | undefined>;
   afterResponse(url: URL, status: number, headers: HeaderBag): void;
   /** Writes the rate-limit headers noted (at exit); nothing when no request was sent. */
   flush(): Promise<void>;
@@ -75,19 +84,27 @@ export function requestCount(options: RequestCountOptions): RequestCount {
   };
   return {
     async beforeRequest(url) {
-      if (url.origin !== origin || broken) return;
+      if (url.origin !== origin || broken) return undefined;
       if (options.budget === null) {
         open().catch(failed); // loaded now, so afterResponse can note rate-limit headers
         unadded += 1;
         if (unadded >= COUNT_BATCH) await addUnadded();
-        return;
+        // Taken off the next batch (which may go below 0 if this one was already added).
+        return async () => void (unadded -= 1);
       }
+      let month: string;
       try {
-        await (await open()).reserve(counted, options.keyHash, { budget: options.budget });
+        ({ month } = await (await open()).reserve(counted, options.keyHash, { budget: options.budget }));
       } catch (err) {
         if (err instanceof CliError) throw err; // the budget spent, or not checkable
         throw new BudgetUncheckedError(options.path, `the ledger cannot be used (${(err as Error).message})`);
       }
+      return async () => {
+        if (options.holdGiveBack) await holdForTest(options.holdGiveBack);
+        await (await open()).giveBack(counted, options.keyHash, month).catch((err: Error) => {
+          options.warn?.(`a request to ${origin} never left, but its count could not be given back (${err.message}); the month's count is one too high.`);
+        });
+      };
     },
     afterResponse(url, _status, headers) {
       if (url.origin !== origin || !ledger || broken) return;
@@ -95,8 +112,14 @@ export function requestCount(options: RequestCountOptions): RequestCount {
       void ledger.then((l) => l.noteRateLimit(counted, options.keyHash, headers));
     },
     async flush() {
-      if (unadded > 0 && !broken) await addUnadded();
+      if (unadded !== 0 && !broken) await addUnadded();
       if (ledger && !broken) await (await ledger).flush().catch(() => {});
     },
   };
+}
+
+/** Says it holds in `file`, then waits until the test that asked kills the process. */
+async function holdForTest(file: string): Promise<void> {
+  await writeFile(file, `${process.pid}\n`);
+  await new Promise((resolve) => setTimeout(resolve, 2 ** 31 - 1));
 }

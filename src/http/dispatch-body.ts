@@ -12,6 +12,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { BodyConsumer, BodyControl, BodySource } from './body-source.js';
+import { markNeverWritten } from './network-errors.js';
 
 /** The signal an attempt is cancelled with (attempt.ts AttemptSignal): an emitter with `aborted` and `reason`. */
 export interface CancelSignal {
@@ -80,10 +81,11 @@ class DispatchBody implements DispatchedBody {
   private abort(reason: unknown): void {
     if (this.over) return;
     if (this.head) {
-      // Before the head: the caller hears now, even while undici still waits for a socket.
+      // Before the head: the caller hears now, even while undici still waits for a socket
+      // (then onRequestStart aborts it before a byte is written).
       const { reject } = this.head;
       this.head = undefined;
-      reject(reason);
+      reject(this.controller ? reason : markNeverWritten(reason));
     }
     if (this.controller) this.controller.abort(reason as Error);
     else this.pendingAbort = reason;
@@ -98,7 +100,8 @@ class DispatchBody implements DispatchedBody {
     if (this.head) {
       const { reject } = this.head;
       this.head = undefined;
-      reject(err ?? new Error('The response ended before its head.'));
+      const failure = err ?? new Error('The response ended before its head.');
+      reject(this.controller ? failure : markNeverWritten(failure));
     } else if (!this.discarded) {
       const consumer = this.consumer;
       const failure = err === undefined ? undefined : this.mapError(err);

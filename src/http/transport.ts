@@ -14,7 +14,7 @@ import type { Dispatcher } from 'undici';
 import { type DispatchResponse, type Exchange, type ResponseHeaders, headerValue, quotaHeaders } from './exchange.js';
 import { type CliError, InterruptedError } from '../errors.js';
 import { Attempts } from './attempt.js';
-import { counting } from './counting.js';
+import { type RequestHooks, counting } from './counting.js';
 import { type CommandDeadline, underDeadline } from './command-deadline.js';
 import { parseJsonBody, wholeBodies } from './json-body.js';
 import { retrying } from './retry.js';
@@ -48,8 +48,9 @@ export interface TransportOptions {
   /**
    * Awaited before EVERY attempt is sent, JSON and media, retries included (the request
    * ledger counts and budgets here: counting.ts). Throwing (a CliError) stops the request: nothing is sent.
+   * It may resolve to a GiveBack, called when the attempt fails before it was written.
    */
-  beforeRequest?: (url: URL) => void | Promise<void>;
+  beforeRequest?: RequestHooks['beforeRequest'];
   /** The whole command's deadline over its JSON requests (command-deadline.ts); none without it. */
   commandDeadline?: CommandDeadline;
   /** Called with each response's status and headers, as soon as they arrive. */

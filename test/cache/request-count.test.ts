@@ -43,4 +43,27 @@ describe('requestCount', () => {
     await count.flush();
     expect((await new Ledger(path).usage(ORIGIN, 'k')).requests).toBe(0);
   });
+
+  it('gives back what never left: in memory without a budget, from the ledger with one, never below 0', async () => {
+    const free = ledgerFile();
+    const count = requestCount({ path: free, origin: ORIGIN, keyHash: 'k', budget: null });
+    await count.beforeRequest(url);
+    await (
+      await count.beforeRequest(url)
+    )?.();
+    await count.flush();
+    expect((await new Ledger(free).usage(ORIGIN, 'k')).requests).toBe(1);
+
+    const path = ledgerFile();
+    const budgeted = requestCount({ path, origin: ORIGIN, keyHash: 'k', budget: 2 });
+    await budgeted.beforeRequest(url);
+    const giveBack = await budgeted.beforeRequest(url);
+    await expect(budgeted.beforeRequest(url)).rejects.toBeInstanceOf(BudgetExceededError);
+    await giveBack?.();
+    expect((await new Ledger(path).usage(ORIGIN, 'k')).requests).toBe(1);
+    await budgeted.beforeRequest(url); // the budget's last request is free again
+    await new Ledger(path).resetMonth(ORIGIN, 'k');
+    await giveBack?.();
+    expect((await new Ledger(path).usage(ORIGIN, 'k')).requests).toBe(0);
+  });
 });
