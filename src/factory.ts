@@ -21,7 +21,7 @@ import { ResponseCache } from './cache/response-cache.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from './cache/paths.js';
 import { keyHash } from './cache/keys.js';
 import { ledgerOrigin } from './cache/usage.js';
-import { requestCount } from './cache/request-count.js';
+import { requestCount } from './http/counting.js';
 import { redactorFor } from './util/redact.js';
 import { CommandDeadline } from './http/command-deadline.js';
 import { appendIdIndex } from './completion/id-index.js';

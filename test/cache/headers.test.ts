@@ -1,7 +1,7 @@
 /** The pure helpers the transport wiring uses: what headers say of freshness, rate-limit headers, months. */
 import { describe, expect, it } from 'vitest';
 import { contentLanguage, freshnessFor, isFresh, parseFreshness, revalidated, saysHowFresh } from '../../src/cache/freshness.js';
-import { currentMonth, monthNumber } from '../../src/cache/ledger-data.js';
+import { currentMonth, monthNumber } from '../../src/cache/ledger.js';
 import { rateLimitHeaders } from '../../src/cache/headers.js';
 
 describe('saysHowFresh', () => {

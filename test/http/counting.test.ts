@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BudgetExceededError } from '../../src/errors.js';
 import { Ledger } from '../../src/cache/ledger.js';
-import { COUNT_BATCH, requestCount } from '../../src/cache/request-count.js';
+import { COUNT_BATCH, requestCount } from '../../src/http/counting.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ORIGIN = 'http://127.0.0.1:9';
