@@ -20,7 +20,7 @@ import { budgetFor, decideConnection, requireKey } from './connection.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from './cache/store-files.js';
 import { ledgerOrigin } from './cache/usage.js';
-import { requestCount } from './cache/request-count.js';
+import { requestCount } from './http/counting.js';
 import { redactorFor } from './util/redact.js';
 import { CommandDeadline } from './http/deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
@@ -134,6 +134,7 @@ async function makeClient(
           redact: redactorFor(conn.apiKey),
           warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
           ...(log ? { log } : {}),
+          holdGiveBack: ctx.env.EXERCISES_TEST_HOLD_GIVE_BACK,
         });
     // A local catalogue's own (in-process), else the seam's (tests), else undici's Agent.
     const dispatcher = conn.dispatcher ?? options.dispatcher;

@@ -1,39 +1,160 @@
 /**
- * The request ledger: every request sent to the service, counted per origin, key (by hash)
- * and calendar month (UTC), in one small JSON file (ledger-file.ts). Each change is a
- * read-modify-write under an inter-process lock (util/file-lock.ts: bounded wait, stale locks
- * taken over by age, by a dead holder's pid, or when dated in the future), and the file is
- * replaced by rename, so a reader without the lock sees the old or the new file, never half
- * of one. `reserve` checks the budget and counts the request in the same locked step, before
- * the request is sent: two processes can never both take the last request.
+ * The request ledger: every request sent to the service, counted per origin, key (by hash) and
+ * calendar month (UTC, `YYYY-MM`), in one small JSON file. Each change is a read-modify-write
+ * under the one inter-process lock (util/file-lock.ts), the file replaced by rename (a reader
+ * without the lock sees the old or the new file, never half of one). `reserve` checks the budget
+ * and counts the request in the same locked step, before it is sent: two processes can never
+ * both take the last request. Each write also keeps a copy, `<ledger>.prev`, from which a corrupt
+ * or removed ledger is recovered: the count never drops to 0 behind the user's back.
  *
  * `strict` updates (a budget is in force) never guess: a lock that cannot be had, a file that
  * cannot be read or written, or a corrupt file with no good copy throws BudgetUncheckedError
- * naming the file. Without a budget a corrupt file is set aside and the count starts again.
+ * naming the file; and the file is fsynced before the request it counts is sent, so a crash
+ * cannot forget it. Without a budget a corrupt file is set aside and the count starts again.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { LEDGER_LOCK_STALE_MS } from '../defaults.js';
+import { LEDGER_FILE_MAX_BYTES, LEDGER_LOCK_STALE_MS, LEDGER_MONTHS_KEPT } from '../defaults.js';
 import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
 import { LockWaitError, lockFile } from '../util/file-lock.js';
-import { type HeaderBag, rateLimitHeaders } from './headers.js';
+import { RefusedFileError, readRegularFile } from '../util/safe-open.js';
+import { type HeaderBag, type RateLimitInfo, rateLimitHeaders } from './headers.js';
 import { normalOrigin } from './cached-get.js';
-import { type LedgerData, type LedgerUsage, type RateLimitSeen, connectionKey, currentMonth, emptyLedger, prune, usageOf } from './ledger-data.js';
-import { readLedgerFile, setAside, writeLedgerFile } from './ledger-file.js';
-
-export type { LedgerUsage, RateLimitSeen } from './ledger-data.js';
 
 /** Longest wait for the ledger's lock someone keeps fresh: past it the update fails (exit 5 with a budget). */
 const LEDGER_LOCK_WAIT_MS = 15_000;
 
-/**
- * The origin a connection is counted under. The --sandbox server listens on a new port each
- * run, so its requests are counted under one fixed name instead of one entry per port.
- */
+/** The --sandbox server listens on a new port each run, so its requests are counted under one fixed name. */
 export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
 
+/** The origin a connection is counted under. */
 export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
   return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
+}
+
+/** The month `now` falls in, in UTC. */
+export function currentMonth(now: number | Date = Date.now()): string {
+  const date = typeof now === 'number' ? new Date(now) : now;
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** Months since year 0 (`2025-01` → 24300), for comparing and pruning; NaN for anything else. */
+export function monthNumber(month: string): number {
+  const match = /^(\d{4})-(\d{2})$/.exec(month);
+  const m = Number(match?.[2]);
+  return match && m >= 1 && m <= 12 ? Number(match[1]) * 12 + (m - 1) : Number.NaN;
+}
+
+export interface RateLimitSeen extends RateLimitInfo {
+  /** When these headers arrived, ms since the epoch. */
+  seenAt: number;
+}
+
+export interface LedgerUsage {
+  month: string;
+  /** Requests sent (reserved) to this origin with this key in the month. */
+  requests: number;
+  budget: number | null;
+  /** budget − requests, never below 0; null without a budget. */
+  remaining: number | null;
+  /** The last rate-limit headers seen from this origin with this key; null when none were. */
+  rateLimit: RateLimitSeen | null;
+}
+
+interface LedgerData {
+  version: 1;
+  /** month → `<origin> <key hash>` (connectionKey) → requests. */
+  counts: Record<string, Record<string, number>>;
+  rateLimits: Record<string, RateLimitSeen>;
+}
+
+const emptyLedger = (): LedgerData => ({ version: 1, counts: {}, rateLimits: {} });
+const connectionKey = (origin: string, keyHash: string): string => `${normalOrigin(origin)} ${keyHash}`;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The ledger's data if `value` has its shape (unknown entries dropped), else undefined. */
+function parseLedger(value: unknown): LedgerData | undefined {
+  if (!isRecord(value) || value.version !== 1 || !isRecord(value.counts) || !isRecord(value.rateLimits)) return undefined;
+  const data = emptyLedger();
+  for (const [month, perConnection] of Object.entries(value.counts)) {
+    if (!isRecord(perConnection) || Number.isNaN(monthNumber(month))) continue;
+    data.counts[month] = Object.fromEntries(
+      Object.entries(perConnection).filter(([, n]) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0),
+    ) as Record<string, number>;
+  }
+  for (const [connection, seen] of Object.entries(value.rateLimits)) {
+    if (isRecord(seen) && typeof seen.seenAt === 'number' && isRecord(seen.headers)) data.rateLimits[connection] = seen as unknown as RateLimitSeen;
+  }
+  return data;
+}
+
+function usageOf(data: LedgerData, connection: string, month: string, budget: number | null | undefined): LedgerUsage {
+  const requests = data.counts[month]?.[connection] ?? 0;
+  const limit = budget ?? null;
+  return { month, requests, budget: limit, remaining: limit === null ? null : Math.max(0, limit - requests), rateLimit: data.rateLimits[connection] ?? null };
+}
+
+/**
+ * The parsed file at `path`: undefined when absent; 'corrupt' when not a ledger, which includes a
+ * FIFO, a device or an oversized file in its place (opened by the one rule, util/safe-open.ts, so
+ * such a file never hangs a command). Other read errors throw.
+ */
+async function parseFile(path: string): Promise<LedgerData | 'corrupt' | undefined> {
+  let text: string;
+  try {
+    text = (await readRegularFile(path, { maxBytes: LEDGER_FILE_MAX_BYTES })).toString('utf8');
+  } catch (err) {
+    if (err instanceof RefusedFileError) return 'corrupt';
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    return parseLedger(JSON.parse(text)) ?? 'corrupt';
+  } catch {
+    return 'corrupt';
+  }
+}
+
+type LedgerRead = { status: 'ok'; data: LedgerData } | { status: 'recovered'; data: LedgerData; problem: 'corrupt' | 'missing' } | { status: 'corrupt' };
+
+/** The ledger, or its `.prev` copy when it is corrupt or gone and the copy is good. File-system errors throw. */
+async function readLedgerFile(path: string): Promise<LedgerRead> {
+  const found = await parseFile(path);
+  if (found !== undefined && found !== 'corrupt') return { status: 'ok', data: found };
+  const previous = await parseFile(`${path}.prev`).catch(() => undefined);
+  if (previous && previous !== 'corrupt') return { status: 'recovered', data: previous, problem: found === undefined ? 'missing' : 'corrupt' };
+  return found === undefined ? { status: 'ok', data: emptyLedger() } : { status: 'corrupt' };
+}
+
+/** Replaces `path` with `text` atomically: a private temp file renamed over it. */
+async function replaceFile(path: string, text: string, durable: boolean): Promise<void> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text);
+      if (durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** Replaces the ledger, then its copy; `durable`: the ledger and its directory are fsynced first. A copy that cannot be written is no error. */
+async function writeLedgerFile(path: string, data: LedgerData, durable: boolean): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const text = `${JSON.stringify(data)}\n`;
+  await replaceFile(path, text, durable);
+  if (durable) {
+    const dir = await open(dirname(path), 'r').catch(() => undefined);
+    await dir?.sync().catch(() => {}); // not every file system syncs a directory
+    await dir?.close();
+  }
+  await replaceFile(`${path}.prev`, text, false).catch(() => {});
 }
 
 export interface LedgerOptions {
@@ -45,188 +166,139 @@ export interface LedgerOptions {
   lockWaitMs?: number;
 }
 
-export interface ReserveOptions {
-  /** Requests allowed per month; null or undefined: no budget. */
-  budget?: number | null;
-  now?: number;
-}
-
 export class Ledger {
-  readonly path: string;
-  private readonly warn: (message: string) => void;
-  private readonly redact: (text: string) => string;
-  private readonly lockWaitMs: number | undefined;
   /** Rate-limit headers noted but not yet written, by connection. */
   private readonly pending = new Map<string, RateLimitSeen>();
-  /** Updates of this process, one at a time (the file lock excludes other processes only). */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(path: string, options: LedgerOptions = {}) {
-    this.path = path;
-    this.warn = options.warn ?? (() => {});
-    this.redact = options.redact ?? ((text) => text);
-    this.lockWaitMs = options.lockWaitMs;
-  }
+  constructor(
+    readonly path: string,
+    private readonly options: LedgerOptions = {},
+  ) {}
 
-  /**
-   * Counts one request to `origin` with the key hashed as `keyHash`, before it is sent. With
-   * a budget, a request that would pass it is refused (BudgetExceededError, nothing counted),
-   * and one that cannot be counted durably too (BudgetUncheckedError).
-   * Resolves to the month's usage including this request.
-   */
-  async reserve(origin: string, keyHash: string, options: ReserveOptions = {}): Promise<LedgerUsage> {
-    const now = options.now ?? Date.now();
-    const month = currentMonth(now);
-    const connection = connectionKey(origin, keyHash);
-    const budget = options.budget ?? null;
-    return this.update(now, budget !== null, (data) => {
+  /** Counts one request before it is sent; with a budget, refuses one that would pass it (BudgetExceededError) or cannot be counted durably. */
+  reserve(origin: string, keyHash: string, options: { budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
+    const { now = Date.now(), budget = null } = options;
+    const [month, connection] = [currentMonth(now), connectionKey(origin, keyHash)];
+    return this.update(now, { strict: budget !== null }, (data) => {
       const requests = data.counts[month]?.[connection] ?? 0;
-      if (budget !== null && requests >= budget) {
-        throw new BudgetExceededError({ month, requests, budget, origin: normalOrigin(origin) });
-      }
+      if (budget !== null && requests >= budget) throw new BudgetExceededError({ month, requests, budget, origin: normalOrigin(origin) });
       (data.counts[month] ??= {})[connection] = requests + 1;
       return usageOf(data, connection, month, budget);
     });
   }
 
-  /**
-   * Counts `n` requests already sent, with no budget to check (see request-count.ts: without a
-   * budget, requests are counted in memory and added here in batches, one lock per batch).
-   */
-  async add(origin: string, keyHash: string, n: number, options: { now?: number } = {}): Promise<void> {
-    if (n <= 0 && this.pending.size === 0) return;
-    const now = options.now ?? Date.now();
-    const month = currentMonth(now);
+  /** Gives back one request reserved in `month` that never reached the service, as durably as reserve() counted it; never below 0. */
+  async giveBack(origin: string, keyHash: string, month: string, options: { now?: number } = {}): Promise<void> {
     const connection = connectionKey(origin, keyHash);
-    await this.update(now, false, (data) => {
-      if (n > 0) (data.counts[month] ??= {})[connection] = (data.counts[month]?.[connection] ?? 0) + n;
-      return undefined;
+    await this.update(options.now ?? Date.now(), { strict: true }, (data) => {
+      const counts = data.counts[month];
+      if (counts?.[connection]) counts[connection] -= 1;
+    });
+  }
+
+  /** Adds `n` requests already sent (n < 0: takes off requests that never left), with no budget: the batches of http/counting.ts. */
+  async add(origin: string, keyHash: string, n: number, options: { now?: number } = {}): Promise<void> {
+    if (n === 0 && this.pending.size === 0) return;
+    const { now = Date.now() } = options;
+    const [month, connection] = [currentMonth(now), connectionKey(origin, keyHash)];
+    await this.update(now, { strict: false }, (data) => {
+      if (n !== 0) (data.counts[month] ??= {})[connection] = Math.max(0, (data.counts[month]?.[connection] ?? 0) + n);
+    });
+  }
+
+  /** Sets this month's count of one connection back to 0 (`quota --reset-month`; a corrupt ledger is started afresh). Resolves to the count it had. */
+  resetMonth(origin: string, keyHash: string, options: { now?: number } = {}): Promise<number> {
+    const { now = Date.now() } = options;
+    const [month, connection] = [currentMonth(now), connectionKey(origin, keyHash)];
+    return this.update(now, { strict: true, startAfresh: true }, (data) => {
+      const had = data.counts[month]?.[connection] ?? 0;
+      delete data.counts[month]?.[connection];
+      return had;
     });
   }
 
   /**
-   * Sets this month's count of one connection back to 0 (`quota --reset-month`); a corrupt
-   * ledger with no good copy is set aside and started afresh. Resolves to the count it had.
-   */
-  async resetMonth(origin: string, keyHash: string, options: { now?: number } = {}): Promise<number> {
-    const now = options.now ?? Date.now();
-    const month = currentMonth(now);
-    const connection = connectionKey(origin, keyHash);
-    return this.update(
-      now,
-      true,
-      (data) => {
-        const had = data.counts[month]?.[connection] ?? 0;
-        if (data.counts[month]) delete data.counts[month][connection];
-        return had;
-      },
-      { startAfresh: true },
-    );
-  }
-
-  /**
-   * Notes the rate-limit headers of a response (RateLimit-*, X-RateLimit-*), redacted, as the
-   * last seen for this connection, in memory: they are written with the next reserve() or
-   * flush(), so a response costs no extra lock. Returns whether the response had any.
+   * Notes a response's rate-limit headers, redacted, as the last seen for this connection, in memory: written with the next
+   * update or flush(), so a response costs no lock of its own. Returns whether it had any.
    */
   noteRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): boolean {
-    const info = rateLimitHeaders(headers, this.redact);
-    if (!info) return false;
-    this.pending.set(connectionKey(origin, keyHash), { ...info, seenAt: options.now ?? Date.now() });
-    return true;
+    const info = rateLimitHeaders(headers, this.options.redact);
+    if (info) this.pending.set(connectionKey(origin, keyHash), { ...info, seenAt: options.now ?? Date.now() });
+    return info !== undefined;
   }
 
   /** Writes rate-limit headers noted since the last write (call it once at exit). */
   async flush(options: { now?: number } = {}): Promise<void> {
-    if (this.pending.size === 0) return;
-    await this.update(options.now ?? Date.now(), false, () => undefined);
-  }
-
-  /** noteRateLimit() and flush() at once. */
-  async recordRateLimit(origin: string, keyHash: string, headers: HeaderBag, options: { now?: number } = {}): Promise<void> {
-    if (this.noteRateLimit(origin, keyHash, headers, options)) await this.flush(options);
+    if (this.pending.size > 0) await this.update(options.now ?? Date.now(), { strict: false }, () => undefined);
   }
 
   /**
-   * The usage of a month (this one by default) without taking the lock: the file is only ever
-   * replaced whole. A corrupt file is read from its good copy; with none, and a budget, it
-   * throws BudgetUncheckedError (the count is unknown), else it reads as empty.
+   * A month's usage (this one by default) without the lock (the file is only ever replaced whole). A corrupt file with no
+   * good copy reads as empty, or with a budget throws BudgetUncheckedError (the count is unknown).
    */
   async usage(origin: string, keyHash: string, options: { month?: string; budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
-    const month = options.month ?? currentMonth(options.now ?? Date.now());
     const strict = options.budget !== undefined && options.budget !== null;
-    let data: LedgerData;
-    try {
-      const read = await readLedgerFile(this.path);
-      if (read.status === 'corrupt' && strict) throw new BudgetUncheckedError(this.path, 'the ledger is corrupt and no good copy of it is left');
-      data = read.status === 'corrupt' ? emptyLedger() : read.data;
-    } catch (err) {
-      if (err instanceof BudgetUncheckedError || !strict) throw err;
-      throw new BudgetUncheckedError(this.path, `it cannot be read (${(err as Error).message})`);
-    }
+    const unknown = (reason: string): BudgetUncheckedError => new BudgetUncheckedError(this.path, reason);
+    const read = await readLedgerFile(this.path).catch((err: Error) => Promise.reject(strict ? unknown(`it cannot be read (${err.message})`) : err));
+    if (read.status === 'corrupt' && strict) throw unknown('the ledger is corrupt and no good copy of it is left');
+    const data = read.status === 'corrupt' ? emptyLedger() : read.data;
     for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
-    return usageOf(data, connectionKey(origin, keyHash), month, options.budget);
+    return usageOf(data, connectionKey(origin, keyHash), options.month ?? currentMonth(options.now ?? Date.now()), options.budget);
   }
 
-  private update<T>(now: number, strict: boolean, change: (data: LedgerData) => T, options: { startAfresh?: boolean } = {}): Promise<T> {
-    const run = this.queue.then(() => this.locked(now, strict, change, options));
+  /** One update at a time in this process (the file lock excludes other processes only). */
+  private update<T>(now: number, mode: { strict: boolean; startAfresh?: boolean }, change: (data: LedgerData) => T): Promise<T> {
+    const run = this.queue.then(() => this.locked(now, mode.strict, change, mode.startAfresh === true));
     this.queue = run.catch(() => {});
     return run;
   }
 
   /** Read, change and replace the file under the lock; `change` may throw to leave it as it was. */
-  private async locked<T>(now: number, strict: boolean, change: (data: LedgerData) => T, options: { startAfresh?: boolean }): Promise<T> {
+  private async locked<T>(now: number, strict: boolean, change: (data: LedgerData) => T, startAfresh: boolean): Promise<T> {
     const failed = (reason: string): Error => (strict ? new BudgetUncheckedError(this.path, reason) : new Error(`${reason} (${this.path})`));
+    const write = (data: LedgerData): Promise<void> =>
+      writeLedgerFile(this.path, data, strict).catch((err: Error) => Promise.reject(failed(`it cannot be written (${err.message})`)));
+    const warn = this.options.warn ?? (() => {});
     let lock;
     try {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      ({ lock } = await lockFile(this.path, { waitMs: this.lockWaitMs ?? LEDGER_LOCK_WAIT_MS, staleMs: LEDGER_LOCK_STALE_MS }));
+      ({ lock } = await lockFile(this.path, { waitMs: this.options.lockWaitMs ?? LEDGER_LOCK_WAIT_MS, staleMs: LEDGER_LOCK_STALE_MS }));
     } catch (err) {
       throw failed(err instanceof LockWaitError ? err.message : `its lock cannot be made (${(err as Error).message})`);
     }
     try {
-      let read;
-      try {
-        read = await readLedgerFile(this.path);
-      } catch (err) {
-        throw failed(`it cannot be read (${(err as Error).message})`);
-      }
+      const read = await readLedgerFile(this.path).catch((err: Error) => Promise.reject(failed(`it cannot be read (${err.message})`)));
+      const aside = `${this.path}.corrupt-${now}`; // a corrupt file is moved here, kept for a look
+      const setAside = (): Promise<string> =>
+        rename(this.path, aside)
+          .then(() => aside)
+          .catch(() => this.path);
       let data: LedgerData;
       if (read.status === 'ok') data = read.data;
       else if (read.status === 'recovered') {
         // Written back at once, so the recovered count stands whatever `change` decides.
-        const aside = read.problem === 'corrupt' ? await setAside(this.path, now).catch(() => this.path) : undefined;
-        data = read.data;
-        await this.writeOrFail(data, strict, failed);
-        this.warn(
-          `The request ledger ${this.path} was ${aside ? `corrupt (kept as ${aside})` : 'missing'}; its count was recovered from the copy kept beside it.`,
-        );
-      } else if (strict && !options.startAfresh) {
+        const kept = read.problem === 'corrupt' ? await setAside() : undefined;
+        await write((data = read.data));
+        warn(`The request ledger ${this.path} was ${kept ? `corrupt (kept as ${kept})` : 'missing'}; its count was recovered from the copy kept beside it.`);
+      } else if (strict && !startAfresh) {
         throw failed('the ledger is corrupt and no good copy of it is left');
       } else {
-        const aside = await setAside(this.path, now).catch(() => this.path);
-        this.warn(`The request ledger ${this.path} was not readable and no good copy was left; it was moved to ${aside} and the count starts again.`);
+        warn(`The request ledger ${this.path} was not readable and no good copy was left; it was moved to ${await setAside()} and the count starts again.`);
         data = emptyLedger();
       }
       const result = change(data);
       for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
-      prune(data, now);
-      await lock.check().catch((err: Error) => {
-        throw failed(err.message);
-      });
-      await this.writeOrFail(data, strict, failed);
+      // Months (and rate-limit sightings) older than the ones kept are dropped, so the file stays small.
+      const oldest = monthNumber(currentMonth(now)) - (LEDGER_MONTHS_KEPT - 1);
+      for (const month of Object.keys(data.counts)) if (monthNumber(month) < oldest) delete data.counts[month];
+      for (const [connection, seen] of Object.entries(data.rateLimits)) if (monthNumber(currentMonth(seen.seenAt)) < oldest) delete data.rateLimits[connection];
+      await lock.check().catch((err: Error) => Promise.reject(failed(err.message)));
+      await write(data);
       this.pending.clear();
       return result;
     } finally {
       await lock.release();
-    }
-  }
-
-  private async writeOrFail(data: LedgerData, durable: boolean, failed: (reason: string) => Error): Promise<void> {
-    try {
-      await writeLedgerFile(this.path, data, { durable });
-    } catch (err) {
-      throw failed(`it cannot be written (${(err as Error).message})`);
     }
   }
 }

@@ -24,7 +24,7 @@ import type { Exchange, Outgoing } from './exchange.js';
 import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
 import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
-import { type ProxyUsed, networkError } from './failures.js';
+import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { dispatchBody } from './body.js';
 import { loadUndici } from '../vendor/undici.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
@@ -197,8 +197,9 @@ export class Attempts {
 
   /** A failure of an attempt as the project's error: an abort by any of `signals` is an interruption. */
   failure(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
-    if (aborted(signals)) return new InterruptedError();
-    return networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
+    const failure = aborted(signals) ? new InterruptedError() : networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
+    // A failure before the request was written stays known as one (failures.ts), for the ledger.
+    return wasNeverWritten(err) ? markNeverWritten(failure) : failure;
   }
 
   readonly send: Exchange = async (request: Outgoing) => {
@@ -206,11 +207,11 @@ export class Attempts {
     const chosen = this.dispatcherFor(url);
     const agent = chosen instanceof Promise ? await chosen : chosen;
     // Loading undici (and the layers above: the ledger) may have outlasted a Ctrl-C or the caller's abort.
-    if (aborted(signals)) throw new InterruptedError();
+    if (aborted(signals)) throw markNeverWritten(new InterruptedError());
 
     // A JSON attempt may take what is left of the command's deadline, if that is less than its own bound.
     const commandLeft = command?.remainingMs();
-    if (command && commandLeft === 0) throw command.error(request.what);
+    if (command && commandLeft === 0) throw markNeverWritten(command.error(request.what));
     const endBusy = command?.begin();
 
     const cancel = new AttemptSignal();

@@ -16,6 +16,7 @@ import type { Dispatcher } from 'undici';
 import { MalformedResponseError } from '../errors.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
+import { markNeverWritten } from './failures.js';
 import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, Progress, ResponseHeaders } from './exchange.js';
 
 /** The signal an attempt is cancelled with (attempt.ts AttemptSignal): an emitter with `aborted` and `reason`. */
@@ -79,10 +80,11 @@ class DispatchBody implements DispatchedBody {
   private abort(reason: unknown): void {
     if (this.over) return;
     if (this.head) {
-      // Before the head: the caller hears now, even while undici still waits for a socket.
+      // Before the head: the caller hears now, even while undici still waits for a socket
+      // (then onRequestStart aborts it before a byte is written).
       const { reject } = this.head;
       this.head = undefined;
-      reject(reason);
+      reject(this.controller ? reason : markNeverWritten(reason));
     }
     if (this.controller) this.controller.abort(reason as Error);
     else this.pendingAbort = reason;
@@ -97,7 +99,8 @@ class DispatchBody implements DispatchedBody {
     if (this.head) {
       const { reject } = this.head;
       this.head = undefined;
-      reject(err ?? new Error('The response ended before its head.'));
+      const failure = err ?? new Error('The response ended before its head.');
+      reject(this.controller ? failure : markNeverWritten(failure));
     } else if (!this.discarded) {
       const consumer = this.consumer;
       const failure = err === undefined ? undefined : this.mapError(err);

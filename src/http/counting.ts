@@ -1,17 +1,35 @@
 /**
- * The transport layer (exchange.ts) that lets the request ledger count: every attempt, JSON and
- * media, retries included, first passes `beforeRequest`, awaited (the ledger reserves it there,
- * src/cache/request-count.ts), which may refuse it before anything is sent; each answer's head
- * is then shown to `afterResponse` (the rate-limit headers it notes). An afterResponse that
- * throws fails the request, and its body is let go.
+ * The request ledger (src/cache/ledger.ts) at work in the transport: the layer (exchange.ts)
+ * that runs `beforeRequest` before every attempt and `afterResponse` on each answer's head, and
+ * requestCount(), the hooks that count. Every attempt sent to the configured origin — JSON and
+ * media, retries included — is counted before it goes out, refused when it would pass the
+ * budget, and given back when it failed before it was written (failures.ts
+ * wasNeverWritten: it never reached the service); a request the service may have seen stays
+ * counted. Each answer's rate-limit headers are noted. Requests to other origins (media on
+ * another host) are not the service's and are not counted.
+ *
+ * With a budget, each attempt is reserved under the ledger's lock, durably, before it is sent
+ * (processes sharing a budget never pass it together), and given back the same way; a ledger
+ * that cannot be locked, read or written stops the command (BudgetUncheckedError, exit 5).
+ * Without one nothing must be refused, and a lock and a rewrite per request made `ids --all`
+ * five times slower (bench/paging.mjs): requests are counted in memory and added every
+ * COUNT_BATCH and at exit (a SIGKILL loses at most that batch), and a ledger that cannot be
+ * written is told once (--verbose) while the requests go out uncounted: then the count is a
+ * help, never the reason a command fails.
  */
-import type { Exchange } from './exchange.js';
-import type { ResponseHeaders } from './exchange.js';
+import { writeFile } from 'node:fs/promises';
+import type { Exchange, ResponseHeaders } from './exchange.js';
+import { wasNeverWritten } from './failures.js';
+import { BudgetUncheckedError, CliError } from '../errors.js';
+import { Ledger } from '../cache/ledger.js';
+
+/** Undoes the count of one attempt that never reached the service; never throws. */
+export type GiveBack = () => void | Promise<void>;
 
 export interface RequestHooks {
   /** Awaited before EVERY attempt is sent. Throwing (a CliError) stops the request: nothing is sent. */
-  beforeRequest?: ((url: URL) => void | Promise<void>) | undefined;
-  /** Called with each response's status and headers, as soon as they arrive. */
+  beforeRequest?: ((url: URL) => void | GiveBack | Promise<void | GiveBack>) | undefined;
+  /** Called with each response's status and headers, as soon as they arrive. Throwing fails the request (its body let go). */
   afterResponse?: ((url: URL, status: number, headers: ResponseHeaders) => void) | undefined;
 }
 
@@ -19,8 +37,14 @@ export function counting(next: Exchange, hooks: RequestHooks): Exchange {
   const { beforeRequest, afterResponse } = hooks;
   if (!beforeRequest && !afterResponse) return next;
   return async (request) => {
-    if (beforeRequest) await beforeRequest(request.url);
-    const res = await next(request);
+    const giveBack = beforeRequest ? await beforeRequest(request.url) : undefined;
+    let res;
+    try {
+      res = await next(request);
+    } catch (err) {
+      if (giveBack && wasNeverWritten(err)) await giveBack();
+      throw err;
+    }
     try {
       afterResponse?.(request.url, res.status, res.headers);
     } catch (err) {
@@ -29,4 +53,83 @@ export function counting(next: Exchange, hooks: RequestHooks): Exchange {
     }
     return res;
   };
+}
+
+export interface RequestCountOptions {
+  /** The ledger file (cache/paths.ts ledgerPath). */
+  path: string;
+  /** The configured base URL's origin: requests to it are counted. */
+  origin: string;
+  /** The origin they are counted under, when not `origin` itself (the --sandbox server's changing port). */
+  countAs?: string;
+  /** cache/keys.ts keyHash() of the key in use. */
+  keyHash: string;
+  /** Requests allowed this month; null: none. */
+  budget: number | null;
+  /** Applied to rate-limit header values before the ledger keeps them (util/redact.ts redactorFor of the key). */
+  redact?: (text: string) => string;
+  /** Problems that matter: the ledger file recovered or set aside, a count that could not be given back. */
+  warn?: (message: string) => void;
+  /** --verbose: problems that change nothing the user asked for (requests left uncounted without a budget). */
+  log?: (line: string) => void;
+  /** Test hook (EXERCISES_TEST_HOLD_GIVE_BACK, test/README.md): a budgeted give back writes this file, then waits to be killed. */
+  holdGiveBack?: string | undefined;
+}
+
+export interface RequestCount extends Required<RequestHooks> {
+  /** Adds the requests still counted in memory and writes the rate-limit headers noted (at exit). */
+  flush(): Promise<void>;
+}
+
+/** Requests counted in memory before they are added to the ledger, when no budget is set. */
+export const COUNT_BATCH = 100;
+
+export function requestCount(options: RequestCountOptions): RequestCount {
+  const { keyHash, budget, warn } = options;
+  const origin = new URL(options.origin).origin;
+  const counted = options.countAs ?? origin;
+  const ledger = new Ledger(options.path, { ...(warn ? { warn } : {}), ...(options.redact ? { redact: options.redact } : {}) });
+  let broken = false;
+  /** Requests sent and not yet added to the ledger, less those given back (no budget only; below 0 when a batch went first). */
+  let unadded = 0;
+  const addUnadded = async (): Promise<void> => {
+    const n = unadded;
+    unadded = 0;
+    await ledger.add(counted, keyHash, n).catch((err: Error) => {
+      broken = true;
+      options.log?.(`cannot count requests in ${options.path} (${err.message}); this run's requests are not counted.`);
+    });
+  };
+  return {
+    async beforeRequest(url) {
+      if (url.origin !== origin || broken) return undefined;
+      if (budget === null) {
+        if (++unadded >= COUNT_BATCH) await addUnadded();
+        return () => void (unadded -= 1);
+      }
+      const { month } = await ledger.reserve(counted, keyHash, { budget }).catch((err: Error) => {
+        // The budget spent, or not checkable, is the ledger's own CliError; anything else is a ledger we cannot use.
+        throw err instanceof CliError ? err : new BudgetUncheckedError(options.path, `the ledger cannot be used (${err.message})`);
+      });
+      return async () => {
+        if (options.holdGiveBack) await holdForTest(options.holdGiveBack);
+        await ledger.giveBack(counted, keyHash, month).catch((err: Error) => {
+          warn?.(`a request to ${origin} never left, but its count could not be given back (${err.message}); the month's count is one too high.`);
+        });
+      };
+    },
+    afterResponse(url, _status, headers) {
+      if (url.origin === origin && !broken) ledger.noteRateLimit(counted, keyHash, headers);
+    },
+    async flush() {
+      if (unadded !== 0 && !broken) await addUnadded();
+      if (!broken) await ledger.flush().catch(() => {});
+    },
+  };
+}
+
+/** Says it holds in `file`, then waits until the test that asked kills the process. */
+async function holdForTest(file: string): Promise<void> {
+  await writeFile(file, `${process.pid}\n`);
+  await new Promise((resolve) => setTimeout(resolve, 2 ** 31 - 1));
 }

@@ -16,6 +16,26 @@ function errorCode(err: unknown): string {
   return typeof cause?.code === 'string' ? cause.code : '';
 }
 
+/**
+ * Failures that provably came before the request was written. undici calls a handler's
+ * onRequestStart just before it writes the request to a connected socket (client-h1.js
+ * writeH1); a DNS failure, a refused connection, a connect timeout, a failed TLS handshake and
+ * a forward proxy refusing or failing the CONNECT all fail the queued request before that
+ * (connect.js, proxy-agent.js, client.js handleConnectError). body.ts marks them,
+ * attempt.ts keeps the mark on the project's error, and the request ledger gives such an
+ * attempt's count back (counting.ts). Anything after onRequestStart stays counted.
+ */
+const neverWritten = new WeakSet<object>();
+
+export function markNeverWritten<T>(err: T): T {
+  if (typeof err === 'object' && err !== null) neverWritten.add(err);
+  return err;
+}
+
+export function wasNeverWritten(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && neverWritten.has(err);
+}
+
 /** The forward proxy a failed request went through, as proxy-env.ts names it (credentials masked). */
 export interface ProxyUsed {
   shown: string;

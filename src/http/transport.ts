@@ -18,7 +18,7 @@ import type { Dispatcher } from 'undici';
 import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
 import { type CliError, InterruptedError, NetworkError } from '../errors.js';
 import { Attempts } from './attempt.js';
-import { counting } from './counting.js';
+import { type RequestHooks, counting } from './counting.js';
 import { type CommandDeadline, isCommandDeadline, nowMs, underDeadline } from './deadline.js';
 import { parseJsonBody, wholeBodies } from './body.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
@@ -62,8 +62,11 @@ export interface TransportOptions {
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
-  /** Awaited before EVERY attempt, JSON and media, retries included (counting.ts); a throw stops the request unsent. */
-  beforeRequest?: (url: URL) => void | Promise<void>;
+  /**
+   * Awaited before EVERY attempt, JSON and media, retries included (counting.ts); a throw stops the
+   * request unsent. It may resolve to a GiveBack, called when the attempt fails before it was written.
+   */
+  beforeRequest?: RequestHooks['beforeRequest'];
   /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
   commandDeadline?: CommandDeadline;
   /** Called with each response's status and headers, as soon as they arrive. */

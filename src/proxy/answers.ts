@@ -3,7 +3,7 @@
  * and how it was had (the access log's outcome). Error answers have the server's error shape
  * `{"error":{"code","message"}}`, never cached (Cache-Control: no-store).
  */
-import { currentMonth } from '../cache/ledger-data.js';
+import { currentMonth } from '../cache/ledger.js';
 
 export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
 

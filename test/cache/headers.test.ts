@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentLanguage, freshnessFor, revalidated, saysHowFresh, rateLimitHeaders } from '../../src/cache/headers.js';
 import { isFresh, parseFreshness } from '../../src/cache/store-files.js';
-import { currentMonth, monthNumber } from '../../src/cache/ledger-data.js';
+import { currentMonth, monthNumber } from '../../src/cache/ledger.js';
 
 describe('saysHowFresh', () => {
   it('is true when Cache-Control names a lifetime or no-cache/no-store, in any case, or Expires is there', () => {

@@ -77,9 +77,12 @@ describe('reserve', () => {
 
 describe('rate-limit headers', () => {
   it('keeps the last ones seen per connection, and ignores responses without any', async () => {
-    await ledger.recordRateLimit(ORIGIN, HASH, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' }, { now: JUNE });
-    await ledger.recordRateLimit(ORIGIN, HASH, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '98' }, { now: JUNE + 1 });
-    await ledger.recordRateLimit(ORIGIN, HASH, { 'content-type': 'application/json' }, { now: JUNE + 2 });
+    ledger.noteRateLimit(ORIGIN, HASH, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' }, { now: JUNE });
+    await ledger.flush({ now: JUNE });
+    ledger.noteRateLimit(ORIGIN, HASH, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '98' }, { now: JUNE + 1 });
+    await ledger.flush({ now: JUNE + 1 });
+    ledger.noteRateLimit(ORIGIN, HASH, { 'content-type': 'application/json' }, { now: JUNE + 2 });
+    await ledger.flush({ now: JUNE + 2 });
     expect((await ledger.usage(ORIGIN, HASH, { now: JUNE })).rateLimit).toEqual({
       limit: 100,
       remaining: 98,
@@ -103,7 +106,7 @@ describe('rate-limit headers', () => {
   });
 
   it('writes nothing for a response without them', async () => {
-    await ledger.recordRateLimit(ORIGIN, HASH, {}, { now: JUNE });
+    ledger.noteRateLimit(ORIGIN, HASH, {}, { now: JUNE });
     await ledger.flush();
     expect(existsSync(file)).toBe(false);
   });

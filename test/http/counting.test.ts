@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BudgetExceededError } from '../../src/errors.js';
 import { Ledger } from '../../src/cache/ledger.js';
-import { COUNT_BATCH, requestCount } from '../../src/cache/request-count.js';
+import { COUNT_BATCH, requestCount } from '../../src/http/counting.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ORIGIN = 'http://127.0.0.1:9';
@@ -41,6 +41,29 @@ describe('requestCount', () => {
     const count = requestCount({ path, origin: ORIGIN, keyHash: 'k', budget: null });
     await count.beforeRequest(new URL('https://media.example.invalid/a.png'));
     await count.flush();
+    expect((await new Ledger(path).usage(ORIGIN, 'k')).requests).toBe(0);
+  });
+
+  it('gives back what never left: in memory without a budget, from the ledger with one, never below 0', async () => {
+    const free = ledgerFile();
+    const count = requestCount({ path: free, origin: ORIGIN, keyHash: 'k', budget: null });
+    await count.beforeRequest(url);
+    await (
+      await count.beforeRequest(url)
+    )?.();
+    await count.flush();
+    expect((await new Ledger(free).usage(ORIGIN, 'k')).requests).toBe(1);
+
+    const path = ledgerFile();
+    const budgeted = requestCount({ path, origin: ORIGIN, keyHash: 'k', budget: 2 });
+    await budgeted.beforeRequest(url);
+    const giveBack = await budgeted.beforeRequest(url);
+    await expect(budgeted.beforeRequest(url)).rejects.toBeInstanceOf(BudgetExceededError);
+    await giveBack?.();
+    expect((await new Ledger(path).usage(ORIGIN, 'k')).requests).toBe(1);
+    await budgeted.beforeRequest(url); // the budget's last request is free again
+    await new Ledger(path).resetMonth(ORIGIN, 'k');
+    await giveBack?.();
     expect((await new Ledger(path).usage(ORIGIN, 'k')).requests).toBe(0);
   });
 });
