@@ -28,6 +28,7 @@ import { Deadline, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js'
 import { type ProxyUsed, deadlineError, networkError } from './network-errors.js';
 import { dispatchBody } from './dispatch-body.js';
 import { loopbackLookup } from './loopback-lookup.js';
+import { reusedReads } from './read-buffers.js';
 import { loadUndici } from '../vendor/undici.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
 
@@ -116,7 +117,8 @@ async function createAgent(timeoutMs: number): Promise<Dispatcher> {
   const { Agent } = await loadUndici();
   // No cap on sockets per origin: callers bound their own concurrency (show's window, --concurrency).
   return new Agent({
-    connect: { timeout: timeoutMs, lookup: loopbackLookup },
+    // Socket reads into a few buffers used again (read-buffers.ts): a download's memory stays flat.
+    connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   }).compose(countBodyBytes);

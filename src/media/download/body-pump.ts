@@ -15,6 +15,7 @@ import { MAGIC_BYTES } from '../verify.js';
 import type { BodyControl, BodySource } from '../../http/body-source.js';
 import type { SinkWriter } from './sink.js';
 import { BATCH_BYTES, giveBackBatchBuffer, takeBatchBuffer } from './batch-buffers.js';
+import { readSpent } from '../../http/read-buffers.js';
 
 export type { BodyConsumer, BodySource } from '../../http/body-source.js';
 
@@ -153,7 +154,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       while (pending.length > 0 && filled < size) {
         const rest = copyIn(pending[0]!);
         if (rest) pending[0] = rest;
-        else pending.shift();
+        else readSpent(pending.shift()!);
       }
     };
     const flush = (): void => {
@@ -195,33 +196,41 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       return true;
     };
 
+    /** Takes `chunk` in; false asks the source to pause. A true answer means no view of the chunk is kept. */
+    const accept = (chunk: Buffer): boolean => {
+      if (failed || settled) return false;
+      if (chunk.length === 0) return true;
+      received += chunk.length;
+      if (options.maxBytes !== undefined && received > options.maxBytes) {
+        options.onChunk?.(chunk.length);
+        fail(options.tooLarge?.() ?? new Error(`The body passed ${options.maxBytes} bytes.`));
+        return false;
+      }
+      if (pending.length > 0) {
+        pending.push(chunk);
+      } else {
+        const rest = copyIn(chunk);
+        if (rest) pending.push(rest);
+      }
+      // Told only once the chunk is ours: a listener that cancels the body (an abort) ends it
+      // from inside this call, and the chunk is then written with the rest.
+      options.onChunk?.(chunk.length);
+      if (failed) return false;
+      if (checking && filled >= MAGIC_BYTES && !releaseHead()) return false;
+      flush();
+      if (pending.length > 0) {
+        paused = true;
+        return false;
+      }
+      return true;
+    };
+
     control = source.start({
       onData(chunk) {
-        if (failed || settled) return false;
-        if (chunk.length === 0) return true;
-        received += chunk.length;
-        if (options.maxBytes !== undefined && received > options.maxBytes) {
-          options.onChunk?.(chunk.length);
-          fail(options.tooLarge?.() ?? new Error(`The body passed ${options.maxBytes} bytes.`));
-          return false;
-        }
-        if (pending.length > 0) {
-          pending.push(chunk);
-        } else {
-          const rest = copyIn(chunk);
-          if (rest) pending.push(rest);
-        }
-        // Told only once the chunk is ours: a listener that cancels the body (an abort) ends it
-        // from inside this call, and the chunk is then written with the rest.
-        options.onChunk?.(chunk.length);
-        if (failed) return false;
-        if (checking && filled >= MAGIC_BYTES && !releaseHead()) return false;
-        flush();
-        if (pending.length > 0) {
-          paused = true;
-          return false;
-        }
-        return true;
+        // The socket's read buffer behind the chunk may be read into again only when nothing of it is kept here.
+        const accepted = accept(chunk);
+        if (accepted) readSpent(chunk);
+        return accepted;
       },
       onEnd() {
         if (failed || sourceDone) return;
