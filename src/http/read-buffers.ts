@@ -17,16 +17,20 @@
  *   is then left to the collector, as every read was before.
  * - 'free': in the list (or dropped when the list is full), for the next read of any socket.
  *
- * Small reads are copied (from Node's shared pool) and the buffer read into goes straight
- * back to the socket: a JSON answer of a few KiB does not take a 64 KiB buffer with it.
+ * Reads under 4 KiB are copied instead, and their buffer goes straight back to the socket.
  */
 import type { Socket } from 'node:net';
 
 /** Each read buffer's size: the 64 KiB libuv suggests and Node reads into by default. */
 export const READ_BYTES = 64 * 1024;
 
-/** Reads shorter than this are copied into Node's shared pool (it serves allocations up to half its size). */
-const COPY_BELOW = Buffer.poolSize >>> 1;
+/**
+ * Reads shorter than this are copied (Node's shared pool serves such small copies) and the
+ * buffer goes straight back to the socket: a JSON answer of a few KiB, read piecemeal, does not
+ * hold a 64 KiB buffer per read until it is parsed. Not Buffer.poolSize / 2: that is 32 KiB on
+ * Node 24, where it would copy every 16 KiB TLS record.
+ */
+const COPY_BELOW = 4 * 1024;
 
 /** Buffers kept free at most: two per download at the default concurrency of four, and spares. */
 const KEEP = 16;

@@ -90,7 +90,10 @@ export interface PumpResult {
  * Each chunk is copied into one of two batch buffers (batch-buffers.ts): one is written while
  * the other fills, and the body is paused while both are full. So a download holds two buffers
  * whatever the connection's speed, each write is one buffer (one system call), and no chunk of
- * the body outlives the call that brought it.
+ * the body outlives the call that brought it — except those queued while both buffers are
+ * taken. Each chunk the pump no longer holds is reported (readSpent, http/read-buffers.ts), so
+ * the socket's read buffer behind it may be read into again: a download cycles through a few
+ * read buffers instead of leaving one per read to the collector.
  */
 export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOptions = {}): Promise<PumpResult> {
   return new Promise((resolve, reject) => {
