@@ -26,6 +26,7 @@ import { type CliError, InterruptedError } from '../errors.js';
 import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { dispatchBody } from './body.js';
+import { reusedReads } from './read-buffers.js';
 import { loadUndici } from '../vendor/undici.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
 
@@ -114,7 +115,8 @@ async function createAgent(timeoutMs: number): Promise<Dispatcher> {
   const { Agent } = await loadUndici();
   // No cap on sockets per origin: callers bound their own concurrency (show's window, --concurrency).
   return new Agent({
-    connect: { timeout: timeoutMs, lookup: loopbackLookup },
+    // Socket reads into a few buffers used again (read-buffers.ts): a download's memory stays flat.
+    connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });

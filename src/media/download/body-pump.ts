@@ -15,6 +15,7 @@ import { MAGIC_BYTES } from '../verify.js';
 import type { BodyControl, BodySource } from '../../http/exchange.js';
 import type { SinkWriter } from './sink.js';
 import { BATCH_BYTES, giveBackBatchBuffer, takeBatchBuffer } from './batch-buffers.js';
+import { readSpent } from '../../http/read-buffers.js';
 
 export type { BodyConsumer, BodySource } from '../../http/exchange.js';
 
@@ -89,7 +90,10 @@ export interface PumpResult {
  * Each chunk is copied into one of two batch buffers (batch-buffers.ts): one is written while
  * the other fills, and the body is paused while both are full. So a download holds two buffers
  * whatever the connection's speed, each write is one buffer (one system call), and no chunk of
- * the body outlives the call that brought it.
+ * the body outlives the call that brought it — except those queued while both buffers are
+ * taken. Each chunk the pump no longer holds is reported (readSpent, http/read-buffers.ts), so
+ * the socket's read buffer behind it may be read into again: a download cycles through a few
+ * read buffers instead of leaving one per read to the collector.
  */
 export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOptions = {}): Promise<PumpResult> {
   return new Promise((resolve, reject) => {
@@ -153,7 +157,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       while (pending.length > 0 && filled < size) {
         const rest = copyIn(pending[0]!);
         if (rest) pending[0] = rest;
-        else pending.shift();
+        else readSpent(pending.shift()!);
       }
     };
     const flush = (): void => {
@@ -195,33 +199,41 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       return true;
     };
 
+    /** Takes `chunk` in; false asks the source to pause. A true answer means no view of the chunk is kept. */
+    const accept = (chunk: Buffer): boolean => {
+      if (failed || settled) return false;
+      if (chunk.length === 0) return true;
+      received += chunk.length;
+      if (options.maxBytes !== undefined && received > options.maxBytes) {
+        options.onChunk?.(chunk.length);
+        fail(options.tooLarge?.() ?? new Error(`The body passed ${options.maxBytes} bytes.`));
+        return false;
+      }
+      if (pending.length > 0) {
+        pending.push(chunk);
+      } else {
+        const rest = copyIn(chunk);
+        if (rest) pending.push(rest);
+      }
+      // Told only once the chunk is ours: a listener that cancels the body (an abort) ends it
+      // from inside this call, and the chunk is then written with the rest.
+      options.onChunk?.(chunk.length);
+      if (failed) return false;
+      if (checking && filled >= MAGIC_BYTES && !releaseHead()) return false;
+      flush();
+      if (pending.length > 0) {
+        paused = true;
+        return false;
+      }
+      return true;
+    };
+
     control = source.start({
       onData(chunk) {
-        if (failed || settled) return false;
-        if (chunk.length === 0) return true;
-        received += chunk.length;
-        if (options.maxBytes !== undefined && received > options.maxBytes) {
-          options.onChunk?.(chunk.length);
-          fail(options.tooLarge?.() ?? new Error(`The body passed ${options.maxBytes} bytes.`));
-          return false;
-        }
-        if (pending.length > 0) {
-          pending.push(chunk);
-        } else {
-          const rest = copyIn(chunk);
-          if (rest) pending.push(rest);
-        }
-        // Told only once the chunk is ours: a listener that cancels the body (an abort) ends it
-        // from inside this call, and the chunk is then written with the rest.
-        options.onChunk?.(chunk.length);
-        if (failed) return false;
-        if (checking && filled >= MAGIC_BYTES && !releaseHead()) return false;
-        flush();
-        if (pending.length > 0) {
-          paused = true;
-          return false;
-        }
-        return true;
+        // The socket's read buffer behind the chunk may be read into again only when nothing of it is kept here.
+        const accepted = accept(chunk);
+        if (accepted) readSpent(chunk);
+        return accepted;
       },
       onEnd() {
         if (failed || sourceDone) return;
