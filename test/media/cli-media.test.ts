@@ -480,6 +480,25 @@ describe('download', () => {
     expect(peak).toBe(3);
   });
 
+  it('a listing of several pages is one run: one summary, and the connections are opened once and reused', async () => {
+    const sockets = new Set<unknown>();
+    intercept = (req) => {
+      sockets.add(req.socket);
+      return false;
+    };
+    const r = await cli(['download', '--all', '--images', '--dir', out(), '--concurrency', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = server.requests.filter((q) => q.path.startsWith('/exercise/exerciseIds')).length;
+    expect(pages).toBeGreaterThan(1);
+    // One summary line for the whole listing, counting every file of every page.
+    const summaries = r.stderr.split('\n').filter((l) => l.startsWith('Fetched '));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toContain(`Fetched ${mediaRequests().length} files`);
+    // The pool's three and the one the next page was asked on while files downloaded, at most.
+    expect(sockets.size).toBeLessThanOrEqual(4);
+    expect(server.requests.length).toBeGreaterThan(20);
+  });
+
   /** Serves Plank's video up to `bytes`, then stalls; resolves once those bytes are out. */
   function stallPlankVideoAfter(bytes: number): Promise<void> {
     let started!: () => void;

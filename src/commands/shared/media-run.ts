@@ -7,10 +7,10 @@ import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat, verboseLog } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { oneLine } from '../../util/text.js';
-import { type BulkSummary, runBulk } from '../../media/bulk.js';
+import { type BulkSummary, type JobSource, runBulk } from '../../media/bulk.js';
 import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summary.js';
 import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
-import { type MediaJob, prepareJobDir } from '../../media/jobs.js';
+import { prepareJobDir } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
 import { writeNotice } from '../../output/notice.js';
 import { shownPath } from '../../output/shown-path.js';
@@ -48,11 +48,15 @@ export async function mediaSource(ctx: Context): Promise<MediaSource> {
   return conn.local === true ? { kind: 'sample' } : { kind: 'service' };
 }
 
-/** Downloads the jobs with a bounded pool; a progress bar only on a terminal stderr without --quiet. */
-export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[], options: RunJobsOptions): Promise<BulkSummary> {
+/**
+ * Downloads the jobs (all at once, or a listing's as its pages arrive) with one bounded pool;
+ * a progress bar only on a terminal stderr without --quiet.
+ */
+export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource, options: RunJobsOptions): Promise<BulkSummary> {
   const retries = mediaRetries(ctx);
   const source = await mediaSource(ctx);
-  const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
+  const none = Array.isArray(jobs) && jobs.length === 0;
+  const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
   const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
   return runBulk(jobs, {
     ...options,
