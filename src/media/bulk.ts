@@ -47,18 +47,18 @@ export type JobSource = readonly MediaJob[] | AsyncIterable<readonly MediaJob[]>
  * of the source is returned, after the queue has ended, so the jobs already queued still run.
  */
 async function feed(source: JobSource, queue: JobQueue, stopped: () => boolean): Promise<unknown> {
-  if (Array.isArray(source)) {
-    queue.push(source as readonly MediaJob[]);
+  if (!(Symbol.asyncIterator in source)) {
+    queue.push(source);
     queue.end();
     return undefined;
   }
-  const batches = (source as AsyncIterable<readonly MediaJob[]>)[Symbol.asyncIterator]();
+  const batches = source[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const { value, done } = await batches.next();
-      if (done || stopped()) break;
-      queue.push(value);
-      await queue.drainedTo(value.length);
+      const step = await batches.next();
+      if (step.done === true || stopped()) break;
+      queue.push(step.value);
+      await queue.drainedTo(step.value.length);
       if (stopped()) break;
     }
     return undefined;
@@ -130,7 +130,7 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
       if (options.failFast) stop.abort();
     }
     begun.delete(job);
-    sink?.fileDone(outcomes[index]!);
+    sink?.fileDone(outcomes[index]);
   };
 
   const worker = async (): Promise<void> => {
