@@ -68,6 +68,8 @@ export const DEADLINE_MAX_SECONDS = 86_400;
  * within the grace + S / this rate).
  */
 export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
+/** The largest --limit-rate: a terabyte a second, far past any link (the value stays an exact number). */
+export const LIMIT_RATE_MAX = 1024 ** 4;
 
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;

@@ -220,10 +220,13 @@ export class Attempts {
     const { timeoutMs, redact } = this.options;
     const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
     const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
-    const deadline = new Deadline(nowMs(), progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes) : () => (byCommand ? commandLeft : own), (elapsed) =>
-      cancel.abort(
-        byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, deadlineRule(timeoutMs, !progress), redact),
-      ),
+    const deadline = new Deadline(
+      nowMs(),
+      progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes, progress.minBytesPerSecond) : () => (byCommand ? commandLeft : own),
+      (elapsed) =>
+        cancel.abort(
+          byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, deadlineRule(timeoutMs, progress), redact),
+        ),
     );
     let finished = false;
     const finish = (): void => {
@@ -265,9 +268,10 @@ export class Attempts {
 }
 
 /** The bound of deadline.ts, in words for the error message. */
-function deadlineRule(timeoutMs: number, json: boolean): string {
+function deadlineRule(timeoutMs: number, media: Progress | undefined): string {
   const ms = jsonDeadlineMs(timeoutMs);
-  return json
+  const rate = media?.minBytesPerSecond ?? MEDIA_MIN_BYTES_PER_SECOND;
+  return !media
     ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
-    : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
+    : `after ${ms} ms a download must average at least ${rate >= 1024 ? `${Math.round(rate / 1024)} KiB/s` : `${Math.floor(rate)} B/s`}`;
 }

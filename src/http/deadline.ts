@@ -19,8 +19,8 @@ export function jsonDeadlineMs(timeoutMs: number): number {
 }
 
 /** The time a media stream may have taken, in ms, once `receivedBytes` of it have arrived. */
-export function mediaDeadlineMs(timeoutMs: number, receivedBytes: number): number {
-  return DEADLINE_TIMEOUT_FACTOR * timeoutMs + (receivedBytes * 1000) / MEDIA_MIN_BYTES_PER_SECOND;
+export function mediaDeadlineMs(timeoutMs: number, receivedBytes: number, minBytesPerSecond = MEDIA_MIN_BYTES_PER_SECOND): number {
+  return DEADLINE_TIMEOUT_FACTOR * timeoutMs + (receivedBytes * 1000) / minBytesPerSecond;
 }
 
 /** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */

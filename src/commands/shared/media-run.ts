@@ -12,12 +12,30 @@ import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summ
 import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
 import { prepareJobDir } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
+import { RateLimit, mediaMinRate } from '../../media/download/rate-limit.js';
 import { writeNotice } from '../../output/notice.js';
 import { shownPath } from '../../output/shown-path.js';
 
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
   return resolve(typeof dir === 'string' && dir !== '' ? dir : '.');
+}
+
+/** The command's one bandwidth budget (--limit-rate), made once per command: every pool and file of it share it. */
+const rateLimits = new WeakMap<Context, RateLimit | null>();
+
+/**
+ * Under --limit-rate: the command's shared budget, and the least average rate each of `streams`
+ * downloads at once must keep before it times out (lowered to fit the limit); nothing without one.
+ */
+export function mediaThrottle(ctx: Context, streams: number): { rateLimit?: RateLimit; minBytesPerSecond?: number } {
+  let limit = rateLimits.get(ctx);
+  if (limit === undefined) {
+    const bytesPerSecond = ctx.settings().limitRate;
+    limit = bytesPerSecond === null ? null : new RateLimit(bytesPerSecond);
+    rateLimits.set(ctx, limit);
+  }
+  return limit === null ? {} : { rateLimit: limit, minBytesPerSecond: mediaMinRate(limit, streams) };
 }
 
 /** Attempts after a failure that brought no new bytes: the same --retries as every request. */
@@ -58,6 +76,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource
   const none = Array.isArray(jobs) && jobs.length === 0;
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
   const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
+  const throttle = mediaThrottle(ctx, options.concurrency);
   return runBulk(jobs, {
     ...options,
     signal: ctx.signal,
@@ -73,6 +92,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource
         onStart: file.started,
         onBytes: file.bytes,
         source,
+        ...throttle,
         ...downloadMessages(ctx),
       });
     },
