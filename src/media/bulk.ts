@@ -147,7 +147,8 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
     const feeding = feed(source, queue, stopped);
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
     queue.close();
-    sourceError = await feeding;
+    // A run that stopped early does not wait for the page being asked for (feed() never rejects).
+    sourceError = stopped() ? undefined : await feeding;
   } finally {
     signal.removeEventListener('abort', onAbort);
     sink?.stop();

@@ -80,6 +80,8 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
     const events: string[] = [];
     let inFlight = 0;
     let peak = 0;
+    let lastStarted!: () => void;
+    const b3Started = new Promise<void>((r) => (lastStarted = r));
     async function* pages() {
       yield named(['slow', 'a1']);
       await tick(20); // the next page takes a round trip
@@ -93,7 +95,9 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
         inFlight++;
         peak = Math.max(peak, inFlight);
         events.push(`start ${job.name}`);
-        await tick(job.name === 'slow' ? 150 : 10);
+        if (job.name === 'b3') lastStarted();
+        // `slow` lasts until the second page's last file has started, or 5 s: a pool per page never gets there.
+        await (job.name === 'slow' ? Promise.race([b3Started, tick(5000)]) : tick(10));
         events.push(`end ${job.name}`);
         inFlight--;
         return { received: 1, size: 1, resumed: false };
@@ -155,6 +159,28 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
       }),
     ).rejects.toThrow('the second page never came');
     expect(fetched.sort()).toEqual(['a1', 'a2']);
+  });
+
+  it('a run that stops early does not wait for the page being asked for', async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((r) => (release = r));
+    async function* pages() {
+      yield named(['a1']);
+      await hanging; // the next page never comes while the run lasts
+      yield named(['b1']);
+    }
+    const started = performance.now();
+    const summary = await runBulk(pages(), {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: true,
+      download: async () => {
+        throw new NetworkError('dropped');
+      },
+    });
+    release();
+    expect(summary).toMatchObject({ failed: 1, fetched: 0 });
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('--fail-fast stops the listing too: no page after the failure is asked for', async () => {
