@@ -49,7 +49,7 @@ export const MAX_ATTEMPTS_PER_ITEM = 20;
  */
 export const DEADLINE_TIMEOUT_FACTOR = 3;
 /**
- * The whole command's deadline by default (src/http/command-deadline.ts): the time a command may
+ * The whole command's deadline by default (src/http/deadline.ts): the time a command may
  * spend waiting on JSON requests, retries and their waits included. A person who sets nothing
  * expects a command to give up within about a minute. Bulk commands (download, mirror) have
  * none unless one is set: their media keep the progress rule below.
@@ -68,6 +68,8 @@ export const DEADLINE_MAX_SECONDS = 86_400;
  * within the grace + S / this rate).
  */
 export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
+/** The largest --limit-rate: a terabyte a second, far past any link (the value stays an exact number). */
+export const LIMIT_RATE_MAX = 1024 ** 4;
 
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;

@@ -168,7 +168,7 @@ async function makeClient(
 }
 
 /**
- * The whole command's deadline in force (src/http/command-deadline.ts), or undefined for none.
+ * The whole command's deadline in force (src/http/deadline.ts), or undefined for none.
  * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
  * the command commander resolved: an exercise id spelled `mirror` is no mirror.
  */

@@ -25,6 +25,8 @@ export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
         keyHash: keyHash(conn.apiKey),
       };
     },
+    // --no-cache: no response cache to keep a dry run's listing in.
+    cachedApi: async () => (ctx.globals.cache ? ctx.api() : undefined),
     downloadMedia: (api, jobs, jobOptions) => runMediaJobs(ctx, api, jobs, jobOptions),
     stderr: ctx.io.stderr,
     stderrIsTTY: ctx.io.stderrIsTTY,

@@ -1,6 +1,6 @@
 /**
  * The id index: exercise ids and names seen in answers of the service, kept by the cache
- * layer as `completion-ids.tsv` in its directory (cacheRoot, cache/paths.ts) so that TAB can
+ * layer as `completion-ids.tsv` in its directory (cacheRoot, cache/store-files.ts) so that TAB can
  * offer them without a request and without reading the cache's entries. Completion also
  * keeps one per catalogue directory (catalogue-ids.ts).
  *

@@ -29,6 +29,7 @@ import {
 } from '../defaults.js';
 import { type DurationRule, formatDuration, parseDuration } from './duration.js';
 import { parseLangTag, parseSwitch, parseWholeNumber } from './values.js';
+import { parseByteRate } from './byte-rate.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -65,6 +66,8 @@ export interface GlobalOptions {
   pager: boolean;
   /** commander's `--no-input` sets this to false: never prompt (src/prompt/interactive.ts). */
   input: boolean;
+  /** --limit-rate <bytes/s>: the media downloads' bytes a second in all (0: no limit). */
+  limitRate?: number;
 }
 
 export type SettingValue = string | number | boolean;
@@ -273,6 +276,18 @@ export const SETTINGS: readonly Setting[] = [
     type: 'whole number',
     description: 'requests allowed per calendar month (UTC); a command stops before the request that would pass it',
     parse: (text, name) => parseWholeNumber(text, name, 0),
+  },
+  {
+    key: 'limit-rate',
+    flags: '--limit-rate <bytes/s>',
+    option: 'limitRate',
+    env: 'EXERCISES_LIMIT_RATE',
+    stored: true,
+    defaultNote: 'none',
+    type: 'whole number',
+    description:
+      'media downloads (download, image, video, mirror --media) at most this many bytes a second in all, as curl takes it: 500k, 2m (1024-based); 0 for no limit',
+    parse: parseByteRate,
   },
   { key: 'pager', flags: '--no-pager', option: 'pager', type: 'switch', description: 'never send long tables through a pager' },
   { key: 'input', flags: '--no-input', option: 'input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },

@@ -37,6 +37,8 @@ export interface Settings {
   cacheTtlMs: number;
   /** Plain http:// allowed to a base URL off loopback: --allow-insecure > EXERCISES_ALLOW_INSECURE > `config set allow-insecure`. */
   allowInsecure: Resolved<boolean>;
+  /** Media bytes a second for the whole command (--limit-rate > EXERCISES_LIMIT_RATE > `config set limit-rate`); null: no limit. */
+  limitRate: number | null;
 }
 
 /** Where a setting's value may come from in this run. */
@@ -120,6 +122,7 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
     timeoutMs: value('timeout').value as number,
     retries: value('retries').value as number,
     budget: (value('budget').value as number | undefined) ?? null,
+    limitRate: (value('limit-rate').value as number | undefined) || null,
     deadline: {
       ms: deadline.value === 0 ? null : (deadline.value as number) * 1000,
       source: deadlineSource,

@@ -221,8 +221,10 @@ export class Attempts {
     const { timeoutMs, redact } = this.options;
     const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
     const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
-    const deadline = new Deadline(nowMs(), progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes) : () => (byCommand ? commandLeft : own), (elapsed) =>
-      cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, !progress, redact)),
+    const deadline = new Deadline(
+      nowMs(),
+      progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes, progress.minBytesPerSecond) : () => (byCommand ? commandLeft : own),
+      (elapsed) => cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, progress, redact)),
     );
     let finished = false;
     const finish = (): void => {

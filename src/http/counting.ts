@@ -56,13 +56,13 @@ export function counting(next: Exchange, hooks: RequestHooks): Exchange {
 }
 
 export interface RequestCountOptions {
-  /** The ledger file (cache/paths.ts ledgerPath). */
+  /** The ledger file (cache/store-files.ts ledgerPath). */
   path: string;
   /** The configured base URL's origin: requests to it are counted. */
   origin: string;
   /** The origin they are counted under, when not `origin` itself (the --sandbox server's changing port). */
   countAs?: string;
-  /** cache/keys.ts keyHash() of the key in use. */
+  /** cache/cached-get.ts keyHash() of the key in use. */
   keyHash: string;
   /** Requests allowed this month; null: none. */
   budget: number | null;

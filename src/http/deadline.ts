@@ -20,7 +20,7 @@
  */
 import { NetworkError } from '../errors.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, Progress } from './exchange.js';
 
 /** The whole life allowed to a JSON request, in ms. */
 export function jsonDeadlineMs(timeoutMs: number): number {
@@ -28,8 +28,8 @@ export function jsonDeadlineMs(timeoutMs: number): number {
 }
 
 /** The time a media stream may have taken, in ms, once `receivedBytes` of it have arrived. */
-export function mediaDeadlineMs(timeoutMs: number, receivedBytes: number): number {
-  return DEADLINE_TIMEOUT_FACTOR * timeoutMs + (receivedBytes * 1000) / MEDIA_MIN_BYTES_PER_SECOND;
+export function mediaDeadlineMs(timeoutMs: number, receivedBytes: number, minBytesPerSecond = MEDIA_MIN_BYTES_PER_SECOND): number {
+  return DEADLINE_TIMEOUT_FACTOR * timeoutMs + (receivedBytes * 1000) / minBytesPerSecond;
 }
 
 /** Milliseconds from a monotonic clock (process.hrtime: the `performance` global would load perf_hooks). */
@@ -38,11 +38,12 @@ export function nowMs(): number {
 }
 
 /** The failure of a request past its whole-life bound; `json` picks the rule named in the message. */
-export function deadlineError(url: URL, elapsedMs: number, timeoutMs: number, json: boolean, redactText: (text: string) => string): NetworkError {
+export function deadlineError(url: URL, elapsedMs: number, timeoutMs: number, media: Progress | undefined, redactText: (text: string) => string): NetworkError {
   const ms = jsonDeadlineMs(timeoutMs);
-  const rule = json
+  const rate = media?.minBytesPerSecond ?? MEDIA_MIN_BYTES_PER_SECOND;
+  const rule = !media
     ? `a request may take at most ${DEADLINE_TIMEOUT_FACTOR} × --timeout, ${ms} ms`
-    : `after ${ms} ms a download must average at least ${Math.round(MEDIA_MIN_BYTES_PER_SECOND / 1024)} KiB/s`;
+    : `after ${ms} ms a download must average at least ${rate >= 1024 ? `${Math.round(rate / 1024)} KiB/s` : `${Math.floor(rate)} B/s`}`;
   return new NetworkError(`${url.host} took ${Math.round(elapsedMs)} ms and had not finished its answer (${rule}).`, {
     kind: 'timeout',
     hint: 'The server is answering too slowly; --timeout sets how patient the client is.',

@@ -23,6 +23,8 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
 /** Body bytes received so far by a media stream, whose deadline grows with them (deadline.ts). */
 export interface Progress {
   bytes: number;
+  /** The least average rate the media deadline asks (deadline.ts); MEDIA_MIN_BYTES_PER_SECOND when absent (--limit-rate lowers it). */
+  minBytesPerSecond?: number;
 }
 
 /** What an attempt needs of the command's deadline (deadline.ts CommandDeadline). */

@@ -204,12 +204,21 @@ export class Transport {
    * relative to baseUrl. Failures, of the connection or of the body (handed over chunk by chunk,
    * body.ts), are NetworkErrors; its whole life is bounded by the media rule of deadline.ts.
    */
-  async dispatchStream(url: string | URL, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DispatchResponse> {
+  async dispatchStream(
+    url: string | URL,
+    options: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number } = {},
+  ): Promise<DispatchResponse> {
     const target = this.resolve(url);
     const signals = this.signalsWith(options.signal);
     this.admit(target, signals);
     const started = nowMs();
-    const res = await this.media({ url: target, headers: this.headersFor(target, options.headers), what: target.pathname, signals, progress: { bytes: 0 } });
+    const res = await this.media({
+      url: target,
+      headers: this.headersFor(target, options.headers),
+      what: target.pathname,
+      signals,
+      progress: { bytes: 0, ...(options.minBytesPerSecond !== undefined ? { minBytesPerSecond: options.minBytesPerSecond } : {}) },
+    });
     if (this.options.log) {
       const quota = quotaHeaders(res.headers);
       const range = options.headers?.range ?? options.headers?.Range;

@@ -42,8 +42,10 @@ export interface FileProgress {
 
 /** What the progress display is told (src/output/progress-meter.ts): per file started, bytes…, done. */
 export interface ProgressSink {
-  /** The run begins with `totalFiles` jobs. */
+  /** The run begins with `totalFiles` jobs (those known so far: a listing's first page). */
   start(totalFiles: number): void;
+  /** `count` more jobs joined the run (the listing's next page). */
+  addFiles(count: number): void;
   /** See FileProgress.started. */
   fileStarted(job: MediaJob, expectedBytes: number | undefined, fromByte: number): void;
   /** See FileProgress.bytes. */

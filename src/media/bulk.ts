@@ -11,6 +11,7 @@ import type { MediaJob } from './jobs.js';
 import type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
 import { looksComplete } from './verify.js';
 import { interruptedError } from './bulk-summary.js';
+import { JobQueue, type QueuedJob } from './job-queue.js';
 
 export type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
 
@@ -33,28 +34,75 @@ export function isFatal(err: unknown): boolean {
   return err instanceof AuthError || err instanceof RateLimitError || err instanceof InterruptedError;
 }
 
-export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): Promise<BulkSummary> {
+/**
+ * The jobs of a run: all known at the start, or in batches as they are found (a listing's
+ * pages, as they arrive), which feed the same pool: the first files start while the next
+ * page is asked for, and no page waits for the one before it to finish.
+ */
+export type JobSource = readonly MediaJob[] | AsyncIterable<readonly MediaJob[]>;
+
+/**
+ * Hands the source's batches to the queue, asking for the next batch only while the queue is
+ * short of one batch's worth (the pool keeps busy, memory holds about two batches). A failure
+ * of the source is returned, after the queue has ended, so the jobs already queued still run.
+ */
+async function feed(source: JobSource, queue: JobQueue, stopped: () => boolean): Promise<unknown> {
+  if (!(Symbol.asyncIterator in source)) {
+    queue.push(source);
+    queue.end();
+    return undefined;
+  }
+  const batches = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const step = await batches.next();
+      if (step.done === true || stopped()) break;
+      queue.push(step.value);
+      await queue.drainedTo(step.value.length);
+      if (stopped()) break;
+    }
+    return undefined;
+  } catch (err) {
+    return err;
+  } finally {
+    queue.end();
+    // An early stop leaves the listing unfinished: let it go without waiting for its request.
+    void batches.return?.(undefined)?.catch(() => {});
+  }
+}
+
+export async function runBulk(source: JobSource, options: BulkOptions): Promise<BulkSummary> {
   const started = performance.now();
-  const outcomes = new Array<JobOutcome>(jobs.length);
+  const outcomes: Array<JobOutcome | undefined> = [];
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let fatal: unknown;
-  let next = 0;
-  /** Jobs whose download began: those left without an outcome by Ctrl-C may have kept a `.part`. */
-  const begun = new Set<number>();
+  /** Jobs whose download began and has no outcome yet: those Ctrl-C stops may have kept a `.part`. */
+  const begun = new Set<MediaJob>();
+  const queue = new JobQueue();
+  const stopped = (): boolean => stop.signal.aborted || options.signal?.aborted === true || fatal !== undefined;
+  // Workers waiting for a page must not wait through a stop.
+  const onAbort = (): void => queue.close();
+  signal.addEventListener('abort', onAbort, { once: true });
 
   const sink = options.progress;
-  sink?.start(jobs.length);
+  let announced = 0;
+  /** The meter learns of the files as they are queued: it starts with the first batch. */
+  const announce = (): void => {
+    if (!sink || queue.total === announced) return;
+    if (announced === 0) sink.start(queue.total);
+    else sink.addFiles(queue.total - announced);
+    announced = queue.total;
+  };
 
-  const runOne = async (index: number): Promise<void> => {
-    const job = jobs[index]!;
+  const runOne = async ({ job, index }: QueuedJob): Promise<void> => {
     if (options.skipExisting && (await looksComplete(job.kind, job.path))) {
       outcomes[index] = { job, status: 'skipped', bytes: 0 };
       sink?.fileDone(outcomes[index]);
       return;
     }
     let bytes = 0;
-    begun.add(index);
+    begun.add(job);
     const progress: FileProgress = {
       started: (expected, fromByte) => sink?.fileStarted(job, expected, fromByte),
       bytes: (n) => {
@@ -70,6 +118,7 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       if (err instanceof BudgetExceededError) {
         // No other request may go out, but those already sent (and counted) finish and are kept.
         fatal ??= err;
+        queue.close();
         return;
       }
       if (isFatal(err)) {
@@ -80,37 +129,44 @@ export async function runBulk(jobs: readonly MediaJob[], options: BulkOptions): 
       outcomes[index] = { job, status: 'failed', bytes, error: err instanceof Error ? err : new Error(String(err)) };
       if (options.failFast) stop.abort();
     }
+    begun.delete(job);
     sink?.fileDone(outcomes[index]);
   };
 
   const worker = async (): Promise<void> => {
-    while (!stop.signal.aborted && !options.signal?.aborted && fatal === undefined && next < jobs.length) {
-      await runOne(next++);
+    while (!stopped()) {
+      const next = await queue.take();
+      if (next === undefined || stopped()) return;
+      announce();
+      await runOne(next);
     }
   };
 
+  let sourceError: unknown;
   try {
-    const size = Math.max(1, Math.min(options.concurrency, jobs.length));
-    await Promise.all(Array.from({ length: size }, worker));
+    const feeding = feed(source, queue, stopped);
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    queue.close();
+    // A run that stopped early does not wait for the page being asked for (feed() never rejects).
+    sourceError = stopped() ? undefined : await feeding;
   } finally {
+    signal.removeEventListener('abort', onAbort);
     sink?.stop();
   }
-  const summary = summarise(jobs.length, outcomes, started);
-  if (options.signal?.aborted)
-    throw await interruptedError(
-      summary,
-      [...begun].filter((i) => outcomes[i] === undefined).map((i) => jobs[i]!),
-    );
+  const summary = summarise(queue.total, outcomes, started);
+  if (options.signal?.aborted) throw await interruptedError(summary, [...begun]);
   if (fatal instanceof BudgetExceededError) {
     const kept = summary.fetched + summary.skipped;
     throw new BudgetExceededError(
       { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: fatal.origin },
       {
-        hint: `Stopped at the budget with ${kept} of ${jobs.length} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim(),
+        hint: `Stopped at the budget with ${kept} of ${queue.total} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim(),
       },
     );
   }
   if (fatal !== undefined) throw fatal;
+  // The listing failed part-way: the files it had listed were handled; its error is the run's.
+  if (sourceError !== undefined) throw sourceError;
   return summary;
 }
 

@@ -47,6 +47,10 @@ export class ProgressTally {
     this.totalFiles = totalFiles;
   }
 
+  addFiles(count: number): void {
+    this.totalFiles += count;
+  }
+
   fileStarted(key: MediaJob | string, label: string, expected: number | undefined, fromByte: number): void {
     const file = this.inFlight.get(key) ?? { label, done: 0 };
     file.expected = expected;

@@ -4,7 +4,7 @@
  * ends), and the copy of it kept in the work directory for --dry-run and for the next run: when
  * a listing stops early, the ids of the previous one are kept rather than dropped.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { type ListingProblem, paginatePages } from '../api/paging.js';
 import { replaceFileSync } from '../util/write-all.js';
@@ -62,6 +62,27 @@ export function readStoredListing(path: string): string[] | undefined {
 
 export function storeListing(path: string, ids: readonly string[]): void {
   replaceFileSync(path, [JSON.stringify(ids)]);
+}
+
+/**
+ * The mark a dry run leaves when the listing it fetched went into the response cache: the next
+ * real run reads its listing through the cache once (free while the answers are fresh), then
+ * removes the mark, so a later run lists anew as a mirror always does.
+ */
+export function markListingCached(path: string): void {
+  replaceFileSync(path, [`${new Date().toISOString()}\n`]);
+}
+
+/** Whether a dry run left the mark (see markListingCached); it is removed either way. */
+export function takeListingCachedMark(path: string): boolean {
+  try {
+    refuseLinkAt(path);
+    readFileSync(path);
+  } catch {
+    return false;
+  }
+  rmSync(path, { force: true });
+  return true;
 }
 
 /** The listed ids, then those of the previous listing it lacks: what a listing cut short keeps. */

@@ -16,7 +16,7 @@ import { CliError, InterruptedError, NotFoundError, PartialFailureError, WriteFa
 import { escapeUnsafe, plural, shorten } from '../util/text.js';
 import { ensureRealDir } from '../util/real-dir.js';
 import { catalogueEntry, writeCatalogueFile } from './catalogue-file.js';
-import { fetchListing, readStoredListing, storeListing, unstorableReason, withPrevious } from './listing.js';
+import { fetchListing, markListingCached, readStoredListing, storeListing, takeListingCachedMark, unstorableReason, withPrevious } from './listing.js';
 import { LISTING_PAGE_SIZE, listingCost, planMirror, requestCount } from './plan.js';
 import { type MirrorSource, WORK_DIR, WorkFileWriter, readWorkFile, translationOf, workPaths } from './work-file.js';
 import { mirrorMediaJobs, writeMediaIndex } from './media.js';
@@ -43,6 +43,12 @@ export interface MirrorDeps {
    * file records them). Called once the work directory is known to be safe.
    */
   connect(): Promise<{ api: ApiClient; budget: number | null; origin: string; keyHash: string }>;
+  /**
+   * The client through the response cache, for the listing only (undefined with --no-cache): a
+   * dry run keeps its listing there and the real run right after reads it once, for free
+   * (listing.ts markListingCached); otherwise the listing is asked anew, as `api` does.
+   */
+  cachedApi(): Promise<ApiClient | undefined>;
   /** Downloads media jobs with the run's retries, progress and messages (the engine `download` uses). */
   downloadMedia(api: ApiClient, jobs: MediaJob[], options: { concurrency: number; skipExisting: boolean; failFast: boolean }): Promise<BulkSummary>;
   stderr: Writable;
@@ -96,24 +102,33 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
 
   if (options.dryRun) {
     const stored = readStoredListing(paths.listing);
-    const listing = stored ? undefined : await fetchListing(api);
+    const cachedApi = stored ? undefined : await deps.cachedApi();
+    const listing = stored ? undefined : await fetchListing(cachedApi ?? api);
     const ids = stored ?? listing!.ids;
     const fetched = readWorkFile(dir, listing ? { origin, keyHash, plan: listing.plan } : undefined);
     const plan = planMirror(ids, fetched, options.langs, options.refresh);
     const cost = listingCost(ids.length);
+    // A listing this dry run fetched whole stays in the response cache: the real run right after lists for free.
+    const kept = cachedApi !== undefined && listing !== undefined && !listing.problem;
     const source = stored
       ? `the listing of the last run (${plural(ids.length, 'id')}); a run fetches it again: ${plural(cost, 'request')}`
       : `the listing (${plural(ids.length, 'id')}) cost ${plural(cost, 'request')}`;
+    const total = requestCount(plan) + (kept ? 0 : cost);
+    const saving = kept ? `; the listing stays in the response cache, so the run right after spends none on it (${plural(cost, 'request')} saved)` : '';
     say(
-      `mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan) + cost} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}.`,
+      `mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${total} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}${saving}.`,
     );
     if (listing && !listing.problem) storeListing(paths.listing, ids);
+    if (kept) markListingCached(paths.listingCached);
     return;
   }
 
   const failed: string[] = [];
+  // Right after a dry run, its listing is read from the response cache (free while fresh); else asked anew.
+  const cachedListing = takeListingCachedMark(paths.listingCached) ? await deps.cachedApi() : undefined;
+  const listingApi = cachedListing ?? api;
   say(`mirror: fetching the listing (${LISTING_PAGE_SIZE} ids a request)…`);
-  const listing = await fetchListing(api);
+  const listing = await fetchListing(listingApi);
   for (const id of listing.unstorable) failed.push(`${shown(id)}: listed, but ${unstorableReason(id)} cannot be stored in a catalogue; skipped`);
   let ids = listing.ids;
   if (listing.problem) {
@@ -128,7 +143,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
   const plan = planMirror(ids, fetched, options.langs, options.refresh);
   const stale = plan.records.filter((id) => fetched.stale.has(id)).length;
   say(
-    `mirror: ${plural(ids.length, 'id')} listed (${plural(listingCost(ids.length), 'request')}); ${plural(plan.records.length, 'record request')}` +
+    `mirror: ${plural(ids.length, 'id')} listed (${cachedListing ? "the dry run's listing, through the response cache" : plural(listingCost(ids.length), 'request')}); ${plural(plan.records.length, 'record request')}` +
       ` and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan)} more${against}` +
       `${options.media.length > 0 ? ', plus one per media file missing' : ''}.`,
   );

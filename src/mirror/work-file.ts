@@ -61,9 +61,15 @@ export function sameSource(a: MirrorSource | undefined, b: MirrorSource | undefi
 
 export const staleKey = (id: string, lang: string | null): string => (lang === null ? id : `${id}\0${lang}`);
 
-export function workPaths(dir: string): { workDir: string; records: string; listing: string } {
+export function workPaths(dir: string): { workDir: string; records: string; listing: string; listingCached: string } {
   const workDir = join(dir, WORK_DIR);
-  return { workDir, records: join(workDir, 'records.jsonl'), listing: join(workDir, 'listing.json') };
+  return {
+    workDir,
+    records: join(workDir, 'records.jsonl'),
+    listing: join(workDir, 'listing.json'),
+    // Present while the response cache holds the listing a dry run fetched (listing.ts markListingCached).
+    listingCached: join(workDir, 'listing-cached'),
+  };
 }
 
 /** The text of `record` in its language, or null when it is all English (no translation there). */

@@ -197,6 +197,9 @@ export async function createProgress(stream: Writable, options: ProgressOptions 
       drawer = new LineDrawer(stream, (w) => meter.line(w), options);
       redraw();
     },
+    addFiles(count) {
+      meter.addFiles(count);
+    },
     fileStarted(job, expected, fromByte) {
       meter.fileStarted(job, labelOf(job), expected, fromByte);
     },

@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 
-/** The one host name trusted as loopback; the transport connects it to loopback without asking DNS (loopback-lookup.ts). */
+/** The one host name trusted as loopback; the transport connects it to loopback without asking DNS (http/attempt.ts loopbackLookup). */
 export const LOOPBACK_NAME = 'localhost';
 
 /**

@@ -71,3 +71,136 @@ describe('the summary of a run that resumed files', () => {
     expect(summaryJson(summary).resumed).toBe(0);
   });
 });
+
+describe('one pool for a run whose jobs arrive in batches (a listing, page by page)', () => {
+  const named = (names: string[]): MediaJob[] => names.map((name) => ({ ...jobs[0]!, name, path: `/nonexistent/X/${name}.png` }));
+  const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("starts the next batch's jobs while a slow job of the batch before is still running, never more than --concurrency at once", async () => {
+    const events: string[] = [];
+    let inFlight = 0;
+    let peak = 0;
+    let lastStarted!: () => void;
+    const b3Started = new Promise<void>((r) => (lastStarted = r));
+    async function* pages() {
+      yield named(['slow', 'a1']);
+      await tick(20); // the next page takes a round trip
+      yield named(['b1', 'b2', 'b3']);
+    }
+    const summary = await runBulk(pages(), {
+      concurrency: 2,
+      skipExisting: false,
+      failFast: false,
+      download: async (job) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        events.push(`start ${job.name}`);
+        if (job.name === 'b3') lastStarted();
+        // `slow` lasts until the second page's last file has started, or 5 s: a pool per page never gets there.
+        await (job.name === 'slow' ? Promise.race([b3Started, tick(5000)]) : tick(10));
+        events.push(`end ${job.name}`);
+        inFlight--;
+        return { received: 1, size: 1, resumed: false };
+      },
+    });
+    // A pool per page would wait for `slow` before the second page's first file.
+    expect(events.indexOf('start b3')).toBeLessThan(events.indexOf('end slow'));
+    expect(peak).toBe(2);
+    expect(summary).toMatchObject({ total: 5, fetched: 5, failed: 0, stoppedEarly: false });
+    // The summary keeps the listing's order, whatever order the files finished in.
+    expect(summary.outcomes.map((o) => o.job.name)).toEqual(['slow', 'a1', 'b1', 'b2', 'b3']);
+  });
+
+  it('tells one progress sink of every batch: started once, then more files as pages come', async () => {
+    const told: string[] = [];
+    async function* pages() {
+      yield named(['a1', 'a2']);
+      yield named(['b1']);
+    }
+    await runBulk(pages(), {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: false,
+      progress: {
+        start: (n) => told.push(`start ${n}`),
+        addFiles: (n) => told.push(`add ${n}`),
+        fileStarted: () => {},
+        fileBytes: () => {},
+        fileDone: (o) => told.push(`done ${o.job.name}`),
+        stop: () => told.push('stop'),
+      },
+      download: async () => ({ received: 1, size: 1, resumed: false }),
+    });
+    // The second page may come while a2 downloads: when it is told depends on that, not what.
+    expect(told[0]).toBe('start 2');
+    expect(told.filter((t) => t.startsWith('start'))).toHaveLength(1);
+    expect(told.filter((t) => t.startsWith('add'))).toEqual(['add 1']);
+    expect(told.indexOf('add 1')).toBeLessThan(told.indexOf('done b1'));
+    expect(told.filter((t) => t.startsWith('done')).sort()).toEqual(['done a1', 'done a2', 'done b1']);
+    expect(told.at(-1)).toBe('stop');
+  });
+
+  it('a listing that fails part-way: the files it listed are fetched, then its error is the run’s', async () => {
+    const fetched: string[] = [];
+    async function* pages(): AsyncGenerator<MediaJob[]> {
+      yield named(['a1', 'a2']);
+      throw new NetworkError('the second page never came');
+    }
+    await expect(
+      runBulk(pages(), {
+        concurrency: 2,
+        skipExisting: false,
+        failFast: false,
+        download: async (job) => {
+          await tick(10);
+          fetched.push(job.name);
+          return { received: 1, size: 1, resumed: false };
+        },
+      }),
+    ).rejects.toThrow('the second page never came');
+    expect(fetched.sort()).toEqual(['a1', 'a2']);
+  });
+
+  it('a run that stops early does not wait for the page being asked for', async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((r) => (release = r));
+    async function* pages() {
+      yield named(['a1']);
+      await hanging; // the next page never comes while the run lasts
+      yield named(['b1']);
+    }
+    const started = performance.now();
+    const summary = await runBulk(pages(), {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: true,
+      download: async () => {
+        throw new NetworkError('dropped');
+      },
+    });
+    release();
+    expect(summary).toMatchObject({ failed: 1, fetched: 0 });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('--fail-fast stops the listing too: no page after the failure is asked for', async () => {
+    let pagesAsked = 0;
+    async function* pages() {
+      for (let p = 0; p < 50; p++) {
+        pagesAsked++;
+        yield named([`p${p}a`, `p${p}b`]);
+      }
+    }
+    const summary = await runBulk(pages(), {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: true,
+      download: async (job) => {
+        if (job.name === 'p1a') throw new NetworkError('dropped');
+        return { received: 1, size: 1, resumed: false };
+      },
+    });
+    expect(summary).toMatchObject({ fetched: 2, failed: 1, stoppedEarly: true });
+    expect(pagesAsked).toBeLessThanOrEqual(3);
+  });
+});

@@ -9,10 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessOptions, runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, FREE_KEY, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
-import { pngBytes } from './media-catalogue.js';
+import { mp4Bytes, pngBytes } from './media-catalogue.js';
 import { cutResponseAfter } from '../helpers/faults.js';
 import { formatBytes } from '../../src/util/format-bytes.js';
-import { tempDir } from '../helpers/temp.js';
+import { isolatedHome, tempDir } from '../helpers/temp.js';
 
 type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 let intercept: Intercept | undefined;
@@ -480,6 +480,25 @@ describe('download', () => {
     expect(peak).toBe(3);
   });
 
+  it('a listing of several pages is one run: one summary, and the connections are opened once and reused', async () => {
+    const sockets = new Set<unknown>();
+    intercept = (req) => {
+      sockets.add(req.socket);
+      return false;
+    };
+    const r = await cli(['download', '--all', '--images', '--dir', out(), '--concurrency', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = server.requests.filter((q) => q.path.startsWith('/exercise/exerciseIds')).length;
+    expect(pages).toBeGreaterThan(1);
+    // One summary line for the whole listing, counting every file of every page.
+    const summaries = r.stderr.split('\n').filter((l) => l.startsWith('Fetched '));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toContain(`Fetched ${mediaRequests().length} files`);
+    // The pool's three and the one the next page was asked on while files downloaded, at most.
+    expect(sockets.size).toBeLessThanOrEqual(4);
+    expect(server.requests.length).toBeGreaterThan(20);
+  });
+
   /** Serves Plank's video up to `bytes`, then stalls; resolves once those bytes are out. */
   function stallPlankVideoAfter(bytes: number): Promise<void> {
     let started!: () => void;
@@ -544,5 +563,93 @@ describe('download of exercises that list no media', () => {
       env: { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: FREE_KEY },
     });
     expect(free.stderr).toMatch(/free plan/);
+  });
+});
+
+/** Answers every video request with `body`, whole and at once: only the client's limit slows it. */
+function serveVideos(body: Buffer): void {
+  intercept = (req, res) => {
+    if (!(req.url ?? '').startsWith('/videos/')) return false;
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length) });
+    res.end(body);
+    return true;
+  };
+}
+
+describe('--limit-rate', () => {
+  it('the flag, the variable and `config set` each set it, in bytes a second; 0 on the flag lifts a stored limit', async () => {
+    const home = isolatedHome();
+    const limitRate = async (env: Record<string, string>, flags: string[] = []) => {
+      const r = await runInProcess([...flags, 'config', 'list', '--json'], { env: { HOME: home, ...env } });
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Record<string, unknown>)['limit-rate'];
+    };
+    expect(await limitRate({}, ['--limit-rate', '2m'])).toMatchObject({ value: 2 * 1024 * 1024, source: 'flag' });
+    expect(await limitRate({ EXERCISES_LIMIT_RATE: '100k' })).toMatchObject({ source: 'env' });
+    const set = await runInProcess(['config', 'set', 'limit-rate', '500k'], { env: { HOME: home } });
+    expect(set.code, set.stderr).toBe(0);
+    expect(await limitRate({})).toMatchObject({ value: 512_000, source: 'config' });
+    expect(await limitRate({}, ['--limit-rate', '0'])).toMatchObject({ value: 0, source: 'flag' });
+    const bad = await runInProcess(['config', 'set', 'limit-rate', 'lots'], { env: { HOME: home } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('limit-rate must be bytes per second');
+  });
+
+  it('a bad value on the command line or in the variable: exit 2 with the setting’s message, before any request', async () => {
+    const flag = await cli(['download', 'Plank', '--dir', out(), '--limit-rate', 'fast']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--limit-rate must be bytes per second');
+    const variable = await cli(['video', 'Plank', '--dir', out()], { env: { EXERCISES_LIMIT_RATE: '12q' } });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toContain('EXERCISES_LIMIT_RATE must be bytes per second');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('shares one budget across the pool: two 100 KB files at once under 100k take about 2 s, not 1', async () => {
+    const body = mp4Bytes(100_000);
+    serveVideos(body);
+    const dir = out();
+    const started = performance.now();
+    const r = await cli(['download', 'Plank', 'Push_Up', '--videos', '--dir', dir, '--concurrency', '2', '--limit-rate', '100k']);
+    const seconds = (performance.now() - started) / 1000;
+    expect(r.code, r.stderr).toBe(0);
+    // 200,000 bytes at 102,400 a second, less the tenth of a second of burst: ≥ 1.85 s. A bucket per file would take ~1 s.
+    expect(seconds).toBeGreaterThanOrEqual(1.8);
+    expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(body)).toBe(true);
+  });
+
+  it('video -o <file> follows the variable too', async () => {
+    const body = mp4Bytes(60_000);
+    serveVideos(body);
+    const file = join(out(), 'plank.mp4');
+    const started = performance.now();
+    const r = await cli(['video', 'Plank', 'demo', '-o', file], { env: { EXERCISES_LIMIT_RATE: '100k' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect((performance.now() - started) / 1000).toBeGreaterThanOrEqual(0.45);
+    expect(readFileSync(file).equals(body)).toBe(true);
+  });
+
+  it('a limit below the deadline’s minimum rate does not make the download time out', async () => {
+    // The server drips 60 bytes at 25 a second (2.4 s); the client takes 20 a second. After the
+    // grace (3 × 300 ms) the usual rule would ask 8 KiB/s and cut the file at about 0.9 s.
+    const body = mp4Bytes(60);
+    intercept = (req, res) => {
+      if (!(req.url ?? '').startsWith('/videos/')) return false;
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length) });
+      let sent = 0;
+      const drip = setInterval(() => {
+        if (res.destroyed) return clearInterval(drip);
+        res.write(body.subarray(sent, sent + 1));
+        if (++sent === body.length) {
+          clearInterval(drip);
+          res.end();
+        }
+      }, 40);
+      return true;
+    };
+    const file = join(out(), 'plank.mp4');
+    const r = await cli(['video', 'Plank', 'demo', '-o', file, '--timeout', '300ms', '--limit-rate', '20', '--retries', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(file).equals(body)).toBe(true);
   });
 });

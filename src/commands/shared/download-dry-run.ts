@@ -11,7 +11,11 @@ import { writeNotice } from '../../output/notice.js';
 import { shownPath } from '../../output/shown-path.js';
 import { plural } from '../../util/text.js';
 
-/** `--dry-run`: what would be fetched (a row per file), and on stderr the requests it would spend. */
+/**
+ * `--dry-run`: what would be fetched (a row per file), and on stderr the requests it would spend.
+ * Its catalogue answers went through the response cache (unless --no-cache), so the run right
+ * after plans for free: the last line says so, with what it saves.
+ */
 export async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean, dirGiven?: string): Promise<void> {
   const rows = await dryRunRows(plan, skipExisting);
   // A resume is a request like any fetch.
@@ -30,6 +34,9 @@ export async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting
   const resuming = toResume > 0 ? ` (${toResume} resumed from a .part)` : '';
   const sentence =
     `Dry run: would fetch ${plural(toFetch, 'file')}${resuming} with ${plural(toFetch, 'media request')}; ` +
-    `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them.`;
+    `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them` +
+    (ctx.globals.cache && plan.requests > 0
+      ? `, kept in the response cache: the run right after spends none on them (${plural(plan.requests, 'request')} saved).`
+      : '.');
   writeNotice(ctx.io, sentence);
 }

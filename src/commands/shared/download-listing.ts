@@ -1,4 +1,4 @@
-/** `download` over a listing (filters or --all): its media fetched page by page as the pages arrive. */
+/** `download` over a listing (filters or --all): its media fetched by one pool fed by the listing's pages as they arrive. */
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import type { BulkSummary } from '../../media/bulk.js';
@@ -6,16 +6,17 @@ import { type DownloadPlan, type PlanTarget, emptyPlan, streamListingJobs } from
 import type { QueryFilterParams } from './query-filters.js';
 import { type RunJobsOptions, runMediaJobs } from './media-run.js';
 
-/** What `download` asks of a listing: its filters, a cap, and how to run the jobs of each page. */
+/** What `download` asks of a listing: its filters, a cap, and how to run the jobs. */
 export interface ListingRun extends RunJobsOptions {
   filters: QueryFilterParams;
   max?: number;
 }
 
 /**
- * A listing's media downloaded page by page as the pages arrive: the next page is fetched while
- * this one's files download, so memory holds a page of jobs (and the summary), never the whole
- * listing first, and the first files land at once.
+ * A listing's media downloaded as the pages arrive, by one pool for the whole run: the first
+ * files start while the next page is asked for, a page's last files never hold up the next
+ * page's first, and there is one progress meter and one summary. Memory holds about two pages
+ * of jobs (and the summary), never the whole listing first.
  */
 export async function downloadListing(
   ctx: Context,
@@ -24,31 +25,7 @@ export async function downloadListing(
   target: PlanTarget,
 ): Promise<{ plan: DownloadPlan; summary: BulkSummary }> {
   const plan = emptyPlan();
-  const pages = streamListingJobs(api, options.filters, target, options.max !== undefined ? { max: options.max } : {}, plan)[Symbol.asyncIterator]();
-  const summary: BulkSummary = { total: 0, fetched: 0, skipped: 0, failed: 0, bytes: 0, seconds: 0, outcomes: [], stoppedEarly: false };
-  let pending = pages.next();
-  try {
-    for (;;) {
-      const { value: jobs, done } = await pending;
-      if (done) break;
-      pending = pages.next();
-      pending.catch(() => {}); // awaited on the next turn; an early stop must not leave it unhandled
-      const part = await runMediaJobs(ctx, api, jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast });
-      // Added in place: copying the outcomes on every page would cost the square of the listing.
-      summary.total += part.total;
-      summary.fetched += part.fetched;
-      summary.skipped += part.skipped;
-      summary.failed += part.failed;
-      summary.bytes += part.bytes;
-      summary.seconds += part.seconds;
-      for (const o of part.outcomes) summary.outcomes.push(o);
-      if (part.stoppedEarly) {
-        summary.stoppedEarly = true;
-        break;
-      }
-    }
-  } finally {
-    void pages.return?.(undefined)?.catch(() => {});
-  }
+  const pages = streamListingJobs(api, options.filters, target, options.max !== undefined ? { max: options.max } : {}, plan);
+  const summary = await runMediaJobs(ctx, api, pages, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast });
   return { plan, summary };
 }

@@ -7,17 +7,35 @@ import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat, verboseLog } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { oneLine } from '../../util/text.js';
-import { type BulkSummary, runBulk } from '../../media/bulk.js';
+import { type BulkSummary, type JobSource, runBulk } from '../../media/bulk.js';
 import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summary.js';
 import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
-import { type MediaJob, prepareJobDir } from '../../media/jobs.js';
+import { prepareJobDir } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
+import { RateLimit, mediaMinRate } from '../../media/download/rate-limit.js';
 import { writeNotice } from '../../output/notice.js';
 import { shownPath } from '../../output/shown-path.js';
 
 /** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
   return resolve(typeof dir === 'string' && dir !== '' ? dir : '.');
+}
+
+/** The command's one bandwidth budget (--limit-rate), made once per command: every pool and file of it share it. */
+const rateLimits = new WeakMap<Context, RateLimit | null>();
+
+/**
+ * Under --limit-rate: the command's shared budget, and the least average rate each of `streams`
+ * downloads at once must keep before it times out (lowered to fit the limit); nothing without one.
+ */
+export function mediaThrottle(ctx: Context, streams: number): { rateLimit?: RateLimit; minBytesPerSecond?: number } {
+  let limit = rateLimits.get(ctx);
+  if (limit === undefined) {
+    const bytesPerSecond = ctx.settings().limitRate;
+    limit = bytesPerSecond === null ? null : new RateLimit(bytesPerSecond);
+    rateLimits.set(ctx, limit);
+  }
+  return limit === null ? {} : { rateLimit: limit, minBytesPerSecond: mediaMinRate(limit, streams) };
 }
 
 /** Attempts after a failure that brought no new bytes: the same --retries as every request. */
@@ -48,12 +66,17 @@ export async function mediaSource(ctx: Context): Promise<MediaSource> {
   return conn.local === true ? { kind: 'sample' } : { kind: 'service' };
 }
 
-/** Downloads the jobs with a bounded pool; a progress bar only on a terminal stderr without --quiet. */
-export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[], options: RunJobsOptions): Promise<BulkSummary> {
+/**
+ * Downloads the jobs (all at once, or a listing's as its pages arrive) with one bounded pool;
+ * a progress bar only on a terminal stderr without --quiet.
+ */
+export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource, options: RunJobsOptions): Promise<BulkSummary> {
   const retries = mediaRetries(ctx);
   const source = await mediaSource(ctx);
-  const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && jobs.length > 0;
+  const none = Array.isArray(jobs) && jobs.length === 0;
+  const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
   const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
+  const throttle = mediaThrottle(ctx, options.concurrency);
   return runBulk(jobs, {
     ...options,
     signal: ctx.signal,
@@ -69,6 +92,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: MediaJob[
         onStart: file.started,
         onBytes: file.bytes,
         source,
+        ...throttle,
         ...downloadMessages(ctx),
       });
     },

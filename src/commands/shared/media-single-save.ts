@@ -19,7 +19,7 @@ import { createFileMeter } from '../../output/progress-meter.js';
 import { plural } from '../../util/text.js';
 import type { ApiClient } from '../../api/client.js';
 import { writeNotice } from '../../output/notice.js';
-import { downloadMessages, mediaRetries, mediaSource, reportSummary, runMediaJobs } from './media-run.js';
+import { downloadMessages, mediaRetries, mediaSource, mediaThrottle, reportSummary, runMediaJobs } from './media-run.js';
 import type { FoundJobs } from './media-single-jobs.js';
 
 /** `-o <file>` or `-o -`: exactly one file, under the typed text first, then under the record's id after a 404. */
@@ -38,7 +38,14 @@ export async function saveOne(
       hint: `Name the one you want (\`exercises ${kind} ${idOrName} ${jobs[0]?.name ?? '<name>'} -o file\`), or use --dir for all of them.`,
     });
   }
-  const common = { transport: await api.http(), retries: mediaRetries(ctx), signal: ctx.signal, source: await mediaSource(ctx), ...downloadMessages(ctx) };
+  const common = {
+    transport: await api.http(),
+    retries: mediaRetries(ctx),
+    signal: ctx.signal,
+    source: await mediaSource(ctx),
+    ...mediaThrottle(ctx, 1),
+    ...downloadMessages(ctx),
+  };
   const path = target?.kind === 'file' ? target.path : undefined;
   if (path !== undefined && !options.overwrite) {
     if (await looksComplete(kind, path)) {

@@ -40,7 +40,11 @@ export async function requestRange(target: MediaTarget, point: ResumePoint, opti
 
   let res: DispatchResponse;
   try {
-    res = await transport.dispatchStream(target.url, { headers, ...(signal ? { signal } : {}) });
+    res = await transport.dispatchStream(target.url, {
+      headers,
+      ...(signal ? { signal } : {}),
+      ...(options.minBytesPerSecond !== undefined ? { minBytesPerSecond: options.minBytesPerSecond } : {}),
+    });
   } catch (err) {
     if (signal?.aborted === true) throw new InterruptedError();
     if (!isRetryableError(err)) throw err;

@@ -53,7 +53,9 @@ export async function receiveBody(
   options.onStart?.(end, start);
   const onBytes = options.onBytes;
   try {
-    const { sourceError } = await pumpBody(res.body, writer, {
+    // Under --limit-rate the body is read no faster than the command's shared budget allows.
+    const body = options.rateLimit ? options.rateLimit.throttle(res.body) : res.body;
+    const { sourceError } = await pumpBody(body, writer, {
       onChunk(bytes) {
         onChunk(bytes);
         onBytes?.(bytes);

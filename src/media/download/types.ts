@@ -5,11 +5,15 @@
 import type { CliError } from '../../errors.js';
 import type { DispatchResponse } from '../../http/transport.js';
 import type { MediaKind } from '../../catalogue/media.js';
+import type { RateLimit } from './rate-limit.js';
 
 /** What the downloader needs from the Transport (src/http/transport.ts). */
 export interface MediaTransport {
   /** One GET attempt whose body is handed over chunk by chunk (undici's dispatch, no Readable). */
-  dispatchStream(url: string | URL, options?: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<DispatchResponse>;
+  dispatchStream(
+    url: string | URL,
+    options?: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number },
+  ): Promise<DispatchResponse>;
   streamError?(err: unknown, url: URL, signal?: AbortSignal): CliError;
   /** Keeps the API key out of server text quoted in errors. */
   redact?(text: string): string;
@@ -47,6 +51,10 @@ export interface DownloadOptions {
   lockWaitMs?: number;
   /** Who serves the media; the live service when absent. */
   source?: MediaSource;
+  /** --limit-rate: the command's one bandwidth budget, shared with every other download of the run. */
+  rateLimit?: RateLimit;
+  /** The least average rate before the download times out (rate-limit.ts mediaMinRate); the transport's when absent. */
+  minBytesPerSecond?: number;
 }
 
 export interface DownloadResult {
