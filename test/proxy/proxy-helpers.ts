@@ -38,7 +38,7 @@ export async function startProxy(
     upstream: { baseUrl: upstream.url, apiKey: UPSTREAM_KEY, timeoutMs: upstreamTimeoutMs, ledgerPath: join(root, 'ledger.json'), budget },
     cacheDir: join(root, 'http'),
     dir: join(root, 'media'),
-    keys: { [ALICE]: 'premium', [GUEST]: 'free' },
+    keys: { [ALICE]: { plan: 'premium' }, [GUEST]: { plan: 'free' } },
     host: '127.0.0.1',
     port: 0,
     defaultTtlSeconds: 3600,

@@ -55,7 +55,10 @@ async function withProxy(args: string[], env: Record<string, string>, use: (url:
 
 describe('secret files', () => {
   test('a keys file: KEY:PLAN lines, comments and blank lines; a bad line named by number, never quoted', () => {
-    expect(parseKeysFile('# team\nalice:premium\n\n  bob:with:colons:free \n', 'k')).toEqual({ alice: 'premium', 'bob:with:colons': 'free' });
+    expect(parseKeysFile('# team\nalice:premium\n\n  bob:with:colons:free \n', 'k')).toEqual({
+      alice: { plan: 'premium' },
+      'bob:with:colons': { plan: 'free' },
+    });
     expect(() => parseKeysFile('alice:premium\nsecret-key-text:gold\n', 'k')).toThrow(/^k:2: expected KEY:PLAN/);
     try {
       parseKeysFile('secret-key-text:gold\n', 'k');
@@ -90,7 +93,7 @@ describe('serve --upstream', () => {
     expect(result.code).toBe(0);
     expect(record.id).toBe('Push_Up');
     expect(record).not.toHaveProperty('premiumImages');
-    expect(result.stderr).toMatch(/^[0-9a-f]{8} GET \/exercise\/Push_Up 200 miss /m);
+    expect(result.stderr).toMatch(/^\S+Z [0-9a-f]{8} GET \/exercise\/Push_Up 200 miss /m);
     expect(result.stderr + result.stdout).not.toContain(PREMIUM_KEY);
   });
 
