@@ -7,6 +7,7 @@
  */
 import type { RateLimitSeen } from '../cache/ledger-data.js';
 import { currentMonth } from '../cache/ledger-data.js';
+import { plural } from '../util/text.js';
 
 export const PROXY_RATE_RESOURCE_HEADER = 'x-ratelimit-resource';
 /** The value a proxy sends, so a client can tell its budget from the service's own limit. */
@@ -44,7 +45,8 @@ export function proxyBudget(seen: RateLimitSeen | null | undefined): ProxyBudget
 export function proxyBudgetLine(budget: ProxyBudget): string {
   const asOf = `(as of ${budget.seenAt.slice(0, 16).replace('T', ' ')} UTC)`;
   const again = budget.resetsOn ? `; it starts again on ${budget.resetsOn}` : '';
-  const requests = budget.used === 1 ? 'upstream request' : 'upstream requests';
-  if (budget.limit === null) return `The proxy has no budget of its own: ${budget.used} ${requests} sent in ${budget.month}${again} ${asOf}.`;
-  return `The proxy's budget: ${budget.used} of ${budget.limit} ${requests} used in ${budget.month}, ${budget.remaining} left${again} ${asOf}.`;
+  if (budget.limit === null) {
+    return `The proxy has no budget of its own: ${plural(budget.used, 'upstream request')} sent in ${budget.month}${again} ${asOf}.`;
+  }
+  return `The proxy's budget: ${budget.used} of ${budget.limit} upstream requests used in ${budget.month}, ${budget.remaining} left${again} ${asOf}.`;
 }

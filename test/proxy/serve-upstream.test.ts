@@ -119,3 +119,39 @@ describe('serve --upstream', () => {
     expect(noUpstreamKey.stderr).toMatch(/No upstream key for the proxy/);
   });
 });
+
+describe('serve flags of the proxy alone', () => {
+  test('--log-format json, --tls-cert and --upstream-key-file need --upstream; --tls-cert and --tls-key go together', async () => {
+    const json = await runInProcess(['serve', '--port', '0', '--log-format', 'json'], { env: { HOME: home } });
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/--log-format needs --upstream <url>/);
+    const half = await runInProcess(['serve', '--port', '0', '--upstream', upstream.url, '--key', 'k1:premium', '--tls-cert', 'c.pem'], {
+      env: { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+    });
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/--tls-cert and --tls-key go together/);
+    const wrong = await runInProcess(['serve', '--port', '0', '--log-format', 'xml'], { env: { HOME: home } });
+    expect(wrong.code).toBe(2);
+  });
+
+  test('an upstream key file that is a keys file is refused at start, naming neither key', async () => {
+    const keys = file('keys-as-upstream', 'alice-secret-0123:premium:alice\n', 0o600);
+    const result = await withProxy(['--upstream', upstream.url, '--key', 'k1:premium', '--upstream-key-file', keys], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/reads as a keys file/);
+    expect(result.stderr).not.toContain('alice-secret-0123');
+  });
+
+  test('--log-format json through the command: the access log on stderr is one JSON object a line', async () => {
+    const result = await withProxy(
+      ['--upstream', upstream.url, '--key', 'k1:premium:ci', '--log-format', 'json'],
+      { EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+      async (url) => {
+        await fetch(`${url}/exercise/Plank`, { headers: { 'x-api-key': 'k1' } });
+      },
+    );
+    expect(result.code).toBe(0);
+    const line = result.stderr.split('\n').find((l) => l.startsWith('{'));
+    expect(JSON.parse(line!)).toMatchObject({ client: 'ci', method: 'GET', path: '/exercise/Plank', status: 200, outcome: 'miss' });
+  });
+});
