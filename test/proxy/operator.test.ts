@@ -12,6 +12,12 @@ import { runInProcess } from '../helpers/test-context.js';
 import { ALICE, GUEST, type ProxyFixture, startProxy } from './proxy-helpers.js';
 
 let home: string;
+/** The proxy of the running test, stopped after it. */
+let f: ProxyFixture | undefined;
+afterEach(async () => {
+  await f?.stop();
+  f = undefined;
+});
 beforeAll(() => {
   home = isolatedHome();
 });
@@ -59,12 +65,6 @@ describe('labelled keys', () => {
 });
 
 describe('a proxy with labelled keys', () => {
-  let f: ProxyFixture | undefined;
-  afterEach(async () => {
-    await f?.stop();
-    f = undefined;
-  });
-
   test('log lines begin with the UTC time and name the label (the hash without one); /-/status has figures per label', async () => {
     f = await startProxy({ keys: { [ALICE]: { plan: 'premium', label: 'alice' }, [GUEST]: { plan: 'free' } } });
     expect((await f.get('/exercise/Push_Up', ALICE)).status).toBe(200);
@@ -113,12 +113,6 @@ describe('a proxy with labelled keys', () => {
 });
 
 describe('an upstream refusing the proxy key', () => {
-  let f: ProxyFixture | undefined;
-  afterEach(async () => {
-    await f?.stop();
-    f = undefined;
-  });
-
   test('one upstream request per client request; the CLI prints the sentence and does not retry; the proxy says it once a minute, naming the source', async () => {
     f = await startProxy({ upstreamKey: 'wrong-upstream-key-0123', keySource: 'EXERCISES_UPSTREAM_KEY' });
     const env = { EXERCISES_API_KEY: ALICE, HOME: home };
@@ -141,12 +135,6 @@ describe('an upstream refusing the proxy key', () => {
 });
 
 describe('quota through a proxy', () => {
-  let f: ProxyFixture | undefined;
-  afterEach(async () => {
-    await f?.stop();
-    f = undefined;
-  });
-
   test("says the proxy's budget in words: used, limit, left, the day it starts again; no raw headers, no seconds, no budget advice", async () => {
     f = await startProxy({ budget: 10 });
     const quotaHome = isolatedHome();
