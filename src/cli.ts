@@ -243,7 +243,12 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const ctx = createContext({ io: processStreams(leaveQuietly), env: process.env, signal: controller.signal });
+  // SIGHUP keeps its default (the process ends) unless a command listens: only `serve` does, to reread its files.
+  const onHangup = (listener: () => void): (() => void) => {
+    process.on('SIGHUP', listener);
+    return () => void process.off('SIGHUP', listener);
+  };
+  const ctx = createContext({ io: processStreams(leaveQuietly), env: process.env, signal: controller.signal, onHangup });
   try {
     process.exitCode = await runCli(argv.slice(2), ctx);
   } finally {

@@ -65,6 +65,11 @@ export interface Context {
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;
+  /**
+   * Runs `listener` on each SIGHUP (a server rereading its files, as daemons do) until the
+   * returned function is called. main() wires it to the process; absent elsewhere, where a test sets its own.
+   */
+  onHangup?: (listener: () => void) => () => void;
   /** Register work to run once when the command ends (close servers, pools, remove temp files). */
   onExit(fn: () => void | Promise<void>): void;
   /** Runs the onExit work, last registered first, once; runCli calls it when the command ends. */

@@ -36,6 +36,8 @@ export interface ContextOptions {
   env: Env;
   /** Aborted to interrupt the run (main() does so on SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** SIGHUP listeners (Context.onHangup); main() passes the process's. */
+  onHangup?: (listener: () => void) => () => void;
   /**
    * The seams a test replaces, as gh's tests pass a fake HTTP client and iostreams.Test():
    * `dispatcher` is where every request of this run goes (undici's MockAgent, say; the
@@ -62,6 +64,7 @@ export function createContext(options: ContextOptions): Context {
     argv: [],
     globals: { ...DEFAULT_GLOBALS },
     signal: options.signal ?? new AbortController().signal,
+    ...(options.onHangup ? { onHangup: options.onHangup } : {}),
     onExit: (fn) => void exitHooks.push(fn),
     close: () =>
       (closed ??= (async () => {

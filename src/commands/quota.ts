@@ -2,7 +2,8 @@
  * `exercises quota`: the requests this month to the connection in force (origin and key), the
  * budget and what remains, and the last rate-limit headers the service sent (the key redacted
  * in every format, also from a ledger written before the ledger redacted them). Reads the
- * ledger only: it sends nothing. `--reset-month` sets this month's count back to 0.
+ * ledger only: it sends nothing. `--reset-month` sets this month's count back to 0. Pointed at a
+ * team proxy, the proxy's budget is said in words (proxy/budget-words.ts) in place of its headers.
  */
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
@@ -12,6 +13,7 @@ import { redactorFor } from '../util/redact.js';
 import { usageLine, connectionUsage, resetConnectionMonth } from '../cache/usage.js';
 import { budgetFor } from '../connection.js';
 import { fitLines } from '../output/wrap.js';
+import { proxyBudget, proxyBudgetLine } from '../proxy/budget-words.js';
 
 export interface QuotaOptions {
   /** Set this month's count of the connection in force back to 0. */
@@ -52,19 +54,22 @@ export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
   if (options.resetMonth) await resetMonth(ctx);
   const usage = await usageInForce(ctx);
   const format = outputFormat(ctx);
+  const proxy = proxyBudget(usage.rateLimit);
   if (format === 'json' || format === 'jsonl') {
     const { month, requests, budget, remaining, origin, rateLimit } = usage;
-    ctx.io.stdout.write(`${JSON.stringify({ month, requests, budget, remaining, origin, rateLimit })}\n`);
+    ctx.io.stdout.write(`${JSON.stringify({ month, requests, budget, remaining, origin, rateLimit, ...(proxy ? { proxy } : {}) })}\n`);
     return;
   }
   const lines = [usageLine(usage)];
-  if (usage.rateLimit) {
+  if (proxy) lines.push(proxyBudgetLine(proxy));
+  else if (usage.rateLimit) {
     const seen = new Date(usage.rateLimit.seenAt).toISOString();
     const headers = Object.entries(usage.rateLimit.headers).map(([name, value]) => `${name}: ${value}`);
     lines.push(`Last rate-limit headers (${seen}): ${headers.join('; ')}`);
   } else lines.push('The service has sent no rate-limit headers yet.');
-  // Local answers are never stopped by a budget: no point suggesting one for them.
-  if (usage.budget === null && !usage.local) lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
+  // Local answers are never stopped by a budget, nor are a proxy's clients when the proxy holds one: no point suggesting one then.
+  if (usage.budget === null && !usage.local && (proxy === undefined || proxy.limit === null))
+    lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
   ctx.io.stdout.write(`${fitLines(lines.join('\n'), ctx.io.stdoutIsTTY, ctx.io.columns)}\n`);
 }
 

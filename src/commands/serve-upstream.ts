@@ -2,7 +2,8 @@
  * `serve --upstream <url> [dir]`: the pull-through caching proxy (src/proxy). This file
  * only gathers what it needs: the upstream key (EXERCISES_UPSTREAM_KEY, an owner-only
  * --upstream-key-file, or the stored key — never a flag value), the clients' keys (--key,
- * an owner-only --keys-file), the shared cache and ledger of this user, the budget in force.
+ * an owner-only --keys-file), the TLS certificate and key, the shared cache and ledger of this
+ * user, the budget in force; and on SIGHUP it reads the keys file and the TLS files again.
  */
 import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -10,30 +11,38 @@ import { readOwnerOnlyFile, parseKeyFile, parseKeysFile } from '../proxy/secret-
 import { readStoredConfig } from '../config/store.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { join } from 'node:path';
-import { createProxyServer } from '../proxy/proxy-server.js';
+import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
+import type { ClientKey, ClientKeys } from '../proxy/client-keys.js';
+import type { LogFormat } from '../proxy/access-log.js';
+import { type TlsFiles, readTlsFiles } from '../proxy/tls-files.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
-
-type Plan = 'free' | 'premium';
+import { plural } from '../util/text.js';
 
 export interface UpstreamServeOptions {
   upstream: string;
   upstreamKeyFile?: string;
   keysFile?: string;
   /** From --key. */
-  keys?: Record<string, Plan>;
+  keys?: Record<string, ClientKey>;
   dir?: string;
   host: string;
   port: number;
+  logFormat?: LogFormat;
+  /** --tls-cert and --tls-key, both or neither. */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
-async function upstreamKey(options: UpstreamServeOptions, ctx: Context): Promise<string> {
+/** The upstream key and where it came from (named when the upstream refuses it, never the key). */
+async function upstreamKey(options: UpstreamServeOptions, ctx: Context): Promise<{ key: string; source: string }> {
   const fromEnv = ctx.env.EXERCISES_UPSTREAM_KEY?.trim();
-  if (fromEnv) return fromEnv;
+  if (fromEnv) return { key: fromEnv, source: 'EXERCISES_UPSTREAM_KEY' };
   if (options.upstreamKeyFile !== undefined) {
-    return parseKeyFile(readOwnerOnlyFile(options.upstreamKeyFile, '--upstream-key-file'), options.upstreamKeyFile);
+    const key = parseKeyFile(readOwnerOnlyFile(options.upstreamKeyFile, '--upstream-key-file'), options.upstreamKeyFile);
+    return { key, source: `--upstream-key-file ${options.upstreamKeyFile}` };
   }
   const stored = readStoredConfig(ctx.env)['api-key'];
-  if (typeof stored === 'string' && stored.trim() !== '') return stored.trim();
+  if (typeof stored === 'string' && stored.trim() !== '') return { key: stored.trim(), source: 'the key stored with `exercises auth login`' };
   throw new AuthError(
     'No upstream key for the proxy: set EXERCISES_UPSTREAM_KEY, pass --upstream-key-file <path> (mode 600), or store one with `exercises auth login`.',
     {
@@ -42,17 +51,41 @@ async function upstreamKey(options: UpstreamServeOptions, ctx: Context): Promise
   );
 }
 
-async function clientKeys(options: UpstreamServeOptions): Promise<Record<string, Plan>> {
-  const keys: Record<string, Plan> = { ...options.keys };
+/** --key and --keys-file together; read at start and on each reload. */
+function clientKeys(options: UpstreamServeOptions): ClientKeys {
+  const keys: Record<string, ClientKey> = { ...options.keys };
   if (options.keysFile !== undefined) {
     Object.assign(keys, parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile));
   }
   if (Object.keys(keys).length === 0) {
-    throw new UsageError("A proxy needs its clients' keys: --keys-file <path> (one KEY:PLAN a line, mode 600) or --key KEY:PLAN.", {
+    throw new UsageError("A proxy needs its clients' keys: --keys-file <path> (one KEY:PLAN or KEY:PLAN:LABEL a line, mode 600) or --key KEY:PLAN.", {
       hint: 'Hand each person or job a key of its own; the upstream key stays with the proxy.',
     });
   }
   return keys;
+}
+
+function tlsFiles(options: UpstreamServeOptions): TlsFiles | undefined {
+  return options.tlsCert !== undefined && options.tlsKey !== undefined ? readTlsFiles(options.tlsCert, options.tlsKey) : undefined;
+}
+
+/**
+ * SIGHUP: the keys file and the TLS files read again and put in force together, or, when any
+ * of them is refused, none: the proxy keeps what it had and says why on its log.
+ */
+function reload(options: UpstreamServeOptions, proxy: ProxyServer, line: (text: string) => void): void {
+  let keys: ClientKeys;
+  let tls: TlsFiles | undefined;
+  try {
+    keys = clientKeys(options);
+    tls = tlsFiles(options);
+  } catch (err) {
+    line(`proxy: reload refused, the keys and certificate in use stay: ${(err as Error).message}`);
+    return;
+  }
+  proxy.setKeys(keys);
+  if (tls) proxy.setTls(tls);
+  line(`proxy: reloaded ${plural(Object.keys(keys).length, 'client key')}${tls ? ' and the TLS certificate' : ''}.`);
 }
 
 export async function runUpstream(options: UpstreamServeOptions, ctx: Context): Promise<void> {
@@ -61,8 +94,9 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
       `Warning: listening on ${options.host}, not on loopback: anyone who can reach this machine can spend the upstream budget with the client keys it accepts.\n`,
     );
   }
-  const apiKey = await upstreamKey(options, ctx);
-  const keys = await clientKeys(options);
+  const { key: apiKey, source: keySource } = await upstreamKey(options, ctx);
+  const keys = clientKeys(options);
+  const tls = tlsFiles(options);
   const settings = ctx.settings();
   const root = cacheRoot(ctx.env);
   const quiet = ctx.globals.quiet;
@@ -74,6 +108,7 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
       upstream: {
         baseUrl: options.upstream,
         apiKey,
+        keySource,
         timeoutMs: settings.timeoutMs,
         ledgerPath: ledgerPath(root),
         budget: settings.budget,
@@ -85,10 +120,12 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
       cacheDir: httpCacheDir(root),
       dir: options.dir ?? join(root, 'media'),
       keys,
+      ...(tls ? { tls } : {}),
       host: options.host,
       port: options.port,
       defaultTtlSeconds: Math.round(settings.cacheTtlMs / 1000),
       ...(quiet ? {} : { log: line }),
+      ...(options.logFormat ? { logFormat: options.logFormat } : {}),
       warn: line,
     });
   } catch (err) {
@@ -102,9 +139,15 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
     const budget = settings.budget === null ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
     line(`Proxy of ${new URL(options.upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}; status at ${proxy.url}/-/status.`);
   }
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  const started = proxy;
+  const stopReloading = ctx.onHangup?.(() => reload(options, started, line));
+  try {
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    stopReloading?.();
+  }
   await proxy.close();
 }

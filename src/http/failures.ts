@@ -103,6 +103,9 @@ function serverError(body: string | undefined, redact: (text: string) => string 
   return { ...(said !== undefined ? { message: said } : {}), ...(typeof code === 'string' ? { code } : {}) };
 }
 
+/** The code of a team proxy's 502 when the service refused the proxy's own key (src/proxy/answers.ts sends it): no retry cures that. */
+export const PROXY_KEY_REFUSED_CODE = 'upstream_key_refused';
+
 /**
  * Maps a non-2xx status to the project's error. `what` names the request for the message
  * (e.g. "GET /exercise/query"); `body` is the response text, whose server message is quoted
@@ -147,6 +150,14 @@ export function errorForStatus(status: number, what: string, body?: string, reda
         details,
       });
     default:
+      if (status === 502 && code === PROXY_KEY_REFUSED_CODE) {
+        // The proxy's sentence says whose key and who must act; `final` keeps the retry policy from asking again.
+        return new NetworkError(`${said ? said.replace(/\.$/, '') : "The team proxy's upstream key was refused"} (502 for ${what}).`, {
+          kind: 'server_error',
+          hint: 'The key the proxy uses for the service was refused, not yours: tell whoever runs the proxy. Retrying will not help.',
+          details: { ...details, proxyUpstreamKey: true, final: true },
+        });
+      }
       return new NetworkError(
         status >= 500 ? `The service failed (${status}) on ${what}${because}` : `The service answered ${what} with an unexpected status ${status}${because}`,
         {

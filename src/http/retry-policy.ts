@@ -88,6 +88,7 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; e
 /**
  * The decision after a failed attempt whose failure the caller judged retryable (a status
  * in RETRYABLE_STATUSES, isRetryableError, or a media answer to start over from):
+ * - a failure marked final (`details.final`, a proxy's refused upstream key): stop at once;
  * - a Retry-After over RETRY_AFTER_CAP_MS: stop at once, saying how long the service asks to wait;
  * - more than `retries` fruitless failures, or MAX_ATTEMPTS_PER_ITEM attempts in all: stop;
  * - else retry after the Retry-After (capped) or the backoff for the fruitless count.
@@ -95,6 +96,8 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; e
  * and the wait asked for.
  */
 export function decideRetry(tally: AttemptTally, retries: number, failure: CliError, retryAfter?: string): RetryDecision {
+  // An answer that says no attempt will go otherwise (a team proxy whose own upstream key is refused: failures.ts).
+  if (failure.details?.final === true) return { retry: false, error: failure };
   const fruitless = tally.fruitless ?? tally.attempts;
   const asked = parseRetryAfter(retryAfter);
   if ((asked !== undefined && asked > RETRY_AFTER_CAP_MS) || fruitless > retries || tally.attempts >= MAX_ATTEMPTS_PER_ITEM) {
@@ -105,7 +108,8 @@ export function decideRetry(tally: AttemptTally, retries: number, failure: CliEr
 
 /** The error to report when the retries end: it says the wait the service asked for; a rate limit also how many attempts were made. */
 function finalError(failure: CliError, attempts: number, askedMs: number | undefined, retryAfter: string | undefined): CliError {
-  const wait = askedMs !== undefined ? ` The service asks to wait ${Math.max(1, Math.ceil(askedMs / 1000))} s.` : '';
+  // A team proxy's spent budget says the date it starts again: a count of seconds beside it says nothing more.
+  const wait = askedMs !== undefined && failure.details?.proxyBudget !== true ? ` The service asks to wait ${Math.max(1, Math.ceil(askedMs / 1000))} s.` : '';
   if (failure instanceof RateLimitError) {
     return new RateLimitError(`${failure.message.replace(/[.:]?$/, '')} (after ${plural(attempts, 'attempt')}).${wait}`, {
       hint: failure.hint,

@@ -4,6 +4,7 @@
  * `{"error":{"code","message"}}`, never cached (Cache-Control: no-store).
  */
 import { currentMonth } from '../cache/ledger.js';
+import { PROXY_KEY_REFUSED_CODE } from '../http/failures.js';
 
 export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
 
@@ -28,6 +29,15 @@ export function errorAnswer(status: number, code: ProxyErrorCode, message: strin
     outcome: 'miss',
     serviceJson: false,
   };
+}
+
+/**
+ * 502 when the upstream refused the proxy's own key (401/403): the client's key is fine, so it is
+ * no auth error of the client's, and no retry will cure it; the code tells the CLI so (it prints
+ * the message and does not retry), the message says whose key and who must act.
+ */
+export function keyRefusedAnswer(status: number): ProxyAnswer {
+  return errorAnswer(502, PROXY_KEY_REFUSED_CODE, `The upstream service refused the proxy's upstream key (${status}); whoever runs the proxy must replace it.`);
 }
 
 /** The first instant of the next calendar month, UTC: when the ledger's count starts again. */

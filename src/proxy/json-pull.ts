@@ -14,7 +14,7 @@ import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
 import { isFresh } from '../cache/store-files.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
-import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
+import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer, keyRefusedAnswer } from './answers.js';
 import type { AnswerStore, StoredAnswer } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
@@ -139,7 +139,8 @@ export class JsonPull {
     }
     if (res.status === 401 || res.status === 403) {
       // The proxy's own key was refused: a client's key is fine, so this is the proxy's fault to report, not an auth error of the client's.
-      return errorAnswer(502, 'bad_gateway', `The upstream service refused the proxy's upstream key (${res.status}); whoever runs the proxy must check it.`);
+      upstream.keyRefused(res.status);
+      return keyRefusedAnswer(res.status);
     }
     // 400, 404…: the upstream's verdict on the request itself, passed on (not stored), its text cleared of the upstream key.
     const type = res.headers['content-type'];

@@ -19,7 +19,7 @@ import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { notFound } from '../server/http-error.js';
 import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../server/media.js';
-import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
+import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer, keyRefusedAnswer } from './answers.js';
 import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
 
 export interface MediaPullOptions {
@@ -153,6 +153,7 @@ export class MediaPull {
     } catch (err) {
       return { ok: false, answer: failure(err) };
     }
+    if (res.status === 401) upstream.keyRefused(res.status);
     if (res.status !== 200) return { ok: false, answer: refused(res) };
     const length = Number(firstValue(res.headers['content-length']));
     const cap = MEDIA_SIZE_CAP_BYTES[kind];
@@ -238,9 +239,10 @@ function failure(err: unknown): ProxyAnswer {
   throw err;
 }
 
-/** A status other than 200: 403 and 404 are passed on (a free upstream plan, no such file); anything else is the upstream failing. */
+/** A status other than 200: 403 and 404 are passed on (a free upstream plan, no such file); 401 is the proxy's key refused; anything else is the upstream failing. */
 function refused(res: StreamResponse): ProxyAnswer {
   res.body.on('error', () => {}).resume();
+  if (res.status === 401) return keyRefusedAnswer(res.status);
   if (res.status === 404) return errorAnswer(404, 'not_found', 'No such media file.');
   if (res.status === 403)
     return errorAnswer(403, 'forbidden', "Premium images and videos need a premium plan; the proxy's upstream plan does not include them.");

@@ -5,17 +5,20 @@
  * answers (json-pull.ts) or the media pulled into the directory (media-pull.ts); every
  * upstream request is counted in the ledger and held to the budget (upstream.ts).
  *
- * One access log line per request: the client's key as a short hash, method, path (query values
- * that are keys masked), status (`-` when the client left before its whole answer), how the
- * answer was had (hit|miss|revalidated|coalesced|stale), milliseconds. `GET /-/status`
- * (any client key) gives this month's upstream requests, the budget and the proxy's figures.
+ * One access log line per request (access-log.ts, text or JSON): the time, the client's label or
+ * its key's short hash, method, path (query values that are keys masked), status (`-` when the
+ * client left before its whole answer), how the answer was had
+ * (hit|miss|revalidated|coalesced|stale), milliseconds, bytes. `GET /-/status` (any client key)
+ * gives this month's upstream requests, the budget and the proxy's figures, per client too.
+ * The clients' keys and the TLS certificate can be replaced while it runs (setKeys, setTls:
+ * `serve` does it on SIGHUP); requests already past the key check finish as they began.
  * Every answer carries the month's upstream count as X-RateLimit-* headers (GitHub's names),
  * which the CLI notes for `exercises quota`.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
-import { keyHash } from '../cache/cached-get.js';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
 import { HttpError, notFound, sendError, sendJson } from '../server/http-error.js';
@@ -30,6 +33,10 @@ import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
 import { maskedTarget } from './log-target.js';
+import { type ClientKeys, clientName, plansOf } from './client-keys.js';
+import type { TlsFiles } from './tls-files.js';
+import { PROXY_RATE_RESOURCE, PROXY_RATE_RESOURCE_HEADER } from './budget-words.js';
+import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess } from './access-log.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
@@ -37,14 +44,18 @@ export interface ProxyServerOptions {
   cacheDir: string;
   /** Media are pulled into it; when it holds exercises.jsonl, its records answer first. */
   dir: string;
-  /** The clients' keys and their plans. */
-  keys: Readonly<Record<string, Plan>>;
+  /** The clients' keys, their plans and labels. */
+  keys: ClientKeys;
+  /** Serve https with this certificate (node:https); plain http without. */
+  tls?: TlsFiles;
   host?: string;
   port?: number;
   /** Freshness of answers whose headers give none, seconds. */
   defaultTtlSeconds: number;
   /** The access log, one line per request. Never a key. */
   log?: (line: string) => void;
+  /** How the log lines are written (access-log.ts); text by default. */
+  logFormat?: LogFormat;
   /** Store and ledger problems. */
   warn?: (line: string) => void;
   /** How long answers in flight may take to finish once close() is called; default 2 s. */
@@ -55,6 +66,10 @@ export interface ProxyServer {
   url: string;
   port: number;
   stats: ProxyStats;
+  /** From now on these keys are accepted (and only these): a removed key gets 401 at its next request. */
+  setKeys(keys: ClientKeys): void;
+  /** From now on new connections get this certificate (https only; a no-op for plain http). */
+  setTls(tls: TlsFiles): void;
   /** Stops taking requests, lets those in flight finish (up to graceMs), then ends the rest. */
   close(): Promise<void>;
 }
@@ -95,13 +110,17 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const stats = new ProxyStats();
   const upstreamKey = options.upstream.apiKey;
-  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(options.keys, value));
+  let keys = options.keys;
+  // The catalogue server's routes (a local catalogue) take plans alone: kept beside the keys, replaced with them.
+  let plans = plansOf(keys);
+  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(keys, value));
 
   /** The month's upstream count as GitHub names it (X-RateLimit-Used…), plus the limit when there is a budget. */
   function rateHeaders(): Record<string, string> {
     const usage = upstream.knownUsage;
     if (!usage) return {};
     const headers: Record<string, string> = {
+      [PROXY_RATE_RESOURCE_HEADER]: PROXY_RATE_RESOURCE,
       'x-ratelimit-used': String(usage.requests),
       'x-ratelimit-reset': String(Math.floor(nextMonthStart(Date.now()) / 1000)),
     };
@@ -129,7 +148,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     res.end(req.method === 'HEAD' ? undefined : shown.body);
   }
 
-  async function answerRequest(req: IncomingMessage, res: ServerResponse, note: (outcome: Outcome, client: string) => void): Promise<void> {
+  /** `note` records how the request was answered and, once its key is checked, who asked (the label or hash). */
+  async function answerRequest(req: IncomingMessage, res: ServerResponse, note: (outcome: Outcome, client?: string) => void): Promise<void> {
     const rawUrl = withoutFragment(req.url ?? '/');
     if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -139,10 +159,10 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     }
     const key = header(req, 'x-api-key');
     if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
-    const plan = Object.hasOwn(options.keys, key) ? options.keys[key] : undefined;
-    if (!plan) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
-    const client = keyHash(key).slice(0, 8);
-    note('hit', client);
+    const entry = Object.hasOwn(keys, key) ? keys[key] : undefined;
+    if (!entry) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
+    const { plan } = entry;
+    note('hit', clientName(key, entry));
 
     const { segments, path, query } = parseTarget(rawUrl);
     if (path === '/-/status') {
@@ -155,10 +175,10 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '' && second !== '.' && second !== '..') {
       const local =
         catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
-      if (local) return route(req, res, { catalogue: () => catalogue, keys: options.keys, cursors: true, etags: true });
+      if (local) return route(req, res, { catalogue: () => catalogue, keys: plans, cursors: true, etags: true });
       const target = query ? `${path}?${query}` : path;
       const answer = await json.answer(target, answerKey(upstream.baseUrl, upstreamKey, path, query));
-      note(answer.outcome, client);
+      note(answer.outcome);
       send(req, res, answer, plan);
       return;
     }
@@ -166,7 +186,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium' && second && fourth) {
       if (plan !== 'premium') throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
       const result = await media.serve(req, res, { folder: first, id: second, fileName: fourth, target: path });
-      if (typeof result === 'string') note(result, client);
+      if (typeof result === 'string') note(result);
       else send(req, res, result, plan);
       return;
     }
@@ -174,25 +194,33 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   }
 
   const inflight = new Set<Promise<void>>();
-  const server = createServer((req, res) => {
+  const logFormat = options.logFormat ?? DEFAULT_LOG_FORMAT;
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
     const writtenBefore = req.socket.bytesWritten;
     let outcome: Outcome | undefined;
+    /** Who asked: the key's label, else its short hash (client-keys.ts); `-` until the key is checked. The one identity per-client figures use. */
     let client = '-';
     res.once('close', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const bytes = Math.max(0, req.socket.bytesWritten - writtenBefore);
       // A client that left before the whole answer was handed over got nothing: status `-`, no hit counted.
       const delivered = res.writableFinished;
-      const counted = delivered && res.statusCode < 400 ? outcome : undefined;
-      stats.count(counted, delivered ? res.statusCode : 0, bytes);
-      const path = escapeUnsafe(upstream.redact(maskedTarget(req.url ?? '/', isAnyKey)).slice(0, 500));
-      options.log?.(`${client} ${req.method ?? '-'} ${path} ${delivered ? res.statusCode : '-'} ${counted ?? '-'} ${ms.toFixed(1)}ms`);
+      const record: AccessRecord = {
+        time: new Date(),
+        client,
+        method: req.method ?? '-',
+        path: escapeUnsafe(upstream.redact(maskedTarget(req.url ?? '/', isAnyKey)).slice(0, 500)),
+        status: delivered ? res.statusCode : undefined,
+        outcome: delivered && res.statusCode < 400 ? outcome : undefined,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        bytes: Math.max(0, req.socket.bytesWritten - writtenBefore),
+      };
+      stats.count(record);
+      options.log?.(formatAccess(record, logFormat));
     });
     const work = answerRequest(req, res, (o, c) => {
       outcome = o;
-      client = c;
+      if (c !== undefined) client = c;
     })
       .catch((err: unknown) => {
         const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
@@ -203,16 +231,27 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       })
       .finally(() => inflight.delete(work));
     inflight.add(work);
-  });
+  };
+  const tlsServer = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : undefined;
+  const server = tlsServer ?? createServer(handle);
   server.on('clientError', (_err, socket) => socket.destroy());
+  // A failed TLS handshake (a client not trusting the certificate) is the client's business: no log line, no crash.
+  tlsServer?.on('tlsClientError', (_err, socket) => socket.destroy());
 
-  const { port, url } = await listenOn(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  const { port, url } = await listenOn(server, options.host ?? '127.0.0.1', options.port ?? 0, tlsServer ? 'https' : 'http');
 
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
     stats,
+    setKeys(next) {
+      keys = next;
+      plans = plansOf(next);
+    },
+    setTls(next) {
+      tlsServer?.setSecureContext({ cert: next.cert, key: next.key });
+    },
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,18 +1,16 @@
 /**
- * The files a proxy reads its secrets from: the clients' keys (`--keys-file`, one `key:plan` a
- * line) and the upstream key (`--upstream-key-file`). Both must be readable by their owner
+ * The files a proxy reads its secrets from: the clients' keys (`--keys-file`, one `key:plan` or
+ * `key:plan:label` a line) and the upstream key (`--upstream-key-file`). Both must be readable by their owner
  * only (mode 0600 or stricter), as ssh insists for its keys: a key readable by the group or
  * the world has already leaked. A file never echoes a key back in an error message.
  */
 import { closeSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { Plan } from '../server/records.js';
+import { type ClientKey, parseClientKey } from './client-keys.js';
 import { RefusedFileError, openRegularFileSync } from '../util/safe-open.js';
 
 /** Largest keys file (or upstream key file) read: thousands of keys fit many times over; a sparse or endless file is refused unread. */
 export const SECRET_FILE_MAX_BYTES = 1024 * 1024;
-
-export const PLANS: readonly Plan[] = ['free', 'premium'];
 
 /** A UTF-8 byte order mark, which some editors put at the start of a file: not part of the first key. */
 function withoutBom(text: string): string {
@@ -25,6 +23,14 @@ function withoutBom(text: string): string {
  * descriptor's, so a FIFO or a file swapped in after a check is never read.
  */
 export function readOwnerOnlyFile(path: string, flag: string): string {
+  return readSmallFile(path, flag, { ownerOnly: true });
+}
+
+/**
+ * The text of a regular file within SECRET_FILE_MAX_BYTES, by the same rule, for files that are
+ * not secret but are read by the proxy all the same (a TLS certificate): a FIFO there must not stall it.
+ */
+export function readSmallFile(path: string, flag: string, options: { ownerOnly?: boolean } = {}): string {
   let opened;
   try {
     opened = openRegularFileSync(path, { maxBytes: SECRET_FILE_MAX_BYTES });
@@ -34,7 +40,7 @@ export function readOwnerOnlyFile(path: string, flag: string): string {
   }
   const { fd, stat } = opened;
   try {
-    checkOwnerOnly(path, flag, stat.mode);
+    if (options.ownerOnly) checkOwnerOnly(path, flag, stat.mode);
     const bytes = Buffer.alloc(stat.size);
     let done = 0;
     for (let n = -1; n !== 0 && done < bytes.length; done += n) n = readSync(fd, bytes, done, bytes.length - done, done);
@@ -56,34 +62,39 @@ function checkOwnerOnly(path: string, flag: string, mode: number): void {
 }
 
 /**
- * `key:plan` lines; blank lines and lines starting with `#` are skipped; the key may hold
- * colons (the plan is after the last one). A bad line is named by its number, never quoted.
+ * `KEY:PLAN` or `KEY:PLAN:LABEL` lines (client-keys.ts); blank lines and lines starting with `#`
+ * are skipped. A bad line is named by its number, never quoted.
  */
-export function parseKeysFile(text: string, path: string): Record<string, Plan> {
-  const keys: Record<string, Plan> = {};
+export function parseKeysFile(text: string, path: string): Record<string, ClientKey> {
+  const keys: Record<string, ClientKey> = {};
   withoutBom(text)
     .split(/\r?\n/)
     .forEach((raw, i) => {
       const line = raw.trim();
       if (line === '' || line.startsWith('#')) return;
-      const at = line.lastIndexOf(':');
-      const key = at === -1 ? '' : line.slice(0, at).trim();
-      const plan = at === -1 ? '' : line.slice(at + 1).trim();
-      if (key === '' || !(PLANS as readonly string[]).includes(plan)) {
-        throw new UsageError(`${path}:${i + 1}: expected KEY:PLAN with PLAN one of ${PLANS.join(', ')}.`);
-      }
-      keys[key] = plan as Plan;
+      const parsed = parseClientKey(line);
+      if ('problem' in parsed) throw new UsageError(`${path}:${i + 1}: ${parsed.problem}.`);
+      keys[parsed.key] = parsed.client;
     });
-  if (Object.keys(keys).length === 0) throw new UsageError(`${path} holds no key: write one KEY:PLAN a line.`);
+  if (Object.keys(keys).length === 0) throw new UsageError(`${path} holds no key: write one KEY:PLAN (or KEY:PLAN:LABEL) a line.`);
   return keys;
 }
 
-/** The first non-blank line of an upstream key file. */
+/**
+ * The first non-blank line of an upstream key file. A file that reads as a keys file is refused:
+ * pointing --upstream-key-file at the clients' keys would send a client's key upstream as the
+ * proxy's, and every miss would come back refused.
+ */
 export function parseKeyFile(text: string, path: string): string {
   const key = withoutBom(text)
     .split(/\r?\n/)
     .map((l) => l.trim())
     .find((l) => l !== '' && !l.startsWith('#'));
   if (!key) throw new UsageError(`${path} holds no key.`);
+  if (!('problem' in parseClientKey(key))) {
+    throw new UsageError(`${path} reads as a keys file (KEY:PLAN lines), not as the upstream key.`, {
+      hint: "The upstream key file holds the key the service gave you, alone on its line; the clients' keys go in --keys-file.",
+    });
+  }
   return key;
 }

@@ -21,13 +21,15 @@ export interface UpstreamOptions {
   baseUrl: string;
   /** Sent as X-API-Key to the upstream origin only; never logged, never in an answer. */
   apiKey: string;
+  /** Where the key came from (`EXERCISES_UPSTREAM_KEY`, `--upstream-key-file <path>`…), for the line saying the upstream refused it. */
+  keySource?: string;
   timeoutMs: number;
   /** The ledger file shared with the CLI (cache/store-files.ts ledgerPath). */
   ledgerPath: string;
   /** Upstream requests allowed per calendar month (UTC); null: none. */
   budget: number | null;
   allowInsecure?: boolean;
-  /** Problems with the ledger (set aside, lock lost). */
+  /** Problems with the ledger (set aside, lock lost), and the upstream refusing the key. */
   warn?: (message: string) => void;
   /**
    * The whole life of one JSON answer, first byte to last (the CLI's deadline idea, http/deadline.ts):
@@ -61,6 +63,9 @@ export interface UpstreamBody {
 /** Largest JSON body taken from upstream: the CLI's own cap. */
 export const UPSTREAM_JSON_CAP = JSON_SIZE_CAP;
 
+/** The upstream's refusal of the proxy's key is said at most this often: every miss meets it until the operator acts. */
+export const KEY_REFUSED_NOTICE_MS = 60_000;
+
 /** A body that ended before its Content-Length, or past the cap: never cached, never served. */
 export class IncompleteBodyError extends Error {
   readonly code = 'incomplete_body';
@@ -74,6 +79,10 @@ export class Upstream {
   private readonly keyHash: string;
   private readonly wholeAnswerMs: number;
   private readonly stopped: AbortSignal | undefined;
+  private readonly keySource: string;
+  private readonly warn: ((message: string) => void) | undefined;
+  /** When the key refusal was last said (keyRefused). */
+  private keyRefusedSaidAt = -Infinity;
   private reserving: Promise<unknown> = Promise.resolve();
   /** This month's usage as the last reservation (or read) left it, for headers and /-/status. */
   private lastUsage: LedgerUsage | undefined;
@@ -82,6 +91,8 @@ export class Upstream {
     this.budget = options.budget;
     this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.timeoutMs);
     this.stopped = options.signal;
+    this.keySource = options.keySource ?? 'the options';
+    this.warn = options.warn;
     this.keyHash = keyHash(options.apiKey);
     this.ledger = new Ledger(options.ledgerPath, options.warn ? { warn: options.warn } : {});
     this.transport = new Transport({
@@ -121,6 +132,18 @@ export class Upstream {
   /** The usage last seen, without I/O (undefined before the first read). */
   get knownUsage(): LedgerUsage | undefined {
     return this.lastUsage;
+  }
+
+  /**
+   * The upstream answered 401/403 to the proxy's own key: said on the proxy's log at most once a
+   * minute, naming where the key came from (never the key), so the operator learns it before the clients do.
+   */
+  keyRefused(status: number, now = Date.now()): void {
+    if (now - this.keyRefusedSaidAt < KEY_REFUSED_NOTICE_MS) return;
+    this.keyRefusedSaidAt = now;
+    this.warn?.(
+      `proxy: the upstream service refused the proxy's upstream key (${status}), taken from ${this.keySource}; clients get 502 until it is replaced (said at most once a minute).`,
+    );
   }
 
   /** Replaces the upstream key wherever it might appear in a text about to leave the proxy. */

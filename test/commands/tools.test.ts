@@ -79,8 +79,8 @@ describe('serve run()', () => {
   });
 
   it('--key takes KEY:PLAN with a known plan, else a usage error', () => {
-    expect(parseKeys(['team:premium', 'guest:free'])).toEqual({ team: 'premium', guest: 'free' });
-    expect(() => parseKeys(['team:gold'])).toThrow(/--key must be KEY:PLAN/);
+    expect(parseKeys(['team:premium', 'guest:free:Guest'])).toEqual({ team: { plan: 'premium' }, guest: { plan: 'free', label: 'Guest' } });
+    expect(() => parseKeys(['team:gold'])).toThrow(/--key: expected KEY:PLAN/);
   });
 });
 

@@ -62,6 +62,8 @@ describe('the proxy budget', () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(/^Error: The proxy's monthly budget of 2 upstream requests is spent for \d{4}-\d{2} .*\(429 for GET \/exercise\/Plank\)/);
     expect(result.stderr).not.toMatch(/^\s+at /m);
+    // The sentence names the day the budget starts again: no count of seconds beside it.
+    expect(result.stderr).not.toMatch(/asks to wait/);
   });
 
   test("`exercises quota` pointed at the proxy shows the proxy's figures (its rate-limit headers)", async () => {

@@ -82,17 +82,19 @@ describe('two clients, two plans', () => {
     expect(status.bytesServed).toBeGreaterThan(1000);
   });
 
-  test('one access log line per request: key hash, method, path, status, outcome, ms', async () => {
+  test('one access log line per request: time, key hash, method, path, status, outcome, ms, bytes', async () => {
     const before = f.log.length;
     await f.get('/exercise/query?primaryMuscle=BICEPS', ALICE);
     await f.get('/exercise/query?primaryMuscle=BICEPS', GUEST);
     await f.get('/exercise/Push_Up', 'not-a-key');
     const lines = f.log.slice(before);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^[0-9a-f]{8} GET \/exercise\/query\?primaryMuscle=BICEPS 200 miss \d+\.\dms$/);
-    expect(lines[1]).toMatch(/^[0-9a-f]{8} GET \/exercise\/query\?primaryMuscle=BICEPS 200 hit \d+\.\dms$/);
-    expect(lines[0]!.slice(0, 8)).not.toBe(lines[1]!.slice(0, 8));
-    expect(lines[2]).toMatch(/^- GET \/exercise\/Push_Up 401 - /);
+    const time = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
+    expect(lines[0]).toMatch(new RegExp(`^${time} [0-9a-f]{8} GET /exercise/query\\?primaryMuscle=BICEPS 200 miss \\d+\\.\\dms [1-9]\\d*B$`));
+    expect(lines[1]).toMatch(new RegExp(`^${time} [0-9a-f]{8} GET /exercise/query\\?primaryMuscle=BICEPS 200 hit \\d+\\.\\dms [1-9]\\d*B$`));
+    expect(lines[0]!.split(' ')[1]).not.toBe(lines[1]!.split(' ')[1]);
+    expect(Math.abs(Date.parse(lines[0]!.split(' ')[0]!) - Date.now())).toBeLessThan(60_000);
+    expect(lines[2]).toMatch(new RegExp(`^${time} - GET /exercise/Push_Up 401 - `));
   });
 
   test("answers carry the month's upstream count as X-RateLimit-Used, which the CLI notes for `quota`", async () => {

@@ -112,7 +112,7 @@ describe('the proxy never carries its upstream key', () => {
     expect(seen.filter((s) => s.startsWith('200 '))).toHaveLength(4);
     expect(seen.filter((s) => s.startsWith('404 '))).toHaveLength(4);
     // The stored answer is the redacted one: the second round was a hit.
-    expect(f.log.filter((l) => l.includes('/exercise/Echo')).map((l) => l.split(' ')[4])).toEqual(['miss', 'hit', 'hit', 'hit']);
+    expect(f.log.filter((l) => l.includes('/exercise/Echo')).map((l) => l.split(' ')[5])).toEqual(['miss', 'hit', 'hit', 'hit']);
     for (const text of [...seen, ...f.log, ...f.warnings]) expect(decoded(text)).not.toContain(UPSTREAM_KEY);
     const files = filesUnder(join(f.root, 'http'));
     expect(files.length).toBeGreaterThan(0);
@@ -161,12 +161,12 @@ describe('the access log', () => {
     setTimeout(() => leaving.abort(), 100);
     expect(await early).toBe('aborted');
     await until(() => f!.log.length === 1);
-    expect(f.log[0]!.split(' ').slice(3, 5)).toEqual(['-', '-']);
+    expect(f.log[0]!.split(' ').slice(4, 6)).toEqual(['-', '-']);
     expect(f.proxy.stats.outcomes).toEqual({ hit: 0, miss: 0, revalidated: 0, coalesced: 0, stale: 0 });
     // The answer it left was still fetched (once): the next client shares it, a hit or (under load) a coalesced wait.
     expect((await f.get('/exercise/Plank')).status).toBe(200);
-    expect(f.log[1]!.split(' ')[3]).toBe('200');
-    expect(['hit', 'coalesced']).toContain(f.log[1]!.split(' ')[4]);
+    expect(f.log[1]!.split(' ')[4]).toBe('200');
+    expect(['hit', 'coalesced']).toContain(f.log[1]!.split(' ')[5]);
     expect(f.upstreamCount()).toBe(1);
   });
 });
@@ -183,7 +183,7 @@ describe('a dripping upstream', () => {
     expect(statuses).toEqual([504, 504, 504]);
     expect(elapsed).toBeLessThan(3_000);
     expect(drip.started).toBe(1);
-    expect(f.log.map((l) => l.split(' ')[3])).toEqual(['504', '504', '504']);
+    expect(f.log.map((l) => l.split(' ')[4])).toEqual(['504', '504', '504']);
   }, 20_000);
 });
 
@@ -304,6 +304,6 @@ describe('cache keys', () => {
     expect(await rawGet(f.proxy.url, '/exercise/Plank#one')).toBe(200);
     expect(await rawGet(f.proxy.url, '/exercise/Plank#two')).toBe(200);
     expect(f.upstreamCount()).toBe(1);
-    expect(f.log.map((l) => l.split(' ')[4])).toEqual(['miss', 'hit']);
+    expect(f.log.map((l) => l.split(' ')[5])).toEqual(['miss', 'hit']);
   });
 });

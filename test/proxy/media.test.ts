@@ -75,7 +75,7 @@ describe('media pulled through', () => {
     expect(ranged.status).toBe(206);
     expect(Buffer.from(await ranged.arrayBuffer()).equals(bigBytes.subarray(100, 200))).toBe(true);
     expect(f.upstreamCount()).toBe(1);
-    expect(f.log.map((l) => l.split(' ')[4])).toEqual(['miss', 'hit']);
+    expect(f.log.map((l) => l.split(' ')[5])).toEqual(['miss', 'hit']);
   });
 
   test('concurrent requests for one file share one fill', async () => {

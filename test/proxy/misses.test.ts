@@ -24,7 +24,7 @@ describe('misses', () => {
     expect(f.upstreamCount()).toBe(1);
     expect(new Set(answers.map(([status]) => status))).toEqual(new Set([200]));
     expect(new Set(answers.map(([, body]) => body)).size).toBe(1);
-    const outcomes = f.log.map((l) => l.split(' ')[4]);
+    const outcomes = f.log.map((l) => l.split(' ')[5]);
     expect(outcomes.filter((o) => o === 'miss')).toHaveLength(1);
     expect(outcomes.every((o) => o === 'miss' || o === 'coalesced' || o === 'hit')).toBe(true);
   });

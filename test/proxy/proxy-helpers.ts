@@ -27,18 +27,33 @@ export interface ProxyFixture {
 }
 
 export async function startProxy(
-  overrides: Partial<Omit<ProxyServerOptions, 'upstream'>> & { budget?: number | null; upstream?: CatalogueServer; upstreamTimeoutMs?: number } = {},
+  overrides: Partial<Omit<ProxyServerOptions, 'upstream'>> & {
+    budget?: number | null;
+    upstream?: CatalogueServer;
+    upstreamTimeoutMs?: number;
+    /** The key the proxy sends upstream (UPSTREAM_KEY by default), and where it says it came from. */
+    upstreamKey?: string;
+    keySource?: string;
+  } = {},
 ): Promise<ProxyFixture> {
   const root = tempDir('exercises-proxy-');
   const upstream = overrides.upstream ?? (await startServer());
   const log: string[] = [];
   const warnings: string[] = [];
-  const { budget = null, upstream: _u, upstreamTimeoutMs = 5_000, ...rest } = overrides;
+  const { budget = null, upstream: _u, upstreamTimeoutMs = 5_000, upstreamKey = UPSTREAM_KEY, keySource, ...rest } = overrides;
   const proxy = await createProxyServer({
-    upstream: { baseUrl: upstream.url, apiKey: UPSTREAM_KEY, timeoutMs: upstreamTimeoutMs, ledgerPath: join(root, 'ledger.json'), budget },
+    upstream: {
+      baseUrl: upstream.url,
+      apiKey: upstreamKey,
+      ...(keySource ? { keySource } : {}),
+      timeoutMs: upstreamTimeoutMs,
+      ledgerPath: join(root, 'ledger.json'),
+      budget,
+      warn: (line) => warnings.push(line),
+    },
     cacheDir: join(root, 'http'),
     dir: join(root, 'media'),
-    keys: { [ALICE]: 'premium', [GUEST]: 'free' },
+    keys: { [ALICE]: { plan: 'premium' }, [GUEST]: { plan: 'free' } },
     host: '127.0.0.1',
     port: 0,
     defaultTtlSeconds: 3600,

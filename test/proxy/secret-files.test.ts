@@ -22,7 +22,7 @@ describe('keys files', () => {
     const path = ownerOnly('keys', '\uFEFFfirst-key-0123:premium\nsecond-key-0123:free\n');
     const keys = parseKeysFile(readOwnerOnlyFile(path, '--keys-file'), path);
     expect(Object.keys(keys)).toEqual(['first-key-0123', 'second-key-0123']);
-    expect(keys['first-key-0123']).toBe('premium');
+    expect(keys['first-key-0123']).toEqual({ plan: 'premium' });
   });
 
   test('a BOM before the upstream key is not part of it', () => {

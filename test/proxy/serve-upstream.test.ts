@@ -1,14 +1,18 @@
 /**
  * `exercises serve --upstream`: the command's side — where the upstream key and the clients'
  * keys come from, the owner-only rule for their files, and a proxy that runs and stops
- * (in-process, stopped by aborting its signal as main() does on SIGINT/SIGTERM).
+ * (in-process, stopped by aborting its signal as main() does on SIGINT/SIGTERM). SIGHUP goes to
+ * a real child process, as an operator's `kill -HUP`: the keys file is read again, an added key
+ * works, a removed one gets exit 3 from the CLI, a broken file is refused with a log line while
+ * the keys in use stay, and the proxy keeps running.
  */
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseKeysFile, readOwnerOnlyFile } from '../../src/proxy/secret-files.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
-import { type CliResult, isolatedHome } from '../helpers/run-cli.js';
+import { type CliResult, isolatedHome, runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -55,7 +59,10 @@ async function withProxy(args: string[], env: Record<string, string>, use: (url:
 
 describe('secret files', () => {
   test('a keys file: KEY:PLAN lines, comments and blank lines; a bad line named by number, never quoted', () => {
-    expect(parseKeysFile('# team\nalice:premium\n\n  bob:with:colons:free \n', 'k')).toEqual({ alice: 'premium', 'bob:with:colons': 'free' });
+    expect(parseKeysFile('# team\nalice:premium\n\n  bob:with:colons:free \n', 'k')).toEqual({
+      alice: { plan: 'premium' },
+      'bob:with:colons': { plan: 'free' },
+    });
     expect(() => parseKeysFile('alice:premium\nsecret-key-text:gold\n', 'k')).toThrow(/^k:2: expected KEY:PLAN/);
     try {
       parseKeysFile('secret-key-text:gold\n', 'k');
@@ -90,7 +97,7 @@ describe('serve --upstream', () => {
     expect(result.code).toBe(0);
     expect(record.id).toBe('Push_Up');
     expect(record).not.toHaveProperty('premiumImages');
-    expect(result.stderr).toMatch(/^[0-9a-f]{8} GET \/exercise\/Push_Up 200 miss /m);
+    expect(result.stderr).toMatch(/^\S+Z [0-9a-f]{8} GET \/exercise\/Push_Up 200 miss /m);
     expect(result.stderr + result.stdout).not.toContain(PREMIUM_KEY);
   });
 
@@ -115,4 +122,99 @@ describe('serve --upstream', () => {
     expect(noUpstreamKey.code).toBe(3);
     expect(noUpstreamKey.stderr).toMatch(/No upstream key for the proxy/);
   });
+});
+
+describe('serve flags of the proxy alone', () => {
+  test('--log-format json, --tls-cert and --upstream-key-file need --upstream; --tls-cert and --tls-key go together', async () => {
+    const json = await runInProcess(['serve', '--port', '0', '--log-format', 'json'], { env: { HOME: home } });
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/--log-format needs --upstream <url>/);
+    const half = await runInProcess(['serve', '--port', '0', '--upstream', upstream.url, '--key', 'k1:premium', '--tls-cert', 'c.pem'], {
+      env: { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+    });
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/--tls-cert and --tls-key go together/);
+    const wrong = await runInProcess(['serve', '--port', '0', '--log-format', 'xml'], { env: { HOME: home } });
+    expect(wrong.code).toBe(2);
+  });
+
+  test('an upstream key file that is a keys file is refused at start, naming neither key', async () => {
+    const keys = file('keys-as-upstream', 'alice-secret-0123:premium:alice\n', 0o600);
+    const result = await withProxy(['--upstream', upstream.url, '--key', 'k1:premium', '--upstream-key-file', keys], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/reads as a keys file/);
+    expect(result.stderr).not.toContain('alice-secret-0123');
+  });
+
+  test('--log-format json through the command: the access log on stderr is one JSON object a line', async () => {
+    const result = await withProxy(
+      ['--upstream', upstream.url, '--key', 'k1:premium:ci', '--log-format', 'json'],
+      { EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+      async (url) => {
+        await fetch(`${url}/exercise/Plank`, { headers: { 'x-api-key': 'k1' } });
+      },
+    );
+    expect(result.code).toBe(0);
+    const line = result.stderr.split('\n').find((l) => l.startsWith('{'));
+    expect(JSON.parse(line!)).toMatchObject({ client: 'ci', method: 'GET', path: '/exercise/Plank', status: 200, outcome: 'miss' });
+  });
+});
+
+/** Resolves once `text()` matches `pattern` (polled: the child writes when it likes). */
+async function until(text: () => string, pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const match = text().match(pattern);
+    if (match) return match;
+    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${pattern} in:\n${text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('kill -HUP: an added key works, a removed key gets exit 3, a broken file is refused and the old keys stay; the proxy keeps running', async () => {
+  const keysFile = join(dir, 'reloaded-keys');
+  const writeKeys = (text: string): void => {
+    writeFileSync(keysFile, text);
+    chmodSync(keysFile, 0o600);
+  };
+  writeKeys('old-key-0123:premium:old\n');
+  let child: ChildProcess | undefined;
+  let out = '';
+  let err = '';
+  const done = runCli(['serve', '--upstream', upstream.url, '--keys-file', keysFile, '--port', '0'], {
+    env: { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+    timeoutMs: 90_000,
+    onSpawn(c) {
+      child = c;
+      c.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
+      c.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    },
+  });
+  try {
+    const url = (await until(() => out, /Listening on (\S+)\n/))[1]!;
+    const cli = (key: string) => runInProcess(['--base-url', url, '--no-cache', 'show', 'Plank', '--json'], { env: { EXERCISES_API_KEY: key, HOME: home } });
+
+    expect((await cli('old-key-0123')).code).toBe(0);
+    writeKeys('# bob joined, old left\nnew-key-4567:premium:bob\n');
+    child!.kill('SIGHUP');
+    await until(() => err, /proxy: reloaded 1 client key\.\n/);
+    const removed = await cli('old-key-0123');
+    expect(removed.code).toBe(3);
+    expect(removed.stderr).toMatch(/rejected the API key \(401\)/);
+    expect((await cli('new-key-4567')).code).toBe(0);
+    expect(err).toMatch(/Z bob GET \/exercise\/Plank 200 /);
+
+    writeKeys('new-key-4567:gold\n');
+    child!.kill('SIGHUP');
+    const refused = (await until(() => err, /proxy: reload refused.*\n/))[0];
+    expect(refused).toMatch(/reloaded-keys:1: expected KEY:PLAN/);
+    expect(refused).not.toContain('new-key-4567');
+    expect((await cli('new-key-4567')).code).toBe(0);
+    expect(child!.exitCode).toBeNull();
+  } finally {
+    child?.kill('SIGTERM');
+  }
+  const result = await done;
+  expect(result.code).toBe(0);
+  expect(result.signal).toBeNull();
 });

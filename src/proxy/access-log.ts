@@ -1,0 +1,41 @@
+/**
+ * One access log line per request, in the format the operator chose (`serve --log-format`):
+ * `text`, fields split by spaces and led by an ISO 8601 UTC time so a line read months later
+ * still says when; or `json`, one object a line for a log shipper. Both carry the same fields.
+ * The client is its label or its key's short hash (client-keys.ts), never a key; the path
+ * arrives already masked (log-target.ts).
+ */
+import type { Outcome } from './answers.js';
+
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+export const DEFAULT_LOG_FORMAT: LogFormat = 'text';
+
+/** What the proxy did for one request; `status` undefined when the client left before its whole answer. */
+export interface AccessRecord {
+  time: Date;
+  /** The client's label or key hash (client-keys.ts clientName); `-` without a valid key. */
+  client: string;
+  method: string;
+  path: string;
+  status: number | undefined;
+  /** How it was answered; undefined for errors and answers not delivered. */
+  outcome: Outcome | undefined;
+  ms: number;
+  bytes: number;
+}
+
+/** A label may hold spaces (client-keys.ts refuses quotes and backslashes): quoted then, so the text line still splits on spaces. */
+function field(text: string): string {
+  return text.includes(' ') ? `"${text}"` : text;
+}
+
+export function formatAccess(record: AccessRecord, format: LogFormat): string {
+  const ms = Math.round(record.ms * 10) / 10;
+  if (format === 'json') {
+    const { client, method, path, status, outcome, bytes } = record;
+    return JSON.stringify({ time: record.time.toISOString(), client, method, path, status: status ?? null, outcome: outcome ?? null, ms, bytes });
+  }
+  const status = record.status ?? '-';
+  return `${record.time.toISOString()} ${field(record.client)} ${record.method} ${record.path} ${status} ${record.outcome ?? '-'} ${ms.toFixed(1)}ms ${record.bytes}B`;
+}
