@@ -11,6 +11,7 @@ import { readStoredConfig } from '../config/store.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { join } from 'node:path';
 import { createProxyServer } from '../proxy/proxy-server.js';
+import { batchedLines } from '../proxy/batched-lines.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/paths.js';
 
 type Plan = 'free' | 'premium';
@@ -67,6 +68,7 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
   const root = cacheRoot(ctx.env);
   const quiet = ctx.globals.quiet;
   const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
+  const accessLog = batchedLines(ctx.io.stderr);
 
   let proxy;
   try {
@@ -88,7 +90,7 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
       host: options.host,
       port: options.port,
       defaultTtlSeconds: Math.round(settings.cacheTtlMs / 1000),
-      ...(quiet ? {} : { log: line }),
+      ...(quiet ? {} : { log: accessLog }),
       warn: line,
     });
   } catch (err) {
@@ -107,4 +109,5 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await proxy.close();
+  accessLog.flush();
 }
