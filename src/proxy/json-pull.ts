@@ -16,6 +16,7 @@ import { BudgetExceededError, NetworkError } from '../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer } from './answers.js';
 import { type AnswerStore, type StoredAnswer, answerHeaders, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
+import { type FillObserver, reportFill } from './metrics.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
 
 /** Upstream response headers kept with an answer and passed on; everything else (rate limits, cookies, hop-by-hop) stays behind. */
@@ -28,6 +29,8 @@ export interface JsonPullOptions {
   defaultTtlSeconds: number;
   /** An answer refused because it carries the upstream key (never quoting it). */
   warn?: (line: string) => void;
+  /** Each upstream request made, for the metrics. */
+  observe?: FillObserver;
 }
 
 /**
@@ -84,12 +87,15 @@ export class JsonPull {
       if (lastModified !== undefined) conditional['if-modified-since'] = lastModified;
     }
     let res: UpstreamBody & { json: boolean };
+    const began = performance.now();
     try {
       // The upstream key out of everything before anything is judged, stored or sent (key-scrub.ts).
       res = scrubAnswer(await upstream.fetchWhole(target, { accept: 'application/json', ...conditional }), (text) => upstream.redact(text));
     } catch (err) {
+      reportFill(this.options.observe, 'json', began, err);
       return this.failed(err, stored);
     }
+    reportFill(this.options.observe, 'json', began, res.status);
     if (carriesKey(res, (text) => upstream.redact(text))) {
       this.options.warn?.(
         `proxy: the upstream answer to ${upstream.redact(target)} still carries the proxy's upstream key after redaction; refused, nothing stored.`,

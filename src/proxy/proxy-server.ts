@@ -30,6 +30,7 @@ import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
 import { maskedTarget } from './log-target.js';
+import { createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
@@ -78,6 +79,10 @@ function notModified(req: IncomingMessage, etag: string | undefined): boolean {
   return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
+function isMetricsPath(target: string): boolean {
+  return target === '/-/metrics' || target.startsWith('/-/metrics?');
+}
+
 /** A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream. */
 function withoutFragment(target: string): string {
   const hash = target.indexOf('#');
@@ -89,8 +94,10 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const upstream = new Upstream({ ...options.upstream, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
-  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, ...(options.warn ? { warn: options.warn } : {}) });
-  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, ...(options.warn ? { log: options.warn } : {}) });
+  const metrics = await createProxyMetrics(() => upstream.usage(), upstream.budget !== null);
+  const observe = metrics.filled;
+  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
+  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
   await media.removeStaleParts();
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const stats = new ProxyStats();
@@ -138,6 +145,13 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       });
     }
     const key = header(req, 'x-api-key');
+    // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
+    if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(options.keys, key))) {
+      const text = await metrics.text();
+      res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      return;
+    }
     if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
     const plan = Object.hasOwn(options.keys, key) ? options.keys[key] : undefined;
     if (!plan) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
@@ -187,6 +201,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       const delivered = res.writableFinished;
       const counted = delivered && res.statusCode < 400 ? outcome : undefined;
       stats.count(counted, delivered ? res.statusCode : 0, bytes);
+      metrics.answered(counted, delivered ? res.statusCode : 0, bytes, client);
       const path = escapeUnsafe(upstream.redact(maskedTarget(req.url ?? '/', isAnyKey)).slice(0, 500));
       options.log?.(`${client} ${req.method ?? '-'} ${path} ${delivered ? res.statusCode : '-'} ${counted ?? '-'} ${ms.toFixed(1)}ms`);
     });
