@@ -125,7 +125,7 @@ export function mayReadMetrics(remoteAddress: string | undefined, hasClientKey: 
  * Reports one upstream request of `kind` begun at `began` (performance.now()) with what it
  * ended with: a status, or the error thrown. A budget refusal sent nothing and is not reported.
  */
-export function reportFill(observe: FillObserver | undefined, kind: FillKind, began: number, result: number | unknown): void {
+export function reportFill(observe: FillObserver | undefined, kind: FillKind, began: number, result: unknown): void {
   if (!observe || result instanceof BudgetExceededError) return;
   observe(kind, typeof result === 'number' ? result : 'error', (performance.now() - began) / 1000);
 }
