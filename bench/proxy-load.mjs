@@ -8,12 +8,13 @@
  * two are loaded in turn, round after round (odd rounds nginx first), so drift of a busy
  * machine hits both alike.
  *
- * Prints per round the rate (requests/s), p99 latency and errors of each, the proxy's RSS after
- * its load, the load average, and the medians against the goals: rate ≥ 0.5× nginx's,
+ * Prints per round the rate (requests/s), p99 latency, CPU time per answer (from /proc: the
+ * figure a busy machine changes least) and errors of each, the proxy's RSS after its load, the
+ * load average, and the medians against the goals: rate ≥ 0.5× nginx's,
  * p99 ≤ 10 ms, RSS ≤ 80 MB.
  *
  * Usage: npm run build && node bench/proxy-load.mjs [--seconds 10] [--rounds 3] [--connections 50]
- *        [--nginx-workers auto] [--node <path>]
+ *        [--nginx-workers 1|auto] [--node <path>]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
-    'nginx-workers': { type: 'string', default: 'auto' },
+    // nginx's own default: one process, as the proxy is one; `auto` gives it a worker per core.
+    'nginx-workers': { type: 'string', default: '1' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -68,6 +70,21 @@ function rssMb(pid) {
     return NaN;
   }
 }
+
+/** CPU time (user + system) of `pid` and its children processes (nginx's workers), ms; NaN without /proc. */
+function cpuMs(pid) {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return [pid, ...children].reduce((sum, p) => {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    }, 0);
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 
 function nginxBinary() {
   const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' });
@@ -151,11 +168,13 @@ function load(url, headers, seconds) {
   return autocannon({ url: url + TARGET, connections: CONNECTIONS, duration: seconds, headers });
 }
 
-function figures(result) {
+function figures(result, cpuSpentMs) {
   return {
     rate: result.requests.average,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    // CPU per answer: what the machine's other load changes least (the rate follows the share of CPU each gets).
+    cpuUs: (cpuSpentMs * 1000) / result.requests.total,
   };
 }
 
@@ -176,8 +195,8 @@ try {
   const nginx = binary ? await startNginx(binary, join(work, 'nginx'), upstream.url) : undefined;
   if (nginx) children.push(nginx.child);
 
-  const cases = [{ name: 'proxy', run: () => load(proxy.url, proxyHeaders, SECONDS), pid: proxy.child.pid }];
-  if (nginx) cases.push({ name: 'nginx', run: () => load(nginx.url, {}, SECONDS) });
+  const cases = [{ name: 'proxy', run: () => load(proxy.url, proxyHeaders, SECONDS), pid: proxy.child.pid, rss: true }];
+  if (nginx) cases.push({ name: 'nginx', run: () => load(nginx.url, {}, SECONDS), pid: nginx.child.pid });
 
   // Warm-up: both JITs and caches settled before anything is counted.
   for (const c of cases) await load(c.name === 'proxy' ? proxy.url : nginx.url, c.name === 'proxy' ? proxyHeaders : {}, 2);
@@ -194,12 +213,14 @@ try {
   const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
-      const f = figures(await c.run());
-      if (c.pid) f.rss = rssMb(c.pid);
+      const cpuBefore = cpuMs(c.pid);
+      const result = await c.run();
+      const f = figures(result, cpuMs(c.pid) - cpuBefore);
+      if (c.rss) f.rss = rssMb(c.pid);
       samples[c.name].push(f);
       const load1 = loadavg()[0].toFixed(1);
       console.log(
-        `round ${round + 1} ${c.name.padEnd(5)} ${f.rate.toFixed(0).padStart(6)} req/s  p99 ${String(f.p99).padStart(3)} ms  errors ${f.errors}` +
+        `round ${round + 1} ${c.name.padEnd(5)} ${f.rate.toFixed(0).padStart(6)} req/s  p99 ${String(f.p99).padStart(3)} ms  CPU ${f.cpuUs.toFixed(0).padStart(4)} µs/answer  errors ${f.errors}` +
           (f.rss !== undefined ? `  RSS ${f.rss.toFixed(1)} MB` : '') +
           `  load ${load1}`,
       );
@@ -211,12 +232,17 @@ try {
   const proxyRate = med('proxy', 'rate');
   const rows = [
     ['proxy rate', `${proxyRate.toFixed(0)} req/s`, ''],
+    ['proxy CPU per answer', `${med('proxy', 'cpuUs').toFixed(0)} µs`, ''],
     ['proxy p99', `${med('proxy', 'p99')} ms`, `≤ ${GOALS.p99Ms} ms`, med('proxy', 'p99') <= GOALS.p99Ms],
     ['proxy RSS after load', `${med('proxy', 'rss').toFixed(1)} MB`, `≤ ${GOALS.rssMb} MB`, med('proxy', 'rss') <= GOALS.rssMb],
   ];
   if (nginx) {
     const nginxRate = med('nginx', 'rate');
-    rows.push(['nginx rate', `${nginxRate.toFixed(0)} req/s`, ''], ['nginx p99', `${med('nginx', 'p99')} ms`, '']);
+    rows.push(
+      ['nginx rate', `${nginxRate.toFixed(0)} req/s`, ''],
+      ['nginx p99', `${med('nginx', 'p99')} ms`, ''],
+      ['nginx CPU per answer', `${med('nginx', 'cpuUs').toFixed(0)} µs`, ''],
+    );
     rows.push(['proxy / nginx rate', `${(proxyRate / nginxRate).toFixed(2)}×`, `≥ ${GOALS.rateVsNginx}×`, proxyRate / nginxRate >= GOALS.rateVsNginx]);
   }
   console.log(

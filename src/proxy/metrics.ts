@@ -94,11 +94,17 @@ export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budg
     });
   }
 
+  // Each label set's child kept: prom-client would otherwise sort and join the labels on every answer.
+  const requestsBy = new Map<string, { inc(): void }>();
+  const clientRequestsBy = new Map<string, { inc(): void }>();
   return {
     contentType: registry.contentType,
     answered(outcome, status, sent, client) {
-      requests.inc({ answered: outcome ?? 'none', status: status === 0 ? 'none' : String(status) });
-      clientRequests.inc({ client });
+      const answered = outcome ?? 'none';
+      const code = status === 0 ? 'none' : String(status);
+      const key = `${answered} ${code}`;
+      kept(requestsBy, key, () => requests.labels({ answered, status: code })).inc();
+      kept(clientRequestsBy, client, () => clientRequests.labels({ client })).inc();
       bytes.inc(sent);
       if (outcome === 'coalesced') coalesced.inc();
     },
@@ -114,6 +120,13 @@ export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budg
       }
     },
   };
+}
+
+/** The value under `key`, made and kept on first use. */
+function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }
 
 /** /-/metrics is for a client of the proxy (its key), or for whoever is on the proxy's own machine (a Prometheus agent beside it) without one. */
