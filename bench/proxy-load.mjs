@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { median, minimalEnv, takeNodeOption } from './lib.mjs';
+import { listeningUrl, median, minimalEnv, takeNodeOption } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const { node, nodeVersion } = takeNodeOption(argv);
@@ -152,15 +152,7 @@ async function startProxy(home, upstreamUrl) {
     env: minimalEnv(home, { EXERCISES_UPSTREAM_KEY: UPSTREAM_KEY }),
     stdio: ['ignore', 'pipe', log],
   });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (b) => {
-      out += b;
-      const m = /Listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`the proxy exited ${code}: see ${join(home, 'access.log')}`)));
-  });
+  const url = await listeningUrl(child, () => `see ${join(home, 'access.log')}`);
   return { url, child };
 }
 

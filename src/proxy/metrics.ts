@@ -38,30 +38,23 @@ export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budg
   const { Counter, Gauge, Histogram, Registry } = await loadPromClient();
   const registry = new Registry();
   const registers = [registry];
-  const requests = new Counter({
-    name: 'exercises_proxy_requests_total',
-    help: 'Answers given, by how they were had (hit, miss, revalidated, coalesced, stale; none for an error or a client that left) and HTTP status (none: the client left first).',
-    labelNames: ['answered', 'status'] as const,
-    registers,
-  });
-  const clientRequests = new Counter({
-    name: 'exercises_proxy_client_requests_total',
-    help: 'Requests by client, named as the access log names them.',
-    labelNames: ['client'] as const,
-    registers,
-  });
-  const bytes = new Counter({ name: 'exercises_proxy_served_bytes_total', help: 'Bytes sent to clients, headers included.', registers });
-  const coalesced = new Counter({
-    name: 'exercises_proxy_coalesced_waits_total',
-    help: "Answers that waited for another client's identical upstream request instead of making their own.",
-    registers,
-  });
-  const upstreamRequests = new Counter({
-    name: 'exercises_proxy_upstream_requests_total',
-    help: 'Upstream requests this process made, by kind (json, media) and upstream status (error: no answer).',
-    labelNames: ['kind', 'status'] as const,
-    registers,
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers });
+  const requests = counter(
+    'exercises_proxy_requests_total',
+    'Answers given, by how they were had (hit, miss, revalidated, coalesced, stale; none for an error or a client that left) and HTTP status (none: the client left first).',
+    ['answered', 'status'],
+  );
+  const clientRequests = counter('exercises_proxy_client_requests_total', 'Requests by client, named as the access log names them.', ['client']);
+  const bytes = counter('exercises_proxy_served_bytes_total', 'Bytes sent to clients, headers included.');
+  const coalesced = counter(
+    'exercises_proxy_coalesced_waits_total',
+    "Answers that waited for another client's identical upstream request instead of making their own.",
+  );
+  const upstreamRequests = counter(
+    'exercises_proxy_upstream_requests_total',
+    'Upstream requests this process made, by kind (json, media) and upstream status (error: no answer).',
+    ['kind', 'status'],
+  );
   const fills = new Histogram({
     name: 'exercises_proxy_fill_duration_seconds',
     help: 'How long an upstream request took, to the last byte of a JSON answer or of a media file, by kind.',
