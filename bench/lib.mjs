@@ -128,3 +128,16 @@ export function weekWorkload(mediaDir) {
     ['download', '--muscle', 'chest', '--dir', mediaDir, '--quiet'],
   ];
 }
+
+/** The URL a `serve` child prints (`Listening on <url>`) on its stdout; rejects if it exits first, naming `where` to look. */
+export function listeningUrl(child, where) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (b) => {
+      out += b;
+      const m = /Listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the proxy exited ${code}: ${where()}`)));
+  });
+}

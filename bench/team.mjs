@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { minimalEnv, takeNodeOption, weekWorkload } from './lib.mjs';
+import { listeningUrl, minimalEnv, takeNodeOption, weekWorkload } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { node, nodeVersion } = takeNodeOption(process.argv.slice(2));
@@ -48,15 +48,7 @@ try {
   });
   let log = '';
   proxy.stderr.on('data', (b) => (log += b));
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    proxy.stdout.on('data', (b) => {
-      out += b;
-      const m = /Listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    proxy.on('exit', (code) => reject(new Error(`the proxy exited ${code}: ${log}`)));
-  });
+  const url = await listeningUrl(proxy, () => log);
 
   let peakKb = 0;
   const sampler = setInterval(() => {

@@ -43,6 +43,8 @@ const VENDOR = {
   undici: without.has(undiciTrim.name) ? { specifiers: ['undici'] } : { specifiers: ['undici'], entry: UNDICI_ENTRY, plugins: [undiciTrim] },
   // The cache rules (src/cache/headers.ts): storing and revalidating an answer, never a cache hit.
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
+  // Only `serve --upstream`: the proxy's /-/metrics (src/proxy/metrics.ts).
+  'prom-client': { specifiers: ['prom-client'] },
   // Only at a terminal: the picker (src/prompt).
   'inquirer-search': { specifiers: ['@inquirer/search'] },
 };

@@ -17,6 +17,7 @@ import type { LogFormat } from '../proxy/access-log.js';
 import { type TlsFiles, readTlsFiles } from '../proxy/tls-files.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { plural } from '../util/text.js';
+import { batchedLines } from '../proxy/batched-lines.js';
 
 export interface UpstreamServeOptions {
   upstream: string;
@@ -101,6 +102,7 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
   const root = cacheRoot(ctx.env);
   const quiet = ctx.globals.quiet;
   const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
+  const accessLog = batchedLines(ctx.io.stderr);
 
   let proxy;
   try {
@@ -124,7 +126,7 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
       host: options.host,
       port: options.port,
       defaultTtlSeconds: Math.round(settings.cacheTtlMs / 1000),
-      ...(quiet ? {} : { log: line }),
+      ...(quiet ? {} : { log: accessLog }),
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
       warn: line,
     });
@@ -150,4 +152,5 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
     stopReloading?.();
   }
   await proxy.close();
+  accessLog.flush();
 }

@@ -9,11 +9,17 @@
  * itself), then the path and the canonical query: answers of one upstream account are shared by
  * every client of the proxy, whatever their own key. What a client's plan may see is cut at
  * answer time (plan-filter.ts), never stored per client.
+ *
+ * The entries last used are also held in memory (hot-answers.ts), with the headers they are
+ * answered with made once per entry: a hit reads no file and rebuilds no policy. The disk stays
+ * the store of record: an entry held in memory that is no longer fresh is read again from disk,
+ * where another proxy sharing the directory may have refreshed it.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, parseFreshness } from '../cache/store-files.js';
 import { storedPolicy } from '../cache/headers.js';
 import { canonicalQuery, keyHash } from '../cache/cached-get.js';
+import { HotAnswers } from './hot-answers.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
 const KEY_VERSION = 'proxy-v1';
@@ -23,21 +29,79 @@ export interface StoredAnswer {
   /** The policy of freshness.policy, for the headers of the answer served from it. */
   policy: CachePolicy;
   body: Buffer;
+  /** The policy's response headers without the two that differ per response (Age, Date): made once per entry. */
+  headers: Record<string, string>;
+}
+
+/** Roughly what an entry held in memory costs beside its body (policy, headers, key), for the memory bound. */
+const ENTRY_OVERHEAD_BYTES = 2048;
+/** Past this age http-cache-semantics may add a heuristic-expiration Warning (RFC 7234 5.5.4): those headers are made per answer. */
+const HEURISTIC_WARNING_AGE_S = 24 * 3600;
+
+/** Headers as the proxy sends them: one string per name, and never a length or framing of the upstream's. */
+export function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && name !== 'content-length' && name !== 'transfer-encoding') out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+/** An entry with its per-entry headers prepared. */
+export function storedAnswer(freshness: Freshness, policy: CachePolicy, body: Buffer): StoredAnswer {
+  const { age: _age, date: _date, ...headers } = stringHeaders(policy.responseHeaders());
+  return { freshness, policy, body, headers };
+}
+
+/** The headers to answer with from `stored` now: the prepared ones and the current Age (Node adds Date). */
+export function answerHeaders(stored: StoredAnswer): Record<string, string> {
+  const age = stored.policy.age();
+  if (age > HEURISTIC_WARNING_AGE_S) return stringHeaders(stored.policy.responseHeaders());
+  return { ...stored.headers, age: String(Math.round(age)) };
+}
+
+/** The hash of the one upstream key a proxy has, made once rather than on every request (a SHA-256 per cache hit otherwise). */
+let hashed = { key: '', hash: '' };
+
+function upstreamKeyHash(key: string): string {
+  if (hashed.key !== key || hashed.hash === '') hashed = { key, hash: keyHash(key) };
+  return hashed.hash;
 }
 
 export function answerKey(upstreamBaseUrl: string, upstreamKey: string, path: string, query: string): string {
-  const q = canonicalQuery(new URLSearchParams(query));
-  return `${KEY_VERSION} ${upstreamBaseUrl} ${keyHash(upstreamKey)} GET ${path}${q ? `?${q}` : ''}`;
+  const q = query === '' ? '' : canonicalQuery(new URLSearchParams(query));
+  return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash(upstreamKey)} GET ${path}${q ? `?${q}` : ''}`;
 }
 
 export class AnswerStore {
+  private readonly hot: HotAnswers<StoredAnswer>;
+
   constructor(
     readonly dir: string,
     private readonly log: (line: string) => void = () => {},
-  ) {}
+    hotBytes?: number,
+  ) {
+    this.hot = new HotAnswers(hotBytes);
+  }
 
-  /** The checked entry under `key`; undefined when there is none or it is corrupt (then dropped). */
-  async get(key: string): Promise<StoredAnswer | undefined> {
+  /**
+   * The checked entry under `key`; undefined when there is none or it is corrupt (then dropped).
+   * The one held in memory when `fresh` holds for it, else the one on disk (then held in memory).
+   */
+  async get(key: string, fresh: (freshness: Freshness) => boolean): Promise<StoredAnswer | undefined> {
+    const held = this.hot.get(key);
+    if (held && fresh(held.freshness)) return held;
+    const read = await this.read(key);
+    if (read) this.hold(key, read);
+    else this.hot.delete(key);
+    return read;
+  }
+
+  private hold(key: string, entry: StoredAnswer): void {
+    this.hot.set(key, entry, entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
+  }
+
+  private async read(key: string): Promise<StoredAnswer | undefined> {
     let read;
     try {
       read = readEntry(this.dir, key);
@@ -49,7 +113,7 @@ export class AnswerStore {
     const freshness = read.status === 'found' ? parseFreshness(read.entry.meta) : undefined;
     if (read.status === 'found' && freshness) {
       try {
-        return { freshness, policy: await storedPolicy(freshness), body: read.entry.body };
+        return storedAnswer(freshness, await storedPolicy(freshness), read.entry.body);
       } catch {
         // a policy object http-cache-semantics does not take: as corrupt
       }
@@ -63,8 +127,13 @@ export class AnswerStore {
     return undefined;
   }
 
-  /** Stores a complete answer (a new one, or one a 304 confirmed); a failed write is logged and skipped (the answer still goes out). */
-  async put(key: string, freshness: Freshness, body: Buffer): Promise<void> {
+  /**
+   * Stores a complete answer (a new one, or one a 304 confirmed) with its policy; a failed write
+   * is logged and skipped (the answer still goes out, and is held in memory all the same).
+   */
+  async put(key: string, entry: StoredAnswer): Promise<void> {
+    this.hold(key, entry);
+    const { freshness, body } = entry;
     try {
       makePrivateDir(this.dir);
       await writeEntry(this.dir, key, { ...freshness }, body);

@@ -12,11 +12,12 @@
  */
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
-import { isFresh } from '../cache/store-files.js';
+import { type Freshness, isFresh } from '../cache/store-files.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer, keyRefusedAnswer } from './answers.js';
-import type { AnswerStore, StoredAnswer } from './answer-store.js';
+import { type AnswerStore, type StoredAnswer, answerHeaders, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
+import { type FillObserver, reportFill } from './metrics.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
 
 /** Upstream response headers kept with an answer and passed on; everything else (rate limits, cookies, hop-by-hop) stays behind. */
@@ -29,6 +30,8 @@ export interface JsonPullOptions {
   defaultTtlSeconds: number;
   /** An answer refused because it carries the upstream key (never quoting it). */
   warn?: (line: string) => void;
+  /** Each upstream request made, for the metrics. */
+  observe?: FillObserver;
 }
 
 /**
@@ -49,16 +52,8 @@ function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
   return kept;
 }
 
-function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && name !== 'content-length' && name !== 'transfer-encoding') out[name] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return out;
-}
-
-function fromStored(stored: Pick<StoredAnswer, 'policy' | 'body'>, outcome: Outcome): ProxyAnswer {
-  const headers = stringHeaders(stored.policy.responseHeaders());
+function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
+  const headers = answerHeaders(stored);
   if (outcome === 'stale') headers.warning = '111 - "Revalidation Failed"';
   return { status: 200, headers, body: stored.body, outcome, serviceJson: true };
 }
@@ -72,8 +67,9 @@ export class JsonPull {
   async answer(target: string, key: string): Promise<ProxyAnswer> {
     const running = this.inflight.get(key);
     if (running) return { ...(await running), outcome: 'coalesced' };
-    const stored = await this.options.store.get(key);
-    if (stored && isFresh(stored.freshness, Date.now(), this.options.defaultTtlSeconds * 1000)) return fromStored(stored, 'hit');
+    const fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.defaultTtlSeconds * 1000);
+    const stored = await this.options.store.get(key, fresh);
+    if (stored && fresh(stored.freshness)) return fromStored(stored, 'hit');
     // Checked again: another request may have started the fetch while the store was read.
     const started = this.inflight.get(key);
     if (started) return { ...(await started), outcome: 'coalesced' };
@@ -92,12 +88,15 @@ export class JsonPull {
       if (lastModified !== undefined) conditional['if-modified-since'] = lastModified;
     }
     let res: UpstreamBody & { json: boolean };
+    const began = performance.now();
     try {
       // The upstream key out of everything before anything is judged, stored or sent (key-scrub.ts).
       res = scrubAnswer(await upstream.fetchWhole(target, { accept: 'application/json', ...conditional }), (text) => upstream.redact(text));
     } catch (err) {
+      reportFill(this.options.observe, 'json', began, err);
       return this.failed(err, stored);
     }
+    reportFill(this.options.observe, 'json', began, res.status);
     if (carriesKey(res, (text) => upstream.redact(text))) {
       this.options.warn?.(
         `proxy: the upstream answer to ${upstream.redact(target)} still carries the proxy's upstream key after redaction; refused, nothing stored.`,
@@ -108,13 +107,14 @@ export class JsonPull {
       const updated = await revalidated(stored.freshness, keptHeaders(res.headers), Date.now(), request);
       // A 304 that says no-store: the stored body still answers this request, and is kept no longer than it was.
       if (!updated) return fromStored(stored, 'revalidated');
-      await store.put(key, updated.freshness, stored.body);
-      return fromStored({ policy: updated.policy, body: stored.body }, 'revalidated');
+      const confirmed = storedAnswer(updated.freshness, updated.policy, stored.body);
+      await store.put(key, confirmed);
+      return fromStored(confirmed, 'revalidated');
     }
     if (res.status === 200) {
       if (!res.json) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
       const judged = await freshnessFor(keptHeaders(res.headers), Date.now(), request);
-      if (judged) await store.put(key, judged.freshness, res.body);
+      if (judged) await store.put(key, storedAnswer(judged.freshness, judged.policy, res.body));
       const headers = judged ? stringHeaders(judged.policy.responseHeaders()) : { ...keptHeaders(res.headers) };
       return { status: 200, headers, body: res.body, outcome: 'miss', serviceJson: true };
     }

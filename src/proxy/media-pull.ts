@@ -7,19 +7,24 @@
  * are right; the client's last bytes are sent only then, so a client never gets a
  * complete-looking answer of a file that failed. A client that goes away does not stop the fill: the next one
  * finds the file on disk. Stopped by shutdown, a fill leaves its `.part` behind, never a file
- * under the final name.
+ * under the final name, with a `.part.resume` beside it naming the upstream's validator and
+ * length: the next fill of that file takes the part over and asks only for the rest (Range,
+ * with If-Range on the validator, so a file changed upstream comes whole and starts over). The
+ * note is written only once the part's writer has stopped, so a part still being written (by
+ * another proxy sharing the directory) is never taken.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { notFound } from '../server/http-error.js';
 import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer, keyRefusedAnswer } from './answers.js';
+import { type FillObserver, reportFill } from './metrics.js';
 import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
 
 export interface MediaPullOptions {
@@ -29,18 +34,33 @@ export interface MediaPullOptions {
   /** Aborted when the proxy stops for good (after its grace period): fills end, leaving their .part. */
   signal: AbortSignal;
   log?: (line: string) => void;
+  /** Each upstream request made, for the metrics. */
+  observe?: FillObserver;
 }
 
-/** The name of a fill's `.part` (see fill()): the final name, 12 hex digits of its own, `.part`. */
-const PART_NAME = /\.[0-9a-f]{12}\.part$/;
+/** The name of a fill's `.part` (see fill()): the final name, 12 hex digits of its own, `.part`; and of its resume note. */
+const PART_NAME = /\.[0-9a-f]{12}\.part(\.resume)?$/;
+const RESUME_SUFFIX = '.resume';
+
+/** What a `.part` left by a shutdown needs to be resumed: the upstream's validator of the file (for If-Range) and its whole length. */
+interface ResumeNote {
+  validator: string;
+  length: number;
+}
+
+/** A part taken over for resuming: its new name and the bytes it holds. */
+interface ClaimedPart extends ResumeNote {
+  path: string;
+  size: number;
+}
 /**
  * A `.part` untouched this long is left by a fill that ended (a shutdown, a crash): a fill
  * writes as bytes come, and the upstream's deadline ends a fill long before this.
  */
 export const STALE_PART_MS = 24 * 60 * 60 * 1000;
 
-/** How a fill ended: the file is in place, or the answer to give instead. */
-type FillResult = { ok: true } | { ok: false; answer: ProxyAnswer };
+/** How a fill ended: the file is in place (streamed to the client given, or not), or the answer to give instead. */
+type FillResult = { ok: true; streamed: boolean } | { ok: false; answer: ProxyAnswer };
 
 /** What the media request asks for. */
 export interface MediaRequest {
@@ -59,6 +79,37 @@ function destination(root: string, request: MediaRequest): string | undefined {
   if (!isSafeComponent(request.id) || !isSafeComponent(name)) return undefined;
   const path = join(root, request.folder, request.id, 'premium', name + extension);
   return path.startsWith(root + sep) ? path : undefined;
+}
+
+/** A new name for a part of `dest`: a name of its own, so two proxies over one shared directory never write into each other's file. */
+function partName(dest: string): string {
+  return `${dest}.${randomBytes(6).toString('hex')}.part`;
+}
+
+/** The validator If-Range may carry: a strong ETag, else the Last-Modified date (RFC 9110 13.1.5); none: the part cannot be resumed. */
+function validatorOf(res: StreamResponse): string | undefined {
+  const etag = firstValue(res.headers.etag);
+  if (etag !== undefined && etag.startsWith('"')) return etag;
+  return firstValue(res.headers['last-modified']);
+}
+
+function readNote(text: string): ResumeNote | undefined {
+  try {
+    const note = JSON.parse(text) as Partial<ResumeNote>;
+    if (typeof note.validator === 'string' && /^[\x20-\x7e]{1,1024}$/.test(note.validator) && Number.isSafeInteger(note.length) && note.length! > 0) {
+      return { validator: note.validator, length: note.length! };
+    }
+  } catch {
+    // not a note of ours
+  }
+  return undefined;
+}
+
+/** The offset a 206 continues `part` from, when its Content-Range is the rest of the same file; else undefined. */
+function continuesAt(res: StreamResponse, part: ClaimedPart): number | undefined {
+  const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(firstValue(res.headers['content-range']) ?? '');
+  if (!m || Number(m[1]) !== part.size || Number(m[2]) !== part.length - 1 || Number(m[3]) !== part.length) return undefined;
+  return part.size;
 }
 
 /** Resolves when the response can take more, or has gone. */
@@ -136,38 +187,88 @@ export class MediaPull {
       if (streamTo?.headersSent) streamTo.destroy();
       return result.answer;
     }
-    if (streamTo) return 'miss';
+    if (streamTo && result.streamed) return 'miss';
     const file = await resolveMediaFile(root, request.folder, request.id, request.fileName);
     if (!file) throw notFound('No such media file.');
     await sendMediaFile(req, res, file, request.folder);
     return running ? 'coalesced' : 'miss';
   }
 
-  /** Fetches the file from the upstream into place, streaming it to `client` when given. */
+  /**
+   * The newest part of `dest` that a stopped fill left with a resume note, renamed to a name of
+   * this fill's (whoever renames it first has it); undefined when there is none to take.
+   */
+  private async claimPart(dest: string): Promise<ClaimedPart | undefined> {
+    const prefix = `${basename(dest)}.`;
+    const dir = dirname(dest);
+    const notes = (await fileNames(dir)).filter((name) => name.startsWith(prefix) && name.endsWith(RESUME_SUFFIX) && PART_NAME.test(name));
+    for (const name of notes) {
+      const notePath = join(dir, name);
+      const left = notePath.slice(0, -RESUME_SUFFIX.length);
+      const note = readNote(await readFile(notePath, 'utf8').catch(() => ''));
+      const path = partName(dest);
+      try {
+        await rename(left, path);
+      } catch {
+        await rm(notePath, { force: true });
+        continue; // taken by another fill, or gone
+      }
+      await rm(notePath, { force: true });
+      const size = (await lstat(path).catch(() => undefined))?.size ?? 0;
+      // Too short to hold the magic bytes, or already whole (it would have been renamed): not worth a Range.
+      if (note && size >= MAGIC_BYTES && size < note.length) return { ...note, path, size };
+      await rm(path, { force: true });
+    }
+    return undefined;
+  }
+
+  /**
+   * Fetches the file from the upstream into place, streaming it to `client` when given (not when
+   * a part left by a shutdown is resumed: its first bytes come from disk, so the client waits).
+   */
   private async fill(dest: string, request: MediaRequest, client: ServerResponse | undefined): Promise<FillResult> {
     const { upstream, signal } = this.options;
     const kind = kindOfFolder(request.folder);
+    const resumed = await this.claimPart(dest);
+    const began = performance.now();
+    const discard = async (): Promise<void> => {
+      if (resumed) await rm(resumed.path, { force: true });
+    };
     let res: StreamResponse;
     try {
-      res = await upstream.stream(request.target, { signal });
+      const headers: Record<string, string> = resumed ? { range: `bytes=${resumed.size}-`, 'if-range': resumed.validator } : {};
+      res = await upstream.stream(request.target, { signal, headers });
     } catch (err) {
+      reportFill(this.options.observe, 'media', began, err);
+      // Stopped by shutdown before a byte came: the part is still worth resuming.
+      if (resumed && signal.aborted) await this.leaveForResume(resumed.path, resumed);
+      else await discard();
       return { ok: false, answer: failure(err) };
     }
     if (res.status === 401) upstream.keyRefused(res.status);
-    if (res.status !== 200) return { ok: false, answer: refused(res) };
-    const length = Number(firstValue(res.headers['content-length']));
+    const from = resumed && res.status === 206 ? continuesAt(res, resumed) : undefined;
+    if (res.status !== 200 && from === undefined) {
+      reportFill(this.options.observe, 'media', began, res.status);
+      await discard();
+      return { ok: false, answer: refused(res) };
+    }
+    const length = from !== undefined ? resumed!.length : Number(firstValue(res.headers['content-length']));
     const cap = MEDIA_SIZE_CAP_BYTES[kind];
-    if (!Number.isSafeInteger(length) || length <= 0 || length > cap) {
+    const announced = from !== undefined ? Number(firstValue(res.headers['content-length'])) === length - from : true;
+    if (!Number.isSafeInteger(length) || length <= 0 || length > cap || !announced) {
+      reportFill(this.options.observe, 'media', began, res.status);
       res.body.on('error', () => {}).destroy();
+      await discard();
       const why = Number.isSafeInteger(length) && length > cap ? `announced ${length} bytes, over the cap of ${cap}` : 'sent no usable Content-Length';
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', `The upstream service ${why} for this file; nothing was stored.`) };
     }
-
+    // A 200 to a resuming request: the file changed upstream (If-Range failed), so it starts over in a part of its own.
+    if (resumed && from === undefined) await discard();
     await mkdir(dirname(dest), { recursive: true });
-    // A name of its own: two proxies over one shared directory never write into each other's file.
-    const part = `${dest}.${randomBytes(6).toString('hex')}.part`;
-    const handle = await open(part, 'wx', 0o644);
-    let attached = client;
+    const part = from !== undefined ? resumed!.path : partName(dest);
+    const handle = from !== undefined ? await open(part, 'r+') : await open(part, 'wx', 0o644);
+    const validator = from !== undefined ? resumed!.validator : validatorOf(res);
+    let attached = from === undefined ? client : undefined;
     const detach = (): void => {
       attached = undefined;
     };
@@ -180,9 +281,15 @@ export class MediaPull {
         'cache-control': 'private, max-age=3600',
       });
     }
+    const streamed = attached !== undefined;
+    let written = from ?? 0;
     const head: Buffer[] = [];
     let headBytes = 0;
-    let written = 0;
+    if (from !== undefined) {
+      const first = Buffer.alloc(MAGIC_BYTES);
+      headBytes = (await handle.read(first, 0, MAGIC_BYTES, 0)).bytesRead;
+      head.push(first.subarray(0, headBytes));
+    }
     let held: Buffer | undefined;
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -206,16 +313,28 @@ export class MediaPull {
       await handle.close();
       await rename(part, dest);
     } catch (err) {
+      reportFill(this.options.observe, 'media', began, err);
       await handle.close().catch(() => {});
       attached?.off('close', detach);
-      // Stopped by shutdown: the .part stays for whoever looks; otherwise it is of no use to anyone.
+      // Stopped by shutdown: the .part stays, to be resumed when its validator allows; otherwise it is of no use to anyone.
       if (!signal.aborted) await rm(part, { force: true });
+      else if (validator !== undefined) await this.leaveForResume(part, { validator, length });
       this.options.log?.(`media: fill of ${request.target} failed: ${upstream.redact((err as Error).message)}`);
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed file; nothing was stored.') };
     }
+    reportFill(this.options.observe, 'media', began, res.status);
     attached?.off('close', detach);
     if (attached && !attached.destroyed) attached.end(held);
-    return { ok: true };
+    return { ok: true, streamed };
+  }
+
+  /** Writes the resume note of a part whose writer has stopped (its handle closed): from now on another fill may take it. */
+  private async leaveForResume(part: string, note: ResumeNote): Promise<void> {
+    try {
+      await writeFile(part + RESUME_SUFFIX, JSON.stringify(note), { mode: 0o644 });
+    } catch (err) {
+      this.options.log?.(`media: cannot note ${part} for resuming: ${(err as Error).message}`);
+    }
   }
 }
 

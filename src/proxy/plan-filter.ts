@@ -28,21 +28,39 @@ function strip(item: unknown): boolean {
   return had;
 }
 
-/** The answer as `plan` may see it. */
-export function forPlan(answer: ProxyAnswer, plan: Plan): ProxyAnswer {
-  if (plan === 'premium' || answer.status !== 200 || !answer.serviceJson) return answer;
+/** A body as a free client sees it, and its ETag; null when it has nothing to cut. */
+type FreeCut = { body: Buffer; etag: string } | null;
+
+/**
+ * Cuts made, by the upstream body they were made from: a hot answer (hot-answers.ts) keeps its
+ * body, so a free client's hit parses nothing; a body no longer held takes its cut with it.
+ */
+const cuts = new WeakMap<Buffer, FreeCut>();
+
+function freeCut(original: Buffer): FreeCut {
   let body: unknown;
   try {
-    body = JSON.parse(answer.body.toString('utf8'));
+    body = JSON.parse(original.toString('utf8'));
   } catch {
-    return answer;
+    return null;
   }
   let changed = false;
   if (isObject(body) && Array.isArray(body.exercises)) {
     for (const item of body.exercises) if (strip(item)) changed = true;
   } else if (strip(body)) changed = true;
-  if (!changed) return answer;
+  if (!changed) return null;
   const text = JSON.stringify(body);
-  const headers = { ...answer.headers, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
-  return { ...answer, headers, body: Buffer.from(text) };
+  return { body: Buffer.from(text), etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+}
+
+/** The answer as `plan` may see it. */
+export function forPlan(answer: ProxyAnswer, plan: Plan): ProxyAnswer {
+  if (plan === 'premium' || answer.status !== 200 || !answer.serviceJson) return answer;
+  let cut = cuts.get(answer.body);
+  if (cut === undefined) {
+    cut = freeCut(answer.body);
+    cuts.set(answer.body, cut);
+  }
+  if (cut === null) return answer;
+  return { ...answer, headers: { ...answer.headers, etag: cut.etag }, body: cut.body };
 }

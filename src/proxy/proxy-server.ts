@@ -33,10 +33,11 @@ import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
 import { maskedTarget } from './log-target.js';
-import { type ClientKeys, clientName, plansOf } from './client-keys.js';
+import { type ClientKey, type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './tls-files.js';
 import { PROXY_RATE_RESOURCE, PROXY_RATE_RESOURCE_HEADER } from './budget-words.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess } from './access-log.js';
+import { createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
@@ -93,6 +94,10 @@ function notModified(req: IncomingMessage, etag: string | undefined): boolean {
   return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
+function isMetricsPath(target: string): boolean {
+  return target === '/-/metrics' || target.startsWith('/-/metrics?');
+}
+
 /** A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream. */
 function withoutFragment(target: string): string {
   const hash = target.indexOf('#');
@@ -104,8 +109,10 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const upstream = new Upstream({ ...options.upstream, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
-  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, ...(options.warn ? { warn: options.warn } : {}) });
-  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, ...(options.warn ? { log: options.warn } : {}) });
+  const metrics = await createProxyMetrics(() => upstream.usage(), upstream.budget !== null);
+  const observe = metrics.filled;
+  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
+  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
   await media.removeStaleParts();
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const stats = new ProxyStats();
@@ -113,6 +120,13 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   let keys = options.keys;
   // The catalogue server's routes (a local catalogue) take plans alone: kept beside the keys, replaced with them.
   let plans = plansOf(keys);
+  // A client's name made once per key: a SHA-256 on every cache hit was a sizeable part of one. Cleared on reload.
+  const clientNames = new Map<string, string>();
+  const nameOf = (key: string, entry: ClientKey): string => {
+    let name = clientNames.get(key);
+    if (name === undefined) clientNames.set(key, (name = clientName(key, entry)));
+    return name;
+  };
   const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(keys, value));
 
   /** The month's upstream count as GitHub names it (X-RateLimit-Used…), plus the limit when there is a budget. */
@@ -158,11 +172,18 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       });
     }
     const key = header(req, 'x-api-key');
+    // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
+    if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(keys, key))) {
+      const text = await metrics.text();
+      res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+      return;
+    }
     if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
     const entry = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (!entry) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
     const { plan } = entry;
-    note('hit', clientName(key, entry));
+    note('hit', nameOf(key, entry));
 
     const { segments, path, query } = parseTarget(rawUrl);
     if (path === '/-/status') {
@@ -216,6 +237,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         bytes: Math.max(0, req.socket.bytesWritten - writtenBefore),
       };
       stats.count(record);
+      metrics.answered(record.outcome, record.status ?? 0, record.bytes, client);
       options.log?.(formatAccess(record, logFormat));
     });
     const work = answerRequest(req, res, (o, c) => {
@@ -248,6 +270,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     setKeys(next) {
       keys = next;
       plans = plansOf(next);
+      clientNames.clear();
     },
     setTls(next) {
       tlsServer?.setSecureContext({ cert: next.cert, key: next.key });

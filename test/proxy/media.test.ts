@@ -1,15 +1,16 @@
 /**
  * Media pulled through into the catalogue layout: streamed to the first client and to disk at
  * once, answered from disk afterwards (Range too), a fill that outlives its client, a bad
- * upstream file never put in place, and a shutdown leaving only a .part.
+ * upstream file never put in place, and a shutdown leaving only a .part, which the next fill
+ * resumes (Range with If-Range), or starts over when the upstream file changed.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { get, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { ALICE, type ProxyFixture, stopFixtures, startProxy } from './proxy-helpers.js';
+import { ALICE, type ProxyFixture, UPSTREAM_KEY, stopFixtures, startProxy } from './proxy-helpers.js';
 import { tempDir } from '../helpers/temp.js';
 
 const BIG = 'Push_Up';
@@ -129,5 +130,96 @@ describe('media pulled through', () => {
     expect(await pending).toBe('failed');
     expect(existsSync(mediaFile(f.root))).toBe(false);
     expect(partsIn(f.root)).toHaveLength(1);
+  });
+
+  describe('a .part left by a shutdown', () => {
+    const upstreamFile = (): string => join(catalogueDir, 'images', BIG, 'premium', 'start.png');
+    afterEach(() => writeFileSync(upstreamFile(), bigBytes));
+
+    /**
+     * An upstream whose first whole GET of the file sends its real validators and half its
+     * bytes, then nothing more; every other request is the catalogue server's own (Range too).
+     */
+    async function stallingUpstream(): Promise<{ server: CatalogueServer; etag: string }> {
+      let stalled = false;
+      const server = await startServer({
+        dir: catalogueDir,
+        intercept: (req: IncomingMessage, res: ServerResponse) => {
+          if (req.url !== BIG_PATH || req.method !== 'GET' || req.headers.range !== undefined || stalled) return false;
+          stalled = true;
+          res.writeHead(200, {
+            'content-type': 'image/png',
+            'content-length': String(bigBytes.length),
+            etag: validators.etag,
+            'last-modified': validators.lastModified,
+          });
+          res.write(bigBytes.subarray(0, bigBytes.length / 2));
+          return true;
+        },
+      });
+      const head = await fetch(`${server.url}${BIG_PATH}`, { method: 'HEAD', headers: { 'x-api-key': UPSTREAM_KEY } });
+      const validators = { etag: head.headers.get('etag')!, lastModified: head.headers.get('last-modified')! };
+      expect(validators.etag).toMatch(/^"/);
+      return { server, etag: validators.etag };
+    }
+
+    /** A fill of the big file stopped by shutdown once half of it is on disk; the media directory it leaves. */
+    async function stoppedFill(fixture: ProxyFixture): Promise<string> {
+      const pending = fixture
+        .get(BIG_PATH)
+        .then((r) => r.arrayBuffer())
+        .catch(() => 'failed');
+      const written = (): number =>
+        partsIn(fixture.root).reduce((n, name) => n + statSync(join(fixture.root, 'media', 'images', BIG, 'premium', name)).size, 0);
+      for (let i = 0; i < 200 && written() < bigBytes.length / 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await fixture.proxy.close();
+      expect(await pending).toBe('failed');
+      const dir = join(fixture.root, 'media', 'images', BIG, 'premium');
+      expect(readdirSync(dir).filter((n) => n.endsWith('.part.resume'))).toHaveLength(1);
+      return join(fixture.root, 'media');
+    }
+
+    test('is resumed by the next fill: Range from its length, If-Range on the stored ETag, the whole file in place', async () => {
+      const stalling = await stallingUpstream();
+      upstream = stalling.server;
+      f = await startProxy({ upstream, graceMs: 200 });
+      const media = await stoppedFill(f);
+
+      const next = await startProxy({ upstream, dir: media });
+      try {
+        const res = await next.get(BIG_PATH);
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(bigBytes)).toBe(true);
+        const resumed = upstream.requests.filter((r) => r.path === BIG_PATH).at(-1)!;
+        expect(resumed).toMatchObject({ status: 206, range: `bytes=${bigBytes.length / 2}-`, ifRange: stalling.etag });
+        expect(readFileSync(mediaFile(f.root)).equals(bigBytes)).toBe(true);
+        expect(readdirSync(join(media, 'images', BIG, 'premium')).filter((n) => n.includes('.part'))).toEqual([]);
+      } finally {
+        await next.stop();
+      }
+    });
+
+    test('starts over when the upstream file changed since: If-Range fails, the new file comes whole', async () => {
+      upstream = (await stallingUpstream()).server;
+      f = await startProxy({ upstream, graceMs: 200 });
+      const media = await stoppedFill(f);
+      const changed = Buffer.from(bigBytes);
+      changed.fill(7, 1000, 2000);
+      writeFileSync(upstreamFile(), changed);
+      const later = new Date(Date.now() + 120_000);
+      utimesSync(upstreamFile(), later, later);
+
+      const next = await startProxy({ upstream, dir: media });
+      try {
+        const res = await next.get(BIG_PATH);
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(changed)).toBe(true);
+        expect(upstream.requests.filter((r) => r.path === BIG_PATH).at(-1)).toMatchObject({ status: 200, range: `bytes=${bigBytes.length / 2}-` });
+        expect(readFileSync(mediaFile(f.root)).equals(changed)).toBe(true);
+        expect(readdirSync(join(media, 'images', BIG, 'premium')).filter((n) => n.includes('.part'))).toEqual([]);
+      } finally {
+        await next.stop();
+      }
+    });
   });
 });

@@ -9,6 +9,7 @@ import { loadCliTable3 } from '../../src/vendor/cli-table3.js';
 import { loadConf } from '../../src/vendor/conf.js';
 import { loadCachePolicy } from '../../src/vendor/http-cache-semantics.js';
 import { loadInquirerSearch } from '../../src/vendor/inquirer-search.js';
+import { loadPromClient } from '../../src/vendor/prom-client.js';
 import { loadRead } from '../../src/vendor/read.js';
 import { loadStringWidth } from '../../src/vendor/string-width.js';
 import { loadUndici } from '../../src/vendor/undici.js';
@@ -32,5 +33,9 @@ describe('vendor loaders', () => {
     const Policy = await loadCachePolicy();
     const policy = new Policy({ url: '/x', method: 'GET', headers: {} }, { status: 200, headers: { 'cache-control': 'max-age=60' } });
     expect(policy.storable()).toBe(true);
+    const { Counter, Registry } = await loadPromClient();
+    const registry = new Registry();
+    new Counter({ name: 'loaded_total', help: 'Loaded.', registers: [registry] }).inc();
+    expect(await registry.metrics()).toContain('loaded_total 1');
   });
 });

@@ -1,0 +1,137 @@
+/**
+ * The proxy's Prometheus metrics, for `GET /-/metrics` (text exposition format, made by
+ * prom-client, loaded only when a proxy starts). A registry of the proxy's own, not
+ * prom-client's global one: two proxies in one process (tests) never mix their counts. The
+ * names, types and labels are listed in docs/team.md ("Metrics"); change both together.
+ *
+ * Counted where the figures already are: the answer as the access log sees it (proxy-server.ts,
+ * with the client named as the log names it), each upstream request as the pulls make it
+ * (json-pull.ts, media-pull.ts). The month's upstream requests and the budget left come from
+ * the ledger at scrape time, as `/-/status` gives them.
+ */
+import type { LedgerUsage } from '../cache/ledger.js';
+import { BudgetExceededError } from '../errors.js';
+import { isLoopbackHost } from '../util/url-policy.js';
+import { loadPromClient } from '../vendor/prom-client.js';
+import type { Outcome } from './answers.js';
+
+export type FillKind = 'json' | 'media';
+
+/** One upstream request of a pull: what it ended with (its status, or `error`) and how long it took, seconds. */
+export type FillObserver = (kind: FillKind, status: number | 'error', seconds: number) => void;
+
+export interface ProxyMetrics {
+  /** The Content-Type of text(). */
+  readonly contentType: string;
+  /** One answer given: how (undefined: an error or nothing delivered), its status (0: the client left first), bytes, the client's name in the log. */
+  answered(outcome: Outcome | undefined, status: number, bytes: number, client: string): void;
+  filled: FillObserver;
+  /** The exposition text of every metric now. */
+  text(): Promise<string>;
+}
+
+/** Fill durations: a JSON answer takes milliseconds to a second; a premium video, seconds to the upstream's whole-answer limit. */
+const FILL_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** The metrics of one proxy; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is in force. */
+export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budgeted: boolean): Promise<ProxyMetrics> {
+  const { Counter, Gauge, Histogram, Registry } = await loadPromClient();
+  const registry = new Registry();
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers });
+  const requests = counter(
+    'exercises_proxy_requests_total',
+    'Answers given, by how they were had (hit, miss, revalidated, coalesced, stale; none for an error or a client that left) and HTTP status (none: the client left first).',
+    ['answered', 'status'],
+  );
+  const clientRequests = counter('exercises_proxy_client_requests_total', 'Requests by client, named as the access log names them.', ['client']);
+  const bytes = counter('exercises_proxy_served_bytes_total', 'Bytes sent to clients, headers included.');
+  const coalesced = counter(
+    'exercises_proxy_coalesced_waits_total',
+    "Answers that waited for another client's identical upstream request instead of making their own.",
+  );
+  const upstreamRequests = counter(
+    'exercises_proxy_upstream_requests_total',
+    'Upstream requests this process made, by kind (json, media) and upstream status (error: no answer).',
+    ['kind', 'status'],
+  );
+  const fills = new Histogram({
+    name: 'exercises_proxy_fill_duration_seconds',
+    help: 'How long an upstream request took, to the last byte of a JSON answer or of a media file, by kind.',
+    labelNames: ['kind'] as const,
+    buckets: FILL_BUCKETS_S,
+    registers,
+  });
+  // Read at scrape time from the ledger, which other processes sharing it also count in.
+  let reading: Promise<LedgerUsage | undefined> | undefined;
+  const usageNow = (): Promise<LedgerUsage | undefined> => (reading ??= usage().catch(() => undefined));
+  new Gauge({
+    name: 'exercises_proxy_upstream_month_requests',
+    help: "Upstream requests this month (UTC) in the proxy's ledger, every process sharing it included.",
+    registers,
+    async collect() {
+      const read = await usageNow();
+      if (read) this.set(read.requests);
+    },
+  });
+  // Only with a budget: a gauge without one would read 0, as if it were spent.
+  if (budgeted) {
+    new Gauge({
+      name: 'exercises_proxy_upstream_budget_remaining',
+      help: 'Upstream requests left in the monthly budget; absent when there is no budget.',
+      registers,
+      async collect() {
+        const read = await usageNow();
+        if (read?.remaining !== undefined && read.remaining !== null) this.set(read.remaining);
+      },
+    });
+  }
+
+  // Each label set's child kept: prom-client would otherwise sort and join the labels on every answer.
+  const requestsBy = new Map<string, { inc(): void }>();
+  const clientRequestsBy = new Map<string, { inc(): void }>();
+  return {
+    contentType: registry.contentType,
+    answered(outcome, status, sent, client) {
+      const answered = outcome ?? 'none';
+      const code = status === 0 ? 'none' : String(status);
+      const key = `${answered} ${code}`;
+      kept(requestsBy, key, () => requests.labels({ answered, status: code })).inc();
+      kept(clientRequestsBy, client, () => clientRequests.labels({ client })).inc();
+      bytes.inc(sent);
+      if (outcome === 'coalesced') coalesced.inc();
+    },
+    filled(kind, status, seconds) {
+      upstreamRequests.inc({ kind, status: String(status) });
+      fills.observe({ kind }, seconds);
+    },
+    async text() {
+      try {
+        return await registry.metrics();
+      } finally {
+        reading = undefined;
+      }
+    },
+  };
+}
+
+/** The value under `key`, made and kept on first use. */
+function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
+/** /-/metrics is for a client of the proxy (its key), or for whoever is on the proxy's own machine (a Prometheus agent beside it) without one. */
+export function mayReadMetrics(remoteAddress: string | undefined, hasClientKey: boolean): boolean {
+  return hasClientKey || (remoteAddress !== undefined && isLoopbackHost(remoteAddress));
+}
+
+/**
+ * Reports one upstream request of `kind` begun at `began` (performance.now()) with what it
+ * ended with: a status, or the error thrown. A budget refusal sent nothing and is not reported.
+ */
+export function reportFill(observe: FillObserver | undefined, kind: FillKind, began: number, result: unknown): void {
+  if (!observe || result instanceof BudgetExceededError) return;
+  observe(kind, typeof result === 'number' ? result : 'error', (performance.now() - began) / 1000);
+}
