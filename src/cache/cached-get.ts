@@ -4,12 +4,9 @@
  * through the transport), since cache/ sits below http/ and api/: a cache hit never loads or
  * touches HTTP code.
  *
- * Every key names the whole base URL (origin and path prefix: two services behind one host,
- * `http://h/a` and `http://h/b`, never share answers), the language, a hash of the API key and the
- * plan when one is known (the client learns a plan only through its key, so the key hash is what
- * keeps plans apart): a local server never shares entries with the real service, and a page cached
- * for one language is never served for another. The API key itself never appears in a key, and so
- * never in a cache file.
+ * Every key names the whole base URL (two services behind one host, `http://h/a` and `http://h/b`,
+ * never share answers), the language, a hash of the API key and the plan when one is known (the
+ * key hash keeps plans apart otherwise). The API key itself never appears in a key, so never in a file.
  *
  * The policy, by mode:
  * - `normal`: a fresh entry (or a fresh full record, via `fallback`) answers; a stale one with

@@ -1,15 +1,13 @@
 /**
- * Response bodies. Every request of the transport is sent with undici's dispatch() and a handler
- * of ours (attempt.ts), so each chunk read from the socket goes straight to its consumer (the
- * media body pump and on to the file descriptor, or into memory for a JSON answer) with no
- * Readable in between: no stream buffering, no 'data' events, no second copy of the
- * highWaterMark. Flow control is undici's own: the handler pauses the socket
- * (controller.pause()) when the consumer holds enough, and resume() lets it read again. Chunks
- * that arrive before the consumer has started (between the head and the caller's decision) are
- * held with the socket paused, so at most one socket read waits in memory then.
+ * Response bodies. Every request is sent with undici's dispatch() and a handler of ours, so each
+ * chunk read from the socket goes straight to its consumer (the media body pump, or memory for a
+ * JSON answer) with no Readable in between: no stream buffering, no 'data' events, no second copy
+ * of the highWaterMark. Flow control is undici's: the handler pauses the socket when the consumer
+ * holds enough. Chunks that arrive before the consumer has started are held with the socket
+ * paused, so at most one socket read waits in memory then.
  *
- * Also here: the transport layer that reads a JSON answer whole within its cap (wholeBodies),
- * its parse, and a body as a Readable for the team proxy, which pipes it into node:http responses.
+ * Also here: the layer that reads a JSON answer whole within its cap (wholeBodies), its parse, and
+ * a body as a Readable for the team proxy, which pipes it into node:http responses.
  */
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';

@@ -27,26 +27,25 @@ export interface Progress {
   minBytesPerSecond?: number;
 }
 
-/** What an attempt needs of the command's deadline (deadline.ts CommandDeadline). */
+/** What an attempt needs of the command's deadline (deadline.ts CommandDeadline): begin() marks it busy until the function returned is called. */
 export interface CommandClock {
   remainingMs(): number;
-  /** Marks the attempt busy; the function returned ends it. */
   begin(): () => void;
-  /** The error that ends the command. */
   error(what: string, why?: string): Error;
 }
 
-/** One GET on its way down the layers. */
+/**
+ * One GET on its way down the layers: `what` is the request in words for messages (`GET
+ * /exercise/Push_Up`); any of `signals` cancels it (Ctrl-C's, the caller's own); with `progress`
+ * (a media stream) the media deadline applies, else the JSON one; `command`: the command's
+ * deadline it counts in, none outside it.
+ */
 export interface Outgoing {
   url: URL;
   headers: Record<string, string>;
-  /** The request in words, for messages: `GET /exercise/Push_Up`. */
   what: string;
-  /** Any of them cancels the request: Ctrl-C's and the caller's own. */
   signals: readonly AbortSignal[];
-  /** A media stream's bytes so far: present, the media deadline applies; absent, the JSON one. */
   progress?: Progress;
-  /** The command's deadline this attempt counts in; none outside it. */
   command?: CommandClock;
 }
 
@@ -65,13 +64,10 @@ export interface DispatchResponse extends Incoming {
   url: URL;
 }
 
-/** What a body source drives. */
+/** What a body source drives: onData returns false to pause the source until resume(); onEnd means the framing was complete. */
 export interface BodyConsumer {
-  /** A chunk arrived; false asks the source to pause until resume(). */
   onData(chunk: Buffer): boolean;
-  /** The body ended and the transport found its framing complete. */
   onEnd(): void;
-  /** The body failed: dropped connection, timeout, abort. */
   onError(err: unknown): void;
 }
 
