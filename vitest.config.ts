@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
  */
 const FRESH_MODULES = ['test/media/body-pump.test.ts'];
 
+/** Test files at once: see maxWorkers below. */
+const WORKERS = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     // One temp root per run, removed at its end; the run fails if anything escaped it.
@@ -21,7 +24,11 @@ export default defineConfig({
     poolOptions: { forks: { isolate: false } },
     // Most suites run the CLI in-process and wait on sockets and timers rather than the CPU:
     // two files at once even where vitest's default (cores - 1) would allow only one.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: WORKERS,
+    // As many kept as may run: vitest's default minimum (cores - 1) is 1 here, and then a worker left
+    // idle near the end is stopped by the pool's idle timer while vitest stops it too (`recycleWorkers`,
+    // non-isolated pool): "Unhandled Rejection: Terminating worker thread", and the run fails.
+    minWorkers: WORKERS,
     projects: [
       {
         extends: true,
