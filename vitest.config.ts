@@ -7,18 +7,28 @@ import { defineConfig } from 'vitest/config';
  */
 const FRESH_MODULES = ['test/media/body-pump.test.ts'];
 
+/** Test files at once: see maxWorkers below. */
+const WORKERS = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     // One temp root per run, removed at its end; the run fails if anything escaped it.
     globalSetup: ['test/setup/global.ts'],
-    setupFiles: ['test/setup/worker.ts'],
+    setupFiles: ['test/setup/worker.ts', 'test/setup/cpu.ts'],
     // Integration tests spawn the built CLI and real servers; give them room on a 2-core CI box.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The pool reads isolation from here, not from a project: without this it starts a new
+    // process for every file, and the projects' `isolate: false` shares nothing.
+    poolOptions: { forks: { isolate: false } },
     // Most suites run the CLI in-process and wait on sockets and timers rather than the CPU:
     // two files at once even where vitest's default (cores - 1) would allow only one.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: WORKERS,
+    // As many kept as may run: vitest's default minimum (cores - 1) is 1 here, and then a worker left
+    // idle near the end is stopped by the pool's idle timer while vitest stops it too (`recycleWorkers`,
+    // non-isolated pool): "Unhandled Rejection: Terminating worker thread", and the run fails.
+    minWorkers: WORKERS,
     projects: [
       {
         extends: true,
@@ -28,7 +38,8 @@ export default defineConfig({
         // process.env (test/README.md asks the same of new ones).
         test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: FRESH_MODULES, isolate: false },
       },
-      { extends: true, test: { name: 'fresh', include: FRESH_MODULES, isolate: true } },
+      // A project's forks.isolate (inherited from above) outranks its `isolate`: set both.
+      { extends: true, test: { name: 'fresh', include: FRESH_MODULES, isolate: true, poolOptions: { forks: { isolate: true } } } },
     ],
   },
 });
