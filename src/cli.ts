@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
-import { flagArities, leadingWords } from './config/leading-words.js';
+import { flagArities, leadingWords } from './config/parsers.js';
 import { type Context, colorEnabled } from './context.js';
-import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/global-flags.js';
+import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/settings.js';
 import { checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
 import { settingArg } from './commands/shared/values.js';

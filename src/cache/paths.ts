@@ -5,11 +5,11 @@
  * context (or a test) decides which HOME and XDG_CACHE_HOME count.
  */
 import { join } from 'node:path';
-import { type Env, userDirs } from '../util/user-dirs.js';
+import { type Env, userDirs } from '../config/parsers.js';
 
 export type EnvVars = Env;
 
-/** The user cache directory (src/util/user-dirs.ts, env-paths' rule), with HOME and XDG_CACHE_HOME read from `env`. */
+/** The user cache directory (src/config/parsers.ts userDirs, env-paths' rule), with HOME and XDG_CACHE_HOME read from `env`. */
 export function cacheRoot(env: EnvVars, platform: NodeJS.Platform = process.platform): string {
   return userDirs(env, platform).cache;
 }

@@ -1,4 +1,4 @@
-/** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/keys.ts). */
+/** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/settings-table.ts). */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
@@ -6,12 +6,15 @@ import { DEFAULT_LANG, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../default
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
-import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec, maskSecret } from '../config/keys.js';
-import { type SettingValue, displayValue, setting, settingHelp } from '../config/settings-table.js';
+import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec } from '../config/settings.js';
+import { maskSecret } from '../util/redact.js';
+import { type SettingValue } from '../config/settings-table.js';
+import { displayValue, setting, settingHelp } from '../config/settings.js';
 import { type SettingSources, resolveSetting } from '../config/settings.js';
 import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';
 import { delimitedLine } from '../output/delimited.js';
-import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
+import { configPath, readStoredConfig } from '../config/parsers.js';
+import { openConfigWriter } from '../config/store.js';
 import { readCatalogue } from '../catalogue/load.js';
 import { orList } from '../catalogue/suggest.js';
 

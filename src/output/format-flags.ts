@@ -3,7 +3,7 @@
  * output formats (never a silent choice). Which format is then in force: outputFormat in
  * src/context.ts (`--json` is json, or jsonl with `--format jsonl`).
  */
-import type { OutputFormat } from '../config/global-flags.js';
+import type { OutputFormat } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 
 export interface FormatFlags {

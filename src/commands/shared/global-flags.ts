@@ -2,7 +2,7 @@
  * Checks of the global flags together, run once they are parsed and before any command does
  * work: two flags that ask for different things are a usage error, never a silent choice.
  */
-import { type GlobalOptions, flagName } from '../../config/global-flags.js';
+import { type GlobalOptions, flagName } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 import { assertFormatFlags } from '../../output/format-flags.js';
 

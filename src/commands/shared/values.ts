@@ -1,6 +1,6 @@
 /** commander adapters for flag values shared by several commands (the checks live in src/config/values). */
 import { InvalidArgumentError } from 'commander';
-import { parseWholeNumber } from '../../config/values.js';
+import { parseWholeNumber } from '../../config/parsers.js';
 import { UsageError } from '../../errors.js';
 
 /**
