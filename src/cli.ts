@@ -17,7 +17,8 @@ import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { formatHelp } from './commands/shared/help-layout.js';
 import { HELP_TOPICS, isHelpTopic } from './commands/shared/help-topics.js';
 import { ExitCode, type ExitCodeValue, InterruptedError, UsageError } from './errors.js';
-import { createContext, processStreams } from './factory.js';
+import { createContext } from './factory.js';
+import { processStreams } from './output/streams.js';
 import { commanderUsageError, reportError } from './output/errors.js';
 import { closestWords, orList } from './catalogue/suggest.js';
 

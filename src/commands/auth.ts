@@ -11,7 +11,7 @@ import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import { loadRead } from '../vendor/read.js';
-import { maskSecret } from '../util/redact.js';
+import { maskSecret } from '../util/text.js';
 import { configPath, readStoredConfig } from '../config/parsers.js';
 import { openConfigWriter } from '../config/store.js';
 import { requireKey } from '../connection.js';

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
 import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec } from '../config/settings.js';
-import { maskSecret } from '../util/redact.js';
+import { maskSecret } from '../util/text.js';
 import { type SettingValue } from '../config/settings-table.js';
 import { displayValue, setting, settingHelp } from '../config/settings.js';
 import { type SettingSources, resolveSetting } from '../config/settings.js';

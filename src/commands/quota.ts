@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
-import { redactorFor } from '../util/redact.js';
+import { redactorFor } from '../util/text.js';
 import { usageLine, connectionUsage, resetConnectionMonth } from '../cache/usage.js';
 import { budgetFor } from '../connection.js';
 import { fitLines } from '../output/wrap.js';

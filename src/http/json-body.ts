@@ -4,7 +4,7 @@
  * that refuses a body empty, HTML, not JSON or nested too deep to walk.
  */
 import { MalformedResponseError } from '../errors.js';
-import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
+import { MAX_JSON_DEPTH, maxDepth } from '../catalogue/validate.js';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
 import type { DispatchedBody } from './dispatch-body.js';
 import type { Exchange } from './exchange.js';

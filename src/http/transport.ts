@@ -20,7 +20,7 @@ import { parseJsonBody, wholeBodies } from './json-body.js';
 import { retrying } from './retry.js';
 import { errorForStatus } from './status-errors.js';
 import { nowMs } from './deadline.js';
-import { redactorFor } from '../util/redact.js';
+import { redactorFor } from '../util/text.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
 import { type QueryValues, resolveUrl } from './resolve-url.js';
 import { type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';

@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { wrap } from './wrap.js';
-import { write } from './write.js';
+import { write } from './streams.js';
 
 /** The primary language of a tag, lower-cased: `en` of `en-GB`. */
 function primary(tag: string): string {

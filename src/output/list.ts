@@ -17,7 +17,7 @@ import { requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { type ListFooter, footerLine } from './next-page.js';
 import { wrap } from './wrap.js';
-import { write } from './write.js';
+import { write } from './streams.js';
 import { renderTable } from './table.js';
 import { startPager } from './pager.js';
 

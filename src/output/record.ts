@@ -13,7 +13,7 @@ import { RECORD_COLUMNS } from './columns.js';
 import { delimitedLine } from './delimited.js';
 import { requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
-import { write } from './write.js';
+import { write } from './streams.js';
 import { oneLine } from '../util/text.js';
 import { loadMeasure } from './width.js';
 import { writePaged } from './list.js';

@@ -8,7 +8,7 @@ import { csvLine, tsvLine } from '../../src/output/delimited.js';
 import { readIds } from '../../src/commands/shared/read-ids.js';
 import { queryParamsFromOptions } from '../../src/commands/shared/query-filters.js';
 import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
-import { maskSecret } from '../../src/util/redact.js';
+import { maskSecret } from '../../src/util/text.js';
 import { UsageError } from '../../src/errors.js';
 import { parseCsv, parseTsv } from './fixtures.js';
 
