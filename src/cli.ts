@@ -8,8 +8,7 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
 import { flagArities, leadingWords } from './config/parsers.js';
 import { type Context, colorEnabled } from './context.js';
-import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/settings.js';
-import { checkedOnEntry } from './config/settings.js';
+import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags, checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
 import { settingArg } from './commands/shared/values.js';
 import { assertGlobalFlags } from './commands/shared/global-flags.js';

@@ -8,8 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ApiClient } from './api/client.js';
 import type { Env } from './config/parsers.js';
-import type { SettingSource, Settings } from './config/settings.js';
-import type { GlobalOptions, OutputFormat } from './config/settings.js';
+import type { SettingSource, Settings, GlobalOptions, OutputFormat } from './config/settings.js';
 
 export type { Env };
 export { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from './config/settings.js';

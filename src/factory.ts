@@ -21,7 +21,7 @@ import { requestCount } from './cache/request-count.js';
 import { redactorFor } from './util/text.js';
 import { CommandDeadline } from './http/command-deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
-import { languageNoter } from './output/language-note.js';
+import { languageNoter } from './output/notice.js';
 import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
 import { isLoopbackHost } from './util/url-policy.js';
 

@@ -3,8 +3,7 @@
  * --with-key), show which key is in use and whether the service accepts it, remove it.
  * The key is only ever shown masked.
  */
-import type { Context, IOStreams } from '../context.js';
-import { outputFormat } from '../context.js';
+import { type Context, type IOStreams, outputFormat } from '../context.js';
 import { KEY_INPUT_MAX_BYTES } from '../defaults.js';
 import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';

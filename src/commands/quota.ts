@@ -4,8 +4,7 @@
  * in every format, also from a ledger written before the ledger redacted them). Reads the
  * ledger only: it sends nothing. `--reset-month` sets this month's count back to 0.
  */
-import type { Context } from '../context.js';
-import { outputFormat } from '../context.js';
+import { type Context, outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
 import { redactorFor } from '../util/text.js';

@@ -19,16 +19,14 @@ import type { CellBox } from '../output/images/fit.js';
 import { addExamples } from './shared/help.js';
 import { assertNoEmptyIds, requestedIds, noIdsOnStdin } from './shared/requested-ids.js';
 import { oneLine } from '../util/text.js';
-import { NOT_FOUND_HINT } from '../api/client.js';
+import { NOT_FOUND_HINT, type ApiClient } from '../api/client.js';
 import { pickMissingId } from '../prompt/exercise-picker.js';
 import { createRecordWriter } from '../output/record.js';
 import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
-import { startSpinner } from '../output/spinner.js';
+import { startSpinner, writeNotice } from '../output/notice.js';
 import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
 import { ambiguousError, nameQuery, recordsAreLocal, resolveBySearch, resolveGiven, resolveLocally, tellResolution } from './shared/resolve-id.js';
-import type { ApiClient } from '../api/client.js';
-import { writeNotice } from '../output/notice.js';
 
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */

@@ -7,8 +7,7 @@ import { Command } from 'commander';
 import { buildProgram, globalOptions } from '../../src/cli.js';
 import { HELP_TOPICS } from '../../src/commands/shared/help-topics.js';
 import { defaultsTable } from '../../src/config/settings-docs.js';
-import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags } from '../../src/config/settings.js';
-import { CONFIG_KEYS } from '../../src/config/settings.js';
+import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags, CONFIG_KEYS } from '../../src/config/settings.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/defaults.js';
 import { formatDuration } from '../../src/config/parsers.js';
 

@@ -5,8 +5,7 @@
  * src/errors.ts), wrapped to the terminal's width.
  */
 import type { Command } from 'commander';
-import { changedBy, defaultsTable } from '../../config/settings-docs.js';
-import { environmentVariables } from '../../config/settings-docs.js';
+import { changedBy, defaultsTable, environmentVariables } from '../../config/settings-docs.js';
 import { EXIT_CODE_TABLE } from '../../errors.js';
 import { wrap } from '../../output/wrap.js';
 import { flagItem, itemList } from './help-layout.js';
