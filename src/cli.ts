@@ -5,13 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
-import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
+import { explicitJsonFlag, jsonFlagValue, settingArg, assertGlobalFlags } from './commands/shared/flags.js';
 import { flagArities, leadingWords } from './config/parsers.js';
 import { type Context, colorEnabled } from './context.js';
 import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags, checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
-import { settingArg } from './commands/shared/values.js';
-import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { formatHelp } from './commands/shared/help-layout.js';
 import { HELP_TOPICS, isHelpTopic } from './commands/shared/help-topics.js';

@@ -1,20 +1,17 @@
 /**
  * Writing the stored settings (`config set|unset`, `auth login|logout`): the JSON file in the
  * user config directory, mode 0600 because it may hold the API key, through conf (loaded
- * lazily), which writes atomically. Reading is a plain file read (settings.ts readStoredConfig),
+ * lazily), which writes atomically. Reading is a plain file read (parsers.ts readStoredConfig),
  * so commands that only need the key start fast.
  */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { type Env, configDir, configPath, readStoredConfig } from './parsers.js';
+import { type Env, type StoredConfig, configDir, configPath, readStoredConfig } from './parsers.js';
 import { loadConf } from '../vendor/conf.js';
 
 const FILE_MODE = 0o600;
 /** The directory holds the key too: private whatever the umask. */
 const DIR_MODE = 0o700;
-
-type StoredConfig = Record<string, unknown>;
 
 export interface ConfigWriter {
   set(key: string, value: string | number | boolean): void;

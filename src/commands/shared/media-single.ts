@@ -24,12 +24,12 @@ import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
 import { outputDir } from './media-run.js';
-import { imagesFlag, sizeFlag, splitImagesValue } from './images-flag.js';
+import { imagesFlag, sizeFlag, splitImagesValue } from './flags.js';
 import type { CellBox } from '../../output/images/fit.js';
 import { PLURAL, findJobs } from './media-single-jobs.js';
 import { saveOne, saveToDir } from './media-single-save.js';
 import { viewImages } from './view-images.js';
-import { ambiguousError, recordsAreLocal, resolveLocally, tellResolution } from './resolve-id.js';
+import { ambiguousError, recordsAreLocal, resolveLocally, tellResolution } from './requested-ids.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;

@@ -10,7 +10,7 @@ import { parseEnumList } from '../../catalogue/enum-parse.js';
 import { enumHelpList } from '../../catalogue/enum-words.js';
 import { UsageError } from '../../errors.js';
 import { parseLangTag } from '../../config/parsers.js';
-import { collect } from './values.js';
+import { collect } from './flags.js';
 
 export type { QueryFilterParams };
 
