@@ -28,7 +28,7 @@ const LAYERS = [
   { name: 'run', paths: ['^src/context\\.ts$', '^src/connection\\.ts$'] },
   { name: 'domain', paths: ['^src/output/', '^src/media/', '^src/mirror/', '^src/completion/', '^src/prompt/'] },
   { name: 'commands', paths: ['^src/commands/'] },
-  { name: 'cli', paths: ['^src/cli\\.ts$', '^src/factory\\.ts$', '^src/json-flag\\.ts$'] },
+  { name: 'cli', paths: ['^src/cli\\.ts$', '^src/factory\\.ts$'] },
 ];
 
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({

@@ -131,7 +131,7 @@ const VARIANTS = [
   },
   {
     name: 'no direct output',
-    trick: 'output with write(2) instead of process.stdout (src/util/direct-output.ts)',
+    trick: 'output with write(2) instead of process.stdout (src/output/streams.ts)',
     edits: {
       'dist/factory.js': [
         ['const stdoutDirect = writableDirectly(1);', 'const stdoutDirect = false;'],

@@ -95,12 +95,12 @@ checkNoImportCalls(metafile);
 
 // The launcher reads a command line by the CLI's own rule to name its code cache, before the
 // bundle loads: leadingWords with the global flags' table built in (bin/startup/run-bundle.js).
-const { GLOBAL_FLAGS } = await import(`${root}dist/config/global-flags.js`);
-const { flagArities } = await import(`${root}dist/config/leading-words.js`);
+const { GLOBAL_FLAGS } = await import(`${root}dist/config/settings.js`);
+const { flagArities } = await import(`${root}dist/config/parsers.js`);
 await build({
   ...common,
   stdin: {
-    contents: `import { leadingWords } from './dist/config/leading-words.js';
+    contents: `import { leadingWords } from './dist/config/parsers.js';
 const GLOBAL_FLAG_ARITIES = ${JSON.stringify(flagArities(GLOBAL_FLAGS.map((f) => f.flags)))};
 export const commandLine = (args) => leadingWords(args, GLOBAL_FLAG_ARITIES);`,
     resolveDir: root,

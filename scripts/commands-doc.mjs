@@ -23,10 +23,8 @@ const page = join(root, 'docs', 'commands.md');
 
 const { buildProgram } = await import(`${root}dist/cli.js`);
 const { EXIT_CODE_TABLE } = await import(`${root}dist/errors.js`);
-const { ENVIRONMENT_VARIABLES } = await import(`${root}dist/config/environment.js`);
-const { CONFIG_KEYS } = await import(`${root}dist/config/keys.js`);
-const { defaultText } = await import(`${root}dist/config/settings-table.js`);
-const { changedBy, defaultsTable } = await import(`${root}dist/config/defaults-table.js`);
+const { changedBy, defaultsTable, environmentVariables } = await import(`${root}dist/config/settings-docs.js`);
+const { CONFIG_KEYS, defaultText } = await import(`${root}dist/config/settings.js`);
 
 const program = buildProgram({
   context() {
@@ -90,7 +88,7 @@ const TABLES = {
   environment: () =>
     table(
       ['Variable', 'Meaning'],
-      ENVIRONMENT_VARIABLES.map((v) => [code(v.name), v.meaning]),
+      environmentVariables().map((v) => [code(v.name), v.meaning]),
     ),
   'exit-codes': () =>
     table(

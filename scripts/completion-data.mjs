@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 const { buildProgram } = await import(`${root}dist/cli.js`);
 const { describeProgram } = await import(`${root}dist/completion/describe-program.js`);
-const { CONFIG_KEYS } = await import(`${root}dist/config/keys.js`);
+const { CONFIG_KEYS } = await import(`${root}dist/config/settings.js`);
 
 const program = buildProgram({
   context() {

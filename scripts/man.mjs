@@ -4,7 +4,7 @@
  * subcommand (exercises-query(1), exercises-auth-login(1)…) into man/, from the real command
  * tree (buildProgram with no command line declares every command), each command's examples
  * (addExamples), the exit-code table (src/errors.ts) and the environment table
- * (src/config/environment.ts). Nothing here is written by hand twice: a new flag, command,
+ * (src/config/settings-docs.ts). Nothing here is written by hand twice: a new flag, command,
  * exit code or variable is in the pages after the next build. package.json's "man" lists the
  * pages, so `npm install -g` installs them; the test in test/docs/man.test.ts keeps that list,
  * and each page's sections, in step.
@@ -20,9 +20,8 @@ const outDir = process.argv[2] ?? join(root, 'man');
 
 const { buildProgram } = await import(`${root}dist/cli.js`);
 const { examplesOf, notesOf } = await import(`${root}dist/commands/shared/help.js`);
-const { changedBy, defaultsTable } = await import(`${root}dist/config/defaults-table.js`);
+const { changedBy, defaultsTable, environmentVariables } = await import(`${root}dist/config/settings-docs.js`);
 const { EXIT_CODE_TABLE } = await import(`${root}dist/errors.js`);
-const { ENVIRONMENT_VARIABLES } = await import(`${root}dist/config/environment.js`);
 const { httpCacheDir, ledgerPath } = await import(`${root}dist/cache/store-files.js`);
 const { ID_INDEX_FILE } = await import(`${root}dist/completion/id-index.js`);
 const { version } = (await import(`${root}package.json`, { with: { type: 'json' } })).default;
@@ -84,11 +83,11 @@ function notes(cmd) {
     .join('');
 }
 
-/** Every default and what changes it (src/config/defaults-table.ts, as `exercises help defaults` prints it). */
+/** Every default and what changes it (src/config/settings-docs.ts, as `exercises help defaults` prints it). */
 const defaults = tagged(defaultsTable().map((r) => [r.name, changedBy(r).length > 0 ? `${r.value} (${changedBy(r).join(', ')})` : r.value]));
 
 const exitStatus = tagged(EXIT_CODE_TABLE.map(({ code, meaning }) => [String(code), meaning]));
-const environment = tagged(ENVIRONMENT_VARIABLES.map(({ name, meaning }) => [name, meaning]));
+const environment = tagged(environmentVariables().map(({ name, meaning }) => [name, meaning]));
 
 const CACHE = '$XDG_CACHE_HOME/exercises';
 const files = tagged([

@@ -5,19 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
-import { explicitJsonFlag, jsonFlagValue } from './json-flag.js';
-import { flagArities, leadingWords } from './config/leading-words.js';
+import { explicitJsonFlag, jsonFlagValue, settingArg, assertGlobalFlags } from './commands/shared/flags.js';
+import { flagArities, leadingWords } from './config/parsers.js';
 import { type Context, colorEnabled } from './context.js';
-import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags } from './config/global-flags.js';
-import { checkedOnEntry } from './config/settings.js';
+import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags, checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
-import { settingArg } from './commands/shared/values.js';
-import { assertGlobalFlags } from './commands/shared/global-flags.js';
 import { addExamples, helpWhenBare } from './commands/shared/help.js';
 import { formatHelp } from './commands/shared/help-layout.js';
 import { HELP_TOPICS, isHelpTopic } from './commands/shared/help-topics.js';
 import { ExitCode, type ExitCodeValue, InterruptedError, UsageError } from './errors.js';
-import { createContext, processStreams } from './factory.js';
+import { createContext } from './factory.js';
+import { processStreams } from './output/streams.js';
 import { commanderUsageError, reportError } from './output/errors.js';
 import { closestWords, orList } from './catalogue/suggest.js';
 

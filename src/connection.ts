@@ -12,7 +12,7 @@ import type { Connection, Env, GlobalOptions } from './context.js';
 import type { Settings } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
 import { catalogueDirProblem } from './catalogue/catalogue-dir.js';
-import { readStoredConfig } from './config/store.js';
+import { readStoredConfig } from './config/parsers.js';
 import { inProcessDispatcher } from './server/in-process.js';
 import { sampleCatalogueDir, SANDBOX_API_KEY } from './server/sandbox.js';
 

@@ -7,12 +7,11 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ApiClient } from './api/client.js';
-import type { Env } from './util/user-dirs.js';
-import type { SettingSource, Settings } from './config/settings.js';
-import type { GlobalOptions, OutputFormat } from './config/global-flags.js';
+import type { Env } from './config/parsers.js';
+import type { SettingSource, Settings, GlobalOptions, OutputFormat } from './config/settings.js';
 
 export type { Env };
-export { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from './config/global-flags.js';
+export { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from './config/settings.js';
 
 export interface IOStreams {
   stdout: Writable;

@@ -6,10 +6,6 @@
  * Nothing heavy is done here: the transport is made on the first request that goes out (undici
  * is loaded then, src/vendor/undici.ts), the sandbox server started when the connection is decided.
  */
-import { isatty } from 'node:tty';
-import type { Writable } from 'node:stream';
-import { directOutput, writableDirectly } from './util/direct-output.js';
-import { namedWriteErrors } from './util/stdout-errors.js';
 import { ApiClient } from './api/client.js';
 import { type CacheMode, keyHash } from './cache/cached-get.js';
 import type { Dispatcher } from 'undici';
@@ -21,10 +17,10 @@ import { ResponseCache } from './cache/response-cache.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from './cache/store-files.js';
 import { ledgerOrigin } from './cache/usage.js';
 import { requestCount } from './http/counting.js';
-import { redactorFor } from './util/redact.js';
+import { redactorFor } from './util/text.js';
 import { CommandDeadline } from './http/deadline.js';
 import { appendIdIndex } from './completion/id-index.js';
-import { languageNoter } from './output/language-note.js';
+import { languageNoter } from './output/notice.js';
 import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
 import { isLoopbackHost } from './util/url-policy.js';
 
@@ -218,46 +214,5 @@ function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string
   });
   return (entries) => {
     for (const entry of entries) seen.push(entry);
-  };
-}
-
-/**
- * The process's own streams, with their TTY facts and the terminal width. Output into a pipe,
- * a file or a socket is written directly until something needs the stream itself
- * (util/direct-output.ts): most runs print their answer and never load Node's streams.
- * `onBrokenPipe` runs when the reader of stdout has gone (`exercises ids --all | head`).
- */
-export function processStreams(onBrokenPipe: () => void): IOStreams {
-  const stdoutDirect = writableDirectly(1);
-  const stderrDirect = writableDirectly(2);
-  const openStdout = (): Writable =>
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') onBrokenPipe();
-    });
-  return {
-    // A failed write (a full disk, /dev/full) is an error naming stdout: util/stdout-errors.ts.
-    stdout: namedWriteErrors(stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(), 'stdout'),
-    // A reader gone from stderr is no reason to stop the work: its messages are dropped.
-    stderr: stderrDirect
-      ? directOutput(
-          2,
-          () => process.stderr,
-          () => {},
-        )
-      : process.stderr,
-    // process.stdin is created on first access, and for a file or /dev/null that loads
-    // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
-    get stdin() {
-      return process.stdin;
-    },
-    stdoutIsTTY: !stdoutDirect && process.stdout.isTTY === true,
-    stderrIsTTY: !stderrDirect && process.stderr.isTTY === true,
-    // Same answer as process.stdin.isTTY, without creating the stream; asked only by the
-    // commands that read stdin, so node:tty is loaded by them alone (~1.3 ms).
-    get stdinIsTTY() {
-      return isatty(0);
-    },
-    columns: !stdoutDirect && process.stdout.columns > 0 ? process.stdout.columns : 80,
-    ...(!stdoutDirect && process.stdout.rows > 0 ? { rows: process.stdout.rows } : {}),
   };
 }

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /**
- * Where env-paths('exercises', { suffix: '' }).cache points, by the rule of src/util/user-dirs.ts:
+ * Where env-paths('exercises', { suffix: '' }).cache points, by the rule of src/config/settings.ts userDirs:
  * HOME (USERPROFILE on Windows) when set, which also spares loading node:os.
  */
 function userCacheDir() {

@@ -29,7 +29,7 @@ function printStaticHelp(args) {
   const file = helpFile(args);
   if (file === undefined) return false;
   // process.stdout is made here for the write below anyway (node:tty only when it is a terminal);
-  // a command line the CLI answers never makes it here (the CLI may not need it: src/util/direct-output.ts).
+  // a command line the CLI answers never makes it here (the CLI may not need it: src/output/streams.ts).
   if (process.stdout.isTTY) return false;
   let text;
   try {

@@ -32,7 +32,7 @@ export function headerText(headers: HeaderBag | undefined, name: string): string
 
 /**
  * Printable ASCII only, at most 200 characters: header values reach `quota`'s output and files.
- * `redact` (util/redact.ts, the key's) runs after the controls are stripped, so a key split by
+ * `redact` (util/text.ts, the key's) runs after the controls are stripped, so a key split by
  * control bytes is still found, and before the cut, so no part of a key is left at the end.
  */
 export function safeHeaderValue(value: string, redact: (text: string) => string = (text) => text): string {

@@ -160,7 +160,7 @@ async function writeLedgerFile(path: string, data: LedgerData, durable: boolean)
 export interface LedgerOptions {
   /** Told when the file had to be recovered or set aside. */
   warn?: (message: string) => void;
-  /** Applied to every rate-limit header value before it is kept (util/redact.ts: a server may echo the key). */
+  /** Applied to every rate-limit header value before it is kept (util/text.ts: a server may echo the key). */
   redact?: (text: string) => string;
   /** The lock's bounded wait, ms (LEDGER_LOCK_WAIT_MS by default). */
   lockWaitMs?: number;

@@ -1,7 +1,7 @@
 /**
  * The cache on disk: where its files are, the store's directory, and one file per key.
  *
- * Where: the user cache directory (src/util/user-dirs.ts), with HOME and XDG_CACHE_HOME read from
+ * Where: the user cache directory (src/config/parsers.ts userDirs), with HOME and XDG_CACHE_HOME read from
  * an environment the caller gives, so a context (or a test) decides.
  *
  * The directory: the cache root may be a symlink the user made; the store under it (`http/`) is
@@ -28,7 +28,7 @@ import type CachePolicy from 'http-cache-semantics';
 import { CacheDirError } from '../errors.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
 import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
-import { type Env, userDirs } from '../util/user-dirs.js';
+import { type Env, userDirs } from '../config/parsers.js';
 
 export type EnvVars = Env;
 

@@ -67,10 +67,6 @@ export const ENUMS = {
 export type EnumName = keyof typeof ENUMS;
 export type EnumValue<N extends EnumName> = (typeof ENUMS)[N][number];
 
-export function isEnumValue<N extends EnumName>(name: N, value: unknown): value is EnumValue<N> {
-  return typeof value === 'string' && (ENUMS[name] as readonly string[]).includes(value);
-}
-
 /**
  * The filters of /exercise/query that take enum values: query parameter name,
  * its enum, and whether the interface types it as an array (several values OR-ed).

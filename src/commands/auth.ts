@@ -3,16 +3,16 @@
  * --with-key), show which key is in use and whether the service accepts it, remove it.
  * The key is only ever shown masked.
  */
-import type { Context, IOStreams } from '../context.js';
-import { outputFormat } from '../context.js';
+import { type Context, type IOStreams, outputFormat } from '../context.js';
 import { KEY_INPUT_MAX_BYTES } from '../defaults.js';
 import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import { loadRead } from '../vendor/read.js';
-import { maskSecret } from '../config/keys.js';
-import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
+import { maskSecret } from '../util/text.js';
+import { configPath, readStoredConfig } from '../config/parsers.js';
+import { openConfigWriter } from '../config/store.js';
 import { requireKey } from '../connection.js';
 import { refuseInSandbox } from './config.js';
 import { quotaLine } from './quota.js';

@@ -1,17 +1,17 @@
-/** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/keys.ts). */
+/** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/settings-table.ts). */
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { outputFormat } from '../context.js';
+import { type Context, outputFormat } from '../context.js';
 import { DEFAULT_LANG, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
-import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec, maskSecret } from '../config/keys.js';
-import { type SettingValue, displayValue, setting, settingHelp } from '../config/settings-table.js';
-import { type SettingSources, resolveSetting } from '../config/settings.js';
+import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec, displayValue, setting, settingHelp, type SettingSources, resolveSetting } from '../config/settings.js';
+import { maskSecret } from '../util/text.js';
+import { type SettingValue } from '../config/settings-table.js';
 import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';
-import { delimitedLine } from '../output/delimited.js';
-import { configPath, openConfigWriter, readStoredConfig } from '../config/store.js';
+import { delimitedLine } from '../output/fields.js';
+import { configPath, readStoredConfig } from '../config/parsers.js';
+import { openConfigWriter } from '../config/store.js';
 import { readCatalogue } from '../catalogue/load.js';
 import { orList } from '../catalogue/suggest.js';
 

@@ -20,7 +20,7 @@ import { addExamples, addNotes } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
 import { assertNoEmptyIds, noIdsOnStdin, requestedIds } from './shared/requested-ids.js';
-import { intArg } from './shared/values.js';
+import { intArg } from './shared/flags.js';
 import { printDryRun } from './shared/download-dry-run.js';
 import { writeNotice } from '../output/notice.js';
 import { downloadListing } from './shared/download-listing.js';

@@ -1,6 +1,6 @@
 /** `exercises mirror <dir>`: writes a catalogue directory from the service (logic in src/mirror/). */
 import type { MediaKind } from '../catalogue/media.js';
-import { parseLangTag } from '../config/values.js';
+import { parseLangTag } from '../config/parsers.js';
 import type { Context } from '../context.js';
 import { MIRROR_CONCURRENCY } from '../defaults.js';
 import { UsageError } from '../errors.js';

@@ -5,11 +5,10 @@
  * ledger only: it sends nothing. `--reset-month` sets this month's count back to 0. Pointed at a
  * team proxy, the proxy's budget is said in words (proxy/budget-words.ts) in place of its headers.
  */
-import type { Context } from '../context.js';
-import { outputFormat } from '../context.js';
+import { type Context, outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
-import { redactorFor } from '../util/redact.js';
+import { redactorFor } from '../util/text.js';
 import { usageLine, connectionUsage, resetConnectionMonth } from '../cache/usage.js';
 import { budgetFor } from '../connection.js';
 import { fitLines } from '../output/wrap.js';

@@ -8,7 +8,7 @@
 import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { readOwnerOnlyFile, parseKeyFile, parseKeysFile } from '../proxy/secret-files.js';
-import { readStoredConfig } from '../config/store.js';
+import { readStoredConfig } from '../config/parsers.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { join } from 'node:path';
 import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';

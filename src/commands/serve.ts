@@ -10,7 +10,7 @@ import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMI
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
-import { collect, intArg } from './shared/values.js';
+import { collect, intArg } from './shared/flags.js';
 import { runUpstream } from './serve-upstream.js';
 import { readOwnerOnlyFile, parseKeysFile } from '../proxy/secret-files.js';
 import { type ClientKey, parseClientKey, plansOf } from '../proxy/client-keys.js';

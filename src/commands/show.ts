@@ -1,7 +1,7 @@
 /**
  * `exercises show <id-or-name...>`: GET /exercise/{exerciseId} for each, with bounded
  * concurrency and output in input order; `-` reads ids from stdin. Each text given is first
- * resolved from what is known locally (shared/resolve-id.ts: `push_up`, `Flat Bench`, and
+ * resolved from what is known locally (shared/requested-ids.ts: `push_up`, `Flat Bench`, and
  * with local records `bench press`); one the service does not have is tried as part of a
  * name among what the cache knows, or with `--search` by one listing request. Missing ones
  * are reported as they come and make the command exit 4 after printing the others.
@@ -14,21 +14,29 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import type { ImageProtocol } from '../output/images/protocol.js';
-import { imagesFlag, sizeFlag, splitImagesValue } from './shared/images-flag.js';
+import { imagesFlag, sizeFlag, splitImagesValue } from './shared/flags.js';
 import type { CellBox } from '../output/images/fit.js';
 import { addExamples } from './shared/help.js';
-import { assertNoEmptyIds, requestedIds, noIdsOnStdin } from './shared/requested-ids.js';
+import {
+  assertNoEmptyIds,
+  requestedIds,
+  noIdsOnStdin,
+  ambiguousError,
+  nameQuery,
+  recordsAreLocal,
+  resolveBySearch,
+  resolveGiven,
+  resolveLocally,
+  tellResolution,
+} from './shared/requested-ids.js';
 import { oneLine } from '../util/text.js';
-import { NOT_FOUND_HINT } from '../api/client.js';
+import { NOT_FOUND_HINT, type ApiClient } from '../api/client.js';
 import { pickMissingId } from '../prompt/exercise-picker.js';
 import { createRecordWriter } from '../output/record.js';
 import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
-import { startSpinner } from '../output/spinner.js';
+import { startSpinner, writeNotice } from '../output/notice.js';
 import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
-import { ambiguousError, nameQuery, recordsAreLocal, resolveBySearch, resolveGiven, resolveLocally, tellResolution } from './shared/resolve-id.js';
-import type { ApiClient } from '../api/client.js';
-import { writeNotice } from '../output/notice.js';
 
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
@@ -67,7 +75,7 @@ async function idsOrPick(options: ShowOptions, ctx: Context): Promise<string[]> 
   return [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
 }
 
-/** Each text given resolved from what is known locally (resolve-id.ts); a name of several is an error when it is the only one. */
+/** Each text given resolved from what is known locally (requested-ids.ts); a name of several is an error when it is the only one. */
 async function resolvedArgs(args: readonly string[], ctx: Context): Promise<string[]> {
   const out: string[] = [];
   for (const arg of args) {

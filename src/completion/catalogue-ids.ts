@@ -8,9 +8,8 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_FILE } from '../catalogue/load.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic, idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
 import type { ExerciseEntry } from './engine.js';
-import { idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
 import { asBytes, lineAt, readBytes } from './line-scan.js';
 import { shortHash } from '../util/short-hash.js';
 import { CATALOGUE_FILE_MAX_BYTES } from '../defaults.js';

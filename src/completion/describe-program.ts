@@ -5,7 +5,7 @@
  * program, so the data always matches the CLI that was built.
  */
 import type { Argument, Command, Help, Option } from 'commander';
-import type { ConfigKeySpec } from '../config/keys.js';
+import type { ConfigKeySpec } from '../config/settings.js';
 import { COMPLETION_DATA_VERSION, type ArgumentSpec, type CommandSpec, type CompletionData, type OptionSpec } from './data.js';
 import { argumentValueCompletion, optionValueCompletion } from './value-rules.js';
 

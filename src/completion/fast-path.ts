@@ -6,7 +6,7 @@
  * costs about as much as starting Node and never sends a request.
  */
 import { readFileSync } from 'node:fs';
-import { writeAllNow } from '../util/direct-output.js';
+import { writeAllNow } from '../output/streams.js';
 import { COMPLETION_DATA_VERSION, type CompletionData } from './data.js';
 import { complete } from './engine.js';
 import { localSources } from './local-sources.js';

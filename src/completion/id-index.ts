@@ -8,17 +8,57 @@
  * the name is unknown), oldest first. Ids and names never contain a tab or a line break
  * (ids that would are left out; such characters in names become spaces). At most
  * ID_INDEX_MAX_LINES lines and ID_INDEX_MAX_BYTES bytes: the oldest go first. Ids and names
- * that are not printable or longer than 256 characters (printable.ts) are never written, and
- * never read back from a file written otherwise. Rewritten whole and renamed into place,
- * so a reader never sees half a file; two writers at once may lose one's additions, which
- * only means those ids are offered after their next answer.
+ * that are not printable or longer than 256 characters (isCompletable) are never written, and
+ * never read back from a file written otherwise. Rewritten whole and renamed into place
+ * (writeFileAtomic), so a reader never sees half a file; two writers at once may lose one's
+ * additions, which only means those ids are offered after their next answer. Written only when
+ * an answer taught it something new.
  */
 import { LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
 import { readRegularFileSync } from '../util/safe-open.js';
-import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
-import { isCompletable } from './printable.js';
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { firstLines, isAscii, lineAt, linesWith, mergeLines, readBytes } from './line-scan.js';
+
+/*
+ * What completion may offer: printable text of a sane length. An id or name from the service
+ * (or a catalogue) may hold escape sequences; zsh prints candidates and descriptions raw, so
+ * `ESC]0;title BEL` retitled the window and `ESC[2J` cleared the screen on a TAB. Such entries
+ * are kept out of completion (they can still be typed, or given through `-`), as are entries
+ * over COMPLETION_MAX_CHARS characters, which only slow every TAB down.
+ */
+
+/** Longest id or name offered by completion. */
+export const COMPLETION_MAX_CHARS = 256;
+
+/** C0 controls, DEL, C1 controls, and the bidi marks, embeddings, overrides and isolates. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Whether `text` may be offered on a command line: printable, at most COMPLETION_MAX_CHARS characters. */
+export function isCompletable(text: string): boolean {
+  return text.length <= COMPLETION_MAX_CHARS && !UNPRINTABLE.test(text);
+}
+
+/**
+ * Replaces a small file so that no reader ever sees half of it: written aside, then renamed
+ * into place. Private whatever the umask (directories 0700, the file 0600): the completion
+ * indexes list what the user looked at.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  try {
+    writeFileSync(partial, text, { mode: 0o600, flag: 'wx' });
+    renameSync(partial, file);
+  } catch (err) {
+    try {
+      unlinkSync(partial);
+    } catch {
+      // never written
+    }
+    throw err;
+  }
+}
 
 export const ID_INDEX_FILE = 'completion-ids.tsv';
 /**

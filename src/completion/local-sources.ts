@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cacheRoot } from '../cache/store-files.js';
-import { configPath, readStoredConfig } from '../config/store.js';
+import { configPath, readStoredConfig } from '../config/parsers.js';
 import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import type { LocalSources, ParsedLine } from './engine.js';
 import { readIdIndexMatching } from './id-index.js';

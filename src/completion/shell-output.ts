@@ -9,7 +9,7 @@
  * zsh gets `value:description` for _describe; fish gets `value<TAB>description`.
  */
 import type { Completion } from './engine.js';
-import { isCompletable } from './printable.js';
+import { isCompletable } from './id-index.js';
 import { dequote } from './words.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -63,7 +63,7 @@ function fish(completion: Completion): string[] {
 
 /**
  * The answer for `shell`. Whatever the sources gave, a candidate whose value or description is
- * not printable (printable.ts) is left out here, the one way out to every shell.
+ * not printable (id-index.ts isCompletable) is left out here, the one way out to every shell.
  */
 export function formatCompletion(shell: Shell, given: Completion, word: CurrentWord): string {
   const completion: Completion =

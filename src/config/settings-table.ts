@@ -1,13 +1,11 @@
 /**
  * Every setting of the CLI, each declared once, as npm declares its config: the global flag,
  * the config key, the environment variable, the default, the type, the description and the
- * parser. Everything else is read from here: the flags commander declares (global-flags.ts),
- * the keys of `config get|set|unset|list` (keys.ts), the resolution flag > variable > stored
- * config > default (settings.ts), `help global-flags`, `help defaults` (defaults-table.ts),
- * `help environment` (environment.ts), the man pages and docs/commands.md (scripts/).
- *
- * A new setting is one row here (docs/development.md "Adding a setting"); a field of Settings
- * (settings.ts) when code reads it. Values only, no I/O: every command line evaluates this file.
+ * parser. The flags commander declares, `config get|set|unset|list`, the resolution
+ * (settings.ts), `help global-flags|defaults|environment` (settings-docs.ts), the man pages and
+ * docs/commands.md (scripts/) all read it; a new setting is one row here (docs/development.md
+ * "Adding a setting"). Values and parsers only, no I/O: every command line evaluates this file,
+ * so nothing here runs at load beyond building the rows.
  */
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
@@ -27,14 +25,13 @@ import {
   RETRIES_MAX,
   TIMEOUT_MAX_MS,
 } from '../defaults.js';
-import { type DurationRule, formatDuration, parseDuration } from './duration.js';
-import { parseLangTag, parseSwitch, parseWholeNumber } from './values.js';
+import { type DurationRule, formatDuration, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
 import { parseByteRate } from './byte-rate.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The global options (docs/design.md "CLI surface"), as commander parsed them: one field per row with a flag. */
+/** The global options as commander parsed them: one field per row with a flag (its description is the row's). */
 export interface GlobalOptions {
   baseUrl?: string;
   apiKey?: string;
@@ -42,29 +39,21 @@ export interface GlobalOptions {
   format?: OutputFormat;
   /** `--json` alone is true; `--json id,name` keeps the field list. */
   json?: boolean | string;
-  /** commander's `--no-color` sets this to false. */
+  /** `--no-color`, `--no-cache`, `--no-pager`, `--no-input`: commander sets these to false. */
   color: boolean;
   timeout?: number;
-  /** --deadline: the whole command's deadline in seconds (0: none). */
   deadline?: number;
   retries?: number;
   verbose: boolean;
   quiet: boolean;
   sandbox: boolean;
   allowInsecure: boolean;
-  /** --catalogue <dir>: every answer from that catalogue directory, in-process. */
   catalogue?: string;
-  /** --offline: answers only from the response cache. */
   offline: boolean;
-  /** --refresh: fetch anew and update the response cache. */
   refresh: boolean;
-  /** commander's `--no-cache` sets this to false: the response cache is neither read nor written. */
   cache: boolean;
-  /** --budget <n>: requests allowed this month (over the stored setting). */
   budget?: number;
-  /** commander's `--no-pager` sets this to false. */
   pager: boolean;
-  /** commander's `--no-input` sets this to false: never prompt (src/prompt/interactive.ts). */
   input: boolean;
   /** --limit-rate <bytes/s>: the media downloads' bytes a second in all (0: no limit). */
   limitRate?: number;
@@ -93,11 +82,7 @@ export interface Setting {
   description: string;
   /** What the flag's help line adds to the description (`discouraged: visible in ps`). */
   flagNote?: string;
-  /**
-   * Checks and normalises a value given as text (flag, variable, `config set`, a stored value
-   * written by hand), in the unit the code uses; throws a UsageError naming `name`, where the
-   * value came from (`--timeout`, `EXERCISES_DEADLINE`, `the stored timeout`).
-   */
+  /** Checks and normalises a value given as text, in the code's unit; a UsageError names `name`, where it came from. */
   parse?(text: string, name: string): SettingValue;
   /** How a value is shown to a person (`config list`, `help defaults`): a duration as `24h`. */
   display?(value: SettingValue): string;
@@ -110,7 +95,7 @@ export interface Setting {
   choices?: readonly string[];
 }
 
-/** A duration parser and display for a rule (the unit of a bare number, the bounds). */
+/** A duration row's parser and display, for its rule. */
 function duration(rule: DurationRule): Pick<Setting, 'parse' | 'display'> {
   return {
     parse: (text, name) => parseDuration(text, name, rule),
@@ -292,32 +277,3 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'pager', flags: '--no-pager', option: 'pager', type: 'switch', description: 'never send long tables through a pager' },
   { key: 'input', flags: '--no-input', option: 'input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
 ];
-
-/** The setting of that name; an unknown name is a programming error. */
-export function setting(name: string): Setting {
-  const found = SETTINGS.find((s) => s.key === name);
-  if (!found) throw new Error(`No setting is called ${name}.`);
-  return found;
-}
-
-/** A value as a person reads it: through the setting's display rule (a duration as 24h). */
-export function displayValue(spec: Pick<Setting, 'display'>, value: SettingValue): string {
-  return spec.display ? spec.display(value) : String(value);
-}
-
-/** The default in words, for help and docs: `30s`, `the service’s, en-GB`, or undefined when there is none to say. */
-export function defaultText(spec: Setting): string | undefined {
-  if (spec.defaultNote !== undefined) return spec.defaultNote;
-  return spec.default === undefined ? undefined : displayValue(spec, spec.default);
-}
-
-/**
- * A setting described in one line, as the flags' help and `config --help` show it: the
- * description, then `first` (a note of the caller's), the default and the variable
- * (`… (default 30s; env EXERCISES_DEADLINE)`). A switch has no default to state.
- */
-export function settingHelp(spec: Setting, first?: string): string {
-  const given = spec.type === 'switch' ? undefined : defaultText(spec);
-  const notes = [first, given !== undefined ? `default ${given}` : undefined, spec.env ? `env ${spec.env}` : undefined].filter((n) => n !== undefined);
-  return notes.length === 0 ? spec.description : `${spec.description} (${notes.join('; ')})`;
-}

@@ -1,14 +1,98 @@
 /**
- * Where each setting comes from, highest first: flag > environment > stored config > default
- * (docs/design.md "CLI surface"), for every row of the settings table alike. The factory
- * resolves them once per run (ctx.settings()); `config list` shows the same resolution.
+ * The settings in force and where each comes from, highest first: flag > environment > stored
+ * config > default (docs/design.md "CLI surface"), for every row of the settings table alike;
+ * and the global flags and config keys as the table declares them. The factory resolves them
+ * once per run (ctx.settings()); `config list` shows the same resolution.
  */
-import { DEFAULT_GLOBALS, type GlobalOptions, flagName } from './global-flags.js';
-import { type Setting, type SettingType, type SettingValue, setting } from './settings-table.js';
+import { closestWords, orList } from '../catalogue/suggest.js';
 import { UsageError } from '../errors.js';
-import type { Env } from '../util/user-dirs.js';
-import { type StoredConfig, readStoredConfig } from './store.js';
-import { parseLangTag } from './values.js';
+import { type Env, type StoredConfig, parseLangTag, readStoredConfig } from './parsers.js';
+import { type GlobalOptions, type Setting, type SettingType, type SettingValue, SETTINGS } from './settings-table.js';
+
+export type { GlobalOptions, OutputFormat } from './settings-table.js';
+
+/** The setting of that name; an unknown name is a programming error. */
+export function setting(name: string): Setting {
+  const found = SETTINGS.find((s) => s.key === name);
+  if (!found) throw new Error(`No setting is called ${name}.`);
+  return found;
+}
+
+/** A value as a person reads it: through the setting's display rule (a duration as 24h). */
+export function displayValue(spec: Pick<Setting, 'display'>, value: SettingValue): string {
+  return spec.display ? spec.display(value) : String(value);
+}
+
+/** The default in words, for help and docs: `30s`, `the service’s, en-GB`, or undefined when there is none to say. */
+export function defaultText(spec: Setting): string | undefined {
+  if (spec.defaultNote !== undefined) return spec.defaultNote;
+  return spec.default === undefined ? undefined : displayValue(spec, spec.default);
+}
+
+/**
+ * A setting in one line, as the flags' help and `config --help` show it: the description, then
+ * `first` (a note of the caller's), the default (a switch has none to state) and the variable.
+ */
+export function settingHelp(spec: Setting, first?: string): string {
+  const given = spec.type === 'switch' ? undefined : defaultText(spec);
+  const notes = [first, given !== undefined ? `default ${given}` : undefined, spec.env ? `env ${spec.env}` : undefined].filter((n) => n !== undefined);
+  return notes.length === 0 ? spec.description : `${spec.description} (${notes.join('; ')})`;
+}
+
+/** A setting with a flag: the flag's spelling and the GlobalOptions field it fills. */
+export type GlobalFlag = Setting & { flags: string; option: keyof GlobalOptions };
+
+/** Every global flag, in the order `--help` lists them. */
+export const GLOBAL_FLAGS: readonly GlobalFlag[] = SETTINGS.filter((s): s is GlobalFlag => s.flags !== undefined && s.option !== undefined);
+
+/** The help line: the description, the flag's own note, the default and the environment variable. */
+export function flagHelp(flag: Setting): string {
+  return settingHelp(flag, flag.flagNote);
+}
+
+/** The flag as typed (`--base-url`), for messages. */
+export function flagName(key: keyof GlobalOptions): string {
+  return /--[a-z-]+/.exec(GLOBAL_FLAGS.find((f) => f.option === key)!.flags)![0];
+}
+
+/** A flag that takes no value: on/off (`--verbose`), or on unless given (`--no-color`). */
+function isSwitch(flag: GlobalFlag): boolean {
+  return !/[<[]/.test(flag.flags);
+}
+
+/** Off unless given (`--verbose`: false), on unless given (`--no-color`: true); flags with values: absent. */
+export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze(
+  Object.fromEntries(GLOBAL_FLAGS.filter(isSwitch).map((f) => [f.option, f.flags.startsWith('--no-')])) as unknown as GlobalOptions,
+);
+
+/** commander's parsed values (program.opts()) as GlobalOptions: switches as booleans, values as given. */
+export function readGlobalFlags(opts: Record<string, unknown>): GlobalOptions {
+  const globals: Record<string, unknown> = {};
+  for (const flag of GLOBAL_FLAGS) {
+    const value = opts[flag.option];
+    globals[flag.option] = !isSwitch(flag) ? value : flag.flags.startsWith('--no-') ? value !== false : value === true;
+  }
+  return globals as unknown as GlobalOptions;
+}
+
+/** A stored setting (its `key` is the config key). */
+export type ConfigKeySpec = Setting & { stored: true };
+
+export const CONFIG_KEYS: readonly ConfigKeySpec[] = SETTINGS.filter((s): s is ConfigKeySpec => s.stored === true);
+
+/** The key's setting; an unknown key is a usage error suggesting the closest and listing them all. */
+export function configKeySpec(key: string): ConfigKeySpec {
+  const spec = CONFIG_KEYS.find((k) => k.key === key);
+  if (!spec) {
+    const known = CONFIG_KEYS.map((k) => k.key);
+    const near = closestWords(key, known);
+    throw new UsageError(`Unknown config key "${key}".${near.length > 0 ? ` Did you mean ${orList(near)}?` : ''}`, {
+      hint: `Known keys: ${known.join(', ')}.`,
+      details: { key, known },
+    });
+  }
+  return spec;
+}
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default' | 'sandbox';
 

@@ -1,52 +1,17 @@
 /**
- * The stored settings: a JSON file in the user config directory (XDG_CONFIG_HOME on
- * Linux), mode 0600 because it may hold the API key. Reading is a plain file read, so
- * commands that only need the key start fast; writing goes through conf (loaded lazily),
- * which writes atomically. Where the file is follows the environment given (the Context's).
+ * Writing the stored settings (`config set|unset`, `auth login|logout`): the JSON file in the
+ * user config directory, mode 0600 because it may hold the API key, through conf (loaded
+ * lazily), which writes atomically. Reading is a plain file read (parsers.ts readStoredConfig),
+ * so commands that only need the key start fast.
  */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { type Env, configDir } from './paths.js';
+import { type Env, type StoredConfig, configDir, configPath, readStoredConfig } from './parsers.js';
 import { loadConf } from '../vendor/conf.js';
-import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
-
-/** Largest settings file read: a few hundred bytes in use; a FIFO, a device or a huge file is refused unread. */
-const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
 
 const FILE_MODE = 0o600;
 /** The directory holds the key too: private whatever the umask. */
 const DIR_MODE = 0o700;
-
-export type StoredConfig = Record<string, unknown>;
-
-export function configPath(env: Env): string {
-  return join(configDir(env), 'config.json');
-}
-
-/** The stored values; {} when there is no file yet. A corrupt file is a usage error naming it. */
-export function readStoredConfig(env: Env): StoredConfig {
-  const path = configPath(env);
-  let text: string;
-  try {
-    // The one rule (util/safe-open.ts): a FIFO planted here would otherwise hang every command at start.
-    text = readRegularFileSync(path, { maxBytes: SETTINGS_FILE_MAX_BYTES }).toString('utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    if (err instanceof RefusedFileError) throw new UsageError(`Cannot read the config file: ${err.message}.`);
-    throw new UsageError(`Cannot read the config file ${path}: ${(err as Error).message}.`);
-  }
-  if (text.trim() === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as StoredConfig;
-  } catch {
-    // fall through
-  }
-  throw new UsageError(`The config file ${path} is not valid JSON.`, {
-    hint: 'Fix or delete it; `exercises config path` prints where it is.',
-  });
-}
 
 export interface ConfigWriter {
   set(key: string, value: string | number | boolean): void;

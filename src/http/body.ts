@@ -12,7 +12,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { MalformedResponseError } from '../errors.js';
-import { MAX_JSON_DEPTH, maxDepth } from '../util/depth.js';
+import { MAX_JSON_DEPTH, maxDepth } from '../catalogue/validate.js';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
 import { markNeverWritten } from './failures.js';
 import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, Progress, ResponseHeaders } from './exchange.js';
@@ -275,7 +275,7 @@ export function parseJsonBody(bytes: Buffer, contentType: string, url: URL, what
     if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
     throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
   }
-  // Refused before anything walks it: deep nesting overflows every recursive walk (util/depth.ts).
+  // Refused before anything walks it: deep nesting overflows every recursive walk (catalogue/validate.ts maxDepth).
   if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
     throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
   return parsed;

@@ -66,7 +66,7 @@ export interface RequestCountOptions {
   keyHash: string;
   /** Requests allowed this month; null: none. */
   budget: number | null;
-  /** Applied to rate-limit header values before the ledger keeps them (util/redact.ts redactorFor of the key). */
+  /** Applied to rate-limit header values before the ledger keeps them (util/text.ts redactorFor of the key). */
   redact?: (text: string) => string;
   /** Problems that matter: the ledger file recovered or set aside, a count that could not be given back. */
   warn?: (message: string) => void;

@@ -15,7 +15,7 @@
  * Values only, no I/O: undici is not loaded here, so nothing changes when no variable is set.
  */
 import { UsageError } from '../errors.js';
-import { REDACTED } from '../util/redact.js';
+import { REDACTED } from '../util/text.js';
 
 /** The variables read, lower-case spelling first (it wins, as in curl). */
 export const PROXY_VARIABLES = {

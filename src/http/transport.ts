@@ -23,7 +23,7 @@ import { type CommandDeadline, isCommandDeadline, nowMs, underDeadline } from '.
 import { parseJsonBody, wholeBodies } from './body.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
 import { errorForStatus } from './failures.js';
-import { redactorFor } from '../util/redact.js';
+import { redactorFor } from '../util/text.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
 import { type QueryValues, resolveUrl } from '../cache/cached-get.js';
 import { PROXY_VARIABLES, type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';

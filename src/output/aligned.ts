@@ -1,7 +1,7 @@
 /**
  * Plain rows in aligned columns for a terminal (`download --dry-run`): each cell made one
  * clean line, every column but the last padded to its widest cell, two spaces between.
- * A pipe gets tsv instead (delimited.ts).
+ * A pipe gets tsv instead (fields.ts tsvLine).
  */
 import { oneLine } from '../util/text.js';
 

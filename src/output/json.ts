@@ -14,7 +14,7 @@ function escapeRaw(c: string): string {
 /**
  * JSON.stringify, for output. A value nested past what JSON.stringify can walk (~4,000
  * levels) is a malformed answer (exit 6), not a crash; the transport refuses such answers
- * earlier (src/util/depth.ts), this is the last line.
+ * earlier (src/catalogue/validate.ts), this is the last line.
  */
 export function jsonText(value: unknown, indent?: number): string {
   let text: string;

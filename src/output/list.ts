@@ -6,18 +6,15 @@
  * table (terminal only) ends with a footer, through the pager when it is long.
  */
 import type { Writable } from 'node:stream';
-import type { Context } from '../context.js';
-import { colorEnabled, outputFormat } from '../context.js';
+import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor } from './chalk.js';
 import { colorJson } from './json-color.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
-import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS } from './columns.js';
-import { delimitedLine } from './delimited.js';
-import { requestedFields, selectFields } from './fields.js';
+import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS, delimitedLine, requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { type ListFooter, footerLine } from './next-page.js';
 import { wrap } from './wrap.js';
-import { write } from './write.js';
+import { write } from './streams.js';
 import { renderTable } from './table.js';
 import { startPager } from './pager.js';
 

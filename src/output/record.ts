@@ -4,16 +4,13 @@
  * as json or jsonl (with only the fields of `--json <fields>` when given), csv (with a
  * header) or tsv (without: for programs).
  */
-import type { Context } from '../context.js';
-import { colorEnabled, outputFormat } from '../context.js';
+import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor } from './chalk.js';
 import { colorJson } from './json-color.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
-import { RECORD_COLUMNS } from './columns.js';
-import { delimitedLine } from './delimited.js';
-import { requestedFields, selectFields } from './fields.js';
+import { RECORD_COLUMNS, delimitedLine, requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
-import { write } from './write.js';
+import { write } from './streams.js';
 import { oneLine } from '../util/text.js';
 import { loadMeasure } from './width.js';
 import { writePaged } from './list.js';

@@ -5,7 +5,7 @@
  * columns go first, then name and aliases shrink, each cut cell ending in `…`.
  */
 import type { ChalkInstance } from 'chalk';
-import type { TableColumn } from './columns.js';
+import type { TableColumn } from './fields.js';
 import { type Measure, loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
 import { loadCliTable3 } from '../vendor/cli-table3.js';

@@ -3,7 +3,7 @@
  * the upstream's) is written `***`. Clients that put their key in `?api_key=…` are not rare,
  * and an access log is read, shipped and kept by more people than the keys file.
  */
-import { REDACTED } from '../util/redact.js';
+import { REDACTED } from '../util/text.js';
 
 /** `target` with every query value for which `isKey` holds (as sent or percent-decoded) replaced by `***`. */
 export function maskedTarget(target: string, isKey: (value: string) => boolean): string {

@@ -55,7 +55,7 @@ describe('a cache hit', () => {
     expect(server.requests.length).toBe(before);
     expect(hit.vendors).toEqual([]);
     expect(existsSync(undiciTrace)).toBe(false);
-    // Its answer goes into the pipe without process.stdout, which would load node:net (src/util/direct-output.ts).
+    // Its answer goes into the pipe without process.stdout, which would load node:net (src/output/streams.ts).
     expect(hit.builtins).not.toContain('net');
     expect(hit.builtins).not.toContain('tty');
   });

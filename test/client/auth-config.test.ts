@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { CATALOGUE, PREMIUM_KEY, jsonlIds, sortedIds } from './fixtures.js';
 

@@ -2,8 +2,7 @@
 import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
 import { cacheRoot } from '../../src/cache/store-files.js';
-import { configDir, userDirs } from '../../src/config/paths.js';
-import { configPath } from '../../src/config/store.js';
+import { configDir, userDirs, configPath } from '../../src/config/parsers.js';
 
 describe('user directories', () => {
   it('are where env-paths puts them for the same environment', () => {

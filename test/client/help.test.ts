@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
-import { ENVIRONMENT_VARIABLES } from '../../src/config/environment.js';
+import { environmentVariables } from '../../src/config/settings-docs.js';
 import { EXIT_CODE_TABLE } from '../../src/errors.js';
 
 describe('help', () => {
@@ -118,7 +118,7 @@ describe('help', () => {
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     const reference = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
     const section = reference.slice(reference.indexOf('## Environment variables'), reference.indexOf('## Exit codes'));
-    for (const { name } of ENVIRONMENT_VARIABLES) {
+    for (const { name } of environmentVariables()) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
       expect(section).toContain(`| \`${name}\` |`);
     }

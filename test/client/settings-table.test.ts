@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/context.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { SETTINGS } from '../../src/config/settings-table.js';
-import { GLOBAL_FLAGS } from '../../src/config/global-flags.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
-import { ENVIRONMENT_VARIABLES } from '../../src/config/environment.js';
+import { GLOBAL_FLAGS, CONFIG_KEYS } from '../../src/config/settings.js';
+import { environmentVariables } from '../../src/config/settings-docs.js';
 import { isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 
@@ -29,7 +28,7 @@ describe('one declaration per setting', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(GLOBAL_FLAGS.map((f) => f.key)).toEqual(SETTINGS.filter((s) => s.flags).map((s) => s.key));
     expect(CONFIG_KEYS.map((k) => k.key)).toEqual(SETTINGS.filter((s) => s.stored).map((s) => s.key));
-    for (const { env } of SETTINGS.filter((s) => s.env)) expect(ENVIRONMENT_VARIABLES.map((v) => v.name)).toContain(env);
+    for (const { env } of SETTINGS.filter((s) => s.env)) expect(environmentVariables().map((v) => v.name)).toContain(env);
   });
 });
 

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient, pathSegment } from '../../src/api/client.js';
 import { Transport } from '../../src/http/transport.js';
 import { nextPageCommand } from '../../src/output/next-page.js';
-import { csvLine, tsvLine } from '../../src/output/delimited.js';
-import { readIds } from '../../src/commands/shared/read-ids.js';
+import { csvLine, tsvLine } from '../../src/output/fields.js';
+import { readIds } from '../../src/commands/shared/requested-ids.js';
 import { queryParamsFromOptions } from '../../src/commands/shared/query-filters.js';
 import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
-import { maskSecret } from '../../src/config/keys.js';
+import { maskSecret } from '../../src/util/text.js';
 import { UsageError } from '../../src/errors.js';
 import { parseCsv, parseTsv } from './fixtures.js';
 

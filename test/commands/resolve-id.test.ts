@@ -1,5 +1,5 @@
 /**
- * What `show`, `image` and `video` make of the text typed (src/commands/shared/resolve-id.ts):
+ * What `show`, `image` and `video` make of the text typed (src/commands/shared/requested-ids.ts):
  * an id in any case, a name, an alias, from what is known locally; a part of names taken
  * when it is one exercise and listed when it is several; the service asked nothing more
  * unless --search says so (one listing request).
@@ -11,7 +11,7 @@ import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { isolatedHome, tempDir } from '../helpers/temp.js';
 import { serverEnv } from '../client/fixtures.js';
-import { nameQuery } from '../../src/commands/shared/resolve-id.js';
+import { nameQuery } from '../../src/commands/shared/requested-ids.js';
 
 const firstId = (stdout: string): string => (JSON.parse(stdout) as { id: string }).id;
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendIdIndex } from '../../src/completion/id-index.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { bashComplete, catalogueDir, type ShellEnv, shellEnv } from './shell-driver.js';
 

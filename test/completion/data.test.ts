@@ -11,7 +11,7 @@ import { buildProgram } from '../../src/cli.js';
 import type { CommandSpec, CompletionData } from '../../src/completion/data.js';
 import { describeProgram } from '../../src/completion/describe-program.js';
 import { friendlyEnumValue } from '../../src/catalogue/enum-words.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { CONFIG_KEYS } from '../../src/config/settings.js';
 
 const DATA_FILE = new URL('../../dist/completion.json', import.meta.url);
 

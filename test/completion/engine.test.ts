@@ -12,7 +12,7 @@ import { complete, type ExerciseEntry, type LocalSources, MAX_EXERCISE_CANDIDATE
 import { catalogueDirFor } from '../../src/completion/local-sources.js';
 import { bashQuote, formatCompletion } from '../../src/completion/shell-output.js';
 import { dequote, reassemble } from '../../src/completion/words.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { catalogueDir } from './shell-driver.js';
 import { tempDir } from '../helpers/temp.js';
 

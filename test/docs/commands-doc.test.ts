@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_FLAGS } from '../../src/config/global-flags.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { GLOBAL_FLAGS, CONFIG_KEYS } from '../../src/config/settings.js';
 import { ROOT } from './markdown.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'commands-doc.mjs');

@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { EXIT_CODE_TABLE } from '../../src/errors.js';
-import { ENVIRONMENT_VARIABLES } from '../../src/config/environment.js';
+import { environmentVariables } from '../../src/config/settings-docs.js';
 import { ROOT } from './markdown.js';
 
 const MAN_DIR = join(ROOT, 'man');
@@ -84,7 +84,7 @@ describe('man pages', () => {
         expect(text).toContain('--base-url');
         expect(text).not.toContain('\u2212');
         for (const { code, meaning } of EXIT_CODE_TABLE) expect(text.replace(/\s+/g, ' ')).toContain(`${code} ${meaning}`);
-        for (const { name: variable } of ENVIRONMENT_VARIABLES) expect(text).toContain(variable);
+        for (const { name: variable } of environmentVariables()) expect(text).toContain(variable);
       }
     },
     60_000,

@@ -2,7 +2,7 @@
  * Class 7b, the key echoed where it is kept and shown later: in X-RateLimit-* / RateLimit
  * headers (stored in the ledger, printed by `quota` in every format, logged by --verbose),
  * also split by C1 control bytes that a sanitiser would strip (joining the key again), and in
- * an error body split by controls. One redaction (src/util/redact.ts) serves every place.
+ * an error body split by controls. One redaction (src/util/text.ts) serves every place.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { configPath, readStoredConfig } from '../../src/config/store.js';
+import { configPath, readStoredConfig } from '../../src/config/parsers.js';
 import { tempDir } from '../helpers/temp.js';
 
 function envWithConfigDir(): { env: { HOME: string; XDG_CONFIG_HOME: string }; path: string } {

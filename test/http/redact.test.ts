@@ -1,11 +1,11 @@
 /**
- * Keeping the key out of what is shown (src/util/redact.ts): whole-key redaction that does not
+ * Keeping the key out of what is shown (src/util/text.ts): whole-key redaction that does not
  * mangle text, the mask, and the media error path that used to quote a server's echo of the key.
  */
 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maskSecret, redact } from '../../src/util/redact.js';
+import { maskSecret, redact } from '../../src/util/text.js';
 import { NetworkError } from '../../src/errors.js';
 import { downloadFile } from '../../src/media/download-file.js';
 import { closeAll, json, serve, transport } from './local-server.js';

@@ -1,6 +1,6 @@
 /** The note that an answer came in another language than the one asked for. */
 import { describe, expect, it } from 'vitest';
-import { answersInLanguage, languageNote, languageNoter } from '../../src/output/language-note.js';
+import { answersInLanguage, languageNote, languageNoter } from '../../src/output/notice.js';
 import { terminalContext } from '../helpers/test-context.js';
 
 describe('answersInLanguage', () => {

@@ -8,7 +8,7 @@ import { RECORD_FIELDS, SUMMARY_FIELDS, parseJsonFields, selectFields } from '..
 import { createListWriter } from '../../src/output/list.js';
 import { commandLines, nextPageCommand, nextPageGroups } from '../../src/output/next-page.js';
 import { createRecordWriter } from '../../src/output/record.js';
-import { maxDepth, MAX_JSON_DEPTH } from '../../src/util/depth.js';
+import { maxDepth, MAX_JSON_DEPTH } from '../../src/catalogue/validate.js';
 import { parseCsv } from '../client/fixtures.js';
 import { WIDTHS, terminalContext } from '../helpers/test-context.js';
 

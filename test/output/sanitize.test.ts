@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { safeComponent } from '../../src/media/safe-path.js';
 import { printable } from '../../src/media/jobs.js';
-import { assertFormatFlags } from '../../src/output/format-flags.js';
+import { assertGlobalFlags } from '../../src/commands/shared/flags.js';
 import { footerLine, nextPageCommand, shellQuote } from '../../src/output/next-page.js';
 import { CONTROL_CHARS, cleanText, escapeUnsafe, hasUnsafe, oneLine } from '../../src/util/text.js';
 
@@ -103,14 +103,14 @@ describe('shell quoting of the next-page command', () => {
 describe('conflicting format flags', () => {
   it('refuses --json with a non-JSON --format', () => {
     for (const format of ['csv', 'tsv', 'table'] as const) {
-      expect(() => assertFormatFlags({ json: true, format })).toThrow(UsageError);
-      expect(() => assertFormatFlags({ json: 'id,name', format })).toThrow(/--json and --format/);
+      expect(() => assertGlobalFlags({ sandbox: false, json: true, format })).toThrow(UsageError);
+      expect(() => assertGlobalFlags({ sandbox: false, json: 'id,name', format })).toThrow(/--json and --format/);
     }
   });
   it('takes --json alone, --format alone, and --json with json or jsonl', () => {
-    expect(() => assertFormatFlags({ json: true })).not.toThrow();
-    expect(() => assertFormatFlags({ format: 'csv' })).not.toThrow();
-    expect(() => assertFormatFlags({ json: 'id', format: 'jsonl' })).not.toThrow();
-    expect(() => assertFormatFlags({ json: true, format: 'json' })).not.toThrow();
+    expect(() => assertGlobalFlags({ sandbox: false, json: true })).not.toThrow();
+    expect(() => assertGlobalFlags({ sandbox: false, format: 'csv' })).not.toThrow();
+    expect(() => assertGlobalFlags({ sandbox: false, json: 'id', format: 'jsonl' })).not.toThrow();
+    expect(() => assertGlobalFlags({ sandbox: false, json: true, format: 'json' })).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 /** The spinner's rules: only on a terminal stderr, only past its threshold, never with -q or -v, erased at the end. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPINNER_DELAY_MS, startSpinner } from '../../src/output/spinner.js';
+import { SPINNER_DELAY_MS, startSpinner } from '../../src/output/notice.js';
 import { DEFAULT_GLOBALS } from '../../src/context.js';
 import { MemoryOutput } from '../helpers/test-context.js';
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { namedWriteErrors } from '../../src/util/stdout-errors.js';
+import { namedWriteErrors } from '../../src/output/streams.js';
 import { WriteFailedError } from '../../src/errors.js';
 import { CLI_PATH, testEnv } from '../helpers/run-cli.js';
 

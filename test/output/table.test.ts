@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import type { ExerciseSummary } from '../../src/catalogue/types.js';
-import { LIST_TABLE_COLUMNS } from '../../src/output/columns.js';
+import { LIST_TABLE_COLUMNS } from '../../src/output/fields.js';
 import { CLI_TABLE3_MAX_ROWS, layoutColumns, renderTable } from '../../src/output/table.js';
 import { WIDTHS } from '../helpers/test-context.js';
 

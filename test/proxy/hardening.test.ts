@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { carriesKey, scrubAnswer } from '../../src/proxy/key-scrub.js';
 import { STALE_PART_MS } from '../../src/proxy/media-pull.js';
-import { redactorFor } from '../../src/util/redact.js';
+import { redactorFor } from '../../src/util/text.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { runCli } from '../helpers/run-cli.js';

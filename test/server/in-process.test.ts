@@ -126,7 +126,7 @@ describe('--sandbox, answered in-process by the built CLI', () => {
 
   it('a --catalogue show into a pipe loads none of node:crypto, node:net, node:fs/promises', async () => {
     // Nothing hashes (no ETag in-process, no request count for the user's own catalogue) and
-    // the answer is written without process.stdout (src/util/direct-output.ts).
+    // the answer is written without process.stdout (src/output/streams.ts).
     const trace = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', import.meta.url));
     const dir = tempDir('exercises-trace-');
     const builtinsFile = join(dir, 'builtins.json');

@@ -1,5 +1,5 @@
 /**
- * Standard output written without its stream (src/util/direct-output.ts): into a file (as into
+ * Standard output written without its stream (src/output/streams.ts): into a file (as into
  * a pipe) the bytes go out at once, in order and in full; a reader gone (EPIPE) ends the run
  * quietly; a descriptor that would block (EAGAIN) hands the rest to the real stream; and
  * anything but write() creates the real stream, which then takes every write.
@@ -8,7 +8,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { directOutput, outputCalls, writableDirectly } from '../../src/util/direct-output.js';
+import { directOutput, outputCalls, writableDirectly } from '../../src/output/streams.js';
 import { tempDir } from '../helpers/temp.js';
 
 const opened: number[] = [];

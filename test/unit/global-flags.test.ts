@@ -1,16 +1,15 @@
 /**
- * The global flags' one declaration (src/config/global-flags.ts) and the defaults table built
- * from it (src/config/defaults-table.ts): what commander is given, what comes back, what help prints.
+ * The global flags' one declaration (src/config/settings.ts) and the defaults table built
+ * from it (src/config/settings-docs.ts): what commander is given, what comes back, what help prints.
  */
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { buildProgram, globalOptions } from '../../src/cli.js';
 import { HELP_TOPICS } from '../../src/commands/shared/help-topics.js';
-import { defaultsTable } from '../../src/config/defaults-table.js';
-import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags } from '../../src/config/global-flags.js';
-import { CONFIG_KEYS } from '../../src/config/keys.js';
+import { defaultsTable } from '../../src/config/settings-docs.js';
+import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags, CONFIG_KEYS } from '../../src/config/settings.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/defaults.js';
-import { formatDuration } from '../../src/config/duration.js';
+import { formatDuration } from '../../src/config/parsers.js';
 
 const program = () =>
   buildProgram({

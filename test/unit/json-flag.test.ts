@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explicitJsonFlag, jsonFlagValue } from '../../src/json-flag.js';
+import { explicitJsonFlag, jsonFlagValue } from '../../src/commands/shared/flags.js';
 import { runInProcess } from '../helpers/test-context.js';
 
 describe('--json [fields] before commander parses', () => {

@@ -1,10 +1,10 @@
 /**
- * How a command line's leading words are read (src/config/leading-words.ts), the one rule the
+ * How a command line's leading words are read (src/config/parsers.ts), the one rule the
  * CLI (which command to declare) and the launcher (which code cache to read) share.
  */
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_FLAGS } from '../../src/config/global-flags.js';
-import { flagArities, leadingWords } from '../../src/config/leading-words.js';
+import { GLOBAL_FLAGS } from '../../src/config/settings.js';
+import { flagArities, leadingWords } from '../../src/config/parsers.js';
 
 const ARITIES = flagArities(GLOBAL_FLAGS.map((f) => f.flags));
 

@@ -5,7 +5,7 @@ import { friendlyEnumValue } from '../../src/catalogue/enum-words.js';
 import { ENUM_SYNONYMS } from '../../src/catalogue/enum-synonyms.js';
 import { ENUMS, type EnumName } from '../../src/catalogue/enums.js';
 import { closest, closestWords, editDistance, looseForm } from '../../src/catalogue/suggest.js';
-import { formatDuration, parseDuration } from '../../src/config/duration.js';
+import { formatDuration, parseDuration } from '../../src/config/parsers.js';
 import { UsageError } from '../../src/errors.js';
 import { runInProcess } from '../helpers/test-context.js';
 

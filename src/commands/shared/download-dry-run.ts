@@ -6,7 +6,7 @@
 import { type Context, outputFormat } from '../../context.js';
 import { type DownloadPlan, type DryRunRow, dryRunRows } from '../../media/plan.js';
 import { alignedRows } from '../../output/aligned.js';
-import { tsvLine } from '../../output/delimited.js';
+import { tsvLine } from '../../output/fields.js';
 import { writeNotice } from '../../output/notice.js';
 import { shownPath } from '../../output/shown-path.js';
 import { plural } from '../../util/text.js';

@@ -1,6 +1,6 @@
 /** What the help shows where (help-layout.ts): the CORE commands, the help topics, the global flags inherited per command, the JSON fields per command. */
 import { RECORD_FIELDS, SUMMARY_FIELDS } from '../../output/fields.js';
-import { type GlobalOptions, flagName } from '../../config/global-flags.js';
+import { type GlobalOptions, flagName } from '../../config/settings.js';
 
 /** The commands a new user starts with; every other top-level command is ADDITIONAL. */
 export const CORE_COMMANDS: readonly string[] = ['query', 'ids', 'show', 'image', 'video', 'download'];

@@ -1,12 +1,11 @@
 /**
  * `exercises help <topic>`: global-flags (every flag any command takes, from the program
  * itself), environment, defaults and exit-codes (the reference tables, from their one source
- * each: src/config/environment.ts, src/config/defaults-table.ts, EXIT_CODE_TABLE in
+ * each: src/config/settings-docs.ts, EXIT_CODE_TABLE in
  * src/errors.ts), wrapped to the terminal's width.
  */
 import type { Command } from 'commander';
-import { changedBy, defaultsTable } from '../../config/defaults-table.js';
-import { ENVIRONMENT_VARIABLES } from '../../config/environment.js';
+import { changedBy, defaultsTable, environmentVariables } from '../../config/settings-docs.js';
 import { EXIT_CODE_TABLE } from '../../errors.js';
 import { wrap } from '../../output/wrap.js';
 import { flagItem, itemList } from './help-layout.js';
@@ -27,7 +26,7 @@ export const HELP_TOPICS = {
     return `${wrap('Global flags: they go before or after the command (exercises --sandbox ids, exercises ids --sandbox).', width)}\n\n${itemList(items, width).join('\n')}\n`;
   },
   environment: ({ width }: TopicContext): string => {
-    const items = ENVIRONMENT_VARIABLES.map((v) => ({ term: v.name, description: v.meaning }));
+    const items = environmentVariables().map((v) => ({ term: v.name, description: v.meaning }));
     return `${wrap('Environment variables (a flag beats a variable, a variable beats the stored config):', width)}\n${itemList(items, width).join('\n')}\n`;
   },
   'exit-codes': ({ width }: TopicContext): string => {

@@ -8,7 +8,7 @@ import { type ListingProblem, type PageCursor, nextCursor, paginatePages } from 
 import { PartialFailureError } from '../../errors.js';
 import { createListWriter } from '../../output/list.js';
 import { pageFooter } from '../../output/next-page.js';
-import { startSpinner } from '../../output/spinner.js';
+import { startSpinner } from '../../output/notice.js';
 import { plural } from '../../util/text.js';
 import type { PagingChoice } from './paging-options.js';
 

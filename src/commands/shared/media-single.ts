@@ -24,12 +24,12 @@ import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
 import { outputDir } from './media-run.js';
-import { imagesFlag, sizeFlag, splitImagesValue } from './images-flag.js';
+import { imagesFlag, sizeFlag, splitImagesValue } from './flags.js';
 import type { CellBox } from '../../output/images/fit.js';
 import { PLURAL, findJobs } from './media-single-jobs.js';
 import { saveOne, saveToDir } from './media-single-save.js';
 import { viewImages } from './view-images.js';
-import { ambiguousError, recordsAreLocal, resolveLocally, tellResolution } from './resolve-id.js';
+import { ambiguousError, recordsAreLocal, resolveLocally, tellResolution } from './requested-ids.js';
 
 export interface SingleMediaOptions {
   kind: MediaKind;
@@ -97,7 +97,7 @@ export function singleMediaOptions(
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
   const { kind } = options;
   const given = options.idOrName ?? (await pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
-  // `image push_up`, `image "Flat Bench"`: the id, found locally before any request (resolve-id.ts).
+  // `image push_up`, `image "Flat Bench"`: the id, found locally before any request (requested-ids.ts).
   // Unlike `show`, which sends a text without a space as typed to keep a cache hit fast, media
   // commands are no start-up path: an id in another case is resolved up front too.
   const resolution = await resolveLocally(ctx, given, { partial: await recordsAreLocal(ctx) });

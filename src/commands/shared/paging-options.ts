@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
-import { intArg } from './values.js';
+import { intArg } from './flags.js';
 
 export interface PagingChoice {
   /** Page size to request. */

@@ -9,8 +9,8 @@ import { ENUM_FILTERS } from '../../catalogue/enums.js';
 import { parseEnumList } from '../../catalogue/enum-parse.js';
 import { enumHelpList } from '../../catalogue/enum-words.js';
 import { UsageError } from '../../errors.js';
-import { parseLangTag } from '../../config/values.js';
-import { collect } from './values.js';
+import { parseLangTag } from '../../config/parsers.js';
+import { collect } from './flags.js';
 
 export type { QueryFilterParams };
 

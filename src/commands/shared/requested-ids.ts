@@ -1,10 +1,34 @@
 /**
  * The ids a command was given: its arguments, with `-` standing for the ids read from stdin
- * (read once, however often `-` appears). Used by `show` and `download`.
+ * (read once, however often `-` appears; one per line, a JSON line's "id" or "name", a tsv
+ * line's first field), and what each text names, resolved from what is known locally
+ * (resolveGiven, resolveLocally). Used by `show`, `download`, `image` and `video`.
+ *
+ * What exercise a person meant by a text, in order:
+ * the exact id, the id in any case (`push_up`), the exact name, the name in any case, an alias
+ * (`Flat Bench`). Only from what is known on this machine, never a request: the catalogue in
+ * force (--catalogue, --sandbox's sample) or what the cache holds (prompt/known-exercises.ts,
+ * the picker's source, so the two find the same things).
+ *
+ * A text found nowhere exactly may be part of names: among local records (a catalogue, the
+ * sandbox, what the cache holds), a unique partial match is taken with a one-line notice,
+ * several are listed (at most ten, with ids) with the exact `exercises query --name "…"` to
+ * run. No listing request is spent on it unless the person asks: `--search` makes one (said
+ * in the notice).
  */
-import type { IOStreams } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { readIds } from './read-ids.js';
+import type { Context, IOStreams } from '../../context.js';
+import type { ApiClient } from '../../api/client.js';
+import type { ExerciseSummary } from '../../catalogue/types.js';
+import { LIMIT_MAX, MAX_ID_LINE_BYTES } from '../../defaults.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import { type PickCandidate, candidateOf, mergeCandidates } from '../../prompt/candidates.js';
+import { foldText } from '../../prompt/fuzzy.js';
+import { type KnownExercises, knownExercises } from '../../prompt/known-exercises.js';
+import { langInForce } from '../../config/settings.js';
+import { escapeUnsafe, oneLine } from '../../util/text.js';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { writeNotice } from '../../output/notice.js';
 
 /** Refuses an empty argument (`show ""`): it would ask for the collection, not an exercise. */
 export function assertNoEmptyIds(args: readonly string[]): void {
@@ -35,4 +59,224 @@ export async function* requestedIds(args: readonly string[], io: Pick<IOStreams,
     // Loaded only for `-`: it brings in readline, which plain `show <id>` does not need.
     yield* readIds(io.stdin);
   }
+}
+
+function tooLong(lineNo: number): UsageError {
+  return new UsageError(`Line ${lineNo} of stdin is longer than ${MAX_ID_LINE_BYTES} bytes; it cannot be an exercise id.`, {
+    hint: 'Give one id per line (or the output of `exercises ids`).',
+  });
+}
+
+/** The lines of `input` (without their line break), each refused past MAX_ID_LINE_BYTES. */
+async function* boundedLines(input: Readable): AsyncIterable<string> {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let lineNo = 0;
+  const take = (line: string): string => {
+    lineNo++;
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (Buffer.byteLength(text, 'utf8') > MAX_ID_LINE_BYTES) throw tooLong(lineNo);
+    return text;
+  };
+  for await (const chunk of input) {
+    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
+      yield take(pending.slice(start, nl));
+      start = nl + 1;
+    }
+    pending = pending.slice(start);
+    // Characters never outnumber UTF-8 bytes: past this, the line is too long whatever follows.
+    if (pending.length > MAX_ID_LINE_BYTES) throw tooLong(lineNo + 1);
+  }
+  pending += decoder.end();
+  if (pending !== '') yield take(pending);
+}
+
+function fromJson(line: string, lineNo: number): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    throw new UsageError(`Line ${lineNo} of stdin looks like JSON but is not valid JSON.`);
+  }
+  const o = parsed as { id?: unknown; name?: unknown };
+  const value = typeof o?.id === 'string' && o.id !== '' ? o.id : typeof o?.name === 'string' && o.name !== '' ? o.name : undefined;
+  if (value === undefined) throw new UsageError(`Line ${lineNo} of stdin has no "id" or "name" field.`);
+  return value;
+}
+
+/** Undoes tsvLine's escapes (\\ \t \n \r). */
+function unescapeTsv(field: string): string {
+  return field.replace(/\\([\\tnr])/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : '\\'));
+}
+
+export async function* readIds(input: Readable): AsyncIterable<string> {
+  let lineNo = 0;
+  for await (const raw of boundedLines(input)) {
+    lineNo++;
+    const line = raw.trim();
+    if (line === '') continue;
+    if (line.startsWith('{')) {
+      yield fromJson(line, lineNo);
+      continue;
+    }
+    if (raw.includes('\t')) {
+      const first = raw.split('\t')[0]!.trim();
+      if (lineNo === 1 && first === 'id') continue; // the header of our own tsv output
+      if (first !== '') yield unescapeTsv(first);
+      continue;
+    }
+    yield line;
+  }
+}
+
+/** Matches listed at most when a text names several exercises. */
+const LISTED_MAX = 10;
+
+export type Resolution =
+  /** Take this id; `notice` says why when the text was only part of a name. */
+  | { kind: 'id'; id: string; notice?: string }
+  /** The text is part of several names: NotFoundError from ambiguousError(). */
+  | { kind: 'several'; matches: PickCandidate[] }
+  /** Nothing known matches: ask the service with the text as given, as always. */
+  | { kind: 'unknown' };
+
+/** What this run knows, read once (a catalogue load or a cache scan is not repeated for every id). */
+const knownByRun = new WeakMap<Context, Promise<KnownExercises>>();
+
+function known(ctx: Context): Promise<KnownExercises> {
+  let found = knownByRun.get(ctx);
+  if (!found) {
+    // An unreadable cache or catalogue only means nothing is resolved locally: the service still answers.
+    found = knownExercises(ctx).catch((): KnownExercises => ({ candidates: [], source: 'cache' }));
+    knownByRun.set(ctx, found);
+  }
+  return found;
+}
+
+/** The steps of the exact order, each a test of one candidate against the typed text. */
+function exactSteps(typed: string): Array<(c: PickCandidate) => boolean> {
+  const lower = typed.toLowerCase();
+  const names = (c: PickCandidate): string[] => [c.name, c.displayName].filter((n): n is string => n !== undefined);
+  return [
+    (c) => c.id === typed,
+    (c) => c.id.toLowerCase() === lower,
+    (c) => names(c).includes(typed),
+    (c) => names(c).some((n) => n.toLowerCase() === lower),
+    (c) => (c.aliases ?? []).some((a) => a.toLowerCase() === lower),
+  ];
+}
+
+/** The id `typed` names exactly (see the module comment's order), or undefined. */
+function exactMatch(typed: string, candidates: readonly PickCandidate[]): string | undefined {
+  for (const step of exactSteps(typed)) {
+    const hits = candidates.filter(step);
+    // Two exercises answering one step (two names differing only in case) is no exact answer.
+    if (hits.length === 1) return hits[0]!.id;
+  }
+  return undefined;
+}
+
+/** The candidates one of whose texts contains `typed` (any case, accents and `_`/`-` aside). */
+function partialMatches(typed: string, candidates: readonly PickCandidate[]): PickCandidate[] {
+  const wanted = foldText(typed).trim();
+  if (wanted === '') return [];
+  return candidates.filter((c) => c.folded.some((t) => t.includes(wanted)));
+}
+
+function described(c: PickCandidate): string {
+  const name = c.displayName ?? c.name;
+  return name !== undefined && name !== c.id ? `${escapeUnsafe(c.id)} ("${escapeUnsafe(name)}")` : escapeUnsafe(c.id);
+}
+
+/** Exact first, then a part of a name: one match taken (with `notice` saying how), several listed. */
+function resolveAmong(typed: string, candidates: readonly PickCandidate[], how: string): Resolution {
+  const exact = exactMatch(typed, candidates);
+  if (exact !== undefined) return { kind: 'id', id: exact };
+  const partial = partialMatches(typed, candidates);
+  if (partial.length === 1) {
+    return {
+      kind: 'id',
+      id: partial[0]!.id,
+      notice: `Taking ${described(partial[0]!)}, the one exercise ${how} whose name or alias contains "${oneLine(typed)}".`,
+    };
+  }
+  return partial.length > 1 ? { kind: 'several', matches: partial } : { kind: 'unknown' };
+}
+
+/**
+ * The id `typed` stands for, from what this machine knows (no request). With `partial`, a
+ * text that is only part of names is resolved too; callers ask for it where the records are
+ * all local, or once the service has said it has no such id.
+ */
+export async function resolveLocally(ctx: Context, typed: string, options: { partial: boolean }): Promise<Resolution> {
+  const { candidates, source } = await known(ctx);
+  if (candidates.some((c) => c.id === typed)) return { kind: 'id', id: typed };
+  if (!options.partial) {
+    const exact = exactMatch(typed, candidates);
+    return exact !== undefined ? { kind: 'id', id: exact } : { kind: 'unknown' };
+  }
+  return resolveAmong(typed, candidates, source === 'catalogue' ? 'in the catalogue' : 'known on this machine');
+}
+
+/** True when every record is local (a catalogue directory or the sandbox): a partial match may be taken before any request. */
+export async function recordsAreLocal(ctx: Context): Promise<boolean> {
+  return (await known(ctx)).source === 'catalogue';
+}
+
+/**
+ * A text as given on the command line, before any request: a name (it has a space) resolved
+ * exactly from what is known, and also as part of names where the records are local. A text
+ * without a space is sent as typed: it is most often an id, which a cache hit or a catalogue's
+ * record index answers without loading every known exercise (`show <id>` stays as fast as it
+ * was); the caller resolves it after a miss (resolveLocally). The notice of a partial match is
+ * said on stderr (unless --quiet); a text naming several is returned for the caller to list
+ * (ambiguousError) or report.
+ */
+export async function resolveGiven(ctx: Context, typed: string): Promise<Resolution> {
+  if (!/\s/.test(typed.trim())) return { kind: 'unknown' };
+  const r = await resolveLocally(ctx, typed, { partial: await recordsAreLocal(ctx) });
+  if (r.kind === 'id') tellResolution(ctx, r);
+  return r;
+}
+
+/** A resolution's notice, on stderr unless --quiet. */
+export function tellResolution(ctx: Context, r: Resolution): void {
+  if (r.kind === 'id' && r.notice !== undefined && !ctx.globals.quiet) writeNotice(ctx.io, r.notice);
+}
+
+/** `--search`: one listing request (`query --name`), its answer resolved as local records are. */
+export async function resolveBySearch(ctx: Context, api: ApiClient, typed: string): Promise<Resolution> {
+  const lang = langInForce(ctx.settings());
+  const answer = await api.query({ name: typed, limit: LIMIT_MAX, ...(lang ? { lang } : {}) });
+  const found = mergeCandidates([answer.exercises.map((e: ExerciseSummary) => candidateOf(e, lang))]);
+  const resolution = resolveAmong(typed, found, 'the service lists (--search: one listing request)');
+  if (resolution.kind === 'id' && resolution.notice === undefined)
+    return { ...resolution, notice: `Taking ${escapeUnsafe(resolution.id)}, found with --search (one listing request).` };
+  return resolution;
+}
+
+/** `show "bench press"` naming several: the first ten with their ids, and the query that lists them all. */
+export function ambiguousError(typed: string, matches: readonly PickCandidate[]): NotFoundError {
+  const shown = matches.slice(0, LISTED_MAX).map((c) => `  ${described(c)}`);
+  const more = matches.length > LISTED_MAX ? [`  … and ${matches.length - LISTED_MAX} more`] : [];
+  return new NotFoundError(
+    `"${oneLine(typed)}" is part of the names of ${matches.length} exercises; give one of their ids:\n${[...shown, ...more].join('\n')}`,
+    {
+      hint: `List them with \`${nameQuery(typed)}\`.`,
+      details: { matches: matches.map((c) => c.id) },
+    },
+  );
+}
+
+/** The `exercises query --name "…"` to run for a text, quoted for a POSIX shell. */
+export function nameQuery(typed: string): string {
+  return `exercises query --name ${shellQuoted(oneLine(typed))}`;
+}
+
+/** `"bench press"`, or `'say "hi"'` when the text holds what double quotes would still expand. */
+function shellQuoted(text: string): string {
+  if (!/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

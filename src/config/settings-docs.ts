@@ -1,8 +1,9 @@
 /**
- * Every default the CLI runs with, one row each: first the settings (settings-table.ts) with
- * their default in the units `config list` shows (30s, 24h), the flag, variable and config key
- * that change them; then the fixed bounds and per-command defaults (src/defaults.ts).
- * `exercises help defaults` and docs/commands.md print it.
+ * The settings table (settings-table.ts) as help and the docs print it: every default with what
+ * changes it (`help defaults`: the settings, then the fixed bounds and per-command defaults of
+ * src/defaults.ts), and every environment variable the CLI reads (`help environment`: the
+ * settings' own, then the ones that stand for no setting). The man pages and docs/commands.md
+ * print them too, and the README's table is checked against them. Built when asked, not at load.
  */
 import {
   DEFAULT_DOWNLOAD_CONCURRENCY,
@@ -22,8 +23,9 @@ import {
   RETRY_MAX_BACKOFF_MS,
   SHOW_CONCURRENCY,
 } from '../defaults.js';
-import { SETTINGS, defaultText } from './settings-table.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from './parsers.js';
+import { SETTINGS } from './settings-table.js';
+import { defaultText } from './settings.js';
 
 export interface DefaultRow {
   name: string;
@@ -67,4 +69,38 @@ export function defaultsTable(): DefaultRow[] {
 /** What changes a default, as help and the docs list it: `--timeout`, `EXERCISES_DEADLINE`, `config timeout`. */
 export function changedBy(row: DefaultRow): string[] {
   return [row.flag, row.env, row.configKey ? `config ${row.configKey}` : undefined].filter((how) => how !== undefined);
+}
+
+export interface EnvironmentVariable {
+  name: string;
+  meaning: string;
+}
+
+/** A setting's variable: its description and what it sits between (the stored value, the flag). */
+function settingVariables(): EnvironmentVariable[] {
+  return SETTINGS.flatMap((s) => {
+    if (!s.env) return [];
+    const flag = s.flags === undefined ? undefined : /--[a-z-]+/.exec(s.flags)![0];
+    const between = [s.stored ? 'over the stored value' : undefined, flag ? `${flag} over it` : undefined].filter((p) => p !== undefined);
+    return [{ name: s.env, meaning: between.length === 0 ? s.description : `${s.description} (${between.join('; ')})` }];
+  });
+}
+
+/** Every variable the CLI reads: the settings' own, then the ones that stand for no setting. */
+export function environmentVariables(): EnvironmentVariable[] {
+  return [
+    ...settingVariables(),
+    { name: 'EXERCISES_UPSTREAM_KEY', meaning: 'serve --upstream: the key sent to the upstream service (over --upstream-key-file and the stored key)' },
+    { name: 'HTTPS_PROXY', meaning: 'forward proxy for https:// requests, as curl reads it (https_proxy over it; credentials in its URL are masked in -v)' },
+    { name: 'HTTP_PROXY', meaning: 'forward proxy for http:// requests (http_proxy over it)' },
+    {
+      name: 'NO_PROXY',
+      meaning: 'hosts reached directly, comma-separated: a name covers the names under it, host:port, an IP, or * for all (no_proxy over it)',
+    },
+    { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
+    { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },
+    { name: 'NO_COLOR', meaning: 'no colour when set to anything but the empty string' },
+    { name: 'XDG_CONFIG_HOME', meaning: 'where the config file lives ($XDG_CONFIG_HOME/exercises/config.json)' },
+    { name: 'XDG_CACHE_HOME', meaning: 'where the caches live ($XDG_CACHE_HOME/exercises/)' },
+  ];
 }

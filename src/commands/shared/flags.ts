@@ -1,0 +1,161 @@
+/**
+ * Flag values shared by commands: commander adapters for our parsers (the checks live in
+ * src/config/parsers.ts), the global flags checked together once parsed, `--json`'s rewrite
+ * before commander parses, and `--images`/`--view` with `--size`.
+ */
+import { InvalidArgumentError } from 'commander';
+import { editDistance } from '../../catalogue/suggest.js';
+import { type GlobalOptions, flagName } from '../../config/settings.js';
+import { parseWholeNumber } from '../../config/parsers.js';
+import { UsageError } from '../../errors.js';
+import type { CellBox } from '../../output/images/fit.js';
+import { IMAGE_PROTOCOLS, type ImageProtocol } from '../../output/images/protocol.js';
+import { RECORD_FIELDS, SUMMARY_FIELDS } from '../../output/fields.js';
+import { escapeUnsafe } from '../../util/text.js';
+
+/**
+ * commander parser from one of ours (`parse(text, name)`, throwing UsageError): commander
+ * reports its own error type as a flag error, naming the flag and the value.
+ */
+export function settingArg<T>(flag: string, parse: (text: string, name: string) => T): (value: string) => T {
+  return (value: string) => {
+    try {
+      return parse(value, flag);
+    } catch (err) {
+      throw err instanceof UsageError ? new InvalidArgumentError(err.message) : err;
+    }
+  };
+}
+
+/** commander parser for a whole number within bounds; rejected before any request is made. */
+export function intArg(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return settingArg(flag, (text, name) => parseWholeNumber(text, name, min, max));
+}
+
+/** commander collector: every occurrence of a repeatable flag, in order. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/*
+ * The global flags together, once parsed and before any command does work: two flags that ask
+ * for different things are a usage error, never a silent choice. Which format is then in
+ * force: outputFormat in src/context.ts (`--json` is json, or jsonl with `--format jsonl`).
+ */
+
+export function assertGlobalFlags(globals: Pick<GlobalOptions, 'json' | 'format' | 'sandbox' | 'baseUrl' | 'catalogue'>): void {
+  // `--json` goes with json itself and jsonl (the same objects, one per line), no other format.
+  if (globals.json !== undefined && globals.json !== false && globals.format !== undefined && globals.format !== 'json' && globals.format !== 'jsonl') {
+    throw new UsageError(`--json and --format ${globals.format} ask for different output formats; give one of them.`, {
+      hint: '--json [fields] writes JSON (with --format jsonl, one object per line); --format alone picks any format.',
+    });
+  }
+  if (!globals.sandbox) return;
+  // --sandbox is its own server: another place to send requests (or answer them) contradicts it.
+  const other = globals.baseUrl !== undefined ? flagName('baseUrl') : globals.catalogue !== undefined ? flagName('catalogue') : undefined;
+  if (other !== undefined) {
+    throw new UsageError(`${flagName('sandbox')} and ${other} both say where answers come from; give one of them.`, {
+      hint: '--sandbox answers from the built-in sample, in-process; --base-url names a service; --catalogue reads a catalogue directory.',
+    });
+  }
+}
+
+/*
+ * `--json [fields]` takes an optional value, and commander gives an optional value the next
+ * argument whenever it does not start with `-`: `exercises --json show Push_Up` would read
+ * `show` as a field list. So, before commander parses, each `--json` is made explicit: the
+ * next argument is its field list only when it looks like one (it has a comma, it is a field
+ * name of some output, or it is a slip of one: `--json nme`, as gh users type it); otherwise
+ * `--json` stands alone. Either way it becomes one `--json=<value>` argument, and an empty
+ * value means a bare `--json` (see globalOptions). A slip taken as a field list is then the
+ * usage error "Unknown field … Did you mean name?" (output/fields.ts), not an id never found.
+ */
+
+const FIELD_NAMES: readonly string[] = [...new Set([...SUMMARY_FIELDS, ...RECORD_FIELDS])];
+
+/**
+ * Edits a word may be from a field name and still be read as a slip of it: two, but never
+ * half the field or more, so that `ids` (one edit from `id`) or `level`-sized words that are
+ * commands stay what they are; a field of 2 letters takes no slip at all.
+ */
+function slipAllowance(field: string): number {
+  return Math.min(2, Math.floor((field.length - 1) / 2));
+}
+
+/** True when `word` is a field name in another case or within slipAllowance() edits of one. */
+function nearField(word: string): boolean {
+  const lower = word.toLowerCase();
+  return FIELD_NAMES.some((f) => editDistance(lower, f.toLowerCase()) <= slipAllowance(f));
+}
+
+function looksLikeFields(arg: string): boolean {
+  if (arg.startsWith('-')) return false;
+  return arg.includes(',') || FIELD_NAMES.includes(arg) || nearField(arg);
+}
+
+/** The command line with every `--json` written as `--json=<fields or nothing>`; `--` ends the rewriting. */
+export function explicitJsonFlag(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (arg !== '--json') {
+      out.push(arg);
+      continue;
+    }
+    const next = args[i + 1];
+    if (next !== undefined && looksLikeFields(next)) {
+      out.push(`--json=${next}`);
+      i++;
+    } else {
+      out.push('--json=');
+    }
+  }
+  return out;
+}
+
+/** commander's value for `--json=<value>` as the rest of the CLI reads it: true for a bare flag. */
+export function jsonFlagValue(value: unknown): boolean | string | undefined {
+  if (value === '' || value === true) return true;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `--images` alone (true) or `--images=kitty|iterm|blocks`: the protocol forced, if any. */
+export function imagesFlag(value: unknown, flag: string): { protocol?: ImageProtocol } | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return {};
+  if (typeof value === 'string' && (IMAGE_PROTOCOLS as readonly string[]).includes(value)) return { protocol: value as ImageProtocol };
+  throw new UsageError(
+    `${flag} takes ${IMAGE_PROTOCOLS.join(', ')} or nothing (the terminal's own way is found from its environment), not "${escapeUnsafe(typeof value === 'string' ? value : JSON.stringify(value))}".`,
+  );
+}
+
+/**
+ * `--images Plank` (the flag before the id, with a space): commander reads the id as the
+ * flag's value. A value that is no protocol, and was not written `--images=<value>`, is given
+ * back as a positional argument.
+ */
+export function splitImagesValue(value: unknown, flag: string, argv: readonly string[]): { flag: unknown; positional?: string } {
+  if (typeof value !== 'string' || (IMAGE_PROTOCOLS as readonly string[]).includes(value) || argv.includes(`${flag}=${value}`)) return { flag: value };
+  return { flag: true, positional: value };
+}
+
+/** The largest `--size` side, in cells: far past any terminal, short of an accident. */
+const SIZE_MAX_CELLS = 1000;
+
+/** `--size WxH` (with `--images`/`--view`): the cells each picture may take, instead of the terminal's size. */
+export function sizeFlag(value: unknown, drawFlag: string, drawing: boolean): CellBox | undefined {
+  if (value === undefined) return undefined;
+  if (!drawing) throw new UsageError(`--size goes with ${drawFlag}: it is the size pictures are drawn at.`);
+  const match = typeof value === 'string' ? /^(\d{1,4})[x×](\d{1,4})$/i.exec(value.trim()) : null;
+  const [columns, rows] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (columns < 1 || rows < 1 || columns > SIZE_MAX_CELLS || rows > SIZE_MAX_CELLS) {
+    throw new UsageError(
+      `--size takes columns x lines, each from 1 to ${SIZE_MAX_CELLS} (such as 40x12), not "${escapeUnsafe(typeof value === 'string' ? value : JSON.stringify(value))}".`,
+    );
+  }
+  return { columns, rows };
+}

@@ -1,0 +1,188 @@
+/**
+ * Reading what people give the CLI, by one rule each: the words a command line starts with
+ * (which command runs), every setting value (a language, a number, a switch, a duration)
+ * wherever it is given — a flag, a variable, `config set`, a hand-edited settings file — and
+ * that stored file itself (where it is, its JSON; store.ts writes it). Each value's error
+ * names where it came from (`name`: --lang, EXERCISES_LANG, the stored lang).
+ *
+ * The launcher bundles leadingWords alone (dist/bundle/leading-words.cjs, with the global flags'
+ * table built in, scripts/bundle.mjs) to name its code cache: nothing here may run at load.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
+
+/** How a flag takes a value: not at all (`--quiet`), always (`--lang <code>`), or when attached (`--json[=fields]`). */
+export type FlagArity = 'none' | 'required' | 'optional';
+
+/** Each spelling of each flag (`-v` and `--verbose`), with its arity, from commander-style declarations. */
+export function flagArities(declarations: readonly string[]): Record<string, FlagArity> {
+  const arities: Record<string, FlagArity> = {};
+  for (const declaration of declarations) {
+    const arity: FlagArity = declaration.includes('<') ? 'required' : declaration.includes('[') ? 'optional' : 'none';
+    for (const spelling of declaration.match(/--?[a-zA-Z][\w-]*/g) ?? []) arities[spelling] = arity;
+  }
+  return arities;
+}
+
+/**
+ * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']): the
+ * CLI declares only the command they name (cli.ts) and the launcher names its code cache after
+ * it, by this one rule. They end at the first flag that is not a global one; the global flags
+ * met on the way are in `flags`, their values skipped (attached with `=`, or the next argument
+ * when required). A flag whose value is optional and not attached (`--json show`: commander
+ * may take `show` as its value) ends the words, as an unknown flag does.
+ */
+export function leadingWords(args: readonly string[], arities: Readonly<Record<string, FlagArity>>): { words: string[]; flags: string[] } {
+  const words: string[] = [];
+  const flags: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-' || !arg.startsWith('-')) {
+      words.push(arg);
+      continue;
+    }
+    const flag = arg.startsWith('--') ? arg.split('=')[0]! : arg;
+    const arity = Object.hasOwn(arities, flag) ? arities[flag] : undefined;
+    if (arity === undefined || (arity === 'optional' && flag === arg)) break;
+    flags.push(flag);
+    if (arity === 'required' && flag === arg) i++; // its value is the next argument
+  }
+  return { words, flags };
+}
+
+/** A BCP 47 tag in shape whose language ICU knows (`xx` is refused: the service would silently answer in its default). */
+export function parseLangTag(value: string, name: string): string {
+  const text = value.trim();
+  const example = 'a language tag such as en-GB or de-DE';
+  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(text)) {
+    throw new UsageError(`${name} must be ${example}, not "${value}".`);
+  }
+  let names: Intl.DisplayNames | undefined;
+  try {
+    names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+  } catch {
+    // no ICU: then the shape is all we check
+  }
+  // A Node built without ICU's data knows no language at all (not even `de`): the same.
+  if (names && names.of('de') !== undefined && names.of(text.split('-')[0]!) === undefined) {
+    throw new UsageError(`${name} must be ${example}: "${text}" names no language.`, {
+      hint: 'The first part is an ISO 639 language code (en, de, es, fr…), the second a region (GB, DE…).',
+    });
+  }
+  return text;
+}
+
+/** A whole number from `min` to `max` (no upper bound when `max` is left out). */
+export function parseWholeNumber(value: string, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `between ${min} and ${max}`;
+    throw new UsageError(`${name} must be a whole number ${range}, not "${value}".`);
+  }
+  return n;
+}
+
+const SWITCH_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
+
+/** On or off: true/false, 1/0, yes/no, on/off, in any case. */
+export function parseSwitch(value: string, name: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (!Object.hasOwn(SWITCH_WORDS, word)) throw new UsageError(`${name} must be true or false (also 1/0, yes/no, on/off), not "${value}".`);
+  return SWITCH_WORDS[word]!;
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration setting: the unit of a bare number (as it has always been stored) and of the result, and its bounds. */
+export interface DurationRule {
+  unit: 'ms' | 's';
+  min: number;
+  max: number;
+}
+
+/** `5s` → 5000 (unit ms) or 5 (unit s): a whole number with ms, s, m, h or d, or bare in the rule's unit. */
+export function parseDuration(value: string, name: string, rule: DurationRule): number {
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[(match[2] ?? rule.unit).toLowerCase()]! : NaN;
+  const result = ms / UNIT_MS[rule.unit]!;
+  if (!Number.isSafeInteger(result) || result < rule.min || result > rule.max) {
+    const bare = rule.unit === 'ms' ? 'milliseconds' : 'seconds';
+    throw new UsageError(
+      `${name} must be a duration such as 5s, 90m, 24h or a number of ${bare}, between ${formatDuration(rule.min, rule.unit)} and ${formatDuration(rule.max, rule.unit)}, not "${value}".`,
+    );
+  }
+  return result;
+}
+
+/** 86400 (s) → `24h`, 5000 (ms) → `5s`, 1500 (ms) → `1500ms`: the largest unit that divides it. */
+export function formatDuration(amount: number, unit: 'ms' | 's'): string {
+  const ms = amount * UNIT_MS[unit]!;
+  if (ms === 0) return `0${unit}`;
+  if (ms % UNIT_MS.d! === 0 && ms > UNIT_MS.d!) return `${ms / UNIT_MS.d!}d`; // 7d, but 24h rather than 1d
+  for (const u of ['h', 'm', 's', 'ms'] as const) {
+    if (ms % UNIT_MS[u]! === 0) return `${ms / UNIT_MS[u]!}${u}`;
+  }
+  return `${amount}${unit}`;
+}
+
+/** The environment a run reads (the Context's, never process.env): variable name to value. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The CLI's user directories in `env`, where env-paths puts `envPaths('exercises', { suffix: '' })`:
+ * XDG_CONFIG_HOME / XDG_CACHE_HOME on Linux, ~/Library on macOS, %APPDATA% / %LOCALAPPDATA% on Windows.
+ */
+export function userDirs(env: Env, platform: NodeJS.Platform = process.platform): { config: string; cache: string } {
+  const named = platform === 'win32' ? env.USERPROFILE : env.HOME;
+  const home = named !== undefined && named !== '' ? named : homedir();
+  if (platform === 'darwin') return { config: join(home, 'Library', 'Preferences', 'exercises'), cache: join(home, 'Library', 'Caches', 'exercises') };
+  if (platform === 'win32') {
+    const appData = env.APPDATA || join(home, 'AppData', 'Roaming');
+    const localAppData = env.LOCALAPPDATA || join(home, 'AppData', 'Local');
+    return { config: join(appData, 'exercises', 'Config'), cache: join(localAppData, 'exercises', 'Cache') };
+  }
+  return {
+    config: join(env.XDG_CONFIG_HOME || join(home, '.config'), 'exercises'),
+    cache: join(env.XDG_CACHE_HOME || join(home, '.cache'), 'exercises'),
+  };
+}
+
+export function configDir(env: Env): string {
+  return userDirs(env).config;
+}
+
+export function configPath(env: Env): string {
+  return join(configDir(env), 'config.json');
+}
+
+export type StoredConfig = Record<string, unknown>;
+
+/** Largest settings file read: a few hundred bytes in use; a FIFO, a device or a huge file is refused unread. */
+const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
+
+/** The stored values; {} when there is no file yet. A corrupt file is a usage error naming it. */
+export function readStoredConfig(env: Env): StoredConfig {
+  const path = configPath(env);
+  let text: string;
+  try {
+    // The one rule (util/safe-open.ts): a FIFO planted here would otherwise hang every command at start.
+    text = readRegularFileSync(path, { maxBytes: SETTINGS_FILE_MAX_BYTES }).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof RefusedFileError) throw new UsageError(`Cannot read the config file: ${err.message}.`);
+    throw new UsageError(`Cannot read the config file ${path}: ${(err as Error).message}.`);
+  }
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as StoredConfig;
+  } catch {
+    // fall through
+  }
+  throw new UsageError(`The config file ${path} is not valid JSON.`, {
+    hint: 'Fix or delete it; `exercises config path` prints where it is.',
+  });
+}

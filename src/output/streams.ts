@@ -1,0 +1,207 @@
+/**
+ * The output streams: the process's own stdout and stderr as a run gets them (processStreams),
+ * and writing to any stream with backpressure (write).
+ *
+ * Standard output and error are written without their streams for as long as nothing needs
+ * more than write(). Creating process.stdout or process.stderr for a pipe or a socket loads
+ * Node's stream machinery and node:net, about 10 ms on every start here, a good third of what a
+ * cache hit costs beyond Node's own start (docs/performance.md); for a file or /dev/null, the
+ * stream machinery alone (~3 ms). Into those, text is written with write(2) straight away (as
+ * the shell-completion fast path does), in order and in full, and the real stream is created
+ * only when something asks it for more (an 'error' listener, a pipe into it, a progress meter),
+ * from then on taking every write. A terminal, or any other character device, gets the real
+ * stream from the start.
+ *
+ * Standard output also fails in words: a write that fails (a full disk under `> file`, ENOSPC
+ * on /dev/full, EIO) throws WriteFailedError naming `stdout` from write() itself (exit 6, like
+ * any failed write), not an "unexpected error" to report. A reader that has gone (EPIPE) stays
+ * the caller's broken-pipe handling, as does everything but write().
+ */
+import { type Stats, fstatSync, statSync, writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { isatty } from 'node:tty';
+import type { IOStreams } from '../context.js';
+import { WriteFailedError } from '../errors.js';
+import { reasonOf } from '../util/write-all.js';
+
+type WriteCallback = (err?: Error | null) => void;
+
+/**
+ * True for a pipe, a socket, a regular file or /dev/null: never a terminal, and written with
+ * write(2) as a stream would write it. Another character device may be a terminal, which only
+ * node:tty can tell, so it gets the stream.
+ */
+export function writableDirectly(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return true;
+    return stat.isCharacterDevice() && isDevNull(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** The same device as /dev/null (`> /dev/null`, a benchmark's ignored output); false where there is none. */
+function isDevNull(stat: Stats): boolean {
+  try {
+    const devNull = statSync('/dev/null');
+    return devNull.isCharacterDevice() && devNull.rdev === stat.rdev && devNull.ino === stat.ino && devNull.dev === stat.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** The system calls used, one object tests can patch to inject EAGAIN or EPIPE at the write itself. */
+export const outputCalls = { writeSync };
+
+/**
+ * Writes all of `bytes` to `fd` now. Returns how many were written before the descriptor
+ * would block (EAGAIN: a descriptor some other program left non-blocking); throws any other
+ * error, EPIPE included.
+ */
+export function writeAllNow(fd: number, bytes: Uint8Array): number {
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += outputCalls.writeSync(fd, bytes, done);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return done;
+      throw err;
+    }
+  }
+  return done;
+}
+
+/**
+ * A stand-in for the stream on `fd` (1 or 2) that writes directly until anything but write()
+ * is asked of it; then `openStream()` creates the real one, which answers everything from
+ * then on. `onBrokenPipe` runs when the reader has gone (EPIPE), as the stream's 'error'
+ * listener would. What EAGAIN leaves unwritten goes through the real stream, which waits for
+ * the descriptor.
+ */
+export function directOutput(fd: number, openStream: () => Writable, onBrokenPipe: () => void): Writable {
+  let stream: Writable | undefined;
+  const real = (): Writable => (stream ??= openStream());
+  const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean => {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (stream !== undefined) return stream.write(chunk, typeof encoding === 'string' ? encoding : 'utf8', done);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk;
+    let written: number;
+    try {
+      written = writeAllNow(fd, bytes);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
+      onBrokenPipe();
+      return false;
+    }
+    if (written < bytes.length) return real().write(bytes.subarray(written), done);
+    if (done) process.nextTick(done);
+    return true;
+  };
+  // Everything but write() is the real stream's, its methods bound to it, so listeners,
+  // pipes and `instanceof` behave as they would on process.stdout itself.
+  return new Proxy({} as Writable, {
+    get(_, key) {
+      if (key === 'write') return write;
+      const target = real();
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set: (_, key, value) => Reflect.set(real(), key, value),
+    has: (_, key) => key === 'write' || Reflect.has(real(), key),
+    getPrototypeOf: (): object | null => Object.getPrototypeOf(real()) as object | null,
+  });
+}
+
+/** The error for a failed write on `name`; undefined for what is not a system error of writing (ours, EPIPE). */
+export function outputWriteError(name: string, err: unknown): WriteFailedError | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (err instanceof WriteFailedError || typeof code !== 'string' || code === 'EPIPE') return undefined;
+  return new WriteFailedError(name, reasonOf(err), {
+    cause: err,
+    hint: code === 'ENOSPC' || code === 'EDQUOT' ? `Free some space where ${name} goes, or send it elsewhere, and run the command again.` : undefined,
+  });
+}
+
+/** `stream` with its write errors thrown as WriteFailedError naming `name` (see the module comment). */
+export function namedWriteErrors(stream: Writable, name: string): Writable {
+  const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean => {
+    let written: boolean;
+    try {
+      written = typeof encoding === 'function' ? stream.write(chunk, encoding) : stream.write(chunk, encoding as BufferEncoding, callback);
+    } catch (err) {
+      throw outputWriteError(name, err) ?? err;
+    }
+    // A file or a device is written synchronously (SyncWriteStream): its failure is already the
+    // stream's `errored` when write() returns false, its 'error' event still to come. Looked at
+    // only then, so a stream written directly (directOutput) is not created for it.
+    const failed = written ? undefined : outputWriteError(name, stream.errored);
+    if (failed) throw failed;
+    return written;
+  };
+  return new Proxy(stream, {
+    get(target, key) {
+      if (key === 'write') return write;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The process's own streams, with their TTY facts and the terminal width. Output into a pipe,
+ * a file or a socket is written directly until something needs the stream itself
+ * (directOutput): most runs print their answer and never load Node's streams.
+ * `onBrokenPipe` runs when the reader of stdout has gone (`exercises ids --all | head`).
+ */
+export function processStreams(onBrokenPipe: () => void): IOStreams {
+  const stdoutDirect = writableDirectly(1);
+  const stderrDirect = writableDirectly(2);
+  const openStdout = (): Writable =>
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') onBrokenPipe();
+    });
+  return {
+    // A failed write (a full disk, /dev/full) is an error naming stdout: namedWriteErrors.
+    stdout: namedWriteErrors(stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(), 'stdout'),
+    // A reader gone from stderr is no reason to stop the work: its messages are dropped.
+    stderr: stderrDirect
+      ? directOutput(
+          2,
+          () => process.stderr,
+          () => {},
+        )
+      : process.stderr,
+    // process.stdin is created on first access, and for a file or /dev/null that loads
+    // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdoutIsTTY: !stdoutDirect && process.stdout.isTTY === true,
+    stderrIsTTY: !stderrDirect && process.stderr.isTTY === true,
+    // Same answer as process.stdin.isTTY, without creating the stream; asked only by the
+    // commands that read stdin, so node:tty is loaded by them alone (~1.3 ms).
+    get stdinIsTTY() {
+      return isatty(0);
+    },
+    columns: !stdoutDirect && process.stdout.columns > 0 ? process.stdout.columns : 80,
+    ...(!stdoutDirect && process.stdout.rows > 0 ? { rows: process.stdout.rows } : {}),
+  };
+}
+
+/** Writes, waiting for 'drain' when the stream's buffer is full, so streamed output stays flat in memory. */
+export function write(stream: Writable, text: string): Promise<void> | void {
+  if (stream.write(text)) return;
+  return new Promise((resolve, reject) => {
+    const onDrain = (): void => {
+      stream.off('error', onError);
+      resolve();
+    };
+    const onError = (err: Error): void => {
+      stream.off('drain', onDrain);
+      reject(err);
+    };
+    stream.once('drain', onDrain);
+    stream.once('error', onError);
+  });
+}
