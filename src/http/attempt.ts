@@ -224,7 +224,8 @@ export class Attempts {
     const deadline = new Deadline(
       nowMs(),
       progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes, progress.minBytesPerSecond) : () => (byCommand ? commandLeft : own),
-      (elapsed) => cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, progress, redact)),
+      (elapsed) =>
+        cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, progress, redact)),
     );
     let finished = false;
     const finish = (): void => {

@@ -128,7 +128,7 @@ export class Transport {
     return resolveUrl(this.baseUrl, pathOrUrl, query);
   }
 
-  /** Replaces the key wherever it might appear (redact.ts), for any text shown to the user. */
+  /** Replaces the key wherever it might appear (util/text.ts redactorFor), for any text shown to the user. */
   redact(text: string): string {
     return this.redactKey(text);
   }
