@@ -3,7 +3,7 @@
  * the key sent to the upstream origin only, timeouts, the key redacted from every message),
  * one attempt per call — the proxy's clients retry, each through their own policy — and the
  * request ledger: every upstream request is reserved in it before it is sent, refused with
- * BudgetExceededError when it would pass the budget.
+ * BudgetExceededError when it would pass the budget, given back when it never reached upstream.
  *
  * Reservations are chained in this process (one ledger lock at a time): a burst of distinct
  * misses would otherwise contend for the same lock file and back off against each other.
@@ -12,6 +12,7 @@ import { keyHash } from '../cache/cached-get.js';
 import { Ledger, type LedgerUsage } from '../cache/ledger.js';
 import type { Readable } from 'node:stream';
 import { Transport, type ResponseHeaders } from '../http/transport.js';
+import type { GiveBack } from '../http/counting.js';
 import { bodyReadable, readWhole } from '../http/body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
 import { jsonDeadlineMs } from '../http/deadline.js';
@@ -113,12 +114,17 @@ export class Upstream {
     return this.transport.baseUrl.href;
   }
 
-  private reserve(url: URL): Promise<void> {
-    if (url.origin !== this.origin) return Promise.resolve();
+  private reserve(url: URL): Promise<GiveBack | undefined> {
+    if (url.origin !== this.origin) return Promise.resolve(undefined);
     const next = this.reserving.then(() => this.ledger.reserve(this.origin, this.keyHash, { budget: this.budget }));
     this.reserving = next.catch(() => {});
     return next.then((usage) => {
       this.lastUsage = usage;
+      // A request that never reached upstream (refused, not resolved…) spent nothing: given back (http/counting.ts).
+      return async () => {
+        await this.ledger.giveBack(this.origin, this.keyHash, usage.month).catch(() => {});
+        await this.usage().catch(() => {});
+      };
     });
   }
 

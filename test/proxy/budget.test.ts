@@ -11,6 +11,8 @@ import { ALICE, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-help
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedHome } from '../helpers/run-cli.js';
+import { type AddressInfo, createServer } from 'node:net';
+import type { CatalogueServer } from '../helpers/server.js';
 
 let f: ProxyFixture;
 /** The CLI's home (its cache and ledger) for the runs below, removed at the end. */
@@ -76,5 +78,23 @@ describe('the proxy budget', () => {
     expect(figures.rateLimit.limit).toBe(2);
     expect(figures.rateLimit.remaining).toBe(0);
     expect(figures.rateLimit.headers['x-ratelimit-used']).toBe('2');
+  });
+});
+
+describe('an upstream that cannot be reached', () => {
+  test('spends none of the proxy budget: each refused upstream request is given back', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const closed = { url: `http://127.0.0.1:${port}`, requests: [] } as unknown as CatalogueServer;
+    const down = await startProxy({ budget: 1, upstream: closed });
+    try {
+      for (const id of ['Push_Up', 'Pull_Up', 'Plank']) expect((await down.get(`/exercise/${id}`)).status).toBeGreaterThanOrEqual(500);
+      const usage = await new Ledger(join(down.root, 'ledger.json')).usage(closed.url, keyHash(UPSTREAM_KEY), { budget: 1 });
+      expect(usage).toMatchObject({ requests: 0, remaining: 1 });
+    } finally {
+      await down.stop();
+    }
   });
 });
