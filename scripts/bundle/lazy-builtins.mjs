@@ -30,7 +30,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Built-ins worth deferring even when a dependency requires them (see above). */
-export const LAZY_BUILTINS = ['node:crypto', 'node:fs/promises', 'node:tty', 'node:child_process', 'node:dns', 'node:http', 'node:readline'];
+export const LAZY_BUILTINS = [
+  'node:crypto',
+  'node:fs/promises',
+  'node:tty',
+  'node:child_process',
+  'node:dns',
+  'node:http',
+  'node:https',
+  'node:tls',
+  'node:readline',
+];
 
 /**
  * Built-ins Node itself has loaded before running any script (process.moduleLoadList of an

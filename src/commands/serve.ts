@@ -43,7 +43,7 @@ export function parseKeys(pairs: readonly string[]): Record<string, ClientKey> {
   for (const pair of pairs) {
     const parsed = parseClientKey(pair);
     if ('problem' in parsed) {
-      throw new UsageError(`--key: ${parsed.problem}.`, {
+      throw new UsageError(`--key must be KEY:PLAN or KEY:PLAN:LABEL (${parsed.problem}).`, {
         hint: 'For example: --key team-key:premium --key guest-key:free:guest',
       });
     }

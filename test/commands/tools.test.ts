@@ -80,7 +80,7 @@ describe('serve run()', () => {
 
   it('--key takes KEY:PLAN with a known plan, else a usage error', () => {
     expect(parseKeys(['team:premium', 'guest:free:Guest'])).toEqual({ team: { plan: 'premium' }, guest: { plan: 'free', label: 'Guest' } });
-    expect(() => parseKeys(['team:gold'])).toThrow(/--key: expected KEY:PLAN/);
+    expect(() => parseKeys(['team:gold'])).toThrow(/--key must be KEY:PLAN/);
   });
 });
 
