@@ -82,13 +82,14 @@ describe('options built by the actions', () => {
     });
   });
 
-  it('serve: the defaults from src/defaults.ts, keys parsed into plans', async () => {
-    expect((await optionsOf('serve', ['serve'])).options).toEqual({ host: DEFAULT_SERVE_HOST, port: DEFAULT_SERVE_PORT });
+  it('serve: the defaults from src/defaults.ts, keys parsed into plans (and labels)', async () => {
+    expect((await optionsOf('serve', ['serve'])).options).toEqual({ host: DEFAULT_SERVE_HOST, port: DEFAULT_SERVE_PORT, logFormat: 'text' });
     expect((await optionsOf('serve', ['serve', 'dir', '--port', '0', '--key', 'a:b:premium'])).options).toEqual({
       dir: 'dir',
       host: DEFAULT_SERVE_HOST,
       port: 0,
-      keys: { 'a:b': 'premium' },
+      logFormat: 'text',
+      keys: { 'a:b': { plan: 'premium' } },
     });
   });
 });

@@ -72,7 +72,7 @@ describe('/-/metrics', () => {
     const proxy = f;
     await Promise.all(Array.from({ length: 5 }, () => proxy.get('/exercise/query?category=STRENGTH&limit=3').then((r) => r.arrayBuffer())));
     const samples = await scrape(f);
-    const outcomes = f.log.map((l) => l.split(' ')[4]);
+    const outcomes = f.log.map((l) => l.split(' ')[5]);
     expect(sampleValue(samples, 'exercises_proxy_coalesced_waits_total')).toBe(outcomes.filter((o) => o === 'coalesced').length);
     expect(samples.some((s) => s.name === 'exercises_proxy_upstream_budget_remaining')).toBe(false);
   });
