@@ -12,7 +12,7 @@
 import dns from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
 import { type Server, createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, type Socket, createServer as createTcpServer } from 'node:net';
+import { type AddressInfo, type Socket, connect, createServer as createTcpServer } from 'node:net';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -76,10 +76,18 @@ function failingDns(): { asked: string[] } {
 
 /** A 127.0.0.1 port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {
-  const probe = createTcpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
+  // A fixed port nothing in the suite listens on (ephemeral ports start at 32768 here): a port freed
+  // by a probe server could be taken by another test file's server before the runs connect.
+  const port = 9;
+  const open = await new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+  if (open) throw new Error(`127.0.0.1:${port} accepts connections on this machine; the refused-connection tests need it closed.`);
   return port;
 }
 
