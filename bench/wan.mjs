@@ -82,7 +82,7 @@ const IMAGE_BYTES = Number(args['image-kb']) * 1000;
 const CONCURRENCIES = args.concurrency.split(',').map(Number);
 const RUNS = Math.max(3, Number(args.runs));
 const WARMUP = Number(args.warmup);
-const { parseByteRate } = await import(join(root, 'dist', 'config', 'byte-rate.js')).catch(() => {
+const { parseByteRate } = await import(join(root, 'dist', 'config', 'parsers.js')).catch(() => {
   console.error('Build first: npm run build');
   process.exit(2);
 });

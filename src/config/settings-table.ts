@@ -25,8 +25,7 @@ import {
   RETRIES_MAX,
   TIMEOUT_MAX_MS,
 } from '../defaults.js';
-import { type DurationRule, formatDuration, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
-import { parseByteRate } from './byte-rate.js';
+import { type DurationRule, formatDuration, parseByteRate, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

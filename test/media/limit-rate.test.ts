@@ -5,7 +5,7 @@
  * cli-media.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { parseByteRate } from '../../src/config/byte-rate.js';
+import { parseByteRate } from '../../src/config/parsers.js';
 import { RateLimit, mediaMinRate } from '../../src/media/download/rate-limit.js';
 import type { BodyConsumer } from '../../src/http/exchange.js';
 import { MEDIA_MIN_BYTES_PER_SECOND } from '../../src/defaults.js';
