@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Catalogue, CatalogueError, type LineSpan, readCatalogue } from '../catalogue/load.js';
 import { catalogueVersion, openRecordIndex, writeRecordIndex } from './record-index.js';
-import { HttpError, sendError } from './http-error.js';
+import { HttpError, firstHeader, sendError } from './http-error.js';
 import type { Plan } from './records.js';
 import { route } from './router.js';
 import { escapeUnsafe } from '../util/text.js';
@@ -53,11 +53,6 @@ export const SANDBOX_KEYS: Readonly<Record<string, Plan>> = Object.freeze({
 
 /** Longest request target answered; longer ones get 414 before any parsing. */
 const MAX_URL_LENGTH = 8192;
-
-function firstHeader(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 export interface CatalogueHandler {
   /**

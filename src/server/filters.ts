@@ -1,14 +1,35 @@
 /**
- * The filters of /exercise/query (spec §4.1): filters combine with AND, the values of one
- * filter with OR. `name` and `alias` are case- and accent-insensitive substrings, matched in
+ * Reading the query string: parameters the way docs/design.md decides (array filters accept
+ * repeated keys and comma lists alike; a single-valued parameter given twice is a 400 naming
+ * it), and the filters of /exercise/query (spec §4.1): filters combine with AND, the values of
+ * one filter with OR. `name` and `alias` are case- and accent-insensitive substrings, matched in
  * the `searchlang` language (default: `lang`), with English where an entry has no translation.
  */
 import { ENUM_FILTERS, ENUMS, type EnumFilterParam } from '../catalogue/enums.js';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { badParameter } from './http-error.js';
-import { listParam, singleParam } from './query-params.js';
-import { anyContains, foldText } from './text-match.js';
-import { localisedText, translationFor } from './translate.js';
+import { localisedText, translationFor } from './records.js';
+
+/** The one value of `name`, or undefined when absent. */
+export function singleParam(params: URLSearchParams, name: string): string | undefined {
+  const values = params.getAll(name);
+  if (values.length > 1) throw badParameter(name, `Parameter ${name} was given ${values.length} times; give it once.`);
+  return values[0];
+}
+
+/** Every value of `name`, from repeated keys and comma lists; empty items are dropped. */
+function listParam(params: URLSearchParams, name: string): string[] {
+  return params
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** Lower-case, without combining marks (é → e, ü → u), ß as ss, runs of white space as one space. */
+function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss').replace(/\s+/g, ' ').trim();
+}
 
 export interface QueryFilter {
   /** Folded search text. */
@@ -55,6 +76,7 @@ export function matchesFilter(entry: CatalogueEntry, filter: QueryFilter): boole
     const translated = translationFor(entry, filter.searchLang);
     const text = localisedText(entry, filter.searchLang);
     const names = translated?.displayName !== undefined ? [translated.displayName] : [entry.name, text.displayName];
+    const anyContains = (haystacks: readonly string[], folded: string): boolean => haystacks.some((h) => foldText(h).includes(folded));
     if (filter.name !== undefined && !anyContains(names, filter.name)) return false;
     if (filter.alias !== undefined && !anyContains(text.aliases, filter.alias)) return false;
   }

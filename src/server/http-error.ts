@@ -29,22 +29,32 @@ export function notFound(message = 'Not found.'): HttpError {
   return new HttpError(404, 'not_found', message);
 }
 
-/** Writes a JSON body with its length (HEAD requests get the headers only: node drops the body). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-    'Cache-Control': 'no-store',
+/** The first value of a request header. */
+export function firstHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** RFC 9110 §13.1.2: `*`, or any listed tag equal to `etag` by weak comparison (W/ ignored). */
+export function ifNoneMatchHits(header: string | undefined, etag: string | undefined): boolean {
+  return (header ?? '').split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
   });
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** Writes a JSON body with its length (HEAD requests get the headers only: node drops the body). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = NO_STORE, text = JSON.stringify(body)): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
 }
 
 /**
  * A 200 JSON answer a client may cache: an ETag over the body (strong: the same bytes, the same
  * tag), If-None-Match honoured with a 304, and no Cache-Control, so the client's own time to
- * live applies. Errors stay `no-store` (sendJson). `headers` go with it (the Content-Language
+ * live applies. Errors stay `no-store` (sendError). `headers` go with it (the Content-Language
  * the answer is in). `etag: false` leaves the tag out, for a client that never revalidates (a
  * catalogue answered in-process: hashing would load node:crypto, ~9 ms, for a header no one
  * reads); `If-None-Match: *` still gets its 304.
@@ -58,28 +68,13 @@ export function sendCacheableJson(
   const text = JSON.stringify(body);
   const etag = withEtag ? `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` : undefined;
   const tagged = etag === undefined ? headers : { ETag: etag, ...headers };
-  const asked = req.headers['if-none-match'];
-  if (asked !== undefined && ifNoneMatchHits(asked, etag)) {
-    res.writeHead(304, tagged);
-    res.end();
-    return;
-  }
-  res.writeHead(200, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-    ...tagged,
-  });
-  res.end(text);
-}
-
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal by weak comparison (W/ ignored). */
-function ifNoneMatchHits(header: string, etag: string | undefined): boolean {
-  if (header.trim() === '*') return true;
-  return etag !== undefined && header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  if (!ifNoneMatchHits(firstHeader(req, 'if-none-match'), etag)) return sendJson(res, 200, body, tagged, text);
+  res.writeHead(304, tagged);
+  res.end();
 }
 
 export function sendError(res: ServerResponse, err: HttpError): void {
   const error: Record<string, string> = { code: err.code, message: err.message };
   if (err.parameter !== undefined) error.parameter = err.parameter;
-  sendJson(res, err.status, { error }, err.headers);
+  sendJson(res, err.status, { error }, { ...err.headers, ...NO_STORE });
 }

@@ -12,7 +12,7 @@ import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import rangeParser from 'range-parser';
 import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
-import { HttpError, notFound } from './http-error.js';
+import { HttpError, firstHeader, ifNoneMatchHits, notFound } from './http-error.js';
 import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { openRegularFile } from '../util/safe-open.js';
@@ -70,14 +70,6 @@ function ifRangeHolds(ifRange: string | undefined, etag: string, lastModified: s
   return !Number.isNaN(date) && date >= Date.parse(lastModified);
 }
 
-function ifNoneMatchHolds(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
-
 /** Streams `file` as the answer to `req` (GET or HEAD). */
 export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, file: string, kind: MediaFolder): Promise<void> {
   let opened;
@@ -100,7 +92,7 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
       'Cache-Control': 'private, max-age=3600',
     };
 
-    if (ifNoneMatchHolds(header(req, 'if-none-match'), etag)) {
+    if (ifNoneMatchHits(firstHeader(req, 'if-none-match'), etag)) {
       res.writeHead(304, headers);
       res.end();
       return;
@@ -109,8 +101,8 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
     let start = 0;
     let end = size - 1;
     let status = 200;
-    const range = header(req, 'range');
-    if (range !== undefined && ifRangeHolds(header(req, 'if-range'), etag, lastModified)) {
+    const range = firstHeader(req, 'range');
+    if (range !== undefined && ifRangeHolds(firstHeader(req, 'if-range'), etag, lastModified)) {
       const parsed = rangeParser(size, range, { combine: true });
       if (parsed === -1 || parsed === -2 || parsed.type !== 'bytes') {
         throw new HttpError(416, 'range_not_satisfiable', `Range "${range.slice(0, 100)}" cannot be served from ${size} bytes.`, undefined, {
@@ -142,9 +134,4 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
   } finally {
     if (!streaming) await handle.close().catch(() => {});
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

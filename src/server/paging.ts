@@ -10,7 +10,7 @@ import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../defaults.js';
 import type { Pagination } from '../catalogue/types.js';
 import type { Catalogue } from '../catalogue/load.js';
 import { badParameter } from './http-error.js';
-import { singleParam } from './query-params.js';
+import { singleParam } from './filters.js';
 
 const CURSOR_PREFIX = 'c1:';
 

@@ -1,9 +1,13 @@
 /**
  * What the server sends for an entry: the full record (spec §2.1) or a list summary (§2.2),
  * in the requested language, with premium media only for plans that include them.
+ *
+ * Languages: `lang` picks `displayName`, `aliases` and `instructions` from an entry's
+ * `translations`, field by field, falling back to English; `name` always stays English.
+ * An unknown language is not an error: it falls back to the default (en-GB), as docs/design.md says.
  */
-import type { CatalogueEntry, ExerciseRecord, ExerciseSummary } from '../catalogue/types.js';
-import { localisedText } from './translate.js';
+import { DEFAULT_LANG } from '../defaults.js';
+import type { CatalogueEntry, ExerciseRecord, ExerciseSummary, Translation } from '../catalogue/types.js';
 
 export type Plan = 'free' | 'premium';
 
@@ -36,5 +40,59 @@ export function toSummary(entry: CatalogueEntry, lang: string | undefined, plan:
     displayName: text.displayName,
     aliases: text.aliases,
     ...premiumFields(entry, plan),
+  };
+}
+
+/**
+ * Which of `tags` answers `lang`: an exact tag, then any case of it, then the same primary
+ * language (`de` or `de-AT` finds `de-DE`). Undefined when none does.
+ */
+export function matchLanguage(tags: readonly string[], lang: string): string | undefined {
+  if (tags.includes(lang)) return lang;
+  const wanted = lang.toLowerCase();
+  const sameTag = tags.find((k) => k.toLowerCase() === wanted);
+  if (sameTag) return sameTag;
+  const primary = wanted.split(/[-_]/)[0];
+  return tags.find((k) => k.toLowerCase().split(/[-_]/)[0] === primary);
+}
+
+/** The key of `entry`'s translation for `lang` (matchLanguage). Undefined means English. */
+function translationKey(entry: CatalogueEntry, lang: string | undefined): string | undefined {
+  const translations = entry.translations;
+  if (!translations || !lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return undefined;
+  return matchLanguage(Object.keys(translations), lang);
+}
+
+/** The translation of `entry` for `lang`; undefined means English. */
+export function translationFor(entry: CatalogueEntry, lang: string | undefined): Translation | undefined {
+  const key = translationKey(entry, lang);
+  return key !== undefined ? entry.translations?.[key] : undefined;
+}
+
+/**
+ * The language a record is answered in, for its Content-Language header: its translation's
+ * tag, or the default (en-GB) when it has none for `lang` — so a client can tell the person
+ * that what they asked for was not there.
+ */
+export function recordLanguage(entry: CatalogueEntry, lang: string | undefined): string {
+  return translationKey(entry, lang) ?? DEFAULT_LANG;
+}
+
+/**
+ * The language a list is answered in: the catalogue's own tag for `lang` when any entry is
+ * translated into it (the others fall back to English field by field), else the default.
+ */
+export function listLanguage(languages: readonly string[], lang: string | undefined): string {
+  if (!lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return DEFAULT_LANG;
+  return matchLanguage(languages, lang) ?? DEFAULT_LANG;
+}
+
+/** The language-dependent text of an entry in `lang`, with English for anything not translated. */
+export function localisedText(entry: CatalogueEntry, lang: string | undefined): Required<Translation> {
+  const t = translationFor(entry, lang);
+  return {
+    displayName: t?.displayName ?? entry.displayName ?? entry.name,
+    aliases: t?.aliases ?? entry.aliases ?? [],
+    instructions: t?.instructions ?? entry.instructions ?? [],
   };
 }

@@ -7,14 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from '../catalogue/load.js';
 import type { RecordIndex } from './record-index.js';
 import type { CatalogueEntry } from '../catalogue/types.js';
-import { parseQueryFilter, matchesFilter } from './filters.js';
+import { parseQueryFilter, matchesFilter, singleParam } from './filters.js';
 import { HttpError, notFound, sendCacheableJson } from './http-error.js';
 import type { MediaFolder } from '../catalogue/media.js';
 import { resolveMediaFile, sendMediaFile } from './media.js';
 import { parsePageRequest, selectPage } from './paging.js';
-import { singleParam } from './query-params.js';
-import { type Plan, toRecord, toSummary } from './records.js';
-import { listLanguage, recordLanguage } from './translate.js';
+import { type Plan, listLanguage, recordLanguage, toRecord, toSummary } from './records.js';
 
 export interface RouterOptions {
   /** The whole catalogue: called only when an answer needs more than one record. */
