@@ -1,18 +1,80 @@
 /**
- * A PNG decoded straight into the half-block cells it is drawn as, never into a whole bitmap:
- * the image data is inflated once into a buffer no larger than its header allows (the budget,
- * png-budget.ts, bounds that), each row is unfiltered in place, and each pixel is added to the
- * cell it falls in. So a picture within the budget costs its inflated rows and a few arrays
- * of the cells' size, where a decoder building RGBA bitmaps (pngjs) held three or four copies
- * of it (over 300 MB and seconds for 16 megapixels). Every colour type and bit depth of
- * PNG, Adam7 interlacing, a palette and tRNS transparency are read; translucent pixels are
- * blended over black; a cell's colour is the average of the pixels in it (fit.ts sizes the
- * grid, never larger than the picture).
+ * A PNG judged from its header before anything is decoded: IHDR states its width and height,
+ * and a few bytes may declare 30000×30000, gigabytes decoded (issue 28). A picture over the
+ * pixel budget (PICTURE_PIXEL_BUDGET, its decoded bytes too) is refused with the reason; the
+ * protocols that get the file as it is (kitty, iTerm2) are held to it too: the terminal decodes.
+ *
+ * Within it, a PNG is decoded straight into the half-block cells it is drawn as, never into a
+ * whole bitmap: the image data is inflated once into a buffer no larger than its header allows,
+ * each row is unfiltered in place, and each pixel is added to the cell it falls in. So it costs
+ * its inflated rows and a few arrays of the cells' size, where pngjs's RGBA bitmaps held three
+ * or four copies (over 300 MB and seconds for 16 megapixels). Every colour type and bit depth,
+ * Adam7 interlacing, a palette and tRNS transparency are read; translucent pixels are blended
+ * over black; a cell's colour is the average of its pixels (fit.ts sizes the grid).
  */
 import { inflateSync } from 'node:zlib';
+import { PICTURE_PIXEL_BUDGET } from '../../defaults.js';
 import { PNG_SIGNATURE } from '../../catalogue/media.js';
 import { type CellBox, fitCells } from './fit.js';
-import { type PngHeader, PictureRefusedError, channelsOf, checkPngBudget } from './png-budget.js';
+
+interface PngHeader {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+  interlaced: boolean;
+}
+
+/** Channels per pixel of each PNG colour type (grey, RGB, palette, grey+alpha, RGBA). */
+const CHANNELS: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/** A picture that cannot be drawn; the message completes `Cannot draw <what>: `. */
+export class PictureRefusedError extends Error {}
+
+/** The IHDR of `png`; PictureRefusedError when it is not a PNG or its header is broken. */
+function readPngHeader(png: Uint8Array): PngHeader {
+  const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  if (bytes.length < 33 || !bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) throw new PictureRefusedError('not a PNG file');
+  if (bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') throw new PictureRefusedError('a PNG file without its header (IHDR)');
+  const header = {
+    width: bytes.readUInt32BE(16),
+    height: bytes.readUInt32BE(20),
+    bitDepth: bytes[24]!,
+    colorType: bytes[25]!,
+    interlaced: bytes[28] === 1,
+  };
+  if (header.width === 0 || header.height === 0 || CHANNELS[header.colorType] === undefined || ![1, 2, 4, 8, 16].includes(header.bitDepth)) {
+    throw new PictureRefusedError(`a PNG header that declares no drawable picture (${header.width}×${header.height})`);
+  }
+  return header;
+}
+
+/** Samples per pixel of the header's colour type. */
+export function channelsOf(header: Pick<PngHeader, 'colorType'>): number {
+  return CHANNELS[header.colorType]!;
+}
+
+/** Bytes of the decoded rows, without the filter byte that starts each row in the PNG's data. */
+function rowBytes(header: PngHeader): number {
+  return Math.ceil((header.width * channelsOf(header) * header.bitDepth) / 8) * header.height;
+}
+
+/** Throws PictureRefusedError when `png` is over the budget (see the module comment); its header otherwise. */
+export function checkPngBudget(png: Buffer): PngHeader {
+  const header = readPngHeader(png);
+  const { width, height } = header;
+  const pixels = width * height;
+  if (pixels > PICTURE_PIXEL_BUDGET) {
+    throw new PictureRefusedError(`its header declares ${width}×${height} pixels, over the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels`);
+  }
+  const decoded = rowBytes(header);
+  if (decoded > PICTURE_PIXEL_BUDGET * 4) {
+    throw new PictureRefusedError(
+      `${width}×${height} pixels at ${header.bitDepth} bits a channel decode to more than the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels allows`,
+    );
+  }
+  return header;
+}
 
 export interface Rgb {
   r: number;

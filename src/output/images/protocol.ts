@@ -2,7 +2,7 @@
  * Which way a terminal can show a picture, read from its environment as terminals announce
  * themselves: kitty (KITTY_WINDOW_ID, TERM=xterm-kitty; Ghostty speaks its protocol too) gets
  * the kitty graphics protocol; iTerm2 (TERM_PROGRAM=iTerm.app, LC_TERMINAL=iTerm2) and WezTerm
- * the iTerm2 inline-image protocol; any other colour terminal half blocks (blocks.ts). Inside
+ * the iTerm2 inline-image protocol; any other colour terminal half blocks (index.ts). Inside
  * tmux or screen the escape protocols would need passthrough, so half blocks there unless
  * forced (`--images=kitty|iterm|blocks`).
  */
