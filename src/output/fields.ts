@@ -182,3 +182,26 @@ export function tsvLine(values: readonly string[]): string {
 export function delimitedLine(format: 'csv' | 'tsv', values: readonly string[]): string {
   return format === 'csv' ? csvLine(values) : tsvLine(values);
 }
+
+/**
+ * The line formats lists and records share: jsonl (the `--json` fields of each item), csv with
+ * its header before the first row (alone at the end when there was none) and tsv without one.
+ */
+export function itemLines<T extends Record<string, unknown>>(
+  format: 'jsonl' | 'csv' | 'tsv',
+  columns: ReadonlyArray<Column<T>>,
+  fields: readonly string[] | undefined,
+): { line(item: T): string; end(): string } {
+  let header = format === 'csv' ? csvLine(columns.map((c) => c.key)) : '';
+  const takeHeader = (): string => {
+    const once = header;
+    header = '';
+    return once;
+  };
+  const body = (item: T): string => {
+    if (format === 'jsonl') return `${jsonText(selectFields(item, fields))}\n`;
+    const cells = columns.map((c) => c.value(item));
+    return delimitedLine(format, cells);
+  };
+  return { line: (item) => takeHeader() + body(item), end: takeHeader };
+}

@@ -10,7 +10,7 @@ import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor } from './chalk.js';
 import { colorJson } from './json-color.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
-import { type Column, LIST_COLUMNS, LIST_TABLE_COLUMNS, delimitedLine, requestedFields, selectFields } from './fields.js';
+import { LIST_COLUMNS, LIST_TABLE_COLUMNS, itemLines, requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { type ListFooter, footerLine } from './next-page.js';
 import { wrap } from './wrap.js';
@@ -30,22 +30,24 @@ export interface ListWriter {
 export interface ListWriterOptions {
   /** A long table may go through the pager (false with --no-pager). */
   pager?: boolean;
-  columns?: ReadonlyArray<Column<ExerciseSummary>>;
   /** What to try instead, said after "No exercises match." on a terminal. */
   emptyHint?: string;
 }
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
 
-/** A writer for the streamed formats: `text(item)` is called once per item, in order. */
-function streamed(out: Writable, text: (item: ExerciseSummary) => string, finish: ListWriter['finish']): ListWriter {
+/** A writer for the streamed formats: `text(item)` is called once per item, in order; `end` closes the output. */
+function streamed(out: Writable, text: (item: ExerciseSummary) => string, end: (pagination: Pagination) => string): ListWriter {
   return {
     addPage(items) {
       let chunk = '';
       for (const item of items) chunk += text(item);
       if (chunk !== '') return write(out, chunk);
     },
-    finish,
+    async finish(pagination) {
+      const last = end(pagination);
+      if (last !== '') await write(out, last);
+    },
   };
 }
 
@@ -57,58 +59,19 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
   const out = ctx.io.stdout;
   const format = outputFormat(ctx);
   const fields = requestedFields(ctx.globals, 'summary');
-  const columns = options.columns ?? LIST_COLUMNS;
-  let count = 0;
-
-  switch (format) {
-    case 'json': {
-      // Coloured on a terminal (never in a pipe); the same JSON either way.
-      const paint = colorEnabled(ctx) ? colorJson : (text: string) => text;
-      return streamed(
-        out,
-        (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + paint(jsonText(selectFields(item, fields))),
-        async (pagination) => {
-          await write(out, `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${paint(jsonText(pagination))}}\n`);
-        },
-      );
-    }
-    case 'jsonl':
-      return streamed(
-        out,
-        (item) => `${jsonText(selectFields(item, fields))}\n`,
-        async () => {},
-      );
-    case 'tsv':
-      return streamed(
-        out,
-        (item) =>
-          delimitedLine(
-            'tsv',
-            columns.map((c) => c.value(item)),
-          ),
-        async () => {},
-      );
-    case 'csv': {
-      const header = delimitedLine(
-        'csv',
-        columns.map((c) => c.key),
-      );
-      return streamed(
-        out,
-        (item) =>
-          (count++ === 0 ? header : '') +
-          delimitedLine(
-            'csv',
-            columns.map((c) => c.value(item)),
-          ),
-        async () => {
-          if (count === 0) await write(out, header);
-        },
-      );
-    }
-    case 'table':
-      return tableWriter(ctx, options.pager ?? false, options.emptyHint);
+  if (format === 'table') return tableWriter(ctx, options.pager ?? false, options.emptyHint);
+  if (format !== 'json') {
+    const lines = itemLines(format, LIST_COLUMNS, fields);
+    return streamed(out, lines.line, lines.end);
   }
+  // Coloured on a terminal (never in a pipe); the same JSON either way.
+  const paint = colorEnabled(ctx) ? colorJson : (text: string) => text;
+  let count = 0;
+  return streamed(
+    out,
+    (item) => (count++ === 0 ? '{"exercises":[\n' : ',\n') + paint(jsonText(selectFields(item, fields))),
+    (pagination) => `${count === 0 ? '{"exercises":[' : '\n'}],"pagination":${paint(jsonText(pagination))}}\n`,
+  );
 }
 
 /** A table needs every row to size its columns: rows are kept until finish. */

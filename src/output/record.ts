@@ -8,7 +8,7 @@ import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor } from './chalk.js';
 import { colorJson } from './json-color.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
-import { RECORD_COLUMNS, delimitedLine, requestedFields, selectFields } from './fields.js';
+import { RECORD_COLUMNS, itemLines, requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';
 import { write } from './streams.js';
 import { oneLine } from '../util/text.js';
@@ -108,41 +108,6 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
         },
       };
     }
-    case 'jsonl':
-      return {
-        add: (record) => write(out, `${jsonText(selectFields(record, fields))}\n`),
-        async finish() {},
-      };
-    case 'tsv':
-      return {
-        add: (record) =>
-          write(
-            out,
-            delimitedLine(
-              'tsv',
-              RECORD_COLUMNS.map((c) => c.value(record)),
-            ),
-          ),
-        async finish() {},
-      };
-    case 'csv': {
-      const header = delimitedLine(
-        'csv',
-        RECORD_COLUMNS.map((c) => c.key),
-      );
-      return {
-        add(record) {
-          const line = delimitedLine(
-            'csv',
-            RECORD_COLUMNS.map((c) => c.value(record)),
-          );
-          return write(out, count++ === 0 ? header + line : line);
-        },
-        async finish() {
-          if (count === 0) await write(out, header);
-        },
-      };
-    }
     case 'table': {
       let paint: { bold?: Paint; dim?: Paint } | undefined;
       let measure: ((text: string) => number) | undefined;
@@ -167,6 +132,16 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
           const tall = typeof rows === 'number' && rows > 0 && held.split('\n').length > rows;
           if (tall) await writePaged(ctx, held, true);
           else await write(out, held);
+        },
+      };
+    }
+    default: {
+      const lines = itemLines(format, RECORD_COLUMNS, fields);
+      return {
+        add: (record) => write(out, lines.line(record)),
+        async finish() {
+          const end = lines.end();
+          if (end !== '') await write(out, end);
         },
       };
     }
