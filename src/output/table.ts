@@ -15,25 +15,19 @@ export const GAP = 2;
 /** Narrowest a shrunk column gets (`ab…`); below this it is left out. */
 const HARD_MIN = 3;
 
-export interface ColumnLayout {
-  /** Indexes of the columns shown, in order. */
-  shown: number[];
-  /** Width of each shown column, in terminal cells. */
-  widths: number[];
-}
-
-interface Sizing {
-  fixed?: boolean;
-  minWidth: number;
-  dropOrder?: number;
-  shrinkOrder: number;
-}
+type Sizing = Pick<TableColumn<unknown>, 'fixed' | 'minWidth' | 'dropOrder' | 'shrinkOrder'>;
 
 /**
- * Which columns to show and how wide, for a terminal `width` cells wide. `natural[i]` is the
- * widest cell of column i (header included); `empty[i]` says no row has a value there.
+ * Which columns to show (their indexes, in order) and how wide (in terminal cells), for a
+ * terminal `width` cells wide. `natural[i]` is the widest cell of column i (header included);
+ * `empty[i]` says no row has a value there.
  */
-export function layoutColumns(sizing: readonly Sizing[], natural: readonly number[], empty: readonly boolean[], width: number): ColumnLayout {
+export function layoutColumns(
+  sizing: readonly Sizing[],
+  natural: readonly number[],
+  empty: readonly boolean[],
+  width: number,
+): { shown: number[]; widths: number[] } {
   let shown = sizing.map((_, i) => i).filter((i) => sizing[i]!.fixed || !empty[i]);
   const comfortable = (i: number): number => (sizing[i]!.fixed ? natural[i]! : Math.min(natural[i]!, sizing[i]!.minWidth));
   const total = (cols: number[], w: (i: number) => number): number => cols.reduce((sum, i) => sum + w(i), 0) + GAP * Math.max(0, cols.length - 1);
@@ -118,12 +112,8 @@ export async function renderTable<T>(
       const padded = pad(cell, widths[k]!, measure);
       return paint ? paint(padded) : padded;
     });
-  const lines = [
-    cut(
-      columns.map((c) => c.title),
-      chalk?.bold,
-    ),
-  ];
+  const titles = columns.map((c) => c.title);
+  const lines = [cut(titles, chalk?.bold)];
   for (const row of rows) lines.push(cut(row));
   return `${(await drawRows(lines)).map((l) => l.trimEnd()).join('\n')}\n`;
 }
@@ -145,23 +135,8 @@ async function drawRows(lines: string[][]): Promise<string[]> {
 }
 
 /** Nothing but the gap between columns: no borders, no padding, no colours of its own. */
-const NO_BORDER = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: ' '.repeat(GAP),
-};
+const BORDER_PARTS = 'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'.split(' ');
+const NO_BORDER = { ...Object.fromEntries(BORDER_PARTS.map((part) => [part, ''])), middle: ' '.repeat(GAP) };
 
 /**
  * A cli-table3 table that only lays cells side by side: the layout (which columns, how wide,
