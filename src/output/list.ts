@@ -7,8 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { type Context, colorEnabled, outputFormat } from '../context.js';
-import { chalkFor } from './chalk.js';
-import { colorJson } from './json-color.js';
+import { chalkFor, colorJson } from './colour.js';
 import type { ExerciseSummary, Pagination } from '../catalogue/types.js';
 import { LIST_COLUMNS, LIST_TABLE_COLUMNS, itemLines, requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';

@@ -5,8 +5,7 @@
  * header) or tsv (without: for programs).
  */
 import { type Context, colorEnabled, outputFormat } from '../context.js';
-import { chalkFor } from './chalk.js';
-import { colorJson } from './json-color.js';
+import { chalkFor, colorJson } from './colour.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { RECORD_COLUMNS, itemLines, requestedFields, selectFields } from './fields.js';
 import { jsonText } from './json.js';

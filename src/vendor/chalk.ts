@@ -1,5 +1,5 @@
 /**
- * chalk, the colours of tables, JSON and messages (src/output/chalk.ts chalkFor). Loaded only when
+ * chalk, the colours of tables, JSON and messages (src/output/colour.ts chalkFor). Loaded only when
  * colour is on, that is output to a terminal without NO_COLOR: ~13 KB bundled plus its
  * terminal probing, which a pipe, `--help` and `--format json` into a file never need.
  */

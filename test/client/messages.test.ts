@@ -4,7 +4,7 @@ import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from './fixtures.js';
 import { reportError } from '../../src/output/errors.js';
-import { commanderMessage } from '../../src/output/commander-messages.js';
+import { commanderMessage } from '../../src/output/errors.js';
 import { NotFoundError } from '../../src/errors.js';
 import { testContext } from '../helpers/test-context.js';
 

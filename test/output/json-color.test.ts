@@ -1,6 +1,6 @@
 /** --json coloured on a terminal only, the data unchanged; show's cards held for the pager on a terminal. */
 import { describe, expect, it } from 'vitest';
-import { colorJson } from '../../src/output/json-color.js';
+import { colorJson } from '../../src/output/colour.js';
 import { runInProcess } from '../helpers/test-context.js';
 
 const strip = (text: string): string => text.replace(/\u001b\[\d+m/g, '');
