@@ -54,7 +54,7 @@ function answeredLocally(dir: string | undefined, recordIndexDir: string | undef
   const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir(), ...(recordIndexDir ? { recordIndexDir } : {}) });
   return {
     baseUrl: IN_PROCESS_BASE_URL,
-    // It offers what the transport calls of a dispatcher: request(), dispatch(), close(), destroy().
+    // It offers what the transport calls of a dispatcher: dispatch(), close(), destroy().
     dispatcher: dispatcher as unknown as Dispatcher,
     baseUrlSource: 'sandbox',
     apiKey: SANDBOX_API_KEY,

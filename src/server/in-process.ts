@@ -6,24 +6,22 @@
  * nothing here reads); what is saved is
  * the listening socket, the HTTP parser and undici itself, which such a run never loads.
  *
- * It offers undici's two ways to send: `dispatch()` with a handler of undici's form, which the
- * transport uses for every request (src/http/attempt.ts: the body chunk by chunk, with pause and
- * resume), and `request()`, whose answer carries a Readable body. The catalogue is loaded on the
- * first request.
+ * It offers undici's `dispatch()` with a handler of undici's form, as the transport sends every
+ * request (src/http/body.ts: the body chunk by chunk, with pause and resume). The catalogue is
+ * loaded on the first request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { type CatalogueHandler, type CatalogueHandlerOptions, createCatalogueHandler } from './catalogue-handler.js';
 
 type Headers = Record<string, string | string[]>;
 
-/** What the transport passes: undici's request options, with a signal that may abort the attempt. */
+/** What the transport passes: undici's request options. */
 interface RequestOptions {
   path: string;
   method: string;
   headers?: Record<string, string | string[] | undefined> | null;
-  signal?: { aborted: boolean; reason: unknown; once(event: 'abort', listener: () => void): unknown } | null;
 }
 
 /** The response given to the handler: a Writable with the few members of ServerResponse it uses. */
@@ -64,7 +62,6 @@ function requestFor(options: RequestOptions): IncomingMessage {
 }
 
 export interface InProcessDispatcher {
-  request(options: RequestOptions): Promise<{ statusCode: number; headers: Headers; body: PassThrough }>;
   dispatch(options: RequestOptions, handler: Dispatcher.DispatchHandler): boolean;
   close(): Promise<void>;
   destroy(): Promise<void>;
@@ -85,29 +82,6 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
   };
 
   return {
-    request(options) {
-      return new Promise((resolve, reject) => {
-        const body = new PassThrough();
-        const res = inProcessResponse(
-          (statusCode, headers) => resolve({ statusCode, headers, body }),
-          (chunk, done) => (body.write(chunk) ? done() : body.once('drain', () => done())),
-        );
-        res.on('finish', () => body.end());
-        res.on('close', () => {
-          if (!res.writableFinished) body.destroy(new Error('The catalogue stopped answering mid-body.'));
-        });
-        const signal = options.signal;
-        if (signal?.aborted) return reject(signal.reason);
-        signal?.once('abort', () => {
-          const reason = signal.reason as Error;
-          res.destroy(reason);
-          body.destroy(reason);
-          reject(reason);
-        });
-        run(options, res).catch(reject);
-      });
-    },
-
     dispatch(options, handler) {
       let paused = false;
       let aborted = false;

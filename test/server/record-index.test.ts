@@ -7,13 +7,13 @@
  */
 import { appendFileSync, chmodSync, cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CatalogueError } from '../../src/catalogue/load.js';
 import { inProcessDispatcher } from '../../src/server/in-process.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { FREE_KEY, PREMIUM_KEY } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { dispatchGet } from './support.js';
 
 /** A copy of the sample catalogue's records (no media), and an empty index directory. */
 function setUp(lines?: (text: string) => string): { dir: string; indexDir: string } {
@@ -24,10 +24,8 @@ function setUp(lines?: (text: string) => string): { dir: string; indexDir: strin
 }
 
 async function get(local: ReturnType<typeof inProcessDispatcher>, path: string, key = PREMIUM_KEY) {
-  const res = await local.request({ path, method: 'GET', headers: { 'x-api-key': key } });
-  const chunks: Buffer[] = [];
-  for await (const chunk of res.body as Readable) chunks.push(chunk as Buffer);
-  return { status: res.statusCode, language: res.headers['content-language'], body: Buffer.concat(chunks).toString('utf8') };
+  const res = await dispatchGet(local, path, { 'x-api-key': key });
+  return { status: res.statusCode, language: res.headers['content-language'], body: res.body.toString('utf8') };
 }
 
 const PATHS = [
@@ -67,11 +65,9 @@ describe('the record index of an in-process catalogue', () => {
     const indexDir = join(tempDir('exercises-record-index-'), 'catalogue-records');
     await get(inProcessDispatcher({ dir, recordIndexDir: indexDir }), '/exercise/Plank');
     const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
-    const video = await next.request({ path: '/videos/Plank/premium/demo.mp4', method: 'GET', headers: { 'x-api-key': PREMIUM_KEY } });
-    const chunks: Buffer[] = [];
-    for await (const chunk of video.body as Readable) chunks.push(chunk as Buffer);
+    const video = await dispatchGet(next, '/videos/Plank/premium/demo.mp4', { 'x-api-key': PREMIUM_KEY });
     expect(video.statusCode).toBe(200);
-    expect(Buffer.concat(chunks).equals(readFileSync(join(dir, 'videos', 'Plank', 'premium', 'demo.mp4')))).toBe(true);
+    expect(video.body.equals(readFileSync(join(dir, 'videos', 'Plank', 'premium', 'demo.mp4')))).toBe(true);
     expect((await get(next, '/videos/No_Such_Thing/premium/demo.mp4')).status).toBe(404);
     expect(await next.readWhole()).toBe(false);
   });

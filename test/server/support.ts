@@ -1,8 +1,9 @@
-/** Small HTTP helpers for the server tests: raw paths (no URL normalisation) and raw sockets. */
+/** Small HTTP helpers for the server tests: raw paths (no URL normalisation), raw sockets, an in-process GET. */
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import type { CatalogueServer } from '../helpers/server.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
+import type { InProcessDispatcher } from '../../src/server/in-process.js';
 
 export interface RawResponse {
   status: number;
@@ -70,4 +71,25 @@ export function errorOf(res: RawResponse): { code: string; message: string; para
     throw new Error(`not an error body: ${res.text}`);
   }
   return body.error;
+}
+
+/** One GET through an in-process dispatcher's dispatch(), as the transport sends every request; the answer collected whole. */
+export function dispatchGet(
+  local: Pick<InProcessDispatcher, 'dispatch'>,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let head: { statusCode: number; headers: Record<string, string | string[] | undefined> } = { statusCode: 0, headers: {} };
+    local.dispatch(
+      { path, method: 'GET', headers },
+      {
+        onResponseStart: (_c, statusCode, responseHeaders) => void (head = { statusCode, headers: responseHeaders }),
+        onResponseData: (_c, chunk) => void chunks.push(chunk),
+        onResponseEnd: () => resolve({ ...head, body: Buffer.concat(chunks) }),
+        onResponseError: (_c, err) => reject(err),
+      },
+    );
+  });
 }
