@@ -8,18 +8,17 @@ import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { type MediaKind, MEDIA } from '../catalogue/media.js';
-import type { CatalogueEntry, Translation } from '../catalogue/types.js';
+import type { CatalogueEntry } from '../catalogue/types.js';
 import type { BulkSummary } from '../media/bulk.js';
 import { type MediaJob, describeUnusable } from '../media/jobs.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { CliError, InterruptedError, NotFoundError, PartialFailureError, WriteFailedError } from '../errors.js';
 import { escapeUnsafe, plural, shorten } from '../util/text.js';
 import { ensureRealDir } from '../util/real-dir.js';
-import { catalogueEntry, writeCatalogueFile } from './catalogue-file.js';
+import { catalogueEntry, mirrorMediaJobs, writeCatalogueFile, writeMediaIndex } from './catalogue-file.js';
 import { fetchListing, markListingCached, readStoredListing, storeListing, takeListingCachedMark, unstorableReason, withPrevious } from './listing.js';
 import { LISTING_PAGE_SIZE, listingCost, planMirror, requestCount } from './plan.js';
-import { type MirrorSource, WORK_DIR, WorkFileWriter, readWorkFile, translationOf, workPaths } from './work-file.js';
-import { mirrorMediaJobs, writeMediaIndex } from './media.js';
+import { type MirrorSource, WORK_DIR, WorkFileWriter, addTranslation, readWorkFile, workPaths } from './work-file.js';
 import { writeNotice } from '../output/notice.js';
 import { shownPath } from '../output/shown-path.js';
 import { progressText } from '../output/wrap.js';
@@ -171,12 +170,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
       ...plan.localised.map(([id, lang]) => async () => {
         const record = await api.getExercise(id, { lang });
         writer.append({ id, lang, record, source });
-        const english = fetched.records.get(id);
-        if (english) {
-          const byLang = fetched.langs.get(id) ?? new Map<string, Translation | null>();
-          byLang.set(lang, translationOf(english, record));
-          fetched.langs.set(id, byLang);
-        }
+        addTranslation(fetched, id, lang, record);
       }),
     ];
     const missing = new Set<string>();

@@ -73,7 +73,7 @@ export function workPaths(dir: string): { workDir: string; records: string; list
 }
 
 /** The text of `record` in its language, or null when it is all English (no translation there). */
-export function translationOf(english: ExerciseRecord, localised: ExerciseRecord): Translation | null {
+function translationOf(english: ExerciseRecord, localised: ExerciseRecord): Translation | null {
   const t: Translation = {
     displayName: localised.displayName ?? localised.name,
     aliases: localised.aliases ?? [],
@@ -111,14 +111,17 @@ export function readWorkFile(dir: string, source?: MirrorSource): Fetched {
     else localised.push(parsed);
   }
   // Translations after every record: a record fetched anew (--refresh) is the English they compare to.
-  for (const l of localised) {
-    const english = fetched.records.get(l.id);
-    if (!english || l.lang === null) continue;
-    const byLang = fetched.langs.get(l.id) ?? new Map<string, Translation | null>();
-    byLang.set(l.lang, translationOf(english, l.record));
-    fetched.langs.set(l.id, byLang);
-  }
+  for (const l of localised) addTranslation(fetched, l.id, l.lang!, l.record);
   return fetched;
+}
+
+/** Keeps `id`'s text in `lang` (its translation, or null when all English) against its English record, once that is in. */
+export function addTranslation(fetched: Fetched, id: string, lang: string, localised: ExerciseRecord): void {
+  const english = fetched.records.get(id);
+  if (!english) return;
+  const byLang = fetched.langs.get(id) ?? new Map<string, Translation | null>();
+  byLang.set(lang, translationOf(english, localised));
+  fetched.langs.set(id, byLang);
 }
 
 /**
