@@ -25,6 +25,7 @@ import { WriteFailedError } from '../errors.js';
 import { reasonOf } from '../util/write-all.js';
 
 type WriteCallback = (err?: Error | null) => void;
+type WriteFn = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback) => boolean;
 
 /**
  * True for a pipe, a socket, a regular file or /dev/null: never a terminal, and written with
@@ -82,7 +83,7 @@ export function writeAllNow(fd: number, bytes: Uint8Array): number {
 export function directOutput(fd: number, openStream: () => Writable, onBrokenPipe: () => void): Writable {
   let stream: Writable | undefined;
   const real = (): Writable => (stream ??= openStream());
-  const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean => {
+  const write: WriteFn = (chunk, encoding, callback) => {
     const done = typeof encoding === 'function' ? encoding : callback;
     if (stream !== undefined) return stream.write(chunk, typeof encoding === 'string' ? encoding : 'utf8', done);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk;
@@ -98,8 +99,14 @@ export function directOutput(fd: number, openStream: () => Writable, onBrokenPip
     if (done) process.nextTick(done);
     return true;
   };
-  // Everything but write() is the real stream's, its methods bound to it, so listeners,
-  // pipes and `instanceof` behave as they would on process.stdout itself.
+  return withWrite(real, write);
+}
+
+/**
+ * `real()` with its write() replaced: everything else is the real stream's, its methods bound
+ * to it, so listeners, pipes and `instanceof` behave as they would on process.stdout itself.
+ */
+function withWrite(real: () => Writable, write: WriteFn): Writable {
   return new Proxy({} as Writable, {
     get(_, key) {
       if (key === 'write') return write;
@@ -125,7 +132,7 @@ export function outputWriteError(name: string, err: unknown): WriteFailedError |
 
 /** `stream` with its write errors thrown as WriteFailedError naming `name` (see the module comment). */
 export function namedWriteErrors(stream: Writable, name: string): Writable {
-  const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean => {
+  const write: WriteFn = (chunk, encoding, callback) => {
     let written: boolean;
     try {
       written = typeof encoding === 'function' ? stream.write(chunk, encoding) : stream.write(chunk, encoding as BufferEncoding, callback);
@@ -139,13 +146,7 @@ export function namedWriteErrors(stream: Writable, name: string): Writable {
     if (failed) throw failed;
     return written;
   };
-  return new Proxy(stream, {
-    get(target, key) {
-      if (key === 'write') return write;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withWrite(() => stream, write);
 }
 
 /**

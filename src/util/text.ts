@@ -57,9 +57,6 @@ const UNSAFE_BUT_TAB_NEWLINE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${BEYO
 export const UNSAFE_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'g');
 const ANY_UNSAFE = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`);
 
-/** Kept for callers that only strip characters; the same set as UNSAFE_CHARS but tab and newline. */
-export const CONTROL_CHARS = UNSAFE_BUT_TAB_NEWLINE;
-
 /** True when the text holds anything the sanitiser would remove or escape. */
 export function hasUnsafe(text: string): boolean {
   return ANY_UNSAFE.test(text);
