@@ -78,13 +78,6 @@ export function nextPageGroups(args: readonly string[], cursor: string, directio
   return groups.map((g) => g.map(shellQuote));
 }
 
-/** The next-page command on one line. */
-export function nextPageCommand(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string {
-  return nextPageGroups(args, cursor, direction, options)
-    .map((g) => g.join(' '))
-    .join(' ');
-}
-
 /**
  * The command laid out for `width` columns: on one line when it fits, else broken only between
  * groups with a shell continuation (` \`), so what is copied still runs and a flag is never
@@ -149,6 +142,7 @@ export interface PageFacts {
  * footer says "10 more of 67" rather than inventing a range.
  */
 export function pageFooter(facts: PageFacts): ListFooter {
+  const next = facts.next === undefined ? undefined : nextPageGroups(facts.argv, facts.next, facts.direction, { max: facts.max });
   let start: number | undefined;
   if (facts.direction === 'after' && facts.fromStart) start = 1;
   else if (facts.next === undefined && facts.direction === 'before') start = 1;
@@ -157,12 +151,8 @@ export function pageFooter(facts: PageFacts): ListFooter {
     ...(start !== undefined ? { start } : {}),
     ...(facts.total !== undefined ? { total: facts.total } : {}),
     direction: facts.direction,
-    ...(facts.next !== undefined ? nextPage(nextPageGroups(facts.argv, facts.next, facts.direction, { max: facts.max })) : {}),
+    ...(next ? { nextCommand: next.flat().join(' '), nextGroups: next } : {}),
   };
-}
-
-function nextPage(groups: string[][]): Pick<ListFooter, 'nextCommand' | 'nextGroups'> {
-  return { nextCommand: groups.map((g) => g.join(' ')).join(' '), nextGroups: groups };
 }
 
 /**

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, pathSegment } from '../../src/api/client.js';
 import { Transport } from '../../src/http/transport.js';
-import { nextPageCommand } from '../../src/output/next-page.js';
+import { nextPageGroups } from '../../src/output/next-page.js';
+
 import { csvLine, tsvLine } from '../../src/output/fields.js';
 import { readIds } from '../../src/commands/shared/requested-ids.js';
 import { queryParamsFromOptions } from '../../src/commands/shared/query-filters.js';
@@ -11,6 +12,12 @@ import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
 import { maskSecret } from '../../src/util/text.js';
 import { UsageError } from '../../src/errors.js';
 import { parseCsv, parseTsv } from './fixtures.js';
+
+/** The next-page command on one line. */
+const nextPageCommand = (...args: Parameters<typeof nextPageGroups>): string =>
+  nextPageGroups(...args)
+    .flat()
+    .join(' ');
 
 describe('api client URLs', () => {
   const api = new ApiClient(new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }));

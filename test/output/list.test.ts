@@ -6,11 +6,18 @@ import { outputList } from '../../src/commands/shared/list-output.js';
 import { MalformedResponseError, UsageError } from '../../src/errors.js';
 import { RECORD_FIELDS, SUMMARY_FIELDS, parseJsonFields, selectFields } from '../../src/output/fields.js';
 import { createListWriter } from '../../src/output/list.js';
-import { commandLines, nextPageCommand, nextPageGroups } from '../../src/output/next-page.js';
+import { commandLines, nextPageGroups } from '../../src/output/next-page.js';
+
 import { createRecordWriter } from '../../src/output/record.js';
 import { maxDepth, MAX_JSON_DEPTH } from '../../src/catalogue/validate.js';
 import { parseCsv } from '../client/fixtures.js';
 import { WIDTHS, terminalContext } from '../helpers/test-context.js';
+
+/** The next-page command on one line. */
+const nextPageCommand = (...args: Parameters<typeof nextPageGroups>): string =>
+  nextPageGroups(...args)
+    .flat()
+    .join(' ');
 
 const ITEMS: ExerciseSummary[] = [
   { id: 'Push_Up', name: 'Push Up', aliases: ['Press Up'], premiumImages: ['start', 'end'], premiumVideos: ['demo'] },

@@ -5,8 +5,15 @@ import { UsageError } from '../../src/errors.js';
 import { safeComponent } from '../../src/media/safe-path.js';
 import { printable } from '../../src/media/jobs.js';
 import { assertGlobalFlags } from '../../src/commands/shared/flags.js';
-import { footerLine, nextPageCommand, shellQuote } from '../../src/output/next-page.js';
+import { footerLine, nextPageGroups, shellQuote } from '../../src/output/next-page.js';
+
 import { cleanText, escapeUnsafe, hasUnsafe, oneLine } from '../../src/util/text.js';
+
+/** The next-page command on one line. */
+const nextPageCommand = (...args: Parameters<typeof nextPageGroups>): string =>
+  nextPageGroups(...args)
+    .flat()
+    .join(' ');
 
 /** Anything a terminal would act on, or that reorders or hides text. */
 const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u206f\ufeff]/;
