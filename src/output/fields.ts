@@ -43,16 +43,12 @@ export const RECORD_FIELDS: Exactly<ExerciseRecord, typeof RECORD> = RECORD;
 
 export type OutputKind = 'summary' | 'record';
 
-export function fieldsOf(kind: OutputKind): readonly string[] {
-  return kind === 'summary' ? SUMMARY_FIELDS : RECORD_FIELDS;
-}
-
 /**
  * `id, name` → ['id', 'name'], checked against the fields of `kind`: an unknown field is a
  * usage error that lists the valid ones; so is an empty list. Duplicates are dropped.
  */
 export function parseJsonFields(value: string, kind: OutputKind): string[] {
-  const valid = fieldsOf(kind);
+  const valid: readonly string[] = kind === 'summary' ? SUMMARY_FIELDS : RECORD_FIELDS;
   const fields = [
     ...new Set(
       value
@@ -74,10 +70,7 @@ export function parseJsonFields(value: string, kind: OutputKind): string[] {
   return fields;
 }
 
-/**
- * The fields `--json` asked for, from the global options as commander leaves them
- * (`json: true` for a bare `--json`, the text for `--json id,name`); undefined keeps every field.
- */
+/** The fields `--json id,name` asked for (commander leaves `true` for a bare `--json`); undefined keeps every field. */
 export function requestedFields(globals: { json?: unknown }, kind: OutputKind): string[] | undefined {
   const raw = globals.json;
   if (typeof raw === 'string') return parseJsonFields(raw, kind);
@@ -135,11 +128,7 @@ function field<T extends Record<string, unknown>>(key: string, title = key.toUpp
 /** csv and tsv of a list: every summary field. */
 export const LIST_COLUMNS: ReadonlyArray<Column<ExerciseSummary>> = SUMMARY_FIELDS.map((key) => field<ExerciseSummary>(key));
 
-/**
- * What a terminal table shows of a list: the id whole; the name (display name first) and
- * aliases shrunk first when the terminal is narrow; the premium media names (what
- * `exercises image <id> <name>` takes) when there is room, before the aliases.
- */
+/** A list's terminal table: the id whole; name and aliases shrunk first when narrow; the media names (what `image <id> <name>` takes) when there is room. */
 export const LIST_TABLE_COLUMNS: ReadonlyArray<TableColumn<ExerciseSummary>> = [
   { ...field('id', 'ID'), fixed: true, minWidth: 0, shrinkOrder: 0 },
   { key: 'name', title: 'NAME', value: (item) => text(item.displayName ?? item.name), minWidth: 30, shrinkOrder: 2 },

@@ -26,11 +26,7 @@ function ansiCQuote(arg: string): string {
   return `$'${body}'`;
 }
 
-/**
- * One argument for a POSIX shell: bare when safe, else in single quotes (`'` as `'\''`); an
- * argument with control, bidi or invisible characters in `$'…'` with them escaped, so the
- * terminal shows them instead of acting on them and the pasted command still passes them on.
- */
+/** One argument for a POSIX shell: bare when safe, else in single quotes; with unsafe characters in `$'…'`, escaped, so they show and still paste. */
 export function shellQuote(arg: string): string {
   if (BARE.test(arg)) return arg;
   if (hasUnsafe(arg)) return ansiCQuote(arg);
@@ -43,10 +39,9 @@ function takesValue(word: string, next: string | undefined): boolean {
 }
 
 /**
- * `exercises <args> --after <cursor>` as groups of quoted words that belong on one line: the
- * program with the command words, each flag with its value, the paging flag with its cursor.
- * The arguments as given, without the paging flags, the key and --all; with `max`, `--max
- * <max>` again (the next page of a `--max` run is the next `max` items).
+ * `exercises <args> --after <cursor>` as groups of quoted words that belong on one line (the
+ * command words, each flag with its value): the arguments as given without the paging flags,
+ * the key and --all; with `max`, `--max <max>` again (the next page of a `--max` run).
  */
 export function nextPageGroups(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string[][] {
   const kept: string[] = [];
@@ -79,9 +74,8 @@ export function nextPageGroups(args: readonly string[], cursor: string, directio
 }
 
 /**
- * The command laid out for `width` columns: on one line when it fits, else broken only between
- * groups with a shell continuation (` \`), so what is copied still runs and a flag is never
- * parted from its value. A group wider than the line (a very long cursor) stands alone on its line.
+ * The command laid out for `width` columns: broken only between groups, with ` \`, so what is
+ * copied still runs and a flag keeps its value; a group wider than the line stands alone.
  */
 export function commandLines(groups: readonly (readonly string[])[], width: number, indent = 2): string[] {
   const words = groups.map((g) => g.join(' '));
@@ -136,11 +130,7 @@ export interface PageFacts {
   max?: number;
 }
 
-/**
- * The footer for what was shown. The position is known from the top of the list, and at its
- * end (the last `shown` of `total`); in between, a cursor says nothing about it, so the
- * footer says "10 more of 67" rather than inventing a range.
- */
+/** The footer for what was shown: the position is known at the list's top and end only; in between it says "10 more of 67". */
 export function pageFooter(facts: PageFacts): ListFooter {
   const next = facts.next === undefined ? undefined : nextPageGroups(facts.argv, facts.next, facts.direction, { max: facts.max });
   let start: number | undefined;
@@ -155,11 +145,7 @@ export function pageFooter(facts: PageFacts): ListFooter {
   };
 }
 
-/**
- * `11–20 of 67 exercises · next page: exercises ids --after …`, `1 exercise`, `10 more of 67
- * exercises`. Within `width` columns: when the whole line is wider, the command goes on its own
- * line(s) under the sentence (commandLines), so it is never broken inside an argument.
- */
+/** `11–20 of 67 exercises · next page: exercises ids --after …`; when wider than `width`, the command goes on its own lines (commandLines). */
 export function footerLine(shown: number, footer: ListFooter, width = Infinity): string {
   const { start, total } = footer;
   let what: string;

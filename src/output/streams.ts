@@ -2,20 +2,15 @@
  * The output streams: the process's own stdout and stderr as a run gets them (processStreams),
  * and writing to any stream with backpressure (write).
  *
- * Standard output and error are written without their streams for as long as nothing needs
- * more than write(). Creating process.stdout or process.stderr for a pipe or a socket loads
- * Node's stream machinery and node:net, about 10 ms on every start here, a good third of what a
- * cache hit costs beyond Node's own start (docs/performance.md); for a file or /dev/null, the
- * stream machinery alone (~3 ms). Into those, text is written with write(2) straight away (as
- * the shell-completion fast path does), in order and in full, and the real stream is created
- * only when something asks it for more (an 'error' listener, a pipe into it, a progress meter),
- * from then on taking every write. A terminal, or any other character device, gets the real
- * stream from the start.
+ * Into a pipe, a socket, a file or /dev/null, text is written with write(2), in order and in
+ * full, until something asks the stream for more than write() (a listener, a pipe, a meter):
+ * creating process.stdout there loads Node's stream machinery and node:net, ~10 ms on every
+ * start, a third of a cache hit's cost beyond Node's own (docs/performance.md). A terminal, or
+ * any other character device, gets the real stream from the start.
  *
- * Standard output also fails in words: a write that fails (a full disk under `> file`, ENOSPC
- * on /dev/full, EIO) throws WriteFailedError naming `stdout` from write() itself (exit 6, like
- * any failed write), not an "unexpected error" to report. A reader that has gone (EPIPE) stays
- * the caller's broken-pipe handling, as does everything but write().
+ * A failed write to stdout (a full disk under `> file`, /dev/full, EIO) throws WriteFailedError
+ * naming `stdout` (exit 6), not an "unexpected error"; a reader gone (EPIPE) stays the caller's
+ * broken-pipe handling.
  */
 import { type Stats, fstatSync, statSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
@@ -27,11 +22,7 @@ import { reasonOf } from '../util/write-all.js';
 type WriteCallback = (err?: Error | null) => void;
 type WriteFn = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback) => boolean;
 
-/**
- * True for a pipe, a socket, a regular file or /dev/null: never a terminal, and written with
- * write(2) as a stream would write it. Another character device may be a terminal, which only
- * node:tty can tell, so it gets the stream.
- */
+/** True for a pipe, a socket, a regular file or /dev/null; another character device may be a terminal, which only node:tty can tell. */
 export function writableDirectly(fd: number): boolean {
   try {
     const stat = fstatSync(fd);
@@ -55,11 +46,7 @@ function isDevNull(stat: Stats): boolean {
 /** The system calls used, one object tests can patch to inject EAGAIN or EPIPE at the write itself. */
 export const outputCalls = { writeSync };
 
-/**
- * Writes all of `bytes` to `fd` now. Returns how many were written before the descriptor
- * would block (EAGAIN: a descriptor some other program left non-blocking); throws any other
- * error, EPIPE included.
- */
+/** Writes all of `bytes` to `fd` now; returns how many went before EAGAIN (a descriptor another program left non-blocking); throws the rest. */
 export function writeAllNow(fd: number, bytes: Uint8Array): number {
   let done = 0;
   while (done < bytes.length) {
@@ -74,11 +61,9 @@ export function writeAllNow(fd: number, bytes: Uint8Array): number {
 }
 
 /**
- * A stand-in for the stream on `fd` (1 or 2) that writes directly until anything but write()
- * is asked of it; then `openStream()` creates the real one, which answers everything from
- * then on. `onBrokenPipe` runs when the reader has gone (EPIPE), as the stream's 'error'
- * listener would. What EAGAIN leaves unwritten goes through the real stream, which waits for
- * the descriptor.
+ * A stand-in for the stream on `fd` (1 or 2) that writes directly until anything but write() is
+ * asked of it; then `openStream()` creates the real one. `onBrokenPipe` runs on EPIPE, as the
+ * stream's 'error' listener would; what EAGAIN leaves unwritten goes through the real stream.
  */
 export function directOutput(fd: number, openStream: () => Writable, onBrokenPipe: () => void): Writable {
   let stream: Writable | undefined;
@@ -149,12 +134,7 @@ export function namedWriteErrors(stream: Writable, name: string): Writable {
   return withWrite(() => stream, write);
 }
 
-/**
- * The process's own streams, with their TTY facts and the terminal width. Output into a pipe,
- * a file or a socket is written directly until something needs the stream itself
- * (directOutput): most runs print their answer and never load Node's streams.
- * `onBrokenPipe` runs when the reader of stdout has gone (`exercises ids --all | head`).
- */
+/** The process's own streams, with their TTY facts and the terminal width; `onBrokenPipe` runs when stdout's reader has gone (`ids --all | head`). */
 export function processStreams(onBrokenPipe: () => void): IOStreams {
   const stdoutDirect = writableDirectly(1);
   const stderrDirect = writableDirectly(2);

@@ -20,31 +20,24 @@ export function shorten(text: string, max: number): string {
 }
 
 /*
- * The sanitiser. Text from the network (names, aliases, cursors, error bodies, media names)
- * must never move the cursor, retitle or clear the terminal, forge lines in a log, or reorder
- * what a person reads. Two renderings share one definition of "unsafe":
- * - cleanText / oneLine drop it (table cells, cards, csv/tsv, footers);
- * - escapeUnsafe shows it as `\xNN` / `\uNNNN` (an id or name quoted in a message, where a
- *   person must see exactly what the service sent).
+ * The sanitiser: text from the network must never move the cursor, retitle or clear the
+ * terminal, forge lines in a log, or reorder what a person reads. cleanText / oneLine drop the
+ * unsafe (cells, cards, csv/tsv); escapeUnsafe shows it as `\xNN` / `\uNNNN` (an id quoted in a
+ * message, where a person must see exactly what the service sent).
  */
 
 /**
- * ECMA-48 sequences, whole: CSI (`ESC [` or U+009B, parameters, intermediates, final byte);
- * OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`, or their
- * 8-bit forms) up to BEL or ST (`ESC \` or U+009C), or to the end of the text when
- * unterminated, as a terminal would swallow them; any other `ESC` with its intermediates and
- * final byte. What remains of a cut sequence is dropped with it.
+ * ECMA-48 sequences, whole: CSI; OSC, DCS, SOS, PM and APC strings (7- or 8-bit) up to BEL or
+ * ST, or to the end of the text when unterminated, as a terminal would swallow them; any other
+ * `ESC` with its intermediates and final byte.
  */
 const ESCAPE_SEQUENCE =
   /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 
 /**
- * Characters that act instead of showing, or show nothing and can spoof: C0 and C1 controls
- * and DEL; the bidi embeddings, overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069,
- * U+200E/F, U+061C); line and paragraph separators; zero-width and other invisible format
- * characters (soft hyphen, ZWSP, word joiner, invisible operators, BOM, Hangul and Mongolian
- * fillers, interlinear annotation marks). Joiners (U+200C/D) and variation selectors stay:
- * scripts and emoji need them.
+ * Characters that act instead of showing, or show nothing and can spoof: C0 and C1 controls,
+ * DEL, bidi controls and marks, line and paragraph separators, zero-width and other invisible
+ * format characters. Joiners (U+200C/D) and variation selectors stay: scripts and emoji need them.
  */
 const BEYOND_C0 =
   '\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
@@ -89,10 +82,8 @@ export function escapeUnsafe(text: string): string {
 }
 
 /*
- * Redaction, for every place a server's text can land: `redact`/`redactorFor` for text that came
- * from the network or holds a URL (error messages, --verbose lines, JSON and media error bodies,
- * the rate-limit headers the ledger stores and `quota` prints), `maskSecret` for showing which
- * key is in use (`auth status`, `config list`). In util/ so the cache layer, below http/, uses it.
+ * Redaction: `redact`/`redactorFor` for any text that came from the network or holds a URL,
+ * `maskSecret` for showing which key is in use. In util/ so the cache layer, below http/, uses it.
  */
 
 /** Keys at least this long are replaced wherever they occur; shorter ones only as whole words. */
@@ -115,12 +106,9 @@ function spellings(key: string): string[] {
 }
 
 /**
- * A function that returns its text with every occurrence of `key` replaced by `***`. A key of
- * REDACT_ANYWHERE_LENGTH characters or more is replaced wherever it appears; a shorter one only
- * where it stands as a word of its own (no letter or digit right before or after it), so a
- * one-letter key does not turn "The API key is not valid" into "The API ***ey…" — the key still
- * never shows, as anything that is the key alone is replaced. Made once per key (a transport
- * redacts every line it logs).
+ * Replaces every occurrence of `key` by `***`. A key of REDACT_ANYWHERE_LENGTH characters or
+ * more is replaced wherever it appears; a shorter one only as a word of its own, so a one-letter
+ * key does not turn "The API key is not valid" into "The API ***ey…". Made once per key.
  */
 export function redactorFor(key: string | undefined): (text: string) => string {
   if (!key) return (text) => text;
