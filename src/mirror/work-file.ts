@@ -1,12 +1,9 @@
 /**
- * The mirror's work file, `<dir>/.mirror/records.jsonl`: one line per answer received (a
- * record, or a record in one language), appended as it arrives (see WorkFileWriter), so a run stopped
- * at any point (budget, Ctrl-C, a crash) keeps every answer it paid for and the next run
- * asks for none of them again. A torn last line (a crash mid-write) is ignored.
- *
- * Each line says where it came from (MirrorSource: the base URL, a hash of the key, the plan
- * the listing showed), so a run against another service or under another plan fetches again
- * what that one sees differently instead of keeping answers meant for the other.
+ * The mirror's work file, `<dir>/.mirror/records.jsonl`: one line per answer (a record, or a
+ * record in one language), appended as it arrives, so a run stopped at any point keeps every
+ * answer it paid for and the next asks for none of them again; a torn last line is ignored.
+ * Each line says where it came from (MirrorSource), so a run against another service or plan
+ * fetches again what that one sees differently.
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,9 +122,8 @@ export function addTranslation(fetched: Fetched, id: string, lang: string, local
 }
 
 /**
- * Appends answers to the work file. Each line is written to the file as it arrives (a killed
- * process loses none); fsync runs at most every SYNC_INTERVAL_MS and on close, so a machine
- * crash loses at most that much. An fsync per line made a 2,500-exercise mirror five times slower.
+ * Appends answers as they arrive (a killed process loses none); fsync at most every
+ * SYNC_INTERVAL_MS and on close: an fsync per line made a 2,500-exercise mirror five times slower.
  */
 const SYNC_INTERVAL_MS = 200;
 

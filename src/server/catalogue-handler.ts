@@ -19,16 +19,9 @@ export interface CatalogueHandlerOptions {
   keys?: Record<string, Plan>;
   /** false → pagination is only { total }, like a service that sends no cursors. */
   cursors?: boolean;
-  /**
-   * false → answers carry no ETag: for a client that never revalidates (in-process.ts). Default
-   * true, as the service sends them.
-   */
+  /** false → answers carry no ETag: for a client that never revalidates (in-process.ts). Default true, as the service sends them. */
   etags?: boolean;
-  /**
-   * Where the record index of this catalogue lives (server/record-index.ts), for a handler
-   * answering in-process: a single record is then read from its line, and the whole catalogue
-   * only when a listing needs it. Without it (`serve`), the catalogue is loaded whole at once.
-   */
+  /** The record index's directory (record-index.ts), in-process: the whole catalogue is then read only when a listing needs it. */
   recordIndexDir?: string;
   /** Fault injection for tests: runs first; return true if it answered the request. */
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;

@@ -1,17 +1,13 @@
 /**
- * Where each record of a catalogue directory's exercises.jsonl lies, so that a run answered
- * in-process reads a single record (`show`, a media request) from its own line instead of
- * parsing and checking every record: with 873 records that was most of a `--catalogue … show`
- * (about 50 ms here, docs/performance.md).
+ * Where each record of a catalogue's exercises.jsonl lies, so that a run answered in-process
+ * reads a single record (`show`, a media request) from its own line instead of checking every
+ * record: with 873 records that was most of a `--catalogue … show` (~50 ms, docs/performance.md).
  *
- * Kept in the user cache directory (`catalogue-records/`), one file per catalogue and version
- * of its exercises.jsonl (size, modification and change times, inode), and written only after a
- * whole load found every line valid: so a record read through it is the one a whole load gives
- * (the same line, checked the same way), and any change to the file makes the index unused
- * until the next whole load writes a new one (the old one is replaced). A record whose line no
- * longer reads back as that record, or any trouble with the index, means "cannot tell": the
- * caller loads the whole catalogue, which says what is wrong. (Completion keeps indexes of its
- * own, for a TAB: completion/catalogue-ids.ts.)
+ * One file per catalogue in the user cache directory (`catalogue-records/`), for one version of
+ * exercises.jsonl (size, times, inode), written only after a whole load found every line valid:
+ * a record read through it is the one a whole load gives, and any change to the file leaves it
+ * unused. A line that no longer reads back as its record, or any trouble with the index, means
+ * "cannot tell": the caller loads the whole catalogue, which says what is wrong.
  */
 import { closeSync, mkdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,11 +111,7 @@ export function openRecordIndex(indexDir: string, dir: string): RecordIndex | un
   };
 }
 
-/**
- * Writes the index of a catalogue just loaded whole, when exercises.jsonl is still the version
- * that was read (`version`, taken before the read). Best effort: without a writable cache
- * directory, the next run loads the whole catalogue again.
- */
+/** Writes the index of a catalogue just loaded whole, when exercises.jsonl is still the `version` read; best effort. */
 export function writeRecordIndex(indexDir: string, catalogue: Catalogue, spans: ReadonlyMap<string, LineSpan>, version: string | undefined): void {
   try {
     const { file } = catalogueFile(catalogue.dir);

@@ -2,18 +2,10 @@
  * The one rule for opening a file whose path comes from a catalogue, the cache directory or the
  * user's data: open it without blocking (O_NONBLOCK, so a FIFO with no writer cannot hang the
  * open, nor starve libuv's thread pool in a server), fstat the descriptor (not the path, which
- * may change in between), accept only a regular file no larger than the bound of its kind, and
- * only then read. A FIFO, a device, a directory or a file over the bound is refused with
- * RefusedFileError naming the path; the caller turns that into the error of its kind (a
- * `Cannot draw …` line, a 404, CatalogueError…).
- *
- * Use:
- * - `readRegularFileSync(path, { maxBytes })` / `readRegularFile(path, { maxBytes })`: the whole
- *   file as a Buffer (settings, ledger, keys, an index, a picture);
- * - `openRegularFile(path, { maxBytes })`: an open FileHandle and its Stats, for a caller that
- *   streams or reads parts (`serve`'s media); the caller closes it;
- * - `openRegularFileSync(path, { maxBytes })`: the same with a descriptor, for reads at offsets.
- * A file that does not exist keeps its ENOENT (callers often take that as "none yet").
+ * may change in between), accept only a regular file within the bound of its kind, and only
+ * then read. Anything else is refused with RefusedFileError naming the path, which the caller
+ * turns into the error of its kind (a `Cannot draw …` line, a 404, CatalogueError…). A file
+ * that does not exist keeps its ENOENT (callers often take that as "none yet").
  */
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
@@ -22,11 +14,11 @@ import { type FileHandle, open } from 'node:fs/promises';
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** Opens `path` by the rule; a link refused by O_NOFOLLOW (ELOOP) becomes the refusal it is. */
 function openFlags(options: SafeOpenOptions): number {
   return options.noFollow ? OPEN_FLAGS | NO_FOLLOW : OPEN_FLAGS;
 }
 
+/** A link refused by O_NOFOLLOW (ELOOP) becomes the refusal it is. */
 function linkRefusal(path: string, err: unknown): unknown {
   return (err as NodeJS.ErrnoException).code === 'ELOOP' ? new RefusedFileError(path, 'not a regular file', 'is a symbolic link, not a regular file') : err;
 }
@@ -107,11 +99,7 @@ export async function openRegularFile(path: string, options: SafeOpenOptions): P
   }
 }
 
-/**
- * The bytes of a file as they are read: a buffer of the size fstat gave, grown while the file
- * keeps growing (it may be written meanwhile), never beyond the bound. One byte more than the
- * bound is room enough to see that a file grew past it.
- */
+/** The bytes of a file as read: a buffer of fstat's size, grown while the file grows, never past the bound (one byte more shows it grew past). */
 class BoundedBytes {
   private buffer: Buffer;
   private done = 0;
