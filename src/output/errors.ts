@@ -1,14 +1,11 @@
 /**
- * Turns any thrown value into one plain sentence (and a hint) on stderr, plus a JSON
- * line when the output format is json. Returns the exit code. Stack traces only with --verbose, and only for exit 1.
- * Messages may quote server text (ids, names, error bodies), so both go through the one
- * sanitiser (util/text.ts) and the JSON line through jsonText: no escape sequence, C1 control
- * or bidi override reaches the terminal from here.
+ * Turns any thrown value into one plain sentence (and a hint) on stderr, plus a JSON line with
+ * --format json, and returns the exit code; a stack trace only with --verbose, for exit 1.
+ * Messages may quote server text, so both go through the one sanitiser (util/text.ts).
  *
- * commander's own parse errors are said again in our words: commander builds its texts from
- * fixed templates (`option '--limit <n>' argument '50' is invalid. …`), so each kind, known by
- * its `code`, is read back here and told as one plain sentence. A message this does not
- * recognise (a new commander) keeps commander's text, tidied into a sentence.
+ * commander's own parse errors are said again in our words: its texts come from fixed
+ * templates, so each kind, known by its `code`, is read back here as one plain sentence; a
+ * text this does not recognise (a new commander) is kept, tidied into a sentence.
  */
 import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue, InterruptedError, PromptCancelledError, UsageError } from '../errors.js';

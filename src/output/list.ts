@@ -1,9 +1,7 @@
 /**
- * Writes a list of exercise summaries in the format in force, a page at a time: json keeps
- * the API's list shape and streams, jsonl is one object per line (both with only the fields
- * of `--json <fields>` when given), csv a header and one row per item, tsv one row per item
- * and no header (for programs: `| wc -l` counts exercises, `| cut -f1` gives ids), and a
- * table (terminal only) ends with a footer, through the pager when it is long.
+ * Writes a list of exercise summaries in the format in force, a page at a time: json keeps the
+ * API's list shape and streams; jsonl, csv and tsv a line per item (fields.ts itemLines: tsv has
+ * no header, so `| wc -l` counts exercises); a table ends with a footer, paged when long.
  */
 import type { Writable } from 'node:stream';
 import { type Context, colorEnabled, outputFormat } from '../context.js';

@@ -1,17 +1,11 @@
 /**
  * What a command says on stderr while it works, never on stdout:
- * - notices (what it is doing, what it skipped, where it put things): wrapped to the terminal
- *   as errors are (wrap.ts noticeLines), whole in a pipe; progress lines redrawn in place are
- *   cut instead (wrap.ts progressText);
- * - the spinner of a wait, as gh's (`⠋ Fetching exercises… 3 pages, 75 rows`): shown only when
- *   the wait passes a threshold (~300 ms: a quick answer shows nothing), only on a terminal,
- *   never with --quiet or --verbose (whose lines it would cut), and erased (with spaces: it
- *   writes no escape sequence) before anything else is written to the terminal and when the
- *   wait ends;
- * - the note that the service answered in another language than the one asked for (`--lang
- *   fr-FR` against a catalogue with no French falls back to English): once per run, when the
- *   command ends, never with --quiet. The languages come from the answers' Content-Language
- *   (src/api/client.ts noteLanguage), cache hits included.
+ * - notices: wrapped to the terminal as errors are (wrap.ts noticeLines), whole in a pipe;
+ * - the spinner of a wait, as gh's (`⠋ Fetching exercises… 3 pages, 75 rows`): only past ~300 ms
+ *   (a quick answer shows nothing), only on a terminal, never with --quiet or --verbose (whose
+ *   lines it would cut), erased with spaces (it writes no escape sequence);
+ * - the note that the service answered in another language than asked (Content-Language, cache
+ *   hits included): once, when the command ends, never with --quiet.
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
@@ -91,11 +85,7 @@ function primary(tag: string): string {
   return tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
 }
 
-/**
- * Whether an answer in `answered` (a Content-Language value, one tag or a comma list) is in the
- * language asked for: one of its tags has the same primary language (`en-US` asked, `en-GB`
- * answered is English all the same).
- */
+/** Whether `answered` (Content-Language: a tag or a comma list) has a tag of the primary language asked (`en-GB` answers `en-US`). */
 export function answersInLanguage(asked: string, answered: string): boolean {
   return answered.split(',').some((tag) => primary(tag) === primary(asked));
 }
@@ -105,10 +95,7 @@ export function languageNote(asked: string, answered: string): string {
   return `Note: the service has no ${asked} text; the answer is in ${answered}.`;
 }
 
-/**
- * A noteLanguage for the run's API client: remembers the first answer in another language and
- * writes the note when the run ends (after the output, so it never cuts a spinner or a table).
- */
+/** A noteLanguage for the run's API client: the first answer in another language, noted when the run ends (never cutting a spinner or a table). */
 export function languageNoter(ctx: Pick<Context, 'io' | 'globals' | 'onExit'>): (asked: string, answered: string) => void {
   let note: string | undefined;
   ctx.onExit(async () => {

@@ -1,10 +1,8 @@
 /**
  * Long output on a terminal goes through a pager, as git and gh do: EXERCISES_PAGER, then
- * PAGER, else `less -FRX` (quit at once when it fits one screen, keep colours, leave the text
- * on screen). Never when stdout is not a terminal, never when the caller says no (--no-pager),
- * and a pager of `cat` or the empty string means none. When LESS is unset it is set to FRX
- * (and LV to -c), so `PAGER=less` behaves the same. A pager that cannot be started is no
- * error: the output is written directly.
+ * PAGER, else `less -FRX`; `cat` or the empty string means none, and so does --no-pager. LESS
+ * (and LV) are set when unset, so `PAGER=less` behaves the same. A pager that cannot be started
+ * is no error: the output is written directly.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Writable } from 'node:stream';

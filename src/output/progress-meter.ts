@@ -1,10 +1,9 @@
 /**
- * The download meter on stderr (only when stderr is a terminal and not --quiet; the caller
- * decides): bytes done of the expected total (from Content-Length), percent, rate and ETA,
- * overall and for the files in flight (each named `<id>/<file>`), on one line redrawn a few
- * times a second and fitted to the terminal width — fields are dropped whole by priority,
- * never cut mid-number. A meter for a bulk run (`download`, `image`/`video` into a folder) and
- * one for a single file (`-o file`). The counts it shows are src/media/progress-tally.ts's.
+ * The download meter on stderr (the caller decides when: a terminal, not --quiet): bytes of the
+ * expected total, percent, rate and ETA, overall and for the files in flight, on one line
+ * redrawn a few times a second and fitted to the terminal — fields dropped whole by priority,
+ * never cut mid-number. For a bulk run and for one file (`-o file`); the counts are
+ * src/media/progress-tally.ts's.
  */
 import type { Writable } from 'node:stream';
 import { basename } from 'node:path';

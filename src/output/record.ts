@@ -1,9 +1,4 @@
-/**
- * Writes full exercise records (`show`): a readable card on a terminal (muscles,
- * equipment, level, numbered instructions, premium media names), otherwise the record
- * as json or jsonl (with only the fields of `--json <fields>` when given), csv (with a
- * header) or tsv (without: for programs).
- */
+/** Writes full exercise records (`show`): a readable card on a terminal, else json, or a line each (fields.ts itemLines). */
 import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor, colorJson } from './colour.js';
 import type { ExerciseRecord } from '../catalogue/types.js';

@@ -1,14 +1,10 @@
 /**
- * A catalogue answered in-process (--sandbox, --catalogue): the client's transport is given this
+ * A catalogue answered in-process (--sandbox, --catalogue): the transport is given this
  * dispatcher in place of undici's Agent, and each request runs the catalogue server's own
- * handler (catalogue-handler.ts) with a request and a response that never touch a socket. The
- * routes, answers, status codes and headers are those `exercises serve` sends (but the ETag, which
- * nothing here reads); what is saved is
- * the listening socket, the HTTP parser and undici itself, which such a run never loads.
- *
- * It offers undici's `dispatch()` with a handler of undici's form, as the transport sends every
- * request (src/http/body.ts: the body chunk by chunk, with pause and resume). The catalogue is
- * loaded on the first request.
+ * handler (catalogue-handler.ts) with a request and a response that never touch a socket: the
+ * answers `serve` sends (but the ETag, which nothing here reads), without the socket, the HTTP
+ * parser and undici. It offers undici's `dispatch()`, as the transport sends every request
+ * (src/http/body.ts: the body chunk by chunk, with pause and resume).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';

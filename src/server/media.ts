@@ -1,10 +1,8 @@
 /**
- * Premium media (spec §4.4, §4.5) served from the catalogue directory: streamed from disk,
- * with Content-Type, Content-Length, ETag, Last-Modified and Accept-Ranges; `Range` gives 206
- * (or 416 when invalid or unsatisfiable), `If-Range` and `If-None-Match` are honoured.
- * An id or name that could reach outside the directory is a 404, whatever the file system holds;
- * so is anything but a regular file within the media size cap (a FIFO, a device: util/safe-open.ts),
- * opened without blocking, so such a file never holds a thread of the pool nor the server's end.
+ * Premium media (spec §4.4, §4.5) streamed from the catalogue directory, with `Range` (206, or
+ * 416), `If-Range` and `If-None-Match`. An id or name that could reach outside the directory is
+ * a 404, whatever the file system holds; so is anything but a regular file within the size cap,
+ * opened without blocking (util/safe-open.ts), so a FIFO never holds a thread of the pool.
  */
 import { realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
