@@ -1,11 +1,8 @@
 /**
- * "Did you mean …?": the closest of a set of words to what a person typed, by edit distance
- * over a loose form of both (any case, separators and punctuation ignored), so that `push_up`,
- * `Push-Up` and `push up` are the same word and `Push_Upp` is one letter from it. Two letters
- * typed the wrong way round (`chets`) are one slip, not two: the distance counts a swap of
- * neighbours as one edit (Damerau's "optimal string alignment"), which plain Levenshtein
- * (fastest-levenshtein) does not. Used for commands, help topics, settings keys, enum values,
- * `--json` fields and exercise ids.
+ * "Did you mean …?": the closest of a set of words to what a person typed, by edit distance over
+ * a loose form of both (any case, separators and punctuation ignored: `push_up` is `Push-Up`).
+ * A swap of neighbouring letters (`chets`) is one edit (Damerau's "optimal string alignment"),
+ * which plain Levenshtein (fastest-levenshtein) counts as two.
  */
 import { distance as levenshtein } from 'fastest-levenshtein';
 
@@ -18,11 +15,7 @@ export function looseForm(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/**
- * Edits from `a` to `b`: insertions, deletions, substitutions and swaps of two neighbouring
- * letters, one each. Levenshtein (fast, in C-like JS) first: a swap can only lower it, and
- * the table below is spent only when the words are close enough for it to matter.
- */
+/** Edits from `a` to `b`, a swap of neighbours counting one: Levenshtein first (fast; a swap can only lower it), the table only when close. */
 export function editDistance(a: string, b: string): number {
   const plain = levenshtein(a, b);
   if (plain < 2) return plain;

@@ -1,19 +1,13 @@
 /**
- * Writes `<dir>/exercises.jsonl` from the listing and the work file, atomically: a temporary
- * file in the same directory, every byte checked written, fsynced, then renamed over the old
- * one (util/write-all.ts), so `serve` reading the directory at any moment sees the previous
- * catalogue or the new one, never half of one; a full disk leaves the previous one whole.
- * Only listed ids are written (an id the service no longer lists disappears), each under the id
- * it was listed by (a record without an id, or with another one, would be refused by `serve`),
- * and only entries a catalogue can hold (validateCatalogueEntry), so `serve` and `--catalogue`
- * accept every file written here.
+ * The files a mirror writes into the catalogue directory. `exercises.jsonl` is replaced
+ * atomically (util/write-all.ts), so `serve` sees the previous catalogue or the new one, never
+ * half; only listed ids, each under the id it was listed by, and only entries a catalogue can
+ * hold (validateCatalogueEntry), so `serve` and `--catalogue` accept every file written here.
  *
- * The media go through the download engine (verified, resumable, skip-existing, per-file lock)
- * into the layout `serve` reads: `<dir>/images/<id>/premium/<name>.png` and
- * `<dir>/videos/<id>/premium/<name>.mp4`, each id and name as a safe path component
- * (media/safe-path.ts). Where that changed a name (`CON`, `a/b`, `Plank` beside `plank`), the
- * catalogue's media index (catalogue-dir.ts) maps the URL's names to the file, so `serve` and
- * `--catalogue` find every file fetched.
+ * The media go through the download engine into the layout `serve` reads
+ * (`<dir>/images/<id>/premium/<name>.png`), each id and name a safe path component
+ * (media/safe-path.ts); where that changed a name (`CON`, `a/b`), the media index
+ * (catalogue-dir.ts) maps the URL's names to the file.
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { ApiClient } from '../api/client.js';

@@ -1,7 +1,6 @@
 /**
- * Terminal tables: borderless columns sized to the terminal, as gh prints them. Columns are
- * measured in terminal cells (wide and combining characters counted right, src/output/width.ts),
- * always two blanks apart (drawn by cli-table3, borderless, to our layout); the id is never cut; when the terminal is narrow the optional
+ * Terminal tables: borderless columns sized to the terminal in terminal cells (width.ts), as gh
+ * prints them, drawn by cli-table3 to our layout; the id is never cut; when narrow the optional
  * columns go first, then name and aliases shrink, each cut cell ending in `…`.
  */
 import type { ChalkInstance } from 'chalk';
@@ -118,12 +117,7 @@ export async function renderTable<T>(
   return `${(await drawRows(lines)).map((l) => l.trimEnd()).join('\n')}\n`;
 }
 
-/**
- * Rows a table hands to cli-table3: a terminal's worth and more. cli-table3 spends about a
- * tenth of a millisecond a row (it measures every cell several times), so a longer table
- * (`ids --all` of a large catalogue, bound for the pager) has its cells — cut and padded by
- * the same code — joined with the same gap directly.
- */
+/** Rows a table hands to cli-table3 (~0.1 ms a row: it measures every cell several times); a longer table's cells are joined directly. */
 export const CLI_TABLE3_MAX_ROWS = 1000;
 
 /** Cells already cut and padded, side by side with the gap between them (trailing blanks kept). */
@@ -138,10 +132,7 @@ async function drawRows(lines: string[][]): Promise<string[]> {
 const BORDER_PARTS = 'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'.split(' ');
 const NO_BORDER = { ...Object.fromEntries(BORDER_PARTS.map((part) => [part, ''])), middle: ' '.repeat(GAP) };
 
-/**
- * A cli-table3 table that only lays cells side by side: the layout (which columns, how wide,
- * where cut) is ours, decided above, so its widths come from the cells as given.
- */
+/** A cli-table3 table that only lays cells side by side: the layout is ours (above), so its widths come from the cells as given. */
 async function borderlessTable() {
   const Table = await loadCliTable3();
   return new Table({ chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, wordWrap: false });

@@ -1,9 +1,7 @@
 /**
- * Folders a command writes into, made and checked one level at a time without following a
- * symbolic link (lstat, never stat): a link planted inside an output directory (`images/` →
- * elsewhere) is refused with WriteFailedError (exit 6) naming it, before anything is written
- * through it. The root itself is the user's choice and may be a link; only what lies below it
- * is checked.
+ * Folders a command writes into, made and checked one level at a time with lstat: a link planted
+ * below the root (`images/` → elsewhere) is refused with WriteFailedError (exit 6) before
+ * anything is written through it. The root itself is the user's choice and may be a link.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';

@@ -1,12 +1,8 @@
 /**
- * Writes that check what was written. `writeSync` may write fewer bytes than asked (a nearly
- * full disk does exactly that), so every write here loops until all bytes are in, and a write
- * or fsync that fails throws WriteFailedError naming the file and the reason (ENOSPC, EIO),
- * exit 6. `replaceFileSync` puts a whole file in place atomically: a temporary file beside it,
- * written, fsynced, then renamed over the old one, so a failure leaves the previous file whole.
- *
- * The file-system calls go through `fsCalls`, one object tests can patch to inject a failure
- * (a full disk) at the write itself.
+ * Writes that check what was written: `writeSync` may write fewer bytes than asked (a nearly
+ * full disk does), so every write loops until all are in, and a failed write or fsync throws
+ * WriteFailedError naming the file and the reason (exit 6). `replaceFileSync` puts a whole file
+ * in place atomically. The calls go through `fsCalls`, which tests patch to inject a full disk.
  */
 import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, write, writeSync, writev } from 'node:fs';
 import { dirname } from 'node:path';
