@@ -1,15 +1,14 @@
 /**
  * Friendly enum parsing for the CLI: any case, spaces or hyphens for underscores, the
  * dots-free spelling of E_Z_CURL_BAR (`ez curl bar`, `ez-bar`…), singular or plural, and the
- * words people use (enum-synonyms.ts: `abs`, `quads`, `bodyweight`). A word that names several
+ * words people use (enum-words.ts: `abs`, `quads`, `bodyweight`). A word that names several
  * values (`back`) or none is a usage error that names the valid values and the closest ones,
  * found among the values and the synonyms alike (suggest.ts).
  */
 import { UsageError } from '../errors.js';
 import { ENUMS, type EnumName, type EnumValue } from './enums.js';
-import { ENUM_SYNONYMS } from './enum-synonyms.js';
 import { closest, orList } from './suggest.js';
-import { enumHelpList, friendlyEnumValue } from './enum-words.js';
+import { ENUM_SYNONYMS, enumHelpList, friendlyEnumValue } from './enum-words.js';
 
 /** Upper-case, with every run of spaces, hyphens, dots, slashes and underscores as one underscore. */
 function canonical(input: string): string {

@@ -1,8 +1,7 @@
 /** Suggestions: the synonyms table of the enums, the fuzzy matcher, near-miss ids, durations. */
 import { describe, expect, it } from 'vitest';
 import { enumMeaning, enumSuggestions, parseEnumValue } from '../../src/catalogue/enum-parse.js';
-import { friendlyEnumValue } from '../../src/catalogue/enum-words.js';
-import { ENUM_SYNONYMS } from '../../src/catalogue/enum-synonyms.js';
+import { ENUM_SYNONYMS, friendlyEnumValue } from '../../src/catalogue/enum-words.js';
 import { ENUMS, type EnumName } from '../../src/catalogue/enums.js';
 import { closest, closestWords, editDistance, looseForm } from '../../src/catalogue/suggest.js';
 import { formatDuration, parseDuration } from '../../src/config/parsers.js';
