@@ -21,16 +21,11 @@ export interface ExerciseRecord {
   [extra: string]: unknown;
 }
 
-/** Item of a list response. */
-export interface ExerciseSummary {
+/** Item of a list response: the record's names and media, with its id. */
+export type ExerciseSummary = Pick<ExerciseRecord, 'name' | 'displayName' | 'aliases' | 'premiumImages' | 'premiumVideos'> & {
   id: string;
-  name: string;
-  displayName?: string;
-  aliases?: string[];
-  premiumImages?: string[];
-  premiumVideos?: string[];
   [extra: string]: unknown;
-}
+};
 
 export interface Pagination {
   total: number;
@@ -48,11 +43,7 @@ export interface ListResponse {
 }
 
 /** Text that a catalogue directory may carry per language (docs/design.md, "Catalogue directory"). */
-export interface Translation {
-  displayName?: string;
-  aliases?: string[];
-  instructions?: string[];
-}
+export type Translation = Pick<ExerciseRecord, 'displayName' | 'aliases' | 'instructions'>;
 
 /** A line of `<dir>/exercises.jsonl`: a full record with an id, plus optional translations. */
 export interface CatalogueEntry extends ExerciseRecord {
