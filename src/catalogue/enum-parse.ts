@@ -8,7 +8,7 @@
 import { UsageError } from '../errors.js';
 import { ENUMS, type EnumName, type EnumValue } from './enums.js';
 import { closest, orList } from './suggest.js';
-import { ENUM_SYNONYMS, enumHelpList, friendlyEnumValue } from './enum-words.js';
+import { enumHelpList, enumSynonyms, friendlyEnumValue } from './enum-words.js';
 
 /** Upper-case, with every run of spaces, hyphens, dots, slashes and underscores as one underscore. */
 function canonical(input: string): string {
@@ -38,13 +38,13 @@ export function enumMeaning<N extends EnumName>(name: N, input: string): readonl
   if (same.length > 0) return same;
   const byNumber = values.filter((v) => singular(squashed(v)) === singular(s));
   if (byNumber.length > 0) return byNumber;
-  const synonyms = ENUM_SYNONYMS[name] as Readonly<Record<string, readonly EnumValue<N>[]>>;
+  const synonyms = enumSynonyms(name);
   return synonyms[s] ?? synonyms[singular(s)] ?? [];
 }
 
 /** The values nearest an unknown word, by the spelling of the values and of their synonyms. */
 export function enumSuggestions<N extends EnumName>(name: N, input: string, max = 3): EnumValue<N>[] {
-  const synonyms = ENUM_SYNONYMS[name] as Readonly<Record<string, readonly EnumValue<N>[]>>;
+  const synonyms = enumSynonyms(name);
   const spellings: Array<{ word: string; values: readonly EnumValue<N>[] }> = [
     ...(ENUMS[name] as readonly EnumValue<N>[]).map((v) => ({ word: v, values: [v] })),
     ...Object.entries(synonyms).map(([word, values]) => ({ word, values })),

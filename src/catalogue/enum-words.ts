@@ -46,7 +46,7 @@ const HELP_SYNONYMS = 5;
 function helpSynonyms(name: EnumName): string[] {
   const seen = new Set<string>();
   const words: string[] = [];
-  for (const [word, values] of Object.entries(ENUM_SYNONYMS[name]) as [string, readonly string[]][]) {
+  for (const [word, values] of Object.entries(enumSynonyms(name)) as [string, readonly string[]][]) {
     const value = values[0]!;
     const bare = value.replace(/_/g, '');
     if (values.length !== 1 || seen.has(value) || word.startsWith(bare) || bare.startsWith(word)) continue;
@@ -64,17 +64,9 @@ export function enumHelpList(name: EnumName): string {
   return synonyms.length ? `${list} (also everyday words such as ${synonyms.join(', ')})` : list;
 }
 
-type Synonyms = { readonly [N in EnumName]: Readonly<Record<string, readonly EnumValue<N>[]>> };
-
-/** Words grouped by the value(s) they stand for, in the order they are offered, as the table of each enum. */
-function synonyms<N extends EnumName>(
-  groups: ReadonlyArray<readonly [values: readonly EnumValue<N>[], words: readonly string[]]>,
-): Record<string, readonly EnumValue<N>[]> {
-  return Object.fromEntries(groups.flatMap(([values, words]) => words.map((word) => [word, values])));
-}
-
-export const ENUM_SYNONYMS: Synonyms = {
-  Muscle: synonyms<'Muscle'>([
+/** Per enum, words grouped by the value(s) they stand for, in the order they are offered. */
+const SYNONYM_GROUPS: { readonly [N in EnumName]: ReadonlyArray<readonly [values: readonly EnumValue<N>[], words: readonly string[]]> } = {
+  Muscle: [
     [['ABDOMINALS'], ['ABS', 'AB', 'CORE', 'STOMACH', 'BELLY', 'OBLIQUES']],
     [['LOWER_BACK', 'MIDDLE_BACK', 'LATS'], ['BACK']],
     [['MIDDLE_BACK', 'TRAPS', 'LATS'], ['UPPERBACK']],
@@ -103,30 +95,30 @@ export const ENUM_SYNONYMS: Synonyms = {
     [['ABDUCTORS'], ['OUTERTHIGH', 'OUTERTHIGHS']],
     [['ABDUCTORS', 'ADDUCTORS', 'GLUTES'], ['HIPS']],
     [['FOREARMS'], ['WRIST', 'WRISTS', 'GRIP']],
-  ]),
-  Category: synonyms<'Category'>([
+  ],
+  Category: [
     [['STRETCHING'], ['STRETCH', 'MOBILITY', 'FLEXIBILITY']],
     [['PLYOMETRICS'], ['PLYO', 'PLYOS', 'JUMPING']],
     [['OLYMPIC_WEIGHTLIFTING'], ['OLYMPIC', 'OLY', 'WEIGHTLIFTING']],
     [['POWERLIFTING'], ['POWER']],
     [['STRENGTH'], ['STRONG']],
     [['CARDIO'], ['CONDITIONING', 'AEROBIC']],
-  ]),
-  Force: synonyms<'Force'>([
+  ],
+  Force: [
     [['PULL'], ['PULLING']],
     [['PUSH'], ['PUSHING']],
     [['STATIC'], ['HOLD', 'ISOMETRIC']],
-  ]),
-  Level: synonyms<'Level'>([
+  ],
+  Level: [
     [['BEGINNER'], ['BEGINNERS', 'NOVICE', 'EASY']],
     [['INTERMEDIATE'], ['MEDIUM', 'MID']],
     [['EXPERT'], ['ADVANCED', 'HARD']],
-  ]),
-  Mechanic: synonyms<'Mechanic'>([
+  ],
+  Mechanic: [
     [['COMPOUND'], ['COMPOUNDS', 'MULTIJOINT']],
     [['ISOLATION'], ['ISOLATED', 'SINGLEJOINT']],
-  ]),
-  Equipment: synonyms<'Equipment'>([
+  ],
+  Equipment: [
     [['E_Z_CURL_BAR'], ['EZBAR', 'EZCURLBAR', 'EZ', 'CURLBAR']],
     [['BODY_ONLY'], ['BODYWEIGHT', 'BODY', 'NONE', 'NOEQUIPMENT', 'CALISTHENICS']],
     [['DUMBBELL'], ['DUMBELL', 'DUMBELLS', 'DB']],
@@ -138,5 +130,18 @@ export const ENUM_SYNONYMS: Synonyms = {
     [['MEDICINE_BALL'], ['MEDBALL']],
     [['EXERCISE_BALL'], ['SWISSBALL', 'STABILITYBALL', 'YOGABALL', 'GYMBALL']],
     [['MACHINE'], ['MACHINES', 'SMITHMACHINE']],
-  ]),
+  ],
 };
+
+const built = new Map<EnumName, Readonly<Record<string, readonly string[]>>>();
+
+/** Enum `name`'s words, each with the value(s) it stands for, in the table's order: built on first use, not at every start. */
+export function enumSynonyms<N extends EnumName>(name: N): Readonly<Record<string, readonly EnumValue<N>[]>> {
+  let table = built.get(name);
+  if (!table) {
+    const groups = SYNONYM_GROUPS[name] as ReadonlyArray<readonly [readonly string[], readonly string[]]>;
+    table = Object.fromEntries(groups.flatMap(([values, words]) => words.map((word) => [word, values])));
+    built.set(name, table);
+  }
+  return table as Readonly<Record<string, readonly EnumValue<N>[]>>;
+}
