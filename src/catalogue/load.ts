@@ -95,11 +95,9 @@ function readCatalogueText(file: string): string {
 }
 
 /**
- * The whole catalogue, every line checked. Read synchronously and whole: a catalogue is a few
- * MB at most, readline's stream costs more than the file itself, and it is read once, before
- * the first answer (at `serve`'s start, on an in-process run's first request), where
- * node:fs/promises would cost every `--catalogue` run ~4 ms to load. With `spans`, each id's
- * line is recorded there too (server/record-index.ts).
+ * The whole catalogue, every line checked, read synchronously and whole: a few MB at most, read
+ * once before the first answer, where readline costs more than the file and node:fs/promises
+ * ~4 ms to load. With `spans`, each id's line is recorded there too (server/record-index.ts).
  */
 export function readCatalogue(dir: string, spans?: Map<string, LineSpan>): Catalogue {
   const { root, file } = catalogueFile(dir);

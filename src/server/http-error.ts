@@ -52,12 +52,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * A 200 JSON answer a client may cache: an ETag over the body (strong: the same bytes, the same
- * tag), If-None-Match honoured with a 304, and no Cache-Control, so the client's own time to
- * live applies. Errors stay `no-store` (sendError). `headers` go with it (the Content-Language
- * the answer is in). `etag: false` leaves the tag out, for a client that never revalidates (a
- * catalogue answered in-process: hashing would load node:crypto, ~9 ms, for a header no one
- * reads); `If-None-Match: *` still gets its 304.
+ * A 200 JSON answer a client may cache: a strong ETag over the body, If-None-Match honoured
+ * with a 304, and no Cache-Control, so the client's own time to live applies. `etag: false`
+ * leaves the tag out, for a client that never revalidates (in-process: hashing would load
+ * node:crypto, ~9 ms, for a header no one reads).
  */
 export function sendCacheableJson(
   req: IncomingMessage,

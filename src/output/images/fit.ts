@@ -1,9 +1,7 @@
 /**
- * How many character cells a picture takes: scaled to fit both the width and the height of
- * the box it is given (the terminal, half of it beside a record, or `--size WxH`), keeping its
- * proportions, never scaled up. A cell is about twice as tall as wide, and half blocks show two
- * pixel rows in one, so one pixel column is one cell and two pixel rows are one line; the
- * escape protocols (kitty, iTerm2) are given the same cells, so a picture covers the same area
+ * How many character cells a picture takes: fitted into its box keeping its proportions, never
+ * scaled up. A cell is about twice as tall as wide, so one pixel column is one cell and two pixel
+ * rows one line; the escape protocols get the same cells, so a picture covers the same area
  * whichever way it is drawn.
  */
 
