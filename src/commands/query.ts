@@ -11,10 +11,9 @@ import { outputList } from './shared/list-output.js';
 import { requestedFields } from '../output/fields.js';
 import { ENUM_FILTERS } from '../catalogue/enums.js';
 import { enumMeaning, enumSuggestions } from '../catalogue/enum-parse.js';
-import { canPrompt, mayAsk } from '../prompt/interactive.js';
 import { candidateOf, mergeCandidates } from '../prompt/candidates.js';
 import { knownExercises } from '../prompt/known-exercises.js';
-import { pickExercises } from '../prompt/pick.js';
+import { canPrompt, mayAsk, pickExercises } from '../prompt/pick.js';
 import { run as show } from './show.js';
 
 export interface QueryOptions {

@@ -31,7 +31,7 @@ import {
 } from './shared/requested-ids.js';
 import { oneLine } from '../util/text.js';
 import { NOT_FOUND_HINT, type ApiClient } from '../api/client.js';
-import { pickMissingId } from '../prompt/exercise-picker.js';
+import { pickMissingId } from '../prompt/pick.js';
 import { createRecordWriter } from '../output/record.js';
 import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
 import { startSpinner, writeNotice } from '../output/notice.js';

@@ -19,7 +19,7 @@ import { outputTarget } from '../../media/output-target.js';
 import { isDotSegment } from '../../api/client.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ImageProtocol } from '../../output/images/protocol.js';
-import { pickMissingId } from '../../prompt/exercise-picker.js';
+import { pickMissingId } from '../../prompt/pick.js';
 import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
