@@ -22,6 +22,8 @@ import {
   requestedIds,
   noIdsOnStdin,
   ambiguousError,
+  nearIds,
+  nearIdsHint,
   nameQuery,
   recordsAreLocal,
   resolveBySearch,
@@ -33,7 +35,7 @@ import { oneLine } from '../util/text.js';
 import { NOT_FOUND_HINT, type ApiClient } from '../api/client.js';
 import { pickMissingId } from '../prompt/pick.js';
 import { createRecordWriter } from '../output/record.js';
-import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
+import { orList } from '../catalogue/suggest.js';
 import { startSpinner, writeNotice } from '../output/notice.js';
 import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
