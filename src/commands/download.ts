@@ -225,8 +225,5 @@ export const register: RegisterCommand<DownloadOptions> = (program, context, run
     ],
   );
   addNotes(cmd, 'A BULK SCRIPT', BULK_SCRIPT);
-  cmd.action(async (ids: string[], flags: DownloadFlags) => {
-    const ctx = context();
-    await runF(await downloadOptions(ids, flags), ctx);
-  });
+  cmd.action(async (ids: string[], flags: DownloadFlags) => runF(await downloadOptions(ids, flags), context()));
 };

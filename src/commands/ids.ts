@@ -31,8 +31,5 @@ export const register: RegisterCommand<IdsOptions> = (program, context, runF = r
       'exercises ids --all --format jsonl | jq -r .id | exercises download -',
     ],
   );
-  cmd.action(async (opts: Record<string, unknown>) => {
-    const ctx = context();
-    await runF({ paging: pagingFromOptions(opts) }, ctx);
-  });
+  cmd.action((opts: Record<string, unknown>) => runF({ paging: pagingFromOptions(opts) }, context()));
 };

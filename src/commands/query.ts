@@ -127,8 +127,7 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
   cmd.allowExcessArguments(true);
   cmd.action(async (opts: Record<string, unknown>) => {
     if (cmd.args.length > 0) throw await bareWordError(cmd.args);
-    const ctx = context();
     // Everything the user typed is checked before the first request.
-    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, ctx);
+    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, context());
   });
 };

@@ -82,8 +82,5 @@ export const register: RegisterCommand<QuotaOptions> = (program, context, runF =
     ['exercises quota', 'exercises --budget 100 quota', 'exercises config set budget 100', 'exercises quota --reset-month'],
     ['exercises quota --json | jq .remaining', 'exercises quota --json | jq -r .month'],
   );
-  cmd.action(async (flags: { resetMonth?: boolean }) => {
-    const ctx = context();
-    await runF(flags.resetMonth ? { resetMonth: true } : {}, ctx);
-  });
+  cmd.action((flags: { resetMonth?: boolean }) => runF(flags.resetMonth ? { resetMonth: true } : {}, context()));
 };
