@@ -7,7 +7,7 @@ import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { cacheRoot, httpCacheDir } from '../cache/store-files.js';
-import { clearPictures, picturesUsage } from './shared/picture-files.js';
+import { clearPictures, picturesUsage } from './shared/view-images.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };
 

@@ -3,8 +3,7 @@ import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
-import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
-import { outputList } from './shared/list-output.js';
+import { type PagingChoice, addPagingOptions, outputList, pagingFromOptions } from './shared/list-output.js';
 import { requestedFields } from '../output/fields.js';
 
 export interface IdsOptions {
