@@ -54,12 +54,8 @@ async function keyFromStdin(ctx: Context): Promise<string> {
     if (size > KEY_INPUT_MAX_BYTES) throw new UsageError('Standard input is too long to be an API key.');
     chunks.push(buf);
   }
-  const firstLine =
-    Buffer.concat(chunks)
-      .toString('utf8')
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== '') ?? '';
-  return checkKey(firstLine);
+  const lines = Buffer.concat(chunks).toString('utf8').split(/\r?\n/);
+  return checkKey(lines.find((l) => l.trim() !== '') ?? '');
 }
 
 /**
