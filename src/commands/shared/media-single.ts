@@ -7,7 +7,7 @@
  * file, `--dir` otherwise.
  *
  * The steps of a run: the id (asked for at a terminal when none was given), the jobs
- * (media-single-jobs.ts), then the one file of `-o` or the folder (media-single-save.ts).
+ * (media-single-jobs.ts, as is the one file of `-o` or the folder they are saved to).
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
