@@ -54,12 +54,8 @@ async function keyFromStdin(ctx: Context): Promise<string> {
     if (size > KEY_INPUT_MAX_BYTES) throw new UsageError('Standard input is too long to be an API key.');
     chunks.push(buf);
   }
-  const firstLine =
-    Buffer.concat(chunks)
-      .toString('utf8')
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== '') ?? '';
-  return checkKey(firstLine);
+  const lines = Buffer.concat(chunks).toString('utf8').split(/\r?\n/);
+  return checkKey(lines.find((l) => l.trim() !== '') ?? '');
 }
 
 /**
@@ -98,18 +94,13 @@ async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context):
 
 /** Where a setting came from, for people: `origin` names the flag or variable (settings.ts). */
 function sourceLabel(source: SettingSource, origin: string | undefined): string {
-  switch (source) {
-    case 'flag':
-      return `the ${origin ?? 'command-line'} flag`;
-    case 'env':
-      return origin ?? 'the environment';
-    case 'config':
-      return 'the stored config';
-    case 'sandbox':
-      return 'the --sandbox server';
-    default:
-      return 'the default';
-  }
+  const labels: Partial<Record<SettingSource, string>> = {
+    flag: `the ${origin ?? 'command-line'} flag`,
+    env: origin ?? 'the environment',
+    config: 'the stored config',
+    sandbox: 'the --sandbox server',
+  };
+  return labels[source] ?? 'the default';
 }
 
 async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
@@ -166,14 +157,8 @@ async function logout(ctx: Context): Promise<void> {
 }
 
 export async function run(options: AuthOptions, ctx: Context): Promise<void> {
-  switch (options.action) {
-    case 'login':
-      return login(options, ctx);
-    case 'status':
-      return status(options, ctx);
-    case 'logout':
-      return logout(ctx);
-  }
+  if (options.action === 'login') return login(options, ctx);
+  return options.action === 'status' ? status(options, ctx) : logout(ctx);
 }
 
 export const register: RegisterCommand<AuthOptions> = (program, context, runF = run) => {
@@ -205,17 +190,11 @@ export const register: RegisterCommand<AuthOptions> = (program, context, runF = 
     ['exercises auth status', 'exercises --sandbox auth status'],
     ['exercises auth status --json | jq .accepted', 'exercises auth status --no-verify --json'],
   );
-  statusCmd.action(async (flags: { verify?: boolean }) => {
-    const ctx = context();
-    await runF({ action: 'status', verify: flags.verify !== false }, ctx);
-  });
+  statusCmd.action((flags: { verify?: boolean }) => runF({ action: 'status', verify: flags.verify !== false }, context()));
 
   const logoutCmd = auth.command('logout').description('remove the stored API key');
   addExamples(logoutCmd, ['exercises auth logout'], ['exercises auth logout --quiet']);
-  logoutCmd.action(async () => {
-    const ctx = context();
-    await runF({ action: 'logout' }, ctx);
-  });
+  logoutCmd.action(() => runF({ action: 'logout' }, context()));
 
   helpWhenBare(auth);
   addExamples(auth, ['exercises auth login', 'exercises auth status', 'exercises auth logout'], ['printenv EXERCISES_KEY | exercises auth login --with-key']);

@@ -2,26 +2,21 @@
  * `exercises cache info|clear`: where the response cache is, how much it holds, and removing
  * it. The request ledger sits beside it and is never cleared (it is the month's count).
  */
-import type { Context } from '../context.js';
-import { outputFormat } from '../context.js';
+import { type Context, outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { cacheRoot, httpCacheDir } from '../cache/store-files.js';
-import { clearPictures, picturesUsage } from './shared/picture-files.js';
+import { clearPictures, picturesUsage } from './shared/view-images.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };
-
-async function openCache(ctx: Context) {
-  return ResponseCache.open(httpCacheDir(cacheRoot(ctx.env)));
-}
 
 function kib(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 async function info(ctx: Context): Promise<void> {
-  const found = await (await openCache(ctx)).info();
+  const found = await ResponseCache.open(httpCacheDir(cacheRoot(ctx.env))).info();
   const pictures = await picturesUsage(ctx.env);
   const format = outputFormat(ctx);
   if (format === 'json' || format === 'jsonl') {
@@ -46,7 +41,7 @@ async function info(ctx: Context): Promise<void> {
  * CacheDirError (exit 6).
  */
 async function clear(ctx: Context): Promise<void> {
-  const cache = await openCache(ctx);
+  const cache = ResponseCache.open(httpCacheDir(cacheRoot(ctx.env)));
   const { entries } = await cache.info();
   const left = await cache.clear();
   const pictures = await clearPictures(ctx.env);
@@ -65,17 +60,11 @@ export const register: RegisterCommand<CacheOptions> = (program, context, runF =
 
   const infoCmd = cache.command('info').description('location, entries, bytes on disk and the oldest entry');
   addExamples(infoCmd, ['exercises cache info'], ['exercises cache info --json | jq .bytes']);
-  infoCmd.action(async () => {
-    const ctx = context();
-    await runF({ action: 'info' }, ctx);
-  });
+  infoCmd.action(() => runF({ action: 'info' }, context()));
 
   const clearCmd = cache.command('clear').description('remove every cached answer (the request count of `quota` stays)');
   addExamples(clearCmd, ['exercises cache clear'], ['exercises cache clear --quiet']);
-  clearCmd.action(async () => {
-    const ctx = context();
-    await runF({ action: 'clear' }, ctx);
-  });
+  clearCmd.action(() => runF({ action: 'clear' }, context()));
 
   helpWhenBare(cache);
   addExamples(cache, ['exercises cache info', 'exercises cache clear', 'exercises --refresh show Push_Up'], ['exercises cache info --json | jq .entries']);

@@ -23,11 +23,6 @@ export type ConfigOptions =
   | { action: 'list' }
   | { action: 'path' };
 
-/** The key's own name; an unknown key is a usage error listing the known ones. */
-async function knownKey(key: string): Promise<string> {
-  return configKeySpec(key).key;
-}
-
 /** `config set`: the key must be settable here and the value pass its setting's parser (the one flags and variables go through). */
 export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
   const spec = configKeySpec(key);
@@ -125,23 +120,14 @@ async function list(ctx: Context): Promise<void> {
   const rows = CONFIG_KEYS.map((spec) => {
     // As stored, unchecked: a bad value is shown here to be fixed, not a reason to fail.
     const { value, source, origin } = resolveSetting(spec, sources, false);
-    return {
-      key: spec.key,
-      value: shown(displayed(spec, value), spec.secret, maskSecret),
-      raw: value === undefined || !spec.secret ? value : shown(value, true, maskSecret),
-      source,
-      ...(origin ? { origin } : {}),
-    };
+    // For JSON: the value as in force (numbers stay numbers, secrets masked), with its source.
+    const json = { value: (value === undefined || !spec.secret ? value : shown(value, true, maskSecret)) ?? null, source, ...(origin ? { origin } : {}) };
+    return { key: spec.key, value: shown(displayed(spec, value), spec.secret, maskSecret), source, origin, json };
   });
   const format = outputFormat(ctx);
-  if (format === 'json') {
-    // Values as in force (numbers stay numbers, secrets masked), each with its source.
-    const entries = rows.map((r) => [r.key, { value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) }]);
-    ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(entries))}\n`);
-  } else if (format === 'jsonl') {
-    for (const r of rows)
-      ctx.io.stdout.write(`${JSON.stringify({ key: r.key, value: r.raw ?? null, source: r.source, ...(r.origin ? { origin: r.origin } : {}) })}\n`);
-  } else if (format === 'table') {
+  if (format === 'json') ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, r.json])))}\n`);
+  else if (format === 'jsonl') for (const r of rows) ctx.io.stdout.write(`${JSON.stringify({ key: r.key, ...r.json })}\n`);
+  else if (format === 'table') {
     const width = Math.max(...rows.map((r) => r.key.length));
     const valueWidth = Math.max(...rows.map((r) => (r.value === '' ? 1 : r.value.length)));
     for (const r of rows) {
@@ -154,23 +140,12 @@ async function list(ctx: Context): Promise<void> {
   }
 }
 
-async function path(ctx: Context): Promise<void> {
-  ctx.io.stdout.write(`${configPath(ctx.env)}\n`);
-}
-
 export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
-  switch (options.action) {
-    case 'get':
-      return get(options.key, ctx);
-    case 'set':
-      return set(options.key, options.value, ctx);
-    case 'unset':
-      return unset(options.key, ctx);
-    case 'list':
-      return list(ctx);
-    case 'path':
-      return path(ctx);
-  }
+  if (options.action === 'get') return get(options.key, ctx);
+  if (options.action === 'set') return set(options.key, options.value, ctx);
+  if (options.action === 'unset') return unset(options.key, ctx);
+  if (options.action === 'list') return list(ctx);
+  ctx.io.stdout.write(`${configPath(ctx.env)}\n`);
 }
 
 /** A key in `config --help`: its description, default and variable, as the flags' help lines have them. */
@@ -190,7 +165,8 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
 
   const getCmd = config.command('get').description('print a stored setting, or its default when none is stored').argument('<key>', keyHelp);
   addExamples(getCmd, ['exercises config get base-url'], ['lang=$(exercises config get lang)']);
-  getCmd.action((key: string) => act(async () => ({ action: 'get', key: await knownKey(key) })));
+  // An unknown key is a usage error listing the known ones (configKeySpec).
+  getCmd.action((key: string) => act(() => ({ action: 'get', key: configKeySpec(key).key })));
 
   const setCmd = config.command('set').description('store a setting (checked first)').argument('<key>', keyHelp).argument('<value>', 'the value');
   addExamples(
@@ -202,7 +178,7 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
 
   const unsetCmd = config.command('unset').description('remove a stored setting').argument('<key>', keyHelp);
   addExamples(unsetCmd, ['exercises config unset base-url'], ['exercises config unset lang --quiet']);
-  unsetCmd.action((key: string) => act(async () => ({ action: 'unset', key: await knownKey(key) })));
+  unsetCmd.action((key: string) => act(() => ({ action: 'unset', key: configKeySpec(key).key })));
 
   const listCmd = config
     .command('list')

@@ -3,27 +3,25 @@
  * arguments, from stdin (`-`), or from the query filters / --all. Given ids cost one record
  * request each; a listing costs its pages only, the media lists being read from its summaries
  * (spec §2.2), with no per-id fallback (media/plan.ts says why). Then a bounded pool of
- * streamed, verified, resumable downloads. The dry run's listing is
- * shared/download-dry-run.ts's, the page-by-page download of a listing
- * shared/download-listing.ts's.
+ * streamed, verified, resumable downloads; a listing's media start as its pages arrive.
  */
-import type { Context } from '../context.js';
+import { type Context, outputFormat } from '../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { langInForce } from '../config/settings.js';
 import { PartialFailureError, UsageError } from '../errors.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { type UnusableEntry, describeUnusable } from '../media/jobs.js';
-import { type DownloadPlan, hasFilters, planFromIds, planFromListing } from '../media/plan.js';
-import type { BulkSummary } from '../media/bulk.js';
+import { type DownloadPlan, type DryRunRow, dryRunRows, emptyPlan, hasFilters, planFromIds, planFromListing, streamListingJobs } from '../media/plan.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
 import { outputDir, reportSummary, runMediaJobs } from './shared/media-run.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
 import { assertNoEmptyIds, noIdsOnStdin, requestedIds } from './shared/requested-ids.js';
 import { intArg } from './shared/flags.js';
-import { printDryRun } from './shared/download-dry-run.js';
 import { writeNotice } from '../output/notice.js';
-import { downloadListing } from './shared/download-listing.js';
+import { alignedRows } from '../output/aligned.js';
+import { tsvLine } from '../output/fields.js';
+import { shownPath } from '../output/shown-path.js';
 import { plural, someOf } from '../util/text.js';
 
 export interface DownloadOptions {
@@ -106,9 +104,11 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     onUnusable: (u: UnusableEntry) => writeNotice(ctx.io, `Skipped: ${describeUnusable(u)}`),
   };
 
-  let plan: DownloadPlan;
+  const cap = options.max !== undefined ? { max: options.max } : {};
+  const pool = { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast };
+  let plan: DownloadPlan = emptyPlan();
   /** Set when the files were downloaded page by page, as the listing arrived. */
-  let streamed: BulkSummary | undefined;
+  let streamed;
   if (options.ids.length > 0) {
     plan = await planFromIds(api, requestedIds(options.ids, ctx.io, ctx.globals.quiet), target, {
       // Record requests are small: at least the default pool, however low --concurrency is.
@@ -118,9 +118,11 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     // `download -` with nothing on stdin means what `show -` does: a usage error, not an empty success.
     if (options.ids.every((a) => a === '-') && plan.exercises === 0 && plan.missing.length === 0) throw noIdsOnStdin();
   } else if (options.dryRun) {
-    plan = await planFromListing(api, options.filters, target, options.max !== undefined ? { max: options.max } : {});
+    plan = await planFromListing(api, options.filters, target, cap);
   } else {
-    ({ plan, summary: streamed } = await downloadListing(ctx, api, options, target));
+    // One pool for the whole listing, fed as its pages arrive: the first files start while the next
+    // page is asked for, and memory holds about two pages of jobs, never the whole listing.
+    streamed = await runMediaJobs(ctx, api, streamListingJobs(api, options.filters, target, cap, plan), pool);
   }
 
   if (plan.exercises > 0 && plan.withMedia === 0 && !ctx.globals.quiet) {
@@ -133,10 +135,7 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   if (options.dryRun) {
     await printDryRun(ctx, plan, options.skipExisting, options.dirGiven);
   } else {
-    const summary =
-      streamed ??
-      (await runMediaJobs(ctx, api, plan.jobs, { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast }));
-    await reportSummary(ctx, summary, options.dirGiven).catch((err: unknown) => {
+    await reportSummary(ctx, streamed ?? (await runMediaJobs(ctx, api, plan.jobs, pool)), options.dirGiven).catch((err: unknown) => {
       // Failed files and a listing cut short: one exit 7 that says both.
       if (!plan.incomplete) throw err;
     });
@@ -151,6 +150,33 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
     problems.push(`${plural(plan.unusable.length, 'media entry', 'media entries')} listed by the service could not be fetched (named above)`);
   }
   if (problems.length > 0) throw new PartialFailureError(`${problems.join('; ')}.`);
+}
+
+/**
+ * `--dry-run`: a row per file it would fetch, resume (a `.part` is there) or skip, as JSON (paths
+ * absolute, for programs), aligned columns on a terminal or TSV (paths as `--dir` was typed); on
+ * stderr the requests it would spend. Its catalogue answers went through the response cache
+ * (unless --no-cache), so the run right after plans for free: the last line says so.
+ */
+async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean, dirGiven?: string): Promise<void> {
+  const rows = await dryRunRows(plan, skipExisting);
+  // A resume is a request like any fetch.
+  const toFetch = rows.filter((r) => r.action !== 'skip').length;
+  const toResume = rows.filter((r) => r.action === 'resume').length;
+  const cells = (r: DryRunRow): string[] => [r.action, r.job.exerciseId, r.job.kind, r.job.name, shownPath(r.job.path, dirGiven)];
+  if (outputFormat(ctx) === 'json') {
+    const files = rows.map((r) => ({ action: r.action, id: r.job.exerciseId, kind: r.job.kind, name: r.job.name, url: r.job.url.href, path: r.job.path }));
+    ctx.io.stdout.write(`${JSON.stringify({ dryRun: true, mediaRequests: toFetch, catalogueRequests: plan.requests, files })}\n`);
+  } else if (outputFormat(ctx) === 'table') ctx.io.stdout.write(alignedRows(rows.map(cells)));
+  else for (const r of rows) ctx.io.stdout.write(tsvLine(cells(r)));
+  const resuming = toResume > 0 ? ` (${toResume} resumed from a .part)` : '';
+  const saved = ctx.globals.cache && plan.requests > 0;
+  writeNotice(
+    ctx.io,
+    `Dry run: would fetch ${plural(toFetch, 'file')}${resuming} with ${plural(toFetch, 'media request')}; ` +
+      `${rows.length - toFetch} already present would be skipped; ${plural(plan.requests, 'catalogue request')} ${plan.requests === 1 ? 'was' : 'were'} made to list them` +
+      (saved ? `, kept in the response cache: the run right after spends none on them (${plural(plan.requests, 'request')} saved).` : '.'),
+  );
 }
 
 const BULK_SCRIPT = `
@@ -199,8 +225,5 @@ export const register: RegisterCommand<DownloadOptions> = (program, context, run
     ],
   );
   addNotes(cmd, 'A BULK SCRIPT', BULK_SCRIPT);
-  cmd.action(async (ids: string[], flags: DownloadFlags) => {
-    const ctx = context();
-    await runF(await downloadOptions(ids, flags), ctx);
-  });
+  cmd.action(async (ids: string[], flags: DownloadFlags) => runF(await downloadOptions(ids, flags), context()));
 };

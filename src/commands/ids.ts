@@ -3,8 +3,7 @@ import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples } from './shared/help.js';
-import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
-import { outputList } from './shared/list-output.js';
+import { type PagingChoice, addPagingOptions, outputList, pagingFromOptions } from './shared/list-output.js';
 import { requestedFields } from '../output/fields.js';
 
 export interface IdsOptions {
@@ -31,8 +30,5 @@ export const register: RegisterCommand<IdsOptions> = (program, context, runF = r
       'exercises ids --all --format jsonl | jq -r .id | exercises download -',
     ],
   );
-  cmd.action(async (opts: Record<string, unknown>) => {
-    const ctx = context();
-    await runF({ paging: pagingFromOptions(opts) }, ctx);
-  });
+  cmd.action((opts: Record<string, unknown>) => runF({ paging: pagingFromOptions(opts) }, context()));
 };

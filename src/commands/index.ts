@@ -13,15 +13,13 @@ import { type CompletionOptions, register as completion } from './completion.js'
 import { type ConfigOptions, register as config } from './config.js';
 import { type DownloadOptions, register as download } from './download.js';
 import { type IdsOptions, register as ids } from './ids.js';
-import { register as image } from './image.js';
 import { type MirrorOptions, register as mirror } from './mirror.js';
 import { type QueryOptions, register as query } from './query.js';
 import { type QuotaOptions, register as quota } from './quota.js';
 import { type ServeOptions, register as serve } from './serve.js';
 import { type ShowOptions, register as show } from './show.js';
-import type { SingleMediaOptions } from './shared/media-single.js';
+import { type SingleMediaOptions, registerSingleMedia } from './shared/media-single.js';
 import type { RegisterCommand, Run } from './shared/register.js';
-import { register as video } from './video.js';
 
 /** Each command's options type, by command name. */
 export interface CommandOptions {
@@ -55,8 +53,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'query', register: query },
   { name: 'ids', register: ids },
   { name: 'show', register: show },
-  { name: 'image', register: image },
-  { name: 'video', register: video },
+  // `image` and `video` are one command file, shared/media-single.ts, for two kinds of media.
+  { name: 'image', register: (program, context, runF) => registerSingleMedia(program, context, 'image', runF) },
+  { name: 'video', register: (program, context, runF) => registerSingleMedia(program, context, 'video', runF) },
   { name: 'download', register: download },
   { name: 'auth', register: auth },
   { name: 'config', register: config },

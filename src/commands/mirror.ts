@@ -40,12 +40,7 @@ export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
 const MEDIA_KINDS: Record<string, MediaKind> = { images: 'image', videos: 'video' };
 
 function parseList(value: unknown): string[] {
-  return typeof value === 'string'
-    ? value
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v !== '')
-    : [];
+  return typeof value === 'string' ? value.split(',').flatMap((v) => (v.trim() === '' ? [] : [v.trim()])) : [];
 }
 
 export function mirrorOptions(dir: string, opts: Record<string, unknown>, refresh: boolean): MirrorOptions {

@@ -5,16 +5,14 @@ import type { RegisterCommand } from './shared/register.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { type PageCursor, paginatePages } from '../api/paging.js';
 import { addExamples } from './shared/help.js';
-import { type PagingChoice, addPagingOptions, pagingFromOptions } from './shared/paging-options.js';
+import { type PagingChoice, addPagingOptions, outputList, pagingFromOptions } from './shared/list-output.js';
 import { type QueryFilterParams, addQueryFilterOptions, queryParamsFromOptions } from './shared/query-filters.js';
-import { outputList } from './shared/list-output.js';
 import { requestedFields } from '../output/fields.js';
 import { ENUM_FILTERS } from '../catalogue/enums.js';
 import { enumMeaning, enumSuggestions } from '../catalogue/enum-parse.js';
-import { canPrompt, mayAsk } from '../prompt/interactive.js';
 import { candidateOf, mergeCandidates } from '../prompt/candidates.js';
 import { knownExercises } from '../prompt/known-exercises.js';
-import { pickExercises } from '../prompt/pick.js';
+import { canPrompt, mayAsk, pickExercises } from '../prompt/pick.js';
 import { run as show } from './show.js';
 
 export interface QueryOptions {
@@ -128,8 +126,7 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
   cmd.allowExcessArguments(true);
   cmd.action(async (opts: Record<string, unknown>) => {
     if (cmd.args.length > 0) throw await bareWordError(cmd.args);
-    const ctx = context();
     // Everything the user typed is checked before the first request.
-    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, ctx);
+    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, context());
   });
 };

@@ -19,16 +19,15 @@ export interface QuotaOptions {
   resetMonth?: boolean;
 }
 
+/** What names a connection's count in the ledger: its origin and key. */
+function ledgerKey(ctx: Context, conn: Awaited<ReturnType<Context['connection']>>) {
+  return { env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey };
+}
+
 /** The usage of the connection in force (no key needed: without one, requests were sent without one). */
 async function usageInForce(ctx: Context) {
   const conn = await ctx.connection();
-  const usage = await connectionUsage({
-    env: ctx.env,
-    baseUrl: conn.baseUrl,
-    baseUrlSource: conn.baseUrlSource,
-    apiKey: conn.apiKey,
-    budget: budgetFor(conn, ctx.settings()),
-  });
+  const usage = await connectionUsage({ ...ledgerKey(ctx, conn), budget: budgetFor(conn, ctx.settings()) });
   if (usage.rateLimit) {
     const redact = redactorFor(conn.apiKey);
     const headers = Object.fromEntries(Object.entries(usage.rateLimit.headers).map(([name, value]) => [redact(name), redact(String(value))]));
@@ -39,8 +38,7 @@ async function usageInForce(ctx: Context) {
 
 /** `quota --reset-month`: this month's count of the connection in force back to 0, said on stderr. */
 async function resetMonth(ctx: Context): Promise<void> {
-  const conn = await ctx.connection();
-  const reset = await resetConnectionMonth({ env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey });
+  const reset = await resetConnectionMonth(ledgerKey(ctx, await ctx.connection()));
   if (!ctx.globals.quiet) ctx.io.stderr.write(`${reset}\n`);
 }
 
@@ -82,8 +80,5 @@ export const register: RegisterCommand<QuotaOptions> = (program, context, runF =
     ['exercises quota', 'exercises --budget 100 quota', 'exercises config set budget 100', 'exercises quota --reset-month'],
     ['exercises quota --json | jq .remaining', 'exercises quota --json | jq -r .month'],
   );
-  cmd.action(async (flags: { resetMonth?: boolean }) => {
-    const ctx = context();
-    await runF(flags.resetMonth ? { resetMonth: true } : {}, ctx);
-  });
+  cmd.action((flags: { resetMonth?: boolean }) => runF(flags.resetMonth ? { resetMonth: true } : {}, context()));
 };

@@ -1,38 +1,46 @@
 /**
  * `exercises serve [dir]`: the catalogue server over a catalogue directory (default: the
- * shipped sample), for a team, a CI job or trying the CLI out. Runs until SIGINT/SIGTERM.
- * With --upstream it is the team proxy (serve-upstream.ts), whose log format, TLS files and
- * labelled keys are declared here too.
+ * shipped sample), for a team, a CI job or trying the CLI out. With --upstream <url> it is the
+ * pull-through caching proxy (src/proxy): this file gathers what that needs, the upstream key
+ * (EXERCISES_UPSTREAM_KEY, an owner-only --upstream-key-file, or the stored key — never a flag
+ * value), the clients' keys, the TLS files, the shared cache and ledger of this user and the
+ * budget, and on SIGHUP reads the keys file and the TLS files again. Runs until SIGINT/SIGTERM.
  */
+import { join } from 'node:path';
 import { Option } from 'commander';
 import type { Context } from '../context.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../defaults.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
 import { collect, intArg } from './shared/flags.js';
-import { runUpstream } from './serve-upstream.js';
-import { readOwnerOnlyFile, parseKeysFile } from '../proxy/secret-files.js';
+import { readOwnerOnlyFile, parseKeyFile, parseKeysFile } from '../proxy/secret-files.js';
 import { type ClientKey, parseClientKey, plansOf } from '../proxy/client-keys.js';
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from '../proxy/access-log.js';
+import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
+import { type TlsFiles, readTlsFiles } from '../proxy/tls-files.js';
+import { batchedLines } from '../proxy/batched-lines.js';
+import { readStoredConfig } from '../config/parsers.js';
+import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { createCatalogueServer } from '../server/catalogue-server.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
 import { isLoopbackHost } from '../util/url-policy.js';
+import { plural } from '../util/text.js';
 
 export interface ServeOptions {
-  /** The catalogue directory; the shipped sample when undefined. */
+  /** The catalogue directory (with --upstream: where media are kept); the shipped sample when undefined. */
   dir?: string;
   host: string;
   port: number;
-  /** The keys accepted, their plans (and labels, for the proxy's log); the sandbox keys when undefined. */
+  /** From --key: the keys accepted, their plans (and labels, for the proxy's log); the sandbox keys when none is given. */
   keys?: Record<string, ClientKey>;
-  /** --upstream <url>: a pull-through caching proxy of that service (serve-upstream.ts). */
+  /** --upstream <url>: a pull-through caching proxy of that service. */
   upstream?: string;
   upstreamKeyFile?: string;
   keysFile?: string;
   /** With --upstream: the access log's format. */
   logFormat?: LogFormat;
-  /** With --upstream: serve https with this certificate and key (PEM). */
+  /** With --upstream: serve https with this certificate and key (PEM), both or neither. */
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -64,53 +72,147 @@ function checkProxyFlags(options: ServeOptions): void {
   if (given) throw new UsageError(`${given} needs --upstream <url>.`);
 }
 
-export async function run(options: ServeOptions, ctx: Context): Promise<void> {
-  checkProxyFlags(options);
-  if (options.upstream !== undefined) {
-    return runUpstream({ ...options, upstream: options.upstream }, ctx);
-  }
-  let keys = options.keys && plansOf(options.keys);
-  if (options.keysFile !== undefined) {
-    keys = { ...keys, ...plansOf(parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile)) };
-  }
-  const dir = options.dir ?? sampleCatalogueDir();
+/** --key and --keys-file together (read at start, and on each reload of the proxy); undefined when neither is given. */
+function givenKeys(options: ServeOptions): Record<string, ClientKey> | undefined {
+  if (options.keysFile === undefined) return options.keys;
+  return { ...options.keys, ...parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile) };
+}
 
-  if (!isLoopbackHost(options.host)) {
-    ctx.io.stderr.write(
-      `Warning: listening on ${options.host}, not on loopback: anyone who can reach this machine can use the catalogue with the keys it accepts.\n`,
-    );
-  }
+function warnIfReachable(ctx: Context, host: string, what: string): void {
+  if (!isLoopbackHost(host)) ctx.io.stderr.write(`Warning: listening on ${host}, not on loopback: anyone who can reach this machine can ${what}.\n`);
+}
 
-  let server;
+/** A listening server's start, with a port in use (and for the catalogue server, an address it cannot have) as a usage error. */
+async function listening<T>(options: ServeOptions, start: Promise<T>, unavailable: readonly string[]): Promise<T> {
   try {
-    server = await createCatalogueServer({
-      dir,
-      host: options.host,
-      port: options.port,
-      keys,
-      log: ctx.globals.quiet ? undefined : (line) => ctx.io.stderr.write(`${line}\n`),
-    });
+    return await start;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new UsageError(`Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port, or --port 0 for any free port.' });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') {
-      throw new UsageError(`Cannot listen on ${options.host}:${options.port} (${code}).`);
-    }
+    if (code !== undefined && unavailable.includes(code)) throw new UsageError(`Cannot listen on ${options.host}:${options.port} (${code}).`);
     throw err;
   }
+}
 
-  ctx.io.stdout.write(`Listening on ${server.url}\n`);
-  if (!keys && !ctx.globals.quiet) ctx.io.stderr.write(`Keys: ${SANDBOX_FREE_KEY} (free plan), ${SANDBOX_PREMIUM_KEY} (premium plan).\n`);
-
-  // main() aborts ctx.signal on SIGINT/SIGTERM; closing then ends the command with exit 0.
-  await new Promise<void>((resolve) => {
+/** main() aborts ctx.signal on SIGINT/SIGTERM; the server is then closed and the command ends with exit 0. */
+function untilStopped(ctx: Context): Promise<void> {
+  return new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+}
+
+export async function run(options: ServeOptions, ctx: Context): Promise<void> {
+  checkProxyFlags(options);
+  if (options.upstream !== undefined) return runProxy(options, options.upstream, ctx);
+  const given = givenKeys(options);
+  const keys = given && plansOf(given);
+  warnIfReachable(ctx, options.host, 'use the catalogue with the keys it accepts');
+  const log = ctx.globals.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const { host, port } = options;
+  const dir = options.dir ?? sampleCatalogueDir();
+  const server = await listening(options, createCatalogueServer({ dir, host, port, keys, log }), ['EADDRNOTAVAIL', 'ENOTFOUND', 'EACCES']);
+  ctx.io.stdout.write(`Listening on ${server.url}\n`);
+  if (!keys && !ctx.globals.quiet) ctx.io.stderr.write(`Keys: ${SANDBOX_FREE_KEY} (free plan), ${SANDBOX_PREMIUM_KEY} (premium plan).\n`);
+  await untilStopped(ctx);
   await server.close();
 }
 
+/** The upstream key and where it came from (named when the upstream refuses it, never the key). */
+function upstreamKey(options: ServeOptions, ctx: Context): { key: string; source: string } {
+  const fromEnv = ctx.env.EXERCISES_UPSTREAM_KEY?.trim();
+  if (fromEnv) return { key: fromEnv, source: 'EXERCISES_UPSTREAM_KEY' };
+  if (options.upstreamKeyFile !== undefined) {
+    const key = parseKeyFile(readOwnerOnlyFile(options.upstreamKeyFile, '--upstream-key-file'), options.upstreamKeyFile);
+    return { key, source: `--upstream-key-file ${options.upstreamKeyFile}` };
+  }
+  const stored = readStoredConfig(ctx.env)['api-key'];
+  if (typeof stored === 'string' && stored.trim() !== '') return { key: stored.trim(), source: 'the key stored with `exercises auth login`' };
+  throw new AuthError(
+    'No upstream key for the proxy: set EXERCISES_UPSTREAM_KEY, pass --upstream-key-file <path> (mode 600), or store one with `exercises auth login`.',
+    { hint: 'The upstream key is never taken from a flag value: flags show in `ps` and shell history.' },
+  );
+}
+
+/** The proxy's client keys and TLS files, read at start and on each SIGHUP; a proxy without client keys is refused. */
+function proxyFiles(options: ServeOptions): { keys: Record<string, ClientKey>; tls?: TlsFiles } {
+  const keys = givenKeys(options) ?? {};
+  if (Object.keys(keys).length === 0) {
+    throw new UsageError("A proxy needs its clients' keys: --keys-file <path> (one KEY:PLAN or KEY:PLAN:LABEL a line, mode 600) or --key KEY:PLAN.", {
+      hint: 'Hand each person or job a key of its own; the upstream key stays with the proxy.',
+    });
+  }
+  return { keys, ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: readTlsFiles(options.tlsCert, options.tlsKey) } : {}) };
+}
+
+/**
+ * SIGHUP: the keys file and the TLS files read again and put in force together, or, when any
+ * of them is refused, none: the proxy keeps what it had and says why on its log.
+ */
+function reload(options: ServeOptions, proxy: ProxyServer, line: (text: string) => void): void {
+  let files;
+  try {
+    files = proxyFiles(options);
+  } catch (err) {
+    return line(`proxy: reload refused, the keys and certificate in use stay: ${(err as Error).message}`);
+  }
+  proxy.setKeys(files.keys);
+  if (files.tls) proxy.setTls(files.tls);
+  line(`proxy: reloaded ${plural(Object.keys(files.keys).length, 'client key')}${files.tls ? ' and the TLS certificate' : ''}.`);
+}
+
+async function runProxy(options: ServeOptions, upstream: string, ctx: Context): Promise<void> {
+  warnIfReachable(ctx, options.host, 'spend the upstream budget with the client keys it accepts');
+  const { key: apiKey, source: keySource } = upstreamKey(options, ctx);
+  const { keys, tls } = proxyFiles(options);
+  const settings = ctx.settings();
+  const quiet = ctx.globals.quiet;
+  const root = cacheRoot(ctx.env);
+  const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
+  const accessLog = batchedLines(ctx.io.stderr);
+  const proxy = await listening(
+    options,
+    createProxyServer({
+      upstream: {
+        baseUrl: upstream,
+        apiKey,
+        keySource,
+        timeoutMs: settings.timeoutMs,
+        ledgerPath: ledgerPath(root),
+        budget: settings.budget,
+        allowInsecure: ctx.globals.allowInsecure,
+        warn: line,
+        proxyEnv: ctx.env,
+        ...(ctx.globals.verbose ? { log: line } : {}),
+      },
+      cacheDir: httpCacheDir(root),
+      dir: options.dir ?? join(root, 'media'),
+      keys,
+      ...(tls ? { tls } : {}),
+      host: options.host,
+      port: options.port,
+      defaultTtlSeconds: Math.round(settings.cacheTtlMs / 1000),
+      ...(quiet ? {} : { log: accessLog }),
+      ...(options.logFormat ? { logFormat: options.logFormat } : {}),
+      warn: line,
+    }),
+    [],
+  );
+  ctx.io.stdout.write(`Listening on ${proxy.url}\n`);
+  if (!quiet) {
+    const budget = settings.budget === null ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
+    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}; status at ${proxy.url}/-/status.`);
+  }
+  const stopReloading = ctx.onHangup?.(() => reload(options, proxy, line));
+  try {
+    await untilStopped(ctx);
+  } finally {
+    stopReloading?.();
+  }
+  await proxy.close();
+  accessLog.flush();
+}
 export const register: RegisterCommand<ServeOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('serve')
@@ -160,38 +262,9 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       `exercises --base-url http://${DEFAULT_SERVE_HOST}:9000 --api-key ${SANDBOX_PREMIUM_KEY} ids --all --format jsonl | jq -r .id`,
     ],
   );
-  cmd.action(
-    async (
-      dir: string | undefined,
-      flags: {
-        host: string;
-        port: number;
-        key?: string[];
-        keysFile?: string;
-        upstream?: string;
-        upstreamKeyFile?: string;
-        logFormat: LogFormat;
-        tlsCert?: string;
-        tlsKey?: string;
-      },
-    ) => {
-      const ctx = context();
-      const keys = flags.key && flags.key.length > 0 ? parseKeys(flags.key) : undefined;
-      await runF(
-        {
-          ...(dir !== undefined ? { dir } : {}),
-          host: flags.host,
-          port: flags.port,
-          ...(keys ? { keys } : {}),
-          ...(flags.keysFile !== undefined ? { keysFile: flags.keysFile } : {}),
-          ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
-          ...(flags.upstreamKeyFile !== undefined ? { upstreamKeyFile: flags.upstreamKeyFile } : {}),
-          logFormat: flags.logFormat,
-          ...(flags.tlsCert !== undefined ? { tlsCert: flags.tlsCert } : {}),
-          ...(flags.tlsKey !== undefined ? { tlsKey: flags.tlsKey } : {}),
-        },
-        ctx,
-      );
-    },
-  );
+  cmd.action(async (dir: string | undefined, flags: Omit<ServeOptions, 'dir' | 'keys'> & { key?: string[] }) => {
+    const ctx = context();
+    const { key, ...rest } = flags;
+    await runF({ ...(dir !== undefined ? { dir } : {}), ...rest, ...(key && key.length > 0 ? { keys: parseKeys(key) } : {}) }, ctx);
+  });
 };

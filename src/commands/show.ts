@@ -22,6 +22,8 @@ import {
   requestedIds,
   noIdsOnStdin,
   ambiguousError,
+  nearIds,
+  nearIdsHint,
   nameQuery,
   recordsAreLocal,
   resolveBySearch,
@@ -31,9 +33,9 @@ import {
 } from './shared/requested-ids.js';
 import { oneLine } from '../util/text.js';
 import { NOT_FOUND_HINT, type ApiClient } from '../api/client.js';
-import { pickMissingId } from '../prompt/exercise-picker.js';
+import { pickMissingId } from '../prompt/pick.js';
 import { createRecordWriter } from '../output/record.js';
-import { nearIds, orList, nearIdsHint } from './shared/near-ids.js';
+import { orList } from '../catalogue/suggest.js';
 import { startSpinner, writeNotice } from '../output/notice.js';
 import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
@@ -59,20 +61,9 @@ export function showOptions(
   assertNoEmptyIds(args);
   const drawn = imagesFlag(flag, '--images');
   const size = sizeFlag(flags.size, '--images', drawn !== undefined);
-  const images = drawn && { ...drawn, ...(size ? { size } : {}) };
+  const images = drawn && { ...drawn, size };
   if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
-  return {
-    ids: [...args],
-    ...(images ? { images } : {}),
-    ...(flags.dir !== undefined ? { dir: flags.dir } : {}),
-    ...(flags.search === true ? { search: true } : {}),
-  };
-}
-
-/** With no id: the one picked at a terminal (src/prompt), else today's usage error. */
-async function idsOrPick(options: ShowOptions, ctx: Context): Promise<string[]> {
-  if (options.ids.length > 0) return options.ids;
-  return [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
+  return { ids: [...args], images, dir: flags.dir, search: flags.search === true || undefined };
 }
 
 /** Each text given resolved from what is known locally (requested-ids.ts); a name of several is an error when it is the only one. */
@@ -109,7 +100,10 @@ async function retryMissing(
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
-  const args = await resolvedArgs(await idsOrPick(options, ctx), ctx);
+  // With no id: the one picked at a terminal (src/prompt), else the usage error a missing id has always been.
+  const given =
+    options.ids.length > 0 ? options.ids : [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
+  const args = await resolvedArgs(given, ctx);
   const many = args.length > 1 || args.includes('-');
   // First: it checks `--json <fields>` (a usage error listing the valid ones) before any request.
   const writer = createRecordWriter(ctx, many);

@@ -1,13 +1,85 @@
 /**
  * Walks the commander program into the completion data (data.ts): every visible command,
- * flag and argument, as `--help` shows them, with how each value is completed
- * (value-rules.ts). Run at build time by scripts/completion-data.mjs over the real
+ * flag and argument, as `--help` shows them, with how each value is completed: decided from
+ * what the program says about it (choices, the enum filters, the names of value placeholders
+ * and arguments), so a new flag following the same naming needs no change here. Run at build time by scripts/completion-data.mjs over the real
  * program, so the data always matches the CLI that was built.
  */
 import type { Argument, Command, Help, Option } from 'commander';
 import type { ConfigKeySpec } from '../config/settings.js';
-import { COMPLETION_DATA_VERSION, type ArgumentSpec, type CommandSpec, type CompletionData, type OptionSpec } from './data.js';
-import { argumentValueCompletion, optionValueCompletion } from './value-rules.js';
+import { COMPLETION_DATA_VERSION, type ArgumentSpec, type CommandSpec, type CompletionData, type OptionSpec, type ValueCompletion } from './data.js';
+import { ENUM_FILTERS, ENUMS, type EnumName } from '../catalogue/enums.js';
+import { friendlyEnumValue } from '../catalogue/enum-words.js';
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/**
+ * The enum each enum-valued flag takes: every filter of /exercise/query under its kebab-case
+ * name (shared/query-filters.ts declares them so), and --muscle, the short name of
+ * --primary-muscle.
+ */
+const ENUM_FLAGS: ReadonlyMap<string, EnumName> = new Map<string, EnumName>([
+  ...ENUM_FILTERS.map((f): [string, EnumName] => [`--${kebab(f.param)}`, f.enum]),
+  ['--muscle', 'Muscle'],
+]);
+
+function enumValues(name: EnumName): ValueCompletion {
+  // The service's order (beginner before expert); the shell sorts the candidates if it likes.
+  return { values: (ENUMS[name] as readonly string[]).map(friendlyEnumValue) };
+}
+
+/** Names of value placeholders and arguments that mean a path. */
+function pathKind(name: string): ValueCompletion | undefined {
+  if (name === 'dir' || name === 'directory') return { kind: 'dirs' };
+  if (name === 'file' || name === 'path') return { kind: 'files' };
+  return undefined;
+}
+
+/** The placeholder of a flag's value: `dir` in `--dir <dir>`, `fields` in `--json [fields]`. */
+function placeholder(flags: string): string | undefined {
+  return /[<[]([^>\]]+?)(?:\.\.\.)?[>\]]/.exec(flags)?.[1];
+}
+
+export interface OptionFacts {
+  flags: string;
+  long?: string;
+  choices?: readonly string[];
+}
+
+export function optionValueCompletion(option: OptionFacts): ValueCompletion | undefined {
+  if (option.choices && option.choices.length > 0) return { values: [...option.choices] };
+  const enumName = option.long ? ENUM_FLAGS.get(option.long) : undefined;
+  if (enumName) return enumValues(enumName);
+  const name = placeholder(option.flags);
+  return name === undefined ? undefined : pathKind(name);
+}
+
+export interface ArgumentFacts {
+  name: string;
+  choices?: readonly string[];
+  /** The names of the commands above it, program first: ['exercises', 'config', 'set']. */
+  commandPath: readonly string[];
+}
+
+export function argumentValueCompletion(arg: ArgumentFacts): ValueCompletion | undefined {
+  if (arg.choices && arg.choices.length > 0) return { values: [...arg.choices] };
+  switch (arg.name) {
+    case 'id-or-name':
+    case 'id':
+    case 'ids':
+      return { kind: 'exercise' };
+    case 'names':
+      return { kind: 'media-name' };
+    case 'key':
+      return { kind: arg.commandPath.at(-1) === 'set' ? 'settable-config-key' : 'config-key' };
+    case 'command':
+      return { kind: 'command' };
+    default:
+      return pathKind(arg.name);
+  }
+}
 
 /** One line is enough beside a candidate in zsh and fish. */
 function firstLine(text: string): string {

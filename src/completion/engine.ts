@@ -60,17 +60,12 @@ function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: str
   const lower = text.toLowerCase();
   const out: Candidate[] = [];
   const seen = new Set<string>();
-  const add = (value: string, description: string | undefined): void => {
-    if (seen.has(value)) return;
-    seen.add(value);
-    const candidate: Candidate = { value: wordPrefix + value };
-    if (description) candidate.description = description;
-    out.push(candidate);
-  };
   // Found by id as typed (ids are case-sensitive) or by name in any case; always completed to
   // the id, one candidate per exercise, with the name as its description (zsh and fish show it).
   for (const e of sources.exercises(text, MAX_EXERCISE_CANDIDATES + 1)) {
-    if (e.id.startsWith(text) || (e.name !== undefined && e.name.toLowerCase().startsWith(lower))) add(e.id, e.name);
+    if (seen.has(e.id) || !(e.id.startsWith(text) || (e.name !== undefined && e.name.toLowerCase().startsWith(lower)))) continue;
+    seen.add(e.id);
+    out.push({ value: wordPrefix + e.id, ...(e.name ? { description: e.name } : {}) });
     if (out.length > MAX_EXERCISE_CANDIDATES) break;
   }
   if (out.length > MAX_EXERCISE_CANDIDATES) {

@@ -3,15 +3,47 @@
  * scripts of `exercises completion`. It runs without the CLI (bin/complete.js loads this
  * module's own small bundle, dist/bundle/complete.cjs): the commands and flags come from
  * dist/completion.json, written at build time, and ids from local files only, so a TAB
- * costs about as much as starting Node and never sends a request.
+ * costs about as much as starting Node and never sends a request: the catalogue directory the
+ * command line would use (`--sandbox`: the sample; `--catalogue <dir>`; EXERCISES_CATALOGUE;
+ * the stored `catalogue` setting), searched in an index of its own (catalogue-ids.ts), else the
+ * id index the response cache keeps (id-index.ts).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cacheRoot } from '../cache/store-files.js';
+import { configPath, readStoredConfig } from '../config/parsers.js';
+import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
+import { readIdIndexMatching } from './id-index.js';
 import { writeAllNow } from '../output/streams.js';
 import { COMPLETION_DATA_VERSION, type CompletionData } from './data.js';
-import { complete } from './engine.js';
-import { localSources } from './local-sources.js';
+import { type LocalSources, type ParsedLine, complete } from './engine.js';
 import { formatCompletion, SHELLS, type Shell } from './shell-output.js';
-import { reassemble } from './words.js';
+import { reassemble } from './parse-line.js';
+
+/** `~/x` as the shell would have expanded it had the word been complete. */
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+function storedCatalogue(env: NodeJS.ProcessEnv): string | undefined {
+  // Most people have no config file: asking first spares a TAB the cost of a thrown ENOENT.
+  if (!statSync(configPath(env), { throwIfNoEntry: false })) return undefined;
+  try {
+    const value = readStoredConfig(env).catalogue;
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    return undefined; // an unreadable config file only means no stored catalogue
+  }
+}
+
+/** The catalogue directory this command line would answer from, if any. */
+export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): string | undefined {
+  if (line.given.has('--sandbox')) return sampleDir;
+  const flag = line.given.get('--catalogue');
+  const dir = flag !== undefined && flag !== '' ? flag : env.EXERCISES_CATALOGUE || storedCatalogue(env);
+  return dir === undefined ? undefined : resolve(expandHome(dir));
+}
 
 export interface FastPathFiles {
   /** dist/completion.json */
@@ -29,7 +61,14 @@ export function answer(args: readonly string[], files: FastPathFiles, env: NodeJ
   if (data.version !== COMPLETION_DATA_VERSION) return '';
   // bash splits words at = and :, zsh and fish do not.
   const line = reassemble(pieces, cword, shell === 'bash');
-  const result = complete(data, line.words, line.cword, (parsed) => localSources(parsed, env, files.sampleDir));
+  const result = complete(data, line.words, line.cword, (parsed): LocalSources => {
+    const dir = catalogueDirFor(parsed, env, files.sampleDir);
+    const cacheDir = cacheRoot(env);
+    return {
+      exercises: (prefix, limit) => (dir !== undefined ? catalogueEntriesMatching(dir, prefix, cacheDir, limit) : readIdIndexMatching(cacheDir, prefix, limit)),
+      mediaNames: (idOrName, kind) => (dir !== undefined ? catalogueMediaNames(dir, idOrName, kind, cacheDir) : []),
+    };
+  });
   return formatCompletion(shell as Shell, result, { raw: line.words[line.cword] ?? '', replacedFrom: line.replacedFrom });
 }
 

@@ -79,23 +79,19 @@ export function idIndexPath(cacheDir: string): string {
   return join(cacheDir, ID_INDEX_FILE);
 }
 
-function entryOf(raw: string): IdIndexEntry | undefined {
-  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  const tab = line.indexOf('\t');
-  const id = tab < 0 ? line : line.slice(0, tab);
-  if (id === '') return undefined;
-  const name = tab < 0 ? '' : line.slice(tab + 1);
-  if (!isCompletable(id) || !isCompletable(name)) return undefined;
+/** An id and name as they may be offered (and written), or undefined: an id with controls, or too long, keeps the whole entry out. */
+function completable(id: string, name: string): IdIndexEntry | undefined {
+  if (id === '' || !isCompletable(id) || !isCompletable(name)) return undefined;
   return name === '' ? { id } : { id, name };
 }
 
-function entriesOf(lines: Iterable<string>): IdIndexEntry[] {
-  const out: IdIndexEntry[] = [];
-  for (const line of lines) {
-    const entry = entryOf(line);
-    if (entry) out.push(entry);
-  }
-  return out;
+/** The entries of the index's lines. */
+function entriesOf(lines: readonly string[]): IdIndexEntry[] {
+  return lines.flatMap((raw) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const tab = line.indexOf('\t');
+    return completable(tab < 0 ? line : line.slice(0, tab), tab < 0 ? '' : line.slice(tab + 1)) ?? [];
+  });
 }
 
 /** Every entry of the index, oldest first; none when the file is missing or unreadable. */
@@ -129,15 +125,10 @@ export function readIdIndexMatching(cacheDir: string, prefix: string, limit = In
   );
 }
 
-const LINE_BREAKS = /[\t\r\n]/;
-
-/** The entry as it may be written, or undefined when its id cannot be. */
+/** The entry as it may be written (line breaks in a name become spaces), or undefined when its id cannot be. */
 function clean(entry: IdIndexEntry): IdIndexEntry | undefined {
-  if (typeof entry.id !== 'string' || entry.id === '' || LINE_BREAKS.test(entry.id)) return undefined;
-  const name = typeof entry.name === 'string' ? entry.name.replace(/[\t\r\n]+/g, ' ').trim() : '';
-  // An id or name with controls, or too long, keeps the whole entry out (it stays usable by typing).
-  if (!isCompletable(entry.id) || !isCompletable(name)) return undefined;
-  return name === '' ? { id: entry.id } : { id: entry.id, name };
+  if (typeof entry.id !== 'string' || /[\t\r\n]/.test(entry.id)) return undefined;
+  return completable(entry.id, typeof entry.name === 'string' ? entry.name.replace(/[\t\r\n]+/g, ' ').trim() : '');
 }
 
 /** Replaces the index with `entries` (oldest first, one per id, the newest ones kept), atomically. */
@@ -151,18 +142,13 @@ function writeIndex(cacheDir: string, entries: ReadonlyMap<string, string | unde
   writeFileAtomic(idIndexPath(cacheDir), lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }
 
-export interface AppendIdIndexOptions {
-  /** Lines kept at most (default ID_INDEX_MAX_LINES). */
-  maxLines?: number;
-}
-
 /**
  * Adds exercises to the index: a new id, or a known one under a new name, goes to the end
  * (the newest); a known id given without a name keeps the name it has. Nothing is written
  * when every entry is already there as given. Throws on a file-system error; callers treat
  * that as harmless (completion simply knows fewer ids).
  */
-export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): void {
+export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: { maxLines?: number } = {}): void {
   const maxLines = options.maxLines ?? ID_INDEX_MAX_LINES;
   const byId = new Map<string, string | undefined>();
   for (const e of readIdIndex(cacheDir)) byId.set(e.id, e.name);
@@ -181,7 +167,7 @@ export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>,
 }
 
 /** Replaces the index with exactly these entries (a later duplicate id wins). */
-export function writeIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: AppendIdIndexOptions = {}): void {
+export function writeIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: { maxLines?: number } = {}): void {
   const byId = new Map<string, string | undefined>();
   for (const raw of entries) {
     const entry = clean(raw);

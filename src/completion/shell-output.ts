@@ -10,7 +10,7 @@
  */
 import type { Completion } from './engine.js';
 import { isCompletable } from './id-index.js';
-import { dequote } from './words.js';
+import { dequote } from './parse-line.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -1,9 +1,12 @@
 /**
  * What the picker offers: an exercise as far as the tool knows it, from a catalogue record, a
- * list answer in the cache or just the id index (id and name). Texts are searched folded
- * (fuzzy.ts) and shown sanitised (label.ts).
+ * list answer in the cache or just the id index (id and name), shown sanitised (label.ts); and
+ * how it is searched, as fzf does it in spirit: every word typed must be found in one of an
+ * exercise's texts (id, name, display name, aliases), as a substring or failing that as letters
+ * in order; case, accents and the `_`/`-` of ids do not matter. Better matches first: a whole
+ * word at the start of a text over one inside it, a substring over scattered letters, a short
+ * text over a long one.
  */
-import { foldText } from './fuzzy.js';
 
 export interface PickCandidate {
   id: string;
@@ -67,4 +70,64 @@ export function mergeCandidates(lists: Iterable<Iterable<PickCandidate | undefin
     }
   }
   return [...byId.values()];
+}
+
+/** Lower case, accents removed (NFD, marks dropped), `_` and `-` as spaces. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[_-]+/g, ' ');
+}
+
+/** How well one word matches one folded text; undefined when it does not. */
+function wordScore(word: string, text: string): number | undefined {
+  const at = text.indexOf(word);
+  if (at >= 0) {
+    const wordStart = at === 0 || text[at - 1] === ' ';
+    return 1000 + (wordStart ? 200 : 0) - Math.min(at, 100) - Math.min(text.length, 100) / 10;
+  }
+  // Letters in order, spread out: fewer and shorter gaps are better.
+  let from = 0;
+  let gaps = 0;
+  for (const ch of word) {
+    const i = text.indexOf(ch, from);
+    if (i < 0) return undefined;
+    if (from > 0) gaps += i - from;
+    from = i + 1;
+  }
+  return 500 - Math.min(gaps * 10, 400);
+}
+
+/** The best score of a word over several folded texts. */
+function bestScore(word: string, texts: readonly string[]): number | undefined {
+  let best: number | undefined;
+  for (const text of texts) {
+    const score = wordScore(word, text);
+    if (score !== undefined && (best === undefined || score > best)) best = score;
+  }
+  return best;
+}
+
+/** The score of a query over an item's folded texts (higher is better), or undefined when a word is not found. */
+export function fuzzyScore(query: string, texts: readonly string[]): number | undefined {
+  const words = foldText(query)
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  let total = 0;
+  for (const word of words) {
+    const score = bestScore(word, texts);
+    if (score === undefined) return undefined;
+    total += score;
+  }
+  return total;
+}
+
+/** The items matching the query, best first (ties keep their order); every item for an empty query. */
+export function fuzzyFilter<T>(items: readonly T[], query: string, textsOf: (item: T) => readonly string[]): T[] {
+  if (query.trim() === '') return [...items];
+  const scored: Array<{ item: T; score: number; index: number }> = [];
+  items.forEach((item, index) => {
+    const score = fuzzyScore(query, textsOf(item));
+    if (score !== undefined) scored.push({ item, score, index });
+  });
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  return scored.map((s) => s.item);
 }

@@ -2,16 +2,17 @@
  * The exercises the picker can offer without a request: with a catalogue directory in force
  * (--catalogue, --sandbox's sample) its records; otherwise what earlier answers left on disk,
  * the response cache's list answers and records (with muscles and equipment when the answer
- * had them) and completion's id index (ids and names).
+ * had them, read from the store's own files only when the picker opens) and completion's id
+ * index (ids and names).
  */
 import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
-import { cacheRoot, httpCacheDir } from '../cache/store-files.js';
+import { cacheRoot, entryNames, httpCacheDir, readEntryFile } from '../cache/store-files.js';
 import { readIdIndex } from '../completion/id-index.js';
 import { type PickCandidate, candidateOf, mergeCandidates } from './candidates.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
 import { loadCatalogue } from '../catalogue/load.js';
-import { cachedExercises } from './cached-listings.js';
+import { normalOrigin } from '../cache/cached-get.js';
 
 export interface KnownExercises {
   candidates: PickCandidate[];
@@ -39,4 +40,25 @@ export async function knownExercises(ctx: Context): Promise<KnownExercises> {
   const cached = ctx.globals.cache ? await cachedExercises(httpCacheDir(root), conn.baseUrl) : [];
   // Cached answers first: they carry more than the id index's names.
   return { candidates: mergeCandidates([cached.map((e) => candidateOf(e, lang)), readIdIndex(root).map((e) => candidateOf(e))]), source: 'cache' };
+}
+
+/** The exercise objects of the cached answers for `origin`: list items and records, as stored. */
+export async function cachedExercises(storeDir: string, origin: string): Promise<unknown[]> {
+  const marker = ` ${normalOrigin(origin)} `;
+  const out: unknown[] = [];
+  for (const name of entryNames(storeDir)) {
+    const entry = readEntryFile(storeDir, name);
+    if (!entry?.key.includes(marker)) continue;
+    let body: unknown;
+    try {
+      body = JSON.parse(entry.body.toString('utf8'));
+    } catch {
+      continue;
+    }
+    if (typeof body !== 'object' || body === null) continue;
+    const list = (body as { exercises?: unknown }).exercises;
+    if (Array.isArray(list)) out.push(...(list as unknown[]));
+    else out.push(body);
+  }
+  return out;
 }

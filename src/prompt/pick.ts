@@ -1,26 +1,37 @@
 /**
- * The prompts. The exercise picker (picker-screen.ts, with fzf's keys) over exercises already
- * known, filtered as the person types (fuzzy.ts), one sanitised line each (label.ts). No
- * request is sent while typing: the source is a list in memory. Enter returns the chosen ids
- * (the marked ones where several may be chosen); Esc or Ctrl-C throws PromptCancelledError
- * (exit 130, nothing printed). It draws on the terminal (prompt-terminal.ts: stdout, or
- * /dev/tty when stdout is a pipe) and is erased when done, so what follows is the answer alone.
- * A short choice among a few options (searchPrompt) uses @inquirer/search, loaded only then.
+ * The prompts. When one may be shown (DESIGN.md, "A person at the terminal"): stdin and stdout
+ * are terminals, no output format was asked for (a format means a script reads the output), no
+ * CI system is running it, and --no-input was not given; everywhere else a missing argument
+ * stays the usage error it always was, as a prompt must never wait in a pipeline or a CI job.
+ *
+ * The exercise picker (picker.ts, with fzf's keys) over exercises already known, filtered as the
+ * person types, one sanitised line each (label.ts); no request is sent while typing. Enter
+ * returns the chosen ids; Esc or Ctrl-C throws PromptCancelledError (exit 130, nothing
+ * printed). It draws on the run's own streams at a terminal; with `--pick` in a pipeline
+ * (`exercises query --pick --format jsonl | exercises download -`) stdout carries the answer, so
+ * it opens the controlling terminal, /dev/tty, as fzf does. `show`, `image` and `video` without
+ * an id pick among what is known (known-exercises.ts), or, when nothing is, offer to list the
+ * exercises from the service, naming what that costs. A short choice among a few options
+ * (searchPrompt) uses @inquirer/search, loaded only then.
  */
+import { openSync } from 'node:fs';
+import { ReadStream, WriteStream } from 'node:tty';
 import type { Context } from '../context.js';
-import { PromptCancelledError, UsageError } from '../errors.js';
+import type { ExerciseSummary } from '../catalogue/types.js';
+import { LIMIT_MAX } from '../defaults.js';
+import { NotFoundError, PromptCancelledError, UsageError } from '../errors.js';
 import { loadMeasure } from '../output/width.js';
-import type { PickCandidate } from './candidates.js';
-import { fuzzyFilter } from './fuzzy.js';
+import { paginate } from '../api/paging.js';
+import { type PickCandidate, candidateOf, fuzzyFilter, mergeCandidates } from './candidates.js';
 import { columnsFor, labelOf } from './label.js';
-import { runPicker } from './picker-screen.js';
-import { promptTerminal } from './prompt-terminal.js';
+import { type PromptTerminal, runPicker } from './picker.js';
+import { knownExercises } from './known-exercises.js';
 import { loadInquirerSearch } from '../vendor/inquirer-search.js';
 
 /** Lines shown at a time (fewer on a short terminal: the question, query and count take three more). */
 const PAGE_SIZE = 10;
 
-export interface Choice<V> {
+interface Choice<V> {
   value: V;
   name: string;
   short?: string;
@@ -34,7 +45,7 @@ const LEFT = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError'
  * Esc leaves as Ctrl-C does: inquirer reads keys through readline, which emits them as
  * `keypress` events on the input stream.
  */
-export async function searchPrompt<V>(ctx: Pick<Context, 'io'>, message: string, source: (term: string) => Array<Choice<V>>): Promise<V> {
+async function searchPrompt<V>(ctx: Pick<Context, 'io'>, message: string, source: (term: string) => Array<Choice<V>>): Promise<V> {
   const { default: search } = await loadInquirerSearch();
   const { stdin, stdout } = ctx.io;
   const controller = new AbortController();
@@ -97,7 +108,84 @@ export async function pickExercises(
   }
 }
 
-/** Lets the person choose one of `candidates`; returns its id. */
-export async function pickExercise(ctx: Pick<Context, 'io'>, candidates: readonly PickCandidate[], message: string): Promise<string> {
-  return (await pickExercises(ctx, candidates, message))[0]!;
+/** Variables CI systems set (GitHub Actions, GitLab, Jenkins, Buildkite, CircleCI, Travis, Azure…). */
+const CI_VARIABLES = ['CI', 'BUILD_NUMBER', 'RUN_ID', 'CONTINUOUS_INTEGRATION', 'TF_BUILD', 'JENKINS_URL'];
+
+/** True unless --no-input was given or a CI system runs the command: the person may be asked, wherever the terminal is. */
+export function mayAsk(ctx: Pick<Context, 'env' | 'globals'>): boolean {
+  const inCi = CI_VARIABLES.some((name) => {
+    const value = ctx.env[name];
+    return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+  });
+  return ctx.globals.input && !inCi;
+}
+
+/** True when a prompt may be shown (see the module comment). */
+export function canPrompt(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
+  const { io, globals } = ctx;
+  if (!mayAsk(ctx)) return false;
+  if ((globals.json !== undefined && globals.json !== false) || globals.format !== undefined) return false;
+  return io.stdinIsTTY && io.stdoutIsTTY;
+}
+
+/** The terminal to prompt on, and how to let it go when the picker is done. */
+interface OpenedTerminal extends PromptTerminal {
+  close(): void;
+}
+
+/** /dev/tty for reading keys and drawing, or undefined when this process has no controlling terminal. */
+function controllingTerminal(): OpenedTerminal | undefined {
+  let opened: ReadStream | undefined;
+  try {
+    const input = (opened = new ReadStream(openSync('/dev/tty', 'r')));
+    const output = new WriteStream(openSync('/dev/tty', 'w'));
+    const close = (): void => {
+      input.destroy();
+      output.destroy();
+    };
+    return { input, output, columns: output.columns > 0 ? output.columns : 80, rows: output.rows > 0 ? output.rows : 24, close };
+  } catch {
+    opened?.destroy(); // the output could not be opened
+    return undefined;
+  }
+}
+
+/** The run's streams when both are a terminal (nothing to close), else (`--pick` asked for it) the controlling terminal. */
+function promptTerminal(ctx: Pick<Context, 'io'>, options: { orDevTty: boolean }): OpenedTerminal | undefined {
+  const { stdin, stdout, columns, stdinIsTTY, stdoutIsTTY } = ctx.io;
+  if (!stdinIsTTY || !stdoutIsTTY) return options.orDevTty ? controllingTerminal() : undefined;
+  const rows = (stdout as { rows?: unknown }).rows;
+  return { input: stdin, output: stdout, columns, rows: typeof rows === 'number' && rows > 0 ? rows : 24, close() {} };
+}
+
+/** The id the person picked for `command`; a usage error where no prompt may be shown. */
+export async function pickMissingId(ctx: Context, command: string, usage: string): Promise<string> {
+  if (!canPrompt(ctx)) {
+    throw new UsageError(usage, {
+      hint: `At a terminal, \`exercises ${command}\` with no id opens a picker; in a script, name the exercise (\`exercises ids\` lists them).`,
+    });
+  }
+  const known = (await knownExercises(ctx)).candidates;
+  const candidates = known.length > 0 ? known : await offerListing(ctx);
+  const verb = command === 'show' ? 'show' : `fetch the ${command}s of`;
+  return (await pickExercises(ctx, candidates, `Pick an exercise to ${verb} (type to filter):`))[0]!;
+}
+
+/**
+ * Nothing known yet: says so, and offers `ids --all` (one request per LIMIT_MAX exercises)
+ * before spending anything. Returns the listed exercises; leaving the offer exits 130.
+ */
+async function offerListing(ctx: Context): Promise<PickCandidate[]> {
+  const conn = await ctx.connection();
+  const choice = await searchPrompt(ctx, `No exercises are known yet (none cached for ${new URL(conn.baseUrl).host}). List them?`, () => [
+    { value: 'list', name: `List every exercise id (exercises ids --all): one request per ${LIMIT_MAX} exercises`, short: 'ids --all' },
+    { value: 'cancel', name: 'Cancel (no request)', short: 'cancel' },
+  ]);
+  if (choice !== 'list') throw new PromptCancelledError();
+  const api = await ctx.api();
+  const items: ExerciseSummary[] = [];
+  for await (const item of paginate((cursor) => api.exerciseIds({ ...cursor, limit: LIMIT_MAX }), { limit: LIMIT_MAX })) items.push(item);
+  const candidates = mergeCandidates([items.map((e) => candidateOf(e))]);
+  if (candidates.length === 0) throw new NotFoundError(`${conn.baseUrl} lists no exercises.`);
+  return candidates;
 }

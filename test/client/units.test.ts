@@ -8,7 +8,7 @@ import { nextPageGroups } from '../../src/output/next-page.js';
 import { csvLine, tsvLine } from '../../src/output/fields.js';
 import { readIds } from '../../src/commands/shared/requested-ids.js';
 import { queryParamsFromOptions } from '../../src/commands/shared/query-filters.js';
-import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
+import { pagingFromOptions } from '../../src/commands/shared/list-output.js';
 import { maskSecret } from '../../src/util/text.js';
 import { UsageError } from '../../src/errors.js';
 import { parseCsv, parseTsv } from './fixtures.js';

@@ -9,7 +9,7 @@ import { run as config, setOptions } from '../../src/commands/config.js';
 import { run as query } from '../../src/commands/query.js';
 import { run as quota } from '../../src/commands/quota.js';
 import { run as show, showOptions } from '../../src/commands/show.js';
-import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
+import { pagingFromOptions } from '../../src/commands/shared/list-output.js';
 import { isolatedHome } from '../helpers/temp.js';
 import { runCommand } from '../helpers/test-context.js';
 import { FAKE_BASE_URL, PLANK, fakeRun, page } from './support.js';

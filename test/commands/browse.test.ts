@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { run as ids } from '../../src/commands/ids.js';
 import { run as show, showOptions } from '../../src/commands/show.js';
-import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
+import { pagingFromOptions } from '../../src/commands/shared/list-output.js';
 import { runCommand } from '../helpers/test-context.js';
 import { BENCH, PLANK, fakeRun, page } from './support.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/query.js';
 import { queryParamsFromOptions } from '../../src/commands/shared/query-filters.js';
-import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
+import { pagingFromOptions } from '../../src/commands/shared/list-output.js';
 import { runCommand } from '../helpers/test-context.js';
 import { BENCH, FAKE_KEY, PLANK, fakeRun, page } from './support.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { run as ids } from '../../src/commands/ids.js';
 import { run as show, showOptions } from '../../src/commands/show.js';
-import { pagingFromOptions } from '../../src/commands/shared/paging-options.js';
+import { pagingFromOptions } from '../../src/commands/shared/list-output.js';
 import { runCommand, testContext } from '../helpers/test-context.js';
 import { FAKE_BASE_URL, FAKE_KEY, PLANK, fakeRun, page } from './support.js';
 

@@ -1,10 +1,8 @@
-/** The picker's keys as fzf has them (src/prompt/picker-state.ts) and its frame (picker-screen.ts), without a terminal. */
+/** The picker's keys as fzf has them and its frame (src/prompt/picker.ts), without a terminal. */
 import { describe, expect, it } from 'vitest';
-import { type Key, type PickerRules, type PickerState, initialState, press } from '../../src/prompt/picker-state.js';
-import { frameLines } from '../../src/prompt/picker-screen.js';
-import { type PickCandidate, candidateOf } from '../../src/prompt/candidates.js';
+import { type Key, type PickerRules, type PickerState, frameLines, initialState, press } from '../../src/prompt/picker.js';
+import { type PickCandidate, candidateOf, fuzzyFilter } from '../../src/prompt/candidates.js';
 import { columnsFor, labelOf } from '../../src/prompt/label.js';
-import { fuzzyFilter } from '../../src/prompt/fuzzy.js';
 import { loadMeasure } from '../../src/output/width.js';
 
 const ROWS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];

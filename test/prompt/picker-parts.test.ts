@@ -1,8 +1,7 @@
 /** The picker's parts without a terminal: fuzzy filtering, when a prompt may be shown, the sanitised lines, the usage errors. */
 import { describe, expect, it } from 'vitest';
-import { type PickCandidate, candidateOf, mergeCandidates } from '../../src/prompt/candidates.js';
-import { foldText, fuzzyFilter } from '../../src/prompt/fuzzy.js';
-import { canPrompt } from '../../src/prompt/interactive.js';
+import { type PickCandidate, candidateOf, foldText, fuzzyFilter, mergeCandidates } from '../../src/prompt/candidates.js';
+import { canPrompt } from '../../src/prompt/pick.js';
 import { columnsFor, labelOf } from '../../src/prompt/label.js';
 import { loadMeasure } from '../../src/output/width.js';
 import { DEFAULT_GLOBALS } from '../../src/context.js';

@@ -74,23 +74,16 @@ export function assertGlobalFlags(globals: Pick<GlobalOptions, 'json' | 'format'
 const FIELD_NAMES: readonly string[] = [...new Set([...SUMMARY_FIELDS, ...RECORD_FIELDS])];
 
 /**
- * Edits a word may be from a field name and still be read as a slip of it: two, but never
- * half the field or more, so that `ids` (one edit from `id`) or `level`-sized words that are
- * commands stay what they are; a field of 2 letters takes no slip at all.
+ * Whether the word after `--json` is its field list: it has a comma, or it is a field name in
+ * any case or a slip of one. A slip is within two edits, but never half the field or more, so
+ * that `ids` (one edit from `id`) or `level`-sized words that are commands stay what they are; a
+ * field of 2 letters takes no slip at all.
  */
-function slipAllowance(field: string): number {
-  return Math.min(2, Math.floor((field.length - 1) / 2));
-}
-
-/** True when `word` is a field name in another case or within slipAllowance() edits of one. */
-function nearField(word: string): boolean {
-  const lower = word.toLowerCase();
-  return FIELD_NAMES.some((f) => editDistance(lower, f.toLowerCase()) <= slipAllowance(f));
-}
-
 function looksLikeFields(arg: string): boolean {
   if (arg.startsWith('-')) return false;
-  return arg.includes(',') || FIELD_NAMES.includes(arg) || nearField(arg);
+  const lower = arg.toLowerCase();
+  const slip = (f: string): boolean => editDistance(lower, f.toLowerCase()) <= Math.min(2, Math.floor((f.length - 1) / 2));
+  return arg.includes(',') || FIELD_NAMES.includes(arg) || FIELD_NAMES.some(slip);
 }
 
 /** The command line with every `--json` written as `--json=<fields or nothing>`; `--` ends the rewriting. */
@@ -98,21 +91,9 @@ export function explicitJsonFlag(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--') {
-      out.push(...args.slice(i));
-      break;
-    }
-    if (arg !== '--json') {
-      out.push(arg);
-      continue;
-    }
-    const next = args[i + 1];
-    if (next !== undefined && looksLikeFields(next)) {
-      out.push(`--json=${next}`);
-      i++;
-    } else {
-      out.push('--json=');
-    }
+    if (arg === '--') return [...out, ...args.slice(i)];
+    if (arg !== '--json') out.push(arg);
+    else out.push(args[i + 1] !== undefined && looksLikeFields(args[i + 1]!) ? `--json=${args[++i]}` : '--json=');
   }
   return out;
 }

@@ -7,7 +7,7 @@
  * file, `--dir` otherwise.
  *
  * The steps of a run: the id (asked for at a terminal when none was given), the jobs
- * (media-single-jobs.ts), then the one file of `-o` or the folder (media-single-save.ts).
+ * (media-single-jobs.ts, as is the one file of `-o` or the folder they are saved to).
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -19,15 +19,14 @@ import { outputTarget } from '../../media/output-target.js';
 import { isDotSegment } from '../../api/client.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ImageProtocol } from '../../output/images/protocol.js';
-import { pickMissingId } from '../../prompt/exercise-picker.js';
+import { pickMissingId } from '../../prompt/pick.js';
 import type { Run } from './register.js';
 import { addExamples } from './help.js';
 import { assertNoEmptyIds } from './requested-ids.js';
 import { outputDir } from './media-run.js';
 import { imagesFlag, sizeFlag, splitImagesValue } from './flags.js';
 import type { CellBox } from '../../output/images/fit.js';
-import { PLURAL, findJobs } from './media-single-jobs.js';
-import { saveOne, saveToDir } from './media-single-save.js';
+import { PLURAL, findJobs, saveOne, saveToDir } from './media-single-jobs.js';
 import { viewImages } from './view-images.js';
 import { ambiguousError, recordsAreLocal, resolveLocally, tellResolution } from './requested-ids.js';
 
@@ -83,15 +82,7 @@ export function singleMediaOptions(
   if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
   if (flags.output !== undefined && names.length > 1)
     throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
-  return {
-    kind,
-    ...(idOrName !== undefined ? { idOrName } : {}),
-    names: [...names],
-    ...(flags.output !== undefined ? { output: flags.output } : {}),
-    dir: outputDir(flags.dir),
-    overwrite: flags.overwrite === true,
-    ...(view ? { view } : {}),
-  };
+  return { kind, idOrName, names: [...names], output: flags.output, dir: outputDir(flags.dir), overwrite: flags.overwrite === true, view };
 }
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {

@@ -14,21 +14,21 @@
  * sandbox, what the cache holds), a unique partial match is taken with a one-line notice,
  * several are listed (at most ten, with ids) with the exact `exercises query --name "…"` to
  * run. No listing request is spent on it unless the person asks: `--search` makes one (said
- * in the notice).
+ * in the notice). An id found nowhere gets "Did you mean …?" from the same local records.
  */
 import type { Context, IOStreams } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ExerciseSummary } from '../../catalogue/types.js';
 import { LIMIT_MAX, MAX_ID_LINE_BYTES } from '../../defaults.js';
 import { NotFoundError, UsageError } from '../../errors.js';
-import { type PickCandidate, candidateOf, mergeCandidates } from '../../prompt/candidates.js';
-import { foldText } from '../../prompt/fuzzy.js';
+import { type PickCandidate, candidateOf, foldText, mergeCandidates } from '../../prompt/candidates.js';
 import { type KnownExercises, knownExercises } from '../../prompt/known-exercises.js';
 import { langInForce } from '../../config/settings.js';
 import { escapeUnsafe, oneLine } from '../../util/text.js';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeNotice } from '../../output/notice.js';
+import { closest, orList } from '../../catalogue/suggest.js';
 
 /** Refuses an empty argument (`show ""`): it would ask for the collection, not an exercise. */
 export function assertNoEmptyIds(args: readonly string[]): void {
@@ -67,22 +67,33 @@ function tooLong(lineNo: number): UsageError {
   });
 }
 
-/** The lines of `input` (without their line break), each refused past MAX_ID_LINE_BYTES. */
-async function* boundedLines(input: Readable): AsyncIterable<string> {
+/**
+ * The ids of `input`, one a line: a JSON line's "id" (or "name"), a tsv line's first field (our
+ * own tsv's header skipped), else the line trimmed. A line past MAX_ID_LINE_BYTES is refused as
+ * soon as it is known to be, never held whole.
+ */
+export async function* readIds(input: Readable): AsyncIterable<string> {
   const decoder = new StringDecoder('utf8');
   let pending = '';
   let lineNo = 0;
-  const take = (line: string): string => {
+  const idOf = (line: string): string | undefined => {
     lineNo++;
-    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-    if (Buffer.byteLength(text, 'utf8') > MAX_ID_LINE_BYTES) throw tooLong(lineNo);
-    return text;
+    const raw = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (Buffer.byteLength(raw, 'utf8') > MAX_ID_LINE_BYTES) throw tooLong(lineNo);
+    const text = raw.trim();
+    if (text.startsWith('{')) return fromJson(text, lineNo);
+    if (!raw.includes('\t')) return text === '' ? undefined : text;
+    const first = raw.split('\t')[0]!.trim();
+    // The header of our own tsv output; tsvLine's escapes (\\ \t \n \r) undone.
+    if ((lineNo === 1 && first === 'id') || first === '') return undefined;
+    return first.replace(/\\([\\tnr])/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : '\\'));
   };
   for await (const chunk of input) {
     pending += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
     let start = 0;
     for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
-      yield take(pending.slice(start, nl));
+      const id = idOf(pending.slice(start, nl));
+      if (id !== undefined) yield id;
       start = nl + 1;
     }
     pending = pending.slice(start);
@@ -90,7 +101,8 @@ async function* boundedLines(input: Readable): AsyncIterable<string> {
     if (pending.length > MAX_ID_LINE_BYTES) throw tooLong(lineNo + 1);
   }
   pending += decoder.end();
-  if (pending !== '') yield take(pending);
+  const last = pending === '' ? undefined : idOf(pending);
+  if (last !== undefined) yield last;
 }
 
 function fromJson(line: string, lineNo: number): string {
@@ -104,31 +116,6 @@ function fromJson(line: string, lineNo: number): string {
   const value = typeof o?.id === 'string' && o.id !== '' ? o.id : typeof o?.name === 'string' && o.name !== '' ? o.name : undefined;
   if (value === undefined) throw new UsageError(`Line ${lineNo} of stdin has no "id" or "name" field.`);
   return value;
-}
-
-/** Undoes tsvLine's escapes (\\ \t \n \r). */
-function unescapeTsv(field: string): string {
-  return field.replace(/\\([\\tnr])/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : '\\'));
-}
-
-export async function* readIds(input: Readable): AsyncIterable<string> {
-  let lineNo = 0;
-  for await (const raw of boundedLines(input)) {
-    lineNo++;
-    const line = raw.trim();
-    if (line === '') continue;
-    if (line.startsWith('{')) {
-      yield fromJson(line, lineNo);
-      continue;
-    }
-    if (raw.includes('\t')) {
-      const first = raw.split('\t')[0]!.trim();
-      if (lineNo === 1 && first === 'id') continue; // the header of our own tsv output
-      if (first !== '') yield unescapeTsv(first);
-      continue;
-    }
-    yield line;
-  }
 }
 
 /** Matches listed at most when a text names several exercises. */
@@ -279,4 +266,18 @@ export function nameQuery(typed: string): string {
 function shellQuoted(text: string): string {
   if (!/["$`\\!]/.test(text)) return `"${text}"`;
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The ids (at most three) nearest `typed` by id or by name among what is known locally, best first. */
+export async function nearIds(ctx: Context, typed: string): Promise<string[]> {
+  const { candidates } = await known(ctx);
+  const named = candidates.filter((c) => c.name !== undefined);
+  const near = [...closest(typed, candidates, (c) => c.id), ...closest(typed, named, (c) => c.name!)].map((c) => c.id);
+  return [...new Set(near)].filter((id) => id !== typed).slice(0, 3);
+}
+
+/** A hint naming the near ids, or undefined when none is near. */
+export async function nearIdsHint(ctx: Context, typed: string): Promise<string | undefined> {
+  const ids = await nearIds(ctx, typed);
+  return ids.length > 0 ? `Did you mean ${orList(ids)}? (known on this machine)` : undefined;
 }

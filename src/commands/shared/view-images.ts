@@ -3,16 +3,20 @@
  * (src/output/images). Each image comes from disk when it is there, first the catalogue
  * directory answering the run, then the folder images are kept in, and only then from the
  * service, kept in that folder for next time. That folder is `--dir` when one is given (as
- * `<dir>/<id>/<name>.png`), else the pictures folder of the cache directory (picture-files.ts):
- * looking never writes into the working directory. Every file is read by the one rule
+ * `<dir>/<id>/<name>.png`), else the pictures folder of the cache directory (`pictures/`,
+ * counted by `cache info` and removed by `cache clear`; a symlink planted in its place is
+ * refused, never followed): looking never writes into the working directory. Every file is read by the one rule
  * (util/safe-open.ts: a regular file within the image size cap), and every picture is held to
  * the pixel budget and fitted to the terminal (output/images): a picture that cannot be drawn
  * is one `Cannot draw …` line on stderr, and the others are still drawn. Nothing is drawn into
  * a pipe, a file or a machine-readable format, and a free plan's record (no premium fields) says
  * why there is nothing to draw.
  */
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacheRoot, checkCacheRoot, checkOwnDir, makePrivateDir } from '../../cache/store-files.js';
 import type { ApiClient } from '../../api/client.js';
-import { type Context, type IOStreams, colorEnabled, colorLevel, outputFormat } from '../../context.js';
+import { type Context, type Env, type IOStreams, colorEnabled, colorLevel, outputFormat } from '../../context.js';
 import type { ExerciseRecord } from '../../catalogue/types.js';
 import { MEDIA_SIZE_CAP_BYTES, TERMINAL_ROWS_FALLBACK } from '../../defaults.js';
 import { type MediaJob, jobsForRecord, describeUnusable } from '../../media/jobs.js';
@@ -24,8 +28,46 @@ import { runMediaJobs } from './media-run.js';
 import { resolveMediaFile } from '../../server/media.js';
 import { type CellBox, PictureRefusedError, detectImageProtocol, inlineImage } from '../../output/images/index.js';
 import { catalogueDir } from '../../prompt/known-exercises.js';
-import { readyPicturesDir } from './picture-files.js';
 import { renderRecordText } from '../../output/record.js';
+
+/** The pictures folder for this environment's cache directory. */
+export function picturesDir(env: Env): string {
+  return join(cacheRoot(env), 'pictures');
+}
+
+/** The pictures folder, checked (CacheDirError for a planted symlink or a file in its place) and made private. */
+export function readyPicturesDir(env: Env): string {
+  const dir = picturesDir(env);
+  checkCacheRoot(cacheRoot(env));
+  checkOwnDir(dir);
+  makePrivateDir(dir);
+  return dir;
+}
+
+/** How many files the pictures folder holds and their bytes; nothing when it is absent. */
+export async function picturesUsage(env: Env): Promise<{ path: string; files: number; bytes: number }> {
+  const dir = picturesDir(env);
+  let files = 0;
+  let bytes = 0;
+  checkOwnDir(dir);
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += await stat(join(entry.parentPath, entry.name)).then(
+      (s) => s.size,
+      () => 0,
+    );
+  }
+  return { path: dir, files, bytes };
+}
+
+/** Removes the pictures folder (a planted symlink is refused by checkOwnDir, not followed); how many files it held. */
+export async function clearPictures(env: Env): Promise<number> {
+  const { path, files } = await picturesUsage(env);
+  await rm(path, { recursive: true, force: true });
+  return files;
+}
 
 /** Why images cannot be drawn on this run's stdout, or undefined when they can. */
 function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
