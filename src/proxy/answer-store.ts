@@ -89,12 +89,18 @@ export class AnswerStore {
    * The one held in memory when `fresh` holds for it, else the one on disk (then held in memory).
    */
   async get(key: string, fresh: (freshness: Freshness) => boolean): Promise<StoredAnswer | undefined> {
-    const held = this.hot.get(key);
-    if (held && fresh(held.freshness)) return held;
+    const held = this.held(key, fresh);
+    if (held) return held;
     const read = await this.read(key);
     if (read) this.hold(key, read);
     else this.hot.delete(key);
     return read;
+  }
+
+  /** The entry under `key` when it is held in memory and `fresh` holds for it. */
+  held(key: string, fresh: (freshness: Freshness) => boolean): StoredAnswer | undefined {
+    const held = this.hot.get(key);
+    return held && fresh(held.freshness) ? held : undefined;
   }
 
   private hold(key: string, entry: StoredAnswer): void {

@@ -63,13 +63,20 @@ export class JsonPull {
 
   constructor(private readonly options: JsonPullOptions) {}
 
+  private readonly fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.defaultTtlSeconds * 1000);
+
+  /** The answer stored under `key` when it is held in memory and fresh: a hit, had without I/O. */
+  hit(key: string): ProxyAnswer | undefined {
+    const held = this.options.store.held(key, this.fresh);
+    return held && fromStored(held, 'hit');
+  }
+
   /** The answer to GET `target` (path and query as the client sent them), stored under `key`. */
   async answer(target: string, key: string): Promise<ProxyAnswer> {
     const running = this.inflight.get(key);
     if (running) return { ...(await running), outcome: 'coalesced' };
-    const fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.defaultTtlSeconds * 1000);
-    const stored = await this.options.store.get(key, fresh);
-    if (stored && fresh(stored.freshness)) return fromStored(stored, 'hit');
+    const stored = await this.options.store.get(key, this.fresh);
+    if (stored && this.fresh(stored.freshness)) return fromStored(stored, 'hit');
     // Checked again: another request may have started the fetch while the store was read.
     const started = this.inflight.get(key);
     if (started) return { ...(await started), outcome: 'coalesced' };
