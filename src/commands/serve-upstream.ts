@@ -18,6 +18,7 @@ import { type TlsFiles, readTlsFiles } from '../proxy/tls-files.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { plural } from '../util/text.js';
 import { batchedLines } from '../proxy/batched-lines.js';
+import { holdYoungGeneration } from '../proxy/young-generation.js';
 
 export interface UpstreamServeOptions {
   upstream: string;
@@ -103,6 +104,7 @@ export async function runUpstream(options: UpstreamServeOptions, ctx: Context): 
   const quiet = ctx.globals.quiet;
   const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
   const accessLog = batchedLines(ctx.io.stderr);
+  ctx.onExit(holdYoungGeneration());
 
   let proxy;
   try {
