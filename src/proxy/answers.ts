@@ -10,8 +10,8 @@ export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
 
 export interface ProxyAnswer {
   status: number;
-  /** Lower-case names; Content-Length is set when sent. */
-  headers: Record<string, string>;
+  /** Lower-case names; Content-Length is set when sent. Shared by the answers of one stored entry: never changed. */
+  headers: Readonly<Record<string, string>>;
   body: Buffer;
   outcome: Outcome;
   /** A JSON answer of the service (a record or a list): what plan-filter.ts may cut for a plan. */

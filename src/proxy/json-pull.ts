@@ -54,8 +54,13 @@ function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
 
 function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
   const headers = answerHeaders(stored);
-  if (outcome === 'stale') headers.warning = '111 - "Revalidation Failed"';
-  return { status: 200, headers, body: stored.body, outcome, serviceJson: true };
+  return {
+    status: 200,
+    headers: outcome === 'stale' ? { ...headers, warning: '111 - "Revalidation Failed"' } : headers,
+    body: stored.body,
+    outcome,
+    serviceJson: true,
+  };
 }
 
 export class JsonPull {

@@ -168,6 +168,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     return headers;
   }
 
+  // The headers each answer's headers were last sent with: a hot answer's hits of one second share one object, made once.
+  const sentHeaders = new WeakMap<object, { rate: object; length: number; headers: Record<string, string> }>();
   function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {
     // A media fill that failed after streaming began has already sent its headers: the connection is cut instead.
     if (res.headersSent || res.destroyed) {
@@ -181,7 +183,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       res.end();
       return;
     }
-    res.writeHead(shown.status, { ...shown.headers, ...rate, 'content-length': String(shown.body.length) });
+    let sent = sentHeaders.get(shown.headers);
+    if (sent?.rate !== rate || sent.length !== shown.body.length) {
+      sent = { rate, length: shown.body.length, headers: { ...shown.headers, ...rate, 'content-length': String(shown.body.length) } };
+      sentHeaders.set(shown.headers, sent);
+    }
+    res.writeHead(shown.status, sent.headers);
     res.end(req.method === 'HEAD' ? undefined : shown.body);
   }
 
