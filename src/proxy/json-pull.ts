@@ -13,8 +13,7 @@
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
 import { type Freshness, isFresh } from '../cache/store-files.js';
-import { BudgetExceededError, NetworkError } from '../errors.js';
-import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer, keyRefusedAnswer } from './answers.js';
+import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { type AnswerStore, type StoredAnswer, answerHeaders, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
 import { type FillObserver, reportFill } from './metrics.js';
@@ -138,15 +137,8 @@ export class JsonPull {
     const { upstream } = this.options;
     if (res.status >= 500 || res.status === 429) {
       if (stored) return fromStored(stored, 'stale');
-      if (res.status === 429) {
-        const retryAfter = res.headers['retry-after'];
-        return errorAnswer(
-          429,
-          'upstream_rate_limited',
-          'The upstream service is rate limiting the proxy; try again later.',
-          typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
-        );
-      }
+      const retryAfter = res.headers['retry-after'];
+      if (res.status === 429) return rateLimitedAnswer(typeof retryAfter === 'string' ? retryAfter : undefined);
       return errorAnswer(502, 'bad_gateway', `The upstream service failed (${res.status}) and the proxy has no stored answer to this request.`);
     }
     if (res.status === 401 || res.status === 403) {
@@ -168,16 +160,9 @@ export class JsonPull {
   /** No usable upstream answer: the stale stored one if any, else an error saying why. */
   private failed(err: unknown, stored: StoredAnswer | undefined): ProxyAnswer {
     if (stored) return fromStored(stored, 'stale');
-    if (err instanceof BudgetExceededError) return budgetAnswer(err);
-    if (err instanceof NetworkError && err.code === 'timeout') {
-      return errorAnswer(504, 'gateway_timeout', 'The upstream service did not answer in time and the proxy has no stored answer to this request.');
-    }
     if (err instanceof IncompleteBodyError) {
       return errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed answer; nothing was stored.');
     }
-    if (err instanceof NetworkError) {
-      return errorAnswer(502, 'bad_gateway', 'The upstream service cannot be reached and the proxy has no stored answer to this request.');
-    }
-    throw err;
+    return unreachableAnswer(err, ' and the proxy has no stored answer to this request');
   }
 }
