@@ -53,7 +53,7 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
     'exercises_proxy_requests_total',
     'Answers given, by how they were had (hit, miss, revalidated, coalesced, stale; none for an error or a client that left) and HTTP status (none: the client left first).',
     ['answered', 'status'],
-    () => [...stats.byAnswer.values()].map(({ answered, status, count }) => [{ answered, status }, count]),
+    () => [...stats.byAnswer].map(([kind, count]) => [{ answered: kind.split(' ')[0], status: kind.split(' ')[1] }, count]),
   );
   fromStats('exercises_proxy_client_requests_total', 'Requests by client, named as the access log names them.', ['client'], () =>
     [...stats.byClient].map(([client, figures]) => [{ client }, figures.requests]),
@@ -81,27 +81,28 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
   });
   // Read at scrape time from the ledger, which other processes sharing it also count in.
   let reading: Promise<LedgerUsage | undefined> | undefined;
-  const usageNow = (): Promise<LedgerUsage | undefined> => (reading ??= usage().catch(() => undefined));
-  new Gauge({
-    name: 'exercises_proxy_upstream_month_requests',
-    help: "Upstream requests this month (UTC) in the proxy's ledger, every process sharing it included.",
-    registers,
-    async collect() {
-      const read = await usageNow();
-      if (read) this.set(read.requests);
-    },
-  });
-  // Only with a budget: a gauge without one would read 0, as if it were spent.
-  if (budgeted) {
+  const fromLedger = (name: string, help: string, pick: (usage: LedgerUsage) => number | null) =>
     new Gauge({
-      name: 'exercises_proxy_upstream_budget_remaining',
-      help: 'Upstream requests left in the monthly budget; absent when there is no budget.',
+      name,
+      help,
       registers,
       async collect() {
-        const read = await usageNow();
-        if (read?.remaining !== undefined && read.remaining !== null) this.set(read.remaining);
+        const value = await (reading ??= usage().catch(() => undefined)).then((read) => read && pick(read));
+        if (typeof value === 'number') this.set(value);
       },
     });
+  fromLedger(
+    'exercises_proxy_upstream_month_requests',
+    "Upstream requests this month (UTC) in the proxy's ledger, every process sharing it included.",
+    (u) => u.requests,
+  );
+  // Only with a budget: a gauge without one would read 0, as if it were spent.
+  if (budgeted) {
+    fromLedger(
+      'exercises_proxy_upstream_budget_remaining',
+      'Upstream requests left in the monthly budget; absent when there is no budget.',
+      (u) => u.remaining,
+    );
   }
 
   return {

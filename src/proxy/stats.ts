@@ -30,13 +30,6 @@ class Figures {
   }
 }
 
-/** Answers of one kind: how they were had (`none`: an error, or nothing delivered) and their status (`none`: the client left first). */
-export interface AnswerCount {
-  answered: Outcome | 'none';
-  status: string;
-  count: number;
-}
-
 export class ProxyStats {
   readonly startedAt = Date.now();
   readonly all = new Figures();
@@ -45,8 +38,8 @@ export class ProxyStats {
    * this stays as small as it is.
    */
   readonly byClient = new Map<string, Figures>();
-  /** By how answered and status, under `answered status`. */
-  readonly byAnswer = new Map<string, AnswerCount>();
+  /** By how answered (`none`: an error, or nothing delivered) and status (`none`: the client left first), as `answered status`. */
+  readonly byAnswer = new Map<string, number>();
 
   /** One request, as the access log records it (a client that left early has status undefined: counted as nothing served). */
   count(record: Pick<AccessRecord, 'client' | 'outcome' | 'status' | 'bytes'>): void {
@@ -55,11 +48,8 @@ export class ProxyStats {
     let figures = this.byClient.get(record.client);
     if (!figures) this.byClient.set(record.client, (figures = new Figures()));
     figures.add(record.outcome, status, record.bytes);
-    const answered = record.outcome ?? 'none';
-    const key = `${answered} ${status}`;
-    const kind = this.byAnswer.get(key);
-    if (kind) kind.count += 1;
-    else this.byAnswer.set(key, { answered, status: status === 0 ? 'none' : String(status), count: 1 });
+    const key = `${record.outcome ?? 'none'} ${record.status ?? 'none'}`;
+    this.byAnswer.set(key, (this.byAnswer.get(key) ?? 0) + 1);
   }
 
   get outcomes(): Readonly<Record<Outcome, number>> {
