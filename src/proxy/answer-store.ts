@@ -108,7 +108,8 @@ export class AnswerStore {
   }
 
   private hold(key: string, entry: StoredAnswer): void {
-    this.hot.set(key, entry, entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
+    // The body twice: a free client's cut of it (plan-filter.ts), never larger, lives as long as it is held.
+    this.hot.set(key, entry, 2 * entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
   }
 
   private async read(key: string): Promise<StoredAnswer | undefined> {
