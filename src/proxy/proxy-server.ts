@@ -12,8 +12,7 @@
  * gives this month's upstream requests, the budget and the proxy's figures, per client too.
  * The clients' keys and the TLS certificate can be replaced while it runs (setKeys, setTls:
  * `serve` does it on SIGHUP); requests already past the key check finish as they began.
- * Every answer carries the month's upstream count as X-RateLimit-* headers (GitHub's names),
- * which the CLI notes for `exercises quota`.
+ * Every answer carries the month's upstream count as X-RateLimit-* headers (answer-writer.ts).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,22 +21,19 @@ import { join } from 'node:path';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
 import { HttpError, notFound, sendError, sendJson } from '../server/http-error.js';
-import type { Plan } from '../server/records.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
-import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
+import type { Outcome } from './answers.js';
+import { answerWriter } from './answer-writer.js';
 import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
-import { forPlan } from './plan-filter.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
 import { maskedTarget } from './log-target.js';
 import { type ClientKey, type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './tls-files.js';
-import { PROXY_RATE_RESOURCE, PROXY_RATE_RESOURCE_HEADER } from './budget-words.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow } from './access-log.js';
-import type { LedgerUsage } from '../cache/ledger.js';
 import { createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
@@ -88,14 +84,6 @@ const SETTLE_MS = 200;
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** RFC 9110 If-None-Match against the ETag an answer carries (weak comparison). */
-function notModified(req: IncomingMessage, etag: string | undefined): boolean {
-  const asked = header(req, 'if-none-match');
-  if (asked === undefined || etag === undefined) return false;
-  const bare = etag.replace(/^W\//, '');
-  return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
@@ -150,47 +138,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     return path;
   };
 
-  /** The month's upstream count as GitHub names it (X-RateLimit-Used…), plus the limit when there is a budget: made again when the count or the month changes. */
-  let rate: { usage: LedgerUsage | undefined; until: number; headers: Record<string, string> } = { usage: undefined, until: 0, headers: {} };
-  function rateHeaders(): Record<string, string> {
-    const usage = upstream.knownUsage;
-    const now = Date.now();
-    if (usage === rate.usage && now < rate.until) return rate.headers;
-    const reset = nextMonthStart(now);
-    const headers: Record<string, string> = usage
-      ? { [PROXY_RATE_RESOURCE_HEADER]: PROXY_RATE_RESOURCE, 'x-ratelimit-used': String(usage.requests), 'x-ratelimit-reset': String(reset / 1000) }
-      : {};
-    if (usage && usage.budget !== null) {
-      headers['x-ratelimit-limit'] = String(usage.budget);
-      headers['x-ratelimit-remaining'] = String(usage.remaining ?? 0);
-    }
-    rate = { usage, until: reset, headers };
-    return headers;
-  }
-
-  // The headers each answer's headers were last sent with: a hot answer's hits of one second share one object, made once.
-  const sentHeaders = new WeakMap<object, { rate: object; length: number; headers: Record<string, string> }>();
-  function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {
-    // A media fill that failed after streaming began has already sent its headers: the connection is cut instead.
-    if (res.headersSent || res.destroyed) {
-      res.destroy();
-      return;
-    }
-    const shown = forPlan(answer, plan);
-    const rate = rateHeaders();
-    if (shown.status === 200 && notModified(req, shown.headers.etag)) {
-      res.writeHead(304, { etag: shown.headers.etag!, ...rate });
-      res.end();
-      return;
-    }
-    let sent = sentHeaders.get(shown.headers);
-    if (sent?.rate !== rate || sent.length !== shown.body.length) {
-      sent = { rate, length: shown.body.length, headers: { ...shown.headers, ...rate, 'content-length': String(shown.body.length) } };
-      sentHeaders.set(shown.headers, sent);
-    }
-    res.writeHead(shown.status, sent.headers);
-    res.end(req.method === 'HEAD' ? undefined : shown.body);
-  }
+  const send = answerWriter(upstream);
 
   /**
    * Answers `req`: at once for what needs no I/O (a hot answer, a refusal: thrown), else the
