@@ -19,7 +19,7 @@ import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { notFound } from '../server/http-error.js';
 import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
-import { claimPart, continuesAt, leaveForResume, partName, removeStaleParts, validatorOf } from './media-parts.js';
+import { claimPart, continuesAt, leaveForResume, partName, validatorOf } from './media-parts.js';
 import { type FillObserver, reportFill } from './metrics.js';
 import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
 
@@ -74,28 +74,23 @@ export class MediaPull {
 
   constructor(private readonly options: MediaPullOptions) {}
 
-  /** Removes the parts fills left that nothing has written for a day (media-parts.ts); called at start. */
-  removeStaleParts(now = Date.now()): Promise<number> {
-    return removeStaleParts(this.options.root, this.options.log, now);
+  /** Sends the file from disk (with Range); false when it is not there. */
+  private async fromDisk(req: IncomingMessage, res: ServerResponse, request: MediaRequest): Promise<boolean> {
+    const file = await resolveMediaFile(this.options.root, request.folder, request.id, request.fileName);
+    if (file) await sendMediaFile(req, res, file, request.folder);
+    return Boolean(file);
   }
 
   /** Answers `req` for the media file; resolves to the outcome, or to the error answer still to send. */
   async serve(req: IncomingMessage, res: ServerResponse, request: MediaRequest): Promise<Outcome | ProxyAnswer> {
-    const { root } = this.options;
-    const onDisk = await resolveMediaFile(root, request.folder, request.id, request.fileName);
-    if (onDisk) {
-      await sendMediaFile(req, res, onDisk, request.folder);
-      return 'hit';
-    }
-    const dest = destination(root, request);
+    if (await this.fromDisk(req, res, request)) return 'hit';
+    const dest = destination(this.options.root, request);
     if (!dest) throw notFound('No such media file.');
 
     const running = this.fills.get(dest);
     // A fill may have finished since the disk was looked at: checked again, synchronously, so no second fill starts.
     if (!running && existsSync(dest)) {
-      const file = await resolveMediaFile(root, request.folder, request.id, request.fileName);
-      if (!file) throw notFound('No such media file.');
-      await sendMediaFile(req, res, file, request.folder);
+      if (!(await this.fromDisk(req, res, request))) throw notFound('No such media file.');
       return 'hit';
     }
     // The first GET of the whole file is streamed as it arrives; anyone else (Range, HEAD, later) gets it from disk.
@@ -108,9 +103,7 @@ export class MediaPull {
       return result.answer;
     }
     if (streamTo && result.streamed) return 'miss';
-    const file = await resolveMediaFile(root, request.folder, request.id, request.fileName);
-    if (!file) throw notFound('No such media file.');
-    await sendMediaFile(req, res, file, request.folder);
+    if (!(await this.fromDisk(req, res, request))) throw notFound('No such media file.');
     return running ? 'coalesced' : 'miss';
   }
 

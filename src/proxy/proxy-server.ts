@@ -27,6 +27,7 @@ import { answerWriter } from './answer-writer.js';
 import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
+import { removeStaleParts } from './media-parts.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
@@ -112,7 +113,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const observe = metrics.filled;
   const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
-  await media.removeStaleParts();
+  await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
   let keys = options.keys;
