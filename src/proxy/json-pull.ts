@@ -43,12 +43,7 @@ function policyRequest(target: string): CachePolicy.Request {
 }
 
 function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const value = headers[name];
-    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return kept;
+  return stringHeaders(Object.fromEntries(KEPT_HEADERS.map((name) => [name, headers[name]])));
 }
 
 function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
