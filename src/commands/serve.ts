@@ -20,6 +20,7 @@ import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from '../proxy/access
 import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
 import { type TlsFiles, readTlsFiles } from '../proxy/tls-files.js';
 import { batchedLines } from '../proxy/batched-lines.js';
+import { holdYoungGeneration } from '../proxy/young-generation.js';
 import { readStoredConfig } from '../config/parsers.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { createCatalogueServer } from '../server/catalogue-server.js';
@@ -171,6 +172,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
   const root = cacheRoot(ctx.env);
   const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
   const accessLog = batchedLines(ctx.io.stderr);
+  ctx.onExit(holdYoungGeneration());
   const proxy = await listening(
     options,
     createProxyServer({

@@ -31,6 +31,8 @@ export interface StoredAnswer {
   body: Buffer;
   /** The policy's response headers without the two that differ per response (Age, Date): made once per entry. */
   headers: Record<string, string>;
+  /** The headers last answered with, and their Age: the hits of one second of age share them (never changed once made). */
+  answered?: { age: string; headers: Readonly<Record<string, string>> };
 }
 
 /** Roughly what an entry held in memory costs beside its body (policy, headers, key), for the memory bound. */
@@ -53,11 +55,13 @@ export function storedAnswer(freshness: Freshness, policy: CachePolicy, body: Bu
   return { freshness, policy, body, headers };
 }
 
-/** The headers to answer with from `stored` now: the prepared ones and the current Age (Node adds Date). */
-export function answerHeaders(stored: StoredAnswer): Record<string, string> {
+/** The headers to answer with from `stored` now: the prepared ones and the current Age (Node adds Date). Not to be changed. */
+export function answerHeaders(stored: StoredAnswer): Readonly<Record<string, string>> {
   const age = stored.policy.age();
   if (age > HEURISTIC_WARNING_AGE_S) return stringHeaders(stored.policy.responseHeaders());
-  return { ...stored.headers, age: String(Math.round(age)) };
+  const shown = String(Math.round(age));
+  if (stored.answered?.age !== shown) stored.answered = { age: shown, headers: { ...stored.headers, age: shown } };
+  return stored.answered.headers;
 }
 
 /** The hash of the one upstream key a proxy has, made once rather than on every request (a SHA-256 per cache hit otherwise). */
@@ -89,16 +93,23 @@ export class AnswerStore {
    * The one held in memory when `fresh` holds for it, else the one on disk (then held in memory).
    */
   async get(key: string, fresh: (freshness: Freshness) => boolean): Promise<StoredAnswer | undefined> {
-    const held = this.hot.get(key);
-    if (held && fresh(held.freshness)) return held;
+    const held = this.held(key, fresh);
+    if (held) return held;
     const read = await this.read(key);
     if (read) this.hold(key, read);
     else this.hot.delete(key);
     return read;
   }
 
+  /** The entry under `key` when it is held in memory and `fresh` holds for it. */
+  held(key: string, fresh: (freshness: Freshness) => boolean): StoredAnswer | undefined {
+    const held = this.hot.get(key);
+    return held && fresh(held.freshness) ? held : undefined;
+  }
+
   private hold(key: string, entry: StoredAnswer): void {
-    this.hot.set(key, entry, entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
+    // The body twice: a free client's cut of it (plan-filter.ts), never larger, lives as long as it is held.
+    this.hot.set(key, entry, 2 * entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
   }
 
   private async read(key: string): Promise<StoredAnswer | undefined> {

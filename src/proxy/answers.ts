@@ -4,14 +4,15 @@
  * `{"error":{"code","message"}}`, never cached (Cache-Control: no-store).
  */
 import { currentMonth } from '../cache/ledger.js';
+import { BudgetExceededError, NetworkError } from '../errors.js';
 import { PROXY_KEY_REFUSED_CODE } from '../http/failures.js';
 
 export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
 
 export interface ProxyAnswer {
   status: number;
-  /** Lower-case names; Content-Length is set when sent. */
-  headers: Record<string, string>;
+  /** Lower-case names; Content-Length is set when sent. Shared by the answers of one stored entry: never changed. */
+  headers: Readonly<Record<string, string>>;
   body: Buffer;
   outcome: Outcome;
   /** A JSON answer of the service (a record or a list): what plan-filter.ts may cut for a plan. */
@@ -38,6 +39,21 @@ export function errorAnswer(status: number, code: ProxyErrorCode, message: strin
  */
 export function keyRefusedAnswer(status: number): ProxyAnswer {
   return errorAnswer(502, PROXY_KEY_REFUSED_CODE, `The upstream service refused the proxy's upstream key (${status}); whoever runs the proxy must replace it.`);
+}
+
+/** The upstream was not asked (the budget is spent) or did not answer; `unstored` says what the client misses (`, and …`). Anything else is thrown again. */
+export function unreachableAnswer(err: unknown, unstored: string): ProxyAnswer {
+  if (err instanceof BudgetExceededError) return budgetAnswer(err);
+  if (err instanceof NetworkError && err.code === 'timeout')
+    return errorAnswer(504, 'gateway_timeout', `The upstream service did not answer in time${unstored}.`);
+  if (err instanceof NetworkError) return errorAnswer(502, 'bad_gateway', `The upstream service cannot be reached${unstored}.`);
+  throw err;
+}
+
+/** The upstream's 429 to the proxy, passed on with its Retry-After when it gave one. */
+export function rateLimitedAnswer(retryAfter?: string): ProxyAnswer {
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': retryAfter };
+  return errorAnswer(429, 'upstream_rate_limited', 'The upstream service is rate limiting the proxy; try again later.', headers);
 }
 
 /** The first instant of the next calendar month, UTC: when the ledger's count starts again. */

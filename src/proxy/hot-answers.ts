@@ -13,6 +13,8 @@ export class HotAnswers<V> {
   /** A Map keeps insertion order: re-inserting on use makes its first key the least recently used. */
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private held = 0;
+  /** The key last used: used again (a hot record asked for over and over), it is already last in the order. */
+  private newest: string | undefined;
 
   constructor(readonly maxBytes = HOT_ANSWERS_MAX_BYTES) {}
 
@@ -29,8 +31,11 @@ export class HotAnswers<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry.value;
   }
 
@@ -39,6 +44,7 @@ export class HotAnswers<V> {
     this.delete(key);
     if (bytes > this.maxBytes) return;
     this.entries.set(key, { value, bytes });
+    this.newest = key;
     this.held += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.held <= this.maxBytes) break;
@@ -51,6 +57,7 @@ export class HotAnswers<V> {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    if (key === this.newest) this.newest = undefined;
     this.held -= entry.bytes;
   }
 }

@@ -13,8 +13,7 @@
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
 import { type Freshness, isFresh } from '../cache/store-files.js';
-import { BudgetExceededError, NetworkError } from '../errors.js';
-import { type Outcome, type ProxyAnswer, budgetAnswer, errorAnswer, keyRefusedAnswer } from './answers.js';
+import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { type AnswerStore, type StoredAnswer, answerHeaders, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
 import { type FillObserver, reportFill } from './metrics.js';
@@ -44,18 +43,18 @@ function policyRequest(target: string): CachePolicy.Request {
 }
 
 function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const value = headers[name];
-    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return kept;
+  return stringHeaders(Object.fromEntries(KEPT_HEADERS.map((name) => [name, headers[name]])));
 }
 
 function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
   const headers = answerHeaders(stored);
-  if (outcome === 'stale') headers.warning = '111 - "Revalidation Failed"';
-  return { status: 200, headers, body: stored.body, outcome, serviceJson: true };
+  return {
+    status: 200,
+    headers: outcome === 'stale' ? { ...headers, warning: '111 - "Revalidation Failed"' } : headers,
+    body: stored.body,
+    outcome,
+    serviceJson: true,
+  };
 }
 
 export class JsonPull {
@@ -63,13 +62,20 @@ export class JsonPull {
 
   constructor(private readonly options: JsonPullOptions) {}
 
+  private readonly fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.defaultTtlSeconds * 1000);
+
+  /** The answer stored under `key` when it is held in memory and fresh: a hit, had without I/O. */
+  hit(key: string): ProxyAnswer | undefined {
+    const held = this.options.store.held(key, this.fresh);
+    return held && fromStored(held, 'hit');
+  }
+
   /** The answer to GET `target` (path and query as the client sent them), stored under `key`. */
   async answer(target: string, key: string): Promise<ProxyAnswer> {
     const running = this.inflight.get(key);
     if (running) return { ...(await running), outcome: 'coalesced' };
-    const fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.defaultTtlSeconds * 1000);
-    const stored = await this.options.store.get(key, fresh);
-    if (stored && fresh(stored.freshness)) return fromStored(stored, 'hit');
+    const stored = await this.options.store.get(key, this.fresh);
+    if (stored && this.fresh(stored.freshness)) return fromStored(stored, 'hit');
     // Checked again: another request may have started the fetch while the store was read.
     const started = this.inflight.get(key);
     if (started) return { ...(await started), outcome: 'coalesced' };
@@ -126,15 +132,8 @@ export class JsonPull {
     const { upstream } = this.options;
     if (res.status >= 500 || res.status === 429) {
       if (stored) return fromStored(stored, 'stale');
-      if (res.status === 429) {
-        const retryAfter = res.headers['retry-after'];
-        return errorAnswer(
-          429,
-          'upstream_rate_limited',
-          'The upstream service is rate limiting the proxy; try again later.',
-          typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
-        );
-      }
+      const retryAfter = res.headers['retry-after'];
+      if (res.status === 429) return rateLimitedAnswer(typeof retryAfter === 'string' ? retryAfter : undefined);
       return errorAnswer(502, 'bad_gateway', `The upstream service failed (${res.status}) and the proxy has no stored answer to this request.`);
     }
     if (res.status === 401 || res.status === 403) {
@@ -156,16 +155,9 @@ export class JsonPull {
   /** No usable upstream answer: the stale stored one if any, else an error saying why. */
   private failed(err: unknown, stored: StoredAnswer | undefined): ProxyAnswer {
     if (stored) return fromStored(stored, 'stale');
-    if (err instanceof BudgetExceededError) return budgetAnswer(err);
-    if (err instanceof NetworkError && err.code === 'timeout') {
-      return errorAnswer(504, 'gateway_timeout', 'The upstream service did not answer in time and the proxy has no stored answer to this request.');
-    }
     if (err instanceof IncompleteBodyError) {
       return errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed answer; nothing was stored.');
     }
-    if (err instanceof NetworkError) {
-      return errorAnswer(502, 'bad_gateway', 'The upstream service cannot be reached and the proxy has no stored answer to this request.');
-    }
-    throw err;
+    return unreachableAnswer(err, ' and the proxy has no stored answer to this request');
   }
 }

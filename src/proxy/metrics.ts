@@ -4,16 +4,17 @@
  * prom-client's global one: two proxies in one process (tests) never mix their counts. The
  * names, types and labels are listed in docs/team.md ("Metrics"); change both together.
  *
- * Counted where the figures already are: the answer as the access log sees it (proxy-server.ts,
- * with the client named as the log names it), each upstream request as the pulls make it
- * (json-pull.ts, media-pull.ts). The month's upstream requests and the budget left come from
- * the ledger at scrape time, as `/-/status` gives them.
+ * The answers are counted once, in plain numbers, by ProxyStats (stats.ts, which /-/status
+ * reads too), and turned into metrics only when scraped: prom-client's labelled counters hash
+ * and check their labels on every increment, a sizeable part of a cache hit. Each upstream
+ * request is observed as the pulls make it (json-pull.ts, media-pull.ts); the month's upstream
+ * requests and the budget left come from the ledger at scrape time, as `/-/status` gives them.
  */
 import type { LedgerUsage } from '../cache/ledger.js';
 import { BudgetExceededError } from '../errors.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { loadPromClient } from '../vendor/prom-client.js';
-import type { Outcome } from './answers.js';
+import type { ProxyStats } from './stats.js';
 
 export type FillKind = 'json' | 'media';
 
@@ -23,8 +24,6 @@ export type FillObserver = (kind: FillKind, status: number | 'error', seconds: n
 export interface ProxyMetrics {
   /** The Content-Type of text(). */
   readonly contentType: string;
-  /** One answer given: how (undefined: an error or nothing delivered), its status (0: the client left first), bytes, the client's name in the log. */
-  answered(outcome: Outcome | undefined, status: number, bytes: number, client: string): void;
   filled: FillObserver;
   /** The exposition text of every metric now. */
   text(): Promise<string>;
@@ -33,28 +32,46 @@ export interface ProxyMetrics {
 /** Fill durations: a JSON answer takes milliseconds to a second; a premium video, seconds to the upstream's whole-answer limit. */
 const FILL_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** The metrics of one proxy; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is in force. */
-export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budgeted: boolean): Promise<ProxyMetrics> {
+/** The metrics of one proxy: `stats` its answers; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is in force. */
+export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean): Promise<ProxyMetrics> {
   const { Counter, Gauge, Histogram, Registry } = await loadPromClient();
   const registry = new Registry();
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers });
-  const requests = counter(
+  /** A counter whose samples are read from `stats` at scrape time (`read` gives each label set and its count). */
+  const fromStats = <L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Iterable<[Partial<Record<L, string>>, number]>) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        this.reset();
+        for (const [labels, value] of read()) this.inc(labels, value);
+      },
+    });
+  fromStats(
     'exercises_proxy_requests_total',
     'Answers given, by how they were had (hit, miss, revalidated, coalesced, stale; none for an error or a client that left) and HTTP status (none: the client left first).',
     ['answered', 'status'],
+    () => [...stats.byAnswer].map(([kind, count]) => [{ answered: kind.split(' ')[0], status: kind.split(' ')[1] }, count]),
   );
-  const clientRequests = counter('exercises_proxy_client_requests_total', 'Requests by client, named as the access log names them.', ['client']);
-  const bytes = counter('exercises_proxy_served_bytes_total', 'Bytes sent to clients, headers included.');
-  const coalesced = counter(
+  fromStats('exercises_proxy_client_requests_total', 'Requests by client, named as the access log names them.', ['client'], () =>
+    [...stats.byClient].map(([client, figures]) => [{ client }, figures.requests]),
+  );
+  fromStats('exercises_proxy_served_bytes_total', 'Bytes sent to clients, headers included.', [], () => [[{}, stats.all.bytesServed]]);
+  fromStats(
     'exercises_proxy_coalesced_waits_total',
     "Answers that waited for another client's identical upstream request instead of making their own.",
+    [],
+    () => [[{}, stats.outcomes.coalesced]],
   );
-  const upstreamRequests = counter(
-    'exercises_proxy_upstream_requests_total',
-    'Upstream requests this process made, by kind (json, media) and upstream status (error: no answer).',
-    ['kind', 'status'],
-  );
+  const upstreamRequests = new Counter({
+    name: 'exercises_proxy_upstream_requests_total',
+    help: 'Upstream requests this process made, by kind (json, media) and upstream status (error: no answer).',
+    labelNames: ['kind', 'status'] as const,
+    registers,
+  });
+
   const fills = new Histogram({
     name: 'exercises_proxy_fill_duration_seconds',
     help: 'How long an upstream request took, to the last byte of a JSON answer or of a media file, by kind.',
@@ -64,43 +81,32 @@ export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budg
   });
   // Read at scrape time from the ledger, which other processes sharing it also count in.
   let reading: Promise<LedgerUsage | undefined> | undefined;
-  const usageNow = (): Promise<LedgerUsage | undefined> => (reading ??= usage().catch(() => undefined));
-  new Gauge({
-    name: 'exercises_proxy_upstream_month_requests',
-    help: "Upstream requests this month (UTC) in the proxy's ledger, every process sharing it included.",
-    registers,
-    async collect() {
-      const read = await usageNow();
-      if (read) this.set(read.requests);
-    },
-  });
-  // Only with a budget: a gauge without one would read 0, as if it were spent.
-  if (budgeted) {
+  const fromLedger = (name: string, help: string, pick: (usage: LedgerUsage) => number | null) =>
     new Gauge({
-      name: 'exercises_proxy_upstream_budget_remaining',
-      help: 'Upstream requests left in the monthly budget; absent when there is no budget.',
+      name,
+      help,
       registers,
       async collect() {
-        const read = await usageNow();
-        if (read?.remaining !== undefined && read.remaining !== null) this.set(read.remaining);
+        const value = await (reading ??= usage().catch(() => undefined)).then((read) => read && pick(read));
+        if (typeof value === 'number') this.set(value);
       },
     });
+  fromLedger(
+    'exercises_proxy_upstream_month_requests',
+    "Upstream requests this month (UTC) in the proxy's ledger, every process sharing it included.",
+    (u) => u.requests,
+  );
+  // Only with a budget: a gauge without one would read 0, as if it were spent.
+  if (budgeted) {
+    fromLedger(
+      'exercises_proxy_upstream_budget_remaining',
+      'Upstream requests left in the monthly budget; absent when there is no budget.',
+      (u) => u.remaining,
+    );
   }
 
-  // Each label set's child kept: prom-client would otherwise sort and join the labels on every answer.
-  const requestsBy = new Map<string, { inc(): void }>();
-  const clientRequestsBy = new Map<string, { inc(): void }>();
   return {
     contentType: registry.contentType,
-    answered(outcome, status, sent, client) {
-      const answered = outcome ?? 'none';
-      const code = status === 0 ? 'none' : String(status);
-      const key = `${answered} ${code}`;
-      kept(requestsBy, key, () => requests.labels({ answered, status: code })).inc();
-      kept(clientRequestsBy, client, () => clientRequests.labels({ client })).inc();
-      bytes.inc(sent);
-      if (outcome === 'coalesced') coalesced.inc();
-    },
     filled(kind, status, seconds) {
       upstreamRequests.inc({ kind, status: String(status) });
       fills.observe({ kind }, seconds);
@@ -113,13 +119,6 @@ export async function createProxyMetrics(usage: () => Promise<LedgerUsage>, budg
       }
     },
   };
-}
-
-/** The value under `key`, made and kept on first use. */
-function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) map.set(key, (value = make()));
-  return value;
 }
 
 /** /-/metrics is for a client of the proxy (its key), or for whoever is on the proxy's own machine (a Prometheus agent beside it) without one. */

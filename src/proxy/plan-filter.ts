@@ -28,8 +28,12 @@ function strip(item: unknown): boolean {
   return had;
 }
 
-/** A body as a free client sees it, and its ETag; null when it has nothing to cut. */
-type FreeCut = { body: Buffer; etag: string } | null;
+/**
+ * A body as a free client sees it, and its ETag; null when it has nothing to cut. With the
+ * headers last made for it (`from` the answer headers they were made from), so that its hits
+ * share one headers object as a premium client's do.
+ */
+type FreeCut = { body: Buffer; etag: string; from?: object; headers?: Readonly<Record<string, string>> } | null;
 
 /**
  * Cuts made, by the upstream body they were made from: a hot answer (hot-answers.ts) keeps its
@@ -62,5 +66,6 @@ export function forPlan(answer: ProxyAnswer, plan: Plan): ProxyAnswer {
     cuts.set(answer.body, cut);
   }
   if (cut === null) return answer;
-  return { ...answer, headers: { ...answer.headers, etag: cut.etag }, body: cut.body };
+  if (cut.from !== answer.headers || !cut.headers) [cut.from, cut.headers] = [answer.headers, { ...answer.headers, etag: cut.etag }];
+  return { ...answer, headers: cut.headers, body: cut.body };
 }

@@ -12,8 +12,7 @@
  * gives this month's upstream requests, the budget and the proxy's figures, per client too.
  * The clients' keys and the TLS certificate can be replaced while it runs (setKeys, setTls:
  * `serve` does it on SIGHUP); requests already past the key check finish as they began.
- * Every answer carries the month's upstream count as X-RateLimit-* headers (GitHub's names),
- * which the CLI notes for `exercises quota`.
+ * Every answer carries the month's upstream count as X-RateLimit-* headers (answer-writer.ts).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,21 +21,20 @@ import { join } from 'node:path';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
 import { HttpError, notFound, sendError, sendJson } from '../server/http-error.js';
-import type { Plan } from '../server/records.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
-import { type Outcome, type ProxyAnswer, nextMonthStart } from './answers.js';
+import type { Outcome } from './answers.js';
+import { answerWriter } from './answer-writer.js';
 import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
-import { forPlan } from './plan-filter.js';
+import { removeStaleParts } from './media-parts.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/listen.js';
 import { maskedTarget } from './log-target.js';
 import { type ClientKey, type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './tls-files.js';
-import { PROXY_RATE_RESOURCE, PROXY_RATE_RESOURCE_HEADER } from './budget-words.js';
-import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess } from './access-log.js';
+import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow } from './access-log.js';
 import { createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
@@ -76,6 +74,9 @@ export interface ProxyServer {
 }
 
 const MAX_URL_LENGTH = 8192;
+/** The logged forms of targets held at most (then all are let go), and the longest target held: a few hundred KB at worst. */
+const LOGGED_PATHS_HELD = 1024;
+const MAX_LOGGED_PATH_HELD = 256;
 /** Under the 3 s main() (cli.ts) allows work after SIGINT/SIGTERM before it exits anyway. */
 const DEFAULT_GRACE_MS = 2_000;
 /** After the grace period, the most the aborted work is given to unwind before close() returns anyway. */
@@ -86,12 +87,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** RFC 9110 If-None-Match against the ETag an answer carries (weak comparison). */
-function notModified(req: IncomingMessage, etag: string | undefined): boolean {
-  const asked = header(req, 'if-none-match');
-  if (asked === undefined || etag === undefined) return false;
-  const bare = etag.replace(/^W\//, '');
-  return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+/** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
+interface Seen {
+  client: string;
+  outcome: Outcome | undefined;
 }
 
 function isMetricsPath(target: string): boolean {
@@ -109,13 +108,13 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const upstream = new Upstream({ ...options.upstream, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
-  const metrics = await createProxyMetrics(() => upstream.usage(), upstream.budget !== null);
+  const stats = new ProxyStats();
+  const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null);
   const observe = metrics.filled;
   const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
-  await media.removeStaleParts();
+  await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
-  const stats = new ProxyStats();
   const upstreamKey = options.upstream.apiKey;
   let keys = options.keys;
   // The catalogue server's routes (a local catalogue) take plans alone: kept beside the keys, replaced with them.
@@ -128,42 +127,26 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     return name;
   };
   const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(keys, value));
-
-  /** The month's upstream count as GitHub names it (X-RateLimit-Used…), plus the limit when there is a budget. */
-  function rateHeaders(): Record<string, string> {
-    const usage = upstream.knownUsage;
-    if (!usage) return {};
-    const headers: Record<string, string> = {
-      [PROXY_RATE_RESOURCE_HEADER]: PROXY_RATE_RESOURCE,
-      'x-ratelimit-used': String(usage.requests),
-      'x-ratelimit-reset': String(Math.floor(nextMonthStart(Date.now()) / 1000)),
-    };
-    if (usage.budget !== null) {
-      headers['x-ratelimit-limit'] = String(usage.budget);
-      headers['x-ratelimit-remaining'] = String(usage.remaining ?? 0);
+  // Each target as the log shows it (keys masked and redacted, unsafe characters escaped), made once: hot targets repeat.
+  const loggedPaths = new Map<string, string>();
+  const loggedPath = (target: string): string => {
+    let path = loggedPaths.get(target);
+    if (path === undefined) {
+      path = escapeUnsafe(upstream.redact(maskedTarget(target, isAnyKey)).slice(0, 500));
+      if (loggedPaths.size >= LOGGED_PATHS_HELD) loggedPaths.clear();
+      if (target.length <= MAX_LOGGED_PATH_HELD) loggedPaths.set(target, path);
     }
-    return headers;
-  }
+    return path;
+  };
 
-  function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {
-    // A media fill that failed after streaming began has already sent its headers: the connection is cut instead.
-    if (res.headersSent || res.destroyed) {
-      res.destroy();
-      return;
-    }
-    const shown = forPlan(answer, plan);
-    const headers = { ...shown.headers, ...rateHeaders() };
-    if (shown.status === 200 && notModified(req, shown.headers.etag)) {
-      res.writeHead(304, { etag: shown.headers.etag!, ...rateHeaders() });
-      res.end();
-      return;
-    }
-    res.writeHead(shown.status, { ...headers, 'content-length': String(shown.body.length) });
-    res.end(req.method === 'HEAD' ? undefined : shown.body);
-  }
+  const send = answerWriter(upstream);
 
-  /** `note` records how the request was answered and, once its key is checked, who asked (the label or hash). */
-  async function answerRequest(req: IncomingMessage, res: ServerResponse, note: (outcome: Outcome, client?: string) => void): Promise<void> {
+  /**
+   * Answers `req`: at once for what needs no I/O (a hot answer, a refusal: thrown), else the
+   * promise of the answer. A hit thus costs no promise and no turn of the microtask queue.
+   * `seen` gets who asked (the label or hash, once the key is checked) and how it was answered.
+   */
+  function answerRequest(req: IncomingMessage, res: ServerResponse, seen: Seen): Promise<void> | undefined {
     const rawUrl = withoutFragment(req.url ?? '/');
     if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -174,22 +157,20 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     const key = header(req, 'x-api-key');
     // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
     if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(keys, key))) {
-      const text = await metrics.text();
-      res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
-      res.end(req.method === 'HEAD' ? undefined : text);
-      return;
+      return metrics.text().then((text) => {
+        res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      });
     }
     if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
     const entry = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (!entry) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
     const { plan } = entry;
-    note('hit', nameOf(key, entry));
+    seen.client = nameOf(key, entry);
+    seen.outcome = 'hit';
 
     const { segments, path, query } = parseTarget(rawUrl);
-    if (path === '/-/status') {
-      sendJson(res, 200, stats.report(await upstream.usage()));
-      return;
-    }
+    if (path === '/-/status') return upstream.usage().then((usage) => sendJson(res, 200, stats.report(usage)));
     const [first, second, third, fourth] = segments;
 
     // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
@@ -197,62 +178,68 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       const local =
         catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
       if (local) return route(req, res, { catalogue: () => catalogue, keys: plans, cursors: true, etags: true });
-      const target = query ? `${path}?${query}` : path;
-      const answer = await json.answer(target, answerKey(upstream.baseUrl, upstreamKey, path, query));
-      note(answer.outcome);
-      send(req, res, answer, plan);
-      return;
+      const storeKey = answerKey(upstream.baseUrl, upstreamKey, path, query);
+      const hit = json.hit(storeKey);
+      if (hit) {
+        send(req, res, hit, plan);
+        return undefined;
+      }
+      return json.answer(query ? `${path}?${query}` : path, storeKey).then((answer) => {
+        seen.outcome = answer.outcome;
+        send(req, res, answer, plan);
+      });
     }
 
     if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium' && second && fourth) {
       if (plan !== 'premium') throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
-      const result = await media.serve(req, res, { folder: first, id: second, fileName: fourth, target: path });
-      if (typeof result === 'string') note(result);
-      else send(req, res, result, plan);
-      return;
+      return media.serve(req, res, { folder: first, id: second, fileName: fourth, target: path }).then((result) => {
+        if (typeof result === 'string') seen.outcome = result;
+        else send(req, res, result, plan);
+      });
     }
     throw notFound('No such path.');
   }
 
   const inflight = new Set<Promise<void>>();
   const logFormat = options.logFormat ?? DEFAULT_LOG_FORMAT;
+  /** A request that could not be answered: its error answer, or the connection cut when the answer had begun. */
+  const failed = (res: ServerResponse, err: unknown): void => {
+    const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
+    // Work cut by shutdown (past the grace period) is expected, not a failure to report.
+    if (!(err instanceof HttpError) && !shutdown.signal.aborted) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
+    if (!res.headersSent) sendError(res, httpError);
+    else res.destroy();
+  };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
     const writtenBefore = req.socket.bytesWritten;
-    let outcome: Outcome | undefined;
-    /** Who asked: the key's label, else its short hash (client-keys.ts); `-` until the key is checked. The one identity per-client figures use. */
-    let client = '-';
-    res.once('close', () => {
+    const seen: Seen = { client: '-', outcome: undefined };
+    res.on('close', () => {
       // A client that left before the whole answer was handed over got nothing: status `-`, no hit counted.
       const delivered = res.writableFinished;
       const record: AccessRecord = {
-        time: new Date(),
-        client,
+        time: isoNow(),
+        client: seen.client,
         method: req.method ?? '-',
-        path: escapeUnsafe(upstream.redact(maskedTarget(req.url ?? '/', isAnyKey)).slice(0, 500)),
+        path: loggedPath(req.url ?? '/'),
         status: delivered ? res.statusCode : undefined,
-        outcome: delivered && res.statusCode < 400 ? outcome : undefined,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        outcome: delivered && res.statusCode < 400 ? seen.outcome : undefined,
+        ms: performance.now() - started,
         bytes: Math.max(0, req.socket.bytesWritten - writtenBefore),
       };
       stats.count(record);
-      metrics.answered(record.outcome, record.status ?? 0, record.bytes, client);
       options.log?.(formatAccess(record, logFormat));
     });
-    const work = answerRequest(req, res, (o, c) => {
-      outcome = o;
-      if (c !== undefined) client = c;
-    })
-      .catch((err: unknown) => {
-        const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
-        // Work cut by shutdown (past the grace period) is expected, not a failure to report.
-        if (!(err instanceof HttpError) && !shutdown.signal.aborted) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
-        if (!res.headersSent) sendError(res, httpError);
-        else res.destroy();
-      })
-      .finally(() => inflight.delete(work));
-    inflight.add(work);
+    let work: Promise<void> | undefined;
+    try {
+      work = answerRequest(req, res, seen);
+    } catch (err) {
+      failed(res, err);
+    }
+    if (!work) return;
+    const tracked: Promise<void> = work.catch((err: unknown) => failed(res, err)).finally(() => inflight.delete(tracked));
+    inflight.add(tracked);
   };
   const tlsServer = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : undefined;
   const server = tlsServer ?? createServer(handle);
@@ -271,6 +258,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       keys = next;
       plans = plansOf(next);
       clientNames.clear();
+      loggedPaths.clear();
     },
     setTls(next) {
       tlsServer?.setSecureContext({ cert: next.cert, key: next.key });

@@ -1,8 +1,9 @@
 /**
- * What the proxy has done since it started, for `GET /-/status` and the access log: answers by
- * outcome and bytes served, in all and per client (its label, or its key's short hash:
- * client-keys.ts). The month's upstream requests come from the ledger (shared with other
- * processes and replicas), not from here.
+ * What the proxy has done since it started, for `GET /-/status`, the metrics (metrics.ts reads
+ * these figures when scraped) and the access log: answers by outcome and status, bytes served,
+ * in all and per client (its label, or its key's short hash: client-keys.ts). Counted once per
+ * request in plain numbers: the cheapest place, as every cache hit passes here. The month's
+ * upstream requests come from the ledger (shared with other processes and replicas), not from here.
  */
 import type { LedgerUsage } from '../cache/ledger.js';
 import type { AccessRecord } from './access-log.js';
@@ -25,43 +26,48 @@ class Figures {
 
   report(): Record<string, number> {
     const { hit, miss, revalidated, coalesced, stale } = this.outcomes;
-    return { hits: hit, misses: miss, revalidated, coalesced, stale, errors: this.errors, bytesServed: this.bytesServed };
+    return { requests: this.requests, hits: hit, misses: miss, revalidated, coalesced, stale, errors: this.errors, bytesServed: this.bytesServed };
   }
 }
 
 export class ProxyStats {
   readonly startedAt = Date.now();
-  private readonly all = new Figures();
-  /** Only clients with a valid key: labels and hashes come from the keys file, so this stays as small as it is. */
-  private readonly byClient = new Map<string, Figures>();
+  readonly all = new Figures();
+  /**
+   * By client, `-` (no valid key) included; the labels and hashes come from the keys file, so
+   * this stays as small as it is.
+   */
+  readonly byClient = new Map<string, Figures>();
+  /** By how answered (`none`: an error, or nothing delivered) and status (`none`: the client left first), as `answered status`. */
+  readonly byAnswer = new Map<string, number>();
 
   /** One request, as the access log records it (a client that left early has status undefined: counted as nothing served). */
   count(record: Pick<AccessRecord, 'client' | 'outcome' | 'status' | 'bytes'>): void {
     const status = record.status ?? 0;
     this.all.add(record.outcome, status, record.bytes);
-    if (record.client === '-') return;
     let figures = this.byClient.get(record.client);
     if (!figures) this.byClient.set(record.client, (figures = new Figures()));
     figures.add(record.outcome, status, record.bytes);
+    const key = `${record.outcome ?? 'none'} ${record.status ?? 'none'}`;
+    this.byAnswer.set(key, (this.byAnswer.get(key) ?? 0) + 1);
   }
 
   get outcomes(): Readonly<Record<Outcome, number>> {
     return this.all.outcomes;
   }
 
-  /** The body of `GET /-/status`. */
+  /** The body of `GET /-/status`: figures per client with a valid key. */
   report(usage: LedgerUsage): Record<string, unknown> {
-    const clients = Object.fromEntries(
-      [...this.byClient].sort(([a], [b]) => a.localeCompare(b)).map(([name, f]) => [name, { requests: f.requests, ...f.report() }]),
-    );
+    const named = [...this.byClient].filter(([name]) => name !== '-').sort(([a], [b]) => a.localeCompare(b));
+    const { requests: _all, ...all } = this.all.report();
     return {
       month: usage.month,
       upstreamRequests: usage.requests,
       budget: usage.budget,
       remaining: usage.remaining,
       since: new Date(this.startedAt).toISOString(),
-      ...this.all.report(),
-      clients,
+      ...all,
+      clients: Object.fromEntries(named.map(([name, f]) => [name, f.report()])),
     };
   }
 }

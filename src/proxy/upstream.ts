@@ -79,21 +79,15 @@ export class Upstream {
   private readonly ledger: Ledger;
   private readonly keyHash: string;
   private readonly wholeAnswerMs: number;
-  private readonly stopped: AbortSignal | undefined;
-  private readonly keySource: string;
-  private readonly warn: ((message: string) => void) | undefined;
   /** When the key refusal was last said (keyRefused). */
   private keyRefusedSaidAt = -Infinity;
   private reserving: Promise<unknown> = Promise.resolve();
   /** This month's usage as the last reservation (or read) left it, for headers and /-/status. */
   private lastUsage: LedgerUsage | undefined;
 
-  constructor(options: UpstreamOptions) {
+  constructor(private readonly options: UpstreamOptions) {
     this.budget = options.budget;
     this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.timeoutMs);
-    this.stopped = options.signal;
-    this.keySource = options.keySource ?? 'the options';
-    this.warn = options.warn;
     this.keyHash = keyHash(options.apiKey);
     this.ledger = new Ledger(options.ledgerPath, options.warn ? { warn: options.warn } : {});
     this.transport = new Transport({
@@ -147,8 +141,8 @@ export class Upstream {
   keyRefused(status: number, now = Date.now()): void {
     if (now - this.keyRefusedSaidAt < KEY_REFUSED_NOTICE_MS) return;
     this.keyRefusedSaidAt = now;
-    this.warn?.(
-      `proxy: the upstream service refused the proxy's upstream key (${status}), taken from ${this.keySource}; clients get 502 until it is replaced (said at most once a minute).`,
+    this.options.warn?.(
+      `proxy: the upstream service refused the proxy's upstream key (${status}), taken from ${this.options.keySource ?? 'the options'}; clients get 502 until it is replaced (said at most once a minute).`,
     );
   }
 
@@ -164,7 +158,7 @@ export class Upstream {
    */
   async fetchWhole(target: string, headers: Record<string, string>, cap = UPSTREAM_JSON_CAP): Promise<UpstreamBody> {
     const limit = AbortSignal.timeout(this.wholeAnswerMs);
-    const signal = this.stopped ? AbortSignal.any([limit, this.stopped]) : limit;
+    const signal = this.options.signal ? AbortSignal.any([limit, this.options.signal]) : limit;
     const overLimit = (): NetworkError =>
       new NetworkError(`The upstream answer to ${this.redact(target)} took longer than the ${this.wholeAnswerMs} ms allowed for a whole answer.`, {
         kind: 'timeout',

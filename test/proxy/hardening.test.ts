@@ -11,7 +11,7 @@ import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { carriesKey, scrubAnswer } from '../../src/proxy/key-scrub.js';
-import { STALE_PART_MS } from '../../src/proxy/media-pull.js';
+import { STALE_PART_MS } from '../../src/proxy/media-parts.js';
 import { redactorFor } from '../../src/util/text.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';

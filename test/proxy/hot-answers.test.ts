@@ -4,16 +4,18 @@
  * (another proxy sharing the directory may have refreshed them); and the access log written
  * in one batch per turn of the event loop.
  */
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshnessFor } from '../../src/cache/headers.js';
 import { entryPath } from '../../src/cache/store-files.js';
 import { AnswerStore, answerHeaders, answerKey, storedAnswer } from '../../src/proxy/answer-store.js';
+import { isoNow } from '../../src/proxy/access-log.js';
 import { batchedLines } from '../../src/proxy/batched-lines.js';
 import { HotAnswers } from '../../src/proxy/hot-answers.js';
 import { tempDir } from '../helpers/temp.js';
-import { type ProxyFixture, startProxy } from './proxy-helpers.js';
+import { ALICE, GUEST, type ProxyFixture, startProxy } from './proxy-helpers.js';
 
 async function entry(body: string, headers: Record<string, string> = { 'cache-control': 'max-age=600', etag: '"v1"' }) {
   const judged = await freshnessFor({ 'content-type': 'application/json', ...headers }, Date.now());
@@ -119,6 +121,82 @@ describe('the proxy with hot answers', () => {
     expect(again.headers.get('age')).toMatch(/^\d+$/);
     expect(f.upstreamCount()).toBe(1);
     expect(f.log.at(-1)).toMatch(/ 200 hit /);
+  });
+});
+
+describe('what a hit shares with the hits before it', () => {
+  test('the rate headers follow the upstream count: a hit after a miss elsewhere says the new count', async () => {
+    f = await startProxy();
+    await (await f.get('/exercise/Push_Up')).arrayBuffer();
+    const before = await f.get('/exercise/Push_Up');
+    expect(before.headers.get('x-ratelimit-used')).toBe('1');
+    await (await f.get('/exercise/Plank')).arrayBuffer();
+    const after = await f.get('/exercise/Push_Up');
+    expect(after.headers.get('x-ratelimit-used')).toBe('2');
+    expect(f.log.at(-1)).toMatch(/ 200 hit /);
+  });
+
+  test("a free client's hits keep the cut's ETag and length, and a premium client's the upstream's", async () => {
+    f = await startProxy();
+    const premium = await f.get('/exercise/Push_Up');
+    const premiumBody = await premium.text();
+    const [first, second] = [await f.get('/exercise/Push_Up', GUEST), await f.get('/exercise/Push_Up', GUEST)];
+    const [firstBody, secondBody] = [await first.text(), await second.text()];
+    expect(secondBody).toBe(firstBody);
+    expect(firstBody).not.toContain('premiumImages');
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(second.headers.get('etag')).not.toBe(premium.headers.get('etag'));
+    expect(Number(second.headers.get('content-length'))).toBe(Buffer.byteLength(secondBody));
+    const premiumAgain = await f.get('/exercise/Push_Up');
+    expect(premiumAgain.headers.get('etag')).toBe(premium.headers.get('etag'));
+    expect(await premiumAgain.text()).toBe(premiumBody);
+  });
+
+  test('a query value that becomes a key on reload is masked from then on, though the same target was logged before', async () => {
+    f = await startProxy();
+    const target = '/exercise/Push_Up?api_key=soon-a-key-12345';
+    await (await f.get(target)).arrayBuffer();
+    expect(f.log.at(-1)).toContain('api_key=soon-a-key-12345');
+    f.proxy.setKeys({ [ALICE]: { plan: 'premium' }, 'soon-a-key-12345': { plan: 'free' } });
+    await (await f.get(target)).arrayBuffer();
+    expect(f.log.at(-1)).toContain('api_key=***');
+    expect(f.log.at(-1)).not.toContain('soon-a-key');
+  });
+});
+
+describe('isoNow', () => {
+  test('is the ISO 8601 UTC time of the millisecond given, the same text within one', () => {
+    expect(isoNow(Date.UTC(2026, 10, 26, 18, 5, 7, 42))).toBe('2026-11-26T18:05:07.042Z');
+    expect(isoNow(Date.UTC(2026, 10, 26, 18, 5, 7, 43))).toBe('2026-11-26T18:05:07.043Z');
+    const now = Date.now();
+    expect(isoNow(now)).toBe(isoNow(now));
+  });
+});
+
+/**
+ * The young generation's size (MB) in a child Node (the built module, as the CLI runs it) after
+ * ~150 MB of short-lived objects: with the proxy's hold in force, or with it released first.
+ */
+function youngGenerationAfterLoad(release: boolean): number {
+  const module = join(import.meta.dirname, '..', '..', 'dist', 'proxy', 'young-generation.js');
+  const script = `
+    const v8 = require('node:v8');
+    import(${JSON.stringify(module)}).then(({ holdYoungGeneration }) => {
+      const let_go = holdYoungGeneration();
+      ${release ? 'let_go();' : ''}
+      let keep = [];
+      for (let i = 0; i < 2e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 20000) keep = []; }
+      process.stdout.write(String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576));
+    });`;
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: {} }));
+}
+
+describe('holdYoungGeneration', () => {
+  test('keeps the young generation at its size while held, and lets it grow again once released', () => {
+    const held = youngGenerationAfterLoad(false);
+    const released = youngGenerationAfterLoad(true);
+    expect(held).toBeLessThanOrEqual(4);
+    expect(released).toBeGreaterThan(held);
   });
 });
 

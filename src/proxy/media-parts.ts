@@ -1,0 +1,127 @@
+/**
+ * The `.part` files media fills write (media-pull.ts): each fill writes one of its own,
+ * `<file>.<12 hex digits>.part`, so two proxies over one shared directory never write into each
+ * other's. A fill stopped by shutdown leaves its part with a `.resume` note beside it (the
+ * upstream's validator and the file's whole length), written only once the part's writer has
+ * stopped: the next fill of that file takes the part over and asks only for the rest. Parts
+ * that nothing has written for a day are removed when the proxy starts.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { MAGIC_BYTES, MEDIA } from '../catalogue/media.js';
+import { type StreamResponse, firstValue } from './upstream.js';
+
+const PART_NAME = /\.[0-9a-f]{12}\.part(\.resume)?$/;
+const RESUME_SUFFIX = '.resume';
+
+/** A part untouched this long was left by a fill that ended (a shutdown, a crash): the upstream's deadline ends a fill long before. */
+export const STALE_PART_MS = 24 * 60 * 60 * 1000;
+
+/** What resuming a part needs: the upstream's validator of the file (for If-Range) and its whole length. */
+export interface ResumeNote {
+  validator: string;
+  length: number;
+}
+
+/** A part taken over for resuming: its new name and the bytes it holds. */
+export interface ClaimedPart extends ResumeNote {
+  path: string;
+  size: number;
+}
+
+/** A new part of `dest`, named for this fill alone. */
+export function partName(dest: string): string {
+  return `${dest}.${randomBytes(6).toString('hex')}.part`;
+}
+
+/** The validator If-Range may carry: a strong ETag, else the Last-Modified date (RFC 9110 13.1.5); none: the part cannot be resumed. */
+export function validatorOf(res: StreamResponse): string | undefined {
+  const etag = firstValue(res.headers.etag);
+  return etag?.startsWith('"') ? etag : firstValue(res.headers['last-modified']);
+}
+
+function readNote(text: string): ResumeNote | undefined {
+  try {
+    const note = JSON.parse(text) as Partial<ResumeNote>;
+    if (typeof note.validator === 'string' && /^[\x20-\x7e]{1,1024}$/.test(note.validator) && Number.isSafeInteger(note.length) && note.length! > 0) {
+      return { validator: note.validator, length: note.length! };
+    }
+  } catch {
+    // not a note of ours
+  }
+  return undefined;
+}
+
+/** The offset a 206 continues `part` from, when its Content-Range is the rest of the same file; else undefined. */
+export function continuesAt(res: StreamResponse, part: ClaimedPart): number | undefined {
+  const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(firstValue(res.headers['content-range']) ?? '');
+  if (!m || Number(m[1]) !== part.size || Number(m[2]) !== part.length - 1 || Number(m[3]) !== part.length) return undefined;
+  return part.size;
+}
+
+/** The names in `dir` of directories, or of regular files (symbolic links are neither); none when it cannot be read. */
+async function namesIn(dir: string, kind: 'directory' | 'file'): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => (kind === 'file' ? e.isFile() : e.isDirectory())).map((e) => e.name);
+}
+
+/**
+ * The newest part of `dest` that a stopped fill left with a resume note, renamed to a name of
+ * the caller's (whoever renames it first has it); undefined when there is none to take.
+ */
+export async function claimPart(dest: string): Promise<ClaimedPart | undefined> {
+  const prefix = `${basename(dest)}.`;
+  const dir = dirname(dest);
+  for (const name of await namesIn(dir, 'file')) {
+    if (!name.startsWith(prefix) || !name.endsWith(RESUME_SUFFIX) || !PART_NAME.test(name)) continue;
+    const notePath = join(dir, name);
+    const note = readNote(await readFile(notePath, 'utf8').catch(() => ''));
+    const path = partName(dest);
+    const taken = await rename(notePath.slice(0, -RESUME_SUFFIX.length), path).then(
+      () => true,
+      () => false, // taken by another fill, or gone
+    );
+    await rm(notePath, { force: true });
+    if (!taken) continue;
+    const size = (await lstat(path).catch(() => undefined))?.size ?? 0;
+    // Too short to hold the magic bytes, or already whole (it would have been renamed): not worth a Range.
+    if (note && size >= MAGIC_BYTES && size < note.length) return { ...note, path, size };
+    await rm(path, { force: true });
+  }
+  return undefined;
+}
+
+/** Writes the resume note of a part whose writer has stopped (its handle closed): from now on another fill may take it. */
+export async function leaveForResume(part: string, note: ResumeNote, log?: (line: string) => void): Promise<void> {
+  await writeFile(part + RESUME_SUFFIX, JSON.stringify(note), { mode: 0o644 }).catch((err: Error) =>
+    log?.(`media: cannot note ${part} for resuming: ${err.message}`),
+  );
+}
+
+/**
+ * Removes the parts of ours (by their name) under `root` that nothing has written for a day, so
+ * those left by shutdowns do not pile up; called at start, before any fill of this process.
+ * Anything else, and any part another proxy sharing the directory may still write, is left alone.
+ */
+export async function removeStaleParts(root: string, log?: (line: string) => void, now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (const { folder } of Object.values(MEDIA)) {
+    for (const id of await namesIn(join(root, folder), 'directory')) {
+      const premium = join(root, folder, id, 'premium');
+      for (const name of (await namesIn(premium, 'file')).filter((n) => PART_NAME.test(n))) {
+        const path = join(premium, name);
+        try {
+          const info = await lstat(path);
+          if (!info.isFile() || now - info.mtimeMs < STALE_PART_MS) continue;
+          await rm(path, { force: true });
+          removed += 1;
+        } catch (err) {
+          log?.(`media: cannot remove the stale ${path}: ${(err as Error).message}`);
+        }
+      }
+    }
+  }
+  if (removed > 0) log?.(`media: removed ${removed} stale .part file(s) left by earlier fills.`);
+  return removed;
+}
