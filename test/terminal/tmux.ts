@@ -7,9 +7,10 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'vitest';
 import { CLI_PATH, testEnv } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { tmuxServer, waitForScreen } from '../helpers/tmux.js';
+import { type TestEnd, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 
 /** True when tmux can be run here; tests that need it skip (with a message) when not. */
 export { HAVE_TMUX, NO_TMUX_MESSAGE } from '../helpers/tmux.js';
@@ -42,6 +43,8 @@ export interface TerminalOptions {
   cwd?: string;
   width?: number;
   height?: number;
+  /** The owning test's context: required when tests run concurrently (tmuxServer). */
+  test?: TestEnd;
 }
 
 export function startTerminal(args: string[], options: TerminalOptions = {}): TerminalRun {
@@ -63,7 +66,7 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
       : '',
     `; echo $? > ${shellQuote(exitFile)}; sleep 60`,
   ].join(' ');
-  const server = tmuxServer('exercises-term');
+  const server = tmuxServer('exercises-term', undefined, options.test);
   const tmux = server.exec;
   tmux('new-session', '-d', '-s', 't', '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command);
 
@@ -77,7 +80,7 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
       const until = Date.now() + ms;
       while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8').trim() === '') {
         if (Date.now() > until) throw new Error(`The command did not end; the terminal shows:\n${run.capture()}`);
-        await sleep(100);
+        await sleep(25);
       }
       return Number(readFileSync(exitFile, 'utf8').trim());
     },
@@ -90,3 +93,37 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
   };
   return run;
 }
+
+export interface TerminalFixtures {
+  /** startTerminal with `env`, closed when the test ends. */
+  terminal(args: string[], env?: Record<string, string | undefined>, options?: Omit<TerminalOptions, 'env' | 'test'>): TerminalRun;
+  /** A tempDir, removed when the test ends. */
+  scratchDir(prefix: string): string;
+}
+
+/**
+ * vitest's `it` with terminals and directories of the test's own, closed and removed when it
+ * ends (not in an afterEach, which would close those of the tests running beside it): so a
+ * file's terminal tests can run concurrently, each mostly waiting on its terminal.
+ */
+export const terminalTest = test.extend<TerminalFixtures>({
+  terminal: async ({ onTestFinished }, use) => {
+    const runs: TerminalRun[] = [];
+    await use((args, env = {}, options = {}) => {
+      const run = startTerminal(args, { ...options, env, test: { onTestFinished } });
+      runs.push(run);
+      return run;
+    });
+    for (const run of runs) run.close();
+  },
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  scratchDir: async ({}, use) => {
+    const dirs: string[] = [];
+    await use((prefix) => {
+      const dir = tempDir(prefix);
+      dirs.push(dir);
+      return dir;
+    });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  },
+});
