@@ -42,7 +42,8 @@ function ledgerWorker(file: string, count: number, budget: number | null): strin
     process.stdout.write(JSON.stringify({ sent, refused }));`;
 }
 
-describe('the ledger under concurrent processes', () => {
+// Each test waits on processes of its own (over files of its own): the tests run side by side.
+describe('the ledger under concurrent processes', { concurrent: true }, () => {
   it('counts 4 processes × 50 requests as exactly 200', async () => {
     const file = join(tempDir(), 'ledger.json');
     const results = await Promise.all(Array.from({ length: 4 }, () => runNode(ledgerWorker(file, 50, null))));
@@ -59,7 +60,7 @@ describe('the ledger under concurrent processes', () => {
   });
 });
 
-describe('the cache store under concurrent processes', () => {
+describe('the cache store under concurrent processes', { concurrent: true }, () => {
   it('keeps every entry whole when 4 processes write shared and own keys at once', async () => {
     const dir = join(tempDir(), 'http');
     const url = pathToFileURL(builtModule('cache/response-cache.js')).href;

@@ -116,7 +116,7 @@ describe('requests that never left are given back', () => {
   it('8 refused connections (a closed 127.0.0.1 port) leave quota at 0, each exit 6, and the budget still lets 5 through', async () => {
     const h = home();
     const base = `http://127.0.0.1:${await closedPort()}`;
-    const errors = await runsExitNetwork(h, base, ['--retries', '2', 'show'], 8);
+    const errors = await runsExitNetwork(h, base, ['--retries', '1', 'show'], 8);
     expect(errors[0]).toContain('connection refused');
     expect(await counted(h, base)).toBe(0);
     // The same budget then spends on requests that reach a service: exactly 5.
