@@ -89,6 +89,16 @@ export function tmuxServer(name: string, env?: NodeJS.ProcessEnv, test?: TestEnd
   };
 }
 
+/**
+ * For a group of terminal tests run side by side (`describe(name, SIDE_BY_SIDE, …)`): each mostly
+ * waits on its terminal, but where the CPU is starved (a CPU hog beside the suite, a loaded CI
+ * box) the CLIs started at once share it, and each test takes several times what it takes alone.
+ * So their bounds are wider: bounds on a failure, never waits, as a passing test takes what its
+ * terminal takes.
+ */
+export const SIDE_BY_SIDE_WAIT_MS = 45_000;
+export const SIDE_BY_SIDE = { concurrent: true, timeout: 60_000 } as const;
+
 /** How often a wait looks at the screen: a capture-pane is a few ms of CPU, and each poll saved is a poll's worth of wall time. */
 const POLL_MS = 25;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

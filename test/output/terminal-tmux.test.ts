@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type TestContext, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { HAVE_TMUX, NO_TMUX_MESSAGE, type TestEnd, type TmuxServer, tmuxServer, waitForScreen } from '../helpers/tmux.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, SIDE_BY_SIDE, SIDE_BY_SIDE_WAIT_MS, type TestEnd, type TmuxServer, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
@@ -56,7 +56,7 @@ class Terminal {
     return this.tmux.run('capture-pane', '-p', '-S', '-', ...(options.joined ? ['-J'] : []), ...(options.escapes ? ['-e'] : [])).stdout;
   }
 
-  waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  waitFor(pattern: RegExp, timeoutMs = SIDE_BY_SIDE_WAIT_MS): Promise<string> {
     return waitForScreen(() => this.capture(), pattern, timeoutMs);
   }
 
@@ -164,7 +164,7 @@ afterAll(async () => {
 const service = (key = 'k'): Record<string, string> => ({ EXERCISES_BASE_URL: baseUrl, EXERCISES_API_KEY: key });
 
 // Each test has terminals of its own and mostly waits on them: the tests run side by side.
-describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', { concurrent: true }, () => {
+describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, () => {
   it("help: no line over the width, the sections in gh's order", async (test) => {
     const commands = ['exercises --help', 'exercises query --help', 'exercises download --help', 'exercises help environment'];
     await Promise.all(

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
-import { HAVE_TMUX, NO_TMUX_MESSAGE, terminalTest as it } from './tmux.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, SIDE_BY_SIDE, terminalTest as it } from './tmux.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
@@ -23,7 +23,7 @@ const SAMPLE_BENCH = JSON.parse(
 
 // Each test has its own terminal (a tmux server and a CLI) and mostly waits on it: the tests of
 // the first two groups run side by side. The last group's share one server and count its requests.
-describe.skipIf(!HAVE_TMUX)('the picker at a terminal', { concurrent: true }, () => {
+describe.skipIf(!HAVE_TMUX)('the picker at a terminal', SIDE_BY_SIDE, () => {
   it('filters by a typed fragment, and Enter shows the record chosen', async ({ terminal }) => {
     const t = terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise to show');
@@ -115,7 +115,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', { concurrent: true }, ()
   });
 });
 
-describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that composes", { concurrent: true }, () => {
+describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that composes", SIDE_BY_SIDE, () => {
   const jsonlIds = (text: string): string[] =>
     text
       .trim()

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { test } from 'vitest';
 import { CLI_PATH, testEnv } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { type TestEnd, tmuxServer, waitForScreen } from '../helpers/tmux.js';
+import { SIDE_BY_SIDE_WAIT_MS, type TestEnd, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 
 /** True when tmux can be run here; tests that need it skip (with a message) when not. */
-export { HAVE_TMUX, NO_TMUX_MESSAGE } from '../helpers/tmux.js';
+export { HAVE_TMUX, NO_TMUX_MESSAGE, SIDE_BY_SIDE } from '../helpers/tmux.js';
 
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -45,6 +45,8 @@ export interface TerminalOptions {
   height?: number;
   /** The owning test's context: required when tests run concurrently (tmuxServer). */
   test?: TestEnd;
+  /** How long waitFor and exitCode wait before they fail (15 s unless told). */
+  waitMs?: number;
 }
 
 export function startTerminal(args: string[], options: TerminalOptions = {}): TerminalRun {
@@ -71,12 +73,13 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
   tmux('new-session', '-d', '-s', 't', '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command);
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const waitMs = options.waitMs ?? 15_000;
   const run: TerminalRun = {
     capture: (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 't'),
     keys: (...keys) => void tmux('send-keys', '-t', 't', ...keys),
     type: (text) => void tmux('send-keys', '-t', 't', '-l', text),
-    waitFor: (pattern, ms = 15_000) => waitForScreen(() => run.capture(), pattern, ms),
-    async exitCode(ms = 15_000) {
+    waitFor: (pattern, ms = waitMs) => waitForScreen(() => run.capture(), pattern, ms),
+    async exitCode(ms = waitMs) {
       const until = Date.now() + ms;
       while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8').trim() === '') {
         if (Date.now() > until) throw new Error(`The command did not end; the terminal shows:\n${run.capture()}`);
@@ -95,7 +98,7 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
 }
 
 export interface TerminalFixtures {
-  /** startTerminal with `env`, closed when the test ends. */
+  /** startTerminal with `env`, closed when the test ends; its waits bounded for tests run side by side (SIDE_BY_SIDE_WAIT_MS). */
   terminal(args: string[], env?: Record<string, string | undefined>, options?: Omit<TerminalOptions, 'env' | 'test'>): TerminalRun;
   /** A tempDir, removed when the test ends. */
   scratchDir(prefix: string): string;
@@ -110,7 +113,7 @@ export const terminalTest = test.extend<TerminalFixtures>({
   terminal: async ({ onTestFinished }, use) => {
     const runs: TerminalRun[] = [];
     await use((args, env = {}, options = {}) => {
-      const run = startTerminal(args, { ...options, env, test: { onTestFinished } });
+      const run = startTerminal(args, { waitMs: SIDE_BY_SIDE_WAIT_MS, ...options, env, test: { onTestFinished } });
       runs.push(run);
       return run;
     });
