@@ -8,11 +8,12 @@ import { defineConfig } from 'vitest/config';
 const FRESH_MODULES = ['test/media/body-pump.test.ts'];
 
 /**
- * Test files at once: the cores, at least two. One more than the cores was faster at rest on the
- * 2-core machine (75.0 s of vitest against 96.5 s) but in one clean-clone run of three a media
- * resume test saw extra requests under the contention: kept at the cores until that is understood.
+ * Test files at once: one more than the cores (at least two cores counted). The files wait on tmux,
+ * timers and children more than they use the CPU: at rest on the 2-core machine, 75.0 s of vitest
+ * with three against 96.5 s with two. The extra requests a media resume test once saw with three
+ * were another file's, through a freed port (docs/development.md, "Tests"), now closed for good.
  */
-const WORKERS = Math.max(2, availableParallelism());
+const WORKERS = Math.max(2, availableParallelism()) + 1;
 
 export default defineConfig({
   test: {

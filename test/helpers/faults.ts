@@ -13,9 +13,14 @@ type WriteFn = (chunk: Buffer | string, ...rest: unknown[]) => boolean;
  * read when its socket closes) the socket is destroyed. Nothing more is sent and the response is
  * never ended, so the client sees fewer bytes than the Content-Length and an error at once, not
  * after an idle timeout.
+ *
+ * `dropWhen`: instead of that time, the socket is destroyed once the promise settles (the test
+ * resolves it when its client has counted the bytes before the cut), so where the client resumes
+ * from does not depend on how fast it was scheduled.
  */
-export function cutResponseAfter(res: ServerResponse, limit: number, options: { dropAfterMs?: number } = {}): void {
+export function cutResponseAfter(res: ServerResponse, limit: number, options: { dropAfterMs?: number; dropWhen?: Promise<unknown> } = {}): void {
   const dropAfterMs = options.dropAfterMs ?? 100;
+  const { dropWhen } = options;
   // Taken now: once a response has ended, res.socket is null and there would be nothing to cut.
   const socket = res.socket;
   let sent = 0;
@@ -29,8 +34,9 @@ export function cutResponseAfter(res: ServerResponse, limit: number, options: { 
       cut = true;
       const last = bytes.subarray(0, limit - sent);
       sent = limit;
-      // Destroyed once the last bytes are flushed to the socket and had time to be read.
-      write(last, () => setTimeout(() => socket?.destroy(), dropAfterMs));
+      // Destroyed once the last bytes are flushed to the socket and had time to be read (or were).
+      const drop = (): void => void socket?.destroy();
+      write(last, () => (dropWhen ? void dropWhen.finally(drop) : setTimeout(drop, dropAfterMs)));
       return false;
     }
     sent += bytes.length;

@@ -50,19 +50,28 @@ export function checkServersOutsideTests(): void {
 
 let count = 0;
 
+/** The part of a test's context that runs a callback when that test ends. */
+export interface TestEnd {
+  onTestFinished(callback: () => void): void;
+}
+
 /**
  * A new tmux server (its first command, e.g. new-session, starts it); `name` says whose it is
- * and `env` is the environment of the tmux client, which a server it starts keeps.
+ * and `env` is the environment of the tmux client, which a server it starts keeps. `test` is
+ * the context of the test that owns it: required in a concurrent test (vitest cannot tell which
+ * of the tests running at once a global onTestFinished belongs to), else the current test's.
  */
-export function tmuxServer(name: string, env?: NodeJS.ProcessEnv): TmuxServer {
+export function tmuxServer(name: string, env?: NodeJS.ProcessEnv, test?: TestEnd): TmuxServer {
   const dir = tmuxDir(tempRoot());
   mkdirSync(dir, { recursive: true });
   const socket = join(dir, `${name}-${process.pid}-${++count}`);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     throw new Error(`The tmux socket path ${socket} is too long for a Unix socket: run the suite with a shorter TMPDIR.`);
   }
+  const check = (): void => stopAndFail([socket], 'This test');
   try {
-    onTestFinished(() => stopAndFail([socket], 'This test'));
+    if (test) test.onTestFinished(check);
+    else onTestFinished(check);
   } catch {
     // Not in a test (a beforeAll): the file's end checks it.
     startedOutsideTests.add(socket);
@@ -80,7 +89,18 @@ export function tmuxServer(name: string, env?: NodeJS.ProcessEnv): TmuxServer {
   };
 }
 
-const POLL_MS = 50;
+/**
+ * For a group of terminal tests run side by side (`describe(name, SIDE_BY_SIDE, …)`): each mostly
+ * waits on its terminal, but where the CPU is starved (a CPU hog beside the suite, a loaded CI
+ * box) the CLIs started at once share it, and each test takes several times what it takes alone.
+ * So their bounds are wider: bounds on a failure, never waits, as a passing test takes what its
+ * terminal takes.
+ */
+export const SIDE_BY_SIDE_WAIT_MS = 45_000;
+export const SIDE_BY_SIDE = { concurrent: true, timeout: 60_000 } as const;
+
+/** How often a wait looks at the screen: a capture-pane is a few ms of CPU, and each poll saved is a poll's worth of wall time. */
+const POLL_MS = 25;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -605,16 +605,16 @@ describe('--limit-rate', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('shares one budget across the pool: two 100 KB files at once under 100k take about 2 s, not 1', async () => {
-    const body = mp4Bytes(100_000);
+  it('shares one budget across the pool: two 50 KB files at once under 100k take about 1 s, not 0.5', async () => {
+    const body = mp4Bytes(50_000);
     serveVideos(body);
     const dir = out();
     const started = performance.now();
     const r = await cli(['download', 'Plank', 'Push_Up', '--videos', '--dir', dir, '--concurrency', '2', '--limit-rate', '100k']);
     const seconds = (performance.now() - started) / 1000;
     expect(r.code, r.stderr).toBe(0);
-    // 200,000 bytes at 102,400 a second, less the tenth of a second of burst: ≥ 1.85 s. A bucket per file would take ~1 s.
-    expect(seconds).toBeGreaterThanOrEqual(1.8);
+    // 100,000 bytes at 102,400 a second, less the tenth of a second of burst: ≥ 0.87 s. A bucket per file would take ~0.4 s.
+    expect(seconds).toBeGreaterThanOrEqual(0.85);
     expect(readFileSync(join(dir, 'Plank/demo.mp4')).equals(body)).toBe(true);
   });
 
@@ -630,9 +630,9 @@ describe('--limit-rate', () => {
   });
 
   it('a limit below the deadline’s minimum rate does not make the download time out', async () => {
-    // The server drips 60 bytes at 25 a second (2.4 s); the client takes 20 a second. After the
-    // grace (3 × 300 ms) the usual rule would ask 8 KiB/s and cut the file at about 0.9 s.
-    const body = mp4Bytes(60);
+    // The server drips 36 bytes at 25 a second (1.4 s); the client takes 20 a second (1.8 s). After
+    // the grace (3 × 300 ms) the usual rule would ask 8 KiB/s and cut the file at about 0.9 s.
+    const body = mp4Bytes(36);
     intercept = (req, res) => {
       if (!(req.url ?? '').startsWith('/videos/')) return false;
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length) });

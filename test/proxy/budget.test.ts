@@ -11,7 +11,7 @@ import { ALICE, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-help
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedHome } from '../helpers/run-cli.js';
-import { type AddressInfo, createServer } from 'node:net';
+import { closedPort } from '../helpers/closed-port.js';
 import type { CatalogueServer } from '../helpers/server.js';
 
 let f: ProxyFixture;
@@ -83,11 +83,7 @@ describe('the proxy budget', () => {
 
 describe('an upstream that cannot be reached', () => {
   test('spends none of the proxy budget: each refused upstream request is given back', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
-    const closed = { url: `http://127.0.0.1:${port}`, requests: [] } as unknown as CatalogueServer;
+    const closed = { url: `http://127.0.0.1:${await closedPort()}`, requests: [] } as unknown as CatalogueServer;
     const down = await startProxy({ budget: 1, upstream: closed });
     try {
       for (const id of ['Push_Up', 'Pull_Up', 'Plank']) expect((await down.get(`/exercise/${id}`)).status).toBeGreaterThanOrEqual(500);

@@ -12,7 +12,7 @@
 import dns from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
 import { type Server, createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, type Socket, connect, createServer as createTcpServer } from 'node:net';
+import { type AddressInfo, type Socket, createServer as createTcpServer } from 'node:net';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { closedPort } from '../helpers/closed-port.js';
 
 const UNRESOLVABLE = 'https://api.exercises.invalid';
 
@@ -74,23 +75,6 @@ function failingDns(): { asked: string[] } {
   return { asked };
 }
 
-/** A 127.0.0.1 port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  // A fixed port nothing in the suite listens on (ephemeral ports start at 32768 here): a port freed
-  // by a probe server could be taken by another test file's server before the runs connect.
-  const port = 9;
-  const open = await new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-  if (open) throw new Error(`127.0.0.1:${port} accepts connections on this machine; the refused-connection tests need it closed.`);
-  return port;
-}
-
 /** A server of the test's own on 127.0.0.1, closed after the test. */
 async function listen<T extends Server | ReturnType<typeof createTcpServer>>(made: T): Promise<number> {
   const sockets = new Set<Socket>();
@@ -132,7 +116,7 @@ describe('requests that never left are given back', () => {
   it('8 refused connections (a closed 127.0.0.1 port) leave quota at 0, each exit 6, and the budget still lets 5 through', async () => {
     const h = home();
     const base = `http://127.0.0.1:${await closedPort()}`;
-    const errors = await runsExitNetwork(h, base, ['--retries', '2', 'show'], 8);
+    const errors = await runsExitNetwork(h, base, ['--retries', '1', 'show'], 8);
     expect(errors[0]).toContain('connection refused');
     expect(await counted(h, base)).toBe(0);
     // The same budget then spends on requests that reach a service: exactly 5.

@@ -5,14 +5,13 @@
  * the service show inert. Data: --sandbox (the sample catalogue, in-process) or a catalogue
  * directory written here.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { serverEnv } from '../client/fixtures.js';
-import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalOptions, type TerminalRun, startTerminal } from './tmux.js';
-import { tempDir } from '../helpers/temp.js';
+import { HAVE_TMUX, NO_TMUX_MESSAGE, SIDE_BY_SIDE, terminalTest as it } from './tmux.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 
@@ -22,21 +21,10 @@ const SAMPLE_BENCH = JSON.parse(
     .find((l) => l.includes('"Barbell_Bench_Press"'))!,
 ) as Record<string, unknown>;
 
-const runs: TerminalRun[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) r.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function terminal(args: string[], env: Record<string, string | undefined> = {}, options: Omit<TerminalOptions, 'env'> = {}): TerminalRun {
-  const run = startTerminal(args, { env, ...options });
-  runs.push(run);
-  return run;
-}
-
-describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
-  it('filters by a typed fragment, and Enter shows the record chosen', async () => {
+// Each test has its own terminal (a tmux server and a CLI) and mostly waits on it: the tests of
+// the first two groups run side by side. The last group's share one server and count its requests.
+describe.skipIf(!HAVE_TMUX)('the picker at a terminal', SIDE_BY_SIDE, () => {
+  it('filters by a typed fragment, and Enter shows the record chosen', async ({ terminal }) => {
     const t = terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise to show');
     t.type('dedlift');
@@ -52,7 +40,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     expect(screen).not.toMatch(/Pick an exercise/); // the prompt is erased: the record alone remains
   });
 
-  it('matches names without their accents and in any case', async () => {
+  it('matches names without their accents and in any case', async ({ terminal }) => {
     const t = terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise');
     t.type('DEVELOPPE COUCHE');
@@ -62,9 +50,8 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     expect(await t.exitCode()).toBe(130);
   });
 
-  it('image with no id picks, then fetches the images of the choice', async () => {
-    const dir = tempDir('exercises-pick-media-');
-    dirs.push(dir);
+  it('image with no id picks, then fetches the images of the choice', async ({ terminal, scratchDir }) => {
+    const dir = scratchDir('exercises-pick-media-');
     const t = terminal(['--sandbox', 'image', '--dir', dir]);
     await t.waitFor('Pick an exercise to fetch the images of');
     t.type('plank');
@@ -74,7 +61,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     expect(t.capture()).toMatch(/Fetched 2 files/);
   });
 
-  it.each([['Escape'], ['C-c']])('%s leaves with exit 130 and prints nothing', async (key) => {
+  it.for(['Escape', 'C-c'])('%s leaves with exit 130 and prints nothing', async (key, { terminal }) => {
     const t = terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise');
     t.type('bench');
@@ -84,9 +71,8 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     expect(t.capture().trim()).toBe('');
   });
 
-  it('shows a hostile name inert: no colour, no title change, the escapes visible as text', async () => {
-    const dir = tempDir('exercises-hostile-catalogue-');
-    dirs.push(dir);
+  it('shows a hostile name inert: no colour, no title change, the escapes visible as text', async ({ terminal, scratchDir }) => {
+    const dir = scratchDir('exercises-hostile-catalogue-');
     const hostile = {
       id: 'Evil_Curl',
       name: 'Evil \u001b[31mRED\u001b[0m \u202e\u001b]0;pwned\u0007',
@@ -96,7 +82,6 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
       instructions: ['Curl.'],
     };
     const plain = { id: 'Plain_Curl', name: 'Plain Curl', category: 'STRENGTH', primaryMuscle: ['BICEPS'], equipment: 'DUMBBELL', instructions: ['Curl.'] };
-    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(hostile)}\n${JSON.stringify(plain)}\n`);
     const t = terminal(['--catalogue', dir, 'show']);
     await t.waitFor('Pick an exercise');
@@ -110,7 +95,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     expect(await t.exitCode()).toBe(130);
   });
 
-  it('--no-input and CI never prompt: the usage error, exit 2', async () => {
+  it('--no-input and CI never prompt: the usage error, exit 2', async ({ terminal }) => {
     const noInput = terminal(['--sandbox', '--no-input', 'show']);
     expect(await noInput.exitCode()).toBe(2);
     expect(noInput.capture()).toMatch(/Give at least one exercise id or name/);
@@ -119,7 +104,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
     expect(ci.capture()).toMatch(/Give the id or name of the exercise/);
   });
 
-  it('query --pick chooses among the results, then shows the record', async () => {
+  it('query --pick chooses among the results, then shows the record', async ({ terminal }) => {
     const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick']);
     await t.waitFor(/Pick among \d+ results to show/);
     t.type('push');
@@ -130,7 +115,7 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', () => {
   });
 });
 
-describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that composes", () => {
+describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that composes", SIDE_BY_SIDE, () => {
   const jsonlIds = (text: string): string[] =>
     text
       .trim()
@@ -138,9 +123,8 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
       .filter((l) => l !== '')
       .map((l) => (JSON.parse(l) as { id: string }).id);
 
-  it('with stdout in a file, it draws on the terminal and the file holds the record chosen, in the format asked', async () => {
-    const dir = tempDir('exercises-pick-file-');
-    dirs.push(dir);
+  it('with stdout in a file, it draws on the terminal and the file holds the record chosen, in the format asked', async ({ terminal, scratchDir }) => {
+    const dir = scratchDir('exercises-pick-file-');
     const file = join(dir, 'f');
     const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--format', 'jsonl'], {}, { stdoutFile: file });
     const first = await t.waitFor(/Pick among \d+ results to print/);
@@ -157,9 +141,8 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
     expect(readFileSync(file, 'utf8')).not.toContain('Pick among');
   });
 
-  it('Tab marks two rows (Ctrl-N / Ctrl-P move), and both are printed, in the order marked', async () => {
-    const dir = tempDir('exercises-pick-marks-');
-    dirs.push(dir);
+  it('Tab marks two rows (Ctrl-N / Ctrl-P move), and both are printed, in the order marked', async ({ terminal, scratchDir }) => {
+    const dir = scratchDir('exercises-pick-marks-');
     const file = join(dir, 'f');
     const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--json', 'id'], {}, { stdoutFile: file });
     await t.waitFor(/Pick among/);
@@ -180,9 +163,8 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
     expect(printed).toEqual([{ id: 'Paused_Bench_Press' }, { id: 'Barbell_Bench_Press' }]);
   });
 
-  it('`query --pick --format jsonl | exercises download -` downloads what was picked', async () => {
-    const dir = tempDir('exercises-pick-pipe-');
-    dirs.push(dir);
+  it('`query --pick --format jsonl | exercises download -` downloads what was picked', async ({ terminal, scratchDir }) => {
+    const dir = scratchDir('exercises-pick-pipe-');
     const t = terminal(
       ['--sandbox', 'query', '--muscle', 'abdominals', '--pick', '--format', 'jsonl'],
       {},
@@ -196,7 +178,7 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
     expect(existsSync(join(dir, 'Plank', 'start.png'))).toBe(true);
   });
 
-  it('Tab where one exercise is wanted neither marks nor copies the row into the query', async () => {
+  it('Tab where one exercise is wanted neither marks nor copies the row into the query', async ({ terminal }) => {
     const t = terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise to show');
     t.type('plank');
@@ -209,9 +191,8 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
     expect(await t.exitCode()).toBe(130);
   });
 
-  it('at 80 columns a long id is shown whole while the name has room', async () => {
-    const dir = tempDir('exercises-long-id-');
-    dirs.push(dir);
+  it('at 80 columns a long id is shown whole while the name has room', async ({ terminal, scratchDir }) => {
+    const dir = scratchDir('exercises-long-id-');
     // A record of the sample with a long id: the longest the picker must keep whole.
     const long = { ...SAMPLE_BENCH, id: 'Bench_Press_-_With_Bands_And_Chains', name: 'Bench Press - With Bands' };
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(long)}\n`);
@@ -231,7 +212,7 @@ describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
   });
   afterAll(() => server.close());
 
-  it('with nothing known it says so, and lists the exercises only when asked, naming the cost', async () => {
+  it('with nothing known it says so, and lists the exercises only when asked, naming the cost', async ({ terminal }) => {
     const t = terminal(['show'], serverEnv(server));
     // The question and its explanation may reach the screen in separate writes: wait for the whole offer.
     const offer = await t.waitFor(/List every exercise id \(exercises ids --all\): one request per \d+ exercises/);
@@ -249,9 +230,8 @@ describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
     expect(t.capture()).toMatch(/^Plank {2}\(Plank\)$/m);
   });
 
-  it('after a query, the picker offers its results from the cache with their muscles, and sends nothing while typing', async () => {
-    const home = tempDir('exercises-pick-home-');
-    dirs.push(home);
+  it('after a query, the picker offers its results from the cache with their muscles, and sends nothing while typing', async ({ terminal, scratchDir }) => {
+    const home = scratchDir('exercises-pick-home-');
     const env = serverEnv(server, { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') });
     const listed = await runCli(['query', '--muscle', 'chest', '--format', 'json'], { env });
     expect(listed.code, listed.stderr).toBe(0);

@@ -7,12 +7,13 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'vitest';
 import { CLI_PATH, testEnv } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { tmuxServer, waitForScreen } from '../helpers/tmux.js';
+import { SIDE_BY_SIDE_WAIT_MS, type TestEnd, tmuxServer, waitForScreen } from '../helpers/tmux.js';
 
 /** True when tmux can be run here; tests that need it skip (with a message) when not. */
-export { HAVE_TMUX, NO_TMUX_MESSAGE } from '../helpers/tmux.js';
+export { HAVE_TMUX, NO_TMUX_MESSAGE, SIDE_BY_SIDE } from '../helpers/tmux.js';
 
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -42,6 +43,10 @@ export interface TerminalOptions {
   cwd?: string;
   width?: number;
   height?: number;
+  /** The owning test's context: required when tests run concurrently (tmuxServer). */
+  test?: TestEnd;
+  /** How long waitFor and exitCode wait before they fail (15 s unless told). */
+  waitMs?: number;
 }
 
 export function startTerminal(args: string[], options: TerminalOptions = {}): TerminalRun {
@@ -63,21 +68,22 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
       : '',
     `; echo $? > ${shellQuote(exitFile)}; sleep 60`,
   ].join(' ');
-  const server = tmuxServer('exercises-term');
+  const server = tmuxServer('exercises-term', undefined, options.test);
   const tmux = server.exec;
   tmux('new-session', '-d', '-s', 't', '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command);
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const waitMs = options.waitMs ?? 15_000;
   const run: TerminalRun = {
     capture: (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 't'),
     keys: (...keys) => void tmux('send-keys', '-t', 't', ...keys),
     type: (text) => void tmux('send-keys', '-t', 't', '-l', text),
-    waitFor: (pattern, ms = 15_000) => waitForScreen(() => run.capture(), pattern, ms),
-    async exitCode(ms = 15_000) {
+    waitFor: (pattern, ms = waitMs) => waitForScreen(() => run.capture(), pattern, ms),
+    async exitCode(ms = waitMs) {
       const until = Date.now() + ms;
       while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8').trim() === '') {
         if (Date.now() > until) throw new Error(`The command did not end; the terminal shows:\n${run.capture()}`);
-        await sleep(100);
+        await sleep(25);
       }
       return Number(readFileSync(exitFile, 'utf8').trim());
     },
@@ -90,3 +96,37 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
   };
   return run;
 }
+
+export interface TerminalFixtures {
+  /** startTerminal with `env`, closed when the test ends; its waits bounded for tests run side by side (SIDE_BY_SIDE_WAIT_MS). */
+  terminal(args: string[], env?: Record<string, string | undefined>, options?: Omit<TerminalOptions, 'env' | 'test'>): TerminalRun;
+  /** A tempDir, removed when the test ends. */
+  scratchDir(prefix: string): string;
+}
+
+/**
+ * vitest's `it` with terminals and directories of the test's own, closed and removed when it
+ * ends (not in an afterEach, which would close those of the tests running beside it): so a
+ * file's terminal tests can run concurrently, each mostly waiting on its terminal.
+ */
+export const terminalTest = test.extend<TerminalFixtures>({
+  terminal: async ({ onTestFinished }, use) => {
+    const runs: TerminalRun[] = [];
+    await use((args, env = {}, options = {}) => {
+      const run = startTerminal(args, { waitMs: SIDE_BY_SIDE_WAIT_MS, ...options, env, test: { onTestFinished } });
+      runs.push(run);
+      return run;
+    });
+    for (const run of runs) run.close();
+  },
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+  scratchDir: async ({}, use) => {
+    const dirs: string[] = [];
+    await use((prefix) => {
+      const dir = tempDir(prefix);
+      dirs.push(dir);
+      return dir;
+    });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  },
+});
