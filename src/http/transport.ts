@@ -47,7 +47,8 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
-export interface TransportOptions {
+/** `beforeRequest` runs before EVERY attempt, JSON and media, retries included (counting.ts). */
+export interface TransportOptions extends RequestHooks {
   /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
   baseUrl: string;
   /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
@@ -62,15 +63,8 @@ export interface TransportOptions {
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
-  /**
-   * Awaited before EVERY attempt, JSON and media, retries included (counting.ts); a throw stops the
-   * request unsent. It may resolve to a GiveBack, called when the attempt fails before it was written.
-   */
-  beforeRequest?: RequestHooks['beforeRequest'];
   /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
   commandDeadline?: CommandDeadline;
-  /** Called with each response's status and headers, as soon as they arrive. */
-  afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
   /**
    * Where the requests go instead of a keep-alive Agent of ours (a local catalogue in-process, a
    * test's MockAgent): every rule above still applies. Its owner closes it.
@@ -177,8 +171,7 @@ export class Transport {
    * 429 → RateLimitError after retries, 5xx/network/timeout → NetworkError, bad body → MalformedResponseError.
    */
   async getJson(path: string, query?: QueryValues, what = `GET ${path}`): Promise<unknown> {
-    const answer = await this.getJsonAnswer(path, query, what);
-    return answer.status === 200 ? answer.body : undefined;
+    return ((await this.getJsonAnswer(path, query, what)) as { body?: unknown }).body;
   }
 
   /**
