@@ -22,21 +22,13 @@ import { closestWords, orList } from './catalogue/suggest.js';
 /** Inlined by scripts/bundle.mjs, so the bundle reads no file for it; undefined in the plain tsc output. */
 declare const EXERCISES_VERSION: string | undefined;
 
-/** The version in our package.json (inlined in the bundle, else read from the file next to dist/). */
+/** The version in our package.json (inlined in the bundle, else read from the one beside src/ or dist/). */
 function packageVersion(): string {
   if (typeof EXERCISES_VERSION === 'string') return EXERCISES_VERSION;
-  for (const relative of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version: string };
-      if (pkg.name === 'exercises') return pkg.version;
-    } catch {
-      // not at this level
-    }
-  }
-  return 'unknown';
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
-export interface ProgramHooks {
+interface ProgramHooks {
   /**
    * The context a command runs with, given the program with its parsed global options and the
    * top-level command that runs (`auth` for `auth login`), as commander resolved it.
@@ -156,23 +148,18 @@ function globalOption(flag: GlobalFlag): Option {
   return option;
 }
 
-export interface RunCliSeams {
-  /** Replaces commands' run(options, ctx); see ProgramHooks.runners. */
-  runners?: Runners;
-}
-
 /**
  * Runs one command line (the arguments after `exercises`) with a context, and returns the exit
  * code: 0, or the code of the error it reported on the context's stderr. Never touches
  * `process`; the context's onExit work (servers, connection pools) is done before it returns.
  */
-export async function runCli(given: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
+export async function runCli(given: readonly string[], ctx: Context, seams: Pick<ProgramHooks, 'runners'> = {}): Promise<ExitCodeValue> {
   ctx.argv = [...given];
   const args = explicitJsonFlag(given);
   const program = buildProgram(
     {
       output: ctx,
-      ...(seams.runners ? { runners: seams.runners } : {}),
+      runners: seams.runners,
       context(p, command) {
         ctx.globals = globalOptions(p);
         ctx.command = command;
