@@ -198,7 +198,7 @@ export class ApiClient {
     // --no-cache reads and writes nothing, so it needs no cache key either (a listing would build 800).
     if (!cache || cache.mode === 'no-cache') {
       const answer = await fetch({});
-      if (cache) this.log?.(outcomeLine('bypassed', what, params.lang));
+      if (cache) this.log?.(outcomeLine('miss (--no-cache)', what, params.lang));
       this.languageOf(params, contentLanguage(answer.headers));
       return { body: answer.status === 200 ? answer.body : undefined, checked: answer.status === 200 };
     }

@@ -138,8 +138,8 @@ export type CacheMode = 'normal' | 'refresh' | 'no-cache' | 'offline';
 /** What `fetch` resolves to: a 200 with its parsed body, or a 304 (only ever to a conditional request). */
 export type FetchResult = { status: 200; body: unknown; headers: HeaderBag } | { status: 304; headers: HeaderBag };
 
-/** How the answer was had, for --verbose: `cache hit`, `revalidated`, `miss`… */
-export type CacheOutcome = 'hit' | 'stale hit (offline)' | 'revalidated' | 'miss' | 'refreshed' | 'bypassed';
+/** How the answer was had, as --verbose says it. */
+type CacheOutcome = 'cache hit' | 'cache hit (stale, --offline)' | 'revalidated' | 'miss' | 'miss (--refresh)' | 'miss (--no-cache)';
 
 export interface CachedGetOptions {
   cache: ResponseCache;
@@ -162,29 +162,26 @@ export interface CachedAnswer {
   body: unknown;
   outcome: CacheOutcome;
   /** The Content-Language it was answered in (stored with the entry for a cache hit); undefined when not said. */
-  language?: string;
+  language?: string | undefined;
 }
 
-/** The answer, with the language it came in when that is known. */
-function answered(body: unknown, outcome: CacheOutcome, language: string | undefined): CachedAnswer {
-  return language !== undefined ? { body, outcome, language } : { body, outcome };
-}
+const answered = (body: unknown, outcome: CacheOutcome, language: string | undefined): CachedAnswer => ({ body, outcome, language });
 
 export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer> {
   const { cache, key, mode, ttlMs } = options;
   const now = options.now ?? Date.now;
 
-  if (mode === 'no-cache') return fetched(await fetchAnew(options, now, false), 'bypassed');
-  if (mode === 'refresh') return fetched(await fetchAnew(options, now), 'refreshed');
+  if (mode === 'no-cache') return fetched(await fetchAnew(options, now, false), 'miss (--no-cache)');
+  if (mode === 'refresh') return fetched(await fetchAnew(options, now), 'miss (--refresh)');
 
   const own = await cache.get(key, { now: now(), ttlMs });
-  if (own.status === 'fresh') return answered(own.body, 'hit', own.language);
+  if (own.status === 'fresh') return answered(own.body, 'cache hit', own.language);
   const other = options.fallback ? await options.fallback() : ({ status: 'miss' } as const);
-  if (other.status === 'fresh') return answered(other.body, 'hit', other.language);
+  if (other.status === 'fresh') return answered(other.body, 'cache hit', other.language);
 
   if (mode === 'offline') {
     const stale = own.status === 'stale' ? own : other.status === 'stale' ? other : undefined;
-    if (stale) return answered(stale.body, 'stale hit (offline)', stale.language);
+    if (stale) return answered(stale.body, 'cache hit (stale, --offline)', stale.language);
     throw new NetworkError(`--offline: the cache holds no answer to ${options.what}.`, {
       hint: 'Run the command once without --offline to fetch and cache it.',
       details: { request: options.what },
@@ -266,19 +263,9 @@ export interface ApiGet {
   fetch: (validators: Validators) => Promise<FetchResult>;
 }
 
-/** How each cache outcome reads in --verbose. */
-const OUTCOME_WORDS: Readonly<Record<CacheOutcome, string>> = {
-  hit: 'cache hit',
-  'stale hit (offline)': 'cache hit (stale, --offline)',
-  revalidated: 'revalidated',
-  miss: 'miss',
-  refreshed: 'miss (--refresh)',
-  bypassed: 'miss (--no-cache)',
-};
-
 /** The --verbose line of an answer: `cache hit: GET /exercise/Push_Up (de-DE)`. */
 export function outcomeLine(outcome: CacheOutcome, what: string, lang: string | undefined): string {
-  return `${OUTCOME_WORDS[outcome]}: ${what}${lang ? ` (${lang})` : ''}`;
+  return `${outcome}: ${what}${lang ? ` (${lang})` : ''}`;
 }
 
 export function cachedApiGet(cache: ClientCache, get: ApiGet): Promise<CachedAnswer> {
