@@ -189,11 +189,7 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
   }
 
   if (own.status === 'stale' && (own.etag !== undefined || own.lastModified !== undefined)) {
-    const validators: Validators = {
-      ...(own.etag !== undefined ? { etag: own.etag } : {}),
-      ...(own.lastModified !== undefined ? { lastModified: own.lastModified } : {}),
-    };
-    const answer = await options.fetch(validators);
+    const answer = await options.fetch({ etag: own.etag, lastModified: own.lastModified });
     if (answer.status === 304) {
       const refreshed = await cache.refresh(key, { headers: answer.headers, now: now() });
       if (refreshed.status === 'fresh') {
