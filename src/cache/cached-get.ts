@@ -1,21 +1,11 @@
 /**
  * One JSON GET through the response cache: the URL it goes to, the key it is kept under, and the
- * policy. The request itself is the caller's `fetch` (the API client passes one that sends it
- * through the transport), since cache/ sits below http/ and api/: a cache hit never loads or
- * touches HTTP code.
+ * policy by mode (normal, --refresh, --no-cache, --offline). The request itself is the caller's
+ * `fetch`, since cache/ sits below http/ and api/: a cache hit never loads or touches HTTP code.
  *
- * Every key names the whole base URL (two services behind one host, `http://h/a` and `http://h/b`,
- * never share answers), the language, a hash of the API key and the plan when one is known (the
- * key hash keeps plans apart otherwise). The API key itself never appears in a key, so never in a file.
- *
- * The policy, by mode:
- * - `normal`: a fresh entry (or a fresh full record, via `fallback`) answers; a stale one with
- *   validators is revalidated (If-None-Match / If-Modified-Since; a 304 refreshes it); otherwise
- *   the answer is fetched and stored.
- * - `refresh` (--refresh): fetched anew without validators, and stored.
- * - `no-cache` (--no-cache): fetched; the cache is neither read nor written.
- * - `offline` (--offline): answered from the cache alone, stale entries included; a miss is a
- *   NetworkError (exit 6) naming what is missing.
+ * Every key names the whole base URL (two services behind one host never share answers), the
+ * language, a hash of the API key and the plan when one is known; the key itself never appears
+ * in a key, so never in a file.
  */
 import { createHash } from 'node:crypto';
 import { NetworkError } from '../errors.js';
@@ -38,10 +28,7 @@ export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryValu
     const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
     url = new URL(`${prefix}${path}`, base.origin);
   }
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
-  }
+  for (const [name, value] of queryPairs(query)) url.searchParams.append(name, value);
   return url;
 }
 
@@ -60,32 +47,22 @@ export function normalOrigin(origin: string): string {
   return new URL(origin).origin;
 }
 
+/** Each value of a query, repeated parameters once per value, absent ones left out. */
 function queryPairs(query: QueryInput | undefined): Array<[string, string]> {
-  if (query === undefined) return [];
   if (query instanceof URLSearchParams) return [...query.entries()];
-  const pairs: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const v of typeof value === 'string' ? [value] : value) pairs.push([name, v]);
-  }
-  return pairs;
+  return Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v])));
 }
 
-/**
- * The query in one canonical form: pairs sorted by name, then value. Every repeated
- * parameter of the interface is a set filter (category, force, level…), so the order of
- * its values does not change the answer.
- */
+/** The query in one canonical form, pairs sorted by name then value: every repeated parameter of the interface is a set filter. */
 export function canonicalQuery(query: QueryInput | undefined): string {
   const pairs = queryPairs(query).sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   return new URLSearchParams(pairs).toString();
 }
 
 /**
- * What a stored answer belongs to. `baseUrl`: the configured one, whose path prefix is part of
- * the scope (`origin` alone without it); `plan` when the caller knows it, else the key hash stands
- * for it; `lang` undefined for the service default (kept apart from an explicit one); `keyHash`
- * instead of `apiKey` when the caller has it.
+ * What a stored answer belongs to: `baseUrl`'s path prefix is part of the scope (`origin` alone
+ * without it); `plan` when known, else the key hash stands for it; `lang` undefined for the
+ * service default (kept apart from an explicit one).
  */
 export interface ScopeInput {
   origin: string;
@@ -122,11 +99,7 @@ export function scopedCacheKey(scope: string, path: string, query: QueryInput | 
   return `${KEY_VERSION} GET ${scope} ${path}${canonical ? `?${canonical}` : ''}`;
 }
 
-/**
- * A list item that is a full record, so it can answer `show` too: GET /exercise/{id} answers
- * full records (spec §2.1), list pages summaries (§2.2), but an item with the fields only a full
- * record carries (a name, the category, primary muscles and instructions) is one.
- */
+/** A list item with the fields only a full record carries (spec §2.1, §2.2), so it can answer `show` too. */
 export function isFullRecord(item: unknown): item is { name: string; [field: string]: unknown } {
   if (typeof item !== 'object' || item === null) return false;
   const r = item as Record<string, unknown>;
@@ -243,21 +216,8 @@ export interface ClientCache {
   noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
 }
 
-/**
- * One API GET: its URL (query included), the client's base URL (another service under the same
- * origin never shares answers), the language and key hash of its scope, the exercise a record
- * request asks for (a full record cached from any answer serves it), the request in words and
- * the `fetch` that sends it (conditional when validators are given) and checks its body.
- */
-export interface ApiGet {
-  url: URL;
-  baseUrl: URL;
-  lang?: string | undefined;
-  keyHash: string;
-  record?: string | undefined;
-  what: string;
-  fetch: (validators: Validators) => Promise<FetchResult>;
-}
+/** One API GET: its URL (query included), its scope's parts, and the exercise a record request asks for (a full record cached from any answer serves it). */
+type ApiGet = Pick<CachedGetOptions, 'fetch' | 'what'> & { url: URL; baseUrl: URL; lang?: string | undefined; keyHash: string; record?: string | undefined };
 
 /** The --verbose line of an answer: `cache hit: GET /exercise/Push_Up (de-DE)`. */
 export function outcomeLine(outcome: CacheOutcome, what: string, lang: string | undefined): string {
