@@ -84,12 +84,12 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   program.configureHelp({ formatHelp });
   program.exitOverride().description('Browse, search and download the exercise catalogue.').version(packageVersion(), '-V, --version', 'print the version');
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
-  // The command that runs, as commander resolved it, told to the context (never guessed from argv).
+  // The top-level command that runs (`auth` for `auth login`), as commander resolved it, told to the context (never guessed from argv).
   let running = '';
   program
     // The global flags are checked together before any command's action (and its first request).
     .hook('preAction', (_program, action) => {
-      running = topLevelName(action);
+      running = commandPath(action).split(' ')[1] ?? '';
       assertGlobalFlags(globalOptions(program));
     });
   helpWhenBare(program);
@@ -109,13 +109,6 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     if (only === undefined || name === only) register(program, context, hooks.runners?.[name] as never);
   }
   return program;
-}
-
-/** `auth` for `auth login`: the command under the program that `cmd` belongs to. */
-function topLevelName(cmd: Command): string {
-  let c = cmd;
-  while (c.parent?.parent) c = c.parent;
-  return c.name();
 }
 
 /** Every command of the tree, the program first. */
