@@ -1,18 +1,10 @@
 /**
  * The HTTP transport: every request the client sends, as layers around one undici dispatcher
- * (exchange.ts lists them; undici is loaded only when a request really goes out). Here is what
- * every request gets before it enters them: the URL policy (judged once per origin), the API key
- * header for the configured origin only, the forward proxy its origin goes through (proxy-env.ts),
- * the signals that cancel it; what the caller gets back: a JSON answer parsed, its status mapped
- * to the project's errors (failures.ts), or a media stream with its --verbose line. The key is
- * redacted from everything shown. Media streams share the one keep-alive Agent and these rules but
- * are not retried here (the media downloader drives resume and retry itself, with the same
- * policy) nor under the command's deadline.
- *
- * The retry layer of JSON requests is here too: the one retry policy (retry-policy.ts), a
- * --verbose line per attempt (its number, the time to its last body byte, the quota headers) and
- * the waits counted in the command's deadline (why not undici's diagnostics channels for the
- * lines: docs/development.md, "Retries are our own layer").
+ * (exchange.ts lists them). Every request first gets the URL policy (once per origin), the API key
+ * for the configured origin only, its forward proxy (proxy-env.ts) and the signals that cancel it;
+ * the key is redacted from everything shown. Media streams are not retried here (the downloader
+ * resumes and retries itself, with the same policy) nor under the command's deadline. The JSON
+ * retry layer is here too: why not undici's own, docs/development.md "Retries are our own layer".
  */
 import type { Dispatcher } from 'undici';
 import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
