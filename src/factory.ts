@@ -1,10 +1,7 @@
 /**
- * Builds the Context a run works with, once: the I/O streams with their TTY facts and width,
- * the environment, and the services created on first use — the settings (resolved once), the
- * connection (decided once; --sandbox starts its server then) and the API client. The one
- * place commands get them; main() builds it over the process, tests over in-memory streams.
- * Nothing heavy is done here: the transport is made on the first request that goes out (undici
- * is loaded then, src/vendor/undici.ts), the sandbox server started when the connection is decided.
+ * Builds the Context a run works with, once (main() over the process, tests over in-memory
+ * streams): the streams, the environment, and the services made on first use, so nothing heavy
+ * is done here. The transport (and undici) comes with the first request that goes out.
  */
 import { ApiClient } from './api/client.js';
 import { type CacheMode, keyHash } from './cache/cached-get.js';

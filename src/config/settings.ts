@@ -1,8 +1,7 @@
 /**
- * The settings in force and where each comes from, highest first: flag > environment > stored
- * config > default (docs/design.md "CLI surface"), for every row of the settings table alike;
- * and the global flags and config keys as the table declares them. The factory resolves them
- * once per run (ctx.settings()); `config list` shows the same resolution.
+ * The settings in force and where each comes from, flag > environment > stored config > default,
+ * for every row of the settings table alike (`config list` shows the same resolution); and the
+ * global flags and config keys as the table declares them.
  */
 import { closestWords, orList } from '../catalogue/suggest.js';
 import { UsageError } from '../errors.js';

@@ -1,13 +1,9 @@
 /**
- * Response bodies. Every request is sent with undici's dispatch() and a handler of ours, so each
- * chunk read from the socket goes straight to its consumer (the media body pump, or memory for a
- * JSON answer) with no Readable in between: no stream buffering, no 'data' events, no second copy
- * of the highWaterMark. Flow control is undici's: the handler pauses the socket when the consumer
- * holds enough. Chunks that arrive before the consumer has started are held with the socket
- * paused, so at most one socket read waits in memory then.
- *
- * Also here: the layer that reads a JSON answer whole within its cap (wholeBodies), its parse, and
- * a body as a Readable for the team proxy, which pipes it into node:http responses.
+ * Response bodies, sent with undici's dispatch() and a handler of ours so each chunk read goes
+ * straight to its consumer with no Readable in between (no stream buffering, no second copy of
+ * the highWaterMark); the socket is paused while the consumer holds enough or has not started.
+ * Also: the JSON layer reading a body whole within its cap, its parse, and a body as a Readable
+ * for the team proxy.
  */
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
