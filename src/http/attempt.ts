@@ -1,22 +1,15 @@
 /**
- * The bottom of the transport (exchange.ts): one attempt over the one undici dispatcher, a
- * keep-alive Agent made on the first request that really leaves (src/vendor/undici.ts loads
- * undici only then, so `--help` and cache hits never do). An attempt is bounded and cancelled
- * here, for whichever reason comes first: Ctrl-C, the caller's own signal, or its whole-life
- * deadline (deadline.ts: the JSON bound, cut to what is left of the command's deadline; the
- * media rule of a minimum average rate). Its failures, before the head and in the body alike,
- * become project errors (failures.ts); its end (the body read, failed or discarded) ends
- * its deadline and its watch on the signals.
- *
- * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the last
- * two on undici's coarse timers: a bound of t fires between t and t + ~1 s). `localhost`, which
- * the URL policy trusts as loopback, is answered with the loopback addresses (loopbackLookup),
+ * The bottom of the transport (exchange.ts): one attempt over the one undici dispatcher, an Agent
+ * made on the first request that really leaves (undici is loaded only then). An attempt is
+ * cancelled by whichever comes first: Ctrl-C, the caller's signal, or its whole-life deadline
+ * (deadline.ts); undici's own timeouts do the idle bounds (headers and body on coarse timers: a
+ * bound of t fires between t and t + ~1 s). Its failures become project errors (failures.ts).
+ * `localhost`, which the URL policy trusts as loopback, is answered with the loopback addresses,
  * never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
  *
- * Each attempt is cancelled through a small EventEmitter of its own (body.ts listens to it); the
- * AbortSignals that cancel it are watched through SignalWatch, ONE listener per signal for all its
- * attempts in flight: paging `--all` makes hundreds of requests on the same Ctrl-C signal, and a
- * listener added and removed each time shows in profiles.
+ * SignalWatch keeps ONE listener per AbortSignal for all its attempts in flight: paging `--all`
+ * makes hundreds of requests on the same Ctrl-C signal, and a listener added and removed each
+ * time shows in profiles.
  */
 import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing } from './exchange.js';
