@@ -32,10 +32,8 @@ export interface ContextOptions {
   /** SIGHUP listeners (Context.onHangup); main() passes the process's. */
   onHangup?: (listener: () => void) => () => void;
   /**
-   * The seams a test replaces, as gh's tests pass a fake HTTP client and iostreams.Test():
-   * `dispatcher` is where every request of this run goes (undici's MockAgent, say; the
-   * client, cache, ledger and transport rules all run as they would), `api` makes the API
-   * client itself (a fake one, with no HTTP at all). Neither is used by main().
+   * The seams a test replaces, as gh's tests pass a fake HTTP client: `dispatcher` takes every
+   * request (every rule above it still runs), `api` makes the API client itself. main() uses neither.
    */
   dispatcher?: Dispatcher;
   api?: (target: ClientTarget) => ApiClient | Promise<ApiClient>;
@@ -100,10 +98,8 @@ function cacheMode(globals: Context['globals']): CacheMode {
 }
 
 /**
- * An API client for `conn`. Its transport (and with it undici) is made on the first request
- * that really goes out, with the request ledger's hooks; `cache: false` (a key being checked
- * by `auth`) always asks the service. A cache hit makes no transport and so loads no HTTP
- * library (test/cache/hit-loads-no-http.test.ts).
+ * An API client for `conn`, its transport (and undici) made on the first request that really goes
+ * out, so a cache hit loads no HTTP library; `cache: false` (a key `auth` checks) always asks.
  */
 async function makeClient(
   ctx: Context,

@@ -110,9 +110,8 @@ export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text
 
 /**
  * `transport` makes the transport on the first request that really goes out (never on a cache
- * hit); without `cache` every answer is fetched; `log` (--verbose) hears each answer's cache
- * outcome; `noteLanguage` the language asked for and the Content-Language of each answer that
- * names one, cache hits included, so the command can say when the service fell back to another.
+ * hit); `noteLanguage` hears the language asked for and each answer's Content-Language, so the
+ * command can say when the service fell back to another.
  */
 export interface ApiClientOptions {
   baseUrl: string;
@@ -148,10 +147,9 @@ export class ApiClient {
   }
 
   /**
-   * One JSON GET through the response cache (src/cache/cached-get.ts). `check` returns the
-   * problems of a body; a body with any is never stored. `record` names the exercise a record
-   * request asks for, so a full record cached from any answer serves it. `checked` says the
-   * body is the one `check` passed as it arrived (a cached one has not been checked in this run).
+   * One JSON GET through the response cache (src/cache/cached-get.ts), its body checked by `check`
+   * (a body with problems is never stored, nor checked twice). `record` names the exercise a record
+   * request asks for, so a full record cached from any answer serves it.
    */
   private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<unknown> {
     const query = toQuery(params);

@@ -151,12 +151,7 @@ export async function validatorsOf(stored: Freshness, request: CachePolicy.Reque
   return { ...(etag !== undefined ? { etag } : {}), ...(lastModified !== undefined ? { lastModified } : {}) };
 }
 
-/**
- * After a 304: the stored answer judged anew from `now`, with its kept headers updated by the
- * 304's (RFC 9111 §4.3.4: a header the 304 sends replaces the stored one, so its new
- * Cache-Control or ETag counts, and validators it does not send stay); undefined when the
- * result says no-store.
- */
+/** After a 304: the stored answer judged anew from `now`, a header the 304 sends replacing the stored one (RFC 9111 §4.3.4); undefined for no-store. */
 export function revalidated(stored: Freshness, headers: HeaderBag | undefined, now: number, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Judged> {
   return freshnessOf(pickHeaders(headers, KEPT_HEADERS, { ...stored.headers }), headers, now, request);
 }
