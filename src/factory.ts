@@ -12,7 +12,7 @@ import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from './cache/store-files.js';
-import { ledgerOrigin } from './cache/usage.js';
+import { ledgerOrigin } from './cache/ledger.js';
 import { requestCount } from './http/counting.js';
 import { redactorFor } from './util/text.js';
 import { CommandDeadline } from './http/deadline.js';

@@ -1,16 +1,11 @@
 /**
- * The request ledger: every request sent to the service, counted per origin, key (by hash) and
- * calendar month (UTC, `YYYY-MM`), in one small JSON file. Each change is a read-modify-write
- * under the one inter-process lock (util/file-lock.ts), the file replaced by rename (a reader
- * without the lock sees the old or the new file, never half of one). `reserve` checks the budget
- * and counts the request in the same locked step, before it is sent: two processes can never
- * both take the last request. Each write also keeps a copy, `<ledger>.prev`, from which a corrupt
- * or removed ledger is recovered: the count never drops to 0 behind the user's back.
- *
- * `strict` updates (a budget is in force) never guess: a lock that cannot be had, a file that
- * cannot be read or written, or a corrupt file with no good copy throws BudgetUncheckedError
- * naming the file; and the file is fsynced before the request it counts is sent, so a crash
- * cannot forget it. Without a budget a corrupt file is set aside and the count starts again.
+ * The request ledger: requests sent to the service per origin, key hash and UTC month, in one
+ * small JSON file changed under the one inter-process lock (util/file-lock.ts) and replaced by
+ * rename. `reserve` checks the budget and counts in the same locked step, so two processes never
+ * both take the last request; a copy, `<ledger>.prev`, recovers a corrupt or removed ledger.
+ * `strict` updates (a budget in force) never guess: a lock, read or write that fails, or a corrupt
+ * file with no good copy, is BudgetUncheckedError, and the file is fsynced before the request it
+ * counts is sent. Without a budget a corrupt file is set aside and the count starts again.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -23,6 +18,12 @@ import { normalOrigin } from './cached-get.js';
 
 /** Longest wait for the ledger's lock someone keeps fresh: past it the update fails (exit 5 with a budget). */
 const LEDGER_LOCK_WAIT_MS = 15_000;
+
+/** The origin a connection is counted under: the --sandbox server's port changes each run, so it has one fixed name. */
+export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
+export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
+  return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
+}
 
 /** The month `now` falls in, in UTC. */
 export function currentMonth(now: number | Date = Date.now()): string {

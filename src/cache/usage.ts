@@ -3,16 +3,8 @@
  * read without its lock (it is only ever replaced whole), the budget of the settings.
  */
 import { keyHash } from './cached-get.js';
-import { Ledger, type LedgerUsage } from './ledger.js';
+import { Ledger, type LedgerUsage, SANDBOX_LEDGER_ORIGIN, ledgerOrigin } from './ledger.js';
 import { cacheRoot, ledgerPath, type EnvVars } from './store-files.js';
-
-/** The --sandbox server listens on a new port each run, so its requests are counted under one fixed name. */
-const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
-
-/** The origin a connection is counted under in the ledger. */
-export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
-  return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
-}
 
 export interface UsageQuery {
   env: EnvVars;
