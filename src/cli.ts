@@ -29,10 +29,7 @@ function packageVersion(): string {
 }
 
 interface ProgramHooks {
-  /**
-   * The context a command runs with, given the program with its parsed global options and the
-   * top-level command that runs (`auth` for `auth login`), as commander resolved it.
-   */
+  /** The context a command runs with, given the parsed program and the top-level command that runs. */
   context(program: Command, command: string): Context;
   /** Where commander writes help, version and its own errors (default: the process's streams). */
   output?: Pick<Context, 'io' | 'env'>;
@@ -43,11 +40,7 @@ interface ProgramHooks {
 /** The top-level command names; the launcher names its per-command code caches after them (bin/startup/run-bundle.js). */
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
 
-/**
- * The command a command line runs, when that is plain: the first argument after the global
- * options, if it names one of COMMANDS. Undefined for anything else (no command, --help,
- * `help`, an unknown flag or command…), and then every command is declared as usual.
- */
+/** The command a command line runs when that is plain (the first word after the global flags names one); else undefined, and all are declared. */
 function requestedCommand(args: readonly string[]): string | undefined {
   const first = leadingWords(args, PROGRAM_FLAGS).words[0];
   return first !== undefined && COMMANDS.some((c) => c.name === first) ? first : undefined;
@@ -71,10 +64,9 @@ function outputTo(program: Command, { io, env }: Pick<Context, 'io' | 'env'>): O
 }
 
 /**
- * The program with its global options and commands. Given the command line (`args`, after
- * `exercises`), it declares only the command that line runs, when that is plain: declaring all
- * of them, with every flag and help text, is a good part of the start-up time of a one-request
- * command such as `show`. `--help`, `help` and errors about unknown commands still see every command.
+ * The program with its global options and commands. Given the command line, it declares only the
+ * command that line runs, when that is plain: declaring all of them, with every flag and help
+ * text, is a good part of the start-up time of a one-request command such as `show`.
  */
 export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Command {
   const program = new Command('exercises');
@@ -128,11 +120,7 @@ export function globalOptions(program: Command): GlobalOptions {
   return { ...readGlobalFlags(opts), json: jsonFlagValue(opts.json) };
 }
 
-/**
- * A row of GLOBAL_FLAGS as a commander option: its help line, its choices, and the setting's
- * own parser for a number or a duration (the one `config set` and the variable use), so a bad
- * value is refused before any request.
- */
+/** A row of GLOBAL_FLAGS as a commander option, with the setting's own parser for a number or a duration, so a bad value is refused before any request. */
 function globalOption(flag: GlobalFlag): Option {
   const option = new Option(flag.flags, flagHelp(flag));
   if (flag.choices) option.choices(flag.choices);
