@@ -22,25 +22,14 @@ import { closestWords, orList } from './catalogue/suggest.js';
 /** Inlined by scripts/bundle.mjs, so the bundle reads no file for it; undefined in the plain tsc output. */
 declare const EXERCISES_VERSION: string | undefined;
 
-/** The version in our package.json (inlined in the bundle, else read from the file next to dist/). */
+/** The version in our package.json (inlined in the bundle, else read from the one beside src/ or dist/). */
 function packageVersion(): string {
   if (typeof EXERCISES_VERSION === 'string') return EXERCISES_VERSION;
-  for (const relative of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version: string };
-      if (pkg.name === 'exercises') return pkg.version;
-    } catch {
-      // not at this level
-    }
-  }
-  return 'unknown';
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
-export interface ProgramHooks {
-  /**
-   * The context a command runs with, given the program with its parsed global options and the
-   * top-level command that runs (`auth` for `auth login`), as commander resolved it.
-   */
+interface ProgramHooks {
+  /** The context a command runs with, given the parsed program and the top-level command that runs. */
   context(program: Command, command: string): Context;
   /** Where commander writes help, version and its own errors (default: the process's streams). */
   output?: Pick<Context, 'io' | 'env'>;
@@ -51,11 +40,7 @@ export interface ProgramHooks {
 /** The top-level command names; the launcher names its per-command code caches after them (bin/startup/run-bundle.js). */
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
 
-/**
- * The command a command line runs, when that is plain: the first argument after the global
- * options, if it names one of COMMANDS. Undefined for anything else (no command, --help,
- * `help`, an unknown flag or command…), and then every command is declared as usual.
- */
+/** The command a command line runs when that is plain (the first word after the global flags names one); else undefined, and all are declared. */
 function requestedCommand(args: readonly string[]): string | undefined {
   const first = leadingWords(args, PROGRAM_FLAGS).words[0];
   return first !== undefined && COMMANDS.some((c) => c.name === first) ? first : undefined;
@@ -79,10 +64,9 @@ function outputTo(program: Command, { io, env }: Pick<Context, 'io' | 'env'>): O
 }
 
 /**
- * The program with its global options and commands. Given the command line (`args`, after
- * `exercises`), it declares only the command that line runs, when that is plain: declaring all
- * of them, with every flag and help text, is a good part of the start-up time of a one-request
- * command such as `show`. `--help`, `help` and errors about unknown commands still see every command.
+ * The program with its global options and commands. Given the command line, it declares only the
+ * command that line runs, when that is plain: declaring all of them, with every flag and help
+ * text, is a good part of the start-up time of a one-request command such as `show`.
  */
 export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Command {
   const program = new Command('exercises');
@@ -92,12 +76,12 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   program.configureHelp({ formatHelp });
   program.exitOverride().description('Browse, search and download the exercise catalogue.').version(packageVersion(), '-V, --version', 'print the version');
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
-  // The command that runs, as commander resolved it, told to the context (never guessed from argv).
+  // The top-level command that runs (`auth` for `auth login`), as commander resolved it, told to the context (never guessed from argv).
   let running = '';
   program
     // The global flags are checked together before any command's action (and its first request).
     .hook('preAction', (_program, action) => {
-      running = topLevelName(action);
+      running = commandPath(action).split(' ')[1] ?? '';
       assertGlobalFlags(globalOptions(program));
     });
   helpWhenBare(program);
@@ -119,13 +103,6 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   return program;
 }
 
-/** `auth` for `auth login`: the command under the program that `cmd` belongs to. */
-function topLevelName(cmd: Command): string {
-  let c = cmd;
-  while (c.parent?.parent) c = c.parent;
-  return c.name();
-}
-
 /** Every command of the tree, the program first. */
 function allCommands(cmd: Command): Command[] {
   return [cmd, ...cmd.commands.flatMap(allCommands)];
@@ -143,11 +120,7 @@ export function globalOptions(program: Command): GlobalOptions {
   return { ...readGlobalFlags(opts), json: jsonFlagValue(opts.json) };
 }
 
-/**
- * A row of GLOBAL_FLAGS as a commander option: its help line, its choices, and the setting's
- * own parser for a number or a duration (the one `config set` and the variable use), so a bad
- * value is refused before any request.
- */
+/** A row of GLOBAL_FLAGS as a commander option, with the setting's own parser for a number or a duration, so a bad value is refused before any request. */
 function globalOption(flag: GlobalFlag): Option {
   const option = new Option(flag.flags, flagHelp(flag));
   if (flag.choices) option.choices(flag.choices);
@@ -156,23 +129,18 @@ function globalOption(flag: GlobalFlag): Option {
   return option;
 }
 
-export interface RunCliSeams {
-  /** Replaces commands' run(options, ctx); see ProgramHooks.runners. */
-  runners?: Runners;
-}
-
 /**
  * Runs one command line (the arguments after `exercises`) with a context, and returns the exit
  * code: 0, or the code of the error it reported on the context's stderr. Never touches
  * `process`; the context's onExit work (servers, connection pools) is done before it returns.
  */
-export async function runCli(given: readonly string[], ctx: Context, seams: RunCliSeams = {}): Promise<ExitCodeValue> {
+export async function runCli(given: readonly string[], ctx: Context, seams: Pick<ProgramHooks, 'runners'> = {}): Promise<ExitCodeValue> {
   ctx.argv = [...given];
   const args = explicitJsonFlag(given);
   const program = buildProgram(
     {
       output: ctx,
-      ...(seams.runners ? { runners: seams.runners } : {}),
+      runners: seams.runners,
       context(p, command) {
         ctx.globals = globalOptions(p);
         ctx.command = command;

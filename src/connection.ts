@@ -1,9 +1,7 @@
 /**
- * Where this run's requests go, decided once by the factory: with --sandbox, the shipped
- * sample catalogue answered in-process (the catalogue server's handler, no socket:
- * server/in-process.ts) with its premium key; with --catalogue <dir> (or EXERCISES_CATALOGUE,
- * `config set catalogue`), the same over that directory; otherwise the base URL and key
- * resolved from flags, environment and stored config.
+ * Where this run's requests go, decided once: the sample catalogue (--sandbox) or a catalogue
+ * directory (--catalogue) answered in-process with the premium key, no socket
+ * (server/in-process.ts); otherwise the base URL and key of the settings.
  */
 import { join, resolve } from 'node:path';
 import { cacheRoot } from './cache/store-files.js';

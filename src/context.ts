@@ -36,10 +36,7 @@ export interface Connection {
   apiKey?: string;
   keySource: SettingSource;
   keyOrigin?: string;
-  /**
-   * True when the answers come from a catalogue answered in-process (--sandbox, --catalogue):
-   * no request leaves the machine, so the response cache is not used and no budget applies.
-   */
+  /** Answered in-process (--sandbox, --catalogue): nothing leaves the machine, so no response cache and no budget. */
   local?: boolean;
   /** With `local`: where its requests go instead of a socket (src/server/in-process.ts). */
   dispatcher?: Dispatcher;
@@ -50,24 +47,17 @@ export interface Connection {
 export interface Context {
   io: IOStreams;
   env: Env;
-  /**
-   * The command line after `exercises` (process.argv.slice(2)), e.g. to repeat it in a
-   * next-page hint. runCli sets it, and `globals`, before any command runs.
-   */
+  /** The command line after `exercises` (to repeat it in a next-page hint); runCli sets it, and `globals`, before any command runs. */
   argv: readonly string[];
   /**
-   * The top-level command that runs (`show`, `auth`…), as commander resolved it: runCli sets it
-   * before the command's action. Undefined until then, and for help, errors and a run() called
-   * directly. Read it, never argv, to know which command runs (an id may be spelled `mirror`).
+   * The top-level command that runs (`show`, `auth`…) as commander resolved it, set before its
+   * action; read it, never argv, to know which command runs (an id may be spelled `mirror`).
    */
   command?: string;
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;
-  /**
-   * Runs `listener` on each SIGHUP (a server rereading its files, as daemons do) until the
-   * returned function is called. main() wires it to the process; absent elsewhere, where a test sets its own.
-   */
+  /** Runs `listener` on each SIGHUP (a server rereading its files) until the returned function is called; main() wires it. */
   onHangup?: (listener: () => void) => () => void;
   /** Register work to run once when the command ends (close servers, pools, remove temp files). */
   onExit(fn: () => void | Promise<void>): void;

@@ -1,10 +1,7 @@
 /**
- * Builds the Context a run works with, once: the I/O streams with their TTY facts and width,
- * the environment, and the services created on first use — the settings (resolved once), the
- * connection (decided once; --sandbox starts its server then) and the API client. The one
- * place commands get them; main() builds it over the process, tests over in-memory streams.
- * Nothing heavy is done here: the transport is made on the first request that goes out (undici
- * is loaded then, src/vendor/undici.ts), the sandbox server started when the connection is decided.
+ * Builds the Context a run works with, once (main() over the process, tests over in-memory
+ * streams): the streams, the environment, and the services made on first use, so nothing heavy
+ * is done here. The transport (and undici) comes with the first request that goes out.
  */
 import { ApiClient } from './api/client.js';
 import { type CacheMode, keyHash } from './cache/cached-get.js';
@@ -15,7 +12,7 @@ import { type Settings, resolveSettings } from './config/settings.js';
 import { budgetFor, decideConnection, requireKey } from './connection.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from './cache/store-files.js';
-import { ledgerOrigin } from './cache/usage.js';
+import { ledgerOrigin } from './cache/ledger.js';
 import { requestCount } from './http/counting.js';
 import { redactorFor } from './util/text.js';
 import { CommandDeadline } from './http/deadline.js';
@@ -35,10 +32,8 @@ export interface ContextOptions {
   /** SIGHUP listeners (Context.onHangup); main() passes the process's. */
   onHangup?: (listener: () => void) => () => void;
   /**
-   * The seams a test replaces, as gh's tests pass a fake HTTP client and iostreams.Test():
-   * `dispatcher` is where every request of this run goes (undici's MockAgent, say; the
-   * client, cache, ledger and transport rules all run as they would), `api` makes the API
-   * client itself (a fake one, with no HTTP at all). Neither is used by main().
+   * The seams a test replaces, as gh's tests pass a fake HTTP client: `dispatcher` takes every
+   * request (every rule above it still runs), `api` makes the API client itself. main() uses neither.
    */
   dispatcher?: Dispatcher;
   api?: (target: ClientTarget) => ApiClient | Promise<ApiClient>;
@@ -103,10 +98,8 @@ function cacheMode(globals: Context['globals']): CacheMode {
 }
 
 /**
- * An API client for `conn`. Its transport (and with it undici) is made on the first request
- * that really goes out, with the request ledger's hooks; `cache: false` (a key being checked
- * by `auth`) always asks the service. A cache hit makes no transport and so loads no HTTP
- * library (test/cache/hit-loads-no-http.test.ts).
+ * An API client for `conn`, its transport (and undici) made on the first request that really goes
+ * out, so a cache hit loads no HTTP library; `cache: false` (a key `auth` checks) always asks.
  */
 async function makeClient(
   ctx: Context,

@@ -110,9 +110,8 @@ export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text
 
 /**
  * `transport` makes the transport on the first request that really goes out (never on a cache
- * hit); without `cache` every answer is fetched; `log` (--verbose) hears each answer's cache
- * outcome; `noteLanguage` the language asked for and the Content-Language of each answer that
- * names one, cache hits included, so the command can say when the service fell back to another.
+ * hit); `noteLanguage` hears the language asked for and each answer's Content-Language, so the
+ * command can say when the service fell back to another.
  */
 export interface ApiClientOptions {
   baseUrl: string;
@@ -123,63 +122,36 @@ export interface ApiClientOptions {
   noteLanguage?: (asked: string, answered: string) => void;
 }
 
-/** An answer's body, and whether it is the very body checked as it arrived (then not checked again). */
-interface Checked {
-  body: unknown;
-  checked: boolean;
-}
-
 export class ApiClient {
   readonly baseUrl: URL;
-  private readonly makeTransport: () => Promise<Transport>;
   private made: Transport | undefined;
   private making: Promise<Transport> | undefined;
   private readonly cache: ClientCache | undefined;
   /** The key's hash in cache keys, made on the first cache lookup (hashing loads node:crypto, which a run without the cache never needs). */
-  private readonly keyHash: () => string;
+  private hashed: string | undefined;
   private readonly log: ((line: string) => void) | undefined;
   private readonly noteLanguage: ((asked: string, answered: string) => void) | undefined;
   /** List pages answered in this run, for the sentence when the budget stops a listing. */
   private pagesAnswered = 0;
 
-  /** A transport (no cache), or the options of a client that makes its transport on the first miss. */
-  constructor(source: Transport | ApiClientOptions) {
-    if ('getJson' in source) {
-      this.made = source;
-      this.baseUrl = source.baseUrl;
-      this.makeTransport = async () => source;
-      this.keyHash = () => keyHash(undefined);
-    } else {
-      this.baseUrl = parseBaseUrl(source.baseUrl); // a bad one is a usage error before anything else
-      this.makeTransport = source.transport;
-      this.cache = source.cache;
-      let hashed: string | undefined;
-      this.keyHash = () => (hashed ??= keyHash(source.apiKey));
-      this.log = source.log;
-      this.noteLanguage = source.noteLanguage;
-    }
-  }
-
-  /** The transport, once made (media downloads, after http()). */
-  get transport(): Transport {
-    if (!this.made) throw new Error('The transport is made on the first request: await api.http() first.');
-    return this.made;
+  constructor(private readonly options: ApiClientOptions) {
+    this.baseUrl = parseBaseUrl(options.baseUrl); // a bad one is a usage error before anything else
+    ({ cache: this.cache, log: this.log, noteLanguage: this.noteLanguage } = options);
   }
 
   /** The transport, made now if no request has needed it yet. */
   async http(): Promise<Transport> {
     if (this.made) return this.made;
-    this.making ??= this.makeTransport().then((t) => (this.made = t));
+    this.making ??= this.options.transport().then((t) => (this.made = t));
     return this.making;
   }
 
   /**
-   * One JSON GET through the response cache (src/cache/cached-get.ts). `check` returns the
-   * problems of a body; a body with any is never stored. `record` names the exercise a record
-   * request asks for, so a full record cached from any answer serves it. `checked` says the
-   * body is the one `check` passed as it arrived (a cached one has not been checked in this run).
+   * One JSON GET through the response cache (src/cache/cached-get.ts), its body checked by `check`
+   * (a body with problems is never stored, nor checked twice). `record` names the exercise a record
+   * request asks for, so a full record cached from any answer serves it.
    */
-  private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<Checked> {
+  private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<unknown> {
     const query = toQuery(params);
     let checked: unknown;
     const fetch = async (validators: Validators): Promise<FetchResult> => {
@@ -195,18 +167,25 @@ export class ApiClient {
       return answer;
     };
     const cache = this.cache;
+    let body: unknown;
     // --no-cache reads and writes nothing, so it needs no cache key either (a listing would build 800).
     if (!cache || cache.mode === 'no-cache') {
       const answer = await fetch({});
-      if (cache) this.log?.(outcomeLine('bypassed', what, params.lang));
+      if (cache) this.log?.(outcomeLine('miss (--no-cache)', what, params.lang));
       this.languageOf(params, contentLanguage(answer.headers));
-      return { body: answer.status === 200 ? answer.body : undefined, checked: answer.status === 200 };
+      body = answer.status === 200 ? answer.body : undefined;
+    } else {
+      const url = resolveUrl(this.baseUrl, path, query);
+      const keyHashed = (this.hashed ??= keyHash(this.options.apiKey));
+      const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: keyHashed, record, what, fetch });
+      this.log?.(outcomeLine(answer.outcome, what, params.lang));
+      this.languageOf(params, answer.language);
+      body = answer.body;
     }
-    const url = resolveUrl(this.baseUrl, path, query);
-    const answer = await cachedApiGet(cache, { url, baseUrl: this.baseUrl, lang: params.lang, keyHash: this.keyHash(), record, what, fetch });
-    this.log?.(outcomeLine(answer.outcome, what, params.lang));
-    this.languageOf(params, answer.language);
-    return { body: answer.body, checked: checked !== undefined && checked === answer.body };
+    // A body from the cache was not checked in this run.
+    const problems = checked !== undefined && checked === body ? [] : check(body);
+    if (problems.length > 0) throw malformed(what, problems);
+    return body;
   }
 
   /** Tells noteLanguage what an answer to a request naming a language was in. */
@@ -215,18 +194,10 @@ export class ApiClient {
   }
 
   private async list(path: string, params: QueryParams): Promise<ListResponse> {
-    const what = `GET ${path}`;
-    let answer: Checked;
-    try {
-      answer = await this.get(path, params, what, listResponseProblems);
-    } catch (err) {
-      throw err instanceof BudgetExceededError && this.pagesAnswered > 0
-        ? stoppedAtBudget(err, this.pagesAnswered, this.cache !== undefined && this.cache.mode !== 'no-cache')
-        : err;
-    }
-    const body = answer.body;
-    const problems = answer.checked ? [] : listResponseProblems(body);
-    if (problems.length > 0) throw malformed(what, problems);
+    const body = await this.get(path, params, `GET ${path}`, listResponseProblems).catch((err: unknown) => {
+      const cached = this.cache !== undefined && this.cache.mode !== 'no-cache';
+      throw err instanceof BudgetExceededError && this.pagesAnswered > 0 ? stoppedAtBudget(err, this.pagesAnswered, cached) : err;
+    });
     this.pagesAnswered += 1;
     return body as ListResponse;
   }
@@ -244,22 +215,10 @@ export class ApiClient {
   /** GET /exercise/{exerciseId}: by id or by name (spaces, `/` and the like are percent-encoded). */
   async getExercise(idOrName: string, options: { lang?: string } = {}): Promise<ExerciseRecord> {
     const path = `/exercise/${pathSegment(idOrName)}`;
-    const what = `GET ${path}`;
-    let answer: Checked;
-    try {
-      answer = await this.get(path, { lang: options.lang }, what, recordProblems, idOrName);
-    } catch (err) {
-      if (err instanceof NotFoundError) {
-        throw new NotFoundError(`No exercise has the id or name "${idOrName}".`, {
-          hint: NOT_FOUND_HINT,
-          details: { ...err.details, exercise: idOrName },
-        });
-      }
-      throw err;
-    }
-    const body = answer.body;
-    const problems = answer.checked ? [] : recordProblems(body);
-    if (problems.length > 0) throw malformed(what, problems);
+    const body = await this.get(path, { lang: options.lang }, `GET ${path}`, recordProblems, idOrName).catch((err: unknown) => {
+      if (!(err instanceof NotFoundError)) throw err;
+      throw new NotFoundError(`No exercise has the id or name "${idOrName}".`, { hint: NOT_FOUND_HINT, details: { ...err.details, exercise: idOrName } });
+    });
     return body as ExerciseRecord;
   }
 

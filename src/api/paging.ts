@@ -1,16 +1,10 @@
 /**
- * The paging iterator (docs/design.md "Decisions for the interface's gaps"). The interface
- * does not say what a cursor is, so after each page the next cursor is the one the server
- * gave (pagination.next, then after, nextCursor, endCursor), else the last item's id;
- * `before` walks the other way (prev, before, previousCursor, startCursor, else the first
- * id). It stops on an empty page, a short page, `total` reached, `max` reached, or a
- * cursor seen before — never an endless loop against a misbehaving server.
- *
- * A listing that did not end as a listing should is reported through `onIncomplete` (the
- * commands warn and exit 7, keeping what they got): a cursor seen twice (a loop), a full page
- * with no cursor to go on, a listing from the start that ended with fewer items than its
- * `total`, or one that kept going past its first page's `total` plus a margin (LISTING_MARGIN)
- * or past LISTING_MAX_ITEMS whatever it announced (a listing that never ends).
+ * The paging iterator (docs/design.md "Decisions for the interface's gaps"). The interface does
+ * not say what a cursor is, so the next one is the server's (FORWARD_NAMES) else the last item's
+ * id. It stops on an empty or short page, `total` or `max` reached, or a cursor seen before:
+ * never an endless loop against a misbehaving server. A listing that did not end as it should (a
+ * loop, no cursor, short of or far past its `total`) is told to `onIncomplete`; the commands warn
+ * and exit 7, keeping what they got.
  */
 import type { ExerciseSummary, ListResponse } from '../catalogue/types.js';
 import { escapeUnsafe, shorten } from '../util/text.js';

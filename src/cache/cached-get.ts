@@ -1,21 +1,11 @@
 /**
  * One JSON GET through the response cache: the URL it goes to, the key it is kept under, and the
- * policy. The request itself is the caller's `fetch` (the API client passes one that sends it
- * through the transport), since cache/ sits below http/ and api/: a cache hit never loads or
- * touches HTTP code.
+ * policy by mode (normal, --refresh, --no-cache, --offline). The request itself is the caller's
+ * `fetch`, since cache/ sits below http/ and api/: a cache hit never loads or touches HTTP code.
  *
- * Every key names the whole base URL (two services behind one host, `http://h/a` and `http://h/b`,
- * never share answers), the language, a hash of the API key and the plan when one is known (the
- * key hash keeps plans apart otherwise). The API key itself never appears in a key, so never in a file.
- *
- * The policy, by mode:
- * - `normal`: a fresh entry (or a fresh full record, via `fallback`) answers; a stale one with
- *   validators is revalidated (If-None-Match / If-Modified-Since; a 304 refreshes it); otherwise
- *   the answer is fetched and stored.
- * - `refresh` (--refresh): fetched anew without validators, and stored.
- * - `no-cache` (--no-cache): fetched; the cache is neither read nor written.
- * - `offline` (--offline): answered from the cache alone, stale entries included; a miss is a
- *   NetworkError (exit 6) naming what is missing.
+ * Every key names the whole base URL (two services behind one host never share answers), the
+ * language, a hash of the API key and the plan when one is known; the key itself never appears
+ * in a key, so never in a file.
  */
 import { createHash } from 'node:crypto';
 import { NetworkError } from '../errors.js';
@@ -38,10 +28,7 @@ export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryValu
     const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
     url = new URL(`${prefix}${path}`, base.origin);
   }
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
-  }
+  for (const [name, value] of queryPairs(query)) url.searchParams.append(name, value);
   return url;
 }
 
@@ -60,32 +47,22 @@ export function normalOrigin(origin: string): string {
   return new URL(origin).origin;
 }
 
+/** Each value of a query, repeated parameters once per value, absent ones left out. */
 function queryPairs(query: QueryInput | undefined): Array<[string, string]> {
-  if (query === undefined) return [];
   if (query instanceof URLSearchParams) return [...query.entries()];
-  const pairs: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const v of typeof value === 'string' ? [value] : value) pairs.push([name, v]);
-  }
-  return pairs;
+  return Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v])));
 }
 
-/**
- * The query in one canonical form: pairs sorted by name, then value. Every repeated
- * parameter of the interface is a set filter (category, force, level…), so the order of
- * its values does not change the answer.
- */
+/** The query in one canonical form, pairs sorted by name then value: every repeated parameter of the interface is a set filter. */
 export function canonicalQuery(query: QueryInput | undefined): string {
   const pairs = queryPairs(query).sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   return new URLSearchParams(pairs).toString();
 }
 
 /**
- * What a stored answer belongs to. `baseUrl`: the configured one, whose path prefix is part of
- * the scope (`origin` alone without it); `plan` when the caller knows it, else the key hash stands
- * for it; `lang` undefined for the service default (kept apart from an explicit one); `keyHash`
- * instead of `apiKey` when the caller has it.
+ * What a stored answer belongs to: `baseUrl`'s path prefix is part of the scope (`origin` alone
+ * without it); `plan` when known, else the key hash stands for it; `lang` undefined for the
+ * service default (kept apart from an explicit one).
  */
 export interface ScopeInput {
   origin: string;
@@ -122,11 +99,7 @@ export function scopedCacheKey(scope: string, path: string, query: QueryInput | 
   return `${KEY_VERSION} GET ${scope} ${path}${canonical ? `?${canonical}` : ''}`;
 }
 
-/**
- * A list item that is a full record, so it can answer `show` too: GET /exercise/{id} answers
- * full records (spec §2.1), list pages summaries (§2.2), but an item with the fields only a full
- * record carries (a name, the category, primary muscles and instructions) is one.
- */
+/** A list item with the fields only a full record carries (spec §2.1, §2.2), so it can answer `show` too. */
 export function isFullRecord(item: unknown): item is { name: string; [field: string]: unknown } {
   if (typeof item !== 'object' || item === null) return false;
   const r = item as Record<string, unknown>;
@@ -138,8 +111,8 @@ export type CacheMode = 'normal' | 'refresh' | 'no-cache' | 'offline';
 /** What `fetch` resolves to: a 200 with its parsed body, or a 304 (only ever to a conditional request). */
 export type FetchResult = { status: 200; body: unknown; headers: HeaderBag } | { status: 304; headers: HeaderBag };
 
-/** How the answer was had, for --verbose: `cache hit`, `revalidated`, `miss`… */
-export type CacheOutcome = 'hit' | 'stale hit (offline)' | 'revalidated' | 'miss' | 'refreshed' | 'bypassed';
+/** How the answer was had, as --verbose says it. */
+type CacheOutcome = 'cache hit' | 'cache hit (stale, --offline)' | 'revalidated' | 'miss' | 'miss (--refresh)' | 'miss (--no-cache)';
 
 export interface CachedGetOptions {
   cache: ResponseCache;
@@ -162,29 +135,26 @@ export interface CachedAnswer {
   body: unknown;
   outcome: CacheOutcome;
   /** The Content-Language it was answered in (stored with the entry for a cache hit); undefined when not said. */
-  language?: string;
+  language?: string | undefined;
 }
 
-/** The answer, with the language it came in when that is known. */
-function answered(body: unknown, outcome: CacheOutcome, language: string | undefined): CachedAnswer {
-  return language !== undefined ? { body, outcome, language } : { body, outcome };
-}
+const answered = (body: unknown, outcome: CacheOutcome, language: string | undefined): CachedAnswer => ({ body, outcome, language });
 
 export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer> {
   const { cache, key, mode, ttlMs } = options;
   const now = options.now ?? Date.now;
 
-  if (mode === 'no-cache') return fetched(await fetchAnew(options, now, false), 'bypassed');
-  if (mode === 'refresh') return fetched(await fetchAnew(options, now), 'refreshed');
+  if (mode === 'no-cache') return fetched(await fetchAnew(options, now, false), 'miss (--no-cache)');
+  if (mode === 'refresh') return fetched(await fetchAnew(options, now), 'miss (--refresh)');
 
   const own = await cache.get(key, { now: now(), ttlMs });
-  if (own.status === 'fresh') return answered(own.body, 'hit', own.language);
+  if (own.status === 'fresh') return answered(own.body, 'cache hit', own.language);
   const other = options.fallback ? await options.fallback() : ({ status: 'miss' } as const);
-  if (other.status === 'fresh') return answered(other.body, 'hit', other.language);
+  if (other.status === 'fresh') return answered(other.body, 'cache hit', other.language);
 
   if (mode === 'offline') {
     const stale = own.status === 'stale' ? own : other.status === 'stale' ? other : undefined;
-    if (stale) return answered(stale.body, 'stale hit (offline)', stale.language);
+    if (stale) return answered(stale.body, 'cache hit (stale, --offline)', stale.language);
     throw new NetworkError(`--offline: the cache holds no answer to ${options.what}.`, {
       hint: 'Run the command once without --offline to fetch and cache it.',
       details: { request: options.what },
@@ -192,11 +162,7 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
   }
 
   if (own.status === 'stale' && (own.etag !== undefined || own.lastModified !== undefined)) {
-    const validators: Validators = {
-      ...(own.etag !== undefined ? { etag: own.etag } : {}),
-      ...(own.lastModified !== undefined ? { lastModified: own.lastModified } : {}),
-    };
-    const answer = await options.fetch(validators);
+    const answer = await options.fetch({ etag: own.etag, lastModified: own.lastModified });
     if (answer.status === 304) {
       const refreshed = await cache.refresh(key, { headers: answer.headers, now: now() });
       if (refreshed.status === 'fresh') {
@@ -250,35 +216,12 @@ export interface ClientCache {
   noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
 }
 
-/**
- * One API GET: its URL (query included), the client's base URL (another service under the same
- * origin never shares answers), the language and key hash of its scope, the exercise a record
- * request asks for (a full record cached from any answer serves it), the request in words and
- * the `fetch` that sends it (conditional when validators are given) and checks its body.
- */
-export interface ApiGet {
-  url: URL;
-  baseUrl: URL;
-  lang?: string | undefined;
-  keyHash: string;
-  record?: string | undefined;
-  what: string;
-  fetch: (validators: Validators) => Promise<FetchResult>;
-}
-
-/** How each cache outcome reads in --verbose. */
-const OUTCOME_WORDS: Readonly<Record<CacheOutcome, string>> = {
-  hit: 'cache hit',
-  'stale hit (offline)': 'cache hit (stale, --offline)',
-  revalidated: 'revalidated',
-  miss: 'miss',
-  refreshed: 'miss (--refresh)',
-  bypassed: 'miss (--no-cache)',
-};
+/** One API GET: its URL (query included), its scope's parts, and the exercise a record request asks for (a full record cached from any answer serves it). */
+type ApiGet = Pick<CachedGetOptions, 'fetch' | 'what'> & { url: URL; baseUrl: URL; lang?: string | undefined; keyHash: string; record?: string | undefined };
 
 /** The --verbose line of an answer: `cache hit: GET /exercise/Push_Up (de-DE)`. */
 export function outcomeLine(outcome: CacheOutcome, what: string, lang: string | undefined): string {
-  return `${OUTCOME_WORDS[outcome]}: ${what}${lang ? ` (${lang})` : ''}`;
+  return `${outcome}: ${what}${lang ? ` (${lang})` : ''}`;
 }
 
 export function cachedApiGet(cache: ClientCache, get: ApiGet): Promise<CachedAnswer> {

@@ -1,21 +1,16 @@
 /**
- * What response headers say, for the client's response cache, the team proxy (src/proxy/) and
- * the request ledger. Header maps come from the transport with lower-case names (as Node and
- * undici give them); values may repeat.
+ * What response headers (lower-case names, values may repeat) say, for the client's response
+ * cache, the team proxy (src/proxy/) and the request ledger.
  *
- * Freshness, the one model of the cache and the proxy: http-cache-semantics (RFC 9111) reads
- * the answer's headers — no-store, no-cache, max-age, Expires, Age, Vary, the validators — and
- * its policy object (policy.toObject()) is stored with the entry, beside the few headers a 304
- * may update (the policy is then made anew). Our time to live (`cache-ttl`) applies only where the
- * service says nothing of freshness, when the entry is read, so a TTL configured later counts for
- * what is stored already. How long an answer stays fresh is decided once, when it is stored (or
- * confirmed by a 304), and kept as `freshUntil` (store-files.ts): a cache hit compares two times
- * and never loads http-cache-semantics (3–11 ms to load in a fresh Node 20 process here); it is
- * loaded on the paths that send a request anyway, storing an answer and revalidating one.
+ * Freshness, the one model of the cache and the proxy: http-cache-semantics (RFC 9111), its
+ * policy object stored with the entry beside the few headers a 304 may update. Our `cache-ttl`
+ * applies only where the service says nothing, when the entry is read, so a TTL set later counts
+ * for what is stored already. How long an answer stays fresh is decided when it is stored (or
+ * confirmed) and kept as `freshUntil`: a cache hit compares two times and never loads
+ * http-cache-semantics (3–11 ms to load on Node 20 here).
  *
- * Rate limits: the IETF `RateLimit-Limit/-Remaining/-Reset` (and the newer single `RateLimit`
- * field), and the older `X-RateLimit-*` names. The ledger keeps the last ones seen per
- * connection for `quota` and `--verbose`.
+ * Rate limits: the IETF `RateLimit-*` fields (and the single `RateLimit`) and the older
+ * `X-RateLimit-*`, the last seen kept by the ledger for `quota` and `--verbose`.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { loadCachePolicy } from '../vendor/http-cache-semantics.js';
@@ -156,12 +151,7 @@ export async function validatorsOf(stored: Freshness, request: CachePolicy.Reque
   return { ...(etag !== undefined ? { etag } : {}), ...(lastModified !== undefined ? { lastModified } : {}) };
 }
 
-/**
- * After a 304: the stored answer judged anew from `now`, with its kept headers updated by the
- * 304's (RFC 9111 §4.3.4: a header the 304 sends replaces the stored one, so its new
- * Cache-Control or ETag counts, and validators it does not send stay); undefined when the
- * result says no-store.
- */
+/** After a 304: the stored answer judged anew from `now`, a header the 304 sends replacing the stored one (RFC 9111 §4.3.4); undefined for no-store. */
 export function revalidated(stored: Freshness, headers: HeaderBag | undefined, now: number, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Judged> {
   return freshnessOf(pickHeaders(headers, KEPT_HEADERS, { ...stored.headers }), headers, now, request);
 }

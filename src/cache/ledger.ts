@@ -1,33 +1,26 @@
 /**
- * The request ledger: every request sent to the service, counted per origin, key (by hash) and
- * calendar month (UTC, `YYYY-MM`), in one small JSON file. Each change is a read-modify-write
- * under the one inter-process lock (util/file-lock.ts), the file replaced by rename (a reader
- * without the lock sees the old or the new file, never half of one). `reserve` checks the budget
- * and counts the request in the same locked step, before it is sent: two processes can never
- * both take the last request. Each write also keeps a copy, `<ledger>.prev`, from which a corrupt
- * or removed ledger is recovered: the count never drops to 0 behind the user's back.
- *
- * `strict` updates (a budget is in force) never guess: a lock that cannot be had, a file that
- * cannot be read or written, or a corrupt file with no good copy throws BudgetUncheckedError
- * naming the file; and the file is fsynced before the request it counts is sent, so a crash
- * cannot forget it. Without a budget a corrupt file is set aside and the count starts again.
+ * The request ledger: requests sent to the service per origin, key hash and UTC month, in one
+ * small JSON file changed under the one inter-process lock (util/file-lock.ts) and replaced by
+ * rename. `reserve` checks the budget and counts in the same locked step, so two processes never
+ * both take the last request; a copy, `<ledger>.prev`, recovers a corrupt or removed ledger.
+ * `strict` updates (a budget in force) never guess: a lock, read or write that fails, or a corrupt
+ * file with no good copy, is BudgetUncheckedError, and the file is fsynced before the request it
+ * counts is sent. Without a budget a corrupt file is set aside and the count starts again.
  */
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LEDGER_FILE_MAX_BYTES, LEDGER_LOCK_STALE_MS, LEDGER_MONTHS_KEPT } from '../defaults.js';
 import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
 import { LockWaitError, lockFile } from '../util/file-lock.js';
-import { RefusedFileError, readRegularFile } from '../util/safe-open.js';
+import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
 import { type HeaderBag, type RateLimitInfo, rateLimitHeaders } from './headers.js';
 import { normalOrigin } from './cached-get.js';
 
 /** Longest wait for the ledger's lock someone keeps fresh: past it the update fails (exit 5 with a budget). */
 const LEDGER_LOCK_WAIT_MS = 15_000;
 
-/** The --sandbox server listens on a new port each run, so its requests are counted under one fixed name. */
+/** The origin a connection is counted under: the --sandbox server's port changes each run, so it has one fixed name. */
 export const SANDBOX_LEDGER_ORIGIN = 'http://sandbox.invalid';
-
-/** The origin a connection is counted under. */
 export function ledgerOrigin(conn: { baseUrl: string; baseUrlSource?: string }): string {
   return conn.baseUrlSource === 'sandbox' ? SANDBOX_LEDGER_ORIGIN : new URL(conn.baseUrl).origin;
 }
@@ -99,72 +92,73 @@ function usageOf(data: LedgerData, connection: string, month: string, budget: nu
  * FIFO, a device or an oversized file in its place (opened by the one rule, util/safe-open.ts, so
  * such a file never hangs a command). Other read errors throw.
  */
-async function parseFile(path: string): Promise<LedgerData | 'corrupt' | undefined> {
-  let text: string;
+function parseFile(path: string): LedgerData | 'corrupt' | undefined {
   try {
-    text = (await readRegularFile(path, { maxBytes: LEDGER_FILE_MAX_BYTES })).toString('utf8');
+    return parseLedger(JSON.parse(readRegularFileSync(path, { maxBytes: LEDGER_FILE_MAX_BYTES }).toString('utf8'))) ?? 'corrupt';
   } catch (err) {
-    if (err instanceof RefusedFileError) return 'corrupt';
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof RefusedFileError || err instanceof SyntaxError) return 'corrupt';
     throw err;
   }
+}
+
+/** `work`'s result; when it throws, undefined (for the extras no update depends on: the copy, a directory's sync) or `failure(err)`. */
+function quietly<T>(work: () => T, failure?: (err: Error) => Error): T | undefined {
   try {
-    return parseLedger(JSON.parse(text)) ?? 'corrupt';
-  } catch {
-    return 'corrupt';
+    return work();
+  } catch (err) {
+    if (failure) throw failure(err as Error);
+    return undefined;
   }
 }
 
 type LedgerRead = { status: 'ok'; data: LedgerData } | { status: 'recovered'; data: LedgerData; problem: 'corrupt' | 'missing' } | { status: 'corrupt' };
 
 /** The ledger, or its `.prev` copy when it is corrupt or gone and the copy is good. File-system errors throw. */
-async function readLedgerFile(path: string): Promise<LedgerRead> {
-  const found = await parseFile(path);
+function readLedgerFile(path: string): LedgerRead {
+  const found = parseFile(path);
   if (found !== undefined && found !== 'corrupt') return { status: 'ok', data: found };
-  const previous = await parseFile(`${path}.prev`).catch(() => undefined);
+  const previous = quietly(() => parseFile(`${path}.prev`));
   if (previous && previous !== 'corrupt') return { status: 'recovered', data: previous, problem: found === undefined ? 'missing' : 'corrupt' };
   return found === undefined ? { status: 'ok', data: emptyLedger() } : { status: 'corrupt' };
 }
 
-/** Replaces `path` with `text` atomically: a private temp file renamed over it. */
-async function replaceFile(path: string, text: string, durable: boolean): Promise<void> {
+/** Replaces `path` with `text` atomically: a private temp file (fsynced when `durable`) renamed over it. */
+function replaceFile(path: string, text: string, durable: boolean): void {
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text);
-      if (durable) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    writeFileSync(temp, text, { flag: 'wx', mode: 0o600, flush: durable });
+    renameSync(temp, path);
   } catch (err) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw err;
   }
 }
 
-/** Replaces the ledger, then its copy; `durable`: the ledger and its directory are fsynced first. A copy that cannot be written is no error. */
-async function writeLedgerFile(path: string, data: LedgerData, durable: boolean): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+/**
+ * Replaces the ledger, then its copy; `durable`: the ledger and its directory are fsynced first. A copy that cannot be
+ * written is no error. Synchronous: the file is a few hundred bytes, and the thread pool's hops cost a one-request command
+ * more than the writes (bench/startup.mjs).
+ */
+function writeLedgerFile(path: string, data: LedgerData, durable: boolean): void {
   const text = `${JSON.stringify(data)}\n`;
-  await replaceFile(path, text, durable);
-  if (durable) {
-    const dir = await open(dirname(path), 'r').catch(() => undefined);
-    await dir?.sync().catch(() => {}); // not every file system syncs a directory
-    await dir?.close();
+  replaceFile(path, text, durable);
+  const dir = durable ? quietly(() => openSync(dirname(path), 'r')) : undefined;
+  if (dir !== undefined) {
+    quietly(() => fsyncSync(dir)); // not every file system syncs a directory
+    closeSync(dir);
   }
-  await replaceFile(`${path}.prev`, text, false).catch(() => {});
+  quietly(() => replaceFile(`${path}.prev`, text, false));
 }
 
-export interface LedgerOptions {
+type LedgerOptions = {
   /** Told when the file had to be recovered or set aside. */
   warn?: (message: string) => void;
   /** Applied to every rate-limit header value before it is kept (util/text.ts: a server may echo the key). */
   redact?: (text: string) => string;
   /** The lock's bounded wait, ms (LEDGER_LOCK_WAIT_MS by default). */
   lockWaitMs?: number;
-}
+};
 
 export class Ledger {
   /** Rate-limit headers noted but not yet written, by connection. */
@@ -240,7 +234,10 @@ export class Ledger {
   async usage(origin: string, keyHash: string, options: { month?: string; budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
     const strict = options.budget !== undefined && options.budget !== null;
     const unknown = (reason: string): BudgetUncheckedError => new BudgetUncheckedError(this.path, reason);
-    const read = await readLedgerFile(this.path).catch((err: Error) => Promise.reject(strict ? unknown(`it cannot be read (${err.message})`) : err));
+    const read = quietly(
+      () => readLedgerFile(this.path),
+      (err) => (strict ? unknown(`it cannot be read (${err.message})`) : err),
+    )!;
     if (read.status === 'corrupt' && strict) throw unknown('the ledger is corrupt and no good copy of it is left');
     const data = read.status === 'corrupt' ? emptyLedger() : read.data;
     for (const [connection, seen] of this.pending) data.rateLimits[connection] = seen;
@@ -257,34 +254,32 @@ export class Ledger {
   /** Read, change and replace the file under the lock; `change` may throw to leave it as it was. */
   private async locked<T>(now: number, strict: boolean, change: (data: LedgerData) => T, startAfresh: boolean): Promise<T> {
     const failed = (reason: string): Error => (strict ? new BudgetUncheckedError(this.path, reason) : new Error(`${reason} (${this.path})`));
-    const write = (data: LedgerData): Promise<void> =>
-      writeLedgerFile(this.path, data, strict).catch((err: Error) => Promise.reject(failed(`it cannot be written (${err.message})`)));
+    /** A file-system step whose error fails the update, saying `what` could not be done. */
+    const step = <R>(what: string, work: () => R): R => quietly(work, (err) => failed(`${what} (${err.message})`))!;
+    const write = (data: LedgerData): void => step('it cannot be written', () => writeLedgerFile(this.path, data, strict));
     const warn = this.options.warn ?? (() => {});
     let lock;
     try {
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       ({ lock } = await lockFile(this.path, { waitMs: this.options.lockWaitMs ?? LEDGER_LOCK_WAIT_MS, staleMs: LEDGER_LOCK_STALE_MS }));
     } catch (err) {
       throw failed(err instanceof LockWaitError ? err.message : `its lock cannot be made (${(err as Error).message})`);
     }
     try {
-      const read = await readLedgerFile(this.path).catch((err: Error) => Promise.reject(failed(`it cannot be read (${err.message})`)));
+      const read = step('it cannot be read', () => readLedgerFile(this.path));
       const aside = `${this.path}.corrupt-${now}`; // a corrupt file is moved here, kept for a look
-      const setAside = (): Promise<string> =>
-        rename(this.path, aside)
-          .then(() => aside)
-          .catch(() => this.path);
+      const setAside = (): string => quietly(() => renameSync(this.path, aside) ?? aside) ?? this.path;
       let data: LedgerData;
       if (read.status === 'ok') data = read.data;
       else if (read.status === 'recovered') {
         // Written back at once, so the recovered count stands whatever `change` decides.
-        const kept = read.problem === 'corrupt' ? await setAside() : undefined;
-        await write((data = read.data));
+        const kept = read.problem === 'corrupt' ? setAside() : undefined;
+        write((data = read.data));
         warn(`The request ledger ${this.path} was ${kept ? `corrupt (kept as ${kept})` : 'missing'}; its count was recovered from the copy kept beside it.`);
       } else if (strict && !startAfresh) {
         throw failed('the ledger is corrupt and no good copy of it is left');
       } else {
-        warn(`The request ledger ${this.path} was not readable and no good copy was left; it was moved to ${await setAside()} and the count starts again.`);
+        warn(`The request ledger ${this.path} was not readable and no good copy was left; it was moved to ${setAside()} and the count starts again.`);
         data = emptyLedger();
       }
       const result = change(data);
@@ -294,7 +289,7 @@ export class Ledger {
       for (const month of Object.keys(data.counts)) if (monthNumber(month) < oldest) delete data.counts[month];
       for (const [connection, seen] of Object.entries(data.rateLimits)) if (monthNumber(currentMonth(seen.seenAt)) < oldest) delete data.rateLimits[connection];
       await lock.check().catch((err: Error) => Promise.reject(failed(err.message)));
-      await write(data);
+      write(data);
       this.pending.clear();
       return result;
     } finally {

@@ -1,11 +1,9 @@
 /**
  * The response cache: JSON answers of GET requests and the full records they carry, one file per
- * key (store-files.ts), judged by http-cache-semantics (headers.ts; docs/design.md "Cache and
- * requests"). A corrupt entry is dropped and reported as a miss, never served. The cache is an
- * optimisation: a store that cannot be read or written is a miss or a skipped write, told to
- * `log` (--verbose), never a failed command. A hit is one read of one file, a miss one write (two
- * for a full record: by id and by name). Writes are queued (WriteQueue) so a listing never waits
- * for one between its requests.
+ * key (store-files.ts), judged by http-cache-semantics (headers.ts). A corrupt entry is a miss,
+ * never served. The cache is an optimisation: a store that cannot be read or written is a miss or
+ * a skipped write, told to `log` (--verbose), never a failed command. Writes are queued
+ * (WriteQueue) so a listing never waits for one between its requests.
  */
 import { dirname } from 'node:path';
 import type { CacheDirError } from '../errors.js';
@@ -29,15 +27,12 @@ export function recordNameKey(scope: string, name: string): string {
 /** The keys a record is kept under in a scope: its id and its name. */
 function recordKeys(scope: string, record: unknown): string[] {
   const { id, name } = (typeof record === 'object' && record !== null ? record : {}) as Record<string, unknown>;
-  return [
-    ...(typeof id === 'string' && id !== '' ? [recordIdKey(scope, id)] : []),
-    ...(typeof name === 'string' && name !== '' ? [recordNameKey(scope, name)] : []),
-  ];
+  const keys = [typeof id === 'string' && id !== '' && recordIdKey(scope, id), typeof name === 'string' && name !== '' && recordNameKey(scope, name)];
+  return keys.filter((key) => key !== false);
 }
 
-/** `now`: ms since the epoch (injected by tests); `ttlMs`: the configured time to live, for answers whose headers say nothing of freshness. */
+/** `now`: ms since the epoch; `ttlMs`: for answers whose headers say nothing of freshness; `headers`: the answer's, which decide whether and how long it is kept. */
 type LookupOptions = { now: number; ttlMs: number };
-/** `headers`: the answer's (lower-case names), which decide whether and how long it is kept. */
 type StoreOptions = { headers?: HeaderBag; now: number };
 
 /** `language`: the Content-Language the answer came with, when it had one. */
@@ -46,8 +41,6 @@ export type CacheLookup =
   /** Too old, or no-cache: revalidate with etag / lastModified when given, else fetch anew; --offline may still use body. */
   | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string; language?: string }
   | { status: 'miss' };
-
-const MISS: CacheLookup = { status: 'miss' };
 
 /** When the store's writes happen. Writes of one key keep their order, and a read of a key comes after them. */
 class WriteQueue {
@@ -124,16 +117,15 @@ export class ResponseCache {
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
     await this.writes.settled(key);
     const found = this.read(key);
-    if (!found) return MISS;
+    if (!found) return { status: 'miss' };
     const { freshness, body } = found;
-    const language = freshness.language !== undefined ? { language: freshness.language } : {};
-    if (isFresh(freshness, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt: freshness.storedAt, ...language };
-    return { status: 'stale', body, storedAt: freshness.storedAt, ...language, ...(await validatorsOf(freshness)) };
+    const { storedAt, language } = freshness;
+    if (isFresh(freshness, options.now, options.ttlMs)) return { status: 'fresh', body, storedAt, language };
+    return { status: 'stale', body, storedAt, language, ...(await validatorsOf(freshness)) };
   }
 
   /** Stores a 200 answer; with `Cache-Control: no-store` nothing is, and an entry already there is dropped. Resolves to whether it was stored. */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
-    this.writes.runQueued();
     return this.store([key], body, options);
   }
 
@@ -158,7 +150,7 @@ export class ResponseCache {
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
     await this.writes.settled(key);
     const found = this.read(key);
-    if (!found) return MISS;
+    if (!found) return { status: 'miss' };
     const updated = await revalidated(found.freshness, options.headers, options.now);
     if (!updated) this.forget(key);
     else {
@@ -177,7 +169,6 @@ export class ResponseCache {
    * answer (no-store, max-age); validators belong to URLs, so a record keeps none.
    */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
-    this.writes.runQueued();
     const { etag: _etag, 'last-modified': _lastModified, ...headers } = options.headers ?? {};
     return this.store(recordKeys(scope, record), record, { now: options.now, headers });
   }
@@ -226,8 +217,9 @@ export class ResponseCache {
     this.checked = true;
   }
 
-  /** Writes `body` under every one of `keys`, one file each, behind any write of those keys under way. Resolves to whether it was stored. */
+  /** Writes `body` under every one of `keys`, one file each, behind the queued writes and any of those keys under way. Resolves to whether it was stored. */
   private store(keys: string[], body: unknown, options: StoreOptions): Promise<boolean> {
+    this.writes.runQueued();
     const [first] = keys;
     if (first === undefined) return Promise.resolve(false);
     this.checkDir();

@@ -65,18 +65,7 @@ async function oldestEntry(dir: string, names: readonly string[]): Promise<numbe
 
 /** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
 async function bytesUnder(dir: string): Promise<number> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  let total = 0;
-  for (const name of names) {
-    const path = join(dir, name);
-    const stat = await lstat(path).catch(() => undefined);
-    if (!stat) continue;
-    total += stat.isDirectory() ? await bytesUnder(path) : stat.size;
-  }
-  return total;
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const sizes = entries.filter((e) => !e.isDirectory()).map(async (e) => (await lstat(join(e.parentPath, e.name)).catch(() => undefined))?.size ?? 0);
+  return (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
 }

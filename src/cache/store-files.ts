@@ -1,24 +1,17 @@
 /**
- * The cache on disk: where its files are, the store's directory, and one file per key.
+ * The cache on disk: where its files are (the user cache directory of the caller's environment),
+ * the store's directory, and one file per key.
  *
- * Where: the user cache directory (src/config/parsers.ts userDirs), with HOME and XDG_CACHE_HOME read from
- * an environment the caller gives, so a context (or a test) decides.
+ * The cache root may be a symlink the user made; the store under it (`http/`) is the tool's own
+ * and never followed through one: a planted symlink would send premium answers where the planter
+ * chose. Directories made here are 0700 and files 0600 whatever the umask.
  *
- * The directory: the cache root may be a symlink the user made; the store under it (`http/`) is
- * the tool's own and never followed through one: a planted symlink would send premium answers
- * where the planter chose. A loop, or a file where a directory should be, is told plainly (exit 6);
- * commands other than `cache` then take the store as unusable (misses only), but a planted symlink
- * is always refused. Directories made here are 0700 and files 0600 whatever the umask.
- *
- * An entry's file is named by the SHA-256 of its key (a key never reaches a file name) and holds
- * `<JSON envelope>\n<body>`; the envelope names the key, the caller's meta (the freshness below)
- * and the body's size and SHA-256. It is written whole to a temp file and renamed over the entry,
- * so a reader sees the old file or the new one; a file torn anyway by a crash fails the size or
- * digest check and reads as a miss, which is why entries are not fsynced (a sync per answer would
- * cost a listing of 800 pages seconds). Entries are opened without blocking or following a symlink
- * and read only when regular files within ENTRY_MAX_BYTES: a FIFO or link planted in the store is
- * a corrupt entry, never a hang. Synchronous on the hit path: the files are small, node:fs is
- * loaded anyway, and a hit has a budget of a few ms.
+ * An entry's file is named by the SHA-256 of its key and holds `<JSON envelope>\n<body>` (the key,
+ * the caller's meta, the body's size and SHA-256), written to a temp file and renamed over the
+ * entry. A file torn anyway by a crash fails the size or digest check and reads as a miss, which
+ * is why entries are not fsynced (a sync per answer would cost a listing of 800 pages seconds).
+ * A FIFO or link planted in the store is a corrupt entry, never a hang. Synchronous: the files
+ * are small, and a hit has a budget of a few ms.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

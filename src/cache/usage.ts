@@ -6,9 +6,6 @@ import { keyHash } from './cached-get.js';
 import { Ledger, type LedgerUsage, SANDBOX_LEDGER_ORIGIN, ledgerOrigin } from './ledger.js';
 import { cacheRoot, ledgerPath, type EnvVars } from './store-files.js';
 
-/** Where a connection is counted (ledger.ts), for the callers that ask for its usage too. */
-export { SANDBOX_LEDGER_ORIGIN, ledgerOrigin };
-
 export interface UsageQuery {
   env: EnvVars;
   baseUrl: string;

@@ -1,12 +1,8 @@
 /**
- * Reading what people give the CLI, by one rule each: the words a command line starts with
- * (which command runs), every setting value (a language, a number, a switch, a duration)
- * wherever it is given — a flag, a variable, `config set`, a hand-edited settings file — and
- * that stored file itself (where it is, its JSON; store.ts writes it). Each value's error
- * names where it came from (`name`: --lang, EXERCISES_LANG, the stored lang).
- *
- * The launcher bundles leadingWords alone (dist/bundle/leading-words.cjs, with the global flags'
- * table built in, scripts/bundle.mjs) to name its code cache: nothing here may run at load.
+ * Reading what people give the CLI, by one rule each: the words a command line starts with, every
+ * setting value wherever it is given (its error names where: `--lang`, `EXERCISES_LANG`, the
+ * stored lang), and the stored settings file (store.ts writes it). The launcher bundles
+ * leadingWords alone to name its code cache (scripts/bundle.mjs): nothing here may run at load.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';

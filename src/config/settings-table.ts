@@ -1,11 +1,8 @@
 /**
- * Every setting of the CLI, each declared once, as npm declares its config: the global flag,
- * the config key, the environment variable, the default, the type, the description and the
- * parser. The flags commander declares, `config get|set|unset|list`, the resolution
- * (settings.ts), `help global-flags|defaults|environment` (settings-docs.ts), the man pages and
- * docs/commands.md (scripts/) all read it; a new setting is one row here (docs/development.md
- * "Adding a setting"). Values and parsers only, no I/O: every command line evaluates this file,
- * so nothing here runs at load beyond building the rows.
+ * Every setting of the CLI, each declared once, as npm declares its config (flag, key, variable,
+ * default, type, description, parser): the flags, `config`, the resolution, help, the man pages
+ * and docs/commands.md all read it (docs/development.md "Adding a setting"). Every command line
+ * evaluates this file, so nothing here runs at load beyond building the rows.
  */
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';

@@ -1,8 +1,7 @@
 /**
- * The settings in force and where each comes from, highest first: flag > environment > stored
- * config > default (docs/design.md "CLI surface"), for every row of the settings table alike;
- * and the global flags and config keys as the table declares them. The factory resolves them
- * once per run (ctx.settings()); `config list` shows the same resolution.
+ * The settings in force and where each comes from, flag > environment > stored config > default,
+ * for every row of the settings table alike (`config list` shows the same resolution); and the
+ * global flags and config keys as the table declares them.
  */
 import { closestWords, orList } from '../catalogue/suggest.js';
 import { UsageError } from '../errors.js';
@@ -103,27 +102,8 @@ export interface Resolved<T> {
   origin?: string;
 }
 
-export interface Settings {
-  baseUrl: Resolved<string>;
-  apiKey: Resolved<string>;
-  /** Undefined unless something sets it: the service's own default is then not sent. */
-  lang: Resolved<string>;
-  timeoutMs: number;
-  retries: number;
-  /** Requests allowed this month: --budget > EXERCISES_BUDGET > `config set budget`; null: none. */
-  budget: number | null;
-  /**
-   * The whole command's deadline (--deadline > EXERCISES_DEADLINE > `config set deadline` >
-   * DEFAULT_DEADLINE_SECONDS), ms; null for none (0). `source` 'default' lets bulk commands go without.
-   */
-  deadline: { ms: number | null; source: 'flag' | 'env' | 'config' | 'default'; origin: string };
-  /** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`). */
-  cacheTtlMs: number;
-  /** Plain http:// allowed to a base URL off loopback: --allow-insecure > EXERCISES_ALLOW_INSECURE > `config set allow-insecure`. */
-  allowInsecure: Resolved<boolean>;
-  /** Media bytes a second for the whole command (--limit-rate > EXERCISES_LIMIT_RATE > `config set limit-rate`); null: no limit. */
-  limitRate: number | null;
-}
+/** The settings a run reads (ctx.settings()), in the code's units: a budget or rate limit of none is null, a deadline of none (0) a null `ms`. */
+export type Settings = ReturnType<typeof resolveSettings>;
 
 /** Where a setting's value may come from in this run. */
 export interface SettingSources {
@@ -186,7 +166,7 @@ export function resolveSetting(spec: Setting, { globals, env, stored }: SettingS
 /** How each source of the deadline is named in its timeout message. */
 const DEADLINE_ORIGIN = { config: 'the deadline setting', default: 'the default; --deadline changes it' } as const;
 
-export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
+export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }) {
   // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
   if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
     throw new UsageError('--base-url is empty.', {
@@ -198,11 +178,12 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
   const text = (name: string): Resolved<string> => value(name) as Resolved<string>;
   const lang = text('lang');
   const deadline = value('deadline');
-  const deadlineSource = deadline.source as Settings['deadline']['source'];
+  const deadlineSource = deadline.source as 'flag' | 'env' | 'config' | 'default';
   return {
     baseUrl: text('base-url'),
     apiKey: text('api-key'),
-    lang: lang.source === 'default' ? { value: undefined, source: 'default' } : lang,
+    // Undefined unless something sets it: the service's own default is then not sent.
+    lang: lang.source === 'default' ? ({ value: undefined, source: 'default' } as Resolved<string>) : lang,
     timeoutMs: value('timeout').value as number,
     retries: value('retries').value as number,
     budget: (value('budget').value as number | undefined) ?? null,

@@ -1,8 +1,6 @@
 /**
- * Writing the stored settings (`config set|unset`, `auth login|logout`): the JSON file in the
- * user config directory, mode 0600 because it may hold the API key, through conf (loaded
- * lazily), which writes atomically. Reading is a plain file read (parsers.ts readStoredConfig),
- * so commands that only need the key start fast.
+ * Writing the stored settings through conf (atomic writes; loaded lazily), mode 0600 as the file
+ * may hold the API key. Reading is a plain file read (parsers.ts), so commands start fast.
  */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { UsageError } from '../errors.js';
@@ -18,19 +16,13 @@ export interface ConfigWriter {
   delete(key: string): void;
 }
 
-/**
- * Makes the config directory 0700 before conf writes into it: conf would create it with the
- * process umask (0777 under umask 000). An existing one is tightened too, as the file is.
- */
+/** The config directory made (or tightened) to 0700 before conf writes into it: conf would make it with the process umask. */
 function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   chmodSync(dir, DIR_MODE);
 }
 
-/**
- * Refuses a config file that is a symbolic link (or anything but a plain file): a write would
- * go through it to wherever it points, and the key with it.
- */
+/** Refuses a config file that is a symbolic link or not a plain file: a write would go through it, and the key with it. */
 function assertPlainFile(path: string): void {
   let stats;
   try {

@@ -1,50 +1,29 @@
 /**
- * The bottom of the transport (exchange.ts): one attempt over the one undici dispatcher, a
- * keep-alive Agent made on the first request that really leaves (src/vendor/undici.ts loads
- * undici only then, so `--help` and cache hits never do). An attempt is bounded and cancelled
- * here, for whichever reason comes first: Ctrl-C, the caller's own signal, or its whole-life
- * deadline (deadline.ts: the JSON bound, cut to what is left of the command's deadline; the
- * media rule of a minimum average rate). Its failures, before the head and in the body alike,
- * become project errors (failures.ts); its end (the body read, failed or discarded) ends
- * its deadline and its watch on the signals.
- *
- * undici's own timeouts do the idle bounds: connect, headers and body each `timeoutMs` (the last
- * two on undici's coarse timers: a bound of t fires between t and t + ~1 s). `localhost`, which
- * the URL policy trusts as loopback, is answered with the loopback addresses (loopbackLookup),
+ * The bottom of the transport (exchange.ts): one attempt over the one undici dispatcher, an Agent
+ * made on the first request that really leaves (undici is loaded only then). An attempt is
+ * cancelled by whichever comes first: Ctrl-C, the caller's signal, or its whole-life deadline
+ * (deadline.ts); undici's own timeouts do the idle bounds (headers and body on coarse timers: a
+ * bound of t fires between t and t + ~1 s). Its failures become project errors (failures.ts).
+ * `localhost`, which the URL policy trusts as loopback, is answered with the loopback addresses,
  * never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
  *
- * Each attempt is cancelled through a small EventEmitter of its own (body.ts listens to it); the
- * AbortSignals that cancel it are watched through SignalWatch, ONE listener per signal for all its
- * attempts in flight: paging `--all` makes hundreds of requests on the same Ctrl-C signal, and a
- * listener added and removed each time shows in profiles.
+ * SignalWatch keeps ONE listener per AbortSignal for all its attempts in flight: paging `--all`
+ * makes hundreds of requests on the same Ctrl-C signal, and a listener added and removed each
+ * time shows in profiles.
  */
-import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing } from './exchange.js';
 import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
 import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
-import { dispatchBody } from './body.js';
+import { CancelSignal, dispatchBody } from './body.js';
 import { reusedReads } from './read-buffers.js';
 import { loadUndici } from '../vendor/undici.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
 
-/** The `signal` handed to undici for one attempt. */
-class AttemptSignal extends EventEmitter {
-  aborted = false;
-  reason: unknown = undefined;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort');
-  }
-}
-
 interface Watched {
-  attempts: Set<AttemptSignal>;
+  attempts: Set<CancelSignal>;
   onAbort: () => void;
 }
 
@@ -53,14 +32,14 @@ class SignalWatch {
   readonly inFlight = new Map<AbortSignal, Watched>();
 
   /** Cancels `attempt` with `reason()` when `signal` aborts (at once if it already has), until release(). */
-  watch(signal: AbortSignal, attempt: AttemptSignal, reason: () => unknown): void {
+  watch(signal: AbortSignal, attempt: CancelSignal, reason: () => unknown): void {
     if (signal.aborted) {
       attempt.abort(reason());
       return;
     }
     let entry = this.inFlight.get(signal);
     if (!entry) {
-      const attempts = new Set<AttemptSignal>();
+      const attempts = new Set<CancelSignal>();
       const onAbort = (): void => {
         for (const a of attempts) a.abort(reason());
       };
@@ -71,7 +50,7 @@ class SignalWatch {
     entry.attempts.add(attempt);
   }
 
-  release(signal: AbortSignal, attempt: AttemptSignal): void {
+  release(signal: AbortSignal, attempt: CancelSignal): void {
     const entry = this.inFlight.get(signal);
     if (!entry) return;
     entry.attempts.delete(attempt);
@@ -101,43 +80,29 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
   const wanted = LOOPBACK_ADDRESSES.filter((a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`);
   const addresses = wanted.length > 0 ? wanted : LOOPBACK_ADDRESSES;
   // Asynchronous, as a real lookup is: net expects its callback on a later tick.
-  process.nextTick(() => {
-    if (options.all)
-      callback(
-        null,
-        addresses.map((a) => ({ ...a })),
-      );
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-}
-
-async function createAgent(timeoutMs: number): Promise<Dispatcher> {
-  const { Agent } = await loadUndici();
-  // No cap on sockets per origin: callers bound their own concurrency (show's window, --concurrency).
-  return new Agent({
-    // Socket reads into a few buffers used again (read-buffers.ts): a download's memory stays flat.
-    connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  process.nextTick(() =>
+    options.all
+      ? callback(
+          null,
+          addresses.map((a) => ({ ...a })),
+        )
+      : callback(null, addresses[0]!.address, addresses[0]!.family),
+  );
 }
 
 /**
- * The same through a forward proxy (proxy-env.ts chose it): undici tunnels every request with
- * CONNECT, so the proxy sees the target's host and port and nothing of the request, and the
- * target's name is resolved by the proxy, not here. The only Proxy-Authorization is the one
- * undici makes from credentials in the proxy's own URL: the API key is a request header, inside
- * the tunnel.
+ * A keep-alive Agent, with no cap on sockets per origin (callers bound their own concurrency), its
+ * sockets reading into a few buffers used again (read-buffers.ts: a download's memory stays flat).
+ * With `proxyUrl` (proxy-env.ts chose it) a ProxyAgent instead: undici tunnels every request with
+ * CONNECT, so the proxy sees the target's host and port and nothing of the request, and resolves
+ * the target's name. The only Proxy-Authorization is the one undici makes from credentials in the
+ * proxy's own URL: the API key is a request header, inside the tunnel.
  */
-async function createProxyAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatcher> {
-  const { ProxyAgent } = await loadUndici();
-  return new ProxyAgent({
-    uri: proxyUrl,
-    proxyTls: { timeout: timeoutMs, lookup: loopbackLookup },
-    requestTls: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+async function createAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatcher> {
+  const { Agent, ProxyAgent } = await loadUndici();
+  const idle = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  if (proxyUrl) return new ProxyAgent({ uri: proxyUrl, proxyTls: { timeout: timeoutMs, lookup: loopbackLookup }, requestTls: { timeout: timeoutMs }, ...idle });
+  return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() }, ...idle });
 }
 
 export interface AttemptOptions {
@@ -158,11 +123,10 @@ function aborted(signals: readonly AbortSignal[]): boolean {
 export class Attempts {
   /** The attempts in flight, by the signals that cancel them. */
   readonly signals = new SignalWatch();
-  private agent: Promise<Dispatcher> | undefined;
-  /** The same, once made (no await per request then). */
+  /** Our agents, by the forward proxy's URL ('' for direct requests), made on first use. */
+  private agents = new Map<string, Promise<Dispatcher>>();
+  /** The direct one, once made (no await per request then). */
   private ready: Dispatcher | undefined;
-  /** One agent per forward proxy in use, by the proxy's URL. */
-  private proxied = new Map<string, Promise<Dispatcher>>();
 
   constructor(private readonly options: AttemptOptions) {}
 
@@ -172,29 +136,17 @@ export class Attempts {
 
   /** The dispatcher a request to `url` goes through: the given one, a proxy's agent, or the direct one. */
   private dispatcherFor(url: URL): Dispatcher | Promise<Dispatcher> {
-    const proxy = this.proxyOf(url)?.url;
-    if (proxy === undefined) return this.ready ?? this.dispatcher();
-    let agent = this.proxied.get(proxy);
+    const proxy = this.proxyOf(url)?.url ?? '';
+    const ready = this.options.dispatcher ?? (proxy === '' ? this.ready : undefined);
+    if (ready) return ready;
+    let agent = this.agents.get(proxy);
     if (!agent) {
-      agent = createProxyAgent(this.options.timeoutMs, proxy);
-      this.proxied.set(proxy, agent);
+      const made = (agent = createAgent(this.options.timeoutMs, proxy));
+      this.agents.set(proxy, made);
+      // Unless close() came first: then the next request makes a new one.
+      if (proxy === '') made.then((a) => this.agents.get('') === made && (this.ready = a)).catch(() => {});
     }
     return agent;
-  }
-
-  private dispatcher(): Promise<Dispatcher> {
-    const given = this.options.dispatcher;
-    if (given) return Promise.resolve((this.ready = given));
-    if (!this.agent) {
-      const made = createAgent(this.options.timeoutMs);
-      this.agent = made;
-      // Unless close() came first: then the next request makes a new one.
-      made.then(
-        (agent) => this.agent === made && (this.ready = agent),
-        () => {},
-      );
-    }
-    return this.agent;
   }
 
   /** A failure of an attempt as the project's error: an abort by any of `signals` is an interruption. */
@@ -216,7 +168,7 @@ export class Attempts {
     if (command && commandLeft === 0) throw markNeverWritten(command.error(request.what));
     const endBusy = command?.begin();
 
-    const cancel = new AttemptSignal();
+    const cancel = new CancelSignal();
     for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
     const { timeoutMs, redact } = this.options;
     const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
@@ -250,7 +202,7 @@ export class Attempts {
         (err) => this.failure(err, url, signals),
       );
       res.body.onClose(finish);
-      return { status: res.statusCode, headers: res.headers, body: res.body };
+      return res;
     } catch (err) {
       finish();
       throw this.failure(err, url, signals);
@@ -258,10 +210,9 @@ export class Attempts {
   };
 
   async close(): Promise<void> {
-    const agents = [this.agent, ...this.proxied.values()];
-    this.agent = undefined;
+    const agents = [...this.agents.values()];
+    this.agents = new Map();
     this.ready = undefined;
-    this.proxied = new Map();
-    await Promise.all(agents.map(async (agent) => agent && (await agent).destroy()));
+    await Promise.all(agents.map(async (agent) => (await agent).destroy()));
   }
 }

@@ -1,44 +1,29 @@
 /**
- * Response bodies. Every request is sent with undici's dispatch() and a handler of ours, so each
- * chunk read from the socket goes straight to its consumer (the media body pump, or memory for a
- * JSON answer) with no Readable in between: no stream buffering, no 'data' events, no second copy
- * of the highWaterMark. Flow control is undici's: the handler pauses the socket when the consumer
- * holds enough. Chunks that arrive before the consumer has started are held with the socket
- * paused, so at most one socket read waits in memory then.
- *
- * Also here: the layer that reads a JSON answer whole within its cap (wholeBodies), its parse, and
- * a body as a Readable for the team proxy, which pipes it into node:http responses.
+ * Response bodies, sent with undici's dispatch() and a handler of ours so each chunk read goes
+ * straight to its consumer with no Readable in between (no stream buffering, no second copy of
+ * the highWaterMark); the socket is paused while the consumer holds enough or has not started.
+ * Also: the JSON layer reading a body whole within its cap, its parse, and a body as a Readable
+ * for the team proxy.
  */
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { MalformedResponseError } from '../errors.js';
 import { MAX_JSON_DEPTH, maxDepth } from '../catalogue/validate.js';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
 import { markNeverWritten } from './failures.js';
-import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, Progress, ResponseHeaders } from './exchange.js';
+import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, Incoming, Progress } from './exchange.js';
 
-/** The signal an attempt is cancelled with (attempt.ts AttemptSignal): an emitter with `aborted` and `reason`. */
-export interface CancelSignal {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  once(event: 'abort', listener: () => void): unknown;
-  off(event: 'abort', listener: () => void): unknown;
-}
+/** What one attempt is cancelled with (attempt.ts): an emitter rather than an AbortSignal, so no listener is added per signal per attempt. */
+export class CancelSignal extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
 
-export interface Dispatched {
-  statusCode: number;
-  /** Lower-case names, as undici parsed them. */
-  headers: ResponseHeaders;
-  body: DispatchedBody;
-}
-
-type Controller = Dispatcher.DispatchController;
-
-/** Thrown into undici to stop a body nobody reads any more; never shown. */
-class Discarded extends Error {
-  constructor() {
-    super('The body was discarded.');
-    this.name = 'Discarded';
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
   }
 }
 
@@ -48,7 +33,7 @@ class Discarded extends Error {
  * the consumer as `mapError` makes it.
  */
 class DispatchBody implements DispatchedBody {
-  private controller: Controller | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
   private consumer: BodyConsumer | undefined;
   /** Chunks that came before start(), the socket paused meanwhile. */
   private held: Buffer[] = [];
@@ -57,7 +42,8 @@ class DispatchBody implements DispatchedBody {
   private over = false;
   private discarded = false;
   private closeCallbacks: (() => void)[] = [];
-  private head: { resolve(d: Dispatched): void; reject(err: unknown): void } | undefined;
+  private head: { resolve(d: Incoming): void; reject(err: unknown): void } | undefined;
+  private pendingAbort: unknown;
   private readonly onAbort = (): void => this.abort(this.signal?.reason);
 
   constructor(
@@ -67,7 +53,7 @@ class DispatchBody implements DispatchedBody {
   ) {}
 
   /** Resolves with the head, or rejects with the failure (or the cancel signal's reason) before it. */
-  headers(): Promise<Dispatched> {
+  headers(): Promise<Incoming> {
     return new Promise((resolve, reject) => {
       this.head = { resolve, reject };
       if (this.signal?.aborted) this.onAbort();
@@ -87,8 +73,6 @@ class DispatchBody implements DispatchedBody {
     if (this.controller) this.controller.abort(reason as Error);
     else this.pendingAbort = reason;
   }
-
-  private pendingAbort: unknown;
 
   private close(err: unknown): void {
     if (this.over) return;
@@ -122,7 +106,7 @@ class DispatchBody implements DispatchedBody {
     onResponseStart: (_controller, statusCode, headers) => {
       const head = this.head;
       this.head = undefined;
-      head?.resolve({ statusCode, headers, body: this });
+      head?.resolve({ status: statusCode, headers, body: this });
     },
     onResponseData: (controller, chunk) => {
       // A media stream's deadline grows with the bytes that arrived (deadline.ts).
@@ -172,7 +156,8 @@ class DispatchBody implements DispatchedBody {
     this.consumer = undefined;
     this.held = [];
     this.ended = undefined;
-    if (!this.over) this.abort(new Discarded());
+    // Thrown into undici to stop a body nobody reads any more; never shown.
+    if (!this.over) this.abort(new Error('The body was discarded.'));
   }
 
   onClose(callback: () => void): void {
@@ -191,7 +176,7 @@ export function dispatchBody(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions & { signal?: CancelSignal; progress?: Progress },
   mapError: (err: unknown) => unknown = (err) => err,
-): Promise<Dispatched> {
+): Promise<Incoming> {
   const { signal, progress, ...rest } = options;
   const body = new DispatchBody(signal, mapError, progress);
   const head = body.headers();

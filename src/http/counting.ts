@@ -1,21 +1,15 @@
 /**
- * The request ledger (src/cache/ledger.ts) at work in the transport: the layer (exchange.ts)
- * that runs `beforeRequest` before every attempt and `afterResponse` on each answer's head, and
- * requestCount(), the hooks that count. Every attempt sent to the configured origin — JSON and
- * media, retries included — is counted before it goes out, refused when it would pass the
- * budget, and given back when it failed before it was written (failures.ts
- * wasNeverWritten: it never reached the service); a request the service may have seen stays
- * counted. Each answer's rate-limit headers are noted. Requests to other origins (media on
- * another host) are not the service's and are not counted.
+ * The request ledger (src/cache/ledger.ts) at work in the transport: the layer that runs the
+ * hooks around every attempt, and requestCount(), the hooks that count. Every attempt to the
+ * configured origin, retries included, is counted before it goes out and given back only when it
+ * provably never reached the service (failures.ts wasNeverWritten); other origins are not counted.
  *
- * With a budget, each attempt is reserved under the ledger's lock, durably, before it is sent
- * (processes sharing a budget never pass it together), and given back the same way; a ledger
- * that cannot be locked, read or written stops the command (BudgetUncheckedError, exit 5).
- * Without one nothing must be refused, and a lock and a rewrite per request made `ids --all`
- * five times slower (bench/paging.mjs): requests are counted in memory and added every
- * COUNT_BATCH and at exit (a SIGKILL loses at most that batch), and a ledger that cannot be
- * written is told once (--verbose) while the requests go out uncounted: then the count is a
- * help, never the reason a command fails.
+ * With a budget each attempt is reserved durably under the ledger's lock, so processes sharing a
+ * budget never pass it together, and a ledger that cannot be used stops the command (exit 5).
+ * Without one nothing may be refused, and a lock and a rewrite per request made `ids --all` five
+ * times slower: requests are counted in memory and added every COUNT_BATCH and at exit, and a
+ * ledger that cannot be written is told once (--verbose): the count is then a help, never the
+ * reason a command fails.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Exchange, ResponseHeaders } from './exchange.js';

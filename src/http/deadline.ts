@@ -1,22 +1,13 @@
 /**
- * The time bounds of requests (docs/design.md "Reliability and security rules").
+ * The time bounds of requests (docs/design.md "Reliability and security rules"), past which a
+ * request fails as a timeout (exit 6). undici's timeouts are idle ones, which a server dripping
+ * a byte inside each never trips, so each request's whole life is bounded too: a JSON request
+ * by DEADLINE_TIMEOUT_FACTOR × --timeout, a media stream by a least average rate after that grace.
  *
- * Each request's whole life: undici's timeouts (connect, headers, body) are idle timeouts, so a
- * server that drips a byte just inside each of them never trips one and would hold the CLI for
- * ever. From --timeout:
- * - a JSON request: connect to last body byte within DEADLINE_TIMEOUT_FACTOR × --timeout
- *   (3 × by default: connect, headers and body may each take one --timeout);
- * - a media stream: after the same grace, it must average MEDIA_MIN_BYTES_PER_SECOND, so a file
- *   of known size S is done within grace + S / rate, and an endless trickle is cut however it is sent.
- *
- * The whole command's (`--deadline`, EXERCISES_DEADLINE, `config set deadline`; 60 s by
- * default): the time a command spends waiting for the service on JSON requests — attempts,
- * retries and the waits between them (Retry-After included) — however many it makes; media
- * streams keep their own rule and are not counted. It counts busy time, the union of the moments
- * at least one JSON request (or a retry wait) is under way, not wall time: a command reading ids
- * from a slow pipe is not charged for the pipe, and eight requests side by side cost the time of one.
- *
- * Past either bound a request fails with NetworkError kind 'timeout' (exit 6), like any timeout.
+ * The whole command's deadline (--deadline) bounds the time spent waiting on JSON requests and
+ * retry waits. It counts busy time, the moments at least one of them is under way, not wall
+ * time: a command reading ids from a slow pipe is not charged for the pipe, and eight requests
+ * side by side cost the time of one.
  */
 import { NetworkError } from '../errors.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../defaults.js';

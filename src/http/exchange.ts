@@ -1,21 +1,16 @@
 /**
  * The transport's contracts, types only. An Exchange sends one GET and resolves with the answer's
- * head and body; each layer takes the Exchange below it and returns one that does its own job
- * around it. transport.ts stacks them, from the top:
+ * head and body; each layer wraps the one below. transport.ts stacks them, from the top:
  *
  *   retrying       (transport.ts) the one retry policy, a --verbose line per attempt (JSON)
  *   wholeBodies    (body.ts)      the body read whole within its cap (JSON)
  *   underDeadline  (deadline.ts)  the whole command's deadline (JSON)
  *   counting       (counting.ts)  the request ledger's hooks, before and after each attempt
- *   Attempts.send  (attempt.ts)   one attempt over the one undici dispatcher (the bottom)
+ *   Attempts.send  (attempt.ts)   one attempt over the one undici dispatcher (media streams: these two only)
  *
- * Media streams go through counting and the attempt only. A request carries what the layers
- * below need as data (its progress, the command's deadline), never callbacks into the layer above.
- *
- * A body is handed over chunk by chunk (body.ts makes one of each undici dispatch): the source
- * calls onData/onEnd/onError, the consumer may pause it (onData returning false) and later
- * resume() it, or destroy() it. The media layer's body pump (media/download/body-pump.ts)
- * consumes bodies in this shape.
+ * A request carries what the layers below need as data, never callbacks into the layer above. A
+ * body is handed over chunk by chunk; its consumer may pause it (onData returning false), resume()
+ * or destroy() it.
  */
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;

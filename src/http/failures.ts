@@ -17,13 +17,10 @@ function errorCode(err: unknown): string {
 }
 
 /**
- * Failures that provably came before the request was written. undici calls a handler's
- * onRequestStart just before it writes the request to a connected socket (client-h1.js
- * writeH1); a DNS failure, a refused connection, a connect timeout, a failed TLS handshake and
- * a forward proxy refusing or failing the CONNECT all fail the queued request before that
- * (connect.js, proxy-agent.js, client.js handleConnectError). body.ts marks them,
- * attempt.ts keeps the mark on the project's error, and the request ledger gives such an
- * attempt's count back (counting.ts). Anything after onRequestStart stays counted.
+ * Failures that provably came before the request was written: undici calls onRequestStart just
+ * before it writes to a connected socket (client-h1.js writeH1), and DNS, connect, TLS and proxy
+ * CONNECT failures all come before that. body.ts marks them, and the request ledger gives such an
+ * attempt's count back (counting.ts); anything after onRequestStart stays counted.
  */
 const neverWritten = new WeakSet<object>();
 

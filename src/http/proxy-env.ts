@@ -1,18 +1,10 @@
 /**
- * Which forward proxy a request goes through, from the environment, by curl's rules (as npm,
- * gh and aria2c read the same variables). undici's ProxyAgent does the proxying (attempt.ts);
- * the choice is made here rather than by undici's EnvHttpProxyAgent because that one reads
- * process.env (the CLI reads its context's environment, so tests and `serve` can set their own)
- * and differs from curl where users notice:
- *
- * - an https:// URL uses only `https_proxy`/`HTTPS_PROXY`; undici falls back to HTTP_PROXY.
- * - `no_proxy` entries: `*` alone means no proxy for any host; a leading `.` or `*.` is dropped;
- *   a name matches itself and every name under it (`example.com` covers `api.example.com`, not
- *   `badexample.com`); `host:port` only that port; an IP literal (IPv6 with or without
- *   brackets) only that address. Entries are separated by commas or white space.
- * - the lower-case spelling of each variable wins over the upper-case one, as in curl.
- *
- * Values only, no I/O: undici is not loaded here, so nothing changes when no variable is set.
+ * Which forward proxy a request goes through, from the environment, by curl's rules (as npm, gh
+ * and aria2c read them). Chosen here rather than by undici's EnvHttpProxyAgent, which reads
+ * process.env (the CLI reads its context's environment) and differs from curl where users
+ * notice: an https:// URL uses only `https_proxy`, never HTTP_PROXY; a `no_proxy` name covers
+ * the names under it (`example.com` covers `api.example.com`, not `badexample.com`), `host:port`
+ * only that port, an IP only that address, `*` every host; the lower-case variable wins.
  */
 import { UsageError } from '../errors.js';
 import { REDACTED } from '../util/text.js';

@@ -1,9 +1,7 @@
 /**
- * The one retry policy (docs/design.md "Reliability and security rules"), for JSON requests (the
- * transport's retry layer) and media downloads (src/media) alike: which failures are worth another
- * attempt, how long to wait before it, when to stop, and what to report then. Why a layer of ours
- * rather than undici's RetryHandler (it resumes bodies with Range, drops failed bodies, and
- * re-dispatches past the ledger's hook): docs/development.md, "Retries are our own layer".
+ * The one retry policy, for JSON requests and media downloads alike: which failures are worth
+ * another attempt, how long to wait, when to stop and what to report then. Why not undici's
+ * RetryHandler: docs/development.md, "Retries are our own layer".
  */
 import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
 import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS, RETRY_BASE_MS, RETRY_MAX_BACKOFF_MS } from '../defaults.js';
@@ -47,10 +45,7 @@ export function isRetryableError(err: unknown): boolean {
   return e.cause !== undefined && e.cause !== err ? isRetryableError(e.cause) : false;
 }
 
-/**
- * Retry-After as milliseconds: delta-seconds or an HTTP date. Undefined when absent or
- * unreadable. Not capped: decideRetry compares it with RETRY_AFTER_CAP_MS.
- */
+/** Retry-After (delta-seconds or an HTTP date) in ms, uncapped; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
@@ -60,11 +55,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Math.max(0, date - now);
 }
 
-/**
- * How long to wait before retry number `attempt` (1 for the first retry): exponential
- * backoff with jitter (half fixed, half random, so concurrent clients spread out), unless
- * the server said when to come back — then that, capped at RETRY_AFTER_CAP_MS.
- */
+/** The wait before retry number `attempt`: the server's Retry-After (capped), else backoff half fixed, half random, so clients spread out. */
 export function retryDelayMs(attempt: number, retryAfter?: string): number {
   const asked = parseRetryAfter(retryAfter);
   if (asked !== undefined) return Math.min(asked, RETRY_AFTER_CAP_MS);
@@ -86,14 +77,9 @@ export interface AttemptTally {
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: CliError };
 
 /**
- * The decision after a failed attempt whose failure the caller judged retryable (a status
- * in RETRYABLE_STATUSES, isRetryableError, or a media answer to start over from):
- * - a failure marked final (`details.final`, a proxy's refused upstream key): stop at once;
- * - a Retry-After over RETRY_AFTER_CAP_MS: stop at once, saying how long the service asks to wait;
- * - more than `retries` fruitless failures, or MAX_ATTEMPTS_PER_ITEM attempts in all: stop;
- * - else retry after the Retry-After (capped) or the backoff for the fruitless count.
- * When it stops, `error` is what to report: the failure, for a rate limit with the attempts made
- * and the wait asked for.
+ * The decision after a failure the caller judged retryable: stop at once for a failure marked
+ * final or a Retry-After past the cap, stop after `retries` fruitless failures or
+ * MAX_ATTEMPTS_PER_ITEM in all, else retry. When it stops, `error` is what to report.
  */
 export function decideRetry(tally: AttemptTally, retries: number, failure: CliError, retryAfter?: string): RetryDecision {
   // An answer that says no attempt will go otherwise (a team proxy whose own upstream key is refused: failures.ts).

@@ -1,18 +1,10 @@
 /**
  * The HTTP transport: every request the client sends, as layers around one undici dispatcher
- * (exchange.ts lists them; undici is loaded only when a request really goes out). Here is what
- * every request gets before it enters them: the URL policy (judged once per origin), the API key
- * header for the configured origin only, the forward proxy its origin goes through (proxy-env.ts),
- * the signals that cancel it; what the caller gets back: a JSON answer parsed, its status mapped
- * to the project's errors (failures.ts), or a media stream with its --verbose line. The key is
- * redacted from everything shown. Media streams share the one keep-alive Agent and these rules but
- * are not retried here (the media downloader drives resume and retry itself, with the same
- * policy) nor under the command's deadline.
- *
- * The retry layer of JSON requests is here too: the one retry policy (retry-policy.ts), a
- * --verbose line per attempt (its number, the time to its last body byte, the quota headers) and
- * the waits counted in the command's deadline (why not undici's diagnostics channels for the
- * lines: docs/development.md, "Retries are our own layer").
+ * (exchange.ts lists them). Every request first gets the URL policy (once per origin), the API key
+ * for the configured origin only, its forward proxy (proxy-env.ts) and the signals that cancel it;
+ * the key is redacted from everything shown. Media streams are not retried here (the downloader
+ * resumes and retries itself, with the same policy) nor under the command's deadline. The JSON
+ * retry layer is here too: why not undici's own, docs/development.md "Retries are our own layer".
  */
 import type { Dispatcher } from 'undici';
 import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
@@ -47,7 +39,8 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
-export interface TransportOptions {
+/** `beforeRequest` runs before EVERY attempt, JSON and media, retries included (counting.ts). */
+export interface TransportOptions extends RequestHooks {
   /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
   baseUrl: string;
   /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
@@ -62,15 +55,8 @@ export interface TransportOptions {
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
-  /**
-   * Awaited before EVERY attempt, JSON and media, retries included (counting.ts); a throw stops the
-   * request unsent. It may resolve to a GiveBack, called when the attempt fails before it was written.
-   */
-  beforeRequest?: RequestHooks['beforeRequest'];
   /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
   commandDeadline?: CommandDeadline;
-  /** Called with each response's status and headers, as soon as they arrive. */
-  afterResponse?: (url: URL, status: number, headers: ResponseHeaders) => void;
   /**
    * Where the requests go instead of a keep-alive Agent of ours (a local catalogue in-process, a
    * test's MockAgent): every rule above still applies. Its owner closes it.
@@ -177,8 +163,7 @@ export class Transport {
    * 429 → RateLimitError after retries, 5xx/network/timeout → NetworkError, bad body → MalformedResponseError.
    */
   async getJson(path: string, query?: QueryValues, what = `GET ${path}`): Promise<unknown> {
-    const answer = await this.getJsonAnswer(path, query, what);
-    return answer.status === 200 ? answer.body : undefined;
+    return ((await this.getJsonAnswer(path, query, what)) as { body?: unknown }).body;
   }
 
   /**

@@ -51,7 +51,7 @@ beforeEach(() => {
 describe('cachedGet', () => {
   it('asks once, then answers from the cache until the TTL runs out', async () => {
     expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'miss' });
-    expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'hit' });
+    expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'cache hit' });
     clock += TTL;
     expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'miss' });
     expect(sent).toEqual([{}, {}]);
@@ -66,7 +66,7 @@ describe('cachedGet', () => {
     clock += TTL;
     expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'revalidated' });
     expect(sent[1]).toEqual({ etag: '"v1"', lastModified: 'Sun, 01 Jun 2025 00:00:00 GMT' });
-    expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'hit' });
+    expect(await get('/exercise/query')).toEqual({ body: { n: 1 }, outcome: 'cache hit' });
     expect(sent).toHaveLength(2);
   });
 
@@ -75,22 +75,22 @@ describe('cachedGet', () => {
     await get('/exercise/query');
     clock += TTL;
     expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'miss' });
-    expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'hit' });
+    expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'cache hit' });
   });
 
   it('--refresh asks again and updates; --no-cache asks and leaves the cache alone', async () => {
     await get('/exercise/query');
-    expect(await get('/exercise/query', 'refresh')).toEqual({ body: { n: 2 }, outcome: 'refreshed' });
-    expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'hit' });
-    expect(await get('/exercise/query', 'no-cache')).toEqual({ body: { n: 3 }, outcome: 'bypassed' });
-    expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'hit' });
+    expect(await get('/exercise/query', 'refresh')).toEqual({ body: { n: 2 }, outcome: 'miss (--refresh)' });
+    expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'cache hit' });
+    expect(await get('/exercise/query', 'no-cache')).toEqual({ body: { n: 3 }, outcome: 'miss (--no-cache)' });
+    expect(await get('/exercise/query')).toEqual({ body: { n: 2 }, outcome: 'cache hit' });
     expect(sent).toHaveLength(3);
   });
 
   it('--offline answers from the cache, stale too, and a miss is exit 6 naming the request', async () => {
     await get('/exercise/query');
     clock += 10 * TTL;
-    expect(await get('/exercise/query', 'offline')).toEqual({ body: { n: 1 }, outcome: 'stale hit (offline)' });
+    expect(await get('/exercise/query', 'offline')).toEqual({ body: { n: 1 }, outcome: 'cache hit (stale, --offline)' });
     const err = await get('/exercise/exerciseIds', 'offline').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).exitCode).toBe(6);
@@ -101,8 +101,8 @@ describe('cachedGet', () => {
   it('answers show by name from a record an answer by id brought, and the other way round', async () => {
     server = () => ({ status: 200, body: record, headers: {} });
     expect((await show('Push_Up')).outcome).toBe('miss');
-    expect(await show('push up')).toEqual({ body: record, outcome: 'hit' });
-    expect(await show('Push Up', 'offline')).toEqual({ body: record, outcome: 'hit' });
+    expect(await show('push up')).toEqual({ body: record, outcome: 'cache hit' });
+    expect(await show('Push Up', 'offline')).toEqual({ body: record, outcome: 'cache hit' });
     expect(sent).toHaveLength(1);
   });
 

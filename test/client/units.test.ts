@@ -20,7 +20,10 @@ const nextPageCommand = (...args: Parameters<typeof nextPageGroups>): string =>
     .join(' ');
 
 describe('api client URLs', () => {
-  const api = new ApiClient(new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }));
+  const api = new ApiClient({
+    baseUrl: 'https://api.example.com/v1',
+    transport: async () => new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }),
+  });
 
   it('percent-encodes ids and names as one path segment, dots included', () => {
     expect(pathSegment('90/90 Hip Switch')).toBe('90%2F90%20Hip%20Switch');

@@ -5,7 +5,10 @@ import { MalformedResponseError } from '../../src/errors.js';
 import { Transport } from '../../src/http/transport.js';
 import { mediaFileName } from '../../src/media/media-names.js';
 
-const api = new ApiClient(new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }));
+const api = new ApiClient({
+  baseUrl: 'https://api.example.com/v1',
+  transport: async () => new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }),
+});
 
 describe('mediaUrl', () => {
   it('an id of "." or ".." (which no URL path can carry) is malformed data, not a usage error', () => {
