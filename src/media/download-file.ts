@@ -82,10 +82,17 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
   let received = 0;
   for (;;) {
     if (options.signal?.aborted === true) throw new InterruptedError();
+    await options.requestSlot?.take(options.signal);
+    // A throw keeps the slot: the bulk engine gives it back once it has seen the failure.
     const answer = await requestRange(target, point, options, budget);
+    let sourceError: unknown;
+    if (answer !== undefined) {
+      if (answer.resumed) resumed = true;
+      sourceError = await receiveBody(target, sink, answer, point, options, (bytes) => (received += bytes));
+    }
+    // The bytes are on disk: the next request may go while this file is checked and renamed.
+    options.requestSlot?.release();
     if (answer === undefined) continue;
-    if (answer.resumed) resumed = true;
-    const sourceError = await receiveBody(target, sink, answer, point, options, (bytes) => (received += bytes));
     const size = await completeFile(target, sink, answer, sourceError, point, options, budget);
     if (size !== undefined) return { received, size, resumed };
   }

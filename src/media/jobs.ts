@@ -45,6 +45,27 @@ export async function prepareJobDir(job: MediaJob): Promise<void> {
   await assertRealInside(job.dir, parent);
 }
 
+/** Folders remembered by a run's preparer: enough for the files in flight, bounded for `download --all`. */
+const PREPARED_FOLDERS = 256;
+
+/**
+ * prepareJobDir once per folder for one run: an exercise's files share one check instead of
+ * repeating it per file (one at a time, they were a fifth of a file's time over a slow link).
+ */
+export function jobDirPreparer(): (job: MediaJob) => Promise<void> {
+  const prepared = new Map<string, Promise<void>>();
+  return (job) => {
+    const parent = dirname(job.path);
+    let ready = prepared.get(parent);
+    if (ready === undefined) {
+      if (prepared.size >= PREPARED_FOLDERS) prepared.clear();
+      ready = prepareJobDir(job);
+      prepared.set(parent, ready);
+    }
+    return ready;
+  };
+}
+
 export function mediaJob(api: MediaUrlSource, dir: string, exerciseId: string, kind: MediaKind, entry: string): MediaJob {
   const name = mediaName(kind, entry);
   return {

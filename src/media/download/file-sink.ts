@@ -13,7 +13,7 @@
  * instead of writing through it.
  */
 import { close, fstat, ftruncate, open, read } from 'node:fs';
-import { lstat, mkdir, rm, rename } from 'node:fs/promises';
+import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
@@ -22,7 +22,7 @@ import { fsCalls, writeFailed } from '../../util/write-all.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';
 import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
-import { readSidecar, removeSidecar, writeSidecar } from './range-resume.js';
+import { type Validator, readSidecar, removeIfAny, removeSidecar, sidecarPath, writeSidecar } from './range-resume.js';
 import type { Sink, SinkWriter } from './sink.js';
 
 const openFd = promisify(open);
@@ -30,6 +30,14 @@ const closeFd = promisify(close);
 const fstatFd = promisify(fstat);
 const truncateFd = promisify(ftruncate);
 const readFd = promisify(read);
+
+/**
+ * A `.part` holding more than this is given its sidecar while it downloads, so even a process
+ * killed outright (no chance to write it at the end) leaves a big file resumable. A smaller
+ * file gets one only when its download ends without it whole (a failure, Ctrl-C): the files
+ * that arrive in one piece, most images, never write and remove one.
+ */
+const SIDECAR_AFTER_BYTES = 256 * 1024;
 
 /**
  * Writes all of `chunks` at `position`, continuing after short writes; `progress` is told of
@@ -78,7 +86,11 @@ export function partPath(path: string): string {
   return `${path}.part`;
 }
 
-/** The `.part` + sidecar sink that ends in an atomic rename to `path`. */
+/**
+ * The `.part` + sidecar sink that ends in an atomic rename to `path`. The sidecar on disk only
+ * ever describes the bytes in the `.part`: a fresh `.part` removes any sidecar first, and the
+ * validator of its answer is written beside it once it may be needed (SIDECAR_AFTER_BYTES).
+ */
 export function fileSink(path: string): Sink {
   const part = partPath(path);
   let lock: HeldLock | undefined;
@@ -86,6 +98,23 @@ export function fileSink(path: string): Sink {
   /** The offset the `.part` was opened at, and the bytes written after it through `fd`. */
   let base = 0;
   let written = 0;
+  /** The validator of the `.part`'s bytes while it is not in the sidecar yet. */
+  let unsaved: { url: URL; validator: Validator } | undefined;
+  /** A sidecar may be on disk (read at resume, or written): the rename must remove it. */
+  let sidecarOnDisk = false;
+  let saving: Promise<void> | undefined;
+
+  /** Writes the unsaved validator beside the `.part`, once. */
+  function saveValidator(): Promise<void> {
+    if (unsaved !== undefined) {
+      const { url, validator } = unsaved;
+      unsaved = undefined;
+      sidecarOnDisk = true;
+      // Best effort: without it the `.part` is only started over by the next run, never misused.
+      saving = writeSidecar(part, url, validator).catch(() => {});
+    }
+    return saving ?? Promise.resolve();
+  }
 
   async function closeOwn(): Promise<void> {
     if (fd === undefined) return;
@@ -95,9 +124,10 @@ export function fileSink(path: string): Sink {
   }
 
   async function discard(): Promise<void> {
+    unsaved = undefined;
     await closeOwn();
-    await rm(part, { force: true });
-    await removeSidecar(part);
+    await saving;
+    await Promise.all([removeIfAny(part), removeSidecar(part)]);
   }
 
   const writer: SinkWriter = {
@@ -112,27 +142,36 @@ export function fileSink(path: string): Sink {
         chunks,
         base + written,
         (bytes) => (written += bytes),
-        (err) => done(err ? writeFailed(part, err) : null),
+        (err) => {
+          if (!err && unsaved !== undefined && base + written > SIDECAR_AFTER_BYTES) void saveValidator();
+          done(err ? writeFailed(part, err) : null);
+        },
       );
     },
   };
 
   return {
     async claim(kind, options) {
-      await mkdir(dirname(path), { recursive: true });
       /** What was at the final name when the wait began (taken only when there is a wait). */
       let before: Awaited<ReturnType<typeof identity>>;
-      const { lock: held, waited } = await lockFile(path, {
-        waitMs: options.waitMs,
-        staleMs: MEDIA_LOCK_STALE_MS,
-        what: options.what,
-        ...(options.signal ? { signal: options.signal } : {}),
-        onWait: async () => {
-          before = await identity(path);
-          options.onWait?.(
-            `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
-          );
-        },
+      const take = (): ReturnType<typeof lockFile> =>
+        lockFile(path, {
+          waitMs: options.waitMs,
+          staleMs: MEDIA_LOCK_STALE_MS,
+          what: options.what,
+          ...(options.signal ? { signal: options.signal } : {}),
+          onWait: async () => {
+            before = await identity(path);
+            options.onWait?.(
+              `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
+            );
+          },
+        });
+      // The folder is made only when the lock finds it missing (a bulk run has made it already).
+      const { lock: held, waited } = await take().catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(dirname(path), { recursive: true });
+        return take();
       });
       lock = held;
       if (waited) {
@@ -147,6 +186,9 @@ export function fileSink(path: string): Sink {
 
     async release() {
       await closeOwn();
+      // The `.part` outlives this download (a failure, Ctrl-C): keep what lets the next run resume it.
+      if (base + written > 0) await saveValidator();
+      await saving;
       const held = lock;
       lock = undefined;
       await held?.release();
@@ -159,28 +201,37 @@ export function fileSink(path: string): Sink {
       const offset = info?.isFile() ? info.size : 0;
       if (offset === 0) return { offset: 0 };
       const validator = await readSidecar(part, url, offset);
+      sidecarOnDisk ||= validator !== undefined;
       return validator ? { offset, validator } : { offset: 0 };
     },
 
     async remember(url, validator) {
-      await writeSidecar(part, url, validator);
+      unsaved = validator ? { url, validator } : undefined;
     },
 
     async open(offset) {
       await closeOwn();
-      if (offset === 0) await rm(part, { force: true });
+      if (offset === 0) {
+        // A fresh file: an old `.part` goes, and any sidecar with it (it described other bytes).
+        await saving;
+        await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
+        sidecarOnDisk = false;
+      }
       const opened = await openFd(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
         throw openError(err, part);
       });
       fd = opened;
-      try {
-        const info = await fstatFd(opened);
-        assertSingleLink(info, part);
-        if (info.size < offset) throw changedUnderUs(part);
-        if (offset > 0) await truncateFd(opened, offset); // exactly the bytes the ranged answer continues
-      } catch (err) {
-        await closeOwn();
-        throw err;
+      // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked.
+      if (offset > 0) {
+        try {
+          const info = await fstatFd(opened);
+          assertSingleLink(info, part);
+          if (info.size < offset) throw changedUnderUs(part);
+          await truncateFd(opened, offset); // exactly the bytes the ranged answer continues
+        } catch (err) {
+          await closeOwn();
+          throw err;
+        }
       }
       base = offset;
       written = 0;
@@ -193,6 +244,8 @@ export function fileSink(path: string): Sink {
 
     async finish(kind, total, what) {
       if (fd === undefined) throw new Error(`${part} is not open`);
+      // Whole now: renamed into place or refused, never resumed from (nor, if it is another's now, described).
+      unsaved = undefined;
       const lost = lock?.lost();
       if (lost) {
         await closeOwn();
@@ -227,7 +280,8 @@ export function fileSink(path: string): Sink {
       }
       await rename(part, path);
       await closeOwn();
-      await removeSidecar(part);
+      await saving;
+      if (sidecarOnDisk) await removeSidecar(part);
       return held;
     },
 

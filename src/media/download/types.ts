@@ -6,6 +6,7 @@ import type { CliError } from '../../errors.js';
 import type { DispatchResponse } from '../../http/transport.js';
 import type { MediaKind } from '../../catalogue/media.js';
 import type { RateLimit } from './rate-limit.js';
+import type { RequestSlot } from '../request-slots.js';
 
 /** What the downloader needs from the Transport (src/http/transport.ts). */
 export interface MediaTransport {
@@ -53,6 +54,8 @@ export interface DownloadOptions {
   source?: MediaSource;
   /** --limit-rate: the command's one bandwidth budget, shared with every other download of the run. */
   rateLimit?: RateLimit;
+  /** A bulk run's request slot (request-slots.ts): taken for each request until its body is on disk. */
+  requestSlot?: RequestSlot;
   /** The least average rate before the download times out (rate-limit.ts mediaMinRate); the transport's when absent. */
   minBytesPerSecond?: number;
 }
