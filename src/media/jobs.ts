@@ -5,7 +5,7 @@
 import { dirname } from 'node:path';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
 import { MalformedResponseError } from '../errors.js';
-import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
+import { type MediaLists, mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, collisionKey, distinctComponent, pathInside, safeComponent } from './safe-path.js';
 import { escapeUnsafe, shorten } from '../util/text.js';
 import { ensureRealDirAsync } from '../util/real-dir.js';
@@ -102,10 +102,18 @@ export function jobsForRecord(
   api: MediaUrlSource,
   dir: string,
   exerciseId: string,
-  record: { premiumImages?: unknown; premiumVideos?: unknown },
+  record: MediaLists,
   kinds: readonly MediaKind[],
   onUnusable?: (unusable: UnusableEntry) => void,
 ): MediaJob[] {
+  return uniqueJobs(recordJobs(api, dir, exerciseId, record, kinds, onUnusable), (dropped) => {
+    if (!onUnusable) throw dropped.error;
+    onUnusable(dropped);
+  });
+}
+
+/** jobsForRecord before uniqueJobs, for a caller that gives a whole page's jobs their paths at once. */
+export function recordJobs(...[api, dir, exerciseId, record, kinds, onUnusable]: Parameters<typeof jobsForRecord>): MediaJob[] {
   const jobs: MediaJob[] = [];
   for (const { kind, entry } of mediaEntries(record, kinds)) {
     try {
@@ -115,18 +123,16 @@ export function jobsForRecord(
       onUnusable({ exerciseId, kind, entry, error: err });
     }
   }
-  return uniqueJobs(jobs, (dropped) => {
-    if (!onUnusable) throw dropped.error;
-    onUnusable(dropped);
-  });
+  return jobs;
 }
 
 /** Code-unit order: the same on every machine and in every locale. */
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Takes the first candidate whose collision key is free; undefined when none is. */
-function claimFirst(taken: Set<string>, candidates: readonly string[]): string | undefined {
-  for (const candidate of candidates) {
+/** Takes the first candidate whose collision key is free (made only when the ones before are taken: a hash costs); undefined when none is. */
+function claimFirst(taken: Set<string>, candidates: ReadonlyArray<() => string>): string | undefined {
+  for (const make of candidates) {
+    const candidate = make();
     const key = collisionKey(candidate);
     if (taken.has(key)) continue;
     taken.add(key);
@@ -170,7 +176,7 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
     if (folders.has(folderKey(job))) continue;
     const taken = takenFolders.get(job.dir) ?? new Set<string>();
     takenFolders.set(job.dir, taken);
-    folders.set(folderKey(job), claimFirst(taken, [safeComponent(job.exerciseId), distinctComponent(job.exerciseId)]));
+    folders.set(folderKey(job), claimFirst(taken, [() => safeComponent(job.exerciseId), () => distinctComponent(job.exerciseId)]));
   }
 
   // One file per distinct (kind, name, URL) in each folder, likewise.
@@ -184,7 +190,11 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
     const ext = MEDIA[job.kind].extension;
     files.set(
       job,
-      claimFirst(taken, [`${safeComponent(job.name)}${ext}`, `${distinctComponent(job.name)}${ext}`, `${distinctComponent(job.name, job.url.href)}${ext}`]),
+      claimFirst(taken, [
+        () => `${safeComponent(job.name)}${ext}`,
+        () => `${distinctComponent(job.name)}${ext}`,
+        () => `${distinctComponent(job.name, job.url.href)}${ext}`,
+      ]),
     );
   }
 

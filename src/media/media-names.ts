@@ -37,15 +37,15 @@ export function mediaFileName(kind: MediaKind, entry: string): string {
   return `${safeComponent(mediaName(kind, entry))}${MEDIA[kind].extension}`;
 }
 
+/** The media lists of a record or list summary, as the service sent them (not checked yet). */
+export type MediaLists = { premiumImages?: unknown; premiumVideos?: unknown };
+
 /**
  * The entries of a record or summary for the kinds asked, without repeats: bare names that
  * make the same file ("start", "start.png") are one entry; a URL or a path is one only with the
  * same text (two URLs ending in the same name are two files, told apart by uniqueJobs).
  */
-export function mediaEntries(
-  record: { premiumImages?: unknown; premiumVideos?: unknown },
-  kinds: readonly MediaKind[],
-): Array<{ kind: MediaKind; entry: string }> {
+export function mediaEntries(record: MediaLists, kinds: readonly MediaKind[]): Array<{ kind: MediaKind; entry: string }> {
   const out: Array<{ kind: MediaKind; entry: string }> = [];
   for (const kind of kinds) {
     const list = record[MEDIA[kind].field];
@@ -63,6 +63,6 @@ export function mediaEntries(
 }
 
 /** Whether a record or summary carries the premium fields at all (a free plan's records do not). */
-export function hasMediaFields(record: { premiumImages?: unknown; premiumVideos?: unknown }, kinds: readonly MediaKind[]): boolean {
+export function hasMediaFields(record: MediaLists, kinds: readonly MediaKind[]): boolean {
   return kinds.some((kind) => Array.isArray(record[MEDIA[kind].field]));
 }

@@ -11,12 +11,12 @@
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
 import { basename, dirname } from 'node:path';
-import { type ListingProblem, paginate, paginatePages } from '../api/paging.js';
+import { type ListingProblem, paginatePages } from '../api/paging.js';
 import { LIMIT_MAX } from '../defaults.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { MalformedResponseError, NotFoundError } from '../errors.js';
-import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';
-import { hasMediaFields } from './media-names.js';
+import { type MediaJob, type UnusableEntry, recordJobs, uniqueJobs } from './jobs.js';
+import { type MediaLists, hasMediaFields } from './media-names.js';
 import { collisionKey, distinctComponent, pathInside } from './safe-path.js';
 import { looksComplete } from './verify.js';
 import { partBytes } from './part-file.js';
@@ -64,15 +64,10 @@ export function emptyPlan(): DownloadPlan {
   return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, withMediaFields: 0, requests: 0 };
 }
 
-function addExercise(
-  plan: DownloadPlan,
-  api: ApiClient,
-  target: PlanTarget,
-  exerciseId: string,
-  record: { premiumImages?: unknown; premiumVideos?: unknown },
-): void {
+function addExercise(plan: DownloadPlan, api: ApiClient, target: PlanTarget, exerciseId: string, record: MediaLists): void {
   const unusableBefore = plan.unusable.length;
-  const jobs = jobsForRecord(api, target.dir, exerciseId, record, target.kinds, (unusable) => {
+  // Paths are given once the whole plan or page is in (settleJobs).
+  const jobs = recordJobs(api, target.dir, exerciseId, record, target.kinds, (unusable) => {
     plan.unusable.push(unusable);
     target.onUnusable?.(unusable);
   });
@@ -123,27 +118,21 @@ export function hasFilters(filters: QueryFilterParams): boolean {
   return Object.keys(filters).length > 0;
 }
 
-/** Pages through /exercise/query (with filters) or /exercise/exerciseIds (without); the summaries carry the media lists. */
+/**
+ * A listing's jobs all at once (download --dry-run): the pages and folders streamListingJobs
+ * gives the run itself, so the dry run shows what the run will do.
+ */
 export async function planFromListing(api: ApiClient, filters: QueryFilterParams, target: PlanTarget, options: { max?: number }): Promise<DownloadPlan> {
   const plan = emptyPlan();
-  const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
-  const useQuery = hasFilters(filters);
-  const summaries = paginate(
-    (cursor) => {
-      plan.requests++;
-      const params = { limit, ...cursor, ...(target.lang ? { lang: target.lang } : {}) };
-      return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
-    },
-    { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
-  );
-  for await (const summary of summaries) addExercise(plan, api, target, summary.id, summary);
-  settleJobs(plan, target);
+  for await (const jobs of streamListingJobs(api, filters, target, options, plan)) plan.jobs.push(...jobs);
   return plan;
 }
 
 /**
- * The jobs of a listing page by page, as the pages arrive (download --all, filters): memory
- * grows with one page, not with the listing, and downloads start with the first page. `plan`
+ * The jobs of a listing page by page, as the pages arrive (download --all, filters), from
+ * /exercise/query (with filters) or /exercise/exerciseIds (without), whose summaries carry the
+ * media lists: memory grows with one page, not with the listing, and downloads start with the
+ * first page. `plan`
  * is filled as it goes (counts, requests, unusable entries, why the listing stopped early);
  * its `jobs` stay empty. Folders are kept distinct across pages: an id whose folder another id
  * already took (`plank` after `Plank`) gets one with a hash, as uniqueJobs does within a page;
