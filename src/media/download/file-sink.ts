@@ -12,7 +12,7 @@
  * plain file with one link. The final rename replaces whatever is at `<file>`, a link included,
  * instead of writing through it.
  */
-import { close, fstat, ftruncate, open, read } from 'node:fs';
+import { close, fstat, ftruncate, lstatSync, open, read } from 'node:fs';
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
@@ -196,7 +196,7 @@ export function fileSink(path: string): Sink {
 
     async resumeState(url) {
       // A planted link is refused before anything else: not resumed from, not renamed into place.
-      const info = await lstat(part).catch(() => undefined);
+      const info = lstatSync(part, { throwIfNoEntry: false }); // as verify.ts isThere: most have none
       if (info?.isSymbolicLink()) throw linkRefused(part);
       const offset = info?.isFile() ? info.size : 0;
       if (offset === 0) return { offset: 0 };

@@ -7,6 +7,7 @@
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { type ResponseHeaders, headerValue } from '../../http/transport.js';
 import { WRITE_NEW_FLAGS } from './link-safety.js';
+import { isThere } from '../verify.js';
 
 /** What makes the bytes of a `.part` safe to continue: byte ranges offered and a strong ETag. */
 export interface Validator {
@@ -78,11 +79,12 @@ export async function readSidecar(part: string, url: URL, held: number): Promise
   }
 }
 
-/** Removes `path` (a file or a link, never what a link leads to); nothing there is fine. One call, where rm() makes two. */
+/** Removes `path` (a file or a link, never what a link leads to); nothing there is fine (isThere: usually nothing is). */
 export async function removeIfAny(path: string): Promise<void> {
-  await unlink(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
+  if (isThere(path))
+    await unlink(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
 }
 
 /** Writes the sidecar: through a new name, then renamed, never through a link. */
