@@ -1,6 +1,6 @@
 /**
  * The one inter-process lock of the tool, for the request ledger (cache/ledger.ts) and for a
- * media file being written (media/download/file-lock.ts): a `<file>.lock` directory made with
+ * media file being written (media/download/file-sink.ts): a `<file>.lock` directory made with
  * mkdir (atomic; the name proper-lockfile used, so older releases still exclude this one),
  * holding an `owner` file with the holder's pid, host and a random token. The holder keeps the
  * directory's mtime fresh while it works. A lock is stale, and taken over, when

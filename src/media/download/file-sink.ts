@@ -1,6 +1,6 @@
 /**
  * The file sink: bytes go to `<file>.part` through this process's own file descriptor, and are
- * renamed to `<file>` once verified. Everything happens under the file's lock (file-lock.ts), so
+ * renamed to `<file>` once verified. Everything happens under the file's lock (util/file-lock.ts), so
  * no other download touches the `.part` meanwhile; and what is renamed is checked through the
  * descriptor we wrote with, not by name: it must be the very file at `<file>.part` (same device
  * and inode), a plain file with one link, holding exactly the bytes we wrote and, when the server
@@ -20,7 +20,7 @@ import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
 import { fsCalls, writeFailed } from '../../util/write-all.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
-import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';
+import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
 import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
 import { type Validator, readSidecar, removeIfAny, removeSidecar, sidecarPath, writeSidecar } from './range-resume.js';
 import type { Sink, SinkWriter } from './sink.js';
@@ -40,31 +40,29 @@ const readFd = promisify(read);
 const SIDECAR_AFTER_BYTES = 256 * 1024;
 
 /**
- * Writes all of `chunks` at `position`, continuing after short writes; `progress` is told of
+ * Writes all of `chunk` at `position`, continuing after short writes; `progress` is told of
  * every byte that reached the file, even when a later part fails.
  */
-function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
-  const left = chunks.filter((c) => c.length > 0);
-  let at = position;
-  const step = (): void => {
-    const onWritten = (err: Error | null, bytes: number): void => {
-      if (err) return done(err);
-      progress(bytes);
-      at += bytes;
-      // Drop what was written; a short write leaves the tail of a buffer for the next call.
-      let skip = bytes;
-      while (left.length > 0 && left[0]!.length <= skip) skip -= left.shift()!.length;
-      if (skip > 0) left[0] = left[0]!.subarray(skip);
-      if (left.length === 0) return done(null);
-      if (bytes === 0) return done(new Error('the file system accepted no bytes'));
-      step();
-    };
-    // Through fsCalls, so a test can make the disk fail here.
-    if (left.length === 1) fsCalls.write(fd, left[0]!, 0, left[0]!.length, at, onWritten);
-    else fsCalls.writev(fd, left, at, onWritten);
-  };
-  if (left.length === 0) process.nextTick(done, null);
-  else step();
+function writeAllAt(fd: number, chunk: Buffer, position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
+  // Through fsCalls, so a test can make the disk fail here.
+  fsCalls.write(fd, chunk, 0, chunk.length, position, (err, bytes) => {
+    if (err) return done(err);
+    progress(bytes);
+    if (bytes === chunk.length) return done(null);
+    if (bytes === 0) return done(new Error('the file system accepted no bytes'));
+    writeAllAt(fd, chunk.subarray(bytes), position + bytes, progress, done);
+  });
+}
+
+/** The file's lock stayed held by another download past the wait. */
+function busy(path: string, what: string, waitMs: number): UsageError {
+  return new UsageError(
+    `Another process is writing the ${what} into the same file (${lockPathOf(path)} is held); gave up after ${Math.round(waitMs / 1000)} s.`,
+    {
+      hint: 'Let the other download finish, then run the command again: complete files are skipped.',
+      details: { lock: lockPathOf(path) },
+    },
+  );
 }
 
 /** The file changed under this download although it held the file's lock: something else is writing it. */
@@ -131,7 +129,7 @@ export function fileSink(path: string): Sink {
   }
 
   const writer: SinkWriter = {
-    write(chunks, done) {
+    write(chunk, done) {
       if (fd === undefined) {
         process.nextTick(done, new Error(`${part} is not open`));
         return;
@@ -139,7 +137,7 @@ export function fileSink(path: string): Sink {
       // A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
       writeAllAt(
         fd,
-        chunks,
+        chunk,
         base + written,
         (bytes) => (written += bytes),
         (err) => {
@@ -158,7 +156,6 @@ export function fileSink(path: string): Sink {
         lockFile(path, {
           waitMs: options.waitMs,
           staleMs: MEDIA_LOCK_STALE_MS,
-          what: options.what,
           ...(options.signal ? { signal: options.signal } : {}),
           onWait: async () => {
             before = await identity(path);
@@ -168,11 +165,15 @@ export function fileSink(path: string): Sink {
           },
         });
       // The folder is made only when the lock finds it missing (a bulk run has made it already).
-      const { lock: held, waited } = await take().catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-        await mkdir(dirname(path), { recursive: true });
-        return take();
-      });
+      const { lock: held, waited } = await take()
+        .catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+          await mkdir(dirname(path), { recursive: true });
+          return take();
+        })
+        .catch((err: unknown) => {
+          throw err instanceof LockWaitError ? busy(path, options.what, options.waitMs) : err;
+        });
       lock = held;
       if (waited) {
         // The other process may have just put the complete file in place: then there is nothing to do.

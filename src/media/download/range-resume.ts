@@ -16,6 +16,12 @@ export interface Validator {
   total?: number;
 }
 
+/** Where the next request starts: the bytes held, and what lets a ranged request continue them. */
+export interface ResumePoint {
+  offset: number;
+  validator?: Validator;
+}
+
 interface Sidecar extends Validator {
   version: 1;
   url: string;
