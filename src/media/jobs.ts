@@ -141,6 +141,20 @@ function claimFirst(taken: Set<string>, candidates: ReadonlyArray<() => string>)
   return undefined;
 }
 
+/** What uniqueJobs handed out, kept across its calls for a listing's pages. */
+export interface PathClaims {
+  /** Files already given a path (by identity). */
+  seen: Set<string>;
+  /** Each exercise's folder (by output directory and id); undefined when it could have none. */
+  folders: Map<string, string | undefined>;
+  /** Collision keys taken in each output directory (folders) and in each folder (files). */
+  taken: Map<string, Set<string>>;
+}
+
+export function newPathClaims(): PathClaims {
+  return { seen: new Set(), folders: new Map(), taken: new Map() };
+}
+
 /**
  * Gives every distinct file its own path, as a file system that folds case or Unicode
  * normalisation would see it (safe-path.ts collisionKey), and keeps a file asked twice once.
@@ -149,18 +163,24 @@ function claimFirst(taken: Set<string>, candidates: ReadonlyArray<() => string>)
  * - Distinct exercise ids whose folders would be one (`Plank` and `plank`, `é` and `e` + U+0301)
  *   are told apart: the id first in code-unit order keeps its plain folder, the others get one
  *   with a short hash of the id (`plank-1a2b3c4d`). Likewise distinct media within one folder.
- *   The order of the input does not matter, so a rerun finds the same files.
+ *   The order of the input does not matter, so a rerun finds the same files. With `claims`
+ *   kept from earlier calls (a listing's pages), what those gave out stays theirs.
  * - A job that still finds no path of its own (only a hash collision could do that) is left out
  *   and handed to `onDropped`, which must report it (a line, exit 7): none is dropped silently.
  *
  * Jobs come back in their input order, with their paths set.
  */
-export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: UnusableEntry) => void): MediaJob[] {
+export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: UnusableEntry) => void, claims = newPathClaims()): MediaJob[] {
   const folderKey = (j: MediaJob): string => `${j.dir}\0${j.exerciseId}`;
   const identity = (j: MediaJob): string => `${folderKey(j)}\0${j.kind}\0${j.name}\0${j.url.href}`;
+  const { seen, folders } = claims;
+  const taken = (key: string): Set<string> => {
+    let set = claims.taken.get(key);
+    if (!set) claims.taken.set(key, (set = new Set()));
+    return set;
+  };
 
   // The same file asked again is kept once, where it first came.
-  const seen = new Set<string>();
   const distinct: MediaJob[] = [];
   for (const job of jobs) {
     if (seen.has(identity(job))) continue;
@@ -170,27 +190,19 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
 
   // One folder per distinct id in each output directory, claimed in code-unit order.
-  const folders = new Map<string, string | undefined>();
-  const takenFolders = new Map<string, Set<string>>();
   for (const job of ordered) {
     if (folders.has(folderKey(job))) continue;
-    const taken = takenFolders.get(job.dir) ?? new Set<string>();
-    takenFolders.set(job.dir, taken);
-    folders.set(folderKey(job), claimFirst(taken, [() => safeComponent(job.exerciseId), () => distinctComponent(job.exerciseId)]));
+    folders.set(folderKey(job), claimFirst(taken(job.dir), [() => safeComponent(job.exerciseId), () => distinctComponent(job.exerciseId)]));
   }
 
   // One file per distinct (kind, name, URL) in each folder, likewise.
   const files = new Map<MediaJob, string | undefined>();
-  const takenFiles = new Map<string, Set<string>>();
   for (const job of ordered) {
-    const folder = folders.get(folderKey(job));
-    if (folder === undefined) continue;
-    const taken = takenFiles.get(folderKey(job)) ?? new Set<string>();
-    takenFiles.set(folderKey(job), taken);
+    if (folders.get(folderKey(job)) === undefined) continue;
     const ext = MEDIA[job.kind].extension;
     files.set(
       job,
-      claimFirst(taken, [
+      claimFirst(taken(folderKey(job)), [
         () => `${safeComponent(job.name)}${ext}`,
         () => `${distinctComponent(job.name)}${ext}`,
         () => `${distinctComponent(job.name, job.url.href)}${ext}`,

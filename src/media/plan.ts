@@ -10,14 +10,12 @@
  */
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
-import { basename, dirname } from 'node:path';
 import { type ListingProblem, paginatePages } from '../api/paging.js';
 import { LIMIT_MAX } from '../defaults.js';
 import type { MediaKind } from '../catalogue/media.js';
-import { MalformedResponseError, NotFoundError } from '../errors.js';
-import { type MediaJob, type UnusableEntry, recordJobs, uniqueJobs } from './jobs.js';
+import { NotFoundError } from '../errors.js';
+import { type MediaJob, type PathClaims, type UnusableEntry, newPathClaims, recordJobs, uniqueJobs } from './jobs.js';
 import { type MediaLists, hasMediaFields } from './media-names.js';
-import { collisionKey, distinctComponent, pathInside } from './safe-path.js';
 import { looksComplete } from './verify.js';
 import { partBytes } from './part-file.js';
 
@@ -53,11 +51,15 @@ export interface PlanTarget {
 }
 
 /** Gives each job a path of its own; a job that cannot have one is reported like an unusable entry. */
-function settleJobs(plan: DownloadPlan, target: PlanTarget): void {
-  plan.jobs = uniqueJobs(plan.jobs, (dropped) => {
-    plan.unusable.push(dropped);
-    target.onUnusable?.(dropped);
-  });
+function settleJobs(plan: DownloadPlan, target: PlanTarget, claims?: PathClaims): void {
+  plan.jobs = uniqueJobs(
+    plan.jobs,
+    (dropped) => {
+      plan.unusable.push(dropped);
+      target.onUnusable?.(dropped);
+    },
+    claims,
+  );
 }
 
 export function emptyPlan(): DownloadPlan {
@@ -135,8 +137,8 @@ export async function planFromListing(api: ApiClient, filters: QueryFilterParams
  * first page. `plan`
  * is filled as it goes (counts, requests, unusable entries, why the listing stopped early);
  * its `jobs` stay empty. Folders are kept distinct across pages: an id whose folder another id
- * already took (`plank` after `Plank`) gets one with a hash, as uniqueJobs does within a page;
- * the listing order is stable, so a rerun finds the same files.
+ * already took (`plank` after `Plank`) gets one with a hash (uniqueJobs); the listing order is
+ * stable, so a rerun finds the same files.
  */
 export async function* streamListingJobs(
   api: ApiClient,
@@ -155,41 +157,16 @@ export async function* streamListingJobs(
     },
     { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
   );
-  /** Folder (by collision key) → the id that has it. */
-  const claimed = new Map<string, string>();
-  const claim = (folder: string, id: string): boolean => {
-    const owner = claimed.get(collisionKey(folder));
-    if (owner !== undefined && owner !== id) return false;
-    claimed.set(collisionKey(folder), id);
-    return true;
-  };
+  // Folders and names stay distinct across pages: what a page gave out stays its own.
+  const claims = newPathClaims();
   for await (const summaries of pages) {
     const page: DownloadPlan = { ...emptyPlan(), unusable: plan.unusable };
     for (const summary of summaries) addExercise(page, api, target, summary.id, summary);
-    settleJobs(page, target);
+    settleJobs(page, target, claims);
     plan.exercises += page.exercises;
     plan.withMedia += page.withMedia;
     plan.withMediaFields += page.withMediaFields;
-    const jobs: MediaJob[] = [];
-    for (const job of page.jobs) {
-      const folder = basename(dirname(job.path));
-      if (claim(folder, job.exerciseId)) {
-        jobs.push(job);
-        continue;
-      }
-      const other = distinctComponent(job.exerciseId);
-      if (claim(other, job.exerciseId)) {
-        jobs.push({ ...job, path: pathInside(job.dir, other, basename(job.path)) });
-        continue;
-      }
-      const error = new MalformedResponseError("Left out: its folder would be the same as another exercise's.", {
-        details: { exercise: job.exerciseId, name: job.name },
-      });
-      const dropped = { exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error };
-      plan.unusable.push(dropped);
-      target.onUnusable?.(dropped);
-    }
-    if (jobs.length > 0) yield jobs;
+    if (page.jobs.length > 0) yield page.jobs;
   }
 }
 
