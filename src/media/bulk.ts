@@ -87,7 +87,7 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   /** Jobs whose download began and has no outcome yet: those Ctrl-C stops may have kept a `.part`. */
   const begun = new Set<MediaJob>();
   const queue = new JobQueue();
-  const slots = new RequestSlots(options.concurrency);
+  const slots = new RequestSlots(Math.max(1, options.concurrency));
   const stopped = (): boolean => stop.signal.aborted || options.signal?.aborted === true || fatal !== undefined;
   // Workers waiting for a page must not wait through a stop.
   const onAbort = (): void => queue.close();

@@ -16,20 +16,15 @@ function decodeSegment(segment: string): string {
 
 /** The bare media name of an entry: last segment of a URL or path, extension of its kind stripped. */
 export function mediaName(kind: MediaKind, entry: string): string {
-  let name = entry;
+  let path: string | undefined;
   if (isAbsoluteUrl(entry)) {
     try {
-      const segments = new URL(entry).pathname.split('/');
-      name = decodeSegment(segments[segments.length - 1] ?? '');
+      path = new URL(entry).pathname;
     } catch {
-      name = entry;
+      // not a URL after all: the entry is the name
     }
-  } else if (entry.startsWith('/')) {
-    const path = entry.split(/[?#]/, 1)[0] ?? '';
-    const segments = path.split('/');
-    name = decodeSegment(segments[segments.length - 1] ?? '');
-  }
-  return stripExtension(kind, name);
+  } else if (entry.startsWith('/')) path = entry.split(/[?#]/, 1)[0] ?? '';
+  return stripExtension(kind, path === undefined ? entry : decodeSegment(path.slice(path.lastIndexOf('/') + 1)));
 }
 
 /** The safe file name for an entry: `<sanitised name>.png` or `.mp4`. */

@@ -17,19 +17,31 @@ export interface RequestSlot {
 }
 
 export class RequestSlots {
-  private free: number;
+  /** Those waiting for a slot, each woken with it. */
   private readonly waiting: Array<() => void> = [];
 
-  constructor(size: number) {
-    this.free = Math.max(1, size);
-  }
+  constructor(private free: number) {}
 
   slot(): RequestSlot {
     let held = false;
     return {
       take: async (signal) => {
         if (held) return;
-        await this.acquire(signal);
+        if (signal?.aborted) throw new InterruptedError();
+        if (this.free > 0) this.free--;
+        else
+          await new Promise<void>((resolve, reject) => {
+            const granted = (): void => {
+              signal?.removeEventListener('abort', onAbort);
+              resolve();
+            };
+            const onAbort = (): void => {
+              this.waiting.splice(this.waiting.indexOf(granted), 1);
+              reject(new InterruptedError());
+            };
+            this.waiting.push(granted);
+            signal?.addEventListener('abort', onAbort, { once: true });
+          });
         held = true;
       },
       release: () => {
@@ -40,25 +52,5 @@ export class RequestSlots {
         else this.free++;
       },
     };
-  }
-
-  private async acquire(signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted) throw new InterruptedError();
-    if (this.free > 0) {
-      this.free--;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const granted = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = (): void => {
-        this.waiting.splice(this.waiting.indexOf(granted), 1);
-        reject(new InterruptedError());
-      };
-      this.waiting.push(granted);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 }

@@ -74,24 +74,18 @@ export function isThere(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
-/** The first bytes of a file on disk (fewer when the file is shorter). */
-export async function readHead(path: string, bytes = MAGIC_BYTES): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Whether a file already on disk looks like complete media of the kind (non-empty, right magic). */
 export async function looksComplete(kind: MediaKind, path: string): Promise<boolean> {
   if (!isThere(path)) return false;
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return false;
   try {
-    return hasMagic(kind, await readHead(path));
+    const head = Buffer.alloc(MAGIC_BYTES);
+    const { bytesRead } = await handle.read(head, 0, MAGIC_BYTES, 0);
+    return hasMagic(kind, head.subarray(0, bytesRead));
   } catch {
     return false;
+  } finally {
+    await handle.close();
   }
 }
