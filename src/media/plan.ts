@@ -50,16 +50,17 @@ export interface PlanTarget {
   onUnusable?: (unusable: UnusableEntry) => void;
 }
 
+/** Keeps an entry left out (no URL can fetch it, or no path of its own) in the plan and tells the target. */
+function reportTo(plan: DownloadPlan, target: PlanTarget): (unusable: UnusableEntry) => void {
+  return (unusable) => {
+    plan.unusable.push(unusable);
+    target.onUnusable?.(unusable);
+  };
+}
+
 /** Gives each job a path of its own; a job that cannot have one is reported like an unusable entry. */
 function settleJobs(plan: DownloadPlan, target: PlanTarget, claims?: PathClaims): void {
-  plan.jobs = uniqueJobs(
-    plan.jobs,
-    (dropped) => {
-      plan.unusable.push(dropped);
-      target.onUnusable?.(dropped);
-    },
-    claims,
-  );
+  plan.jobs = uniqueJobs(plan.jobs, reportTo(plan, target), claims);
 }
 
 export function emptyPlan(): DownloadPlan {
@@ -69,10 +70,7 @@ export function emptyPlan(): DownloadPlan {
 function addExercise(plan: DownloadPlan, api: ApiClient, target: PlanTarget, exerciseId: string, record: MediaLists): void {
   const unusableBefore = plan.unusable.length;
   // Paths are given once the whole plan or page is in (settleJobs).
-  const jobs = recordJobs(api, target.dir, exerciseId, record, target.kinds, (unusable) => {
-    plan.unusable.push(unusable);
-    target.onUnusable?.(unusable);
-  });
+  const jobs = recordJobs(api, target.dir, exerciseId, record, target.kinds, reportTo(plan, target));
   plan.exercises++;
   if (jobs.length > 0 || plan.unusable.length > unusableBefore) plan.withMedia++;
   if (hasMediaFields(record, target.kinds)) plan.withMediaFields++;
