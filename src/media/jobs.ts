@@ -4,6 +4,7 @@
  */
 import { dirname } from 'node:path';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
+import type { ApiClient } from '../api/client.js';
 import { MalformedResponseError } from '../errors.js';
 import { type MediaLists, mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, collisionKey, distinctComponent, pathInside, safeComponent } from './safe-path.js';
@@ -24,33 +25,22 @@ export interface MediaJob {
   what: string;
 }
 
-export interface MediaUrlSource {
-  mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL;
-}
+export type MediaUrlSource = Pick<ApiClient, 'mediaUrl'>;
 
 /** Printable in a message: control, bidi and invisible characters shown escaped, very long values shortened. */
 export function printable(value: string): string {
   return shorten(escapeUnsafe(value), 80);
 }
 
-/**
- * Creates the job's folder one level at a time below the output directory, refusing a symbolic
- * link at any level (exit 6, naming it: a link planted at `<dir>/<id>` or a mirror's `images/`
- * cannot redirect the write), then checks again that its real location is inside the output
- * directory.
- */
-export async function prepareJobDir(job: MediaJob): Promise<void> {
-  const parent = dirname(job.path);
-  await ensureRealDirAsync(job.dir, parent);
-  await assertRealInside(job.dir, parent);
-}
-
 /** Folders remembered by a run's preparer: enough for the files in flight, bounded for `download --all`. */
 const PREPARED_FOLDERS = 256;
 
 /**
- * prepareJobDir once per folder for one run: an exercise's files share one check instead of
- * repeating it per file (one at a time, they were a fifth of a file's time over a slow link).
+ * A run's prepareJobDir: creates a job's folder one level at a time below the output directory,
+ * refusing a symbolic link at any level (exit 6, naming it: a link planted at `<dir>/<id>` or a
+ * mirror's `images/` cannot redirect the write), then checks again that its real location is
+ * inside the output directory. Once per folder: an exercise's files share one check (one at a
+ * time per file, the checks were a fifth of a file's time over a slow link).
  */
 export function jobDirPreparer(): (job: MediaJob) => Promise<void> {
   const prepared = new Map<string, Promise<void>>();
@@ -59,7 +49,7 @@ export function jobDirPreparer(): (job: MediaJob) => Promise<void> {
     let ready = prepared.get(parent);
     if (ready === undefined) {
       if (prepared.size >= PREPARED_FOLDERS) prepared.clear();
-      ready = prepareJobDir(job);
+      ready = ensureRealDirAsync(job.dir, parent).then(() => assertRealInside(job.dir, parent));
       prepared.set(parent, ready);
     }
     return ready;
