@@ -105,11 +105,6 @@ export function summaryLines(summary: BulkSummary): string[] {
   return lines;
 }
 
-/** A failure a rerun may get past (the network, the service's load); not a 404 or the local disk. */
-function transient(err: Error | undefined): boolean {
-  return err instanceof NetworkError || err instanceof RateLimitError || err instanceof MalformedResponseError;
-}
-
 /**
  * The exit-7 error of a run where some files failed, worded for what happened: "2 of 5 files
  * failed; the other 3 are in place", "All 3 files failed", "The file failed"; the rerun hint
@@ -130,6 +125,8 @@ export function partialFailure(summary: BulkSummary): PartialFailureError {
     if (notTried > 0) message += `; ${notTried} ${notTried === 1 ? 'was' : 'were'} not tried (--fail-fast)`;
     message += '.';
   }
+  // A failure a rerun may get past (the network, the service's load); not a 404 or the local disk.
+  const transient = (err: Error | undefined): boolean => err instanceof NetworkError || err instanceof RateLimitError || err instanceof MalformedResponseError;
   const hint = failures.some((o) => transient(o.error)) ? 'Run the same command again: complete files are skipped and partial ones resume.' : undefined;
   return new PartialFailureError(message, {
     ...(hint ? { hint } : {}),

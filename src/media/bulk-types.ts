@@ -1,11 +1,9 @@
 /** What the bulk engine (bulk.ts) reports: each job's outcome, the run's summary, and the progress events as they happen. */
 import type { MediaJob } from './jobs.js';
 
-export type JobStatus = 'fetched' | 'skipped' | 'failed';
-
 export interface JobOutcome {
   job: MediaJob;
-  status: JobStatus;
+  status: 'fetched' | 'skipped' | 'failed';
   /** Bytes received over the network for this file in this run. */
   bytes: number;
   /** Fetched by continuing a `.part` an earlier attempt or run left, not from the first byte. */

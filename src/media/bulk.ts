@@ -12,6 +12,7 @@ import type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk
 import { looksComplete } from './verify.js';
 import { interruptedError } from './bulk-summary.js';
 import { JobQueue, type QueuedJob } from './job-queue.js';
+import { type RequestSlot, RequestSlots } from './request-slots.js';
 
 export type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
 
@@ -20,8 +21,14 @@ export interface BulkOptions {
   skipExisting: boolean;
   failFast: boolean;
   signal?: AbortSignal;
-  /** Fetches one job, reporting to `progress`; `signal` also fires when the run stops early. */
-  download(job: MediaJob, progress: FileProgress, signal: AbortSignal): Promise<DownloadResult>;
+  /**
+   * Fetches one job, reporting to `progress`; `signal` also fires when the run stops early. Each
+   * request takes `slot`, one of the run's `concurrency`, until its body is on disk: twice as
+   * many downloads run as there are slots, so the others get their files ready meanwhile. A
+   * slot still held when the download fails is given back once the failure is handled (a fatal
+   * one stops the run before any waiting download can send).
+   */
+  download(job: MediaJob, progress: FileProgress, signal: AbortSignal, slot: RequestSlot): Promise<DownloadResult>;
   progress?: ProgressSink;
 }
 
@@ -80,6 +87,7 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   /** Jobs whose download began and has no outcome yet: those Ctrl-C stops may have kept a `.part`. */
   const begun = new Set<MediaJob>();
   const queue = new JobQueue();
+  const slots = new RequestSlots(Math.max(1, options.concurrency));
   const stopped = (): boolean => stop.signal.aborted || options.signal?.aborted === true || fatal !== undefined;
   // Workers waiting for a page must not wait through a stop.
   const onAbort = (): void => queue.close();
@@ -110,8 +118,9 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
         sink?.fileBytes(job, n);
       },
     };
+    const slot = slots.slot();
     try {
-      const result = await options.download(job, progress, signal);
+      const result = await options.download(job, progress, signal, slot);
       outcomes[index] = { job, status: 'fetched', bytes: result.received, ...(result.resumed ? { resumed: true as const } : {}) };
     } catch (err) {
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
@@ -128,6 +137,8 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
       }
       outcomes[index] = { job, status: 'failed', bytes, error: err instanceof Error ? err : new Error(String(err)) };
       if (options.failFast) stop.abort();
+    } finally {
+      slot.release();
     }
     begun.delete(job);
     sink?.fileDone(outcomes[index]);
@@ -145,7 +156,8 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   let sourceError: unknown;
   try {
     const feeding = feed(source, queue, stopped);
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    // Two downloads per request slot: one fetching, one getting its file ready (request-slots.ts).
+    await Promise.all(Array.from({ length: 2 * Math.max(1, options.concurrency) }, worker));
     queue.close();
     // A run that stopped early does not wait for the page being asked for (feed() never rejects).
     sourceError = stopped() ? undefined : await feeding;

@@ -6,11 +6,8 @@
  * `Range` + `If-Range`, only when the server had offered `Accept-Ranges: bytes` and a strong
  * `ETag` (kept in the sidecar `<file>.part.json`); otherwise it starts over.
  *
- * This module is the orchestration; each job is a module of its own under ./download/: the
- * sinks (file-sink.ts, stream-sink.ts), link safety, the per-file lock, and the steps of one
- * transfer: the `.part` opened or resumed (part-resume.ts), the request with Range
- * (ranged-request.ts), the body pump (receive-body.ts, body-pump.ts), and verify/rename
- * (complete-file.ts), with the count of failures between attempts (retry-budget.ts).
+ * This module is the loop of one transfer; the sinks, the request with Range, the body and the
+ * count of failures are modules of their own under ./download/.
  *
  * Rules that hold for every file:
  * - One writer per file: the file's lock (`<file>.lock`) is held from before its `.part` is
@@ -28,18 +25,18 @@
  * that keeps making progress still finishes (retry-budget.ts).
  */
 import type { Writable } from 'node:stream';
-import { InterruptedError } from '../errors.js';
+import { type CliError, InterruptedError, NetworkError } from '../errors.js';
+import { isRetryableError } from '../http/retry-policy.js';
 import { MEDIA_LOCK_WAIT_MS } from '../defaults.js';
 import { mediaSizeCap } from './verify.js';
 import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
 import type { Sink } from './download/sink.js';
 import { asLocal, localWriteError } from './download/errors.js';
-import { openPart } from './download/part-resume.js';
 import { RetryBudget } from './download/retry-budget.js';
-import { requestRange } from './download/ranged-request.js';
+import { type Answer, requestRange } from './download/ranged-request.js';
+import type { ResumePoint } from './download/range-resume.js';
 import { receiveBody } from './download/receive-body.js';
-import { completeFile } from './download/complete-file.js';
 import type { DownloadOptions, DownloadResult, MediaTarget } from './download/types.js';
 
 export { localWriteError };
@@ -74,21 +71,67 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
 
 /** The request / verify / resume loop, with the file claimed: each turn one request, its body, and the check that the file is whole. */
 async function transfer(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
-  const opened = await openPart(target, sink, mediaSizeCap(target.kind, options.maxBytes));
-  if ('complete' in opened) return opened.complete;
-  const { point } = opened;
+  const { offset, validator } = await sink.resumeState(target.url).catch(asLocal(target));
+  // A complete `.part` left just before its rename needs no request at all.
+  if (validator?.total !== undefined && offset === validator.total && offset > 0 && offset <= mediaSizeCap(target.kind, options.maxBytes)) {
+    await sink.open(offset).catch(asLocal(target));
+    return { received: 0, size: await sink.finish(target.kind, validator.total, `the ${target.what}`), resumed: true };
+  }
+  const point: ResumePoint = { offset, ...(validator ? { validator } : {}) };
   const budget = new RetryBudget(() => sink.size(), point.offset, options, target.what);
   let resumed = false;
   let received = 0;
   for (;;) {
     if (options.signal?.aborted === true) throw new InterruptedError();
+    await options.requestSlot?.take(options.signal);
+    // A throw keeps the slot: the bulk engine gives it back once it has seen the failure.
     const answer = await requestRange(target, point, options, budget);
+    let sourceError: unknown;
+    if (answer !== undefined) {
+      if (answer.resumed) resumed = true;
+      sourceError = await receiveBody(target, sink, answer, point, options, (bytes) => (received += bytes));
+    }
+    // The bytes are on disk: the next request may go while this file is checked and renamed.
+    options.requestSlot?.release();
     if (answer === undefined) continue;
-    if (answer.resumed) resumed = true;
-    const sourceError = await receiveBody(target, sink, answer, point, options, (bytes) => (received += bytes));
     const size = await completeFile(target, sink, answer, sourceError, point, options, budget);
     if (size !== undefined) return { received, size, resumed };
   }
+}
+
+/**
+ * Once a body has ended, whether the file is whole: its size, or undefined when the caller is to
+ * ask again from `point` (updated). A socket failure or a body that stopped short is a failure
+ * the budget may retry from the bytes held; a whole file is verified and renamed by its sink.
+ */
+async function completeFile(
+  target: MediaTarget,
+  sink: Sink,
+  answer: Answer,
+  sourceError: unknown,
+  point: ResumePoint,
+  options: DownloadOptions,
+  budget: RetryBudget,
+): Promise<number | undefined> {
+  const { signal, transport } = options;
+  if (signal?.aborted === true) throw new InterruptedError(); // the `.part` and its sidecar stay for the rerun
+  if (sourceError !== undefined) {
+    const mapped = transport.streamError?.(sourceError, target.url, signal) ?? (sourceError as CliError);
+    if (!isRetryableError(mapped) && !isRetryableError(sourceError)) throw mapped;
+    point.offset = sink.size();
+    await budget.failed(
+      mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }),
+    );
+    return undefined;
+  }
+  const held = sink.size();
+  if (answer.end !== undefined && held < answer.end) {
+    // The body ended early without an error: a truncated answer, continued like a dropped one.
+    point.offset = held;
+    await budget.failed(new NetworkError(`The server sent ${held} of ${answer.end} bytes of the ${target.what} and stopped.`));
+    return undefined;
+  }
+  return sink.finish(target.kind, answer.total, `the ${target.what}`);
 }
 
 /** Downloads `target` to `path` through `<path>.part`, atomically, under the file's lock. */

@@ -4,8 +4,9 @@
  */
 import { dirname } from 'node:path';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
+import type { ApiClient } from '../api/client.js';
 import { MalformedResponseError } from '../errors.js';
-import { mediaEntries, mediaFileName, mediaName } from './media-names.js';
+import { type MediaLists, mediaEntries, mediaFileName, mediaName } from './media-names.js';
 import { assertRealInside, collisionKey, distinctComponent, pathInside, safeComponent } from './safe-path.js';
 import { escapeUnsafe, shorten } from '../util/text.js';
 import { ensureRealDirAsync } from '../util/real-dir.js';
@@ -24,25 +25,35 @@ export interface MediaJob {
   what: string;
 }
 
-export interface MediaUrlSource {
-  mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL;
-}
+export type MediaUrlSource = Pick<ApiClient, 'mediaUrl'>;
 
 /** Printable in a message: control, bidi and invisible characters shown escaped, very long values shortened. */
 export function printable(value: string): string {
   return shorten(escapeUnsafe(value), 80);
 }
 
+/** Folders remembered by a run's preparer: enough for the files in flight, bounded for `download --all`. */
+const PREPARED_FOLDERS = 256;
+
 /**
- * Creates the job's folder one level at a time below the output directory, refusing a symbolic
- * link at any level (exit 6, naming it: a link planted at `<dir>/<id>` or a mirror's `images/`
- * cannot redirect the write), then checks again that its real location is inside the output
- * directory.
+ * A run's prepareJobDir: creates a job's folder one level at a time below the output directory,
+ * refusing a symbolic link at any level (exit 6, naming it: a link planted at `<dir>/<id>` or a
+ * mirror's `images/` cannot redirect the write), then checks again that its real location is
+ * inside the output directory. Once per folder: an exercise's files share one check (one at a
+ * time per file, the checks were a fifth of a file's time over a slow link).
  */
-export async function prepareJobDir(job: MediaJob): Promise<void> {
-  const parent = dirname(job.path);
-  await ensureRealDirAsync(job.dir, parent);
-  await assertRealInside(job.dir, parent);
+export function jobDirPreparer(): (job: MediaJob) => Promise<void> {
+  const prepared = new Map<string, Promise<void>>();
+  return (job) => {
+    const parent = dirname(job.path);
+    let ready = prepared.get(parent);
+    if (ready === undefined) {
+      if (prepared.size >= PREPARED_FOLDERS) prepared.clear();
+      ready = ensureRealDirAsync(job.dir, parent).then(() => assertRealInside(job.dir, parent));
+      prepared.set(parent, ready);
+    }
+    return ready;
+  };
 }
 
 export function mediaJob(api: MediaUrlSource, dir: string, exerciseId: string, kind: MediaKind, entry: string): MediaJob {
@@ -81,10 +92,18 @@ export function jobsForRecord(
   api: MediaUrlSource,
   dir: string,
   exerciseId: string,
-  record: { premiumImages?: unknown; premiumVideos?: unknown },
+  record: MediaLists,
   kinds: readonly MediaKind[],
   onUnusable?: (unusable: UnusableEntry) => void,
 ): MediaJob[] {
+  return uniqueJobs(recordJobs(api, dir, exerciseId, record, kinds, onUnusable), (dropped) => {
+    if (!onUnusable) throw dropped.error;
+    onUnusable(dropped);
+  });
+}
+
+/** jobsForRecord before uniqueJobs, for a caller that gives a whole page's jobs their paths at once. */
+export function recordJobs(...[api, dir, exerciseId, record, kinds, onUnusable]: Parameters<typeof jobsForRecord>): MediaJob[] {
   const jobs: MediaJob[] = [];
   for (const { kind, entry } of mediaEntries(record, kinds)) {
     try {
@@ -94,24 +113,36 @@ export function jobsForRecord(
       onUnusable({ exerciseId, kind, entry, error: err });
     }
   }
-  return uniqueJobs(jobs, (dropped) => {
-    if (!onUnusable) throw dropped.error;
-    onUnusable(dropped);
-  });
+  return jobs;
 }
 
 /** Code-unit order: the same on every machine and in every locale. */
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Takes the first candidate whose collision key is free; undefined when none is. */
-function claimFirst(taken: Set<string>, candidates: readonly string[]): string | undefined {
-  for (const candidate of candidates) {
+/** Takes the first candidate whose collision key is free (made only when the ones before are taken: a hash costs); undefined when none is. */
+function claimFirst(taken: Set<string>, candidates: ReadonlyArray<() => string>): string | undefined {
+  for (const make of candidates) {
+    const candidate = make();
     const key = collisionKey(candidate);
     if (taken.has(key)) continue;
     taken.add(key);
     return candidate;
   }
   return undefined;
+}
+
+/** What uniqueJobs handed out, kept across its calls for a listing's pages. */
+export interface PathClaims {
+  /** Files already given a path (by identity). */
+  seen: Set<string>;
+  /** Each exercise's folder (by output directory and id); undefined when it could have none. */
+  folders: Map<string, string | undefined>;
+  /** Collision keys taken in each output directory (folders) and in each folder (files). */
+  taken: Map<string, Set<string>>;
+}
+
+export function newPathClaims(): PathClaims {
+  return { seen: new Set(), folders: new Map(), taken: new Map() };
 }
 
 /**
@@ -122,18 +153,24 @@ function claimFirst(taken: Set<string>, candidates: readonly string[]): string |
  * - Distinct exercise ids whose folders would be one (`Plank` and `plank`, `é` and `e` + U+0301)
  *   are told apart: the id first in code-unit order keeps its plain folder, the others get one
  *   with a short hash of the id (`plank-1a2b3c4d`). Likewise distinct media within one folder.
- *   The order of the input does not matter, so a rerun finds the same files.
+ *   The order of the input does not matter, so a rerun finds the same files. With `claims`
+ *   kept from earlier calls (a listing's pages), what those gave out stays theirs.
  * - A job that still finds no path of its own (only a hash collision could do that) is left out
  *   and handed to `onDropped`, which must report it (a line, exit 7): none is dropped silently.
  *
  * Jobs come back in their input order, with their paths set.
  */
-export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: UnusableEntry) => void): MediaJob[] {
+export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: UnusableEntry) => void, claims = newPathClaims()): MediaJob[] {
   const folderKey = (j: MediaJob): string => `${j.dir}\0${j.exerciseId}`;
   const identity = (j: MediaJob): string => `${folderKey(j)}\0${j.kind}\0${j.name}\0${j.url.href}`;
+  const { seen, folders } = claims;
+  const taken = (key: string): Set<string> => {
+    let set = claims.taken.get(key);
+    if (!set) claims.taken.set(key, (set = new Set()));
+    return set;
+  };
 
   // The same file asked again is kept once, where it first came.
-  const seen = new Set<string>();
   const distinct: MediaJob[] = [];
   for (const job of jobs) {
     if (seen.has(identity(job))) continue;
@@ -143,27 +180,23 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
 
   // One folder per distinct id in each output directory, claimed in code-unit order.
-  const folders = new Map<string, string | undefined>();
-  const takenFolders = new Map<string, Set<string>>();
   for (const job of ordered) {
     if (folders.has(folderKey(job))) continue;
-    const taken = takenFolders.get(job.dir) ?? new Set<string>();
-    takenFolders.set(job.dir, taken);
-    folders.set(folderKey(job), claimFirst(taken, [safeComponent(job.exerciseId), distinctComponent(job.exerciseId)]));
+    folders.set(folderKey(job), claimFirst(taken(job.dir), [() => safeComponent(job.exerciseId), () => distinctComponent(job.exerciseId)]));
   }
 
   // One file per distinct (kind, name, URL) in each folder, likewise.
   const files = new Map<MediaJob, string | undefined>();
-  const takenFiles = new Map<string, Set<string>>();
   for (const job of ordered) {
-    const folder = folders.get(folderKey(job));
-    if (folder === undefined) continue;
-    const taken = takenFiles.get(folderKey(job)) ?? new Set<string>();
-    takenFiles.set(folderKey(job), taken);
+    if (folders.get(folderKey(job)) === undefined) continue;
     const ext = MEDIA[job.kind].extension;
     files.set(
       job,
-      claimFirst(taken, [`${safeComponent(job.name)}${ext}`, `${distinctComponent(job.name)}${ext}`, `${distinctComponent(job.name, job.url.href)}${ext}`]),
+      claimFirst(taken(folderKey(job)), [
+        () => `${safeComponent(job.name)}${ext}`,
+        () => `${distinctComponent(job.name)}${ext}`,
+        () => `${distinctComponent(job.name, job.url.href)}${ext}`,
+      ]),
     );
   }
 

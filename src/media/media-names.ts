@@ -16,20 +16,15 @@ function decodeSegment(segment: string): string {
 
 /** The bare media name of an entry: last segment of a URL or path, extension of its kind stripped. */
 export function mediaName(kind: MediaKind, entry: string): string {
-  let name = entry;
+  let path: string | undefined;
   if (isAbsoluteUrl(entry)) {
     try {
-      const segments = new URL(entry).pathname.split('/');
-      name = decodeSegment(segments[segments.length - 1] ?? '');
+      path = new URL(entry).pathname;
     } catch {
-      name = entry;
+      // not a URL after all: the entry is the name
     }
-  } else if (entry.startsWith('/')) {
-    const path = entry.split(/[?#]/, 1)[0] ?? '';
-    const segments = path.split('/');
-    name = decodeSegment(segments[segments.length - 1] ?? '');
-  }
-  return stripExtension(kind, name);
+  } else if (entry.startsWith('/')) path = entry.split(/[?#]/, 1)[0] ?? '';
+  return stripExtension(kind, path === undefined ? entry : decodeSegment(path.slice(path.lastIndexOf('/') + 1)));
 }
 
 /** The safe file name for an entry: `<sanitised name>.png` or `.mp4`. */
@@ -37,15 +32,15 @@ export function mediaFileName(kind: MediaKind, entry: string): string {
   return `${safeComponent(mediaName(kind, entry))}${MEDIA[kind].extension}`;
 }
 
+/** The media lists of a record or list summary, as the service sent them (not checked yet). */
+export type MediaLists = { premiumImages?: unknown; premiumVideos?: unknown };
+
 /**
  * The entries of a record or summary for the kinds asked, without repeats: bare names that
  * make the same file ("start", "start.png") are one entry; a URL or a path is one only with the
  * same text (two URLs ending in the same name are two files, told apart by uniqueJobs).
  */
-export function mediaEntries(
-  record: { premiumImages?: unknown; premiumVideos?: unknown },
-  kinds: readonly MediaKind[],
-): Array<{ kind: MediaKind; entry: string }> {
+export function mediaEntries(record: MediaLists, kinds: readonly MediaKind[]): Array<{ kind: MediaKind; entry: string }> {
   const out: Array<{ kind: MediaKind; entry: string }> = [];
   for (const kind of kinds) {
     const list = record[MEDIA[kind].field];
@@ -63,6 +58,6 @@ export function mediaEntries(
 }
 
 /** Whether a record or summary carries the premium fields at all (a free plan's records do not). */
-export function hasMediaFields(record: { premiumImages?: unknown; premiumVideos?: unknown }, kinds: readonly MediaKind[]): boolean {
+export function hasMediaFields(record: MediaLists, kinds: readonly MediaKind[]): boolean {
   return kinds.some((kind) => Array.isArray(record[MEDIA[kind].field]));
 }

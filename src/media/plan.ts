@@ -10,14 +10,12 @@
  */
 import { fetchRecords } from '../api/fetch-records.js';
 import type { ApiClient, QueryFilterParams } from '../api/client.js';
-import { basename, dirname } from 'node:path';
-import { type ListingProblem, paginate, paginatePages } from '../api/paging.js';
+import { type ListingProblem, paginatePages } from '../api/paging.js';
 import { LIMIT_MAX } from '../defaults.js';
 import type { MediaKind } from '../catalogue/media.js';
-import { MalformedResponseError, NotFoundError } from '../errors.js';
-import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from './jobs.js';
-import { hasMediaFields } from './media-names.js';
-import { collisionKey, distinctComponent, pathInside } from './safe-path.js';
+import { NotFoundError } from '../errors.js';
+import { type MediaJob, type PathClaims, type UnusableEntry, newPathClaims, recordJobs, uniqueJobs } from './jobs.js';
+import { type MediaLists, hasMediaFields } from './media-names.js';
 import { looksComplete } from './verify.js';
 import { partBytes } from './part-file.js';
 
@@ -52,30 +50,27 @@ export interface PlanTarget {
   onUnusable?: (unusable: UnusableEntry) => void;
 }
 
+/** Keeps an entry left out (no URL can fetch it, or no path of its own) in the plan and tells the target. */
+function reportTo(plan: DownloadPlan, target: PlanTarget): (unusable: UnusableEntry) => void {
+  return (unusable) => {
+    plan.unusable.push(unusable);
+    target.onUnusable?.(unusable);
+  };
+}
+
 /** Gives each job a path of its own; a job that cannot have one is reported like an unusable entry. */
-function settleJobs(plan: DownloadPlan, target: PlanTarget): void {
-  plan.jobs = uniqueJobs(plan.jobs, (dropped) => {
-    plan.unusable.push(dropped);
-    target.onUnusable?.(dropped);
-  });
+function settleJobs(plan: DownloadPlan, target: PlanTarget, claims?: PathClaims): void {
+  plan.jobs = uniqueJobs(plan.jobs, reportTo(plan, target), claims);
 }
 
 export function emptyPlan(): DownloadPlan {
   return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, withMediaFields: 0, requests: 0 };
 }
 
-function addExercise(
-  plan: DownloadPlan,
-  api: ApiClient,
-  target: PlanTarget,
-  exerciseId: string,
-  record: { premiumImages?: unknown; premiumVideos?: unknown },
-): void {
+function addExercise(plan: DownloadPlan, api: ApiClient, target: PlanTarget, exerciseId: string, record: MediaLists): void {
   const unusableBefore = plan.unusable.length;
-  const jobs = jobsForRecord(api, target.dir, exerciseId, record, target.kinds, (unusable) => {
-    plan.unusable.push(unusable);
-    target.onUnusable?.(unusable);
-  });
+  // Paths are given once the whole plan or page is in (settleJobs).
+  const jobs = recordJobs(api, target.dir, exerciseId, record, target.kinds, reportTo(plan, target));
   plan.exercises++;
   if (jobs.length > 0 || plan.unusable.length > unusableBefore) plan.withMedia++;
   if (hasMediaFields(record, target.kinds)) plan.withMediaFields++;
@@ -123,31 +118,25 @@ export function hasFilters(filters: QueryFilterParams): boolean {
   return Object.keys(filters).length > 0;
 }
 
-/** Pages through /exercise/query (with filters) or /exercise/exerciseIds (without); the summaries carry the media lists. */
+/**
+ * A listing's jobs all at once (download --dry-run): the pages and folders streamListingJobs
+ * gives the run itself, so the dry run shows what the run will do.
+ */
 export async function planFromListing(api: ApiClient, filters: QueryFilterParams, target: PlanTarget, options: { max?: number }): Promise<DownloadPlan> {
   const plan = emptyPlan();
-  const limit = options.max !== undefined ? Math.min(options.max, LIMIT_MAX) : LIMIT_MAX;
-  const useQuery = hasFilters(filters);
-  const summaries = paginate(
-    (cursor) => {
-      plan.requests++;
-      const params = { limit, ...cursor, ...(target.lang ? { lang: target.lang } : {}) };
-      return useQuery ? api.query({ ...filters, ...params }) : api.exerciseIds(params);
-    },
-    { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
-  );
-  for await (const summary of summaries) addExercise(plan, api, target, summary.id, summary);
-  settleJobs(plan, target);
+  for await (const jobs of streamListingJobs(api, filters, target, options, plan)) plan.jobs.push(...jobs);
   return plan;
 }
 
 /**
- * The jobs of a listing page by page, as the pages arrive (download --all, filters): memory
- * grows with one page, not with the listing, and downloads start with the first page. `plan`
+ * The jobs of a listing page by page, as the pages arrive (download --all, filters), from
+ * /exercise/query (with filters) or /exercise/exerciseIds (without), whose summaries carry the
+ * media lists: memory grows with one page, not with the listing, and downloads start with the
+ * first page. `plan`
  * is filled as it goes (counts, requests, unusable entries, why the listing stopped early);
  * its `jobs` stay empty. Folders are kept distinct across pages: an id whose folder another id
- * already took (`plank` after `Plank`) gets one with a hash, as uniqueJobs does within a page;
- * the listing order is stable, so a rerun finds the same files.
+ * already took (`plank` after `Plank`) gets one with a hash (uniqueJobs); the listing order is
+ * stable, so a rerun finds the same files.
  */
 export async function* streamListingJobs(
   api: ApiClient,
@@ -166,41 +155,16 @@ export async function* streamListingJobs(
     },
     { limit, ...(options.max !== undefined ? { max: options.max } : {}), onIncomplete: (p) => (plan.incomplete = p) },
   );
-  /** Folder (by collision key) → the id that has it. */
-  const claimed = new Map<string, string>();
-  const claim = (folder: string, id: string): boolean => {
-    const owner = claimed.get(collisionKey(folder));
-    if (owner !== undefined && owner !== id) return false;
-    claimed.set(collisionKey(folder), id);
-    return true;
-  };
+  // Folders and names stay distinct across pages: what a page gave out stays its own.
+  const claims = newPathClaims();
   for await (const summaries of pages) {
     const page: DownloadPlan = { ...emptyPlan(), unusable: plan.unusable };
     for (const summary of summaries) addExercise(page, api, target, summary.id, summary);
-    settleJobs(page, target);
+    settleJobs(page, target, claims);
     plan.exercises += page.exercises;
     plan.withMedia += page.withMedia;
     plan.withMediaFields += page.withMediaFields;
-    const jobs: MediaJob[] = [];
-    for (const job of page.jobs) {
-      const folder = basename(dirname(job.path));
-      if (claim(folder, job.exerciseId)) {
-        jobs.push(job);
-        continue;
-      }
-      const other = distinctComponent(job.exerciseId);
-      if (claim(other, job.exerciseId)) {
-        jobs.push({ ...job, path: pathInside(job.dir, other, basename(job.path)) });
-        continue;
-      }
-      const error = new MalformedResponseError("Left out: its folder would be the same as another exercise's.", {
-        details: { exercise: job.exerciseId, name: job.name },
-      });
-      const dropped = { exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error };
-      plan.unusable.push(dropped);
-      target.onUnusable?.(dropped);
-    }
-    if (jobs.length > 0) yield jobs;
+    if (page.jobs.length > 0) yield page.jobs;
   }
 }
 

@@ -66,7 +66,7 @@ export function writeCatalogueFile(dir: string, listedIds: readonly string[], fe
 /**
  * The jobs for every entry's media of the kinds asked, each path in the catalogue layout and
  * distinct from every other (across exercises too). Every job's output directory is the
- * catalogue root, so a link planted at `images/` or below is refused (media/jobs.ts prepareJobDir).
+ * catalogue root, so a link planted at `images/` or below is refused (media/jobs.ts jobDirPreparer).
  */
 export function mirrorMediaJobs(
   api: ApiClient,

@@ -1,6 +1,6 @@
 /**
  * The one inter-process lock of the tool, for the request ledger (cache/ledger.ts) and for a
- * media file being written (media/download/file-lock.ts): a `<file>.lock` directory made with
+ * media file being written (media/download/file-sink.ts): a `<file>.lock` directory made with
  * mkdir (atomic; the name proper-lockfile used, so older releases still exclude this one),
  * holding an `owner` file with the holder's pid, host and a random token. The holder keeps the
  * directory's mtime fresh while it works. A lock is stale, and taken over, when
@@ -18,7 +18,7 @@
  * holder fails that holder instead of letting two writes interleave.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** A lock dated more than this ahead of our clock is stale (allows for coarse file-system clocks). */
@@ -188,7 +188,12 @@ function held(dir: string, token: string): HeldLock {
     lost: () => lostWith,
     async release() {
       clearInterval(refresh);
-      if (await ours()) await rm(dir, { recursive: true, force: true }).catch(() => {});
+      if (!(await ours())) return;
+      // The owner file, then the directory: two calls where a recursive rm makes six (a media file takes a lock each).
+      await unlink(`${dir}/owner`)
+        .then(() => rmdir(dir))
+        .catch(() => rm(dir, { recursive: true, force: true }))
+        .catch(() => {});
     },
   };
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBulk } from '../../src/media/bulk.js';
 import type { MediaJob } from '../../src/media/jobs.js';
-import { NetworkError } from '../../src/errors.js';
+import { AuthError, NetworkError } from '../../src/errors.js';
 import { summaryJson, summaryLines } from '../../src/media/bulk-summary.js';
 
 const jobs: MediaJob[] = ['a', 'b', 'c', 'd'].map((name) => ({
@@ -21,7 +21,8 @@ function run(failing: string, failFast: boolean) {
     concurrency: 1,
     skipExisting: false,
     failFast,
-    download: async (job) => {
+    download: async (job, _progress, signal, slot) => {
+      await slot.take(signal);
       if (job.name === failing) throw new NetworkError('dropped');
       return { received: 1, size: 1, resumed: false };
     },
@@ -50,7 +51,10 @@ describe('the summary of a run that resumed files', () => {
       concurrency: 1,
       skipExisting: false,
       failFast: false,
-      download: async (job) => ({ received: 10, size: 100, resumed: job.name !== 'a' }),
+      download: async (job, _progress, signal, slot) => {
+        await slot.take(signal);
+        return { received: 10, size: 100, resumed: job.name !== 'a' };
+      },
     });
     expect(summaryLines(summary)[0]).toMatch(
       /^Fetched 4 files \(40 B\) in [\d.]+ s( \([^)]*\))?; 3 of them resumed from a \.part; 0 already present; 0 failed\.$/,
@@ -65,7 +69,10 @@ describe('the summary of a run that resumed files', () => {
       concurrency: 1,
       skipExisting: false,
       failFast: false,
-      download: async () => ({ received: 1, size: 1, resumed: false }),
+      download: async (_job, _progress, signal, slot) => {
+        await slot.take(signal);
+        return { received: 1, size: 1, resumed: false };
+      },
     });
     expect(summaryLines(summary)[0]).not.toContain('resumed');
     expect(summaryJson(summary).resumed).toBe(0);
@@ -91,7 +98,8 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
       concurrency: 2,
       skipExisting: false,
       failFast: false,
-      download: async (job) => {
+      download: async (job, _progress, signal, slot) => {
+        await slot.take(signal);
         inFlight++;
         peak = Math.max(peak, inFlight);
         events.push(`start ${job.name}`);
@@ -129,7 +137,10 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
         fileDone: (o) => told.push(`done ${o.job.name}`),
         stop: () => told.push('stop'),
       },
-      download: async () => ({ received: 1, size: 1, resumed: false }),
+      download: async (_job, _progress, signal, slot) => {
+        await slot.take(signal);
+        return { received: 1, size: 1, resumed: false };
+      },
     });
     // The second page may come while a2 downloads: when it is told depends on that, not what.
     expect(told[0]).toBe('start 2');
@@ -151,7 +162,8 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
         concurrency: 2,
         skipExisting: false,
         failFast: false,
-        download: async (job) => {
+        download: async (job, _progress, signal, slot) => {
+          await slot.take(signal);
           await tick(10);
           fetched.push(job.name);
           return { received: 1, size: 1, resumed: false };
@@ -174,7 +186,8 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
       concurrency: 1,
       skipExisting: false,
       failFast: true,
-      download: async () => {
+      download: async (_job, _progress, signal, slot) => {
+        await slot.take(signal);
         throw new NetworkError('dropped');
       },
     });
@@ -195,12 +208,63 @@ describe('one pool for a run whose jobs arrive in batches (a listing, page by pa
       concurrency: 1,
       skipExisting: false,
       failFast: true,
-      download: async (job) => {
+      download: async (job, _progress, signal, slot) => {
+        await slot.take(signal);
         if (job.name === 'p1a') throw new NetworkError('dropped');
         return { received: 1, size: 1, resumed: false };
       },
     });
     expect(summary).toMatchObject({ fetched: 2, failed: 1, stoppedEarly: true });
-    expect(pagesAsked).toBeLessThanOrEqual(3);
+    // p1 held by the two downloads of the one slot, two pages queued behind them; none asked after the failure.
+    expect(pagesAsked).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('request slots: --concurrency requests at once, the next files made ready meanwhile', () => {
+  const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("prepares the next file while a slot is busy, and sends its request as soon as the slot's body ends", async () => {
+    const events: string[] = [];
+    let sending = 0;
+    let peak = 0;
+    const summary = await runBulk(jobs, {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: false,
+      download: async (job, _progress, signal, slot) => {
+        await tick(20); // the folder, the lock, the .part: before any request
+        events.push(`ready ${job.name}`);
+        await slot.take(signal);
+        peak = Math.max(peak, ++sending);
+        await tick(20); // the request and its body
+        sending--;
+        slot.release();
+        events.push(`sent ${job.name}`);
+        await tick(20); // verify and rename, the slot already free
+        return { received: 1, size: 1, resumed: false };
+      },
+    });
+    expect(summary).toMatchObject({ fetched: 4, failed: 0 });
+    expect(peak).toBe(1);
+    // b was made ready while a held the slot, not after a was renamed.
+    expect(events.indexOf('ready b')).toBeLessThan(events.indexOf('sent a'));
+    expect(events.filter((e) => e.startsWith('sent'))).toEqual(['sent a', 'sent b', 'sent c', 'sent d']);
+  });
+
+  it('a fatal failure stops the run before a download waiting for the slot can send', async () => {
+    const sent: string[] = [];
+    const err = await runBulk(jobs, {
+      concurrency: 1,
+      skipExisting: false,
+      failFast: false,
+      download: async (job, _progress, signal, slot) => {
+        await slot.take(signal);
+        sent.push(job.name);
+        await tick(5);
+        throw new AuthError('refused (403)');
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect(sent).toEqual(['a']);
   });
 });

@@ -240,29 +240,64 @@ describe('downloadFile', () => {
     expect(setup.mediaRequests().map((r) => r.status)).toEqual([503, 200]);
   });
 
-  it('on interruption stops, keeps the .part and its sidecar for the rerun, and leaves no final file', async () => {
+  /**
+   * Sends the first `bytes` of the loop video under `etag`, then stalls; polls (a loaded machine
+   * may take a while) until `ready(file)`, then aborts as Ctrl-C does. Resolves with the file.
+   */
+  async function interruptLoop(bytes: number, etag: string, ready: (file: string) => boolean): Promise<string> {
     const controller = new AbortController();
+    const file = join(outDir(), 'loop.mp4');
     setup.intercept = (_req, res) => {
-      // Send part of the body, then stall: the abort arrives while the body is flowing.
       const body = readFileSync(catalogue.file('video', 'Bench_Press', 'loop'));
-      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag: '"v1"' });
-      res.write(body.subarray(0, 200_000));
-      // Ctrl-C once some of those bytes are on disk (polled: a loaded machine may take a while).
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(body.length), 'accept-ranges': 'bytes', etag });
+      res.write(body.subarray(0, bytes));
       const poll = setInterval(() => {
-        if ((statSync(`${file}.part`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
-          clearInterval(poll);
-          controller.abort(new InterruptedError());
-        }
+        if (!ready(file)) return;
+        clearInterval(poll);
+        controller.abort(new InterruptedError());
       }, 10);
       return true;
     };
-    const file = join(outDir(), 'loop.mp4');
     await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2, signal: controller.signal })).rejects.toBeInstanceOf(
       InterruptedError,
     );
+    return file;
+  }
+
+  it('on interruption stops, keeps the .part and its sidecar for the rerun, and leaves no final file', async () => {
+    // Ctrl-C once some of the bytes are on disk: a small .part gets its sidecar as the download ends.
+    const file = await interruptLoop(200_000, '"v1"', (f) => (statSync(`${f}.part`, { throwIfNoEntry: false })?.size ?? 0) > 0);
     expect(existsSync(file)).toBe(false);
     expect(statSync(`${file}.part`).size).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(`${file}.part.json`, 'utf8'))).toMatchObject({ etag: '"v1"', total: 700_000 });
+  });
+
+  it('gives a .part past 256 KiB its sidecar while it still downloads, so a process killed outright leaves it resumable', async () => {
+    let sidecarWhileFlowing: unknown;
+    await interruptLoop(400_000, '"v2"', (f) => {
+      if (!existsSync(`${f}.part.json`)) return false;
+      sidecarWhileFlowing = JSON.parse(readFileSync(`${f}.part.json`, 'utf8'));
+      return true;
+    });
+    expect(sidecarWhileFlowing).toMatchObject({ etag: '"v2"', total: 700_000 });
+  });
+
+  it('a fresh .part removes a sidecar left without one, and a failed download leaves the sidecar of its own answer', async () => {
+    const file = join(outDir(), 'end.png');
+    writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url: target('image', 'end').url.href, etag: '"stale"', total: 5_000 }));
+    setup.intercept = cutAfter(2_000);
+    await expect(downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 0 })).rejects.toBeInstanceOf(NetworkError);
+    expect(existsSync(file)).toBe(false);
+    expect(statSync(`${file}.part`).size).toBe(2_000);
+    const sidecar = JSON.parse(readFileSync(`${file}.part.json`, 'utf8')) as { etag: string };
+    expect(sidecar.etag).toMatch(/^"/);
+    expect(sidecar.etag).not.toBe('"stale"');
+    // The rerun continues those bytes with the server's own validator.
+    setup.intercept = undefined;
+    await downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 0 });
+    expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'end')))).toBe(true);
+    expect(setup.mediaRequests().at(-1)).toMatchObject({ status: 206 });
+    expect(existsSync(`${file}.part.json`)).toBe(false);
   });
 
   it('turns a local write failure into a plain error, not a retry', async () => {

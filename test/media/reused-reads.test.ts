@@ -25,9 +25,9 @@ function writer(delayMs: number): SinkWriter & { bytes(): Buffer; writes: number
   const batches: Buffer[] = [];
   const w = {
     writes: 0,
-    write(chunks: readonly Buffer[], done: (err: Error | null) => void) {
+    write(chunk: Buffer, done: (err: Error | null) => void) {
       w.writes++;
-      for (const c of chunks) batches.push(Buffer.from(c));
+      batches.push(Buffer.from(chunk));
       if (delayMs > 0) setTimeout(() => done(null), delayMs);
       else setImmediate(() => done(null));
     },

@@ -11,7 +11,7 @@ describe('streamSink', () => {
     const out = new PassThrough(); // nothing reads it yet: the chunk stays queued, by reference if not copied
     const writer = await streamSink(out).open(0);
     const buffer = Buffer.from('first bytes');
-    await new Promise<void>((resolve, reject) => writer.write([buffer], (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => writer.write(buffer, (err) => (err ? reject(err) : resolve())));
     buffer.fill(0); // the pump fills the same buffer with the next bytes
     out.end();
     const chunks: Buffer[] = [];

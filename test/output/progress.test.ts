@@ -172,7 +172,8 @@ describe('the sink on a stream', () => {
         fileBytes: (j, n) => seen.push(`bytes ${j.name} ${n}`),
         fileDone: (o: JobOutcome) => seen.push(`done ${o.job.name} ${o.status}`),
       },
-      download: async (j, file) => {
+      download: async (j, file, signal, slot) => {
+        await slot.take(signal);
         file.started(10, 0);
         file.bytes(10);
         return { received: 10, size: 10, resumed: false };

@@ -10,7 +10,7 @@ import { oneLine } from '../../util/text.js';
 import { type BulkSummary, type JobSource, runBulk } from '../../media/bulk.js';
 import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summary.js';
 import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
-import { prepareJobDir } from '../../media/jobs.js';
+import { jobDirPreparer } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
 import { RateLimit, mediaMinRate } from '../../media/download/rate-limit.js';
 import { writeNotice } from '../../output/notice.js';
@@ -77,11 +77,12 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
   const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
   const throttle = mediaThrottle(ctx, options.concurrency);
+  const prepareJobDir = jobDirPreparer();
   return runBulk(jobs, {
     ...options,
     signal: ctx.signal,
     ...(progress ? { progress } : {}),
-    download: async (job, file, signal) => {
+    download: async (job, file, signal, requestSlot) => {
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
@@ -91,6 +92,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource
         signal,
         onStart: file.started,
         onBytes: file.bytes,
+        requestSlot,
         source,
         ...throttle,
         ...downloadMessages(ctx),

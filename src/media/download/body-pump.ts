@@ -6,11 +6,9 @@
  * a download holds whatever the connection's speed.
  *
  * The body arrives through a BodySource: callbacks a transport drives (onData returning false
- * to pause, then resume()). A Node Readable is one (readableSource); a transport that hands over
- * chunks itself, such as undici's dispatch handler (onData/onComplete/onError and its resume),
- * plugs in the same way without a stream in between.
+ * to pause, then resume()), such as undici's dispatch handler (onData/onComplete/onError and
+ * its resume), without a stream in between.
  */
-import { type Readable, finished } from 'node:stream';
 import { MAGIC_BYTES } from '../verify.js';
 import type { BodyControl, BodySource } from '../../http/exchange.js';
 import type { SinkWriter } from './sink.js';
@@ -18,46 +16,6 @@ import { BATCH_BYTES, giveBackBatchBuffer, takeBatchBuffer } from './batch-buffe
 import { readSpent } from '../../http/read-buffers.js';
 
 export type { BodyConsumer, BodySource } from '../../http/exchange.js';
-
-/** Lets go of a body not wanted (destroying a response may emit an error: silence it). */
-export function discardBody(body: Readable): void {
-  body.on('error', () => {});
-  body.destroy();
-}
-
-/** A Node Readable (a node:http response body, say) as a BodySource. */
-export function readableSource(body: Readable): BodySource {
-  return {
-    start(consumer) {
-      let over = false;
-      const onData = (chunk: Buffer): void => {
-        if (!consumer.onData(chunk)) body.pause();
-      };
-      const detach = (): void => {
-        over = true;
-        body.off('data', onData);
-        stopWatching();
-      };
-      body.on('data', onData);
-      // finished() also reports a body that failed or ended before it got here, and a close without an end.
-      const stopWatching = finished(body, { writable: false }, (err) => {
-        if (over) return;
-        detach();
-        if (err) consumer.onError(err);
-        else consumer.onEnd();
-      });
-      return {
-        resume: () => {
-          if (!over) body.resume();
-        },
-        destroy: () => {
-          detach();
-          discardBody(body);
-        },
-      };
-    },
-  };
-}
 
 export interface PumpOptions {
   /** Each chunk's size as it arrives (progress). */
@@ -172,7 +130,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       filled = 0;
       takePending();
       writing = true;
-      writer.write([batch], (err) => {
+      writer.write(batch, (err) => {
         writing = false;
         spare = inFlight;
         inFlight = undefined;

@@ -1,6 +1,6 @@
 /**
  * The file sink: bytes go to `<file>.part` through this process's own file descriptor, and are
- * renamed to `<file>` once verified. Everything happens under the file's lock (file-lock.ts), so
+ * renamed to `<file>` once verified. Everything happens under the file's lock (util/file-lock.ts), so
  * no other download touches the `.part` meanwhile; and what is renamed is checked through the
  * descriptor we wrote with, not by name: it must be the very file at `<file>.part` (same device
  * and inode), a plain file with one link, holding exactly the bytes we wrote and, when the server
@@ -12,17 +12,17 @@
  * plain file with one link. The final rename replaces whatever is at `<file>`, a link included,
  * instead of writing through it.
  */
-import { close, fstat, ftruncate, open, read } from 'node:fs';
-import { lstat, mkdir, rm, rename } from 'node:fs/promises';
+import { close, fstat, ftruncate, lstatSync, open, read } from 'node:fs';
+import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
 import { fsCalls, writeFailed } from '../../util/write-all.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
-import { type HeldLock, lockFile, lockPathOf } from './file-lock.js';
+import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
 import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
-import { readSidecar, removeSidecar, writeSidecar } from './range-resume.js';
+import { type Validator, readSidecar, removeIfAny, removeSidecar, sidecarPath, writeSidecar } from './range-resume.js';
 import type { Sink, SinkWriter } from './sink.js';
 
 const openFd = promisify(open);
@@ -32,31 +32,37 @@ const truncateFd = promisify(ftruncate);
 const readFd = promisify(read);
 
 /**
- * Writes all of `chunks` at `position`, continuing after short writes; `progress` is told of
+ * A `.part` holding more than this is given its sidecar while it downloads, so even a process
+ * killed outright (no chance to write it at the end) leaves a big file resumable. A smaller
+ * file gets one only when its download ends without it whole (a failure, Ctrl-C): the files
+ * that arrive in one piece, most images, never write and remove one.
+ */
+const SIDECAR_AFTER_BYTES = 256 * 1024;
+
+/**
+ * Writes all of `chunk` at `position`, continuing after short writes; `progress` is told of
  * every byte that reached the file, even when a later part fails.
  */
-function writeAllAt(fd: number, chunks: readonly Buffer[], position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
-  const left = chunks.filter((c) => c.length > 0);
-  let at = position;
-  const step = (): void => {
-    const onWritten = (err: Error | null, bytes: number): void => {
-      if (err) return done(err);
-      progress(bytes);
-      at += bytes;
-      // Drop what was written; a short write leaves the tail of a buffer for the next call.
-      let skip = bytes;
-      while (left.length > 0 && left[0]!.length <= skip) skip -= left.shift()!.length;
-      if (skip > 0) left[0] = left[0]!.subarray(skip);
-      if (left.length === 0) return done(null);
-      if (bytes === 0) return done(new Error('the file system accepted no bytes'));
-      step();
-    };
-    // Through fsCalls, so a test can make the disk fail here.
-    if (left.length === 1) fsCalls.write(fd, left[0]!, 0, left[0]!.length, at, onWritten);
-    else fsCalls.writev(fd, left, at, onWritten);
-  };
-  if (left.length === 0) process.nextTick(done, null);
-  else step();
+function writeAllAt(fd: number, chunk: Buffer, position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
+  // Through fsCalls, so a test can make the disk fail here.
+  fsCalls.write(fd, chunk, 0, chunk.length, position, (err, bytes) => {
+    if (err) return done(err);
+    progress(bytes);
+    if (bytes === chunk.length) return done(null);
+    if (bytes === 0) return done(new Error('the file system accepted no bytes'));
+    writeAllAt(fd, chunk.subarray(bytes), position + bytes, progress, done);
+  });
+}
+
+/** The file's lock stayed held by another download past the wait. */
+function busy(path: string, what: string, waitMs: number): UsageError {
+  return new UsageError(
+    `Another process is writing the ${what} into the same file (${lockPathOf(path)} is held); gave up after ${Math.round(waitMs / 1000)} s.`,
+    {
+      hint: 'Let the other download finish, then run the command again: complete files are skipped.',
+      details: { lock: lockPathOf(path) },
+    },
+  );
 }
 
 /** The file changed under this download although it held the file's lock: something else is writing it. */
@@ -78,7 +84,11 @@ export function partPath(path: string): string {
   return `${path}.part`;
 }
 
-/** The `.part` + sidecar sink that ends in an atomic rename to `path`. */
+/**
+ * The `.part` + sidecar sink that ends in an atomic rename to `path`. The sidecar on disk only
+ * ever describes the bytes in the `.part`: a fresh `.part` removes any sidecar first, and the
+ * validator of its answer is written beside it once it may be needed (SIDECAR_AFTER_BYTES).
+ */
 export function fileSink(path: string): Sink {
   const part = partPath(path);
   let lock: HeldLock | undefined;
@@ -86,6 +96,23 @@ export function fileSink(path: string): Sink {
   /** The offset the `.part` was opened at, and the bytes written after it through `fd`. */
   let base = 0;
   let written = 0;
+  /** The validator of the `.part`'s bytes while it is not in the sidecar yet. */
+  let unsaved: { url: URL; validator: Validator } | undefined;
+  /** A sidecar may be on disk (read at resume, or written): the rename must remove it. */
+  let sidecarOnDisk = false;
+  let saving: Promise<void> | undefined;
+
+  /** Writes the unsaved validator beside the `.part`, once. */
+  function saveValidator(): Promise<void> {
+    if (unsaved !== undefined) {
+      const { url, validator } = unsaved;
+      unsaved = undefined;
+      sidecarOnDisk = true;
+      // Best effort: without it the `.part` is only started over by the next run, never misused.
+      saving = writeSidecar(part, url, validator).catch(() => {});
+    }
+    return saving ?? Promise.resolve();
+  }
 
   async function closeOwn(): Promise<void> {
     if (fd === undefined) return;
@@ -95,13 +122,14 @@ export function fileSink(path: string): Sink {
   }
 
   async function discard(): Promise<void> {
+    unsaved = undefined;
     await closeOwn();
-    await rm(part, { force: true });
-    await removeSidecar(part);
+    await saving;
+    await Promise.all([removeIfAny(part), removeSidecar(part)]);
   }
 
   const writer: SinkWriter = {
-    write(chunks, done) {
+    write(chunk, done) {
       if (fd === undefined) {
         process.nextTick(done, new Error(`${part} is not open`));
         return;
@@ -109,31 +137,43 @@ export function fileSink(path: string): Sink {
       // A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
       writeAllAt(
         fd,
-        chunks,
+        chunk,
         base + written,
         (bytes) => (written += bytes),
-        (err) => done(err ? writeFailed(part, err) : null),
+        (err) => {
+          if (!err && unsaved !== undefined && base + written > SIDECAR_AFTER_BYTES) void saveValidator();
+          done(err ? writeFailed(part, err) : null);
+        },
       );
     },
   };
 
   return {
     async claim(kind, options) {
-      await mkdir(dirname(path), { recursive: true });
       /** What was at the final name when the wait began (taken only when there is a wait). */
       let before: Awaited<ReturnType<typeof identity>>;
-      const { lock: held, waited } = await lockFile(path, {
-        waitMs: options.waitMs,
-        staleMs: MEDIA_LOCK_STALE_MS,
-        what: options.what,
-        ...(options.signal ? { signal: options.signal } : {}),
-        onWait: async () => {
-          before = await identity(path);
-          options.onWait?.(
-            `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
-          );
-        },
-      });
+      const take = (): ReturnType<typeof lockFile> =>
+        lockFile(path, {
+          waitMs: options.waitMs,
+          staleMs: MEDIA_LOCK_STALE_MS,
+          ...(options.signal ? { signal: options.signal } : {}),
+          onWait: async () => {
+            before = await identity(path);
+            options.onWait?.(
+              `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
+            );
+          },
+        });
+      // The folder is made only when the lock finds it missing (a bulk run has made it already).
+      const { lock: held, waited } = await take()
+        .catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+          await mkdir(dirname(path), { recursive: true });
+          return take();
+        })
+        .catch((err: unknown) => {
+          throw err instanceof LockWaitError ? busy(path, options.what, options.waitMs) : err;
+        });
       lock = held;
       if (waited) {
         // The other process may have just put the complete file in place: then there is nothing to do.
@@ -147,6 +187,9 @@ export function fileSink(path: string): Sink {
 
     async release() {
       await closeOwn();
+      // The `.part` outlives this download (a failure, Ctrl-C): keep what lets the next run resume it.
+      if (base + written > 0) await saveValidator();
+      await saving;
       const held = lock;
       lock = undefined;
       await held?.release();
@@ -154,33 +197,42 @@ export function fileSink(path: string): Sink {
 
     async resumeState(url) {
       // A planted link is refused before anything else: not resumed from, not renamed into place.
-      const info = await lstat(part).catch(() => undefined);
+      const info = lstatSync(part, { throwIfNoEntry: false }); // as verify.ts isThere: most have none
       if (info?.isSymbolicLink()) throw linkRefused(part);
       const offset = info?.isFile() ? info.size : 0;
       if (offset === 0) return { offset: 0 };
       const validator = await readSidecar(part, url, offset);
+      sidecarOnDisk ||= validator !== undefined;
       return validator ? { offset, validator } : { offset: 0 };
     },
 
     async remember(url, validator) {
-      await writeSidecar(part, url, validator);
+      unsaved = validator ? { url, validator } : undefined;
     },
 
     async open(offset) {
       await closeOwn();
-      if (offset === 0) await rm(part, { force: true });
+      if (offset === 0) {
+        // A fresh file: an old `.part` goes, and any sidecar with it (it described other bytes).
+        await saving;
+        await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
+        sidecarOnDisk = false;
+      }
       const opened = await openFd(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
         throw openError(err, part);
       });
       fd = opened;
-      try {
-        const info = await fstatFd(opened);
-        assertSingleLink(info, part);
-        if (info.size < offset) throw changedUnderUs(part);
-        if (offset > 0) await truncateFd(opened, offset); // exactly the bytes the ranged answer continues
-      } catch (err) {
-        await closeOwn();
-        throw err;
+      // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked.
+      if (offset > 0) {
+        try {
+          const info = await fstatFd(opened);
+          assertSingleLink(info, part);
+          if (info.size < offset) throw changedUnderUs(part);
+          await truncateFd(opened, offset); // exactly the bytes the ranged answer continues
+        } catch (err) {
+          await closeOwn();
+          throw err;
+        }
       }
       base = offset;
       written = 0;
@@ -193,6 +245,8 @@ export function fileSink(path: string): Sink {
 
     async finish(kind, total, what) {
       if (fd === undefined) throw new Error(`${part} is not open`);
+      // Whole now: renamed into place or refused, never resumed from (nor, if it is another's now, described).
+      unsaved = undefined;
       const lost = lock?.lost();
       if (lost) {
         await closeOwn();
@@ -227,7 +281,8 @@ export function fileSink(path: string): Sink {
       }
       await rename(part, path);
       await closeOwn();
-      await removeSidecar(part);
+      await saving;
+      if (sidecarOnDisk) await removeSidecar(part);
       return held;
     },
 

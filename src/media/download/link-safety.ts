@@ -2,7 +2,7 @@
  * Link safety for the files a download writes (`.part`, its sidecar): they are opened without
  * following a symbolic link planted at their name, and a file that is reused must be a plain
  * file with one link, so neither a symbolic nor a hard link can make a write land outside the
- * output directory. (The job's folder itself is checked by prepareJobDir.)
+ * output directory. (The job's folder itself is checked by jobs.ts jobDirPreparer.)
  */
 import { constants as fsConstants } from 'node:fs';
 import { type CliError, UsageError } from '../../errors.js';

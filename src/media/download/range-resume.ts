@@ -4,15 +4,22 @@
  * that lets a later request continue a `.part` (`Range` + `If-Range`), and the sidecar file
  * `<file>.part.json` that keeps that validator between runs.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { type ResponseHeaders, headerValue } from '../../http/transport.js';
 import { WRITE_NEW_FLAGS } from './link-safety.js';
+import { isThere } from '../verify.js';
 
 /** What makes the bytes of a `.part` safe to continue: byte ranges offered and a strong ETag. */
 export interface Validator {
   etag: string;
   /** Full length of the file, when the server said. */
   total?: number;
+}
+
+/** Where the next request starts: the bytes held, and what lets a ranged request continue them. */
+export interface ResumePoint {
+  offset: number;
+  validator?: Validator;
 }
 
 interface Sidecar extends Validator {
@@ -78,20 +85,24 @@ export async function readSidecar(part: string, url: URL, held: number): Promise
   }
 }
 
-/** Writes (or, without a validator, removes) the sidecar: through a new name, then renamed, never through a link. */
-export async function writeSidecar(part: string, url: URL, validator: Validator | undefined): Promise<void> {
+/** Removes `path` (a file or a link, never what a link leads to); nothing there is fine (isThere: usually nothing is). */
+export async function removeIfAny(path: string): Promise<void> {
+  if (isThere(path))
+    await unlink(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+}
+
+/** Writes the sidecar: through a new name, then renamed, never through a link. */
+export async function writeSidecar(part: string, url: URL, validator: Validator): Promise<void> {
   const sidecar = sidecarPath(part);
-  if (!validator) {
-    await rm(sidecar, { force: true });
-    return;
-  }
   const tmp = `${sidecar}.tmp`;
   const data: Sidecar = { version: 1, url: url.href, ...validator };
-  await rm(tmp, { force: true });
+  await removeIfAny(tmp);
   await writeFile(tmp, JSON.stringify(data), { flag: WRITE_NEW_FLAGS });
   await rename(tmp, sidecar);
 }
 
 export function removeSidecar(part: string): Promise<void> {
-  return rm(sidecarPath(part), { force: true });
+  return removeIfAny(sidecarPath(part));
 }

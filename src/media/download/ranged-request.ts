@@ -5,13 +5,11 @@
  * used (an error status, a mismatched Content-Range) is counted as a failure here and the
  * caller asks again; one that must not be retried throws.
  */
-import { type CliError, MalformedResponseError } from '../../errors.js';
+import { type CliError, InterruptedError, MalformedResponseError } from '../../errors.js';
 import { type DispatchResponse, headerValue } from '../../http/transport.js';
 import { RETRYABLE_STATUSES, isRetryableError } from '../../http/retry-policy.js';
-import { InterruptedError } from '../../errors.js';
-import { parseContentRange, parseLength, validatorOf } from './range-resume.js';
+import { type ResumePoint, parseContentRange, parseLength, validatorOf } from './range-resume.js';
 import { readErrorBody, statusError } from './errors.js';
-import type { ResumePoint } from './part-resume.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { DownloadOptions, MediaTarget } from './types.js';
 

@@ -8,10 +8,9 @@
 import { InterruptedError, MalformedResponseError } from '../../errors.js';
 import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from '../verify.js';
 import { pumpBody } from './body-pump.js';
-import { selfDelimited } from './range-resume.js';
+import { type ResumePoint, selfDelimited } from './range-resume.js';
 import { asLocal } from './errors.js';
 import type { Answer } from './ranged-request.js';
-import type { ResumePoint } from './part-resume.js';
 import type { Sink, SinkWriter } from './sink.js';
 import type { DownloadOptions, MediaTarget } from './types.js';
 

@@ -10,19 +10,18 @@ import type { Validator } from './range-resume.js';
 /** Writes batches of bytes, in order, each after everything written before. */
 export interface SinkWriter {
   /**
-   * Writes `chunks` in order after all earlier bytes; `done` is called once they are held
-   * (on disk, or taken by the stream), always asynchronously, never twice. One write at a time:
-   * the next call comes only after `done`. After `done` the writer keeps no reference to the
-   * chunks: the caller reuses their memory for the next bytes (body-pump.ts).
+   * Writes `chunk` after all earlier bytes; `done` is called once it is held (on disk, or taken
+   * by the stream), always asynchronously, never twice. One write at a time: the next call
+   * comes only after `done`. After `done` the writer keeps no reference to the chunk: the
+   * caller reuses its memory for the next bytes (body-pump.ts).
    */
-  write(chunks: readonly Buffer[], done: (err?: Error | null) => void): void;
+  write(chunk: Buffer, done: (err?: Error | null) => void): void;
 }
 
 /** How long to wait for a file that another process is writing, and whom to tell. */
 export interface ClaimOptions {
   waitMs: number;
   signal?: AbortSignal;
-  log?: (line: string) => void;
   /** Told once when the file is busy and the download starts waiting. */
   onWait?: (line: string) => void;
   what: string;

@@ -14,7 +14,7 @@ export function streamSink(out: Writable): Sink {
   let validator: Validator | undefined;
 
   const writer: SinkWriter = {
-    write(chunks, done) {
+    write(chunk, done) {
       if (out.errored) {
         process.nextTick(done, out.errored);
         return;
@@ -23,13 +23,10 @@ export function streamSink(out: Writable): Sink {
         process.nextTick(done, new Error('the output was closed'));
         return;
       }
-      let flowing = true;
-      for (const chunk of chunks) {
-        written += chunk.length;
-        // A copy: the stream may hold what it is given long after `done` (queued behind a slow
-        // reader, or passed on by reference as a PassThrough does), and the pump reuses its buffers.
-        flowing = out.write(Buffer.from(chunk));
-      }
+      written += chunk.length;
+      // A copy: the stream may hold what it is given long after `done` (queued behind a slow
+      // reader, or passed on by reference as a PassThrough does), and the pump reuses its buffers.
+      const flowing = out.write(Buffer.from(chunk));
       if (flowing) {
         process.nextTick(done, null);
         return;

@@ -2,22 +2,13 @@
  * The downloader's contract: what it needs from the transport, what it fetches, the options a
  * caller passes and what it answers. download-file.ts re-exports these for its callers.
  */
-import type { CliError } from '../../errors.js';
-import type { DispatchResponse } from '../../http/transport.js';
+import type { Transport } from '../../http/transport.js';
 import type { MediaKind } from '../../catalogue/media.js';
 import type { RateLimit } from './rate-limit.js';
+import type { RequestSlot } from '../request-slots.js';
 
-/** What the downloader needs from the Transport (src/http/transport.ts). */
-export interface MediaTransport {
-  /** One GET attempt whose body is handed over chunk by chunk (undici's dispatch, no Readable). */
-  dispatchStream(
-    url: string | URL,
-    options?: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number },
-  ): Promise<DispatchResponse>;
-  streamError?(err: unknown, url: URL, signal?: AbortSignal): CliError;
-  /** Keeps the API key out of server text quoted in errors. */
-  redact?(text: string): string;
-}
+/** What the downloader needs from the Transport: one GET attempt whose body is handed over chunk by chunk, and its error wording. */
+export type MediaTransport = Pick<Transport, 'dispatchStream'> & Partial<Pick<Transport, 'streamError' | 'redact'>>;
 
 export interface MediaTarget {
   kind: MediaKind;
@@ -53,6 +44,8 @@ export interface DownloadOptions {
   source?: MediaSource;
   /** --limit-rate: the command's one bandwidth budget, shared with every other download of the run. */
   rateLimit?: RateLimit;
+  /** A bulk run's request slot (request-slots.ts): taken for each request until its body is on disk. */
+  requestSlot?: RequestSlot;
   /** The least average rate before the download times out (rate-limit.ts mediaMinRate); the transport's when absent. */
   minBytesPerSecond?: number;
 }
