@@ -268,7 +268,11 @@ export class Ledger {
     try {
       const read = step('it cannot be read', () => readLedgerFile(this.path));
       const aside = `${this.path}.corrupt-${now}`; // a corrupt file is moved here, kept for a look
-      const setAside = (): string => quietly(() => renameSync(this.path, aside) ?? aside) ?? this.path;
+      const setAside = (): string =>
+        quietly(() => {
+          renameSync(this.path, aside);
+          return aside;
+        }) ?? this.path;
       let data: LedgerData;
       if (read.status === 'ok') data = read.data;
       else if (read.status === 'recovered') {

@@ -102,7 +102,6 @@ describe('a full disk under mirror', () => {
       const cb = args[args.length - 1] as (err: Error | null, n: number) => void;
       process.nextTick(cb, enospc(), 0);
     }) as unknown as typeof fsCalls.write;
-    fsCalls.writev = fsCalls.write as unknown as typeof fsCalls.writev;
     const r = await mirror(dir, '--media', 'images');
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr).toMatch(/Cannot write .*\.png\.part: no space left on device \(ENOSPC\)/);
