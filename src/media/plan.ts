@@ -131,8 +131,8 @@ export async function planFromListing(api: ApiClient, filters: QueryFilterParams
 /**
  * The jobs of a listing page by page, as the pages arrive (download --all, filters), from
  * /exercise/query (with filters) or /exercise/exerciseIds (without), whose summaries carry the
- * media lists: memory grows with one page, not with the listing, and downloads start with the
- * first page. `plan`
+ * media lists: memory grows with one page (and a claim per file's path), not with the listing's
+ * records, and downloads start with the first page. `plan`
  * is filled as it goes (counts, requests, unusable entries, why the listing stopped early);
  * its `jobs` stay empty. Folders are kept distinct across pages: an id whose folder another id
  * already took (`plank` after `Plank`) gets one with a hash (uniqueJobs); the listing order is

@@ -14,7 +14,7 @@ import type { ApiClient } from '../api/client.js';
 import { MEDIA, type MediaKind } from '../catalogue/media.js';
 import type { CatalogueEntry, Translation } from '../catalogue/types.js';
 import { ValidationError, validateCatalogueEntry } from '../catalogue/validate.js';
-import { type MediaJob, type UnusableEntry, jobsForRecord, uniqueJobs } from '../media/jobs.js';
+import { type MediaJob, type UnusableEntry, recordJobs, uniqueJobs } from '../media/jobs.js';
 import { replaceFileSync } from '../util/write-all.js';
 import { CATALOGUE_FILE, MEDIA_INDEX_FILE, type MediaIndexFiles, mediaIndexText, readMediaIndex } from '../catalogue/catalogue-dir.js';
 import type { Fetched } from './work-file.js';
@@ -80,7 +80,7 @@ export function mirrorMediaJobs(
   for (const kind of kinds) {
     const folder = join(dir, MEDIA[kind].folder);
     const found: MediaJob[] = [];
-    for (const entry of list) found.push(...jobsForRecord(api, folder, entry.id, entry, [kind], onUnusable));
+    for (const entry of list) found.push(...recordJobs(api, folder, entry.id, entry, [kind], onUnusable));
     for (const job of uniqueJobs(found, onUnusable)) {
       jobs.push({ ...job, dir, path: join(dirname(job.path), 'premium', basename(job.path)) });
     }

@@ -213,7 +213,10 @@ export function fileSink(path: string): Sink {
     async open(offset) {
       await closeOwn();
       if (offset === 0) {
-        // A fresh file: an old `.part` goes, and any sidecar with it (it described other bytes).
+        // A fresh file: an old `.part` goes, and any sidecar with it (it described other bytes). Its bytes are no longer
+        // this download's, so a failure from here on saves no validator (release) beside bytes it does not describe.
+        base = 0;
+        written = 0;
         await saving;
         await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
         sidecarOnDisk = false;
