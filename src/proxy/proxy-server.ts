@@ -20,7 +20,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
-import { HttpError, notFound, sendError, sendJson } from '../server/http-error.js';
+import { HttpError, firstHeader, notFound, sendError, sendJson } from '../server/http-error.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
 import type { Outcome } from './answers.js';
 import { answerWriter } from './answer-writer.js';
@@ -81,11 +81,6 @@ const MAX_LOGGED_PATH_HELD = 256;
 const DEFAULT_GRACE_MS = 2_000;
 /** After the grace period, the most the aborted work is given to unwind before close() returns anyway. */
 const SETTLE_MS = 200;
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
 interface Seen {
@@ -154,7 +149,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         Allow: ALLOWED_METHODS,
       });
     }
-    const key = header(req, 'x-api-key');
+    const key = firstHeader(req, 'x-api-key');
     // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
     if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(keys, key))) {
       return metrics.text().then((text) => {

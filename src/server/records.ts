@@ -47,7 +47,7 @@ export function toSummary(entry: CatalogueEntry, lang: string | undefined, plan:
  * Which of `tags` answers `lang`: an exact tag, then any case of it, then the same primary
  * language (`de` or `de-AT` finds `de-DE`). Undefined when none does.
  */
-export function matchLanguage(tags: readonly string[], lang: string): string | undefined {
+function matchLanguage(tags: readonly string[], lang: string): string | undefined {
   if (tags.includes(lang)) return lang;
   const wanted = lang.toLowerCase();
   const sameTag = tags.find((k) => k.toLowerCase() === wanted);

@@ -139,7 +139,7 @@ function sendList(
 
 const CURSOR_PREFIX = 'c1:';
 
-export function encodeCursor(id: string): string {
+function encodeCursor(id: string): string {
   return Buffer.from(CURSOR_PREFIX + id, 'utf8').toString('base64url');
 }
 
@@ -153,13 +153,13 @@ function cursorPosition(catalogue: Catalogue, value: string): number | undefined
   return catalogue.indexById.get(decoded.slice(CURSOR_PREFIX.length));
 }
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   after?: number;
   before?: number;
 }
 
-export function parsePageRequest(params: URLSearchParams, catalogue: Catalogue): PageRequest {
+function parsePageRequest(params: URLSearchParams, catalogue: Catalogue): PageRequest {
   const rawLimit = singleParam(params, 'limit');
   let limit = LIMIT_DEFAULT;
   if (rawLimit !== undefined) {
@@ -204,12 +204,7 @@ function firstAtLeast(positions: readonly number[], pos: number): number {
  * One page of `positions` (catalogue positions of the matching entries, ascending).
  * @param cursors false leaves out next/prev, like a service that sends no cursors
  */
-export function selectPage(
-  catalogue: Catalogue,
-  positions: readonly number[],
-  request: PageRequest,
-  cursors: boolean,
-): { page: number[]; pagination: Pagination } {
+function selectPage(catalogue: Catalogue, positions: readonly number[], request: PageRequest, cursors: boolean): { page: number[]; pagination: Pagination } {
   let start: number;
   let end: number;
   if (request.before !== undefined) {
