@@ -10,9 +10,7 @@ import { flagArities, leadingWords } from './config/parsers.js';
 import { type Context, colorEnabled } from './context.js';
 import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags, checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
-import { addExamples, helpWhenBare } from './commands/shared/help.js';
-import { formatHelp } from './commands/shared/help-layout.js';
-import { HELP_TOPICS, isHelpTopic } from './commands/shared/help-topics.js';
+import { HELP_TOPICS, addExamples, formatHelp, helpTopicText, helpWhenBare, isHelpTopic } from './commands/shared/help.js';
 import { ExitCode, type ExitCodeValue, InterruptedError, UsageError } from './errors.js';
 import { createContext } from './factory.js';
 import { processStreams } from './output/streams.js';
@@ -72,7 +70,7 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
   const program = new Command('exercises');
   // Before any command is declared: subcommands copy the output settings and the exit override.
   if (hooks.output) program.configureOutput(outputTo(program, hooks.output));
-  // gh's layout for every command's help (help-layout.ts), subcommands included.
+  // gh's layout for every command's help (commands/shared/help.ts), subcommands included.
   program.configureHelp({ formatHelp });
   program.exitOverride().description('Browse, search and download the exercise catalogue.').version(packageVersion(), '-V, --version', 'print the version');
   for (const flag of GLOBAL_FLAGS) program.addOption(globalOption(flag));
@@ -165,7 +163,7 @@ export async function runCli(given: readonly string[], ctx: Context, seams: Pick
     if (words[0] === 'help' && words.length >= 2) {
       const [, topic, ...more] = words;
       if (isHelpTopic(topic!) && more.length === 0) {
-        ctx.io.stdout.write(HELP_TOPICS[topic]({ width: ctx.io.columns, program: () => program }));
+        ctx.io.stdout.write(helpTopicText(topic, ctx.io.columns, program));
         return ExitCode.OK;
       }
       const known = program.commands.map((c) => c.name()).filter((n) => n !== 'help');

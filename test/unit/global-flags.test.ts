@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { buildProgram, globalOptions } from '../../src/cli.js';
-import { HELP_TOPICS } from '../../src/commands/shared/help-topics.js';
+import { helpTopicText } from '../../src/commands/shared/help.js';
 import { defaultsTable } from '../../src/config/settings-docs.js';
 import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags, CONFIG_KEYS } from '../../src/config/settings.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/defaults.js';
@@ -82,7 +82,7 @@ describe('defaults table', () => {
   });
 
   it('is what `help defaults` prints', () => {
-    const text = HELP_TOPICS.defaults({ width: 200, program: () => new Command() });
+    const text = helpTopicText('defaults', 200, new Command());
     for (const row of defaultsTable()) expect(text).toContain(row.value);
     expect(text).toMatch(/cache-ttl\s+24h\s+\(config cache-ttl\)/);
   });
