@@ -65,32 +65,18 @@ export async function outputList(
 
   // A wait past ~300 ms on a terminal shows a spinner with the count so far (stderr; none in pipes or with -q).
   const spinner = startSpinner(ctx, 'Fetching exercises…');
-  if (!paging.follow) {
-    const cursor = paging.before !== undefined ? { before: paging.before } : paging.after !== undefined ? { after: paging.after } : {};
-    let page: ListResponse;
-    try {
-      page = await fetchPage({ ...cursor, limit: paging.limit });
-    } finally {
-      spinner.stop();
-    }
-    await writer.addPage(page.exercises);
-    const next = nextCursor(page, direction);
-    const more = page.exercises.length >= paging.limit && typeof next === 'string' && !(fromStart && page.pagination.total <= page.exercises.length);
-    const total = page.pagination.total;
-    await writer.finish(page.pagination, pageFooter({ argv: ctx.argv, direction, fromStart, shown: page.exercises.length, total, ...(more ? { next } : {}) }));
-    return;
-  }
-
   let lastPage: ListResponse | undefined;
   let lastItems: readonly ExerciseSummary[] = [];
   let shown = 0;
   let problem: ListingProblem | undefined;
+  // Without --all or --max, one page: at most `limit` items, and a listing that ends short of its total is no failure.
+  const max = paging.follow ? paging.max : paging.limit;
   const pages = paginatePages(
     async (cursor) => {
       lastPage = await fetchPage({ ...cursor, limit: paging.limit });
       return lastPage;
     },
-    { limit: paging.limit, after: paging.after, before: paging.before, max: paging.max, onIncomplete: (p) => (problem = p) },
+    { limit: paging.limit, after: paging.after, before: paging.before, max, ...(paging.follow ? { onIncomplete: (p: ListingProblem) => (problem = p) } : {}) },
   );
   let pageCount = 0;
   try {
@@ -116,23 +102,24 @@ export async function outputList(
   }
   spinner.stop();
   const total = lastPage?.pagination.total;
-  // Only --max stops before the end: then the footer offers the next --max items.
+  // Stopped at --max (or the one page's limit) before the end: the footer offers what comes next.
   let next: string | undefined;
-  if (paging.max !== undefined && shown >= paging.max && lastPage && !(fromStart && typeof total === 'number' && total <= shown)) {
+  if (max !== undefined && shown >= max && lastPage && !(fromStart && typeof total === 'number' && total <= shown)) {
     const cut = lastItems.length < lastPage.exercises.length;
     const edge = direction === 'after' ? lastItems[lastItems.length - 1] : lastItems[0];
     const server = cut ? undefined : nextCursor(lastPage, direction);
     next = typeof server === 'string' ? server : cut ? edge?.id : undefined;
   }
   await writer.finish(
-    { total: total ?? 0 },
+    // One page is written with its pagination as the service sent it (its cursors, for scripts).
+    paging.follow || !lastPage ? { total: total ?? 0 } : lastPage.pagination,
     pageFooter({
       argv: ctx.argv,
       direction,
       fromStart,
       shown,
       ...(typeof total === 'number' ? { total } : {}),
-      ...(next !== undefined ? { next, max: paging.max } : {}),
+      ...(next !== undefined ? { next, ...(paging.follow ? { max: paging.max } : {}) } : {}),
     }),
   );
   // The rows already written stay; the exit status says they are not the whole listing.
