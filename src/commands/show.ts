@@ -25,6 +25,7 @@ import {
   nearIds,
   nearIdsHint,
   nameQuery,
+  recordOf,
   recordsAreLocal,
   resolveBySearch,
   resolveGiven,
@@ -83,20 +84,13 @@ async function resolvedArgs(args: readonly string[], ctx: Context): Promise<stri
  * one listing request. The record then comes with one more request; undefined when nothing is
  * found.
  */
-async function retryMissing(
-  typed: string,
-  options: ShowOptions,
-  ctx: Context,
-  api: ApiClient,
-  lang: string | undefined,
-  many: boolean,
-): Promise<ExerciseRecord | undefined> {
+async function retryMissing(typed: string, options: ShowOptions, ctx: Context, api: ApiClient, many: boolean): Promise<ExerciseRecord | undefined> {
   let r = await resolveLocally(ctx, typed, { partial: true });
   if (r.kind === 'unknown' && options.search) r = await resolveBySearch(ctx, api, typed);
   if (r.kind === 'several' && !many) throw ambiguousError(typed, r.matches);
   if (r.kind !== 'id' || r.id === typed) return undefined;
   tellResolution(ctx, r);
-  return api.getExercise(r.id, lang ? { lang } : {});
+  return recordOf(ctx, api, r.id);
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
@@ -121,7 +115,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const emit = async (outcome: RecordOutcome): Promise<void> => {
     if ('record' in outcome) return add(outcome.record);
     if (!(outcome.error instanceof NotFoundError)) throw outcome.error; // auth, network…: stop now
-    const found = await retryMissing(outcome.id, options, ctx, api, lang, many);
+    const found = await retryMissing(outcome.id, options, ctx, api, many);
     if (found) return add(found);
     missing.push(outcome.id);
     // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.

@@ -9,7 +9,7 @@ import { CliError } from '../../errors.js';
 import { oneLine } from '../../util/text.js';
 import { type BulkSummary, type JobSource, runBulk } from '../../media/bulk.js';
 import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summary.js';
-import { type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
+import { type DownloadOptions, downloadFile, localWriteError } from '../../media/download-file.js';
 import { jobDirPreparer } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
 import { RateLimit, mediaMinRate } from '../../media/download/rate-limit.js';
@@ -25,58 +25,47 @@ export function outputDir(dir: unknown): string {
 const rateLimits = new WeakMap<Context, RateLimit | null>();
 
 /**
- * Under --limit-rate: the command's shared budget, and the least average rate each of `streams`
- * downloads at once must keep before it times out (lowered to fit the limit); nothing without one.
+ * What every download of the command shares: the transport, the same --retries as every
+ * request (attempts after a failure that brought no new bytes), Ctrl-C, who serves the media (so
+ * a missing file is worded for it), under --limit-rate the command's shared budget and the least
+ * average rate each of `streams` downloads at once must keep (lowered to fit the limit), and
+ * where the downloader's lines go: --verbose lines, and notices (a file another process is
+ * writing) on stderr unless --quiet, so a wait is never silent.
  */
-export function mediaThrottle(ctx: Context, streams: number): { rateLimit?: RateLimit; minBytesPerSecond?: number } {
+export async function downloadSettings(ctx: Context, api: ApiClient, streams: number): Promise<DownloadOptions> {
   let limit = rateLimits.get(ctx);
   if (limit === undefined) {
     const bytesPerSecond = ctx.settings().limitRate;
     limit = bytesPerSecond === null ? null : new RateLimit(bytesPerSecond);
     rateLimits.set(ctx, limit);
   }
-  return limit === null ? {} : { rateLimit: limit, minBytesPerSecond: mediaMinRate(limit, streams) };
-}
-
-/** Attempts after a failure that brought no new bytes: the same --retries as every request. */
-export function mediaRetries(ctx: Context): number {
-  return ctx.settings().retries;
-}
-
-export interface RunJobsOptions {
-  concurrency: number;
-  skipExisting: boolean;
-  failFast: boolean;
-}
-
-/**
- * Where the downloader's lines go: --verbose lines, and notices (a file another process is
- * writing) on stderr unless --quiet, so a wait is never silent.
- */
-export function downloadMessages(ctx: Context): { log?: (line: string) => void; notice?: (line: string) => void } {
-  const log = verboseLog(ctx);
-  const notice = ctx.globals.quiet ? undefined : (line: string) => writeNotice(ctx.io, line);
-  return { ...(log ? { log } : {}), ...(notice ? { notice } : {}) };
-}
-
-/** Who serves this run's media, so a missing file is worded for it ("This catalogue has no …"). */
-export async function mediaSource(ctx: Context): Promise<MediaSource> {
   const conn = await ctx.connection();
-  if (conn.catalogue !== undefined) return { kind: 'catalogue', dir: conn.catalogue };
-  return conn.local === true ? { kind: 'sample' } : { kind: 'service' };
+  const log = verboseLog(ctx);
+  return {
+    transport: await api.http(),
+    retries: ctx.settings().retries,
+    signal: ctx.signal,
+    source: conn.catalogue !== undefined ? { kind: 'catalogue', dir: conn.catalogue } : { kind: conn.local === true ? 'sample' : 'service' },
+    ...(limit === null ? {} : { rateLimit: limit, minBytesPerSecond: mediaMinRate(limit, streams) }),
+    ...(log ? { log } : {}),
+    ...(ctx.globals.quiet ? {} : { notice: (line: string) => writeNotice(ctx.io, line) }),
+  };
 }
 
 /**
  * Downloads the jobs (all at once, or a listing's as its pages arrive) with one bounded pool;
  * a progress bar only on a terminal stderr without --quiet.
  */
-export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource, options: RunJobsOptions): Promise<BulkSummary> {
-  const retries = mediaRetries(ctx);
-  const source = await mediaSource(ctx);
+export async function runMediaJobs(
+  ctx: Context,
+  api: ApiClient,
+  jobs: JobSource,
+  options: { concurrency: number; skipExisting: boolean; failFast: boolean },
+): Promise<BulkSummary> {
+  const settings = await downloadSettings(ctx, api, options.concurrency);
   const none = Array.isArray(jobs) && jobs.length === 0;
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
   const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
-  const throttle = mediaThrottle(ctx, options.concurrency);
   const prepareJobDir = jobDirPreparer();
   return runBulk(jobs, {
     ...options,
@@ -86,17 +75,7 @@ export async function runMediaJobs(ctx: Context, api: ApiClient, jobs: JobSource
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
-      return downloadFile(job, job.path, {
-        transport: await api.http(),
-        retries,
-        signal,
-        onStart: file.started,
-        onBytes: file.bytes,
-        requestSlot,
-        source,
-        ...throttle,
-        ...downloadMessages(ctx),
-      });
+      return downloadFile(job, job.path, { ...settings, signal, onStart: file.started, onBytes: file.bytes, requestSlot });
     },
   });
 }

@@ -18,7 +18,7 @@
  */
 import type { Context, IOStreams } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
-import type { ExerciseSummary } from '../../catalogue/types.js';
+import type { ExerciseRecord, ExerciseSummary } from '../../catalogue/types.js';
 import { LIMIT_MAX, MAX_ID_LINE_BYTES } from '../../defaults.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { type PickCandidate, candidateOf, foldText, mergeCandidates } from '../../prompt/candidates.js';
@@ -116,6 +116,12 @@ function fromJson(line: string, lineNo: number): string {
   const value = typeof o?.id === 'string' && o.id !== '' ? o.id : typeof o?.name === 'string' && o.name !== '' ? o.name : undefined;
   if (value === undefined) throw new UsageError(`Line ${lineNo} of stdin has no "id" or "name" field.`);
   return value;
+}
+
+/** The record of `idOrName` in the language in force (one request, or the cache). */
+export function recordOf(ctx: Context, api: ApiClient, idOrName: string): Promise<ExerciseRecord> {
+  const lang = langInForce(ctx.settings());
+  return api.getExercise(idOrName, lang ? { lang } : {});
 }
 
 /** Matches listed at most when a text names several exercises. */
