@@ -10,6 +10,7 @@ import { maskSecret } from '../util/text.js';
 import { type SettingValue } from '../config/settings-table.js';
 import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';
 import { delimitedLine } from '../output/fields.js';
+import { alignedRows } from '../output/aligned.js';
 import { configPath, readStoredConfig } from '../config/parsers.js';
 import { openConfigWriter } from '../config/store.js';
 import { readCatalogue } from '../catalogue/load.js';
@@ -30,10 +31,10 @@ export async function setOptions(key: string, value: string): Promise<ConfigOpti
   return { action: 'set', key: spec.key, value: spec.parse!(value, spec.key) };
 }
 
-function shown(value: unknown, secret: boolean | undefined, mask: (v: string) => string): string {
+function shown(value: unknown, secret: boolean | undefined): string {
   if (value === undefined) return '';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return secret ? mask(text) : text;
+  return secret ? maskSecret(text) : text;
 }
 
 /** `config get`: the stored value, else the default in force (nothing for a key without one). */
@@ -41,7 +42,7 @@ async function get(key: string, ctx: Context): Promise<void> {
   const spec = configKeySpec(key);
   const stored = readStoredConfig(ctx.env)[spec.key];
   const value = stored ?? spec.default;
-  if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret, maskSecret)}\n`);
+  if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret)}\n`);
   // Where it comes from, for a person: stdout keeps only the value, for `$(exercises config get …)`.
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     const from = stored !== undefined ? 'stored' : value !== undefined ? 'the default' : 'not set, and no default';
@@ -121,20 +122,15 @@ async function list(ctx: Context): Promise<void> {
     // As stored, unchecked: a bad value is shown here to be fixed, not a reason to fail.
     const { value, source, origin } = resolveSetting(spec, sources, false);
     // For JSON: the value as in force (numbers stay numbers, secrets masked), with its source.
-    const json = { value: (value === undefined || !spec.secret ? value : shown(value, true, maskSecret)) ?? null, source, ...(origin ? { origin } : {}) };
-    return { key: spec.key, value: shown(displayed(spec, value), spec.secret, maskSecret), source, origin, json };
+    const json = { value: (value === undefined || !spec.secret ? value : shown(value, true)) ?? null, source, ...(origin ? { origin } : {}) };
+    return { key: spec.key, value: shown(displayed(spec, value), spec.secret), source, origin, json };
   });
   const format = outputFormat(ctx);
   if (format === 'json') ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, r.json])))}\n`);
   else if (format === 'jsonl') for (const r of rows) ctx.io.stdout.write(`${JSON.stringify({ key: r.key, ...r.json })}\n`);
-  else if (format === 'table') {
-    const width = Math.max(...rows.map((r) => r.key.length));
-    const valueWidth = Math.max(...rows.map((r) => (r.value === '' ? 1 : r.value.length)));
-    for (const r of rows) {
-      const from = r.origin ? `${r.source} (${r.origin})` : r.source;
-      ctx.io.stdout.write(`${r.key.padEnd(width)}  ${(r.value === '' ? '-' : r.value).padEnd(valueWidth)}  ${from}\n`);
-    }
-  } else {
+  else if (format === 'table')
+    ctx.io.stdout.write(alignedRows(rows.map((r) => [r.key, r.value === '' ? '-' : r.value, r.origin ? `${r.source} (${r.origin})` : r.source])));
+  else {
     if (format === 'csv') ctx.io.stdout.write(delimitedLine(format, ['key', 'value', 'source']));
     for (const r of rows) ctx.io.stdout.write(delimitedLine(format, [r.key, r.value, r.source]));
   }

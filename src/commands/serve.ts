@@ -6,6 +6,7 @@
  * value), the clients' keys, the TLS files, the shared cache and ledger of this user and the
  * budget, and on SIGHUP reads the keys file and the TLS files again. Runs until SIGINT/SIGTERM.
  */
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { Option } from 'commander';
 import type { Context } from '../context.js';
@@ -97,11 +98,8 @@ async function listening<T>(options: ServeOptions, start: Promise<T>, unavailabl
 }
 
 /** main() aborts ctx.signal on SIGINT/SIGTERM; the server is then closed and the command ends with exit 0. */
-function untilStopped(ctx: Context): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+async function untilStopped(ctx: Context): Promise<void> {
+  if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
 }
 
 export async function run(options: ServeOptions, ctx: Context): Promise<void> {
@@ -207,11 +205,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
     line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}; status at ${proxy.url}/-/status.`);
   }
   const stopReloading = ctx.onHangup?.(() => reload(options, proxy, line));
-  try {
-    await untilStopped(ctx);
-  } finally {
-    stopReloading?.();
-  }
+  await untilStopped(ctx).finally(stopReloading);
   await proxy.close();
   accessLog.flush();
 }
@@ -221,12 +215,11 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
     .description('serve a catalogue directory over HTTP with the service interface (default: the sample catalogue)')
     .argument('[dir]', 'catalogue directory holding exercises.jsonl, images/ and videos/ (default: the shipped sample)')
     .option('--host <host>', 'address to listen on', DEFAULT_SERVE_HOST)
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default(DEFAULT_SERVE_PORT).argParser(intArg('--port', 0, 65535)))
-    .addOption(
-      new Option(
-        '--key <key:plan>',
-        `accept this API key with plan free or premium (repeatable; default: ${SANDBOX_FREE_KEY}:free and ${SANDBOX_PREMIUM_KEY}:premium)`,
-      ).argParser(collect),
+    .option('--port <port>', 'port to listen on; 0 picks a free one', intArg('--port', 0, 65535), DEFAULT_SERVE_PORT)
+    .option(
+      '--key <key:plan>',
+      `accept this API key with plan free or premium (repeatable; default: ${SANDBOX_FREE_KEY}:free and ${SANDBOX_PREMIUM_KEY}:premium)`,
+      collect,
     )
     .option(
       '--keys-file <path>',
