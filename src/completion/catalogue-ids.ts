@@ -8,7 +8,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_FILE } from '../catalogue/load.js';
-import { writeFileAtomic, idIndexPath, readIdIndexMatching, writeIdIndex } from './id-index.js';
+import { appendIdIndex, writeFileAtomic, idIndexPath, readIdIndexMatching } from './id-index.js';
 import type { ExerciseEntry } from './engine.js';
 import { asBytes, lineAt, readBytes } from './line-scan.js';
 import { shortHash } from '../util/short-hash.js';
@@ -90,7 +90,7 @@ function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
     const records = readCatalogueRecords(dir);
     const media = records.flatMap((r) => (['image', 'video'] as const).filter((k) => r.media[k].length > 0).map((k) => [r.id, k, ...r.media[k]].join('\t')));
     writeFileAtomic(join(indexDir, MEDIA_FILE), media.map((line) => `${line}\n`).join(''));
-    writeIdIndex(indexDir, records, { maxLines: Number.MAX_SAFE_INTEGER });
+    appendIdIndex(indexDir, records, { maxLines: Number.MAX_SAFE_INTEGER, replace: true });
     return indexDir;
   } catch {
     return undefined;

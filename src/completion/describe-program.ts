@@ -42,30 +42,19 @@ function placeholder(flags: string): string | undefined {
   return /[<[]([^>\]]+?)(?:\.\.\.)?[>\]]/.exec(flags)?.[1];
 }
 
-export interface OptionFacts {
-  flags: string;
-  long?: string;
-  choices?: readonly string[];
-}
-
-export function optionValueCompletion(option: OptionFacts): ValueCompletion | undefined {
-  if (option.choices && option.choices.length > 0) return { values: [...option.choices] };
+/** How a flag's value is completed: its choices, an enum filter's values, else by its placeholder's name. */
+function optionValueCompletion(option: Option): ValueCompletion | undefined {
+  if (option.argChoices && option.argChoices.length > 0) return { values: [...option.argChoices] };
   const enumName = option.long ? ENUM_FLAGS.get(option.long) : undefined;
   if (enumName) return enumValues(enumName);
   const name = placeholder(option.flags);
   return name === undefined ? undefined : pathKind(name);
 }
 
-export interface ArgumentFacts {
-  name: string;
-  choices?: readonly string[];
-  /** The names of the commands above it, program first: ['exercises', 'config', 'set']. */
-  commandPath: readonly string[];
-}
-
-export function argumentValueCompletion(arg: ArgumentFacts): ValueCompletion | undefined {
-  if (arg.choices && arg.choices.length > 0) return { values: [...arg.choices] };
-  switch (arg.name) {
+/** How an argument is completed: its choices, else by its name; `commandPath` is the names of the commands above it, program first. */
+function argumentValueCompletion(arg: Argument, commandPath: readonly string[]): ValueCompletion | undefined {
+  if (arg.argChoices && arg.argChoices.length > 0) return { values: [...arg.argChoices] };
+  switch (arg.name()) {
     case 'id-or-name':
     case 'id':
     case 'ids':
@@ -73,11 +62,11 @@ export function argumentValueCompletion(arg: ArgumentFacts): ValueCompletion | u
     case 'names':
       return { kind: 'media-name' };
     case 'key':
-      return { kind: arg.commandPath.at(-1) === 'set' ? 'settable-config-key' : 'config-key' };
+      return { kind: commandPath.at(-1) === 'set' ? 'settable-config-key' : 'config-key' };
     case 'command':
       return { kind: 'command' };
     default:
-      return pathKind(arg.name);
+      return pathKind(arg.name());
   }
 }
 
@@ -87,8 +76,7 @@ function firstLine(text: string): string {
 }
 
 function describeOption(option: Option): OptionSpec {
-  const complete =
-    option.required || option.optional ? optionValueCompletion({ flags: option.flags, long: option.long, choices: option.argChoices }) : undefined;
+  const complete = option.required || option.optional ? optionValueCompletion(option) : undefined;
   return {
     flags: [option.short, option.long].filter((f): f is string => typeof f === 'string'),
     description: firstLine(option.description),
@@ -98,7 +86,7 @@ function describeOption(option: Option): OptionSpec {
 }
 
 function describeArgument(arg: Argument, commandPath: readonly string[]): ArgumentSpec {
-  const complete = argumentValueCompletion({ name: arg.name(), choices: arg.argChoices, commandPath });
+  const complete = argumentValueCompletion(arg, commandPath);
   return { name: arg.name(), variadic: arg.variadic, ...(complete ? { complete } : {}) };
 }
 

@@ -131,29 +131,18 @@ function clean(entry: IdIndexEntry): IdIndexEntry | undefined {
   return completable(entry.id, typeof entry.name === 'string' ? entry.name.replace(/[\t\r\n]+/g, ' ').trim() : '');
 }
 
-/** Replaces the index with `entries` (oldest first, one per id, the newest ones kept), atomically. */
-function writeIndex(cacheDir: string, entries: ReadonlyMap<string, string | undefined>, maxLines: number): void {
-  const lines = [...entries].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
-  // Newest last: drop from the front until the file fits its byte cap.
-  let bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-  let first = 0;
-  while (bytes > ID_INDEX_MAX_BYTES && first < lines.length) bytes -= Buffer.byteLength(lines[first++]!) + 1;
-  lines.splice(0, first);
-  writeFileAtomic(idIndexPath(cacheDir), lines.length > 0 ? `${lines.join('\n')}\n` : '');
-}
-
 /**
  * Adds exercises to the index: a new id, or a known one under a new name, goes to the end
  * (the newest); a known id given without a name keeps the name it has. Nothing is written
- * when every entry is already there as given. Throws on a file-system error; callers treat
- * that as harmless (completion simply knows fewer ids).
+ * when every entry is already there as given. With `replace`, the index becomes exactly these
+ * entries (a catalogue's: a later duplicate id goes last). The newest `maxLines` are kept,
+ * then the oldest go until the file fits ID_INDEX_MAX_BYTES; rewritten atomically. Throws on a
+ * file-system error; callers treat that as harmless (completion simply knows fewer ids).
  */
-export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: { maxLines?: number } = {}): void {
+export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: { maxLines?: number; replace?: boolean } = {}): void {
   const maxLines = options.maxLines ?? ID_INDEX_MAX_LINES;
-  const byId = new Map<string, string | undefined>();
-  for (const e of readIdIndex(cacheDir)) byId.set(e.id, e.name);
-
-  let changed = false;
+  const byId = new Map<string, string | undefined>(options.replace ? [] : readIdIndex(cacheDir).map((e) => [e.id, e.name]));
+  let changed = options.replace === true;
   for (const raw of entries) {
     const entry = clean(raw);
     if (!entry) continue;
@@ -163,17 +152,12 @@ export function appendIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>,
     byId.set(entry.id, name);
     changed = true;
   }
-  if (changed || byId.size > maxLines) writeIndex(cacheDir, byId, maxLines);
-}
-
-/** Replaces the index with exactly these entries (a later duplicate id wins). */
-export function writeIdIndex(cacheDir: string, entries: Iterable<IdIndexEntry>, options: { maxLines?: number } = {}): void {
-  const byId = new Map<string, string | undefined>();
-  for (const raw of entries) {
-    const entry = clean(raw);
-    if (!entry) continue;
-    byId.delete(entry.id);
-    byId.set(entry.id, entry.name);
-  }
-  writeIndex(cacheDir, byId, options.maxLines ?? ID_INDEX_MAX_LINES);
+  if (!changed && byId.size <= maxLines) return;
+  const lines = [...byId].slice(-maxLines).map(([id, name]) => (name === undefined ? id : `${id}\t${name}`));
+  // Newest last: drop from the front until the file fits its byte cap.
+  let bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+  let first = 0;
+  while (bytes > ID_INDEX_MAX_BYTES && first < lines.length) bytes -= Buffer.byteLength(lines[first++]!) + 1;
+  lines.splice(0, first);
+  writeFileAtomic(idIndexPath(cacheDir), lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }

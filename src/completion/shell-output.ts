@@ -50,15 +50,14 @@ function bash(completion: Completion, word: CurrentWord): string[] {
   return lines;
 }
 
-function zsh(completion: Completion): string[] {
+/** zsh: `value:description` for _describe (`\` and `:` escaped in the value); fish: `value<TAB>description`. */
+function zshOrFish(shell: 'zsh' | 'fish', completion: Completion): string[] {
   if (completion.directive !== 'words') return [`${completion.directive}\t${oneLine(completion.prefix)}\t${oneLine(completion.wordPrefix)}`];
-  const describe = (v: string): string => v.replace(/[\\:]/g, '\\$&');
-  return ['words', ...completion.candidates.map((c) => oneLine(c.description ? `${describe(c.value)}:${c.description}` : describe(c.value)))];
-}
-
-function fish(completion: Completion): string[] {
-  if (completion.directive !== 'words') return [`${completion.directive}\t${oneLine(completion.prefix)}\t${oneLine(completion.wordPrefix)}`];
-  return ['words', ...completion.candidates.map((c) => (c.description ? `${oneLine(c.value)}\t${oneLine(c.description)}` : oneLine(c.value)))];
+  const value = (v: string): string => oneLine(shell === 'zsh' ? v.replace(/[\\:]/g, '\\$&') : v);
+  return [
+    'words',
+    ...completion.candidates.map((c) => (c.description ? `${value(c.value)}${shell === 'zsh' ? ':' : '\t'}${oneLine(c.description)}` : value(c.value))),
+  ];
 }
 
 /**
@@ -74,6 +73,6 @@ export function formatCompletion(shell: Shell, given: Completion, word: CurrentW
           prefix: given.prefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
           wordPrefix: given.wordPrefix.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''),
         };
-  const lines = shell === 'bash' ? bash(completion, word) : shell === 'zsh' ? zsh(completion) : fish(completion);
+  const lines = shell === 'bash' ? bash(completion, word) : zshOrFish(shell, completion);
   return `${lines.join('\n')}\n`;
 }
