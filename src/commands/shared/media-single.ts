@@ -10,7 +10,6 @@
  */
 import { rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
 import type { Context, IOStreams } from '../../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../defaults.js';
 import { AuthError, InterruptedError, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
@@ -29,7 +28,7 @@ import { createFileMeter } from '../../output/progress-meter.js';
 import { writeNotice } from '../../output/notice.js';
 import { plural } from '../../util/text.js';
 import { pickMissingId } from '../../prompt/pick.js';
-import type { Run } from './register.js';
+import type { RegisterCommand } from './register.js';
 import { addExamples } from './help.js';
 import { imagesFlag, sizeFlag, splitImagesValue } from './flags.js';
 import { downloadSettings, outputDir, reportSummary, runMediaJobs } from './media-run.js';
@@ -116,47 +115,50 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   return saveToDir(ctx, api, options, found);
 }
 
-export function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
-  const ext = MEDIA[kind].extension.slice(1);
-  const cmd = program
-    .command(`${kind} [id-or-name] [names...]`)
-    .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
-    .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
-    .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
-    .option('--overwrite', 'download again and overwrite files already present');
-  if (kind === 'image')
-    cmd
-      .option(
-        '--view [protocol]',
-        'draw the images at the terminal, fitted to it (fetched ones kept in --dir if given, else in the cache directory): kitty, iterm or blocks (default: found from the terminal)',
-      )
-      .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)');
-  const viewer = kind === 'image' ? 'display -' : 'mpv -';
-  addExamples(
-    cmd,
-    [
-      `exercises ${kind} Barbell_Bench_Press`,
-      `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
-      `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
-      `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
-      ...(kind === 'image' ? ['exercises image Plank --view'] : []),
-    ],
-    [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
-  );
-  cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
-    const ctx = context();
-    // `image --view Plank`: the id taken as the flag's value; `image Plank --view start`: a name.
-    const { flag, positional } = splitImagesValue(flags.view, '--view', ctx.argv);
-    if (positional !== undefined) {
-      flags = { ...flags, view: flag };
-      // The value came before the id (`image --view Plank start`): it is the id, the rest names.
-      const before = idOrName === undefined || ctx.argv.indexOf('--view') < ctx.argv.indexOf(idOrName);
-      if (before) [idOrName, names] = [positional, idOrName === undefined ? names : [idOrName, ...names]];
-      else names = [positional, ...names];
-    }
-    await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
-  });
-}
+/** `image` or `video`, declared by the one function for both. */
+export const registerSingleMedia =
+  (kind: MediaKind): RegisterCommand<SingleMediaOptions> =>
+  (program, context, runF = runSingleMedia) => {
+    const ext = MEDIA[kind].extension.slice(1);
+    const cmd = program
+      .command(`${kind} [id-or-name] [names...]`)
+      .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
+      .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
+      .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
+      .option('--overwrite', 'download again and overwrite files already present');
+    if (kind === 'image')
+      cmd
+        .option(
+          '--view [protocol]',
+          'draw the images at the terminal, fitted to it (fetched ones kept in --dir if given, else in the cache directory): kitty, iterm or blocks (default: found from the terminal)',
+        )
+        .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)');
+    const viewer = kind === 'image' ? 'display -' : 'mpv -';
+    addExamples(
+      cmd,
+      [
+        `exercises ${kind} Barbell_Bench_Press`,
+        `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
+        `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
+        `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
+        ...(kind === 'image' ? ['exercises image Plank --view'] : []),
+      ],
+      [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
+    );
+    cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
+      const ctx = context();
+      // `image --view Plank`: the id taken as the flag's value; `image Plank --view start`: a name.
+      const { flag, positional } = splitImagesValue(flags.view, '--view', ctx.argv);
+      if (positional !== undefined) {
+        flags = { ...flags, view: flag };
+        // The value came before the id (`image --view Plank start`): it is the id, the rest names.
+        const before = idOrName === undefined || ctx.argv.indexOf('--view') < ctx.argv.indexOf(idOrName);
+        if (before) [idOrName, names] = [positional, idOrName === undefined ? names : [idOrName, ...names]];
+        else names = [positional, ...names];
+      }
+      await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
+    });
+  };
 
 interface FoundJobs {
   jobs: MediaJob[];
