@@ -96,26 +96,14 @@ function wordScore(word: string, text: string): number | undefined {
   return 500 - Math.min(gaps * 10, 400);
 }
 
-/** The best score of a word over several folded texts. */
-function bestScore(word: string, texts: readonly string[]): number | undefined {
-  let best: number | undefined;
-  for (const text of texts) {
-    const score = wordScore(word, text);
-    if (score !== undefined && (best === undefined || score > best)) best = score;
-  }
-  return best;
-}
-
-/** The score of a query over an item's folded texts (higher is better), or undefined when a word is not found. */
+/** The score of a query over an item's folded texts (higher is better): each word's best; undefined when a word is not found. */
 export function fuzzyScore(query: string, texts: readonly string[]): number | undefined {
-  const words = foldText(query)
-    .split(/\s+/)
-    .filter((w) => w !== '');
   let total = 0;
-  for (const word of words) {
-    const score = bestScore(word, texts);
-    if (score === undefined) return undefined;
-    total += score;
+  for (const word of foldText(query).split(/\s+/)) {
+    if (word === '') continue;
+    const scores = texts.map((text) => wordScore(word, text)).filter((score) => score !== undefined);
+    if (scores.length === 0) return undefined;
+    total += Math.max(...scores);
   }
   return total;
 }

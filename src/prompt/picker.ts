@@ -55,12 +55,8 @@ const LEAVE_CTRL = new Set(['c', 'g', 'q', 'd']);
 
 /** The cursor moved by `by` rows (clamped), the window scrolled to keep it shown. */
 function moved<T>(state: PickerState<T>, by: number, pageSize: number): PickerState<T> {
-  const last = state.matches.length - 1;
-  const cursor = Math.max(0, Math.min(last, state.cursor + by));
-  let offset = state.offset;
-  if (cursor < offset) offset = cursor;
-  if (cursor >= offset + pageSize) offset = cursor - pageSize + 1;
-  return { ...state, cursor: Math.max(0, cursor), offset: Math.max(0, offset) };
+  const cursor = Math.max(0, Math.min(state.matches.length - 1, state.cursor + by));
+  return { ...state, cursor, offset: Math.max(cursor - pageSize + 1, Math.min(state.offset, cursor)) };
 }
 
 function withTerm<T>(state: PickerState<T>, term: string, rules: PickerRules<T>): PickerState<T> {
@@ -155,16 +151,12 @@ export function runPicker<T>(terminal: PromptTerminal, view: PickerView<T>): Pro
   let state = initialState(view);
   let drawn = 0;
 
+  // Back to the block's first line, then everything below it replaced.
+  const redraw = (text: string): boolean => output.write(`${drawn > 1 ? `\u001b[${drawn - 1}A` : ''}\r${CLEAR_DOWN}${text}`);
   const draw = (): void => {
     const lines = frameLines(view, state, width);
-    // Back to the block's first line, then everything below it replaced.
-    const up = drawn > 1 ? `\u001b[${drawn - 1}A` : '';
-    output.write(`${up}\r${CLEAR_DOWN}${lines.join('\n')}`);
+    redraw(lines.join('\n'));
     drawn = lines.length;
-  };
-  const erase = (): void => {
-    const up = drawn > 1 ? `\u001b[${drawn - 1}A` : '';
-    output.write(`${up}\r${CLEAR_DOWN}${SHOW_CURSOR}`);
   };
 
   return new Promise<T[]>((resolve, reject) => {
@@ -174,7 +166,7 @@ export function runPicker<T>(terminal: PromptTerminal, view: PickerView<T>): Pro
       input.setRawMode?.(wasRaw);
       // Paused, the input no longer holds the process open.
       input.pause();
-      erase();
+      redraw(SHOW_CURSOR);
       outcome();
     };
     const onKey = (text: string | undefined, key: Key | undefined): void => {
