@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { TableColumn } from './fields.js';
 import { type Measure, loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
-import { loadCliTable3 } from '../vendor/cli-table3.js';
+import { loadCliTable3 } from '../vendor/load.js';
 
 /** Blanks between two columns: never less, so cells never run together. */
 export const GAP = 2;
