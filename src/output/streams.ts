@@ -12,6 +12,7 @@
  * naming `stdout` (exit 6), not an "unexpected error"; a reader gone (EPIPE) stays the caller's
  * broken-pipe handling.
  */
+import { once } from 'node:events';
 import { type Stats, fstatSync, statSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { isatty } from 'node:tty';
@@ -172,17 +173,6 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
 
 /** Writes, waiting for 'drain' when the stream's buffer is full, so streamed output stays flat in memory. */
 export function write(stream: Writable, text: string): Promise<void> | void {
-  if (stream.write(text)) return;
-  return new Promise((resolve, reject) => {
-    const onDrain = (): void => {
-      stream.off('error', onError);
-      resolve();
-    };
-    const onError = (err: Error): void => {
-      stream.off('drain', onDrain);
-      reject(err);
-    };
-    stream.once('drain', onDrain);
-    stream.once('error', onError);
-  });
+  // events.once rejects on an 'error' before the 'drain', and takes its listeners off either way.
+  if (!stream.write(text)) return once(stream, 'drain').then(() => {});
 }

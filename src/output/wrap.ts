@@ -4,6 +4,7 @@
  * stands alone on its line rather than being cut. Widths ignore colour codes (SGR), which take
  * no column; the text is otherwise plain (help and messages are ASCII or already clean).
  */
+import { shorten } from '../util/text.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 
@@ -130,6 +131,5 @@ export function noticeLines(text: string, io: StderrShape, options: WrapOptions 
  * since wrapping would leave the redraw on the wrong row.
  */
 export function progressText(text: string, columns: number): string {
-  const room = Math.max(columns - 1, 10);
-  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+  return shorten(text, Math.max(columns - 1, 10));
 }
