@@ -18,6 +18,8 @@ export interface WrapOptions {
   indent?: number;
   /** Spaces before every further line (default: `indent`). */
   hanging?: number;
+  /** Columns a word takes (default displayWidth). */
+  measure?: (text: string) => number;
 }
 
 /**
@@ -27,6 +29,7 @@ export interface WrapOptions {
 export function wrap(text: string, width: number, options: WrapOptions = {}): string {
   const indent = options.indent ?? 0;
   const hanging = options.hanging ?? indent;
+  const measure = options.measure ?? displayWidth;
   const room = Math.max(width, 20);
   const out: string[] = [];
   for (const paragraph of text.split('\n')) {
@@ -44,7 +47,7 @@ export function wrap(text: string, width: number, options: WrapOptions = {}): st
       continue;
     }
     for (const word of words) {
-      const w = displayWidth(word);
+      const w = measure(word);
       if (!empty && lineWidth + 1 + w > room) {
         out.push(line);
         lineStart();
