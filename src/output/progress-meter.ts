@@ -63,14 +63,9 @@ export class ProgressMeter extends ProgressTally {
     const { done, total, estimated } = this.totals();
     const rate = this.rate(t);
     const tilde = estimated ? '~' : '';
+    // Without a byte total, a bulk run's bar counts files; a single file's has none.
     const fraction =
-      total !== undefined && total > 0
-        ? Math.min(1, done / total)
-        : this.single
-          ? undefined
-          : this.totalFiles > 0
-            ? this.finishedFiles / this.totalFiles
-            : undefined;
+      total !== undefined && total > 0 ? Math.min(1, done / total) : !this.single && this.totalFiles > 0 ? this.finishedFiles / this.totalFiles : undefined;
     const fields: Field[] = [];
     if (this.single) fields.push({ order: 0, priority: 6, text: this.single });
     if (fraction !== undefined) {
