@@ -135,6 +135,8 @@ export function namedWriteErrors(stream: Writable, name: string): Writable {
   return withWrite(() => stream, write);
 }
 
+const ignoreBrokenPipe = (): void => {};
+
 /** The process's own streams, with their TTY facts and the terminal width; `onBrokenPipe` runs when stdout's reader has gone (`ids --all | head`). */
 export function processStreams(onBrokenPipe: () => void): IOStreams {
   const stdoutDirect = writableDirectly(1);
@@ -147,13 +149,7 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
     // A failed write (a full disk, /dev/full) is an error naming stdout: namedWriteErrors.
     stdout: namedWriteErrors(stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(), 'stdout'),
     // A reader gone from stderr is no reason to stop the work: its messages are dropped.
-    stderr: stderrDirect
-      ? directOutput(
-          2,
-          () => process.stderr,
-          () => {},
-        )
-      : process.stderr,
+    stderr: stderrDirect ? directOutput(2, () => process.stderr, ignoreBrokenPipe) : process.stderr,
     // process.stdin is created on first access, and for a file or /dev/null that loads
     // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
     get stdin() {

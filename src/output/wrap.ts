@@ -33,28 +33,23 @@ export function wrap(text: string, width: number, options: WrapOptions = {}): st
   const room = Math.max(width, 20);
   const out: string[] = [];
   for (const paragraph of text.split('\n')) {
-    const words = paragraph.split(' ').filter((w) => w !== '');
-    let line = ' '.repeat(indent);
-    let lineWidth = indent;
-    let empty = true;
-    const lineStart = (): void => {
-      line = ' '.repeat(hanging);
-      lineWidth = hanging;
-      empty = true;
-    };
-    if (words.length === 0) {
+    const [first, ...words] = paragraph.split(' ').filter((w) => w !== '');
+    if (first === undefined) {
       out.push('');
       continue;
     }
+    let line = ' '.repeat(indent) + first;
+    let lineWidth = indent + measure(first);
     for (const word of words) {
       const w = measure(word);
-      if (!empty && lineWidth + 1 + w > room) {
+      if (lineWidth + 1 + w > room) {
         out.push(line);
-        lineStart();
+        line = ' '.repeat(hanging) + word;
+        lineWidth = hanging + w;
+      } else {
+        line += ` ${word}`;
+        lineWidth += 1 + w;
       }
-      line += empty ? word : ` ${word}`;
-      lineWidth += empty ? w : w + 1;
-      empty = false;
     }
     out.push(line);
   }
