@@ -62,7 +62,7 @@ const escaped = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const VENDOR_RULES = [
   {
     name: 'package-import-call-only-in-vendor',
-    comment: 'import() of a package is only in src/vendor/ (one loader per package): call its loader, e.g. loadUndici() from src/vendor/undici.ts.',
+    comment: 'import() of a package is only in src/vendor/ (one loader per package): call its loader, e.g. loadUndici() from src/vendor/load.ts.',
     severity: 'error',
     from: { path: '^src/', pathNot: ['^src/vendor/'] },
     to: { path: '(^|/)node_modules/', dependencyTypes: ['dynamic-import'] },

@@ -13,7 +13,7 @@
  * `X-RateLimit-*`, the last seen kept by the ledger for `quota` and `--verbose`.
  */
 import type CachePolicy from 'http-cache-semantics';
-import { loadCachePolicy } from '../vendor/http-cache-semantics.js';
+import { loadCachePolicy } from '../vendor/load.js';
 import { type Freshness, languageList } from './store-files.js';
 
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;

@@ -15,19 +15,11 @@ import { orList } from './suggest.js';
  * lower case, words apart (`lower back`), single letters joined (`E_Z_CURL_BAR` → `ez curl bar`).
  */
 export function friendlyEnumValue(value: string): string {
-  const words: string[] = [];
-  let letters = '';
-  for (const part of value.toLowerCase().split('_')) {
-    if (part.length === 1) {
-      letters += part;
-      continue;
-    }
-    if (letters) words.push(letters);
-    letters = '';
-    words.push(part);
-  }
-  if (letters) words.push(letters);
-  return words.join(' ');
+  // An underscore between two one-letter parts goes; every other one becomes a space.
+  return value
+    .toLowerCase()
+    .replace(/(?<=(?:^|_)[a-z])_(?=[a-z](?:_|$))/g, '')
+    .replace(/_/g, ' ');
 }
 
 /** An enum's values in the friendly spelling, alphabetical (the order a reader scans for). */

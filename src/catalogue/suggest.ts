@@ -50,11 +50,6 @@ export function nearEnough(typed: string, candidate: string): boolean {
   return editDistance(a, b) <= allowed;
 }
 
-interface Scored<T> {
-  item: T;
-  score: number;
-}
-
 /**
  * The items whose key is nearest `typed`, best first, at most `max`: the same loose form
  * first (and then alone), then a key that starts with what was typed (`quer` → query), then
@@ -63,7 +58,7 @@ interface Scored<T> {
 export function closest<T>(typed: string, items: readonly T[], key: (item: T) => string, max = 3): T[] {
   const wanted = looseForm(typed);
   if (wanted === '') return [];
-  const scored: Scored<T>[] = [];
+  const scored: { item: T; score: number }[] = [];
   const seen = new Set<string>();
   for (const item of items) {
     const loose = looseForm(key(item));

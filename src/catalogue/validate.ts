@@ -23,52 +23,56 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-function checkOptionalString(o: Obj, key: string, problems: string[], where: string): void {
-  if (o[key] !== undefined && typeof o[key] !== 'string') problems.push(`${where}${key} must be a string`);
-}
+/** How each optional field is typed: a string, an array of strings, or an enum's value (in an array, or alone and maybe null). */
+type Rule = 'string' | 'strings' | { enum: EnumName; array?: true; nullable?: true };
 
-function checkOptionalStringArray(o: Obj, key: string, problems: string[], where: string): void {
-  if (o[key] !== undefined && !isStringArray(o[key])) problems.push(`${where}${key} must be an array of strings`);
-}
+/** The optional fields of a record, in the order their problems are listed. */
+const RULES = {
+  id: 'string',
+  displayName: 'string',
+  aliases: 'strings',
+  category: { enum: 'Category' },
+  primaryMuscle: { enum: 'Muscle', array: true },
+  secondaryMuscle: { enum: 'Muscle', array: true },
+  force: { enum: 'Force', nullable: true },
+  level: { enum: 'Level', nullable: true },
+  mechanic: { enum: 'Mechanic', nullable: true },
+  equipment: { enum: 'Equipment', nullable: true },
+  instructions: 'strings',
+  premiumImages: 'strings',
+  premiumVideos: 'strings',
+} as const satisfies Record<string, Rule>;
 
-function checkEnum(o: Obj, key: string, enumName: EnumName, opts: { nullable: boolean; array: boolean }, problems: string[], where: string): void {
-  const value = o[key];
-  if (value === undefined) return;
-  if (value === null) {
-    if (!opts.nullable) problems.push(`${where}${key} must not be null`);
-    return;
-  }
-  const values = opts.array ? value : [value];
-  if (!Array.isArray(values)) {
-    problems.push(`${where}${key} must be an array of ${enumName} values`);
-    return;
-  }
-  for (const v of values) {
-    if (typeof v !== 'string' || !(ENUMS[enumName] as readonly string[]).includes(v)) {
-      problems.push(`${where}${key} has ${JSON.stringify(v)}, not one of ${ENUMS[enumName].join(', ')}`);
+/** Problems with the `keys` of `o` that are present, by RULES; `where` prefixes field names in messages. */
+function fieldProblems(o: Obj, keys: readonly (keyof typeof RULES)[], where: string): string[] {
+  const problems: string[] = [];
+  for (const key of keys) {
+    const value = o[key];
+    const rule: Rule = RULES[key];
+    if (value === undefined) continue;
+    if (rule === 'string') {
+      if (typeof value !== 'string') problems.push(`${where}${key} must be a string`);
+    } else if (rule === 'strings') {
+      if (!isStringArray(value)) problems.push(`${where}${key} must be an array of strings`);
+    } else if (value === null) {
+      if (!rule.nullable) problems.push(`${where}${key} must not be null`);
+    } else if (rule.array && !Array.isArray(value)) {
+      problems.push(`${where}${key} must be an array of ${rule.enum} values`);
+    } else {
+      const valid: readonly string[] = ENUMS[rule.enum];
+      for (const v of rule.array ? (value as unknown[]) : [value]) {
+        if (typeof v !== 'string' || !valid.includes(v)) problems.push(`${where}${key} has ${JSON.stringify(v)}, not one of ${valid.join(', ')}`);
+      }
     }
   }
+  return problems;
 }
 
 /** Problems with a full record, or an empty list. `where` prefixes field names in messages. */
 export function recordProblems(value: unknown, where = ''): string[] {
-  const problems: string[] = [];
   if (!isObject(value)) return [`${where || 'record'} must be a JSON object`];
-  if (typeof value.name !== 'string' || value.name.length === 0) problems.push(`${where}name is required and must be a non-empty string`);
-  checkOptionalString(value, 'id', problems, where);
-  checkOptionalString(value, 'displayName', problems, where);
-  checkOptionalStringArray(value, 'aliases', problems, where);
-  checkEnum(value, 'category', 'Category', { nullable: false, array: false }, problems, where);
-  checkEnum(value, 'primaryMuscle', 'Muscle', { nullable: false, array: true }, problems, where);
-  checkEnum(value, 'secondaryMuscle', 'Muscle', { nullable: false, array: true }, problems, where);
-  checkEnum(value, 'force', 'Force', { nullable: true, array: false }, problems, where);
-  checkEnum(value, 'level', 'Level', { nullable: true, array: false }, problems, where);
-  checkEnum(value, 'mechanic', 'Mechanic', { nullable: true, array: false }, problems, where);
-  checkEnum(value, 'equipment', 'Equipment', { nullable: true, array: false }, problems, where);
-  checkOptionalStringArray(value, 'instructions', problems, where);
-  checkOptionalStringArray(value, 'premiumImages', problems, where);
-  checkOptionalStringArray(value, 'premiumVideos', problems, where);
-  return problems;
+  const name = typeof value.name !== 'string' || value.name.length === 0 ? [`${where}name is required and must be a non-empty string`] : [];
+  return [...name, ...fieldProblems(value, Object.keys(RULES) as (keyof typeof RULES)[], where)];
 }
 
 /** A line of a catalogue directory: a full record that must also carry an id and well-formed translations. */
@@ -80,13 +84,8 @@ export function validateCatalogueEntry(value: unknown): CatalogueEntry {
       if (!isObject(value.translations)) problems.push('translations must be an object keyed by language');
       else {
         for (const [lang, t] of Object.entries(value.translations)) {
-          if (!isObject(t)) {
-            problems.push(`translations.${lang} must be an object`);
-            continue;
-          }
-          checkOptionalString(t, 'displayName', problems, `translations.${lang}.`);
-          checkOptionalStringArray(t, 'aliases', problems, `translations.${lang}.`);
-          checkOptionalStringArray(t, 'instructions', problems, `translations.${lang}.`);
+          if (!isObject(t)) problems.push(`translations.${lang} must be an object`);
+          else problems.push(...fieldProblems(t, ['displayName', 'aliases', 'instructions'], `translations.${lang}.`));
         }
       }
     }
@@ -95,16 +94,12 @@ export function validateCatalogueEntry(value: unknown): CatalogueEntry {
   return value as CatalogueEntry;
 }
 
-export function summaryProblems(value: unknown, where = ''): string[] {
+function summaryProblems(value: unknown, where = ''): string[] {
   if (!isObject(value)) return [`${where || 'item'} must be a JSON object`];
   const problems: string[] = [];
   if (typeof value.id !== 'string' || value.id.length === 0) problems.push(`${where}id must be a non-empty string`);
   if (typeof value.name !== 'string') problems.push(`${where}name must be a string`);
-  checkOptionalString(value, 'displayName', problems, where);
-  checkOptionalStringArray(value, 'aliases', problems, where);
-  checkOptionalStringArray(value, 'premiumImages', problems, where);
-  checkOptionalStringArray(value, 'premiumVideos', problems, where);
-  return problems;
+  return [...problems, ...fieldProblems(value, ['displayName', 'aliases', 'premiumImages', 'premiumVideos'], where)];
 }
 
 /** Problems with a list response (spec §2.3), or an empty list. */

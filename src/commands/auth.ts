@@ -9,7 +9,7 @@ import { CliError, UsageError } from '../errors.js';
 import type { SettingSource } from '../config/settings.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
-import { loadRead } from '../vendor/read.js';
+import { loadRead } from '../vendor/load.js';
 import { maskSecret } from '../util/text.js';
 import { configPath, readStoredConfig } from '../config/parsers.js';
 import { openConfigWriter } from '../config/store.js';

@@ -5,7 +5,7 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { type Env, type StoredConfig, configDir, configPath, readStoredConfig } from './parsers.js';
-import { loadConf } from '../vendor/conf.js';
+import { loadConf } from '../vendor/load.js';
 
 const FILE_MODE = 0o600;
 /** The directory holds the key too: private whatever the umask. */

@@ -19,7 +19,7 @@ import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from 
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { CancelSignal, dispatchBody } from './body.js';
 import { reusedReads } from './read-buffers.js';
-import { loadUndici } from '../vendor/undici.js';
+import { loadUndici } from '../vendor/load.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
 
 interface Watched {

@@ -25,7 +25,9 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   const hint = rawHint === undefined ? undefined : cleanText(rawHint);
 
   // Ctrl-C is something the person did, not a failure: said plainly, without "Error:" or red.
-  let text = err instanceof InterruptedError ? noticeText(message, hint, ctx) : errorText(message, hint, ctx);
+  // `Error:` is red on a colour terminal.
+  const label = err instanceof InterruptedError ? '' : colorEnabled(ctx, 'stderr') ? '\u001b[31mError:\u001b[39m ' : 'Error: ';
+  let text = noticeText(label + message, hint, ctx);
   // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
   if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) text += `${cleanText(err.stack)}\n`;
   ctx.io.stderr.write(text);
@@ -51,18 +53,8 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   return exitCode;
 }
 
-/**
- * The one look of an error on stderr: `Error: <sentence>` then the hint, each wrapped to the
- * terminal's width (on a terminal); on a colour terminal `Error:` is red and the hint dim.
- */
-export function errorText(message: string, hint: string | undefined, ctx: Pick<Context, 'io' | 'env' | 'globals'>): string {
-  const color = colorEnabled(ctx, 'stderr');
-  const label = color ? '\u001b[31mError:\u001b[39m' : 'Error:';
-  return noticeText(`${label} ${message}`, hint, ctx);
-}
-
-/** A sentence and its hint as every stderr message looks: wrapped (noticeLines), the hint dim on a colour terminal. */
-function noticeText(message: string, hint: string | undefined, ctx: Pick<Context, 'io' | 'env' | 'globals'>): string {
+/** A sentence and its hint as every stderr message looks: each wrapped to the terminal's width (noticeLines), the hint dim on a colour terminal. */
+function noticeText(message: string, hint: string | undefined, ctx: ErrorContext): string {
   let text = `${noticeLines(message, ctx.io)}\n`;
   if (hint) {
     const body = noticeLines(hint, ctx.io);

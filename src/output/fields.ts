@@ -109,16 +109,12 @@ export interface TableColumn<T> extends Column<T> {
 /** Arrays become one cell, values joined by this. */
 export const ARRAY_JOINER = '; ';
 
+/** A value's text in a cell: nothing for null, a number or boolean as it reads, an object (an array within an array too) as JSON. */
+const cell = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : jsonText(v));
+
 /** One cell's text. Not recursive: an array of arrays (or any nesting) becomes JSON, whatever its depth. */
 function text(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (Array.isArray(value))
-    return value
-      .map((v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? jsonText(v) : String(v)))
-      .join(ARRAY_JOINER);
-  if (typeof value === 'object') return jsonText(value);
-  const primitive = value as string | number | boolean; // what is left of JSON
-  return String(primitive);
+  return Array.isArray(value) ? value.map(cell).join(ARRAY_JOINER) : cell(value);
 }
 
 function field<T extends Record<string, unknown>>(key: string, title = key.toUpperCase()): Column<T> {
@@ -147,15 +143,12 @@ export const RECORD_COLUMNS: ReadonlyArray<Column<ExerciseRecord>> = RECORD_FIEL
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-export function neutraliseFormula(cell: string): string {
-  return FORMULA_START.test(cell) ? `'${cell}` : cell;
-}
-
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end CRLF. */
 export function csvLine(values: readonly string[]): string {
   return `${values
     .map((raw) => {
-      const v = neutraliseFormula(cleanText(raw));
+      const clean = cleanText(raw);
+      const v = FORMULA_START.test(clean) ? `'${clean}` : clean;
       return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
     })
     .join(',')}\r\n`;

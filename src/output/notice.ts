@@ -10,7 +10,7 @@
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { write } from './streams.js';
-import { type StderrShape, type WrapOptions, noticeLines, wrap } from './wrap.js';
+import { type StderrShape, type WrapOptions, noticeLines, progressText, wrap } from './wrap.js';
 
 export interface NoticeTarget extends StderrShape {
   stderr: Pick<Writable, 'write'>;
@@ -44,14 +44,12 @@ export interface SpinnerOptions {
 export function startSpinner(ctx: Pick<Context, 'io' | 'globals'>, text: string, options: SpinnerOptions = {}): Spinner {
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet || ctx.globals.verbose) return NONE;
   const err = ctx.io.stderr;
-  const width = Math.max(ctx.io.columns - 1, 10);
   let label = text;
   let frame = 0;
   let shown = 0; // columns the line takes on screen
   let timer: NodeJS.Timeout | undefined;
   const draw = (): void => {
-    const full = `${FRAMES[frame++ % FRAMES.length]} ${label}`;
-    const line = full.length > width ? `${full.slice(0, width - 1)}…` : full;
+    const line = progressText(`${FRAMES[frame++ % FRAMES.length]} ${label}`, ctx.io.columns);
     // Spaces, not an erase sequence, cover a longer line before: the spinner writes no escape sequence at all.
     err.write(`\r${line}${' '.repeat(Math.max(0, shown - line.length))}`);
     shown = line.length;

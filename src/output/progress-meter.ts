@@ -63,14 +63,9 @@ export class ProgressMeter extends ProgressTally {
     const { done, total, estimated } = this.totals();
     const rate = this.rate(t);
     const tilde = estimated ? '~' : '';
+    // Without a byte total, a bulk run's bar counts files; a single file's has none.
     const fraction =
-      total !== undefined && total > 0
-        ? Math.min(1, done / total)
-        : this.single
-          ? undefined
-          : this.totalFiles > 0
-            ? this.finishedFiles / this.totalFiles
-            : undefined;
+      total !== undefined && total > 0 ? Math.min(1, done / total) : !this.single && this.totalFiles > 0 ? this.finishedFiles / this.totalFiles : undefined;
     const fields: Field[] = [];
     if (this.single) fields.push({ order: 0, priority: 6, text: this.single });
     if (fraction !== undefined) {
@@ -101,27 +96,17 @@ export class ProgressMeter extends ProgressTally {
     let used = 0;
     for (const f of [...fields].sort((a, b) => a.priority - b.priority)) {
       const gap = kept.length > 0 ? 1 : 0;
-      if (f.bar !== undefined) {
-        if (used + gap + BAR_MIN + 2 > room) continue;
-        used += gap + BAR_MIN + 2;
-        kept.push(f);
-      } else if (f.items) {
-        const prefix = '· ';
-        let text = '';
-        for (const item of f.items) {
-          const next = text === '' ? prefix + item : `${text}, ${item}`;
-          if (used + gap + w(next) > room) break;
-          text = next;
-        }
-        if (text === '') continue;
-        used += gap + w(text);
-        kept.push({ ...f, text });
-      } else {
-        const text = f.text!;
-        if (used + gap + w(text) > room) continue;
-        used += gap + w(text);
-        kept.push(f);
+      let text = f.text ?? '';
+      // The in-flight files: as many as fit, none when not even one does.
+      for (const item of f.items ?? []) {
+        const next = text === '' ? `· ${item}` : `${text}, ${item}`;
+        if (used + gap + w(next) > room) break;
+        text = next;
       }
+      const cells = f.bar !== undefined ? BAR_MIN + 2 : w(text);
+      if ((f.items && text === '') || used + gap + cells > room) continue;
+      used += gap + cells;
+      kept.push({ ...f, text });
     }
     // The bar takes what the others leave, up to BAR_MAX.
     const barField = kept.find((f) => f.bar !== undefined);
@@ -143,57 +128,47 @@ function labelOf(job: MediaJob): string {
   return `${id.length > 24 ? `${id.slice(0, 23)}…` : id}/${oneLine(basename(job.path)).slice(0, 32)}`;
 }
 
-/** Redraws the meter's line on `stream` (`\r`, the line, erase to its end) when it changed. */
-class LineDrawer {
-  private last = '';
-  private timer: NodeJS.Timeout | undefined;
+/**
+ * Draws `meter`'s line on `stream` (`\r`, the line, erase to its end) when it changed, every
+ * intervalMs; stop() removes it, so what follows (the summary, an error) starts on a clean line.
+ */
+function lineDrawer(stream: Writable, meter: ProgressMeter, options: ProgressOptions): { redraw(): void; stop(): void } {
+  let last = '';
+  const redraw = (): void => {
+    const columns = (stream as { columns?: unknown }).columns;
+    const line = meter.line(typeof columns === 'number' && columns > 0 ? columns : (options.columns ?? 80));
+    if (line === last) return;
+    last = line;
+    stream.write(`\r${line}\u001b[K`);
+  };
+  const interval = options.intervalMs ?? 100;
+  const timer = interval > 0 ? setInterval(redraw, interval).unref() : undefined; // unref: never what keeps the process alive
+  return {
+    redraw,
+    stop() {
+      clearInterval(timer);
+      if (last !== '') stream.write('\r\u001b[K');
+      last = '';
+    },
+  };
+}
 
-  constructor(
-    private readonly stream: Writable,
-    private readonly render: (width: number) => string,
-    private readonly options: ProgressOptions,
-  ) {
-    const interval = options.intervalMs ?? 100;
-    if (interval > 0) {
-      this.timer = setInterval(() => this.redraw(), interval);
-      this.timer.unref(); // never what keeps the process alive
-    }
-  }
-
-  private width(): number {
-    const columns = (this.stream as { columns?: unknown }).columns;
-    return typeof columns === 'number' && columns > 0 ? columns : (this.options.columns ?? 80);
-  }
-
-  redraw(): void {
-    const line = this.render(this.width());
-    if (line === this.last) return;
-    this.last = line;
-    this.stream.write(`\r${line}\u001b[K`);
-  }
-
-  /** Removes the line: what follows (the summary, an error) starts on a clean line. */
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    if (this.last !== '') this.stream.write('\r\u001b[K');
-    this.last = '';
-  }
+/** A meter on the options' clock; `single` names the one file of a `-o` download. */
+async function meterFor(options: ProgressOptions, single?: string): Promise<ProgressMeter> {
+  return new ProgressMeter(await loadMeasure(), options.now ?? (() => performance.now()), single);
 }
 
 export type BulkProgress = ProgressSink & { redraw(): void };
 
 /** The meter of a bulk run, as the ProgressSink of runBulk. */
 export async function createProgress(stream: Writable, options: ProgressOptions = {}): Promise<BulkProgress> {
-  const measure = await loadMeasure();
-  const now = options.now ?? (() => performance.now());
-  const meter = new ProgressMeter(measure, now);
-  let drawer: LineDrawer | undefined;
+  const meter = await meterFor(options);
+  let drawer: ReturnType<typeof lineDrawer> | undefined;
   const redraw = (): void => drawer?.redraw();
   return {
     start(totalFiles) {
       meter.start(totalFiles);
-      drawer = new LineDrawer(stream, (w) => meter.line(w), options);
+      drawer = lineDrawer(stream, meter, options);
       redraw();
     },
     addFiles(count) {
@@ -223,12 +198,9 @@ export type FileMeter = FileProgress & { redraw(): void; stop(): void };
  * ETA. Hand it to the downloader as its FileProgress; stop() when the download is over.
  */
 export async function createFileMeter(stream: Writable, label: string, options: ProgressOptions = {}): Promise<FileMeter> {
-  const measure = await loadMeasure();
-  const now = options.now ?? (() => performance.now());
   const name = oneLine(label);
-  const meter = new ProgressMeter(measure, now, name);
+  const meter = await meterFor(options, name);
   meter.start(1);
-  const drawer = new LineDrawer(stream, (w) => meter.line(w), options);
   return {
     started(expected, fromByte) {
       meter.fileStarted(name, name, expected, fromByte);
@@ -236,7 +208,6 @@ export async function createFileMeter(stream: Writable, label: string, options: 
     bytes(n) {
       meter.fileBytes(name, name, n);
     },
-    redraw: () => drawer.redraw(),
-    stop: () => drawer.stop(),
+    ...lineDrawer(stream, meter, options),
   };
 }

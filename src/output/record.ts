@@ -8,6 +8,7 @@ import { write } from './streams.js';
 import { oneLine } from '../util/text.js';
 import { loadMeasure } from './width.js';
 import { writePaged } from './list.js';
+import { wrap } from './wrap.js';
 
 type Paint = (text: string) => string;
 
@@ -19,26 +20,13 @@ export function humanEnum(value: string): string {
 /** Code points: the width of text without wide or combining characters. */
 const codePoints = (text: string): number => [...text].length;
 
-/** Greedy word wrap with a hanging indent; `measure` gives the terminal width of a piece of text. */
-export function wrap(text: string, width: number, indent: string, measure: (text: string) => number = codePoints): string {
-  const words = text.split(/\s+/).filter(Boolean);
-  const lines: string[] = [];
-  let line = '';
-  for (const word of words) {
-    if (line && measure(line) + 1 + measure(word) > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.join(`\n${indent}`);
-}
-
 export function renderRecordText(record: ExerciseRecord, options: { width: number; bold?: Paint; dim?: Paint; measure?: (text: string) => number }): string {
   const measure = options.measure ?? codePoints;
   const bold = options.bold ?? ((s: string) => s);
   const dim = options.dim ?? ((s: string) => s);
   const width = Math.max(40, options.width);
+  /** `text` wrapped to the width after a label of `lead` columns, further lines indented to line up: any run of blanks is one space. */
+  const wrapped = (text: string, lead: number): string => wrap(text.replace(/\s+/g, ' '), width, { indent: lead, measure }).slice(lead);
   const clean = (v: unknown): string => oneLine(String(v));
   const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => humanEnum(clean(x))).join(', ') : '');
   const names = (v: unknown): string => (Array.isArray(v) ? v.map(clean).join(', ') : '');
@@ -47,7 +35,7 @@ export function renderRecordText(record: ExerciseRecord, options: { width: numbe
   lines.push(`${bold(title)}${record.id !== undefined ? dim(`  (${clean(record.id)})`) : ''}`);
   if (record.displayName && record.displayName !== record.name) lines.push(`${dim('Name:')} ${clean(record.name)}`);
   const field = (label: string, value: string): void => {
-    if (value) lines.push(`${dim(`${label}:`)} ${wrap(value, width - label.length - 2, ' '.repeat(label.length + 2), measure)}`);
+    if (value) lines.push(`${dim(`${label}:`)} ${wrapped(value, label.length + 2)}`);
   };
   field('Also known as', names(record.aliases));
   field('Category', record.category ? humanEnum(clean(record.category)) : '');
@@ -62,7 +50,7 @@ export function renderRecordText(record: ExerciseRecord, options: { width: numbe
     const digits = String(record.instructions.length).length;
     record.instructions.forEach((step, i) => {
       const label = `  ${String(i + 1).padStart(digits)}. `;
-      lines.push(label + wrap(clean(step), width - label.length, ' '.repeat(label.length), measure));
+      lines.push(label + wrapped(clean(step), label.length));
     });
   }
   field('Premium images', names(record.premiumImages));

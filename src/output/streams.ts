@@ -12,6 +12,7 @@
  * naming `stdout` (exit 6), not an "unexpected error"; a reader gone (EPIPE) stays the caller's
  * broken-pipe handling.
  */
+import { once } from 'node:events';
 import { type Stats, fstatSync, statSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { isatty } from 'node:tty';
@@ -134,6 +135,8 @@ export function namedWriteErrors(stream: Writable, name: string): Writable {
   return withWrite(() => stream, write);
 }
 
+const ignoreBrokenPipe = (): void => {};
+
 /** The process's own streams, with their TTY facts and the terminal width; `onBrokenPipe` runs when stdout's reader has gone (`ids --all | head`). */
 export function processStreams(onBrokenPipe: () => void): IOStreams {
   const stdoutDirect = writableDirectly(1);
@@ -146,13 +149,7 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
     // A failed write (a full disk, /dev/full) is an error naming stdout: namedWriteErrors.
     stdout: namedWriteErrors(stdoutDirect ? directOutput(1, openStdout, onBrokenPipe) : openStdout(), 'stdout'),
     // A reader gone from stderr is no reason to stop the work: its messages are dropped.
-    stderr: stderrDirect
-      ? directOutput(
-          2,
-          () => process.stderr,
-          () => {},
-        )
-      : process.stderr,
+    stderr: stderrDirect ? directOutput(2, () => process.stderr, ignoreBrokenPipe) : process.stderr,
     // process.stdin is created on first access, and for a file or /dev/null that loads
     // fs streams, fs/promises and readline (~2 ms): only commands that read stdin pay for it.
     get stdin() {
@@ -172,17 +169,6 @@ export function processStreams(onBrokenPipe: () => void): IOStreams {
 
 /** Writes, waiting for 'drain' when the stream's buffer is full, so streamed output stays flat in memory. */
 export function write(stream: Writable, text: string): Promise<void> | void {
-  if (stream.write(text)) return;
-  return new Promise((resolve, reject) => {
-    const onDrain = (): void => {
-      stream.off('error', onError);
-      resolve();
-    };
-    const onError = (err: Error): void => {
-      stream.off('drain', onDrain);
-      reject(err);
-    };
-    stream.once('drain', onDrain);
-    stream.once('error', onError);
-  });
+  // events.once rejects on an 'error' before the 'drain', and takes its listeners off either way.
+  if (!stream.write(text)) return once(stream, 'drain').then(() => {});
 }

@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { TableColumn } from './fields.js';
 import { type Measure, loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
-import { loadCliTable3 } from '../vendor/cli-table3.js';
+import { loadCliTable3 } from '../vendor/load.js';
 
 /** Blanks between two columns: never less, so cells never run together. */
 export const GAP = 2;
@@ -123,7 +123,9 @@ export const CLI_TABLE3_MAX_ROWS = 1000;
 /** Cells already cut and padded, side by side with the gap between them (trailing blanks kept). */
 async function drawRows(lines: string[][]): Promise<string[]> {
   if (lines.length > CLI_TABLE3_MAX_ROWS) return lines.map((cells) => cells.join(NO_BORDER.middle));
-  const table = await borderlessTable();
+  // cli-table3 only lays the cells side by side: the layout is ours (above), so its widths come from the cells as given.
+  const Table = await loadCliTable3();
+  const table = new Table({ chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, wordWrap: false });
   for (const cells of lines) table.push(cells);
   return table.toString().split('\n');
 }
@@ -131,9 +133,3 @@ async function drawRows(lines: string[][]): Promise<string[]> {
 /** Nothing but the gap between columns: no borders, no padding, no colours of its own. */
 const BORDER_PARTS = 'top top-mid top-left top-right bottom bottom-mid bottom-left bottom-right left left-mid mid mid-mid right right-mid'.split(' ');
 const NO_BORDER = { ...Object.fromEntries(BORDER_PARTS.map((part) => [part, ''])), middle: ' '.repeat(GAP) };
-
-/** A cli-table3 table that only lays cells side by side: the layout is ours (above), so its widths come from the cells as given. */
-async function borderlessTable() {
-  const Table = await loadCliTable3();
-  return new Table({ chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, wordWrap: false });
-}

@@ -3,7 +3,7 @@
  * marks none (string-width, loaded with the table code only). Text must already be clean
  * (src/util/text.ts): escape sequences and controls have no width to measure.
  */
-import { loadStringWidth } from '../vendor/string-width.js';
+import { loadStringWidth } from '../vendor/load.js';
 
 export interface Measure {
   /** Columns the text takes on a terminal. */

@@ -4,6 +4,7 @@
  * stands alone on its line rather than being cut. Widths ignore colour codes (SGR), which take
  * no column; the text is otherwise plain (help and messages are ASCII or already clean).
  */
+import { shorten } from '../util/text.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 
@@ -17,6 +18,8 @@ export interface WrapOptions {
   indent?: number;
   /** Spaces before every further line (default: `indent`). */
   hanging?: number;
+  /** Columns a word takes (default displayWidth). */
+  measure?: (text: string) => number;
 }
 
 /**
@@ -26,31 +29,27 @@ export interface WrapOptions {
 export function wrap(text: string, width: number, options: WrapOptions = {}): string {
   const indent = options.indent ?? 0;
   const hanging = options.hanging ?? indent;
+  const measure = options.measure ?? displayWidth;
   const room = Math.max(width, 20);
   const out: string[] = [];
   for (const paragraph of text.split('\n')) {
-    const words = paragraph.split(' ').filter((w) => w !== '');
-    let line = ' '.repeat(indent);
-    let lineWidth = indent;
-    let empty = true;
-    const lineStart = (): void => {
-      line = ' '.repeat(hanging);
-      lineWidth = hanging;
-      empty = true;
-    };
-    if (words.length === 0) {
+    const [first, ...words] = paragraph.split(' ').filter((w) => w !== '');
+    if (first === undefined) {
       out.push('');
       continue;
     }
+    let line = ' '.repeat(indent) + first;
+    let lineWidth = indent + measure(first);
     for (const word of words) {
-      const w = displayWidth(word);
-      if (!empty && lineWidth + 1 + w > room) {
+      const w = measure(word);
+      if (lineWidth + 1 + w > room) {
         out.push(line);
-        lineStart();
+        line = ' '.repeat(hanging) + word;
+        lineWidth = hanging + w;
+      } else {
+        line += ` ${word}`;
+        lineWidth += 1 + w;
       }
-      line += empty ? word : ` ${word}`;
-      lineWidth += empty ? w : w + 1;
-      empty = false;
     }
     out.push(line);
   }
@@ -130,6 +129,5 @@ export function noticeLines(text: string, io: StderrShape, options: WrapOptions 
  * since wrapping would leave the redraw on the wrong row.
  */
 export function progressText(text: string, columns: number): string {
-  const room = Math.max(columns - 1, 10);
-  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+  return shorten(text, Math.max(columns - 1, 10));
 }

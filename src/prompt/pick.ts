@@ -26,7 +26,7 @@ import { type PickCandidate, candidateOf, fuzzyFilter, mergeCandidates } from '.
 import { columnsFor, labelOf } from './label.js';
 import { type PromptTerminal, runPicker } from './picker.js';
 import { knownExercises } from './known-exercises.js';
-import { loadInquirerSearch } from '../vendor/inquirer-search.js';
+import { loadInquirerSearch } from '../vendor/load.js';
 
 /** Lines shown at a time (fewer on a short terminal: the question, query and count take three more). */
 const PAGE_SIZE = 10;

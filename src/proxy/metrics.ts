@@ -13,7 +13,7 @@
 import type { LedgerUsage } from '../cache/ledger.js';
 import { BudgetExceededError } from '../errors.js';
 import { isLoopbackHost } from '../util/url-policy.js';
-import { loadPromClient } from '../vendor/prom-client.js';
+import { loadPromClient } from '../vendor/load.js';
 import type { ProxyStats } from './stats.js';
 
 export type FillKind = 'json' | 'media';

@@ -14,15 +14,6 @@ export function refuseLink(path: string, what = 'a symbolic link or not a plain 
   });
 }
 
-type Kind = 'missing' | 'dir' | 'link' | 'other';
-const kindOf = (info: { isDirectory(): boolean; isSymbolicLink(): boolean } | undefined): Kind =>
-  info === undefined ? 'missing' : info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'other';
-
-function check(path: string, kind: Kind): void {
-  if (kind === 'link') throw refuseLink(path, 'a symbolic link');
-  if (kind === 'other') throw refuseLink(path, 'not a directory');
-}
-
 /** The components of `target` below `root` (target must lie inside root). */
 function below(root: string, target: string): string[] {
   const rel = relative(resolve(root), resolve(target));
@@ -39,16 +30,17 @@ export function ensureRealDir(root: string, ...components: string[]): string {
   }
   for (const part of below(at, join(at, ...components))) {
     at = join(at, part);
-    let kind = kindOf(lstatOrUndefined(at));
-    if (kind === 'missing') {
+    let info = lstatOrUndefined(at);
+    if (info === undefined) {
       try {
         mkdirSync(at);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(at, err);
       }
-      kind = kindOf(lstatOrUndefined(at));
+      info = lstatOrUndefined(at);
     }
-    check(at, kind);
+    if (info?.isSymbolicLink()) throw refuseLink(at, 'a symbolic link');
+    if (info && !info.isDirectory()) throw refuseLink(at, 'not a directory');
   }
   return at;
 }

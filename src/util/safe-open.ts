@@ -44,24 +44,25 @@ export class RefusedFileError extends Error {
   }
 }
 
-/** What the descriptor's Stats say of the file: nothing when it may be read, else the refusal. */
-function refusal(path: string, stat: Stats, maxBytes: number): RefusedFileError | undefined {
-  if (!stat.isFile()) return new RefusedFileError(path, 'not a regular file', `is ${kindOf(stat)}, not a regular file`);
-  if (stat.size > maxBytes) return tooLarge(path, stat.size, maxBytes);
-  return undefined;
+/** What a file that is not regular is, in words. */
+const KINDS = [
+  ['isFIFO', 'a FIFO'],
+  ['isCharacterDevice', 'a character device'],
+  ['isBlockDevice', 'a block device'],
+  ['isDirectory', 'a directory'],
+  ['isSocket', 'a socket'],
+] as const;
+
+/** The descriptor's Stats when they say the file may be read; else throws the refusal. */
+function checked(path: string, stat: Stats, maxBytes: number): Stats {
+  if (!stat.isFile())
+    throw new RefusedFileError(path, 'not a regular file', `is ${KINDS.find(([is]) => stat[is]())?.[1] ?? 'not a plain file'}, not a regular file`);
+  if (stat.size > maxBytes) throw tooLarge(path, stat.size, maxBytes);
+  return stat;
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): RefusedFileError {
   return new RefusedFileError(path, 'too large', `holds ${size} bytes, over the ${maxBytes}-byte bound for it`);
-}
-
-function kindOf(stat: Stats): string {
-  if (stat.isFIFO()) return 'a FIFO';
-  if (stat.isCharacterDevice()) return 'a character device';
-  if (stat.isBlockDevice()) return 'a block device';
-  if (stat.isDirectory()) return 'a directory';
-  if (stat.isSocket()) return 'a socket';
-  return 'not a plain file';
 }
 
 /** An open descriptor of a regular file within the bound, and its Stats; the caller closes it. */
@@ -73,10 +74,7 @@ export function openRegularFileSync(path: string, options: SafeOpenOptions): { f
     throw linkRefusal(path, err);
   }
   try {
-    const stat = fstatSync(fd);
-    const refused = refusal(path, stat, options.maxBytes);
-    if (refused) throw refused;
-    return { fd, stat };
+    return { fd, stat: checked(path, fstatSync(fd), options.maxBytes) };
   } catch (err) {
     closeSync(fd);
     throw err;
@@ -89,59 +87,44 @@ export async function openRegularFile(path: string, options: SafeOpenOptions): P
     throw linkRefusal(path, err);
   });
   try {
-    const stat = await handle.stat();
-    const refused = refusal(path, stat, options.maxBytes);
-    if (refused) throw refused;
-    return { handle, stat };
+    return { handle, stat: checked(path, await handle.stat(), options.maxBytes) };
   } catch (err) {
     await handle.close().catch(() => {});
     throw err;
   }
 }
 
-/** The bytes of a file as read: a buffer of fstat's size, grown while the file grows, never past the bound (one byte more shows it grew past). */
-class BoundedBytes {
-  private buffer: Buffer;
-  private done = 0;
+/** The arguments of a read (buffer, offset, length, position). */
+type ReadAt = [buffer: Buffer, offset: number, length: number, position: number];
 
-  constructor(
-    private readonly path: string,
-    size: number,
-    private readonly maxBytes: number,
-  ) {
-    this.buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
-  }
-
-  /** Where the next read goes: the buffer, the offset (also the file position) and the room left. */
-  next(): [buffer: Buffer, offset: number, length: number, position: number] {
-    return [this.buffer, this.done, this.buffer.length - this.done, this.done];
-  }
-
-  /** Counts a read of `n` bytes; true once the file has ended (a read of 0). */
-  took(n: number): boolean {
-    if (n === 0) return true;
-    this.done += n;
-    if (this.done > this.maxBytes) throw tooLarge(this.path, this.done, this.maxBytes);
-    if (this.done === this.buffer.length) {
-      const bigger = Buffer.allocUnsafe(Math.min(this.maxBytes + 1, this.buffer.length * 2));
-      this.buffer.copy(bigger);
-      this.buffer = bigger;
+/**
+ * The bytes of a file as read: yields where each read goes and takes the bytes it read (0 at
+ * the end). A buffer of fstat's size, grown while the file grows, never past the bound (one
+ * byte more shows it grew past); the same steps for the sync and the async reader.
+ */
+function* boundedBytes(path: string, size: number, maxBytes: number): Generator<ReadAt, Buffer, number> {
+  let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+  let done = 0;
+  for (let n: number; (n = yield [buffer, done, buffer.length - done, done]) > 0;) {
+    done += n;
+    if (done > maxBytes) throw tooLarge(path, done, maxBytes);
+    if (done === buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+      buffer.copy(bigger);
+      buffer = bigger;
     }
-    return false;
   }
-
-  bytes(): Buffer {
-    return this.buffer.subarray(0, this.done);
-  }
+  return buffer.subarray(0, done);
 }
 
 /** The whole of a regular file within the bound (see the module comment). */
 export function readRegularFileSync(path: string, options: SafeOpenOptions): Buffer {
   const { fd, stat } = openRegularFileSync(path, options);
   try {
-    const read = new BoundedBytes(path, stat.size, options.maxBytes);
-    while (!read.took(readSync(fd, ...read.next())));
-    return read.bytes();
+    const read = boundedBytes(path, stat.size, options.maxBytes);
+    let step = read.next();
+    while (!step.done) step = read.next(readSync(fd, ...step.value));
+    return step.value;
   } finally {
     closeSync(fd);
   }
@@ -151,9 +134,10 @@ export function readRegularFileSync(path: string, options: SafeOpenOptions): Buf
 export async function readRegularFile(path: string, options: SafeOpenOptions): Promise<Buffer> {
   const { handle, stat } = await openRegularFile(path, options);
   try {
-    const read = new BoundedBytes(path, stat.size, options.maxBytes);
-    while (!read.took((await handle.read(...read.next())).bytesRead));
-    return read.bytes();
+    const read = boundedBytes(path, stat.size, options.maxBytes);
+    let step = read.next();
+    while (!step.done) step = read.next((await handle.read(...step.value)).bytesRead);
+    return step.value;
   } finally {
     await handle.close().catch(() => {});
   }

@@ -82,7 +82,7 @@ export function escapeUnsafe(text: string): string {
 }
 
 /*
- * Redaction: `redact`/`redactorFor` for any text that came from the network or holds a URL,
+ * Redaction: `redactorFor` for any text that came from the network or holds a URL,
  * `maskSecret` for showing which key is in use. In util/ so the cache layer, below http/, uses it.
  */
 
@@ -126,12 +126,6 @@ export function redactorFor(key: string | undefined): (text: string) => string {
     for (const step of steps) out = step(out);
     return out;
   };
-}
-
-/** `text` with the key redacted as redactorFor describes. */
-export function redact(text: string, key: string | undefined): string {
-  if (!key || !text) return text;
-  return redactorFor(key)(text);
 }
 
 /**

@@ -5,7 +5,9 @@
 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maskSecret, redact } from '../../src/util/text.js';
+import { maskSecret, redactorFor } from '../../src/util/text.js';
+
+const redact = (text: string, key: string | undefined): string => redactorFor(key)(text);
 import { NetworkError } from '../../src/errors.js';
 import { downloadFile } from '../../src/media/download-file.js';
 import { closeAll, json, serve, transport } from './local-server.js';

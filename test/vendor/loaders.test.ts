@@ -4,15 +4,17 @@
  * prove the value matches), and a loader called twice gives the same module.
  */
 import { describe, expect, it } from 'vitest';
-import { loadChalk } from '../../src/vendor/chalk.js';
-import { loadCliTable3 } from '../../src/vendor/cli-table3.js';
-import { loadConf } from '../../src/vendor/conf.js';
-import { loadCachePolicy } from '../../src/vendor/http-cache-semantics.js';
-import { loadInquirerSearch } from '../../src/vendor/inquirer-search.js';
-import { loadPromClient } from '../../src/vendor/prom-client.js';
-import { loadRead } from '../../src/vendor/read.js';
-import { loadStringWidth } from '../../src/vendor/string-width.js';
-import { loadUndici } from '../../src/vendor/undici.js';
+import {
+  loadCachePolicy,
+  loadChalk,
+  loadCliTable3,
+  loadConf,
+  loadInquirerSearch,
+  loadPromClient,
+  loadRead,
+  loadStringWidth,
+  loadUndici,
+} from '../../src/vendor/load.js';
 
 describe('vendor loaders', () => {
   it('give the functions and classes their callers use', async () => {

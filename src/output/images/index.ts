@@ -32,10 +32,7 @@ export async function inlineImage(png: Buffer, protocol: ImageProtocol, options:
 const KITTY_CHUNK = 4096;
 
 export function kittySequence(png: Buffer, cells: CellBox): string {
-  const data = png.toString('base64');
-  const chunks: string[] = [];
-  for (let at = 0; at < data.length; at += KITTY_CHUNK) chunks.push(data.slice(at, at + KITTY_CHUNK));
-  if (chunks.length === 0) chunks.push('');
+  const chunks = png.toString('base64').match(new RegExp(`.{1,${KITTY_CHUNK}}`, 'g')) ?? [''];
   const last = chunks.length - 1;
   return `${chunks.map((chunk, i) => `\u001b_G${i === 0 ? `a=T,f=100,c=${cells.columns},r=${cells.rows},` : ''}m=${i < last ? 1 : 0};${chunk}\u001b\\`).join('')}\n`;
 }

@@ -17,14 +17,6 @@ import { PICTURE_PIXEL_BUDGET } from '../../defaults.js';
 import { PNG_SIGNATURE } from '../../catalogue/media.js';
 import { type CellBox, fitCells } from './fit.js';
 
-interface PngHeader {
-  width: number;
-  height: number;
-  bitDepth: number;
-  colorType: number;
-  interlaced: boolean;
-}
-
 /** Channels per pixel of each PNG colour type (grey, RGB, palette, grey+alpha, RGBA). */
 const CHANNELS: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
@@ -32,7 +24,7 @@ const CHANNELS: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 
 export class PictureRefusedError extends Error {}
 
 /** The IHDR of `png`; PictureRefusedError when it is not a PNG or its header is broken. */
-function readPngHeader(png: Uint8Array): PngHeader {
+function readPngHeader(png: Uint8Array) {
   const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   if (bytes.length < 33 || !bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) throw new PictureRefusedError('not a PNG file');
   if (bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') throw new PictureRefusedError('a PNG file without its header (IHDR)');
@@ -49,15 +41,7 @@ function readPngHeader(png: Uint8Array): PngHeader {
   return header;
 }
 
-/** Samples per pixel of the header's colour type. */
-export function channelsOf(header: Pick<PngHeader, 'colorType'>): number {
-  return CHANNELS[header.colorType]!;
-}
-
-/** Bytes of the decoded rows, without the filter byte that starts each row in the PNG's data. */
-function rowBytes(header: PngHeader): number {
-  return Math.ceil((header.width * channelsOf(header) * header.bitDepth) / 8) * header.height;
-}
+type PngHeader = ReturnType<typeof readPngHeader>;
 
 /** Throws PictureRefusedError when `png` is over the budget (see the module comment); its header otherwise. */
 export function checkPngBudget(png: Buffer): PngHeader {
@@ -67,7 +51,8 @@ export function checkPngBudget(png: Buffer): PngHeader {
   if (pixels > PICTURE_PIXEL_BUDGET) {
     throw new PictureRefusedError(`its header declares ${width}×${height} pixels, over the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels`);
   }
-  const decoded = rowBytes(header);
+  // Bytes of the decoded rows, without the filter byte that starts each row in the PNG's data.
+  const decoded = Math.ceil((width * CHANNELS[header.colorType]! * header.bitDepth) / 8) * height;
   if (decoded > PICTURE_PIXEL_BUDGET * 4) {
     throw new PictureRefusedError(
       `${width}×${height} pixels at ${header.bitDepth} bits a channel decode to more than the budget of ${PICTURE_PIXEL_BUDGET / 1e6} megapixels allows`,
@@ -76,11 +61,7 @@ export function checkPngBudget(png: Buffer): PngHeader {
   return header;
 }
 
-export interface Rgb {
-  r: number;
-  g: number;
-  b: number;
-}
+export type Rgb = Record<'r' | 'g' | 'b', number>;
 
 /** Adam7's seven passes: [x0, y0, dx, dy]; a picture that is not interlaced is one pass of every pixel. */
 const ADAM7 = [
@@ -94,29 +75,20 @@ const ADAM7 = [
 ] as const;
 const WHOLE = [[0, 0, 1, 1]] as const;
 
-interface Pass {
-  x0: number;
-  y0: number;
-  dx: number;
-  dy: number;
-  width: number;
-  height: number;
-  rowBytes: number;
-}
-
-function passesOf(header: PngHeader): Pass[] {
-  const bits = channelsOf(header) * header.bitDepth;
+/** The passes that hold pixels, each with its size and the bytes of one of its rows. */
+function passesOf(header: PngHeader) {
+  const bits = CHANNELS[header.colorType]! * header.bitDepth;
   return (header.interlaced ? ADAM7 : WHOLE)
     .map(([x0, y0, dx, dy]) => {
-      const width = Math.ceil((header.width - x0) / dx);
-      const height = Math.ceil((header.height - y0) / dy);
-      return { x0, y0, dx, dy, width: Math.max(0, width), height: Math.max(0, height), rowBytes: Math.ceil((Math.max(0, width) * bits) / 8) };
+      const width = Math.max(0, Math.ceil((header.width - x0) / dx));
+      const height = Math.max(0, Math.ceil((header.height - y0) / dy));
+      return { x0, y0, dx, dy, width, height, rowBytes: Math.ceil((width * bits) / 8) };
     })
     .filter((p) => p.width > 0 && p.height > 0);
 }
 
 /** The chunks the pixels need: the palette, its transparency, and the image data joined. */
-function chunksOf(png: Buffer): { palette?: Buffer; transparency?: Buffer; data: Buffer } {
+function chunksOf(png: Buffer) {
   const parts: Buffer[] = [];
   let palette: Buffer | undefined;
   let transparency: Buffer | undefined;
@@ -130,7 +102,7 @@ function chunksOf(png: Buffer): { palette?: Buffer; transparency?: Buffer; data:
     else if (type === 'IEND') break;
     at += 12 + length;
   }
-  return { ...(palette ? { palette } : {}), ...(transparency ? { transparency } : {}), data: Buffer.concat(parts) };
+  return { palette, transparency, data: Buffer.concat(parts) };
 }
 
 /**
@@ -207,7 +179,7 @@ export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
   if (inflated.length < expected) throw new PictureRefusedError('its image data is cut short');
   if (colorType === 3 && palette === undefined) throw new PictureRefusedError('a palette picture without its palette (PLTE)');
 
-  const channels = channelsOf(header);
+  const channels = CHANNELS[colorType]!;
   const bpp = Math.max(1, (channels * depth) >> 3);
   const max = (1 << depth) - 1;
   const scale = (v: number): number => (depth === 8 ? v : Math.round((v * 255) / max));
@@ -220,6 +192,13 @@ export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
   const sums = new Float64Array(columns * pixelRows * 3);
   const counts = new Uint32Array(columns * pixelRows);
   const rgba = [0, 0, 0, 255];
+  /** Adds a pixel to its cell, its colour weighted by its opacity (0–1): translucent pixels blend over black. */
+  const add = (cell: number, r: number, g: number, b: number, alpha: number): void => {
+    sums[3 * cell] = sums[3 * cell]! + r * alpha;
+    sums[3 * cell + 1] = sums[3 * cell + 1]! + g * alpha;
+    sums[3 * cell + 2] = sums[3 * cell + 2]! + b * alpha;
+    counts[cell] = counts[cell]! + 1;
+  };
   let at = 0;
   for (const pass of passes) {
     let prior: Buffer = Buffer.alloc(pass.rowBytes);
@@ -234,14 +213,8 @@ export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
       const dx = pass.dx;
       if (depth === 8 && channels >= 3 && !key) {
         // The common case (8-bit RGB or RGBA), read straight from the row.
-        const alphaAt = channels === 4 ? 3 : -1;
         for (let px = 0, i = 0; px < pass.width; px++, i += channels) {
-          const cell = 3 * (cellRow + xCell[x0 + px * dx]!);
-          const alpha = alphaAt < 0 ? 1 : row[i + 3]! / 255;
-          sums[cell] = sums[cell]! + row[i]! * alpha;
-          sums[cell + 1] = sums[cell + 1]! + row[i + 1]! * alpha;
-          sums[cell + 2] = sums[cell + 2]! + row[i + 2]! * alpha;
-          counts[cell / 3] = counts[cell / 3]! + 1;
+          add(cellRow + xCell[x0 + px * dx]!, row[i]!, row[i + 1]!, row[i + 2]!, channels === 4 ? row[i + 3]! / 255 : 1);
         }
         continue;
       }
@@ -264,20 +237,14 @@ export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
           rgba[3] = colorType === 4 || colorType === 6 ? scale(sampleAt(row, first + channels - 1, depth)) : 255;
           if (key && raw0 === key[0] && (grey || (raw1 === key[1] && raw2 === key[2]))) rgba[3] = 0;
         }
-        const cell = cellRow + xCell[x0 + px * dx]!;
-        const alpha = rgba[3] / 255;
-        sums[3 * cell] = sums[3 * cell]! + rgba[0] * alpha;
-        sums[3 * cell + 1] = sums[3 * cell + 1]! + rgba[1] * alpha;
-        sums[3 * cell + 2] = sums[3 * cell + 2]! + rgba[2] * alpha;
-        counts[cell] = counts[cell]! + 1;
+        add(cellRow + xCell[x0 + px * dx]!, rgba[0], rgba[1], rgba[2], rgba[3] / 255);
       }
     }
   }
 
   const colour = (y: number, x: number): Rgb => {
-    if (y >= pixelRows) return { r: 0, g: 0, b: 0 };
     const cell = y * columns + x;
-    const n = counts[cell]!;
+    const n = y < pixelRows ? counts[cell]! : 0; // the lower half of an odd last row: black
     if (n === 0) return { r: 0, g: 0, b: 0 };
     return { r: Math.round(sums[3 * cell]! / n), g: Math.round(sums[3 * cell + 1]! / n), b: Math.round(sums[3 * cell + 2]! / n) };
   };
