@@ -27,34 +27,6 @@ import { type DurationRule, formatDuration, parseByteRate, parseDuration, parseL
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The global options as commander parsed them: one field per row with a flag (its description is the row's). */
-export interface GlobalOptions {
-  baseUrl?: string;
-  apiKey?: string;
-  lang?: string;
-  format?: OutputFormat;
-  /** `--json` alone is true; `--json id,name` keeps the field list. */
-  json?: boolean | string;
-  /** `--no-color`, `--no-cache`, `--no-pager`, `--no-input`: commander sets these to false. */
-  color: boolean;
-  timeout?: number;
-  deadline?: number;
-  retries?: number;
-  verbose: boolean;
-  quiet: boolean;
-  sandbox: boolean;
-  allowInsecure: boolean;
-  catalogue?: string;
-  offline: boolean;
-  refresh: boolean;
-  cache: boolean;
-  budget?: number;
-  pager: boolean;
-  input: boolean;
-  /** --limit-rate <bytes/s>: the media downloads' bytes a second in all (0: no limit). */
-  limitRate?: number;
-}
-
 export type SettingValue = string | number | boolean;
 
 /** What kind of value a setting takes, as help and the docs name it. */
@@ -65,8 +37,8 @@ export interface Setting {
   key: string;
   /** The global flag, as commander spells it (`--base-url <url>`, `-v, --verbose`, `--no-color`). */
   flags?: string;
-  /** The field of GlobalOptions commander fills from the flag. */
-  option?: keyof GlobalOptions;
+  /** The field of GlobalOptions commander fills from the flag (its long name in camel case). */
+  option?: string;
   /** The environment variable that stands in for the flag (over the stored value). */
   env?: string;
   /** `exercises config set <name>` stores it. */
@@ -113,8 +85,8 @@ function parseBaseUrlSetting(text: string): string {
 
 const NO_DEADLINE_FOR = COMMANDS_WITHOUT_DEFAULT_DEADLINE.join(' and ');
 
-/** Every setting, in the order `--help` lists the flags and `config list` the keys. */
-export const SETTINGS: readonly Setting[] = [
+/** The rows, as written (the types below read them). */
+const ROWS = [
   {
     key: 'base-url',
     flags: '--base-url <url>',
@@ -272,4 +244,22 @@ export const SETTINGS: readonly Setting[] = [
   },
   { key: 'pager', flags: '--no-pager', option: 'pager', type: 'switch', description: 'never send long tables through a pager' },
   { key: 'input', flags: '--no-input', option: 'input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
-];
+] as const satisfies readonly Setting[];
+
+/** Every setting, in the order `--help` lists the flags and `config list` the keys. */
+export const SETTINGS: readonly Setting[] = ROWS;
+
+type Row = (typeof ROWS)[number];
+/** What commander leaves in a flag's field: a choice one of its words, a number or duration a number, other values text (`--json` alone: true). */
+type FlagValue<R> = R extends { choices: readonly (infer C)[] }
+  ? C
+  : R extends { type: 'duration' | 'whole number' }
+    ? number
+    : R extends { key: 'json' }
+      ? boolean | string
+      : string;
+
+/** The global options as commander parsed them, one field per row with a flag: a switch always a boolean (`--no-color`: false when given), a value absent unless given. */
+export type GlobalOptions = { [R in Row as R extends { option: string; type: 'switch' } ? R['option'] : never]: boolean } & {
+  [R in Row as R extends { option: string } ? (R extends { type: 'switch' } ? never : R['option']) : never]?: FlagValue<R>;
+};
