@@ -7,27 +7,18 @@ import { join, resolve } from 'node:path';
 import { cacheRoot } from './cache/store-files.js';
 import type { Dispatcher } from 'undici';
 import type { Connection, Env, GlobalOptions } from './context.js';
-import type { Settings } from './config/settings.js';
+import { type Settings, resolveSetting, setting } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
 import { catalogueDirProblem } from './catalogue/catalogue-dir.js';
 import { readStoredConfig } from './config/parsers.js';
 import { inProcessDispatcher } from './server/in-process.js';
 import { sampleCatalogueDir, SANDBOX_API_KEY } from './server/sandbox.js';
 
-export interface ConnectionInputs {
-  settings: Settings;
-  sandbox: boolean;
-  /** For the catalogue directory in force; without them, no catalogue mode. */
-  globals?: Pick<GlobalOptions, 'catalogue' | 'baseUrl' | 'sandbox'>;
-  env?: Env;
-}
-
-export async function decideConnection({ settings, sandbox, globals, env }: ConnectionInputs): Promise<Connection> {
-  const catalogue = globals && env ? await catalogueInForce(globals, env) : undefined;
+export function decideConnection({ settings, globals, env }: { settings: Settings; globals: GlobalOptions; env: Env }): Connection {
+  const catalogue = catalogueInForce(globals, env);
   // Single records of a local catalogue are read through an index kept in the cache directory.
-  const recordIndexDir = env ? join(cacheRoot(env), 'catalogue-records') : undefined;
-  if (catalogue) return answeredLocally(catalogue.dir, recordIndexDir);
-  if (sandbox) return answeredLocally(undefined, recordIndexDir);
+  const recordIndexDir = join(cacheRoot(env), 'catalogue-records');
+  if (catalogue || globals.sandbox) return answeredLocally(catalogue, recordIndexDir);
   const { baseUrl, apiKey } = settings;
   return {
     baseUrl: baseUrl.value!,
@@ -47,9 +38,9 @@ export async function decideConnection({ settings, sandbox, globals, env }: Conn
 const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
 
 /** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
-function answeredLocally(dir: string | undefined, recordIndexDir: string | undefined): Connection {
+function answeredLocally(dir: string | undefined, recordIndexDir: string): Connection {
   // Nothing to close at the end: no socket, and the catalogue is loaded on the first request.
-  const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir(), ...(recordIndexDir ? { recordIndexDir } : {}) });
+  const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir(), recordIndexDir });
   return {
     baseUrl: IN_PROCESS_BASE_URL,
     // It offers what the transport calls of a dispatcher: dispatch(), close(), destroy().
@@ -67,28 +58,17 @@ function answeredLocally(dir: string | undefined, recordIndexDir: string | undef
  * `catalogue` setting. The flag with --sandbox or --base-url is a usage error (two answers to
  * "where from"); from the environment or config, those flags simply win for the run.
  */
-export async function catalogueInForce(
-  globals: Pick<GlobalOptions, 'catalogue' | 'baseUrl' | 'sandbox'>,
-  env: Env,
-): Promise<{ dir: string; origin: string } | undefined> {
-  const flag = globals.catalogue?.trim();
-  if (flag) {
-    const other = globals.sandbox ? '--sandbox' : globals.baseUrl !== undefined ? '--base-url' : undefined;
-    if (other) throw new UsageError(`--catalogue cannot be combined with ${other}: each says where the answers come from.`);
-    return { dir: checkCatalogueDir(flag, '--catalogue'), origin: '--catalogue' };
-  }
-  if (globals.sandbox || globals.baseUrl !== undefined) return undefined;
-  const fromEnv = env.EXERCISES_CATALOGUE?.trim();
-  if (fromEnv) return { dir: checkCatalogueDir(fromEnv, 'EXERCISES_CATALOGUE'), origin: 'EXERCISES_CATALOGUE' };
-  const stored = readStoredConfig(env).catalogue;
-  if (typeof stored === 'string' && stored.trim() !== '') {
-    return { dir: checkCatalogueDir(stored.trim(), 'the stored catalogue setting'), origin: 'config' };
-  }
-  return undefined;
+function catalogueInForce(globals: GlobalOptions, env: Env): string | undefined {
+  const other = globals.sandbox ? '--sandbox' : globals.baseUrl !== undefined ? '--base-url' : undefined;
+  if (other && globals.catalogue?.trim()) throw new UsageError(`--catalogue cannot be combined with ${other}: each says where the answers come from.`);
+  if (other) return undefined;
+  // The settings' own resolution (config/settings.ts); the directory is checked here, where it is used.
+  const { value, origin } = resolveSetting(setting('catalogue'), { globals, env, stored: readStoredConfig(env) });
+  return value ? checkCatalogueDir(String(value), origin ?? 'the stored catalogue setting') : undefined;
 }
 
 /** The absolute directory, checked to hold exercises.jsonl; else a usage error naming it and where it came from. */
-export function checkCatalogueDir(dir: string, origin: string): string {
+function checkCatalogueDir(dir: string, origin: string): string {
   const problem = catalogueDirProblem(dir);
   if (problem) {
     throw new UsageError(`${problem} (from ${origin}).`, {

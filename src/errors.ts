@@ -4,32 +4,23 @@
  * This module imports nothing from the project, so any layer may depend on it.
  */
 
-export const ExitCode = {
-  OK: 0,
-  UNEXPECTED: 1,
-  USAGE: 2,
-  AUTH: 3,
-  NOT_FOUND: 4,
-  RATE_LIMITED: 5,
-  NETWORK: 6,
-  PARTIAL_FAILURE: 7,
-  INTERRUPTED: 130,
-} as const;
+/** Every exit code with its name in the code and its meaning, as `--help` and the README give it. */
+export const EXIT_CODE_TABLE = [
+  { name: 'OK', code: 0, meaning: 'success' },
+  { name: 'UNEXPECTED', code: 1, meaning: 'unexpected error (a bug: please report it)' },
+  { name: 'USAGE', code: 2, meaning: 'usage error: bad flag, argument or enum value' },
+  { name: 'AUTH', code: 3, meaning: 'authentication: no key, key rejected (401) or plan does not allow it (403)' },
+  { name: 'NOT_FOUND', code: 4, meaning: 'not found (404)' },
+  { name: 'RATE_LIMITED', code: 5, meaning: 'rate limited (429) after retries, or the monthly request budget reached' },
+  { name: 'NETWORK', code: 6, meaning: 'network error, timeout, server error or malformed response' },
+  { name: 'PARTIAL_FAILURE', code: 7, meaning: 'bulk command finished but some items failed' },
+  { name: 'INTERRUPTED', code: 130, meaning: 'interrupted (Ctrl-C)' },
+] as const;
 
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
-
-/** Human descriptions of each exit code, used by `--help` and the README. */
-export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCodeValue; meaning: string }> = [
-  { code: ExitCode.OK, meaning: 'success' },
-  { code: ExitCode.UNEXPECTED, meaning: 'unexpected error (a bug: please report it)' },
-  { code: ExitCode.USAGE, meaning: 'usage error: bad flag, argument or enum value' },
-  { code: ExitCode.AUTH, meaning: 'authentication: no key, key rejected (401) or plan does not allow it (403)' },
-  { code: ExitCode.NOT_FOUND, meaning: 'not found (404)' },
-  { code: ExitCode.RATE_LIMITED, meaning: 'rate limited (429) after retries, or the monthly request budget reached' },
-  { code: ExitCode.NETWORK, meaning: 'network error, timeout, server error or malformed response' },
-  { code: ExitCode.PARTIAL_FAILURE, meaning: 'bulk command finished but some items failed' },
-  { code: ExitCode.INTERRUPTED, meaning: 'interrupted (Ctrl-C)' },
-];
+type ExitCodeRow = (typeof EXIT_CODE_TABLE)[number];
+export type ExitCodeValue = ExitCodeRow['code'];
+/** The exit codes by name (`ExitCode.USAGE`), from the table. */
+export const ExitCode = Object.fromEntries(EXIT_CODE_TABLE.map((e) => [e.name, e.code])) as { readonly [E in ExitCodeRow as E['name']]: E['code'] };
 
 /** Machine-readable error codes, shown in `{"error":{"code":...}}` output. */
 export type ErrorCode =
@@ -75,11 +66,16 @@ export class CliError extends Error {
   }
 }
 
-export class UsageError extends CliError {
-  constructor(message: string, options?: CliErrorOptions) {
-    super(message, ExitCode.USAGE, 'usage', options);
-  }
+/** A base for an error class of one exit code and one error code, which it fills in. */
+function errorOf(exitCode: ExitCodeValue, code: ErrorCode) {
+  return class extends CliError {
+    constructor(message: string, options?: CliErrorOptions) {
+      super(message, exitCode, code, options);
+    }
+  };
 }
+
+export class UsageError extends errorOf(ExitCode.USAGE, 'usage') {}
 
 /** No key, key rejected (401), or the plan does not include the resource (403). */
 export class AuthError extends CliError {
@@ -88,17 +84,9 @@ export class AuthError extends CliError {
   }
 }
 
-export class NotFoundError extends CliError {
-  constructor(message: string, options?: CliErrorOptions) {
-    super(message, ExitCode.NOT_FOUND, 'not_found', options);
-  }
-}
+export class NotFoundError extends errorOf(ExitCode.NOT_FOUND, 'not_found') {}
 
-export class RateLimitError extends CliError {
-  constructor(message: string, options?: CliErrorOptions) {
-    super(message, ExitCode.RATE_LIMITED, 'rate_limited', options);
-  }
-}
+export class RateLimitError extends errorOf(ExitCode.RATE_LIMITED, 'rate_limited') {}
 
 /**
  * The month's request budget (`--budget`, `config set budget`) is spent: raised before the
@@ -159,18 +147,10 @@ export class NetworkError extends CliError {
  * The cache directory cannot be used safely: a symlink where the tool's own directory should
  * be (planted to send its files elsewhere), a loop, a file in place of a directory. Exit 6.
  */
-export class CacheDirError extends CliError {
-  constructor(message: string, options?: CliErrorOptions) {
-    super(message, ExitCode.NETWORK, 'cache_dir', options);
-  }
-}
+export class CacheDirError extends errorOf(ExitCode.NETWORK, 'cache_dir') {}
 
 /** A response that arrived but cannot be trusted: not JSON, truncated, wrong shape, wrong bytes. */
-export class MalformedResponseError extends CliError {
-  constructor(message: string, options?: CliErrorOptions) {
-    super(message, ExitCode.NETWORK, 'malformed_response', options);
-  }
-}
+export class MalformedResponseError extends errorOf(ExitCode.NETWORK, 'malformed_response') {}
 
 /**
  * A file could not be written as promised (a full disk, an I/O error, a planted link refused):
@@ -186,11 +166,7 @@ export class WriteFailedError extends CliError {
 }
 
 /** A bulk command finished, but some of its items failed. */
-export class PartialFailureError extends CliError {
-  constructor(message: string, options?: CliErrorOptions) {
-    super(message, ExitCode.PARTIAL_FAILURE, 'partial_failure', options);
-  }
-}
+export class PartialFailureError extends errorOf(ExitCode.PARTIAL_FAILURE, 'partial_failure') {}
 
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted.', options?: CliErrorOptions) {

@@ -69,9 +69,7 @@ export function createContext(options: ContextOptions): Context {
       })()),
     // A broken config file is reported before anything else, even with --sandbox.
     settings: once((): Settings => resolveSettings(ctx)),
-    connection: once(async (): Promise<Connection> => {
-      return decideConnection({ settings: ctx.settings(), sandbox: ctx.globals.sandbox, globals: ctx.globals, env: ctx.env });
-    }),
+    connection: once(async (): Promise<Connection> => decideConnection({ settings: ctx.settings(), globals: ctx.globals, env: ctx.env })),
     api: once(async (): Promise<ApiClient> => {
       const conn = requireKey(await ctx.connection());
       const client = options.api
@@ -125,21 +123,22 @@ async function makeClient(
           budget: budgetFor(conn, { budget }),
           redact: redactorFor(conn.apiKey),
           warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
-          ...(log ? { log } : {}),
+          log,
           holdGiveBack: ctx.env.EXERCISES_TEST_HOLD_GIVE_BACK,
         });
     // A local catalogue's own (in-process), else the seam's (tests), else undici's Agent.
     const dispatcher = conn.dispatcher ?? options.dispatcher;
     const made = new Transport({
       baseUrl: conn.baseUrl,
-      ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
+      apiKey: conn.apiKey,
       timeoutMs,
       retries,
-      ...(deadline ? { commandDeadline: new CommandDeadline(deadline.ms, deadline.origin) } : {}),
+      commandDeadline: deadline && new CommandDeadline(deadline.ms, deadline.origin),
       allowInsecure: allowInsecure.value === true,
       signal: ctx.signal,
-      ...(counter ? { beforeRequest: counter.beforeRequest, afterResponse: counter.afterResponse } : {}),
-      ...(log ? { log } : {}),
+      beforeRequest: counter?.beforeRequest,
+      afterResponse: counter?.afterResponse,
+      log,
       ...(dispatcher ? { dispatcher } : { proxyEnv: ctx.env }),
     });
     ctx.onExit(() => made.close());
@@ -151,11 +150,11 @@ async function makeClient(
   const cached = options.cache && !conn.local;
   return new ApiClient({
     baseUrl: conn.baseUrl,
-    ...(conn.apiKey !== undefined ? { apiKey: conn.apiKey } : {}),
+    apiKey: conn.apiKey,
     transport,
     ...(cached ? { cache: { store: openStore(ctx, httpCacheDir(root), log), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
-    ...(log ? { log } : {}),
-    ...(options.noteLanguage ? { noteLanguage: options.noteLanguage } : {}),
+    log,
+    noteLanguage: options.noteLanguage,
   });
 }
 
@@ -185,7 +184,7 @@ function warnIfInsecure(ctx: Context, baseUrl: string, allowed: Settings['allowI
 
 /** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */
 function openStore(ctx: Context, dir: string, log: ((line: string) => void) | undefined): ResponseCache {
-  const store = ResponseCache.open(dir, log ? { log } : {});
+  const store = ResponseCache.open(dir, { log });
   ctx.onExit(() => store.flush());
   return store;
 }

@@ -124,8 +124,7 @@ export interface ApiClientOptions {
 
 export class ApiClient {
   readonly baseUrl: URL;
-  private made: Transport | undefined;
-  private making: Promise<Transport> | undefined;
+  private transport: Promise<Transport> | undefined;
   private readonly cache: ClientCache | undefined;
   /** The key's hash in cache keys, made on the first cache lookup (hashing loads node:crypto, which a run without the cache never needs). */
   private hashed: string | undefined;
@@ -140,10 +139,8 @@ export class ApiClient {
   }
 
   /** The transport, made now if no request has needed it yet. */
-  async http(): Promise<Transport> {
-    if (this.made) return this.made;
-    this.making ??= this.options.transport().then((t) => (this.made = t));
-    return this.making;
+  http(): Promise<Transport> {
+    return (this.transport ??= this.options.transport());
   }
 
   /**

@@ -7,7 +7,7 @@
  * file with no good copy, is BudgetUncheckedError, and the file is fsynced before the request it
  * counts is sent. Without a budget a corrupt file is set aside and the count starts again.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LEDGER_FILE_MAX_BYTES, LEDGER_LOCK_STALE_MS, LEDGER_MONTHS_KEPT } from '../defaults.js';
 import { BudgetExceededError, BudgetUncheckedError } from '../errors.js';
@@ -15,6 +15,7 @@ import { LockWaitError, lockFile } from '../util/file-lock.js';
 import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
 import { type HeaderBag, type RateLimitInfo, rateLimitHeaders } from './headers.js';
 import { normalOrigin } from './cached-get.js';
+import { replaceFileSync } from './store-files.js';
 
 /** Longest wait for the ledger's lock someone keeps fresh: past it the update fails (exit 5 with a budget). */
 const LEDGER_LOCK_WAIT_MS = 15_000;
@@ -123,18 +124,6 @@ function readLedgerFile(path: string): LedgerRead {
   return found === undefined ? { status: 'ok', data: emptyLedger() } : { status: 'corrupt' };
 }
 
-/** Replaces `path` with `text` atomically: a private temp file (fsynced when `durable`) renamed over it. */
-function replaceFile(path: string, text: string, durable: boolean): void {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    writeFileSync(temp, text, { flag: 'wx', mode: 0o600, flush: durable });
-    renameSync(temp, path);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-}
-
 /**
  * Replaces the ledger, then its copy; `durable`: the ledger and its directory are fsynced first. A copy that cannot be
  * written is no error. Synchronous: the file is a few hundred bytes, and the thread pool's hops cost a one-request command
@@ -142,14 +131,17 @@ function replaceFile(path: string, text: string, durable: boolean): void {
  */
 function writeLedgerFile(path: string, data: LedgerData, durable: boolean): void {
   const text = `${JSON.stringify(data)}\n`;
-  replaceFile(path, text, durable);
+  replaceFileSync(path, text, durable);
   const dir = durable ? quietly(() => openSync(dirname(path), 'r')) : undefined;
   if (dir !== undefined) {
     quietly(() => fsyncSync(dir)); // not every file system syncs a directory
     closeSync(dir);
   }
-  quietly(() => replaceFile(`${path}.prev`, text, false));
+  quietly(() => replaceFileSync(`${path}.prev`, text));
 }
+
+/** `strict`: a budget is in force (see above); `startAfresh`: a corrupt ledger with no good copy starts again even so. */
+type UpdateMode = { strict: boolean; startAfresh?: boolean };
 
 type LedgerOptions = {
   /** Told when the file had to be recovered or set aside. */
@@ -171,44 +163,38 @@ export class Ledger {
   ) {}
 
   /** Counts one request before it is sent; with a budget, refuses one that would pass it (BudgetExceededError) or cannot be counted durably. */
-  reserve(origin: string, keyHash: string, options: { budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
-    const { now = Date.now(), budget = null } = options;
-    const [month, connection] = [currentMonth(now), connectionKey(origin, keyHash)];
-    return this.update(now, { strict: budget !== null }, (data) => {
-      const requests = data.counts[month]?.[connection] ?? 0;
+  async reserve(origin: string, keyHash: string, options: { budget?: number | null; now?: number } = {}): Promise<LedgerUsage> {
+    const budget = options.budget ?? null;
+    const { data, month } = await this.count({ origin, keyHash, ...options }, { strict: budget !== null }, (requests, month) => {
       if (budget !== null && requests >= budget) throw new BudgetExceededError({ month, requests, budget, origin: normalOrigin(origin) });
-      (data.counts[month] ??= {})[connection] = requests + 1;
-      return usageOf(data, connection, month, budget);
+      return requests + 1;
     });
+    return usageOf(data, connectionKey(origin, keyHash), month, budget);
   }
 
   /** Gives back one request reserved in `month` that never reached the service, as durably as reserve() counted it; never below 0. */
   async giveBack(origin: string, keyHash: string, month: string, options: { now?: number } = {}): Promise<void> {
-    const connection = connectionKey(origin, keyHash);
-    await this.update(options.now ?? Date.now(), { strict: true }, (data) => {
-      const counts = data.counts[month];
-      if (counts?.[connection]) counts[connection] -= 1;
-    });
+    await this.count({ origin, keyHash, ...options, month }, { strict: true }, (requests) => requests - 1);
   }
 
   /** Adds `n` requests already sent (n < 0: takes off requests that never left), with no budget: the batches of http/counting.ts. */
   async add(origin: string, keyHash: string, n: number, options: { now?: number } = {}): Promise<void> {
-    if (n === 0 && this.pending.size === 0) return;
-    const { now = Date.now() } = options;
-    const [month, connection] = [currentMonth(now), connectionKey(origin, keyHash)];
-    await this.update(now, { strict: false }, (data) => {
-      if (n !== 0) (data.counts[month] ??= {})[connection] = Math.max(0, (data.counts[month]?.[connection] ?? 0) + n);
-    });
+    if (n !== 0 || this.pending.size > 0) await this.count({ origin, keyHash, ...options }, { strict: false }, (requests) => requests + n);
   }
 
   /** Sets this month's count of one connection back to 0 (`quota --reset-month`; a corrupt ledger is started afresh). Resolves to the count it had. */
-  resetMonth(origin: string, keyHash: string, options: { now?: number } = {}): Promise<number> {
-    const { now = Date.now() } = options;
-    const [month, connection] = [currentMonth(now), connectionKey(origin, keyHash)];
-    return this.update(now, { strict: true, startAfresh: true }, (data) => {
+  async resetMonth(origin: string, keyHash: string, options: { now?: number } = {}): Promise<number> {
+    return (await this.count({ origin, keyHash, ...options }, { strict: true, startAfresh: true }, () => 0)).had;
+  }
+
+  /** One connection's count in a month (this one by default) changed by `next` under the lock, never below 0; resolves to what it had. */
+  private count(at: { origin: string; keyHash: string; now?: number; month?: string }, mode: UpdateMode, next: (requests: number, month: string) => number) {
+    const now = at.now ?? Date.now();
+    const [month, connection] = [at.month ?? currentMonth(now), connectionKey(at.origin, at.keyHash)];
+    return this.update(now, mode, (data) => {
       const had = data.counts[month]?.[connection] ?? 0;
-      delete data.counts[month]?.[connection];
-      return had;
+      (data.counts[month] ??= {})[connection] = Math.max(0, next(had, month));
+      return { data, month, had };
     });
   }
 
@@ -245,7 +231,7 @@ export class Ledger {
   }
 
   /** One update at a time in this process (the file lock excludes other processes only). */
-  private update<T>(now: number, mode: { strict: boolean; startAfresh?: boolean }, change: (data: LedgerData) => T): Promise<T> {
+  private update<T>(now: number, mode: UpdateMode, change: (data: LedgerData) => T): Promise<T> {
     const run = this.queue.then(() => this.locked(now, mode.strict, change, mode.startAfresh === true));
     this.queue = run.catch(() => {});
     return run;

@@ -49,39 +49,37 @@ function lstatOrNone(path: string): ReturnType<typeof lstatSync> | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ENOTDIR')
-      throw new CacheDirError(`The cache directory ${path} cannot be used: a file stands where a directory of its path should be.`, { hint: HINT, cause: err });
-    throw new CacheDirError(`The cache directory ${path} cannot be used: ${(err as Error).message}.`, { hint: HINT, cause: err });
+    const why = code === 'ENOTDIR' ? 'a file stands where a directory of its path should be' : (err as Error).message;
+    throw new CacheDirError(`The cache directory ${path} cannot be used: ${why}.`, { hint: HINT, cause: err });
   }
 }
 
-/** Throws CacheDirError unless `root` is absent, a directory, or a symlink (the user's) to one. */
-export function checkCacheRoot(root: string): void {
-  const found = lstatOrNone(root);
-  if (!found || found.isDirectory()) return;
-  if (found.isSymbolicLink()) {
-    try {
-      if (statSync(root).isDirectory()) return;
-    } catch (err) {
-      const loop = (err as NodeJS.ErrnoException).code === 'ELOOP';
-      throw new CacheDirError(`The cache directory ${root} is a symlink ${loop ? 'that loops' : 'to nothing'}.`, { hint: HINT, cause: err });
-    }
-  }
-  throw new CacheDirError(`The cache directory ${root} is not a directory.`, { hint: HINT });
-}
-
-/** Throws CacheDirError unless `dir` (the tool's own, e.g. `http/`) is absent or a real directory: a symlink is refused, not followed. */
-export function checkOwnDir(dir: string): void {
+/**
+ * Throws CacheDirError unless `dir` is absent or a directory. The cache root may be a symlink (the user's) to one;
+ * a directory of the tool's own under it (`own`: `http/`) never is: a symlink there is refused, not followed.
+ */
+function checkDir(dir: string, own: boolean): void {
   const found = lstatOrNone(dir);
   if (!found || found.isDirectory()) return;
-  if (found.isSymbolicLink()) {
+  if (found.isSymbolicLink() && own) {
     throw new CacheDirError(`Refusing to use ${dir}: it is a symlink, and the tool's cache directory is never followed elsewhere.`, {
       hint: HINT,
       details: { planted: true },
     });
   }
+  if (found.isSymbolicLink()) {
+    try {
+      if (statSync(dir).isDirectory()) return;
+    } catch (err) {
+      const loop = (err as NodeJS.ErrnoException).code === 'ELOOP';
+      throw new CacheDirError(`The cache directory ${dir} is a symlink ${loop ? 'that loops' : 'to nothing'}.`, { hint: HINT, cause: err });
+    }
+  }
   throw new CacheDirError(`The cache directory ${dir} is not a directory.`, { hint: HINT });
 }
+
+export const checkCacheRoot = (root: string): void => checkDir(root, false);
+export const checkOwnDir = (dir: string): void => checkDir(dir, true);
 
 /** Makes `dir` (and its missing parents) 0700; one of ours found open to others is closed. */
 export function makePrivateDir(dir: string): void {
@@ -177,17 +175,19 @@ export function readEntry(dir: string, key: string): EntryRead {
   return { status: 'found', entry: { meta: envelope.meta, body: bodyOf(file) } };
 }
 
-/** The entry file of `key`, a temp file beside it unique to this write (two processes writing one key each rename their own), and the bytes. */
-function entryWrite(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): { path: string; temp: string; bytes: Buffer } {
-  const path = entryPath(dir, key);
+/** The entry file of `key` and its bytes: the envelope line, then the body. */
+function entryBytes(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): { path: string; bytes: Buffer } {
   const envelope: Envelope = { v: FORMAT, key, size: body.length, sha256: sha256(body), meta };
-  const bytes = Buffer.concat([Buffer.from(`${JSON.stringify(envelope)}\n`), body]);
-  return { path, temp: `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`, bytes };
+  return { path: entryPath(dir, key), bytes: Buffer.concat([Buffer.from(`${JSON.stringify(envelope)}\n`), body]) };
 }
+
+/** A temp file beside `path` unique to this write: two processes writing one file each rename their own. */
+const tempBeside = (path: string): string => `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
 
 /** Writes `key`'s entry (temp file, then rename over the old one) on the thread pool, where a wait on the journal does not hold the event loop. */
 export async function writeEntry(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): Promise<void> {
-  const { path, temp, bytes } = entryWrite(dir, key, meta, body);
+  const { path, bytes } = entryBytes(dir, key, meta, body);
+  const temp = tempBeside(path);
   try {
     await writeFile(temp, bytes, { flag: 'wx', mode: 0o600 });
     await rename(temp, path);
@@ -197,16 +197,22 @@ export async function writeEntry(dir: string, key: string, meta: Record<string, 
   }
 }
 
-/** writeEntry(), synchronous: for the small entries of the client's cache (response-cache.ts says why). */
-export function writeEntrySync(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): void {
-  const { path, temp, bytes } = entryWrite(dir, key, meta, body);
+/** Replaces `path` with `data` at once, synchronously: a private temp file (fsynced first when `durable`) renamed over it. */
+export function replaceFileSync(path: string, data: string | Buffer, durable = false): void {
+  const temp = tempBeside(path);
   try {
-    writeFileSync(temp, bytes, { flag: 'wx', mode: 0o600 });
+    writeFileSync(temp, data, { flag: 'wx', mode: 0o600, flush: durable });
     renameSync(temp, path);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
   }
+}
+
+/** writeEntry(), synchronous: for the small entries of the client's cache (response-cache.ts says why). */
+export function writeEntrySync(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): void {
+  const { path, bytes } = entryBytes(dir, key, meta, body);
+  replaceFileSync(path, bytes);
 }
 
 /** Removes `key`'s entry, if any. */

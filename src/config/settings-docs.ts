@@ -25,7 +25,7 @@ import {
 } from '../defaults.js';
 import { formatDuration } from './parsers.js';
 import { SETTINGS } from './settings-table.js';
-import { defaultText } from './settings.js';
+import { defaultText, longFlag } from './settings.js';
 
 export interface DefaultRow {
   name: string;
@@ -44,7 +44,7 @@ export function defaultsTable(): DefaultRow[] {
   const settings: DefaultRow[] = SETTINGS.filter((s) => (s.type !== 'switch' && defaultText(s) !== undefined) || s.stored === true).map((spec) => ({
     name: spec.key,
     value: defaultText(spec) ?? 'none',
-    ...(spec.flags ? { flag: /--[a-z-]+/.exec(spec.flags)![0] } : {}),
+    flag: longFlag(spec),
     ...(spec.env ? { env: spec.env } : {}),
     ...(spec.stored ? { configKey: spec.key } : {}),
   }));
@@ -80,7 +80,7 @@ export interface EnvironmentVariable {
 function settingVariables(): EnvironmentVariable[] {
   return SETTINGS.flatMap((s) => {
     if (!s.env) return [];
-    const flag = s.flags === undefined ? undefined : /--[a-z-]+/.exec(s.flags)![0];
+    const flag = longFlag(s);
     const between = [s.stored ? 'over the stored value' : undefined, flag ? `${flag} over it` : undefined].filter((p) => p !== undefined);
     return [{ name: s.env, meaning: between.length === 0 ? s.description : `${s.description} (${between.join('; ')})` }];
   });

@@ -27,34 +27,6 @@ import { type DurationRule, formatDuration, parseByteRate, parseDuration, parseL
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The global options as commander parsed them: one field per row with a flag (its description is the row's). */
-export interface GlobalOptions {
-  baseUrl?: string;
-  apiKey?: string;
-  lang?: string;
-  format?: OutputFormat;
-  /** `--json` alone is true; `--json id,name` keeps the field list. */
-  json?: boolean | string;
-  /** `--no-color`, `--no-cache`, `--no-pager`, `--no-input`: commander sets these to false. */
-  color: boolean;
-  timeout?: number;
-  deadline?: number;
-  retries?: number;
-  verbose: boolean;
-  quiet: boolean;
-  sandbox: boolean;
-  allowInsecure: boolean;
-  catalogue?: string;
-  offline: boolean;
-  refresh: boolean;
-  cache: boolean;
-  budget?: number;
-  pager: boolean;
-  input: boolean;
-  /** --limit-rate <bytes/s>: the media downloads' bytes a second in all (0: no limit). */
-  limitRate?: number;
-}
-
 export type SettingValue = string | number | boolean;
 
 /** What kind of value a setting takes, as help and the docs name it. */
@@ -65,8 +37,8 @@ export interface Setting {
   key: string;
   /** The global flag, as commander spells it (`--base-url <url>`, `-v, --verbose`, `--no-color`). */
   flags?: string;
-  /** The field of GlobalOptions commander fills from the flag. */
-  option?: keyof GlobalOptions;
+  /** The field of GlobalOptions commander fills from the flag: the key in camel case (`baseUrl`), made from it. */
+  option?: string;
   /** The environment variable that stands in for the flag (over the stored value). */
   env?: string;
   /** `exercises config set <name>` stores it. */
@@ -113,12 +85,11 @@ function parseBaseUrlSetting(text: string): string {
 
 const NO_DEADLINE_FOR = COMMANDS_WITHOUT_DEFAULT_DEADLINE.join(' and ');
 
-/** Every setting, in the order `--help` lists the flags and `config list` the keys. */
-export const SETTINGS: readonly Setting[] = [
+/** The rows, as written (the types below read them). */
+const ROWS = [
   {
     key: 'base-url',
     flags: '--base-url <url>',
-    option: 'baseUrl',
     env: 'EXERCISES_BASE_URL',
     stored: true,
     default: DEFAULT_BASE_URL,
@@ -129,7 +100,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'api-key',
     flags: '--api-key <key>',
-    option: 'apiKey',
     env: 'EXERCISES_API_KEY',
     stored: true,
     type: 'secret',
@@ -142,7 +112,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'lang',
     flags: '--lang <code>',
-    option: 'lang',
     env: 'EXERCISES_LANG',
     stored: true,
     default: DEFAULT_LANG,
@@ -154,7 +123,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'format',
     flags: '--format <format>',
-    option: 'format',
     type: 'choice',
     choices: OUTPUT_FORMATS,
     defaultNote: 'table on a terminal, tsv in a pipe',
@@ -163,15 +131,13 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'json',
     flags: '--json [fields]',
-    option: 'json',
     type: 'text',
     description: 'same as --format json; with a comma list (--json id,name) only those fields',
   },
-  { key: 'color', flags: '--no-color', option: 'color', type: 'switch', description: 'no colour (also NO_COLOR=1)' },
+  { key: 'color', flags: '--no-color', type: 'switch', description: 'no colour (also NO_COLOR=1)' },
   {
     key: 'timeout',
     flags: '--timeout <duration>',
-    option: 'timeout',
     stored: true,
     default: DEFAULT_TIMEOUT_MS,
     type: 'duration',
@@ -181,7 +147,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'deadline',
     flags: '--deadline <duration>',
-    option: 'deadline',
     env: 'EXERCISES_DEADLINE',
     stored: true,
     default: DEFAULT_DEADLINE_SECONDS,
@@ -193,7 +158,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'retries',
     flags: '--retries <n>',
-    option: 'retries',
     stored: true,
     default: DEFAULT_RETRIES,
     type: 'whole number',
@@ -203,15 +167,13 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'verbose',
     flags: '-v, --verbose',
-    option: 'verbose',
     type: 'switch',
     description: 'log requests, timings and quota headers to stderr (key redacted)',
   },
-  { key: 'quiet', flags: '-q, --quiet', option: 'quiet', type: 'switch', description: 'no progress or notices on stderr' },
+  { key: 'quiet', flags: '-q, --quiet', type: 'switch', description: 'no progress or notices on stderr' },
   {
     key: 'allow-insecure',
     flags: '--allow-insecure',
-    option: 'allowInsecure',
     env: 'EXERCISES_ALLOW_INSECURE',
     stored: true,
     default: DEFAULT_ALLOW_INSECURE,
@@ -222,23 +184,21 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'sandbox',
     flags: '--sandbox',
-    option: 'sandbox',
     type: 'switch',
     description: 'use the built-in sample catalogue, answered in-process (no key, no network; never the stored settings)',
   },
   {
     key: 'catalogue',
     flags: '--catalogue <dir>',
-    option: 'catalogue',
     env: 'EXERCISES_CATALOGUE',
     stored: true,
     type: 'directory',
     description: 'answer every command from a catalogue directory (as `exercises mirror` writes one) in-process: no request leaves the machine',
     parse: parseCatalogueDir,
   },
-  { key: 'offline', flags: '--offline', option: 'offline', type: 'switch', description: 'answer only from the response cache; a miss is exit 6' },
-  { key: 'refresh', flags: '--refresh', option: 'refresh', type: 'switch', description: 'fetch answers anew and update the response cache' },
-  { key: 'cache', flags: '--no-cache', option: 'cache', type: 'switch', description: 'neither read nor write the response cache' },
+  { key: 'offline', flags: '--offline', type: 'switch', description: 'answer only from the response cache; a miss is exit 6' },
+  { key: 'refresh', flags: '--refresh', type: 'switch', description: 'fetch answers anew and update the response cache' },
+  { key: 'cache', flags: '--no-cache', type: 'switch', description: 'neither read nor write the response cache' },
   {
     key: 'cache-ttl',
     stored: true,
@@ -250,7 +210,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'budget',
     flags: '--budget <n>',
-    option: 'budget',
     env: 'EXERCISES_BUDGET',
     stored: true,
     defaultNote: 'none',
@@ -261,7 +220,6 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'limit-rate',
     flags: '--limit-rate <bytes/s>',
-    option: 'limitRate',
     env: 'EXERCISES_LIMIT_RATE',
     stored: true,
     defaultNote: 'none',
@@ -270,6 +228,28 @@ export const SETTINGS: readonly Setting[] = [
       'media downloads (download, image, video, mirror --media) at most this many bytes a second in all, as curl takes it: 500k, 2m (1024-based); 0 for no limit',
     parse: parseByteRate,
   },
-  { key: 'pager', flags: '--no-pager', option: 'pager', type: 'switch', description: 'never send long tables through a pager' },
-  { key: 'input', flags: '--no-input', option: 'input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
-];
+  { key: 'pager', flags: '--no-pager', type: 'switch', description: 'never send long tables through a pager' },
+  { key: 'input', flags: '--no-input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
+] as const satisfies readonly Setting[];
+
+/** `base-url` → `baseUrl`, as commander names a flag's field. */
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+const camel = (key: string): string => key.replace(/-([a-z])/g, (_all, c: string) => c.toUpperCase());
+
+/** Every setting, in the order `--help` lists the flags and `config list` the keys; a flag's `option` made from its key. */
+export const SETTINGS: readonly Setting[] = ROWS.map((row: Setting) => (row.flags ? { ...row, option: camel(row.key) } : row));
+
+type Row = (typeof ROWS)[number] & { flags?: string };
+/** What commander leaves in a flag's field: a choice one of its words, a number or duration a number, other values text (`--json` alone: true). */
+type FlagValue<R> = R extends { choices: readonly (infer C)[] }
+  ? C
+  : R extends { type: 'duration' | 'whole number' }
+    ? number
+    : R extends { key: 'json' }
+      ? boolean | string
+      : string;
+
+/** The global options as commander parsed them, one field per row with a flag: a switch always a boolean (`--no-color`: false when given), a value absent unless given. */
+export type GlobalOptions = { [R in Row as R extends { flags: string; type: 'switch' } ? Camel<R['key']> : never]: boolean } & {
+  [R in Row as R extends { flags: string } ? (R extends { type: 'switch' } ? never : Camel<R['key']>) : never]?: FlagValue<R>;
+};

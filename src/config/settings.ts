@@ -49,29 +49,25 @@ export function flagHelp(flag: Setting): string {
   return settingHelp(flag, flag.flagNote);
 }
 
-/** The flag as typed (`--base-url`), for messages. */
-export function flagName(key: keyof GlobalOptions): string {
-  return /--[a-z-]+/.exec(GLOBAL_FLAGS.find((f) => f.option === key)!.flags)![0];
+/** The long flag as typed (`--base-url`, `--no-color`), for messages; undefined for a setting without one. */
+export function longFlag(spec: Pick<Setting, 'flags'>): string | undefined {
+  return spec.flags && /--[a-z-]+/.exec(spec.flags)![0];
 }
 
-/** A flag that takes no value: on/off (`--verbose`), or on unless given (`--no-color`). */
-function isSwitch(flag: GlobalFlag): boolean {
-  return !/[<[]/.test(flag.flags);
+/** The flag of a GlobalOptions field as typed (`--base-url`), for messages. */
+export function flagName(key: keyof GlobalOptions): string {
+  return longFlag(GLOBAL_FLAGS.find((f) => f.option === key)!)!;
 }
 
 /** Off unless given (`--verbose`: false), on unless given (`--no-color`: true); flags with values: absent. */
 export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze(
-  Object.fromEntries(GLOBAL_FLAGS.filter(isSwitch).map((f) => [f.option, f.flags.startsWith('--no-')])) as unknown as GlobalOptions,
+  Object.fromEntries(GLOBAL_FLAGS.filter((f) => f.type === 'switch').map((f) => [f.option, f.flags.startsWith('--no-')])) as unknown as GlobalOptions,
 );
 
 /** commander's parsed values (program.opts()) as GlobalOptions: switches as booleans, values as given. */
 export function readGlobalFlags(opts: Record<string, unknown>): GlobalOptions {
-  const globals: Record<string, unknown> = {};
-  for (const flag of GLOBAL_FLAGS) {
-    const value = opts[flag.option];
-    globals[flag.option] = !isSwitch(flag) ? value : flag.flags.startsWith('--no-') ? value !== false : value === true;
-  }
-  return globals as unknown as GlobalOptions;
+  const read = (f: GlobalFlag, value: unknown): unknown => (f.type !== 'switch' ? value : f.flags.startsWith('--no-') ? value !== false : value === true);
+  return Object.fromEntries(GLOBAL_FLAGS.map((f) => [f.option, read(f, opts[f.option])])) as GlobalOptions;
 }
 
 /** A stored setting (its `key` is the config key). */
@@ -137,9 +133,9 @@ function checked(spec: Setting, value: unknown, name: string, hint?: string): Se
 
 /** A flag counts as given when it differs from what commander leaves when it is absent (an empty text is not given). */
 function flagGiven(spec: Setting, globals: GlobalOptions): SettingValue | undefined {
-  if (!spec.option) return undefined;
-  const value = globals[spec.option];
-  if (value === undefined || value === DEFAULT_GLOBALS[spec.option]) return undefined;
+  const option = spec.option as keyof GlobalOptions | undefined;
+  const value = option && globals[option];
+  if (value === undefined || value === DEFAULT_GLOBALS[option!]) return undefined;
   if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   return value;
 }
@@ -150,7 +146,7 @@ function flagGiven(spec: Setting, globals: GlobalOptions): SettingValue | undefi
  */
 export function resolveSetting(spec: Setting, { globals, env, stored }: SettingSources, check = true): Resolved<SettingValue> {
   const flag = flagGiven(spec, globals);
-  if (flag !== undefined) return { value: flag, source: 'flag', origin: flagName(spec.option!) };
+  if (flag !== undefined) return { value: flag, source: 'flag', origin: longFlag(spec) };
   const fromEnv = spec.env ? env[spec.env] : undefined;
   if (spec.env && fromEnv !== undefined && fromEnv.trim() !== '') {
     return { value: check ? checked(spec, fromEnv, spec.env) : fromEnv.trim(), source: 'env', origin: spec.env };

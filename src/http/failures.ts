@@ -39,6 +39,10 @@ export interface ProxyUsed {
   variable: string;
 }
 
+/** Codes that mean what another does (the system's spelling of undici's), and those of a connection dropped mid-answer. */
+const SAME_AS: Readonly<Record<string, string>> = { ETIMEDOUT: 'UND_ERR_CONNECT_TIMEOUT', EAI_AGAIN: 'ENOTFOUND' };
+const DROPPED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_ABORTED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 /**
  * `redactText` keeps the key out of whatever text is quoted (a URL, a library's message).
  * `timeoutMs` is the idle timeout in force, for the message. `proxy`: the request went through
@@ -52,35 +56,20 @@ export function networkError(err: unknown, url: URL, timeoutMs: number, redactTe
     ? `The request went through the proxy ${proxy.shown} (${proxy.variable}): check that proxy, or list ${url.hostname} in NO_PROXY to go direct.`
     : 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
   const details = { url: redactText(url.href), code: code || undefined };
-  const make = (message: string, kind: 'network' | 'timeout'): NetworkError => new NetworkError(message, { kind, hint, details, cause: err });
-  switch (code) {
-    case 'UND_ERR_CONNECT_TIMEOUT':
-    case 'ETIMEDOUT':
-      return make(`Could not connect to ${host} within ${timeoutMs} ms.`, 'timeout');
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return make(`${host} did not answer within ${timeoutMs} ms.`, 'timeout');
-    case 'UND_ERR_BODY_TIMEOUT':
-      return make(`${host} stopped sending its answer for ${timeoutMs} ms.`, 'timeout');
-    case 'ECONNREFUSED':
-      return make(`Could not connect to ${host}: connection refused.`, 'network');
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return make(`Could not resolve the host name ${url.hostname}.`, 'network');
-    case 'UND_ERR_SOCKET':
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'UND_ERR_ABORTED':
-    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-    case 'ERR_STREAM_PREMATURE_CLOSE':
-      return make(`The connection to ${host} was dropped before the answer was complete.`, 'network');
-    default: {
-      const text = err instanceof Error ? err.message : String(err);
-      if (/certificate|CERT_|SSL|TLS/i.test(`${code} ${text}`)) {
-        return make(`Secure connection to ${host} failed: ${redactText(text)}.`, 'network');
-      }
-      return make(`Request to ${host} failed: ${redactText(text)}.`, 'network');
-    }
-  }
+  const make = (message: string, kind: 'network' | 'timeout' = 'network'): NetworkError => new NetworkError(message, { kind, hint, details, cause: err });
+  const known = SAME_AS[code] ?? code;
+  const timeouts: Record<string, string> = {
+    UND_ERR_CONNECT_TIMEOUT: `Could not connect to ${host} within ${timeoutMs} ms.`,
+    UND_ERR_HEADERS_TIMEOUT: `${host} did not answer within ${timeoutMs} ms.`,
+    UND_ERR_BODY_TIMEOUT: `${host} stopped sending its answer for ${timeoutMs} ms.`,
+  };
+  if (timeouts[known]) return make(timeouts[known], 'timeout');
+  if (known === 'ECONNREFUSED') return make(`Could not connect to ${host}: connection refused.`);
+  if (known === 'ENOTFOUND') return make(`Could not resolve the host name ${url.hostname}.`);
+  if (DROPPED.has(known)) return make(`The connection to ${host} was dropped before the answer was complete.`);
+  const text = err instanceof Error ? err.message : String(err);
+  const tls = /certificate|CERT_|SSL|TLS/i.test(`${code} ${text}`);
+  return make(`${tls ? 'Secure connection to' : 'Request to'} ${host} failed: ${redactText(text)}.`);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
 import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS, RETRY_BASE_MS, RETRY_MAX_BACKOFF_MS } from '../defaults.js';
 import { plural } from '../util/text.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };
 
@@ -110,19 +111,6 @@ function finalError(failure: CliError, attempts: number, askedMs: number | undef
 
 /** Waits, or rejects with InterruptedError as soon as the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new InterruptedError());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  // Its only failure is the abort.
+  return delay(ms, undefined, signal ? { signal } : {}).catch(() => Promise.reject(new InterruptedError()));
 }

@@ -78,7 +78,8 @@ export class Transport {
   private readonly json: Exchange<Buffer>;
   /** Media streams: counted, one attempt each. */
   private readonly media: Exchange;
-  private readonly redactKey: (text: string) => string;
+  /** Replaces the key wherever it might appear (util/text.ts redactorFor), for any text shown to the user. */
+  readonly redact: (text: string) => string;
   /** Origins the URL policy has let through (it depends on nothing else), so it is judged once per origin. */
   private readonly allowedOrigins = new Set<string>();
   /** The proxy for each origin asked so far (undefined: direct), chosen once per origin. */
@@ -86,7 +87,7 @@ export class Transport {
 
   constructor(options: TransportOptions) {
     this.options = options;
-    const redact = (this.redactKey = redactorFor(options.apiKey));
+    const redact = (this.redact = redactorFor(options.apiKey));
     this.baseUrl = parseBaseUrl(options.baseUrl);
     this.assertAllowed(this.baseUrl);
 
@@ -114,13 +115,8 @@ export class Transport {
     return resolveUrl(this.baseUrl, pathOrUrl, query);
   }
 
-  /** Replaces the key wherever it might appear (util/text.ts redactorFor), for any text shown to the user. */
-  redact(text: string): string {
-    return this.redactKey(text);
-  }
-
   private log(line: string): void {
-    this.options.log?.(this.redactKey(line));
+    this.options.log?.(this.redact(line));
   }
 
   /** The request headers for `url`: the key goes to the configured origin and nowhere else (a media URL may point elsewhere). */
@@ -132,9 +128,7 @@ export class Transport {
 
   /** The signals that cancel a request: Ctrl-C's and the caller's own. */
   private signalsWith(extra?: AbortSignal): readonly AbortSignal[] {
-    const own = this.options.signal;
-    if (!extra || extra === own) return own ? [own] : [];
-    return own ? [own, extra] : [extra];
+    return [...new Set([this.options.signal, extra])].filter((s) => s !== undefined);
   }
 
   /**
@@ -177,10 +171,10 @@ export class Transport {
     const res = await this.json({ url, headers: this.headersFor(url, { accept: 'application/json', ...conditional }), what, signals });
     const headers = res.headers;
     if (res.status >= 200 && res.status < 300) {
-      return { status: 200, body: parseJsonBody(res.body, headerValue(headers, 'content-type') ?? '', url, what, this.redactKey), headers };
+      return { status: 200, body: parseJsonBody(res.body, headerValue(headers, 'content-type') ?? '', url, what, this.redact), headers };
     }
     if (res.status === 304 && conditional !== undefined) return { status: 304, headers };
-    throw errorForStatus(res.status, what, this.redactKey(res.body.toString('utf8')), this.redactKey);
+    throw errorForStatus(res.status, what, this.redact(res.body.toString('utf8')), this.redact);
   }
 
   /**
