@@ -9,11 +9,12 @@
  * SIGTERM end a command whose FIFO nobody reads; it is then written through a pipe handle, never
  * a blocking thread.
  */
-import { closeSync, constants, createWriteStream, lstatSync, openSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync, realpathSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { writeFailed } from '../util/write-all.js';
+import { lstatOrUndefined } from '../util/real-dir.js';
 
 export type OutputTarget = { kind: 'file'; path: string } | { kind: 'through'; path: string; special: 'fifo' | 'device' };
 
@@ -40,7 +41,7 @@ export function outputTarget(path: string): OutputTarget {
 }
 
 function isLink(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  return lstatOrUndefined(path)?.isSymbolicLink() === true;
 }
 
 const POLL_MS = 100;

@@ -17,7 +17,7 @@ import { NotFoundError } from '../errors.js';
 import { type MediaJob, type PathClaims, type UnusableEntry, newPathClaims, recordJobs, uniqueJobs } from './jobs.js';
 import { type MediaLists, hasMediaFields } from './media-names.js';
 import { looksComplete } from './verify.js';
-import { partBytes } from './part-file.js';
+import { partBytes } from './download/file-sink.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
 export interface DownloadPlan {
@@ -178,7 +178,7 @@ export interface DryRunRow {
 export async function dryRunRows(plan: DownloadPlan, skipExisting: boolean): Promise<DryRunRow[]> {
   const rows: DryRunRow[] = [];
   for (const job of plan.jobs) {
-    const action = skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : (await partBytes(job.path)) !== undefined ? 'resume' : 'fetch';
+    const action = skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : partBytes(job.path) !== undefined ? 'resume' : 'fetch';
     rows.push({ action, job });
   }
   return rows;
