@@ -55,21 +55,15 @@ export async function interruptedFile(path: string, err: InterruptedError): Prom
  * 16.1 MB kept in …/demo.mp4.part, resumed by the next run."
  */
 export async function interruptedError(summary: BulkSummary, cut: readonly MediaJob[]): Promise<InterruptedError> {
-  const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
-  if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
-  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  const { total, fetched, skipped, failed, bytes } = summary;
+  const parts = [`fetched ${fetched} of ${plural(total, 'file')} (${formatBytes(bytes)})`];
+  if (skipped > 0) parts.push(`${skipped} ${skipped === 1 ? 'was' : 'were'} already present`);
+  if (failed > 0) parts.push(`${failed} failed`);
   const kept = keptParts(cut.map((job) => job.path));
   if (kept.length > 0) parts.push(keptClause(kept));
   return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
     hint: 'Run the same command again: complete files are skipped and partial ones resume.',
-    details: {
-      total: summary.total,
-      fetched: summary.fetched,
-      skipped: summary.skipped,
-      failed: summary.failed,
-      bytes: summary.bytes,
-      ...(kept.length > 0 ? { kept } : {}),
-    },
+    details: { total, fetched, skipped, failed, bytes, ...(kept.length > 0 ? { kept } : {}) },
   });
 }
 
