@@ -47,17 +47,6 @@ function writeAllAt(fd: number, chunk: Buffer, position: number, progress: (byte
   });
 }
 
-/** The file's lock stayed held by another download past the wait. */
-function busy(path: string, what: string, waitMs: number): UsageError {
-  return new UsageError(
-    `Another process is writing the ${what} into the same file (${lockPathOf(path)} is held); gave up after ${Math.round(waitMs / 1000)} s.`,
-    {
-      hint: 'Let the other download finish, then run the command again: complete files are skipped.',
-      details: { lock: lockPathOf(path) },
-    },
-  );
-}
-
 /** The file changed under this download although it held the file's lock: something else is writing it. */
 function changedUnderUs(part: string): UsageError {
   return new UsageError(`${part} changed while this download was writing it: another program is writing the same file.`, {
@@ -97,8 +86,6 @@ export function fileSink(path: string): Sink {
   let written = 0;
   /** The validator of the `.part`'s bytes while it is not in the sidecar yet. */
   let unsaved: { url: URL; validator: Validator } | undefined;
-  /** A sidecar may be on disk (read at resume, or written): the rename must remove it. */
-  let sidecarOnDisk = false;
   let saving: Promise<void> | undefined;
 
   /** Writes the unsaved validator beside the `.part`, once. */
@@ -106,7 +93,6 @@ export function fileSink(path: string): Sink {
     if (unsaved !== undefined) {
       const { url, validator } = unsaved;
       unsaved = undefined;
-      sidecarOnDisk = true;
       // Best effort: without it the `.part` is only started over by the next run, never misused.
       saving = writeSidecar(part, url, validator).catch(() => {});
     }
@@ -150,6 +136,7 @@ export function fileSink(path: string): Sink {
     async claim(kind, options) {
       /** What was at the final name when the wait began (taken only when there is a wait). */
       let before: string | undefined;
+      const seconds = Math.round(options.waitMs / 1000);
       const take = (): ReturnType<typeof lockFile> =>
         lockFile(path, {
           waitMs: options.waitMs,
@@ -157,9 +144,7 @@ export function fileSink(path: string): Sink {
           ...(options.signal ? { signal: options.signal } : {}),
           onWait: () => {
             before = identity(path);
-            options.onWait?.(
-              `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
-            );
+            options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${seconds} s for it.`);
           },
         });
       // The folder is made only when the lock finds it missing (a bulk run has made it already).
@@ -170,7 +155,12 @@ export function fileSink(path: string): Sink {
           return take();
         })
         .catch((err: unknown) => {
-          throw err instanceof LockWaitError ? busy(path, options.what, options.waitMs) : err;
+          if (!(err instanceof LockWaitError)) throw err;
+          // The file's lock stayed held by another download past the wait.
+          throw new UsageError(`Another process is writing the ${options.what} into the same file (${lockPathOf(path)} is held); gave up after ${seconds} s.`, {
+            hint: 'Let the other download finish, then run the command again: complete files are skipped.',
+            details: { lock: lockPathOf(path) },
+          });
         });
       lock = held;
       if (waited) {
@@ -199,7 +189,6 @@ export function fileSink(path: string): Sink {
       const offset = info?.isFile() ? info.size : 0;
       if (offset === 0) return { offset: 0 };
       const validator = await readSidecar(part, url, offset);
-      sidecarOnDisk ||= validator !== undefined;
       return validator ? { offset, validator } : { offset: 0 };
     },
 
@@ -216,23 +205,18 @@ export function fileSink(path: string): Sink {
         written = 0;
         await saving;
         await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
-        sidecarOnDisk = false;
       }
       const opened = await open(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
         throw openError(err, part);
       });
       handle = opened;
-      // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked.
+      // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked
+      // (a refusal leaves the file to release(), which the downloader always calls).
       if (offset > 0) {
-        try {
-          const info = await opened.stat();
-          assertSingleLink(info, part);
-          if (info.size < offset) throw changedUnderUs(part);
-          await opened.truncate(offset); // exactly the bytes the ranged answer continues
-        } catch (err) {
-          await closeOwn();
-          throw err;
-        }
+        const info = await opened.stat();
+        assertSingleLink(info, part);
+        if (info.size < offset) throw changedUnderUs(part);
+        await opened.truncate(offset); // exactly the bytes the ranged answer continues
       }
       base = offset;
       written = 0;
@@ -249,22 +233,18 @@ export function fileSink(path: string): Sink {
       // Whole now: renamed into place or refused, never resumed from (nor, if it is another's now, described).
       unsaved = undefined;
       const held = base + written;
-      try {
-        const lost = lock?.lost();
-        if (lost) {
-          throw new UsageError(`Lost the lock of ${path} while writing it (${lost.message}); another download may have taken it over.`, {
-            hint: 'Run the command again once no other download of it is running.',
-          });
-        }
-        const info = await own.stat();
-        const named = lstatOrUndefined(part);
-        // Our file lost its name (replaced), or holds bytes we did not write: someone else is at it.
-        if (info.nlink === 0 || info.size !== held || named?.ino !== info.ino || named.dev !== info.dev) throw changedUnderUs(part);
-        assertSingleLink(info, part);
-      } catch (err) {
-        await closeOwn();
-        throw err;
+      // A refusal here leaves the file to release(), which the downloader always calls; only bytes that fail verification are removed.
+      const lost = lock?.lost();
+      if (lost) {
+        throw new UsageError(`Lost the lock of ${path} while writing it (${lost.message}); another download may have taken it over.`, {
+          hint: 'Run the command again once no other download of it is running.',
+        });
       }
+      const info = await own.stat();
+      const named = lstatOrUndefined(part);
+      // Our file lost its name (replaced), or holds bytes we did not write: someone else is at it.
+      if (info.nlink === 0 || info.size !== held || named?.ino !== info.ino || named.dev !== info.dev) throw changedUnderUs(part);
+      assertSingleLink(info, part);
       try {
         checkLength(total, held, what);
         const head = Buffer.alloc(MAGIC_BYTES);
@@ -277,7 +257,7 @@ export function fileSink(path: string): Sink {
       await rename(part, path);
       await closeOwn();
       await saving;
-      if (sidecarOnDisk) await removeIfAny(sidecarPath(part));
+      await removeIfAny(sidecarPath(part));
       return held;
     },
 
