@@ -6,8 +6,7 @@ import { CliError, InterruptedError, MalformedResponseError, NetworkError, Parti
 import { formatBytes } from '../util/format-bytes.js';
 import { oneLine, plural } from '../util/text.js';
 import type { BulkSummary } from './bulk-types.js';
-import { partPath } from './download/file-sink.js';
-import { partBytes } from './part-file.js';
+import { partBytes, partPath } from './download/file-sink.js';
 import type { MediaJob } from './jobs.js';
 
 /** Two runs over parts of one set of jobs, as one summary (the parts ran one after the other). */
@@ -24,25 +23,16 @@ export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
   };
 }
 
-/** A `.part` kept by a download Ctrl-C stopped: its path and the bytes in it. */
-interface KeptPart {
-  path: string;
-  bytes: number;
-}
-
-/** The `.part` files left by the downloads to `paths` Ctrl-C stopped (one stopped before its first byte left none). */
-async function keptParts(paths: readonly string[]): Promise<KeptPart[]> {
-  const found = await Promise.all(
-    paths.map(async (file) => {
-      const bytes = await partBytes(file);
-      return bytes === undefined ? undefined : { path: partPath(file), bytes };
-    }),
-  );
-  return found.filter((k): k is KeptPart => k !== undefined);
+/** The `.part` files (path, bytes) left by the downloads to `paths` Ctrl-C stopped (one stopped before its first byte left none). */
+function keptParts(paths: readonly string[]): Array<{ path: string; bytes: number }> {
+  return paths.flatMap((file) => {
+    const bytes = partBytes(file);
+    return bytes === undefined ? [] : [{ path: partPath(file), bytes }];
+  });
 }
 
 /** "16.1 MB kept in …/demo.mp4.part, resumed by the next run" (several: the count, the first three named). */
-function keptClause(kept: readonly KeptPart[]): string {
+function keptClause(kept: ReturnType<typeof keptParts>): string {
   const bytes = formatBytes(kept.reduce((sum, k) => sum + k.bytes, 0));
   const shown = kept.slice(0, 3).map((k) => oneLine(k.path));
   const where = kept.length === 1 ? shown[0] : `${kept.length} .part files (${shown.join(', ')}${kept.length > 3 ? ', …' : ''})`;
@@ -51,7 +41,7 @@ function keptClause(kept: readonly KeptPart[]): string {
 
 /** Ctrl-C during the one file of `-o <file>`: what its `.part` kept, when it kept anything. */
 export async function interruptedFile(path: string, err: InterruptedError): Promise<InterruptedError> {
-  const kept = await keptParts([path]);
+  const kept = keptParts([path]);
   if (kept.length === 0) return err;
   return new InterruptedError(`Interrupted; ${keptClause(kept)}.`, {
     hint: 'Run the same command again to resume it.',
@@ -65,21 +55,15 @@ export async function interruptedFile(path: string, err: InterruptedError): Prom
  * 16.1 MB kept in …/demo.mp4.part, resumed by the next run."
  */
 export async function interruptedError(summary: BulkSummary, cut: readonly MediaJob[]): Promise<InterruptedError> {
-  const parts = [`fetched ${summary.fetched} of ${plural(summary.total, 'file')} (${formatBytes(summary.bytes)})`];
-  if (summary.skipped > 0) parts.push(`${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} already present`);
-  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
-  const kept = await keptParts(cut.map((job) => job.path));
+  const { total, fetched, skipped, failed, bytes } = summary;
+  const parts = [`fetched ${fetched} of ${plural(total, 'file')} (${formatBytes(bytes)})`];
+  if (skipped > 0) parts.push(`${skipped} ${skipped === 1 ? 'was' : 'were'} already present`);
+  if (failed > 0) parts.push(`${failed} failed`);
+  const kept = keptParts(cut.map((job) => job.path));
   if (kept.length > 0) parts.push(keptClause(kept));
   return new InterruptedError(`Interrupted after it ${parts.join('; ')}.`, {
     hint: 'Run the same command again: complete files are skipped and partial ones resume.',
-    details: {
-      total: summary.total,
-      fetched: summary.fetched,
-      skipped: summary.skipped,
-      failed: summary.failed,
-      bytes: summary.bytes,
-      ...(kept.length > 0 ? { kept } : {}),
-    },
+    details: { total, fetched, skipped, failed, bytes, ...(kept.length > 0 ? { kept } : {}) },
   });
 }
 

@@ -184,22 +184,13 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
 
 function summarise(total: number, outcomes: ReadonlyArray<JobOutcome | undefined>, started: number): BulkSummary {
   const done = outcomes.filter((o): o is JobOutcome => o !== undefined);
-  let fetched = 0;
-  let skipped = 0;
-  let failed = 0;
-  let bytes = 0;
-  for (const o of done) {
-    if (o.status === 'fetched') fetched++;
-    else if (o.status === 'skipped') skipped++;
-    else failed++;
-    bytes += o.bytes;
-  }
+  const count = (status: JobOutcome['status']): number => done.filter((o) => o.status === status).length;
   return {
     total,
-    fetched,
-    skipped,
-    failed,
-    bytes,
+    fetched: count('fetched'),
+    skipped: count('skipped'),
+    failed: count('failed'),
+    bytes: done.reduce((sum, o) => sum + o.bytes, 0),
     seconds: (performance.now() - started) / 1000,
     outcomes: done,
     // Without an interruption or a fatal error, only --fail-fast leaves jobs without an outcome.

@@ -33,8 +33,8 @@ import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
 import type { Sink } from './download/sink.js';
 import { asLocal, localWriteError } from './download/errors.js';
-import { RetryBudget } from './download/retry-budget.js';
-import { type Answer, requestRange } from './download/ranged-request.js';
+import { retryBudget } from './download/retry-budget.js';
+import { requestRange } from './download/ranged-request.js';
 import type { ResumePoint } from './download/range-resume.js';
 import { receiveBody } from './download/receive-body.js';
 import type { DownloadOptions, DownloadResult, MediaTarget } from './download/types.js';
@@ -69,8 +69,14 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
   }
 }
 
-/** The request / verify / resume loop, with the file claimed: each turn one request, its body, and the check that the file is whole. */
+/**
+ * The request / verify / resume loop, with the file claimed: each turn one request, its body,
+ * and the check that the file is whole. A socket failure or a body that stopped short is a
+ * failure the budget may retry from the bytes held; a whole file is verified and renamed by its sink.
+ */
 async function transfer(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
+  const { signal, transport } = options;
+  const interrupted = (): boolean => signal?.aborted === true;
   const { offset, validator } = await sink.resumeState(target.url).catch(asLocal(target));
   // A complete `.part` left just before its rename needs no request at all.
   if (validator?.total !== undefined && offset === validator.total && offset > 0 && offset <= mediaSizeCap(target.kind, options.maxBytes)) {
@@ -78,14 +84,14 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
     return { received: 0, size: await sink.finish(target.kind, validator.total, `the ${target.what}`), resumed: true };
   }
   const point: ResumePoint = { offset, ...(validator ? { validator } : {}) };
-  const budget = new RetryBudget(() => sink.size(), point.offset, options, target.what);
+  const failed = retryBudget(() => sink.size(), point.offset, options, target.what);
   let resumed = false;
   let received = 0;
   for (;;) {
-    if (options.signal?.aborted === true) throw new InterruptedError();
-    await options.requestSlot?.take(options.signal);
+    if (interrupted()) throw new InterruptedError();
+    await options.requestSlot?.take(signal);
     // A throw keeps the slot: the bulk engine gives it back once it has seen the failure.
-    const answer = await requestRange(target, point, options, budget);
+    const answer = await requestRange(target, point, options, failed);
     let sourceError: unknown;
     if (answer !== undefined) {
       if (answer.resumed) resumed = true;
@@ -94,44 +100,21 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
     // The bytes are on disk: the next request may go while this file is checked and renamed.
     options.requestSlot?.release();
     if (answer === undefined) continue;
-    const size = await completeFile(target, sink, answer, sourceError, point, options, budget);
-    if (size !== undefined) return { received, size, resumed };
-  }
-}
-
-/**
- * Once a body has ended, whether the file is whole: its size, or undefined when the caller is to
- * ask again from `point` (updated). A socket failure or a body that stopped short is a failure
- * the budget may retry from the bytes held; a whole file is verified and renamed by its sink.
- */
-async function completeFile(
-  target: MediaTarget,
-  sink: Sink,
-  answer: Answer,
-  sourceError: unknown,
-  point: ResumePoint,
-  options: DownloadOptions,
-  budget: RetryBudget,
-): Promise<number | undefined> {
-  const { signal, transport } = options;
-  if (signal?.aborted === true) throw new InterruptedError(); // the `.part` and its sidecar stay for the rerun
-  if (sourceError !== undefined) {
-    const mapped = transport.streamError?.(sourceError, target.url, signal) ?? (sourceError as CliError);
-    if (!isRetryableError(mapped) && !isRetryableError(sourceError)) throw mapped;
+    if (interrupted()) throw new InterruptedError(); // the `.part` and its sidecar stay for the rerun
     point.offset = sink.size();
-    await budget.failed(
-      mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }),
-    );
-    return undefined;
+    if (sourceError !== undefined) {
+      const mapped = transport.streamError?.(sourceError, target.url, signal) ?? (sourceError as CliError);
+      if (!isRetryableError(mapped) && !isRetryableError(sourceError)) throw mapped;
+      await failed(
+        mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }),
+      );
+    } else if (answer.end !== undefined && point.offset < answer.end) {
+      // The body ended early without an error: a truncated answer, continued like a dropped one.
+      await failed(new NetworkError(`The server sent ${point.offset} of ${answer.end} bytes of the ${target.what} and stopped.`));
+    } else {
+      return { received, size: await sink.finish(target.kind, answer.total, `the ${target.what}`), resumed };
+    }
   }
-  const held = sink.size();
-  if (answer.end !== undefined && held < answer.end) {
-    // The body ended early without an error: a truncated answer, continued like a dropped one.
-    point.offset = held;
-    await budget.failed(new NetworkError(`The server sent ${held} of ${answer.end} bytes of the ${target.what} and stopped.`));
-    return undefined;
-  }
-  return sink.finish(target.kind, answer.total, `the ${target.what}`);
 }
 
 /** Downloads `target` to `path` through `<path>.part`, atomically, under the file's lock. */

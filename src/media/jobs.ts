@@ -164,11 +164,7 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   const folderKey = (j: MediaJob): string => `${j.dir}\0${j.exerciseId}`;
   const identity = (j: MediaJob): string => `${folderKey(j)}\0${j.kind}\0${j.name}\0${j.url.href}`;
   const { seen, folders } = claims;
-  const taken = (key: string): Set<string> => {
-    let set = claims.taken.get(key);
-    if (!set) claims.taken.set(key, (set = new Set()));
-    return set;
-  };
+  const taken = (key: string): Set<string> => claims.taken.get(key) ?? claims.taken.set(key, new Set()).get(key)!;
 
   // The same file asked again is kept once, where it first came.
   const distinct: MediaJob[] = [];
@@ -179,20 +175,17 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   }
   const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
 
-  // One folder per distinct id in each output directory, claimed in code-unit order.
-  for (const job of ordered) {
-    if (folders.has(folderKey(job))) continue;
-    folders.set(folderKey(job), claimFirst(taken(job.dir), [() => safeComponent(job.exerciseId), () => distinctComponent(job.exerciseId)]));
-  }
-
-  // One file per distinct (kind, name, URL) in each folder, likewise.
+  // In code-unit order: one folder per distinct id in each output directory (claimed by its first
+  // job), and one file per distinct (kind, name, URL) in each folder.
   const files = new Map<MediaJob, string | undefined>();
   for (const job of ordered) {
-    if (folders.get(folderKey(job)) === undefined) continue;
+    const folder = folderKey(job);
+    if (!folders.has(folder)) folders.set(folder, claimFirst(taken(job.dir), [() => safeComponent(job.exerciseId), () => distinctComponent(job.exerciseId)]));
+    if (folders.get(folder) === undefined) continue;
     const ext = MEDIA[job.kind].extension;
     files.set(
       job,
-      claimFirst(taken(folderKey(job)), [
+      claimFirst(taken(folder), [
         () => `${safeComponent(job.name)}${ext}`,
         () => `${distinctComponent(job.name)}${ext}`,
         () => `${distinctComponent(job.name, job.url.href)}${ext}`,

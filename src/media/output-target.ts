@@ -9,11 +9,12 @@
  * SIGTERM end a command whose FIFO nobody reads; it is then written through a pipe handle, never
  * a blocking thread.
  */
-import { closeSync, constants, createWriteStream, lstatSync, openSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, openSync, realpathSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { writeFailed } from '../util/write-all.js';
+import { lstatOrUndefined } from '../util/real-dir.js';
 
 export type OutputTarget = { kind: 'file'; path: string } | { kind: 'through'; path: string; special: 'fifo' | 'device' };
 
@@ -40,20 +41,20 @@ export function outputTarget(path: string): OutputTarget {
 }
 
 function isLink(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  return lstatOrUndefined(path)?.isSymbolicLink() === true;
 }
 
 const POLL_MS = 100;
 
-/** Opens a FIFO for writing once a reader is there, checking `signal` between tries. */
-async function openFifo(path: string, signal: AbortSignal | undefined): Promise<number> {
+/** Opens the FIFO or device for writing without blocking: a FIFO once a reader is there (ENXIO until then), checking `signal` between tries. */
+async function openWithoutBlocking(target: Extract<OutputTarget, { kind: 'through' }>, signal: AbortSignal | undefined): Promise<number> {
   for (;;) {
     if (signal?.aborted) throw new InterruptedError();
     try {
-      return openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      return openSync(target.path, constants.O_WRONLY | constants.O_NONBLOCK);
     } catch (err) {
-      // ENXIO: no reader yet. Anything else is the disk's answer.
-      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw writeFailed(path, err);
+      // Anything but a FIFO's missing reader is the disk's answer.
+      if (target.special !== 'fifo' || (err as NodeJS.ErrnoException).code !== 'ENXIO') throw writeFailed(target.path, err);
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -61,23 +62,14 @@ async function openFifo(path: string, signal: AbortSignal | undefined): Promise<
 
 /** A writable stream through to the FIFO or device at `target.path`; errors are kept for closeThrough. */
 export async function openThrough(target: Extract<OutputTarget, { kind: 'through' }>, signal?: AbortSignal): Promise<Writable> {
+  const fd = await openWithoutBlocking(target, signal);
   let out: Writable;
-  if (target.special === 'fifo') {
-    const fd = await openFifo(target.path, signal);
-    try {
-      out = new Socket({ fd, readable: false, writable: true });
-    } catch (err) {
-      closeSync(fd);
-      throw writeFailed(target.path, err);
-    }
-  } else {
-    let fd: number;
-    try {
-      fd = openSync(target.path, constants.O_WRONLY | constants.O_NONBLOCK);
-    } catch (err) {
-      throw writeFailed(target.path, err);
-    }
-    out = createWriteStream('', { fd, autoClose: true });
+  try {
+    // A FIFO through a pipe handle, never a blocking thread.
+    out = target.special === 'fifo' ? new Socket({ fd, readable: false, writable: true }) : createWriteStream('', { fd, autoClose: true });
+  } catch (err) {
+    closeSync(fd);
+    throw writeFailed(target.path, err);
   }
   const failure: { error?: Error } = {};
   out.on('error', (err) => (failure.error ??= err));

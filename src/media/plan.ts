@@ -14,10 +14,10 @@ import { type ListingProblem, paginatePages } from '../api/paging.js';
 import { LIMIT_MAX } from '../defaults.js';
 import type { MediaKind } from '../catalogue/media.js';
 import { NotFoundError } from '../errors.js';
-import { type MediaJob, type PathClaims, type UnusableEntry, newPathClaims, recordJobs, uniqueJobs } from './jobs.js';
+import { type MediaJob, type UnusableEntry, newPathClaims, recordJobs, uniqueJobs } from './jobs.js';
 import { type MediaLists, hasMediaFields } from './media-names.js';
 import { looksComplete } from './verify.js';
-import { partBytes } from './part-file.js';
+import { partBytes } from './download/file-sink.js';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
 export interface DownloadPlan {
@@ -58,23 +58,22 @@ function reportTo(plan: DownloadPlan, target: PlanTarget): (unusable: UnusableEn
   };
 }
 
-/** Gives each job a path of its own; a job that cannot have one is reported like an unusable entry. */
-function settleJobs(plan: DownloadPlan, target: PlanTarget, claims?: PathClaims): void {
-  plan.jobs = uniqueJobs(plan.jobs, reportTo(plan, target), claims);
-}
-
 export function emptyPlan(): DownloadPlan {
   return { jobs: [], missing: [], unusable: [], exercises: 0, withMedia: 0, withMediaFields: 0, requests: 0 };
 }
 
-function addExercise(plan: DownloadPlan, api: ApiClient, target: PlanTarget, exerciseId: string, record: MediaLists): void {
+/**
+ * Counts an exercise in the plan and returns the jobs of its media, without their paths: those
+ * are given once the whole plan or page is in (uniqueJobs; a job that cannot have one is
+ * reported like an unusable entry).
+ */
+function exerciseJobs(plan: DownloadPlan, api: ApiClient, target: PlanTarget, exerciseId: string, record: MediaLists): MediaJob[] {
   const unusableBefore = plan.unusable.length;
-  // Paths are given once the whole plan or page is in (settleJobs).
   const jobs = recordJobs(api, target.dir, exerciseId, record, target.kinds, reportTo(plan, target));
   plan.exercises++;
   if (jobs.length > 0 || plan.unusable.length > unusableBefore) plan.withMedia++;
   if (hasMediaFields(record, target.kinds)) plan.withMediaFields++;
-  plan.jobs.push(...jobs);
+  return jobs;
 }
 
 /** Yields each id once, skipping blanks: a repeated id costs no second request. */
@@ -107,9 +106,9 @@ export async function planFromIds(
       options.onMissing?.(outcome.id);
       continue;
     }
-    addExercise(plan, api, target, outcome.record.id ?? outcome.id, outcome.record);
+    plan.jobs.push(...exerciseJobs(plan, api, target, outcome.record.id ?? outcome.id, outcome.record));
   }
-  settleJobs(plan, target);
+  plan.jobs = uniqueJobs(plan.jobs, reportTo(plan, target));
   return plan;
 }
 
@@ -158,13 +157,9 @@ export async function* streamListingJobs(
   // Folders and names stay distinct across pages: what a page gave out stays its own.
   const claims = newPathClaims();
   for await (const summaries of pages) {
-    const page: DownloadPlan = { ...emptyPlan(), unusable: plan.unusable };
-    for (const summary of summaries) addExercise(page, api, target, summary.id, summary);
-    settleJobs(page, target, claims);
-    plan.exercises += page.exercises;
-    plan.withMedia += page.withMedia;
-    plan.withMediaFields += page.withMediaFields;
-    if (page.jobs.length > 0) yield page.jobs;
+    const found = summaries.flatMap((summary) => exerciseJobs(plan, api, target, summary.id, summary));
+    const jobs = uniqueJobs(found, reportTo(plan, target), claims);
+    if (jobs.length > 0) yield jobs;
   }
 }
 
@@ -178,7 +173,7 @@ export interface DryRunRow {
 export async function dryRunRows(plan: DownloadPlan, skipExisting: boolean): Promise<DryRunRow[]> {
   const rows: DryRunRow[] = [];
   for (const job of plan.jobs) {
-    const action = skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : (await partBytes(job.path)) !== undefined ? 'resume' : 'fetch';
+    const action = skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : partBytes(job.path) !== undefined ? 'resume' : 'fetch';
     rows.push({ action, job });
   }
   return rows;

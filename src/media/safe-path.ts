@@ -23,17 +23,9 @@ function shortHash(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
 }
 
-/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
+/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character (encodeInto stops before one that does not fit). */
 function truncateUtf8(value: string, maxBytes: number): string {
-  let bytes = 0;
-  let out = '';
-  for (const ch of value) {
-    const size = Buffer.byteLength(ch, 'utf8');
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    out += ch;
-  }
-  return out;
+  return value.slice(0, new TextEncoder().encodeInto(value, new Uint8Array(maxBytes)).read);
 }
 
 /**

@@ -3,11 +3,11 @@
  * the Content-Type when present, the magic bytes (PNG signature / MP4 `ftyp` box) and the length.
  * A response that fails any of these is never renamed to its final name.
  */
-import { lstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { MalformedResponseError } from '../errors.js';
 import { MAGIC_BYTES, MEDIA, PNG_SIGNATURE, type MediaKind, hasMagic } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
+import { lstatOrUndefined } from '../util/real-dir.js';
 
 export { MAGIC_BYTES, PNG_SIGNATURE, hasMagic };
 
@@ -65,18 +65,10 @@ export function tooLargeError(kind: MediaKind, cap: number, what: string, announ
   );
 }
 
-/**
- * Whether anything is at `path` (a link counts). A bulk run asks this of every file, and most
- * are missing: an asynchronous call that fails makes an error object, about 20 times the CPU
- * of this one system call, which makes none.
- */
-export function isThere(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-}
-
 /** Whether a file already on disk looks like complete media of the kind (non-empty, right magic). */
 export async function looksComplete(kind: MediaKind, path: string): Promise<boolean> {
-  if (!isThere(path)) return false;
+  // Most files of a bulk run are missing: a failed asynchronous call makes an error object, about 20 times the CPU of this lstat.
+  if (!lstatOrUndefined(path)) return false;
   const handle = await open(path, 'r').catch(() => undefined);
   if (!handle) return false;
   try {

@@ -20,6 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** A lock dated more than this ahead of our clock is stale (allows for coarse file-system clocks). */
 const FUTURE_SKEW_MS = 2_000;
@@ -96,22 +97,6 @@ async function staleReason(dir: string, staleMs: number): Promise<string | undef
   return undefined;
 }
 
-/** Waits `ms`, or until `signal` aborts (then throws its reason). */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Makes the lock directory with our owner file; false when someone holds it. Other errors throw. */
 async function tryMake(dir: string, token: string): Promise<boolean> {
   try {
@@ -127,13 +112,10 @@ async function tryMake(dir: string, token: string): Promise<boolean> {
 /** Moves a stale lock aside and removes it: of two processes taking over one stale lock, one rename wins. */
 async function takeOver(dir: string, token: string): Promise<void> {
   const aside = `${dir}.stale-${token}`;
-  if (
-    await rename(dir, aside).then(
-      () => true,
-      () => false,
-    )
-  )
-    await rm(aside, { recursive: true, force: true });
+  const won = await rename(dir, aside)
+    .then(() => true)
+    .catch(() => false);
+  if (won) await rm(aside, { recursive: true, force: true });
 }
 
 /**
@@ -159,7 +141,9 @@ export async function lockFile(file: string, options: LockOptions): Promise<{ lo
       waited = true;
       await options.onWait?.();
     }
-    await pause(Math.min(MAX_POLL_MS, 5 * 1.5 ** Math.min(round, 10)) * (0.5 + Math.random()), options.signal);
+    const pauseMs = Math.min(MAX_POLL_MS, 5 * 1.5 ** Math.min(round, 10)) * (0.5 + Math.random());
+    // An abort ends the wait with the signal's own reason.
+    await delay(pauseMs, undefined, { signal: options.signal }).catch(() => options.signal?.throwIfAborted());
   }
   return { lock: held(dir, token), waited };
 }

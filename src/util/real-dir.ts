@@ -3,7 +3,7 @@
  * below the root (`images/` → elsewhere) is refused with WriteFailedError (exit 6) before
  * anything is written through it. The root itself is the user's choice and may be a link.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
+import { type Stats, lstatSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { WriteFailedError } from '../errors.js';
 import { writeFailed } from './write-all.js';
@@ -45,9 +45,10 @@ export function ensureRealDir(root: string, ...components: string[]): string {
   return at;
 }
 
-function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+/** What is at `path` (a link not followed), or undefined when nothing is or it cannot be seen. A missing path, the usual case, makes no error object. */
+export function lstatOrUndefined(path: string): Stats | undefined {
   try {
-    return lstatSync(path);
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

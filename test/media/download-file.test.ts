@@ -2,7 +2,7 @@
  * The single-file downloader against the project's catalogue server over real HTTP,
  * with faults injected through `intercept`.
  */
-import { existsSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -298,6 +298,31 @@ describe('downloadFile', () => {
     expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'end')))).toBe(true);
     expect(setup.mediaRequests().at(-1)).toMatchObject({ status: 206 });
     expect(existsSync(`${file}.part.json`)).toBe(false);
+  });
+
+  it('a fresh .part whose old one cannot be removed saves no sidecar beside the old bytes', async () => {
+    const file = join(outDir(), 'end.png');
+    let request = 0;
+    setup.intercept = (_req, res) => {
+      request += 1;
+      if (request === 1) {
+        // 2,000 bytes without a validator: the retry asks for the whole file again.
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': '5000' });
+        res.write(readFileSync(catalogue.file('image', 'Bench_Press', 'end')).subarray(0, 2_000));
+        setTimeout(() => res.socket?.destroy(), 10);
+        return true;
+      }
+      // Before the fresh answer (with the server's ETag) arrives, the old .part becomes something unlink refuses.
+      rmSync(`${file}.part`);
+      mkdirSync(`${file}.part`);
+      writeFileSync(join(`${file}.part`, 'inside'), '');
+      return false;
+    };
+    await expect(downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 1 })).rejects.toBeInstanceOf(WriteFailedError);
+    expect(request).toBe(2);
+    // The fresh answer's validator describes none of the bytes left at the .part's name: it is not kept.
+    expect(existsSync(`${file}.part.json`)).toBe(false);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('turns a local write failure into a plain error, not a retry', async () => {

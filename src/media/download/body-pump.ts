@@ -56,10 +56,9 @@ export interface PumpResult {
 export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOptions = {}): Promise<PumpResult> {
   return new Promise((resolve, reject) => {
     const size = Math.max(options.batchBytes ?? BATCH_BYTES, MAGIC_BYTES);
-    /** The buffer filling, the one free for the next swap (none while a write is under way), and the one being written. */
+    /** The buffer filling, and the one free for the next swap (none while a write is under way: it is the one being written). */
     let gather: Buffer | undefined = takeBatchBuffer(size);
     let spare: Buffer | undefined = takeBatchBuffer(size);
-    let inFlight: Buffer | undefined;
     let filled = 0;
     /** What did not fit while both buffers were taken, in order (the source was asked to pause). */
     let pending: Buffer[] = [];
@@ -74,22 +73,14 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
     let received = 0;
     let control: BodyControl | undefined;
 
-    /** The buffers go back for the next download: nothing writes them any more. */
-    const giveBack = (): void => {
+    const settleIfIdle = (): void => {
+      if (settled || writing || (!failed && !(sourceDone && filled === 0 && pending.length === 0))) return;
+      settled = true;
+      // The buffers go back for the next download: nothing writes them any more.
       for (const buffer of [gather, spare]) if (buffer) giveBackBatchBuffer(buffer);
       gather = spare = undefined;
-    };
-    const settleIfIdle = (): void => {
-      if (settled || writing) return;
-      if (failed) {
-        settled = true;
-        giveBack();
-        reject(failure);
-      } else if (sourceDone && filled === 0 && pending.length === 0) {
-        settled = true;
-        giveBack();
-        resolve(sourceError === undefined ? { received } : { received, sourceError });
-      }
+      if (failed) reject(failure);
+      else resolve(sourceError === undefined ? { received } : { received, sourceError });
     };
     const fail = (err: unknown): void => {
       if (!failed) {
@@ -123,8 +114,8 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
         settleIfIdle();
         return;
       }
-      const batch = gather!.subarray(0, filled);
-      inFlight = gather;
+      const inFlight = gather!;
+      const batch = inFlight.subarray(0, filled);
       gather = spare;
       spare = undefined;
       filled = 0;
@@ -133,7 +124,6 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       writer.write(batch, (err) => {
         writing = false;
         spare = inFlight;
-        inFlight = undefined;
         if (err) {
           fail(err);
           return;

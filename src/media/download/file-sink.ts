@@ -12,24 +12,17 @@
  * plain file with one link. The final rename replaces whatever is at `<file>`, a link included,
  * instead of writing through it.
  */
-import { close, fstat, ftruncate, lstatSync, open, read } from 'node:fs';
-import { lstat, mkdir, rename } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
 import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
 import { fsCalls, writeFailed } from '../../util/write-all.js';
+import { lstatOrUndefined } from '../../util/real-dir.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
 import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
-import { type Validator, readSidecar, removeIfAny, removeSidecar, sidecarPath, writeSidecar } from './range-resume.js';
+import { type Validator, readSidecar, removeIfAny, sidecarPath, writeSidecar } from './range-resume.js';
 import type { Sink, SinkWriter } from './sink.js';
-
-const openFd = promisify(open);
-const closeFd = promisify(close);
-const fstatFd = promisify(fstat);
-const truncateFd = promisify(ftruncate);
-const readFd = promisify(read);
 
 /**
  * A `.part` holding more than this is given its sidecar while it downloads, so even a process
@@ -54,17 +47,6 @@ function writeAllAt(fd: number, chunk: Buffer, position: number, progress: (byte
   });
 }
 
-/** The file's lock stayed held by another download past the wait. */
-function busy(path: string, what: string, waitMs: number): UsageError {
-  return new UsageError(
-    `Another process is writing the ${what} into the same file (${lockPathOf(path)} is held); gave up after ${Math.round(waitMs / 1000)} s.`,
-    {
-      hint: 'Let the other download finish, then run the command again: complete files are skipped.',
-      details: { lock: lockPathOf(path) },
-    },
-  );
-}
-
 /** The file changed under this download although it held the file's lock: something else is writing it. */
 function changedUnderUs(part: string): UsageError {
   return new UsageError(`${part} changed while this download was writing it: another program is writing the same file.`, {
@@ -73,15 +55,21 @@ function changedUnderUs(part: string): UsageError {
   });
 }
 
-/** Identity of what is at `path` now (following nothing), to see whether another process put a new file there. */
-async function identity(path: string): Promise<{ dev: number; ino: number; mtimeMs: number; size: number } | undefined> {
-  const info = await lstat(path).catch(() => undefined);
-  return info?.isFile() ? { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs, size: info.size } : undefined;
+/** Identity of the plain file at `path` now (following nothing), to see whether another process put a new file there. */
+function identity(path: string): string | undefined {
+  const info = lstatOrUndefined(path);
+  return info?.isFile() ? `${info.dev}:${info.ino}:${info.mtimeMs}` : undefined;
 }
 
 /** The `.part` a download to `path` writes through until it is whole (kept after a failure, for the rerun). */
 export function partPath(path: string): string {
   return `${path}.part`;
+}
+
+/** The bytes kept in the `.part` of `path`: undefined when there is none, or it is empty or not a plain file (never resumed from). */
+export function partBytes(path: string): number | undefined {
+  const info = lstatOrUndefined(partPath(path));
+  return info?.isFile() && info.size > 0 ? info.size : undefined;
 }
 
 /**
@@ -92,14 +80,12 @@ export function partPath(path: string): string {
 export function fileSink(path: string): Sink {
   const part = partPath(path);
   let lock: HeldLock | undefined;
-  let fd: number | undefined;
+  let handle: FileHandle | undefined;
   /** The offset the `.part` was opened at, and the bytes written after it through `fd`. */
   let base = 0;
   let written = 0;
   /** The validator of the `.part`'s bytes while it is not in the sidecar yet. */
   let unsaved: { url: URL; validator: Validator } | undefined;
-  /** A sidecar may be on disk (read at resume, or written): the rename must remove it. */
-  let sidecarOnDisk = false;
   let saving: Promise<void> | undefined;
 
   /** Writes the unsaved validator beside the `.part`, once. */
@@ -107,7 +93,6 @@ export function fileSink(path: string): Sink {
     if (unsaved !== undefined) {
       const { url, validator } = unsaved;
       unsaved = undefined;
-      sidecarOnDisk = true;
       // Best effort: without it the `.part` is only started over by the next run, never misused.
       saving = writeSidecar(part, url, validator).catch(() => {});
     }
@@ -115,28 +100,27 @@ export function fileSink(path: string): Sink {
   }
 
   async function closeOwn(): Promise<void> {
-    if (fd === undefined) return;
-    const own = fd;
-    fd = undefined;
-    await closeFd(own).catch(() => {});
+    const own = handle;
+    handle = undefined;
+    await own?.close().catch(() => {});
   }
 
   async function discard(): Promise<void> {
     unsaved = undefined;
     await closeOwn();
     await saving;
-    await Promise.all([removeIfAny(part), removeSidecar(part)]);
+    await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
   }
 
   const writer: SinkWriter = {
     write(chunk, done) {
-      if (fd === undefined) {
+      if (handle === undefined) {
         process.nextTick(done, new Error(`${part} is not open`));
         return;
       }
       // A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
       writeAllAt(
-        fd,
+        handle.fd,
         chunk,
         base + written,
         (bytes) => (written += bytes),
@@ -151,17 +135,16 @@ export function fileSink(path: string): Sink {
   return {
     async claim(kind, options) {
       /** What was at the final name when the wait began (taken only when there is a wait). */
-      let before: Awaited<ReturnType<typeof identity>>;
+      let before: string | undefined;
+      const seconds = Math.round(options.waitMs / 1000);
       const take = (): ReturnType<typeof lockFile> =>
         lockFile(path, {
           waitMs: options.waitMs,
           staleMs: MEDIA_LOCK_STALE_MS,
           ...(options.signal ? { signal: options.signal } : {}),
-          onWait: async () => {
-            before = await identity(path);
-            options.onWait?.(
-              `Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${Math.round(options.waitMs / 1000)} s for it.`,
-            );
+          onWait: () => {
+            before = identity(path);
+            options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${seconds} s for it.`);
           },
         });
       // The folder is made only when the lock finds it missing (a bulk run has made it already).
@@ -172,15 +155,19 @@ export function fileSink(path: string): Sink {
           return take();
         })
         .catch((err: unknown) => {
-          throw err instanceof LockWaitError ? busy(path, options.what, options.waitMs) : err;
+          if (!(err instanceof LockWaitError)) throw err;
+          // The file's lock stayed held by another download past the wait.
+          throw new UsageError(`Another process is writing the ${options.what} into the same file (${lockPathOf(path)} is held); gave up after ${seconds} s.`, {
+            hint: 'Let the other download finish, then run the command again: complete files are skipped.',
+            details: { lock: lockPathOf(path) },
+          });
         });
       lock = held;
       if (waited) {
         // The other process may have just put the complete file in place: then there is nothing to do.
-        const after = await identity(path);
-        const replaced =
-          after !== undefined && (before === undefined || after.ino !== before.ino || after.dev !== before.dev || after.mtimeMs !== before.mtimeMs);
-        if (replaced && (await looksComplete(kind, path))) return { completedMeanwhile: true, size: after.size };
+        const after = identity(path);
+        if (after !== undefined && after !== before && (await looksComplete(kind, path)))
+          return { completedMeanwhile: true, size: lstatOrUndefined(path)?.size };
       }
       return { completedMeanwhile: false };
     },
@@ -197,12 +184,11 @@ export function fileSink(path: string): Sink {
 
     async resumeState(url) {
       // A planted link is refused before anything else: not resumed from, not renamed into place.
-      const info = lstatSync(part, { throwIfNoEntry: false }); // as verify.ts isThere: most have none
+      const info = lstatOrUndefined(part);
       if (info?.isSymbolicLink()) throw linkRefused(part);
       const offset = info?.isFile() ? info.size : 0;
       if (offset === 0) return { offset: 0 };
       const validator = await readSidecar(part, url, offset);
-      sidecarOnDisk ||= validator !== undefined;
       return validator ? { offset, validator } : { offset: 0 };
     },
 
@@ -219,23 +205,18 @@ export function fileSink(path: string): Sink {
         written = 0;
         await saving;
         await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
-        sidecarOnDisk = false;
       }
-      const opened = await openFd(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
+      const opened = await open(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
         throw openError(err, part);
       });
-      fd = opened;
-      // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked.
+      handle = opened;
+      // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked
+      // (a refusal leaves the file to release(), which the downloader always calls).
       if (offset > 0) {
-        try {
-          const info = await fstatFd(opened);
-          assertSingleLink(info, part);
-          if (info.size < offset) throw changedUnderUs(part);
-          await truncateFd(opened, offset); // exactly the bytes the ranged answer continues
-        } catch (err) {
-          await closeOwn();
-          throw err;
-        }
+        const info = await opened.stat();
+        assertSingleLink(info, part);
+        if (info.size < offset) throw changedUnderUs(part);
+        await opened.truncate(offset); // exactly the bytes the ranged answer continues
       }
       base = offset;
       written = 0;
@@ -247,45 +228,36 @@ export function fileSink(path: string): Sink {
     },
 
     async finish(kind, total, what) {
-      if (fd === undefined) throw new Error(`${part} is not open`);
+      if (handle === undefined) throw new Error(`${part} is not open`);
+      const own = handle;
       // Whole now: renamed into place or refused, never resumed from (nor, if it is another's now, described).
       unsaved = undefined;
+      const held = base + written;
+      // A refusal here leaves the file to release(), which the downloader always calls; only bytes that fail verification are removed.
       const lost = lock?.lost();
       if (lost) {
-        await closeOwn();
         throw new UsageError(`Lost the lock of ${path} while writing it (${lost.message}); another download may have taken it over.`, {
           hint: 'Run the command again once no other download of it is running.',
         });
       }
-      const held = base + written;
-      const info = await fstatFd(fd);
+      const info = await own.stat();
+      const named = lstatOrUndefined(part);
       // Our file lost its name (replaced), or holds bytes we did not write: someone else is at it.
-      if (info.nlink === 0 || info.size !== held) {
-        await closeOwn();
-        throw changedUnderUs(part);
-      }
-      if (!info.isFile() || info.nlink !== 1) {
-        await closeOwn();
-        throw linkRefused(part);
-      }
+      if (info.nlink === 0 || info.size !== held || named?.ino !== info.ino || named.dev !== info.dev) throw changedUnderUs(part);
+      assertSingleLink(info, part);
       try {
         checkLength(total, held, what);
         const head = Buffer.alloc(MAGIC_BYTES);
-        const { bytesRead } = await readFd(fd, head, 0, MAGIC_BYTES, 0);
+        const { bytesRead } = await own.read(head, 0, MAGIC_BYTES, 0);
         checkMagic(kind, head.subarray(0, bytesRead), what);
       } catch (err) {
         await discard();
         throw err;
       }
-      const named = await lstat(part).catch(() => undefined);
-      if (named === undefined || named.ino !== info.ino || named.dev !== info.dev) {
-        await closeOwn();
-        throw changedUnderUs(part);
-      }
       await rename(part, path);
       await closeOwn();
       await saving;
-      if (sidecarOnDisk) await removeSidecar(part);
+      await removeIfAny(sidecarPath(part));
       return held;
     },
 

@@ -7,7 +7,7 @@
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { type ResponseHeaders, headerValue } from '../../http/transport.js';
 import { WRITE_NEW_FLAGS } from './link-safety.js';
-import { isThere } from '../verify.js';
+import { lstatOrUndefined } from '../../util/real-dir.js';
 
 /** What makes the bytes of a `.part` safe to continue: byte ranges offered and a strong ETag. */
 export interface Validator {
@@ -85,9 +85,9 @@ export async function readSidecar(part: string, url: URL, held: number): Promise
   }
 }
 
-/** Removes `path` (a file or a link, never what a link leads to); nothing there is fine (isThere: usually nothing is). */
+/** Removes `path` (a file or a link, never what a link leads to); nothing there is fine (usually nothing is). */
 export async function removeIfAny(path: string): Promise<void> {
-  if (isThere(path))
+  if (lstatOrUndefined(path))
     await unlink(path).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
@@ -101,8 +101,4 @@ export async function writeSidecar(part: string, url: URL, validator: Validator)
   await removeIfAny(tmp);
   await writeFile(tmp, JSON.stringify(data), { flag: WRITE_NEW_FLAGS });
   await rename(tmp, sidecar);
-}
-
-export function removeSidecar(part: string): Promise<void> {
-  return removeIfAny(sidecarPath(part));
 }

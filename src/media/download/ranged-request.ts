@@ -10,7 +10,7 @@ import { type DispatchResponse, headerValue } from '../../http/transport.js';
 import { RETRYABLE_STATUSES, isRetryableError } from '../../http/retry-policy.js';
 import { type ResumePoint, parseContentRange, parseLength, validatorOf } from './range-resume.js';
 import { readErrorBody, statusError } from './errors.js';
-import type { RetryBudget } from './retry-budget.js';
+import type { CountFailure } from './retry-budget.js';
 import type { DownloadOptions, MediaTarget } from './types.js';
 
 /** A usable answer: its body, and the bounds of the bytes it carries. */
@@ -28,10 +28,11 @@ export interface Answer {
 
 /**
  * Sends the request from `point` (updated: a 200 or a refusal starts the file over) and
- * returns the answer to read, or undefined after a failure the budget allows retrying.
+ * returns the answer to read, or undefined after a failure `failed` (the retry budget) allows retrying.
  */
-export async function requestRange(target: MediaTarget, point: ResumePoint, options: DownloadOptions, budget: RetryBudget): Promise<Answer | undefined> {
+export async function requestRange(target: MediaTarget, point: ResumePoint, options: DownloadOptions, failed: CountFailure): Promise<Answer | undefined> {
   const { transport, signal, log } = options;
+  const redact = transport.redact?.bind(transport);
   const ranged = point.offset > 0 && point.validator !== undefined;
   if (!ranged) point.offset = 0;
   const headers: Record<string, string> = ranged ? { range: `bytes=${point.offset}-`, 'if-range': point.validator!.etag } : {};
@@ -46,23 +47,23 @@ export async function requestRange(target: MediaTarget, point: ResumePoint, opti
   } catch (err) {
     if (signal?.aborted === true) throw new InterruptedError();
     if (!isRetryableError(err)) throw err;
-    await budget.failed(err as CliError);
+    await failed(err as CliError);
     return undefined;
   }
 
   const status = res.status;
   if (status !== 200 && status !== 206) {
-    const body = await readErrorBody(res.body).then((text) => (text && transport.redact ? transport.redact(text) : text));
+    const body = await readErrorBody(res.body).then((text) => (text && redact ? redact(text) : text));
     if (status === 416) {
       // The bytes held do not fit the file any more: start over.
       log?.(`${target.what}: range not satisfiable, starting over`);
       forget(point);
-      await budget.failed(new MalformedResponseError(`The server refused to continue the ${target.what} (416).`));
+      await failed(new MalformedResponseError(`The server refused to continue the ${target.what} (416).`));
       return undefined;
     }
-    const error = statusError(status, target, body, transport.redact ? (text) => transport.redact!(text) : undefined, options.source);
+    const error = statusError(status, target, body, redact, options.source);
     if (!RETRYABLE_STATUSES.has(status)) throw error;
-    await budget.failed(error, headerValue(res.headers, 'retry-after'));
+    await failed(error, headerValue(res.headers, 'retry-after'));
     return undefined;
   }
 
@@ -79,7 +80,7 @@ export async function requestRange(target: MediaTarget, point: ResumePoint, opti
       res.body.discard();
       log?.(`${target.what}: the partial answer does not match what was asked, starting over`);
       forget(point);
-      await budget.failed(new MalformedResponseError(`The server answered a range request for the ${target.what} with a mismatched Content-Range.`));
+      await failed(new MalformedResponseError(`The server answered a range request for the ${target.what} with a mismatched Content-Range.`));
       return undefined;
     }
     const total = range.total ?? validator!.total;
@@ -90,9 +91,8 @@ export async function requestRange(target: MediaTarget, point: ResumePoint, opti
   if (ranged) log?.(`${target.what}: the file changed on the server, starting over`);
   const total = parseLength(headerValue(res.headers, 'content-length'));
   const validator = validatorOf(res, total);
-  point.offset = 0;
+  forget(point);
   if (validator) point.validator = validator;
-  else delete point.validator;
   return { res, start: 0, ...(total !== undefined ? { total, end: total } : {}), resumed: false };
 }
 

@@ -8,37 +8,27 @@ import type { CliError } from '../../errors.js';
 import { decideRetry, sleep } from '../../http/retry-policy.js';
 import type { DownloadOptions } from './types.js';
 
-export class RetryBudget {
+/** Counts a failure; throws `err` once the attempts are spent, else waits the backoff. */
+export type CountFailure = (err: CliError, retryAfter?: string) => Promise<void>;
+
+/** The failure count of a file `start` bytes of which are held; `held` reads the bytes held now (the sink's size). */
+export function retryBudget(held: () => number, start: number, options: Pick<DownloadOptions, 'retries' | 'signal' | 'log'>, what: string): CountFailure {
   /** Failures since the last new byte reached the disk. */
-  private failures = 0;
+  let fruitless = 0;
   /** Attempts that failed, in all. */
-  private attempts = 0;
+  let attempts = 0;
   /** Furthest point ever held; only getting past it counts as progress. */
-  private furthest: number;
-
-  constructor(
-    /** Bytes held now (the sink's size). */
-    private readonly held: () => number,
-    start: number,
-    private readonly options: Pick<DownloadOptions, 'retries' | 'signal' | 'log'>,
-    private readonly what: string,
-  ) {
-    this.furthest = start;
-  }
-
-  /** Counts a failure; throws `err` once the attempts are spent, else waits the backoff. */
-  async failed(err: CliError, retryAfter?: string): Promise<void> {
-    const held = this.held();
-    if (held > this.furthest) {
-      this.furthest = held;
-      this.failures = 0;
+  let furthest = start;
+  return async (err, retryAfter) => {
+    if (held() > furthest) {
+      furthest = held();
+      fruitless = 0;
     }
-    this.failures += 1;
-    this.attempts += 1;
-    const decision = decideRetry({ attempts: this.attempts, fruitless: this.failures }, this.options.retries, err, retryAfter);
+    fruitless += 1;
+    attempts += 1;
+    const decision = decideRetry({ attempts, fruitless }, options.retries, err, retryAfter);
     if (!decision.retry) throw decision.error;
-    const delay = decision.delayMs;
-    this.options.log?.(`${this.what}: ${err.message} — retrying in ${delay} ms`);
-    await sleep(delay, this.options.signal);
-  }
+    options.log?.(`${what}: ${err.message} — retrying in ${decision.delayMs} ms`);
+    await sleep(decision.delayMs, options.signal);
+  };
 }

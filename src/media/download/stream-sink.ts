@@ -15,12 +15,9 @@ export function streamSink(out: Writable): Sink {
 
   const writer: SinkWriter = {
     write(chunk, done) {
-      if (out.errored) {
-        process.nextTick(done, out.errored);
-        return;
-      }
-      if (out.destroyed || out.writableEnded) {
-        process.nextTick(done, new Error('the output was closed'));
+      const unusable = out.errored ?? (out.destroyed || out.writableEnded ? new Error('the output was closed') : undefined);
+      if (unusable) {
+        process.nextTick(done, unusable);
         return;
       }
       written += chunk.length;
