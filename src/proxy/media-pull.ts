@@ -16,12 +16,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join, sep } from 'node:path';
 import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
-import { notFound } from '../server/http-error.js';
+import { firstValue, notFound } from '../server/http-error.js';
 import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { claimPart, continuesAt, leaveForResume, partName, validatorOf } from './media-parts.js';
 import { type FillObserver, reportFill } from './metrics.js';
-import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
+import type { StreamResponse, Upstream } from './upstream.js';
 
 export interface MediaPullOptions {
   /** The catalogue directory media are written into. */

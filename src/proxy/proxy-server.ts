@@ -20,8 +20,8 @@ import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
-import { HttpError, firstHeader, notFound, sendError, sendJson } from '../server/http-error.js';
-import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
+import { HttpError, firstValue, notFound, sendFailure, sendJson } from '../server/http-error.js';
+import { checkRequest, clientOf, parseTarget, route } from '../server/router.js';
 import type { Outcome } from './answers.js';
 import { answerWriter } from './answer-writer.js';
 import { AnswerStore, answerKey } from './answer-store.js';
@@ -73,7 +73,6 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
-const MAX_URL_LENGTH = 8192;
 /** The logged forms of targets held at most (then all are let go), and the longest target held: a few hundred KB at worst. */
 const LOGGED_PATHS_HELD = 1024;
 const MAX_LOGGED_PATH_HELD = 256;
@@ -143,13 +142,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
    */
   function answerRequest(req: IncomingMessage, res: ServerResponse, seen: Seen): Promise<void> | undefined {
     const rawUrl = withoutFragment(req.url ?? '/');
-    if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, {
-        Allow: ALLOWED_METHODS,
-      });
-    }
-    const key = firstHeader(req, 'x-api-key');
+    checkRequest(req, rawUrl);
+    const key = firstValue(req.headers['x-api-key']);
     // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
     if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(keys, key))) {
       return metrics.text().then((text) => {
@@ -157,11 +151,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         res.end(req.method === 'HEAD' ? undefined : text);
       });
     }
-    if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
-    const entry = Object.hasOwn(keys, key) ? keys[key] : undefined;
-    if (!entry) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
+    const entry = clientOf(key, keys);
     const { plan } = entry;
-    seen.client = nameOf(key, entry);
+    seen.client = nameOf(key!, entry);
     seen.outcome = 'hit';
 
     const { segments, path, query } = parseTarget(rawUrl);
@@ -199,11 +191,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const logFormat = options.logFormat ?? DEFAULT_LOG_FORMAT;
   /** A request that could not be answered: its error answer, or the connection cut when the answer had begun. */
   const failed = (res: ServerResponse, err: unknown): void => {
-    const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
     // Work cut by shutdown (past the grace period) is expected, not a failure to report.
     if (!(err instanceof HttpError) && !shutdown.signal.aborted) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
-    if (!res.headersSent) sendError(res, httpError);
-    else res.destroy();
+    sendFailure(res, err, 'The proxy failed to answer this request.');
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();

@@ -17,6 +17,7 @@ import { bodyReadable, readWhole } from '../http/body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
 import { jsonDeadlineMs } from '../http/deadline.js';
 import { NetworkError } from '../errors.js';
+import { firstValue } from '../server/http-error.js';
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -195,8 +196,4 @@ export class Upstream {
     await this.reserving.catch(() => {});
     await this.transport.close();
   }
-}
-
-export function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

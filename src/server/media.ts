@@ -10,7 +10,7 @@ import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import rangeParser from 'range-parser';
 import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
-import { HttpError, firstHeader, ifNoneMatchHits, notFound } from './http-error.js';
+import { HttpError, firstValue, ifNoneMatchHits, notFound } from './http-error.js';
 import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { openRegularFile } from '../util/safe-open.js';
@@ -90,7 +90,7 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
       'Cache-Control': 'private, max-age=3600',
     };
 
-    if (ifNoneMatchHits(firstHeader(req, 'if-none-match'), etag)) {
+    if (ifNoneMatchHits(firstValue(req.headers['if-none-match']), etag)) {
       res.writeHead(304, headers);
       res.end();
       return;
@@ -99,8 +99,8 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
     let start = 0;
     let end = size - 1;
     let status = 200;
-    const range = firstHeader(req, 'range');
-    if (range !== undefined && ifRangeHolds(firstHeader(req, 'if-range'), etag, lastModified)) {
+    const range = firstValue(req.headers.range);
+    if (range !== undefined && ifRangeHolds(firstValue(req.headers['if-range']), etag, lastModified)) {
       const parsed = rangeParser(size, range, { combine: true });
       if (parsed === -1 || parsed === -2 || parsed.type !== 'bytes') {
         throw new HttpError(416, 'range_not_satisfiable', `Range "${range.slice(0, 100)}" cannot be served from ${size} bytes.`, undefined, {
