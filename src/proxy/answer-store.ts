@@ -20,6 +20,7 @@ import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, par
 import { storedPolicy } from '../cache/headers.js';
 import { canonicalQuery, keyHash } from '../cache/cached-get.js';
 import { HotAnswers } from './hot-answers.js';
+import type { Outcome, ProxyAnswer } from './answers.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
 const KEY_VERSION = 'proxy-v1';
@@ -29,10 +30,8 @@ export interface StoredAnswer {
   /** The policy of freshness.policy, for the headers of the answer served from it. */
   policy: CachePolicy;
   body: Buffer;
-  /** The policy's response headers without the two that differ per response (Age, Date): made once per entry. */
-  headers: Record<string, string>;
-  /** The headers last answered with, and their Age: the hits of one second of age share them (never changed once made). */
-  answered?: { age: string; headers: Readonly<Record<string, string>> };
+  /** The policy's response headers without the two that differ per response (Age, Date): made once per entry, shared by its answers. */
+  headers: Readonly<Record<string, string>>;
 }
 
 /** Roughly what an entry held in memory costs beside its body (policy, headers, key), for the memory bound. */
@@ -55,13 +54,19 @@ export function storedAnswer(freshness: Freshness, policy: CachePolicy, body: Bu
   return { freshness, policy, body, headers };
 }
 
-/** The headers to answer with from `stored` now: the prepared ones and the current Age (Node adds Date). Not to be changed. */
-export function answerHeaders(stored: StoredAnswer): Readonly<Record<string, string>> {
+/** The answer from `stored` now: its prepared headers and its current Age (Node adds Date); a stale one with a Warning. */
+export function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
   const age = stored.policy.age();
-  if (age > HEURISTIC_WARNING_AGE_S) return stringHeaders(stored.policy.responseHeaders());
-  const shown = String(Math.round(age));
-  if (stored.answered?.age !== shown) stored.answered = { age: shown, headers: { ...stored.headers, age: shown } };
-  return stored.answered.headers;
+  const aged = age > HEURISTIC_WARNING_AGE_S;
+  const headers = aged ? stringHeaders(stored.policy.responseHeaders()) : stored.headers;
+  return {
+    status: 200,
+    headers: outcome === 'stale' ? { ...headers, warning: '111 - "Revalidation Failed"' } : headers,
+    ...(aged ? {} : { age: String(Math.round(age)) }),
+    body: stored.body,
+    outcome,
+    serviceJson: true,
+  };
 }
 
 /** The hash of the one upstream key a proxy has, made once rather than on every request (a SHA-256 per cache hit otherwise). */

@@ -1,7 +1,7 @@
 /**
  * The upstream key taken out of an upstream answer before the proxy stores or serves it. A
  * text redaction of the raw bytes is not enough for JSON: `\u0073andbox…` is the key once
- * decoded, and a client (or plan-filter.ts re-serialising it for a free plan) sees it plainly.
+ * decoded, and a client (or answer-writer.ts re-serialising it for a free plan) sees it plainly.
  * So a JSON body is decoded and every string in it — values and member names — redacted, then
  * written again (only when something changed: an answer without the key keeps its exact bytes);
  * every header value is redacted as text. `carriesKey` is the check made after, before storing.

@@ -34,11 +34,12 @@ export function firstValue(value: string | string[] | undefined): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal to `etag` by weak comparison (W/ ignored). */
+/** RFC 9110 §13.1.2: `*` (any current answer, with an ETag or not), or any listed tag equal to `etag` by weak comparison (W/ ignored on both). */
 export function ifNoneMatchHits(header: string | undefined, etag: string | undefined): boolean {
+  const bare = etag?.replace(/^W\//, '');
   return (header ?? '').split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
+    return tag === '*' || tag === bare;
   });
 }
 

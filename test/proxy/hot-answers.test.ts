@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshnessFor } from '../../src/cache/headers.js';
 import { entryPath } from '../../src/cache/store-files.js';
-import { AnswerStore, answerHeaders, answerKey, storedAnswer } from '../../src/proxy/answer-store.js';
+import { AnswerStore, answerKey, fromStored, storedAnswer } from '../../src/proxy/answer-store.js';
 import { isoNow } from '../../src/proxy/access-log.js';
 import { batchedLines } from '../../src/proxy/batched-lines.js';
 import { HotAnswers } from '../../src/proxy/hot-answers.js';
@@ -105,7 +105,7 @@ describe('AnswerStore in memory', () => {
     expect(stored.headers.age).toBeUndefined();
     expect(stored.headers.date).toBeUndefined();
     expect(stored.headers.etag).toBe('"v1"');
-    expect(answerHeaders(stored).age).toBe('30');
+    expect(fromStored(stored, 'hit').age).toBe('30');
   });
 });
 
