@@ -18,7 +18,7 @@
 import type CachePolicy from 'http-cache-semantics';
 import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, parseFreshness } from '../cache/store-files.js';
 import { storedPolicy } from '../cache/headers.js';
-import { canonicalQuery, keyHash } from '../cache/cached-get.js';
+import { canonicalQuery } from '../cache/cached-get.js';
 import { HotAnswers } from './hot-answers.js';
 import type { Outcome, ProxyAnswer } from './answers.js';
 
@@ -69,17 +69,10 @@ export function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer 
   };
 }
 
-/** The hash of the one upstream key a proxy has, made once rather than on every request (a SHA-256 per cache hit otherwise). */
-let hashed = { key: '', hash: '' };
-
-function upstreamKeyHash(key: string): string {
-  if (hashed.key !== key || hashed.hash === '') hashed = { key, hash: keyHash(key) };
-  return hashed.hash;
-}
-
-export function answerKey(upstreamBaseUrl: string, upstreamKey: string, path: string, query: string): string {
+/** `upstreamKeyHash`: the upstream key's hash (Upstream.keyHash), made once per proxy, not on every request. */
+export function answerKey(upstreamBaseUrl: string, upstreamKeyHash: string, path: string, query: string): string {
   const q = query === '' ? '' : canonicalQuery(new URLSearchParams(query));
-  return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash(upstreamKey)} GET ${path}${q ? `?${q}` : ''}`;
+  return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash} GET ${path}${q ? `?${q}` : ''}`;
 }
 
 export class AnswerStore {

@@ -63,7 +63,7 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
     'exercises_proxy_coalesced_waits_total',
     "Answers that waited for another client's identical upstream request instead of making their own.",
     [],
-    () => [[{}, stats.outcomes.coalesced]],
+    () => [[{}, stats.all.outcomes.coalesced]],
   );
   const upstreamRequests = new Counter({
     name: 'exercises_proxy_upstream_requests_total',

@@ -165,7 +165,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       const local =
         catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
       if (local) return route(req, res, { catalogue: () => catalogue, keys: plans, cursors: true, etags: true });
-      const storeKey = answerKey(upstream.baseUrl, upstreamKey, path, query);
+      const storeKey = answerKey(upstream.baseUrl, upstream.keyHash, path, query);
       const hit = json.hit(storeKey);
       if (hit) {
         send(req, res, hit, plan);

@@ -52,10 +52,6 @@ export class ProxyStats {
     this.byAnswer.set(key, (this.byAnswer.get(key) ?? 0) + 1);
   }
 
-  get outcomes(): Readonly<Record<Outcome, number>> {
-    return this.all.outcomes;
-  }
-
   /** The body of `GET /-/status`: figures per client with a valid key. */
   report(usage: LedgerUsage): Record<string, unknown> {
     const named = [...this.byClient].filter(([name]) => name !== '-').sort(([a], [b]) => a.localeCompare(b));

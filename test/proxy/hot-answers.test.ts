@@ -67,7 +67,7 @@ describe('AnswerStore in memory', () => {
     const dir = tempDir('exercises-hot-');
     dirs.push(dir);
     const store = new AnswerStore(dir);
-    const key = answerKey('http://127.0.0.1:1/', 'upstream-key', '/exercise/Push_Up', '');
+    const key = answerKey('http://127.0.0.1:1/', 'upstream-key-hash', '/exercise/Push_Up', '');
     const put = await entry('{"id":"Push_Up"}');
     await store.put(key, put);
     rmSync(entryPath(dir, key));
@@ -80,7 +80,7 @@ describe('AnswerStore in memory', () => {
     dirs.push(dir);
     const mine = new AnswerStore(dir);
     const other = new AnswerStore(dir);
-    const key = answerKey('http://127.0.0.1:1/', 'upstream-key', '/exercise/Push_Up', '');
+    const key = answerKey('http://127.0.0.1:1/', 'upstream-key-hash', '/exercise/Push_Up', '');
     await mine.put(key, await entry('{"v":1}'));
     await other.put(key, await entry('{"v":2}'));
     expect((await mine.get(key, always))?.body.toString()).toBe('{"v":1}');
@@ -94,7 +94,7 @@ describe('AnswerStore in memory', () => {
     const dir = tempDir('exercises-hot-');
     dirs.push(dir);
     const store = new AnswerStore(dir, () => {}, 10);
-    const key = answerKey('http://127.0.0.1:1/', 'upstream-key', '/exercise/Push_Up', '');
+    const key = answerKey('http://127.0.0.1:1/', 'upstream-key-hash', '/exercise/Push_Up', '');
     await store.put(key, await entry('{"id":"Push_Up"}'));
     rmSync(entryPath(dir, key));
     expect(await store.get(key, always)).toBeUndefined();
