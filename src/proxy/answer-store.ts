@@ -8,18 +8,20 @@
  * Keys name the upstream base URL and the upstream key by hash (cached-get.ts keyHash; never the key
  * itself), then the path and the canonical query: answers of one upstream account are shared by
  * every client of the proxy, whatever their own key. What a client's plan may see is cut at
- * answer time (plan-filter.ts), never stored per client.
+ * answer time (answer-writer.ts), never stored per client.
  *
- * The entries last used are also held in memory (hot-answers.ts), with the headers they are
- * answered with made once per entry: a hit reads no file and rebuilds no policy. The disk stays
- * the store of record: an entry held in memory that is no longer fresh is read again from disk,
- * where another proxy sharing the directory may have refreshed it.
+ * The entries last used are also held in memory (HotAnswers), with the headers they are
+ * answered with made once per entry: a hit reads no file and rebuilds no policy (as nginx's
+ * proxy_cache keeps its keys zone in shared memory and hot files in the page cache). Bounded by
+ * bytes, least recently used out first: a few large lists must not push the process's memory up
+ * without limit, and the disk still holds everything. The disk stays the store of record: an
+ * entry held in memory that is no longer fresh is read again from disk, where another proxy
+ * sharing the directory may have refreshed it.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, parseFreshness } from '../cache/store-files.js';
 import { storedPolicy } from '../cache/headers.js';
 import { canonicalQuery } from '../cache/cached-get.js';
-import { HotAnswers } from './hot-answers.js';
 import type { Outcome, ProxyAnswer } from './answers.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
@@ -75,6 +77,62 @@ export function answerKey(upstreamBaseUrl: string, upstreamKeyHash: string, path
   return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash} GET ${path}${q ? `?${q}` : ''}`;
 }
 
+/** Default bound of the bodies held: the hot part of a team's catalogue fits many times over, within the proxy's RSS budget. */
+const HOT_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
+
+export class HotAnswers<V> {
+  /** A Map keeps insertion order: re-inserting on use makes its first key the least recently used. */
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private held = 0;
+  /** The key last used: used again (a hot record asked for over and over), it is already last in the order. */
+  private newest: string | undefined;
+
+  constructor(readonly maxBytes = HOT_ANSWERS_MAX_BYTES) {}
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value under `key`, now the most recently used; undefined when not held. */
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
+    return entry.value;
+  }
+
+  /** Holds `value` (of `bytes`), replacing any under `key`; one larger than the whole bound is not held at all. */
+  set(key: string, value: V, bytes: number): void {
+    this.delete(key);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { value, bytes });
+    this.newest = key;
+    this.held += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.held <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.held -= entry.bytes;
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    if (key === this.newest) this.newest = undefined;
+    this.held -= entry.bytes;
+  }
+}
+
 export class AnswerStore {
   private readonly hot: HotAnswers<StoredAnswer>;
 
@@ -106,7 +164,7 @@ export class AnswerStore {
   }
 
   private hold(key: string, entry: StoredAnswer): void {
-    // The body twice: a free client's cut of it (plan-filter.ts), never larger, lives as long as it is held.
+    // The body twice: a free client's cut of it (answer-writer.ts), never larger, lives as long as it is held.
     this.hot.set(key, entry, 2 * entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
   }
 

@@ -43,7 +43,7 @@ function strip(item: unknown): boolean {
 type FreeCut = { body: Buffer; etag: string } | null;
 
 /**
- * Cuts made, by the upstream body they were made from: a hot answer (hot-answers.ts) keeps its
+ * Cuts made, by the upstream body they were made from: a hot answer (answer-store.ts) keeps its
  * body, so a free client's hit parses nothing; a body no longer held takes its cut with it.
  */
 const cuts = new WeakMap<Buffer, FreeCut>();

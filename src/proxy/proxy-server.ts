@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
 import { HttpError, firstValue, notFound, sendFailure, sendJson } from '../server/http-error.js';
@@ -30,11 +31,10 @@ import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
 import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
-import { listenOn } from '../server/listen.js';
-import { maskedTarget } from './log-target.js';
-import { type ClientKey, type ClientKeys, clientName, plansOf } from './client-keys.js';
+import { listenOn } from '../server/catalogue-server.js';
+import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './tls-files.js';
-import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow } from './access-log.js';
+import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
 import { createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
@@ -110,17 +110,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
-  let keys = options.keys;
-  // The catalogue server's routes (a local catalogue) take plans alone: kept beside the keys, replaced with them.
-  let plans = plansOf(keys);
-  // A client's name made once per key: a SHA-256 on every cache hit was a sizeable part of one. Cleared on reload.
-  const clientNames = new Map<string, string>();
-  const nameOf = (key: string, entry: ClientKey): string => {
-    let name = clientNames.get(key);
-    if (name === undefined) clientNames.set(key, (name = clientName(key, entry)));
-    return name;
-  };
-  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(keys, value));
+  // Each client's plan and name by its key, the name made once (a SHA-256 on every cache hit was a sizeable part of one);
+  // and the plans alone, for the catalogue server's routes (a local catalogue). Both replaced on reload.
+  const clientsOf = (keys: ClientKeys) => Object.fromEntries(Object.entries(keys).map(([key, c]) => [key, { plan: c.plan, name: clientName(key, c) }]));
+  let [clients, plans] = [clientsOf(options.keys), plansOf(options.keys)];
+  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(clients, value));
   // Each target as the log shows it (keys masked and redacted, unsafe characters escaped), made once: hot targets repeat.
   const loggedPaths = new Map<string, string>();
   const loggedPath = (target: string): string => {
@@ -145,15 +139,14 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     checkRequest(req, rawUrl);
     const key = firstValue(req.headers['x-api-key']);
     // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
-    if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(keys, key))) {
+    if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(clients, key))) {
       return metrics.text().then((text) => {
         res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
         res.end(req.method === 'HEAD' ? undefined : text);
       });
     }
-    const entry = clientOf(key, keys);
-    const { plan } = entry;
-    seen.client = nameOf(key!, entry);
+    const { plan, name } = clientOf(key, clients);
+    seen.client = name;
     seen.outcome = 'hit';
 
     const { segments, path, query } = parseTarget(rawUrl);
@@ -240,9 +233,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     port,
     stats,
     setKeys(next) {
-      keys = next;
-      plans = plansOf(next);
-      clientNames.clear();
+      [clients, plans] = [clientsOf(next), plansOf(next)];
       loggedPaths.clear();
     },
     setTls(next) {
@@ -254,12 +245,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         server.closeIdleConnections();
         // The unwinding after the grace period comes out of it: the whole close() stays within graceMs.
         const graceMs = Math.max(0, (options.graceMs ?? DEFAULT_GRACE_MS) - SETTLE_MS);
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-        await Promise.race([Promise.allSettled([...inflight]), grace]);
+        await Promise.race([Promise.allSettled([...inflight]), sleep(graceMs, undefined, { ref: false })]);
         // Past the grace period: upstream requests and fills still running stop (a fill's .part stays), connections go.
         shutdown.abort();
         server.closeAllConnections();
-        const settle = new Promise<void>((resolve) => setTimeout(resolve, SETTLE_MS).unref());
+        const settle = sleep(SETTLE_MS, undefined, { ref: false });
         await Promise.race([Promise.allSettled([...inflight]), settle]);
         await Promise.race([closed, settle]);
         await upstream.close();

@@ -15,16 +15,18 @@ import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { openRegularFile } from '../util/safe-open.js';
 
-/** A decoded path segment that is safe as one file name component. */
-export function isSafeComponent(value: string): boolean {
-  return (
-    value !== '' &&
-    value !== '.' &&
-    value !== '..' &&
-    !/[/\\\0]/.test(value) &&
-    // control characters have no place in an id or a media name
-    !/[\u0000-\u001f\u007f]/.test(value)
-  );
+/** A decoded path segment that is safe as one file name component: no dot segment, separator, NUL or other control character. */
+function isSafeComponent(value: string): boolean {
+  return value !== '' && value !== '.' && value !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(value);
+}
+
+/** Where /<kind>/<id>/premium/<fileName> lies under `root` in the catalogue layout; undefined when the request cannot name a file there. */
+export function mediaPath(root: string, kind: MediaFolder, id: string, fileName: string): string | undefined {
+  const suffix = MEDIA[kindOfFolder(kind)].extension;
+  const name = fileName.slice(0, -suffix.length);
+  if (!fileName.endsWith(suffix) || !isSafeComponent(id) || !isSafeComponent(name)) return undefined;
+  const path = join(root, kind, id, 'premium', name + suffix);
+  return path.startsWith(root + sep) ? path : undefined;
 }
 
 /**
@@ -32,14 +34,11 @@ export function isSafeComponent(value: string): boolean {
  * symbolic links. Undefined when the request cannot name a file of the catalogue.
  */
 export async function resolveMediaFile(root: string, kind: MediaFolder, id: string, fileName: string): Promise<string | undefined> {
-  const suffix = MEDIA[kindOfFolder(kind)].extension;
-  if (!fileName.endsWith(suffix)) return undefined;
-  const name = fileName.slice(0, -suffix.length);
+  if (!fileName.endsWith(MEDIA[kindOfFolder(kind)].extension)) return undefined;
   // A file `mirror` stored under a safe name (the id `CON`, `a/b`) is found through the catalogue's index.
   const indexed = await indexedMediaPath(root, kind, id, fileName);
-  if (indexed === undefined && (!isSafeComponent(id) || !isSafeComponent(name))) return undefined;
-  const candidate = indexed !== undefined ? join(root, ...indexed.split('/')) : join(root, kind, id, 'premium', name + suffix);
-  if (!candidate.startsWith(root + sep)) return undefined;
+  const candidate = indexed !== undefined ? join(root, ...indexed.split('/')) : mediaPath(root, kind, id, fileName);
+  if (candidate === undefined || !candidate.startsWith(root + sep)) return undefined;
   try {
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
     return realFile.startsWith(realRoot + sep) ? realFile : undefined;

@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshnessFor } from '../../src/cache/headers.js';
 import { entryPath } from '../../src/cache/store-files.js';
-import { AnswerStore, answerKey, fromStored, storedAnswer } from '../../src/proxy/answer-store.js';
+import { AnswerStore, HotAnswers, answerKey, fromStored, storedAnswer } from '../../src/proxy/answer-store.js';
 import { isoNow } from '../../src/proxy/access-log.js';
 import { batchedLines } from '../../src/proxy/batched-lines.js';
-import { HotAnswers } from '../../src/proxy/hot-answers.js';
 import { tempDir } from '../helpers/temp.js';
 import { ALICE, GUEST, type ProxyFixture, startProxy } from './proxy-helpers.js';
 
