@@ -29,13 +29,12 @@ import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
-import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/catalogue-server.js';
 import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './tls-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
-import { createProxyMetrics, mayReadMetrics } from './metrics.js';
+import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
