@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { firstValue, notFound } from '../server/http-error.js';

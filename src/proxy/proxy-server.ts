@@ -23,7 +23,6 @@ import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
 import { HttpError, firstValue, notFound, sendFailure, sendJson } from '../server/http-error.js';
 import { checkRequest, clientOf, parseTarget, route } from '../server/router.js';
-import type { Outcome } from './answers.js';
 import { answerWriter } from './answer-writer.js';
 import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
@@ -81,20 +80,7 @@ const DEFAULT_GRACE_MS = 2_000;
 const SETTLE_MS = 200;
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
-interface Seen {
-  client: string;
-  outcome: Outcome | undefined;
-}
-
-function isMetricsPath(target: string): boolean {
-  return target === '/-/metrics' || target.startsWith('/-/metrics?');
-}
-
-/** A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream. */
-function withoutFragment(target: string): string {
-  const hash = target.indexOf('#');
-  return hash === -1 ? target : target.slice(0, hash);
-}
+type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
 
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const shutdown = new AbortController();
@@ -134,11 +120,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
    * `seen` gets who asked (the label or hash, once the key is checked) and how it was answered.
    */
   function answerRequest(req: IncomingMessage, res: ServerResponse, seen: Seen): Promise<void> | undefined {
-    const rawUrl = withoutFragment(req.url ?? '/');
+    // A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream.
+    const rawUrl = (req.url ?? '/').split('#', 1)[0]!;
     checkRequest(req, rawUrl);
     const key = firstValue(req.headers['x-api-key']);
     // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
-    if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(clients, key))) {
+    if (/^\/-\/metrics(\?|$)/.test(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(clients, key))) {
       return metrics.text().then((text) => {
         res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
         res.end(req.method === 'HEAD' ? undefined : text);
@@ -159,10 +146,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       if (local) return route(req, res, { catalogue: () => catalogue, keys: plans, cursors: true, etags: true });
       const storeKey = answerKey(upstream.baseUrl, upstream.keyHash, path, query);
       const hit = json.hit(storeKey);
-      if (hit) {
-        send(req, res, hit, plan);
-        return undefined;
-      }
+      if (hit) return void send(req, res, hit, plan);
       return json.answer(query ? `${path}?${query}` : path, storeKey).then((answer) => {
         seen.outcome = answer.outcome;
         send(req, res, answer, plan);
