@@ -31,7 +31,7 @@ import { removeStaleParts } from './media-parts.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { listenOn } from '../server/catalogue-server.js';
 import { type ClientKeys, clientName, plansOf } from './client-keys.js';
-import type { TlsFiles } from './tls-files.js';
+import type { TlsFiles } from './secret-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
 import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
 

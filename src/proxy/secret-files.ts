@@ -1,10 +1,15 @@
 /**
  * The files a proxy reads its secrets from: the clients' keys (`--keys-file`, one `key:plan` or
- * `key:plan:label` a line) and the upstream key (`--upstream-key-file`). Both must be readable by their owner
- * only (mode 0600 or stricter), as ssh insists for its keys: a key readable by the group or
- * the world has already leaked. A file never echoes a key back in an error message.
+ * `key:plan:label` a line), the upstream key (`--upstream-key-file`) and the TLS key
+ * (`--tls-key`). They must be readable by their owner only (mode 0600 or stricter), as ssh
+ * insists for its keys: a key readable by the group or the world has already leaked. A file
+ * never echoes a key back in an error message. The TLS certificate is public but read by the
+ * same bounded rule, and checked with its key as a pair before they are used: at start, and
+ * again on each reload, so a certificate renewed with the wrong key is refused while the one in
+ * use keeps serving.
  */
 import { closeSync, readSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import { type ClientKey, parseClientKey } from './client-keys.js';
 import { RefusedFileError, openRegularFileSync } from '../util/safe-open.js';
@@ -25,7 +30,7 @@ export function readOwnerOnlyFile(path: string, flag: string): string {
  * The text of a regular file within SECRET_FILE_MAX_BYTES, by the same rule, for files that are
  * not secret but are read by the proxy all the same (a TLS certificate): a FIFO there must not stall it.
  */
-export function readSmallFile(path: string, flag: string, options: { ownerOnly?: boolean } = {}): string {
+function readSmallFile(path: string, flag: string, options: { ownerOnly?: boolean } = {}): string {
   let opened;
   try {
     opened = openRegularFileSync(path, { maxBytes: SECRET_FILE_MAX_BYTES });
@@ -88,4 +93,23 @@ export function parseKeyFile(text: string, path: string): string {
     });
   }
   return key;
+}
+
+/** A certificate chain and its private key, PEM: the proxy then speaks https. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
+export function readTlsFiles(certPath: string, keyPath: string): TlsFiles {
+  const files = { cert: Buffer.from(readSmallFile(certPath, '--tls-cert')), key: Buffer.from(readOwnerOnlyFile(keyPath, '--tls-key')) };
+  try {
+    createSecureContext(files);
+  } catch (err) {
+    // OpenSSL's reason (`key values mismatch`, `no start line`) names no byte of the key.
+    throw new UsageError(`--tls-cert ${certPath} and --tls-key ${keyPath} do not make a usable certificate and key (${(err as Error).message}).`, {
+      hint: 'Both are PEM files: the certificate (chain) and the private key it was issued for.',
+    });
+  }
+  return files;
 }

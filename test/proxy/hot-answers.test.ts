@@ -11,8 +11,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { freshnessFor } from '../../src/cache/headers.js';
 import { entryPath } from '../../src/cache/store-files.js';
 import { AnswerStore, HotAnswers, answerKey, fromStored, storedAnswer } from '../../src/proxy/answer-store.js';
-import { isoNow } from '../../src/proxy/access-log.js';
-import { batchedLines } from '../../src/proxy/batched-lines.js';
+import { batchedLines, isoNow } from '../../src/proxy/access-log.js';
 import { tempDir } from '../helpers/temp.js';
 import { ALICE, GUEST, type ProxyFixture, startProxy } from './proxy-helpers.js';
 
