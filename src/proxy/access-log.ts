@@ -2,9 +2,19 @@
  * One access log line per request, in the format the operator chose (`serve --log-format`):
  * `text`, fields split by spaces and led by an ISO 8601 UTC time so a line read months later
  * still says when; or `json`, one object a line for a log shipper. Both carry the same fields.
- * The client is its label or its key's short hash (client-keys.ts), never a key; the path
- * arrives already masked (log-target.ts).
+ * The client is its label or its key's short hash (client-keys.ts), never a key; in the path a
+ * query value that is a key (a client's, or the upstream's) is written `***` (maskedTarget):
+ * clients that put their key in `?api_key=…` are not rare, and an access log is read, shipped
+ * and kept by more people than the keys file.
+ *
+ * The log is written in batches (batchedLines): the lines of the answers given in one turn of
+ * the event loop go out in one write once the turn's I/O is done. Node writes stderr
+ * synchronously when it is a file or a pipe (`2>> access.log`), so a write per line was a system
+ * call per cache hit, made before the next client's answer; nginx buffers its access log for the
+ * same reason. Lines are never reordered or dropped, and `flush()` writes what is held at once (at close).
  */
+import type { Writable } from 'node:stream';
+import { REDACTED } from '../util/text.js';
 import type { Outcome } from './answers.js';
 
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -48,4 +58,52 @@ export function formatAccess(record: AccessRecord, format: LogFormat): string {
   }
   const status = record.status ?? '-';
   return `${record.time} ${field(record.client)} ${record.method} ${record.path} ${status} ${record.outcome ?? '-'} ${ms.toFixed(1)}ms ${record.bytes}B`;
+}
+
+/** `target` with every query value for which `isKey` holds (as sent or percent-decoded) replaced by `***`. */
+export function maskedTarget(target: string, isKey: (value: string) => boolean): string {
+  const q = target.indexOf('?');
+  if (q === -1) return target;
+  const pairs = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return pair;
+      const raw = pair.slice(eq + 1);
+      let decoded = raw;
+      try {
+        decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
+      } catch {
+        // malformed percent-encoding: judged as sent
+      }
+      return isKey(raw) || isKey(decoded) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    });
+  return `${target.slice(0, q)}?${pairs.join('&')}`;
+}
+
+export interface BatchedLines {
+  /** Holds `line` (without its newline) for the write at the end of this turn. */
+  (line: string): void;
+  /** Writes what is held now. */
+  flush(): void;
+}
+
+export function batchedLines(out: Pick<Writable, 'write'>): BatchedLines {
+  let held: string[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    if (held.length === 0) return;
+    const text = `${held.join('\n')}\n`;
+    held = [];
+    out.write(text);
+  };
+  const write = (line: string): void => {
+    held.push(line);
+    // setImmediate runs after the poll phase: every answer this turn's I/O brought is written first.
+    scheduled ??= setImmediate(flush);
+  };
+  return Object.assign(write, { flush });
 }

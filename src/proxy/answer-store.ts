@@ -8,18 +8,21 @@
  * Keys name the upstream base URL and the upstream key by hash (cached-get.ts keyHash; never the key
  * itself), then the path and the canonical query: answers of one upstream account are shared by
  * every client of the proxy, whatever their own key. What a client's plan may see is cut at
- * answer time (plan-filter.ts), never stored per client.
+ * answer time (answer-writer.ts), never stored per client.
  *
- * The entries last used are also held in memory (hot-answers.ts), with the headers they are
- * answered with made once per entry: a hit reads no file and rebuilds no policy. The disk stays
- * the store of record: an entry held in memory that is no longer fresh is read again from disk,
- * where another proxy sharing the directory may have refreshed it.
+ * The entries last used are also held in memory (HotAnswers), with the headers they are
+ * answered with made once per entry: a hit reads no file and rebuilds no policy (as nginx's
+ * proxy_cache keeps its keys zone in shared memory and hot files in the page cache). Bounded by
+ * bytes, least recently used out first: a few large lists must not push the process's memory up
+ * without limit, and the disk still holds everything. The disk stays the store of record: an
+ * entry held in memory that is no longer fresh is read again from disk, where another proxy
+ * sharing the directory may have refreshed it.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, parseFreshness } from '../cache/store-files.js';
 import { storedPolicy } from '../cache/headers.js';
-import { canonicalQuery, keyHash } from '../cache/cached-get.js';
-import { HotAnswers } from './hot-answers.js';
+import { canonicalQuery } from '../cache/cached-get.js';
+import type { Outcome, ProxyAnswer } from './answers.js';
 
 /** Bumped when the meaning of an entry changes: older ones are simply never read. */
 const KEY_VERSION = 'proxy-v1';
@@ -29,10 +32,8 @@ export interface StoredAnswer {
   /** The policy of freshness.policy, for the headers of the answer served from it. */
   policy: CachePolicy;
   body: Buffer;
-  /** The policy's response headers without the two that differ per response (Age, Date): made once per entry. */
-  headers: Record<string, string>;
-  /** The headers last answered with, and their Age: the hits of one second of age share them (never changed once made). */
-  answered?: { age: string; headers: Readonly<Record<string, string>> };
+  /** The policy's response headers without the two that differ per response (Age, Date): made once per entry, shared by its answers. */
+  headers: Readonly<Record<string, string>>;
 }
 
 /** Roughly what an entry held in memory costs beside its body (policy, headers, key), for the memory bound. */
@@ -55,26 +56,81 @@ export function storedAnswer(freshness: Freshness, policy: CachePolicy, body: Bu
   return { freshness, policy, body, headers };
 }
 
-/** The headers to answer with from `stored` now: the prepared ones and the current Age (Node adds Date). Not to be changed. */
-export function answerHeaders(stored: StoredAnswer): Readonly<Record<string, string>> {
+/** The answer from `stored` now: its prepared headers and its current Age (Node adds Date); a stale one with a Warning. */
+export function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
   const age = stored.policy.age();
-  if (age > HEURISTIC_WARNING_AGE_S) return stringHeaders(stored.policy.responseHeaders());
-  const shown = String(Math.round(age));
-  if (stored.answered?.age !== shown) stored.answered = { age: shown, headers: { ...stored.headers, age: shown } };
-  return stored.answered.headers;
+  const aged = age > HEURISTIC_WARNING_AGE_S;
+  const headers = aged ? stringHeaders(stored.policy.responseHeaders()) : stored.headers;
+  return {
+    status: 200,
+    headers: outcome === 'stale' ? { ...headers, warning: '111 - "Revalidation Failed"' } : headers,
+    ...(aged ? {} : { age: String(Math.round(age)) }),
+    body: stored.body,
+    outcome,
+    serviceJson: true,
+  };
 }
 
-/** The hash of the one upstream key a proxy has, made once rather than on every request (a SHA-256 per cache hit otherwise). */
-let hashed = { key: '', hash: '' };
-
-function upstreamKeyHash(key: string): string {
-  if (hashed.key !== key || hashed.hash === '') hashed = { key, hash: keyHash(key) };
-  return hashed.hash;
-}
-
-export function answerKey(upstreamBaseUrl: string, upstreamKey: string, path: string, query: string): string {
+/** `upstreamKeyHash`: the upstream key's hash (Upstream.keyHash), made once per proxy, not on every request. */
+export function answerKey(upstreamBaseUrl: string, upstreamKeyHash: string, path: string, query: string): string {
   const q = query === '' ? '' : canonicalQuery(new URLSearchParams(query));
-  return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash(upstreamKey)} GET ${path}${q ? `?${q}` : ''}`;
+  return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash} GET ${path}${q ? `?${q}` : ''}`;
+}
+
+/** Default bound of the bodies held: the hot part of a team's catalogue fits many times over, within the proxy's RSS budget. */
+const HOT_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
+
+export class HotAnswers<V> {
+  /** A Map keeps insertion order: re-inserting on use makes its first key the least recently used. */
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private held = 0;
+  /** The key last used: used again (a hot record asked for over and over), it is already last in the order. */
+  private newest: string | undefined;
+
+  constructor(readonly maxBytes = HOT_ANSWERS_MAX_BYTES) {}
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value under `key`, now the most recently used; undefined when not held. */
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
+    return entry.value;
+  }
+
+  /** Holds `value` (of `bytes`), replacing any under `key`; one larger than the whole bound is not held at all. */
+  set(key: string, value: V, bytes: number): void {
+    this.delete(key);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { value, bytes });
+    this.newest = key;
+    this.held += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.held <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.held -= entry.bytes;
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    if (key === this.newest) this.newest = undefined;
+    this.held -= entry.bytes;
+  }
 }
 
 export class AnswerStore {
@@ -108,7 +164,7 @@ export class AnswerStore {
   }
 
   private hold(key: string, entry: StoredAnswer): void {
-    // The body twice: a free client's cut of it (plan-filter.ts), never larger, lives as long as it is held.
+    // The body twice: a free client's cut of it (answer-writer.ts), never larger, lives as long as it is held.
     this.hot.set(key, entry, 2 * entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
   }
 

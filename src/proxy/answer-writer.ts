@@ -1,23 +1,75 @@
 /**
- * Sends a ProxyAnswer: as the client's plan may see it (plan-filter.ts), 304 to a matching
- * If-None-Match, and always with the month's upstream count as X-RateLimit-* headers (GitHub's
- * names, marked as the proxy's: budget-words.ts), which the CLI notes for `exercises quota`.
- * A hot answer's hits share their header objects: made again only when the answer's headers,
- * the rate figures or the month change, not per hit.
+ * Sends a ProxyAnswer: as the client's plan may see it, 304 to a matching If-None-Match, and
+ * always with the month's upstream count as X-RateLimit-* headers (GitHub's names, marked as the
+ * proxy's: budget-words.ts), which the CLI notes for `exercises quota`.
+ *
+ * A client's plan is never more than the upstream's, and a free client sees no premium media
+ * lists whatever the upstream plan: the shared answer (the upstream account's) is cut for a free
+ * client at answer time — records and list items lose premiumImages and premiumVideos, as the
+ * project's server leaves them out for a free key — with an ETag of its own, since the bytes
+ * differ. A premium client gets the upstream's bytes untouched.
+ *
+ * A hot answer's hits share their header objects, one per plan: made again only when the
+ * answer's Age, the rate figures or the month change, not per hit.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerUsage } from '../cache/ledger.js';
+import { firstValue, ifNoneMatchHits } from '../server/http-error.js';
 import type { Plan } from '../server/records.js';
 import { type ProxyAnswer, nextMonthStart } from './answers.js';
 import { PROXY_RATE_RESOURCE, PROXY_RATE_RESOURCE_HEADER } from './budget-words.js';
-import { forPlan } from './plan-filter.js';
 
-/** RFC 9110 If-None-Match against the ETag an answer carries (weak comparison). */
-function notModified(req: IncomingMessage, etag: string | undefined): boolean {
-  const asked = req.headers['if-none-match'];
-  if (asked === undefined || etag === undefined) return false;
-  const bare = etag.replace(/^W\//, '');
-  return asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+const PREMIUM_FIELDS = ['premiumImages', 'premiumVideos'] as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Removes the premium fields from `item`; whether it had any. */
+function strip(item: unknown): boolean {
+  if (!isObject(item)) return false;
+  let had = false;
+  for (const field of PREMIUM_FIELDS) {
+    if (Object.hasOwn(item, field)) {
+      delete item[field];
+      had = true;
+    }
+  }
+  return had;
+}
+
+/** A body as a free client sees it, and its ETag; null when it has nothing to cut. */
+type FreeCut = { body: Buffer; etag: string } | null;
+
+/**
+ * Cuts made, by the upstream body they were made from: a hot answer (answer-store.ts) keeps its
+ * body, so a free client's hit parses nothing; a body no longer held takes its cut with it.
+ */
+const cuts = new WeakMap<Buffer, FreeCut>();
+
+function freeCut(original: Buffer): FreeCut {
+  let body: unknown;
+  try {
+    body = JSON.parse(original.toString('utf8'));
+  } catch {
+    return null;
+  }
+  let changed = false;
+  if (isObject(body) && Array.isArray(body.exercises)) {
+    for (const item of body.exercises) if (strip(item)) changed = true;
+  } else if (strip(body)) changed = true;
+  if (!changed) return null;
+  const text = JSON.stringify(body);
+  return { body: Buffer.from(text), etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+}
+
+/** What `plan` may not see of the answer cut away; null when it may see it all. */
+function cutFor(answer: ProxyAnswer, plan: Plan): FreeCut {
+  if (plan === 'premium' || answer.status !== 200 || !answer.serviceJson) return null;
+  let cut = cuts.get(answer.body);
+  if (cut === undefined) cuts.set(answer.body, (cut = freeCut(answer.body)));
+  return cut;
 }
 
 /** The writer of answers for the proxy whose month's upstream usage `upstream.knownUsage` gives. */
@@ -39,8 +91,8 @@ export function answerWriter(upstream: { readonly knownUsage: LedgerUsage | unde
     rate = { usage, until: reset, headers };
     return headers;
   };
-  // The headers each answer's headers were last sent with (never changed once made: Node only reads them).
-  const sentHeaders = new WeakMap<object, { rate: object; length: number; headers: Record<string, string> }>();
+  // The headers sent with each answer's headers, per plan (never changed once made: Node only reads them).
+  const sent = new WeakMap<object, Partial<Record<Plan, { age: string | undefined; rate: object; headers: Record<string, string> }>>>();
 
   return function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {
     // A media fill that failed after streaming began has already sent its headers: the connection is cut instead.
@@ -48,19 +100,23 @@ export function answerWriter(upstream: { readonly knownUsage: LedgerUsage | unde
       res.destroy();
       return;
     }
-    const shown = forPlan(answer, plan);
+    const cut = cutFor(answer, plan);
+    const etag = cut ? cut.etag : answer.headers.etag;
     const rate = rateHeaders();
-    if (shown.status === 200 && notModified(req, shown.headers.etag)) {
-      res.writeHead(304, { etag: shown.headers.etag!, ...rate });
+    if (answer.status === 200 && ifNoneMatchHits(firstValue(req.headers['if-none-match']), etag)) {
+      res.writeHead(304, etag === undefined ? rate : { etag, ...rate });
       res.end();
       return;
     }
-    let sent = sentHeaders.get(shown.headers);
-    if (sent?.rate !== rate || sent.length !== shown.body.length) {
-      sent = { rate, length: shown.body.length, headers: { ...shown.headers, ...rate, 'content-length': String(shown.body.length) } };
-      sentHeaders.set(shown.headers, sent);
+    const body = cut ? cut.body : answer.body;
+    let byPlan = sent.get(answer.headers);
+    if (!byPlan) sent.set(answer.headers, (byPlan = {}));
+    let made = byPlan[plan];
+    if (made?.rate !== rate || made.age !== answer.age) {
+      const headers = { ...answer.headers, ...(answer.age === undefined ? {} : { age: answer.age }), ...(cut ? { etag } : {}), ...rate };
+      made = byPlan[plan] = { age: answer.age, rate, headers: { ...headers, 'content-length': String(body.length) } };
     }
-    res.writeHead(shown.status, sent.headers);
-    res.end(req.method === 'HEAD' ? undefined : shown.body);
+    res.writeHead(answer.status, made.headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
   };
 }

@@ -11,18 +11,18 @@ export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
 
 export interface ProxyAnswer {
   status: number;
-  /** Lower-case names; Content-Length is set when sent. Shared by the answers of one stored entry: never changed. */
+  /** Lower-case names; Content-Length (and Age, below) set when sent. Shared by the answers of one stored entry: never changed. */
   headers: Readonly<Record<string, string>>;
+  /** The Age of an answer from the store, apart from its shared headers. */
+  age?: string;
   body: Buffer;
   outcome: Outcome;
-  /** A JSON answer of the service (a record or a list): what plan-filter.ts may cut for a plan. */
+  /** A JSON answer of the service (a record or a list): what answer-writer.ts may cut for a plan. */
   serviceJson: boolean;
 }
 
-/** The proxy's own codes (bad_gateway, gateway_timeout, proxy_budget_exhausted, upstream_rate_limited) or the catalogue server's. */
-export type ProxyErrorCode = string;
-
-export function errorAnswer(status: number, code: ProxyErrorCode, message: string, headers: Record<string, string> = {}): ProxyAnswer {
+/** `code`: the proxy's own (bad_gateway, gateway_timeout, proxy_budget_exhausted, upstream_rate_limited) or the catalogue server's. */
+export function errorAnswer(status: number, code: string, message: string, headers: Record<string, string> = {}): ProxyAnswer {
   return {
     status,
     headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },

@@ -13,8 +13,8 @@
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
 import { type Freshness, isFresh } from '../cache/store-files.js';
-import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
-import { type AnswerStore, type StoredAnswer, answerHeaders, storedAnswer, stringHeaders } from './answer-store.js';
+import { type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
+import { type AnswerStore, type StoredAnswer, fromStored, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
 import { type FillObserver, reportFill } from './metrics.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
@@ -44,17 +44,6 @@ function policyRequest(target: string): CachePolicy.Request {
 
 function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
   return stringHeaders(Object.fromEntries(KEPT_HEADERS.map((name) => [name, headers[name]])));
-}
-
-function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
-  const headers = answerHeaders(stored);
-  return {
-    status: 200,
-    headers: outcome === 'stale' ? { ...headers, warning: '111 - "Revalidation Failed"' } : headers,
-    body: stored.body,
-    outcome,
-    serviceJson: true,
-  };
 }
 
 export class JsonPull {
@@ -121,7 +110,7 @@ export class JsonPull {
       if (!res.json) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
       const judged = await freshnessFor(keptHeaders(res.headers), Date.now(), request);
       if (judged) await store.put(key, storedAnswer(judged.freshness, judged.policy, res.body));
-      const headers = judged ? stringHeaders(judged.policy.responseHeaders()) : { ...keptHeaders(res.headers) };
+      const headers = judged ? stringHeaders(judged.policy.responseHeaders()) : keptHeaders(res.headers);
       return { status: 200, headers, body: res.body, outcome: 'miss', serviceJson: true };
     }
     return this.upstreamRefused(res, stored);

@@ -1,7 +1,7 @@
 /**
  * The upstream key taken out of an upstream answer before the proxy stores or serves it. A
  * text redaction of the raw bytes is not enough for JSON: `\u0073andbox…` is the key once
- * decoded, and a client (or plan-filter.ts re-serialising it for a free plan) sees it plainly.
+ * decoded, and a client (or answer-writer.ts re-serialising it for a free plan) sees it plainly.
  * So a JSON body is decoded and every string in it — values and member names — redacted, then
  * written again (only when something changed: an answer without the key keeps its exact bytes);
  * every header value is redacted as text. `carriesKey` is the check made after, before storing.
@@ -10,13 +10,15 @@ import type { UpstreamBody } from './upstream.js';
 
 type Redact = (text: string) => string;
 
-function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+/** An object or an array: either is walked by its keys. */
+function isContainer(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
 /**
- * Redacts every string of a parsed JSON value in place; the value (a new one only for a bare
- * string) and whether anything changed. An explicit stack: no recursion, whatever the nesting.
+ * Redacts every string of a parsed JSON value in place — items, member values and member names;
+ * the value (a new one only for a bare string) and whether anything changed. An explicit stack:
+ * no recursion, whatever the nesting.
  */
 function redactStrings(root: unknown, redact: Redact): { value: unknown; changed: boolean } {
   if (typeof root === 'string') {
@@ -24,29 +26,20 @@ function redactStrings(root: unknown, redact: Redact): { value: unknown; changed
     return { value, changed: value !== root };
   }
   let changed = false;
-  const stack: Array<Record<string, unknown> | unknown[]> = isContainer(root) ? [root] : [];
+  const stack: Array<Record<string, unknown>> = isContainer(root) ? [root] : [];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => {
-        if (typeof item === 'string') {
-          const clean = redact(item);
-          if (clean !== item) [node[i], changed] = [clean, true];
-        } else if (isContainer(item)) stack.push(item);
-      });
-      continue;
-    }
     for (const name of Object.keys(node)) {
-      let item = node[name];
-      const cleanName = redact(name);
-      const cleanItem = typeof item === 'string' ? redact(item) : item;
+      const item = node[name];
       if (isContainer(item)) stack.push(item);
+      // An array's indices are no text of the upstream's.
+      const cleanName = Array.isArray(node) ? name : redact(name);
+      const cleanItem = typeof item === 'string' ? redact(item) : item;
       if (cleanName === name && cleanItem === item) continue;
       changed = true;
-      item = cleanItem;
       if (cleanName !== name) delete node[name];
       // defineProperty, not assignment: a member named `__proto__` stays a member, never a prototype.
-      Object.defineProperty(node, cleanName, { value: item, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(node, cleanName, { value: cleanItem, enumerable: true, writable: true, configurable: true });
     }
   }
   return { value: root, changed };
@@ -61,14 +54,6 @@ function parsed(body: Buffer): { value: unknown } | undefined {
   }
 }
 
-/** Whether a JSON or text body holds the key, decoded or as sent. */
-function bodyCarries(body: Buffer, redact: Redact): boolean {
-  const text = body.toString('utf8');
-  if (redact(text) !== text) return true;
-  const json = parsed(body);
-  return json !== undefined && redactStrings(json.value, redact).changed;
-}
-
 /** `res` with the key redacted from every header value and from its body (decoded first when JSON); `json` says whether the body is JSON. */
 export function scrubAnswer(res: UpstreamBody, redact: Redact): UpstreamBody & { json: boolean } {
   const headers: UpstreamBody['headers'] = {};
@@ -81,10 +66,13 @@ export function scrubAnswer(res: UpstreamBody, redact: Redact): UpstreamBody & {
   return { status: res.status, headers, body: changed ? Buffer.from(JSON.stringify(value)) : res.body, json: true };
 }
 
-/** Whether the key is still anywhere in `res` (headers, body as sent, body decoded). */
+/** Whether the key is still anywhere in `res`: headers, the body as sent, the body decoded when JSON. */
 export function carriesKey(res: UpstreamBody, redact: Redact): boolean {
   for (const value of Object.values(res.headers)) {
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) if (redact(one) !== one) return true;
   }
-  return bodyCarries(res.body, redact);
+  const text = res.body.toString('utf8');
+  if (redact(text) !== text) return true;
+  const json = parsed(res.body);
+  return json !== undefined && redactStrings(json.value, redact).changed;
 }

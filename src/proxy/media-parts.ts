@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAGIC_BYTES, MEDIA } from '../catalogue/media.js';
-import { type StreamResponse, firstValue } from './upstream.js';
+import { firstValue } from '../server/http-error.js';
+import type { StreamResponse } from './upstream.js';
 
 const PART_NAME = /\.[0-9a-f]{12}\.part(\.resume)?$/;
 const RESUME_SUFFIX = '.resume';

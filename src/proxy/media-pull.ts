@@ -13,15 +13,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { MAGIC_BYTES, MEDIA, type MediaFolder, hasMagic, kindOfFolder } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
-import { notFound } from '../server/http-error.js';
-import { isSafeComponent, resolveMediaFile, sendMediaFile } from '../server/media.js';
+import { firstValue, notFound } from '../server/http-error.js';
+import { mediaPath, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { claimPart, continuesAt, leaveForResume, partName, validatorOf } from './media-parts.js';
 import { type FillObserver, reportFill } from './metrics.js';
-import { type StreamResponse, type Upstream, firstValue } from './upstream.js';
+import type { StreamResponse, Upstream } from './upstream.js';
 
 export interface MediaPullOptions {
   /** The catalogue directory media are written into. */
@@ -44,16 +44,6 @@ export interface MediaRequest {
   fileName: string;
   /** The path as the client sent it (under the upstream's base URL too). */
   target: string;
-}
-
-/** Where a media file of the catalogue layout goes, or undefined when the request cannot name one. */
-function destination(root: string, request: MediaRequest): string | undefined {
-  const { extension } = MEDIA[kindOfFolder(request.folder)];
-  if (!request.fileName.endsWith(extension)) return undefined;
-  const name = request.fileName.slice(0, -extension.length);
-  if (!isSafeComponent(request.id) || !isSafeComponent(name)) return undefined;
-  const path = join(root, request.folder, request.id, 'premium', name + extension);
-  return path.startsWith(root + sep) ? path : undefined;
 }
 
 /** Resolves when the response can take more, or has gone. */
@@ -84,7 +74,7 @@ export class MediaPull {
   /** Answers `req` for the media file; resolves to the outcome, or to the error answer still to send. */
   async serve(req: IncomingMessage, res: ServerResponse, request: MediaRequest): Promise<Outcome | ProxyAnswer> {
     if (await this.fromDisk(req, res, request)) return 'hit';
-    const dest = destination(this.options.root, request);
+    const dest = mediaPath(this.options.root, request.folder, request.id, request.fileName);
     if (!dest) throw notFound('No such media file.');
 
     const running = this.fills.get(dest);

@@ -18,24 +18,22 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
-import { HttpError, firstHeader, notFound, sendError, sendJson } from '../server/http-error.js';
-import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
-import type { Outcome } from './answers.js';
+import { HttpError, firstValue, notFound, sendFailure, sendJson } from '../server/http-error.js';
+import { checkRequest, clientOf, parseTarget, route } from '../server/router.js';
 import { answerWriter } from './answer-writer.js';
 import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
-import { ProxyStats } from './stats.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
-import { listenOn } from '../server/listen.js';
-import { maskedTarget } from './log-target.js';
-import { type ClientKey, type ClientKeys, clientName, plansOf } from './client-keys.js';
-import type { TlsFiles } from './tls-files.js';
-import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow } from './access-log.js';
-import { createProxyMetrics, mayReadMetrics } from './metrics.js';
+import { listenOn } from '../server/catalogue-server.js';
+import { type ClientKeys, clientName, plansOf } from './client-keys.js';
+import type { TlsFiles } from './secret-files.js';
+import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
+import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
   upstream: UpstreamOptions;
@@ -73,7 +71,6 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
-const MAX_URL_LENGTH = 8192;
 /** The logged forms of targets held at most (then all are let go), and the longest target held: a few hundred KB at worst. */
 const LOGGED_PATHS_HELD = 1024;
 const MAX_LOGGED_PATH_HELD = 256;
@@ -83,20 +80,7 @@ const DEFAULT_GRACE_MS = 2_000;
 const SETTLE_MS = 200;
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
-interface Seen {
-  client: string;
-  outcome: Outcome | undefined;
-}
-
-function isMetricsPath(target: string): boolean {
-  return target === '/-/metrics' || target.startsWith('/-/metrics?');
-}
-
-/** A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream. */
-function withoutFragment(target: string): string {
-  const hash = target.indexOf('#');
-  return hash === -1 ? target : target.slice(0, hash);
-}
+type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
 
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const shutdown = new AbortController();
@@ -111,17 +95,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
-  let keys = options.keys;
-  // The catalogue server's routes (a local catalogue) take plans alone: kept beside the keys, replaced with them.
-  let plans = plansOf(keys);
-  // A client's name made once per key: a SHA-256 on every cache hit was a sizeable part of one. Cleared on reload.
-  const clientNames = new Map<string, string>();
-  const nameOf = (key: string, entry: ClientKey): string => {
-    let name = clientNames.get(key);
-    if (name === undefined) clientNames.set(key, (name = clientName(key, entry)));
-    return name;
-  };
-  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(keys, value));
+  // Each client's plan and name by its key, the name made once (a SHA-256 on every cache hit was a sizeable part of one);
+  // and the plans alone, for the catalogue server's routes (a local catalogue). Both replaced on reload.
+  const clientsOf = (keys: ClientKeys) => Object.fromEntries(Object.entries(keys).map(([key, c]) => [key, { plan: c.plan, name: clientName(key, c) }]));
+  let [clients, plans] = [clientsOf(options.keys), plansOf(options.keys)];
+  const isAnyKey = (value: string): boolean => value !== '' && (value === upstreamKey || Object.hasOwn(clients, value));
   // Each target as the log shows it (keys masked and redacted, unsafe characters escaped), made once: hot targets repeat.
   const loggedPaths = new Map<string, string>();
   const loggedPath = (target: string): string => {
@@ -142,26 +120,19 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
    * `seen` gets who asked (the label or hash, once the key is checked) and how it was answered.
    */
   function answerRequest(req: IncomingMessage, res: ServerResponse, seen: Seen): Promise<void> | undefined {
-    const rawUrl = withoutFragment(req.url ?? '/');
-    if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, {
-        Allow: ALLOWED_METHODS,
-      });
-    }
-    const key = firstHeader(req, 'x-api-key');
+    // A fragment is the client's own business (browsers never send one): it never reaches a cache key nor the upstream.
+    const rawUrl = (req.url ?? '/').split('#', 1)[0]!;
+    checkRequest(req, rawUrl);
+    const key = firstValue(req.headers['x-api-key']);
     // Metrics: for a client key, or from this machine without one (a Prometheus agent on the proxy's host).
-    if (isMetricsPath(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(keys, key))) {
+    if (/^\/-\/metrics(\?|$)/.test(rawUrl) && mayReadMetrics(req.socket.remoteAddress, key !== undefined && Object.hasOwn(clients, key))) {
       return metrics.text().then((text) => {
         res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
         res.end(req.method === 'HEAD' ? undefined : text);
       });
     }
-    if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
-    const entry = Object.hasOwn(keys, key) ? keys[key] : undefined;
-    if (!entry) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
-    const { plan } = entry;
-    seen.client = nameOf(key, entry);
+    const { plan, name } = clientOf(key, clients);
+    seen.client = name;
     seen.outcome = 'hit';
 
     const { segments, path, query } = parseTarget(rawUrl);
@@ -173,12 +144,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       const local =
         catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
       if (local) return route(req, res, { catalogue: () => catalogue, keys: plans, cursors: true, etags: true });
-      const storeKey = answerKey(upstream.baseUrl, upstreamKey, path, query);
+      const storeKey = answerKey(upstream.baseUrl, upstream.keyHash, path, query);
       const hit = json.hit(storeKey);
-      if (hit) {
-        send(req, res, hit, plan);
-        return undefined;
-      }
+      if (hit) return void send(req, res, hit, plan);
       return json.answer(query ? `${path}?${query}` : path, storeKey).then((answer) => {
         seen.outcome = answer.outcome;
         send(req, res, answer, plan);
@@ -199,11 +167,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const logFormat = options.logFormat ?? DEFAULT_LOG_FORMAT;
   /** A request that could not be answered: its error answer, or the connection cut when the answer had begun. */
   const failed = (res: ServerResponse, err: unknown): void => {
-    const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The proxy failed to answer this request.');
     // Work cut by shutdown (past the grace period) is expected, not a failure to report.
     if (!(err instanceof HttpError) && !shutdown.signal.aborted) options.warn?.(`proxy: ${upstream.redact((err as Error).message ?? String(err))}`);
-    if (!res.headersSent) sendError(res, httpError);
-    else res.destroy();
+    sendFailure(res, err, 'The proxy failed to answer this request.');
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -250,9 +216,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     port,
     stats,
     setKeys(next) {
-      keys = next;
-      plans = plansOf(next);
-      clientNames.clear();
+      [clients, plans] = [clientsOf(next), plansOf(next)];
       loggedPaths.clear();
     },
     setTls(next) {
@@ -264,12 +228,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         server.closeIdleConnections();
         // The unwinding after the grace period comes out of it: the whole close() stays within graceMs.
         const graceMs = Math.max(0, (options.graceMs ?? DEFAULT_GRACE_MS) - SETTLE_MS);
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-        await Promise.race([Promise.allSettled([...inflight]), grace]);
+        await Promise.race([Promise.allSettled([...inflight]), sleep(graceMs, undefined, { ref: false })]);
         // Past the grace period: upstream requests and fills still running stop (a fill's .part stays), connections go.
         shutdown.abort();
         server.closeAllConnections();
-        const settle = new Promise<void>((resolve) => setTimeout(resolve, SETTLE_MS).unref());
+        const settle = sleep(SETTLE_MS, undefined, { ref: false });
         await Promise.race([Promise.allSettled([...inflight]), settle]);
         await Promise.race([closed, settle]);
         await upstream.close();

@@ -1,21 +1,21 @@
 /**
  * The files a proxy reads its secrets from: the clients' keys (`--keys-file`, one `key:plan` or
- * `key:plan:label` a line) and the upstream key (`--upstream-key-file`). Both must be readable by their owner
- * only (mode 0600 or stricter), as ssh insists for its keys: a key readable by the group or
- * the world has already leaked. A file never echoes a key back in an error message.
+ * `key:plan:label` a line), the upstream key (`--upstream-key-file`) and the TLS key
+ * (`--tls-key`). They must be readable by their owner only (mode 0600 or stricter), as ssh
+ * insists for its keys: a key readable by the group or the world has already leaked. A file
+ * never echoes a key back in an error message. The TLS certificate is public but read by the
+ * same bounded rule, and checked with its key as a pair before they are used: at start, and
+ * again on each reload, so a certificate renewed with the wrong key is refused while the one in
+ * use keeps serving.
  */
 import { closeSync, readSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
 import { type ClientKey, parseClientKey } from './client-keys.js';
 import { RefusedFileError, openRegularFileSync } from '../util/safe-open.js';
 
 /** Largest keys file (or upstream key file) read: thousands of keys fit many times over; a sparse or endless file is refused unread. */
 export const SECRET_FILE_MAX_BYTES = 1024 * 1024;
-
-/** A UTF-8 byte order mark, which some editors put at the start of a file: not part of the first key. */
-function withoutBom(text: string): string {
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
-}
 
 /**
  * The text of `path`, refused unless it is a regular file within SECRET_FILE_MAX_BYTES that only
@@ -30,7 +30,7 @@ export function readOwnerOnlyFile(path: string, flag: string): string {
  * The text of a regular file within SECRET_FILE_MAX_BYTES, by the same rule, for files that are
  * not secret but are read by the proxy all the same (a TLS certificate): a FIFO there must not stall it.
  */
-export function readSmallFile(path: string, flag: string, options: { ownerOnly?: boolean } = {}): string {
+function readSmallFile(path: string, flag: string, options: { ownerOnly?: boolean } = {}): string {
   let opened;
   try {
     opened = openRegularFileSync(path, { maxBytes: SECRET_FILE_MAX_BYTES });
@@ -40,42 +40,41 @@ export function readSmallFile(path: string, flag: string, options: { ownerOnly?:
   }
   const { fd, stat } = opened;
   try {
-    if (options.ownerOnly) checkOwnerOnly(path, flag, stat.mode);
+    if (options.ownerOnly && process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8);
+      const why = `${flag} ${path} may be read by others (mode ${mode}); it holds keys, so it must be readable by its owner only.`;
+      throw new UsageError(why, { hint: `Run: chmod 600 ${path}` });
+    }
     const bytes = Buffer.alloc(stat.size);
     let done = 0;
     for (let n = -1; n !== 0 && done < bytes.length; done += n) n = readSync(fd, bytes, done, bytes.length - done, done);
-    return withoutBom(bytes.subarray(0, done).toString('utf8'));
+    const text = bytes.subarray(0, done).toString('utf8');
+    // A UTF-8 byte order mark, which some editors put at the start of a file, is not part of the first key.
+    return text.startsWith('\uFEFF') ? text.slice(1) : text;
   } finally {
     closeSync(fd);
   }
 }
 
-function checkOwnerOnly(path: string, flag: string, mode: number): void {
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new UsageError(
-      `${flag} ${path} may be read by others (mode ${(mode & 0o777).toString(8)}); it holds keys, so it must be readable by its owner only.`,
-      {
-        hint: `Run: chmod 600 ${path}`,
-      },
-    );
-  }
+/** The lines of a keys file that hold something (trimmed; blank lines and `#` comments left out), with their numbers. */
+function keyLines(text: string): Array<[line: string, number: number]> {
+  return text
+    .split(/\r?\n/)
+    .map((raw, i): [string, number] => [raw.trim(), i + 1])
+    .filter(([line]) => line !== '' && !line.startsWith('#'));
 }
 
 /**
- * `KEY:PLAN` or `KEY:PLAN:LABEL` lines (client-keys.ts); blank lines and lines starting with `#`
- * are skipped. A bad line is named by its number, never quoted.
+ * `KEY:PLAN` or `KEY:PLAN:LABEL` lines (client-keys.ts) of a file as readSmallFile gives it (no
+ * BOM); blank lines and lines starting with `#` are skipped. A bad line is named by its number, never quoted.
  */
 export function parseKeysFile(text: string, path: string): Record<string, ClientKey> {
   const keys: Record<string, ClientKey> = {};
-  withoutBom(text)
-    .split(/\r?\n/)
-    .forEach((raw, i) => {
-      const line = raw.trim();
-      if (line === '' || line.startsWith('#')) return;
-      const parsed = parseClientKey(line);
-      if ('problem' in parsed) throw new UsageError(`${path}:${i + 1}: ${parsed.problem}.`);
-      keys[parsed.key] = parsed.client;
-    });
+  for (const [line, number] of keyLines(text)) {
+    const parsed = parseClientKey(line);
+    if ('problem' in parsed) throw new UsageError(`${path}:${number}: ${parsed.problem}.`);
+    keys[parsed.key] = parsed.client;
+  }
   if (Object.keys(keys).length === 0) throw new UsageError(`${path} holds no key: write one KEY:PLAN (or KEY:PLAN:LABEL) a line.`);
   return keys;
 }
@@ -86,10 +85,7 @@ export function parseKeysFile(text: string, path: string): Record<string, Client
  * proxy's, and every miss would come back refused.
  */
 export function parseKeyFile(text: string, path: string): string {
-  const key = withoutBom(text)
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .find((l) => l !== '' && !l.startsWith('#'));
+  const key = keyLines(text)[0]?.[0];
   if (!key) throw new UsageError(`${path} holds no key.`);
   if (!('problem' in parseClientKey(key))) {
     throw new UsageError(`${path} reads as a keys file (KEY:PLAN lines), not as the upstream key.`, {
@@ -97,4 +93,23 @@ export function parseKeyFile(text: string, path: string): string {
     });
   }
   return key;
+}
+
+/** A certificate chain and its private key, PEM: the proxy then speaks https. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
+export function readTlsFiles(certPath: string, keyPath: string): TlsFiles {
+  const files = { cert: Buffer.from(readSmallFile(certPath, '--tls-cert')), key: Buffer.from(readOwnerOnlyFile(keyPath, '--tls-key')) };
+  try {
+    createSecureContext(files);
+  } catch (err) {
+    // OpenSSL's reason (`key values mismatch`, `no start line`) names no byte of the key.
+    throw new UsageError(`--tls-cert ${certPath} and --tls-key ${keyPath} do not make a usable certificate and key (${(err as Error).message}).`, {
+      hint: 'Both are PEM files: the certificate (chain) and the private key it was issued for.',
+    });
+  }
+  return files;
 }

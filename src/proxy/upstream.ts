@@ -17,6 +17,7 @@ import { bodyReadable, readWhole } from '../http/body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
 import { jsonDeadlineMs } from '../http/deadline.js';
 import { NetworkError } from '../errors.js';
+import { firstValue } from '../server/http-error.js';
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -54,15 +55,8 @@ export interface StreamResponse {
   body: Readable;
 }
 
-/** An upstream answer read whole: its status, headers and every byte of its body. */
-export interface UpstreamBody {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** Largest JSON body taken from upstream: the CLI's own cap. */
-export const UPSTREAM_JSON_CAP = JSON_SIZE_CAP;
+/** An upstream answer read whole: every byte of its body. */
+export type UpstreamBody = Omit<StreamResponse, 'body'> & { body: Buffer };
 
 /** The upstream's refusal of the proxy's key is said at most this often: every miss meets it until the operator acts. */
 export const KEY_REFUSED_NOTICE_MS = 60_000;
@@ -75,15 +69,16 @@ export class IncompleteBodyError extends Error {
 export class Upstream {
   readonly origin: string;
   readonly budget: number | null;
+  /** The hash of the upstream key (cached-get.ts keyHash), for the ledger and the store's keys: never the key. */
+  readonly keyHash: string;
   private readonly transport: Transport;
   private readonly ledger: Ledger;
-  private readonly keyHash: string;
   private readonly wholeAnswerMs: number;
   /** When the key refusal was last said (keyRefused). */
   private keyRefusedSaidAt = -Infinity;
   private reserving: Promise<unknown> = Promise.resolve();
-  /** This month's usage as the last reservation (or read) left it, for headers and /-/status. */
-  private lastUsage: LedgerUsage | undefined;
+  /** This month's usage as the last reservation (or read) left it, without I/O (undefined before the first read): for headers and /-/status. */
+  knownUsage: LedgerUsage | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
     this.budget = options.budget;
@@ -113,7 +108,7 @@ export class Upstream {
     const next = this.reserving.then(() => this.ledger.reserve(this.origin, this.keyHash, { budget: this.budget }));
     this.reserving = next.catch(() => {});
     return next.then((usage) => {
-      this.lastUsage = usage;
+      this.knownUsage = usage;
       // A request that never reached upstream (refused, not resolved…) spent nothing: given back (http/counting.ts).
       return async () => {
         await this.ledger.giveBack(this.origin, this.keyHash, usage.month).catch(() => {});
@@ -125,13 +120,8 @@ export class Upstream {
   /** This month's usage from the ledger (other processes sharing it included). */
   async usage(): Promise<LedgerUsage> {
     const usage = await this.ledger.usage(this.origin, this.keyHash, { budget: this.budget });
-    this.lastUsage = usage;
+    this.knownUsage = usage;
     return usage;
-  }
-
-  /** The usage last seen, without I/O (undefined before the first read). */
-  get knownUsage(): LedgerUsage | undefined {
-    return this.lastUsage;
   }
 
   /**
@@ -156,7 +146,7 @@ export class Upstream {
    * short or larger than the cap rejects with IncompleteBodyError; connection failures and
    * timeouts with the transport's NetworkError; a budget refusal with BudgetExceededError.
    */
-  async fetchWhole(target: string, headers: Record<string, string>, cap = UPSTREAM_JSON_CAP): Promise<UpstreamBody> {
+  async fetchWhole(target: string, headers: Record<string, string>, cap = JSON_SIZE_CAP): Promise<UpstreamBody> {
     const limit = AbortSignal.timeout(this.wholeAnswerMs);
     const signal = this.options.signal ? AbortSignal.any([limit, this.options.signal]) : limit;
     const overLimit = (): NetworkError =>
@@ -195,8 +185,4 @@ export class Upstream {
     await this.reserving.catch(() => {});
     await this.transport.close();
   }
-}
-
-export function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

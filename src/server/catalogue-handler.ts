@@ -7,9 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Catalogue, CatalogueError, type LineSpan, readCatalogue } from '../catalogue/load.js';
 import { catalogueVersion, openRecordIndex, writeRecordIndex } from './record-index.js';
-import { HttpError, firstHeader, sendError } from './http-error.js';
+import { firstValue, sendFailure } from './http-error.js';
 import type { Plan } from './records.js';
-import { route } from './router.js';
+import { checkRequest, route } from './router.js';
 import { escapeUnsafe } from '../util/text.js';
 import { SANDBOX_FREE_KEY, SANDBOX_PREMIUM_KEY } from '../defaults.js';
 
@@ -43,9 +43,6 @@ export const SANDBOX_KEYS: Readonly<Record<string, Plan>> = Object.freeze({
   [SANDBOX_FREE_KEY]: 'free',
   [SANDBOX_PREMIUM_KEY]: 'premium',
 });
-
-/** Longest request target answered; longer ones get 414 before any parsing. */
-const MAX_URL_LENGTH = 8192;
 
 export interface CatalogueHandler {
   /**
@@ -92,8 +89,8 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
       status: 0,
       hadKey: req.headers['x-api-key'] !== undefined,
     };
-    const range = firstHeader(req, 'range');
-    const ifRange = firstHeader(req, 'if-range');
+    const range = firstValue(req.headers.range);
+    const ifRange = firstValue(req.headers['if-range']);
     if (range !== undefined) record.range = range;
     if (ifRange !== undefined) record.ifRange = ifRange;
 
@@ -114,14 +111,12 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
 
     try {
       if (options.intercept && (await options.intercept(req, res))) return;
-      if (rawUrl.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
+      checkRequest(req);
       await route(req, res, { catalogue: whole, ...(index ? { records: index } : {}), keys, cursors, etags });
     } catch (err) {
       // A catalogue changed under an index and now broken: said as a broken catalogue is at the start.
       if (err instanceof CatalogueError) throw err;
-      const httpError = err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'The server failed to answer this request.');
-      if (!res.headersSent) sendError(res, httpError);
-      else res.destroy();
+      sendFailure(res, err, 'The server failed to answer this request.');
     }
   };
   return { handle, requests, readWhole: () => loaded !== undefined };

@@ -2,11 +2,12 @@
  * The catalogue server: a read-only HTTP server over a catalogue directory that implements
  * the service interface (spec §4) with the decisions of docs/design.md, answering with
  * catalogue-handler.ts behind a socket. It backs `exercises serve` and the tests; --sandbox
- * and --catalogue run the same handler with no socket (in-process.ts).
+ * and --catalogue run the same handler with no socket (in-process.ts). Its listenOn starts the proxy too.
  */
-import { createServer } from 'node:http';
+import { once } from 'node:events';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type CatalogueHandlerOptions, createCatalogueHandler, type RequestRecord } from './catalogue-handler.js';
-import { listenOn } from './listen.js';
 
 export type { RequestRecord } from './catalogue-handler.js';
 
@@ -20,6 +21,14 @@ export interface CatalogueServer {
   port: number;
   requests: RequestRecord[];
   close(): Promise<void>;
+}
+
+/** Listens on `host` and `port` (0: any free one); the port taken and the URL clients use (an IPv6 host in brackets; https for a node:https server). */
+export async function listenOn(server: Server, host: string, port: number, scheme: 'http' | 'https' = 'http'): Promise<{ port: number; url: string }> {
+  // once() rejects when 'error' comes first (the port taken, the host not this machine's).
+  await once(server.listen(port, host), 'listening');
+  const taken = (server.address() as AddressInfo).port;
+  return { port: taken, url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${taken}` };
 }
 
 export async function createCatalogueServer(options: CatalogueServerOptions): Promise<CatalogueServer> {

@@ -1,6 +1,6 @@
 /**
  * The server's error answers: `{"error":{"code","message","parameter?"}}` (docs/design.md,
- * "Decisions for the interface's gaps"). Handlers throw HttpError; the router turns it into JSON.
+ * "Decisions for the interface's gaps"). Handlers throw HttpError; sendFailure turns it into JSON.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -29,17 +29,17 @@ export function notFound(message = 'Not found.'): HttpError {
   return new HttpError(404, 'not_found', message);
 }
 
-/** The first value of a request header. */
-export function firstHeader(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
+/** The first value of a header, as node:http and undici give them (a list for a repeated one). */
+export function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal to `etag` by weak comparison (W/ ignored). */
+/** RFC 9110 §13.1.2: `*` (any current answer, with an ETag or not), or any listed tag equal to `etag` by weak comparison (W/ ignored on both). */
 export function ifNoneMatchHits(header: string | undefined, etag: string | undefined): boolean {
+  const bare = etag?.replace(/^W\//, '');
   return (header ?? '').split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
+    return tag === '*' || tag === bare;
   });
 }
 
@@ -66,13 +66,14 @@ export function sendCacheableJson(
   const text = JSON.stringify(body);
   const etag = withEtag ? `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` : undefined;
   const tagged = etag === undefined ? headers : { ETag: etag, ...headers };
-  if (!ifNoneMatchHits(firstHeader(req, 'if-none-match'), etag)) return sendJson(res, 200, body, tagged, text);
+  if (!ifNoneMatchHits(firstValue(req.headers['if-none-match']), etag)) return sendJson(res, 200, body, tagged, text);
   res.writeHead(304, tagged);
   res.end();
 }
 
-export function sendError(res: ServerResponse, err: HttpError): void {
-  const error: Record<string, string> = { code: err.code, message: err.message };
-  if (err.parameter !== undefined) error.parameter = err.parameter;
-  sendJson(res, err.status, { error }, { ...err.headers, ...NO_STORE });
+/** A request that could not be answered: its error answer (a 500 saying `internalMessage` for anything but an HttpError), or the connection cut when the answer had begun. */
+export function sendFailure(res: ServerResponse, err: unknown, internalMessage: string): void {
+  if (res.headersSent) return void res.destroy();
+  const { status, code, message, parameter, headers } = err instanceof HttpError ? err : new HttpError(500, 'internal_error', internalMessage);
+  sendJson(res, status, { error: { code, message, ...(parameter !== undefined && { parameter }) } }, { ...headers, ...NO_STORE });
 }

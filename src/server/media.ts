@@ -10,21 +10,23 @@ import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import rangeParser from 'range-parser';
 import { MEDIA, type MediaFolder, kindOfFolder } from '../catalogue/media.js';
-import { HttpError, firstHeader, ifNoneMatchHits, notFound } from './http-error.js';
+import { HttpError, firstValue, ifNoneMatchHits, notFound } from './http-error.js';
 import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { openRegularFile } from '../util/safe-open.js';
 
-/** A decoded path segment that is safe as one file name component. */
-export function isSafeComponent(value: string): boolean {
-  return (
-    value !== '' &&
-    value !== '.' &&
-    value !== '..' &&
-    !/[/\\\0]/.test(value) &&
-    // control characters have no place in an id or a media name
-    !/[\u0000-\u001f\u007f]/.test(value)
-  );
+/** A decoded path segment that is safe as one file name component: no dot segment, separator, NUL or other control character. */
+function isSafeComponent(value: string): boolean {
+  return value !== '' && value !== '.' && value !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(value);
+}
+
+/** Where /<kind>/<id>/premium/<fileName> lies under `root` in the catalogue layout; undefined when the request cannot name a file there. */
+export function mediaPath(root: string, kind: MediaFolder, id: string, fileName: string): string | undefined {
+  const suffix = MEDIA[kindOfFolder(kind)].extension;
+  const name = fileName.slice(0, -suffix.length);
+  if (!fileName.endsWith(suffix) || !isSafeComponent(id) || !isSafeComponent(name)) return undefined;
+  const path = join(root, kind, id, 'premium', name + suffix);
+  return path.startsWith(root + sep) ? path : undefined;
 }
 
 /**
@@ -32,14 +34,11 @@ export function isSafeComponent(value: string): boolean {
  * symbolic links. Undefined when the request cannot name a file of the catalogue.
  */
 export async function resolveMediaFile(root: string, kind: MediaFolder, id: string, fileName: string): Promise<string | undefined> {
-  const suffix = MEDIA[kindOfFolder(kind)].extension;
-  if (!fileName.endsWith(suffix)) return undefined;
-  const name = fileName.slice(0, -suffix.length);
+  if (!fileName.endsWith(MEDIA[kindOfFolder(kind)].extension)) return undefined;
   // A file `mirror` stored under a safe name (the id `CON`, `a/b`) is found through the catalogue's index.
   const indexed = await indexedMediaPath(root, kind, id, fileName);
-  if (indexed === undefined && (!isSafeComponent(id) || !isSafeComponent(name))) return undefined;
-  const candidate = indexed !== undefined ? join(root, ...indexed.split('/')) : join(root, kind, id, 'premium', name + suffix);
-  if (!candidate.startsWith(root + sep)) return undefined;
+  const candidate = indexed !== undefined ? join(root, ...indexed.split('/')) : mediaPath(root, kind, id, fileName);
+  if (candidate === undefined || !candidate.startsWith(root + sep)) return undefined;
   try {
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
     return realFile.startsWith(realRoot + sep) ? realFile : undefined;
@@ -90,7 +89,7 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
       'Cache-Control': 'private, max-age=3600',
     };
 
-    if (ifNoneMatchHits(firstHeader(req, 'if-none-match'), etag)) {
+    if (ifNoneMatchHits(firstValue(req.headers['if-none-match']), etag)) {
       res.writeHead(304, headers);
       res.end();
       return;
@@ -99,8 +98,8 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
     let start = 0;
     let end = size - 1;
     let status = 200;
-    const range = firstHeader(req, 'range');
-    if (range !== undefined && ifRangeHolds(firstHeader(req, 'if-range'), etag, lastModified)) {
+    const range = firstValue(req.headers.range);
+    if (range !== undefined && ifRangeHolds(firstValue(req.headers['if-range']), etag, lastModified)) {
       const parsed = rangeParser(size, range, { combine: true });
       if (parsed === -1 || parsed === -2 || parsed.type !== 'bytes') {
         throw new HttpError(416, 'range_not_satisfiable', `Range "${range.slice(0, 100)}" cannot be served from ${size} bytes.`, undefined, {

@@ -10,13 +10,13 @@
  * "cannot tell": the caller loads the whole catalogue, which says what is wrong.
  */
 import { closeSync, mkdirSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { shortHash } from '../util/short-hash.js';
 import { replaceFileSync } from '../util/write-all.js';
 import { CATALOGUE_FILE_MAX_BYTES, LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
 import { openRegularFileSync, readRegularFileSync } from '../util/safe-open.js';
-import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
+import { CATALOGUE_FILE, type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
 
 /** Bumped when the file's shape changes: an index of another version is not used. */
 const FORMAT = 1;
@@ -130,11 +130,7 @@ export function writeRecordIndex(indexDir: string, catalogue: Catalogue, spans: 
   }
 }
 
-/** The version to pass to writeRecordIndex: read before the catalogue is. */
+/** The version to pass to writeRecordIndex: read before the catalogue is (undefined when there is no catalogue to read). */
 export function catalogueVersion(dir: string): string | undefined {
-  try {
-    return versionOf(catalogueFile(dir).file);
-  } catch {
-    return undefined;
-  }
+  return versionOf(join(resolve(dir), CATALOGUE_FILE));
 }

@@ -44,10 +44,11 @@ export function toSummary(entry: CatalogueEntry, lang: string | undefined, plan:
 }
 
 /**
- * Which of `tags` answers `lang`: an exact tag, then any case of it, then the same primary
- * language (`de` or `de-AT` finds `de-DE`). Undefined when none does.
+ * Which of `tags` answers `lang`: none for the default language (or none asked); else an exact
+ * tag, then any case of it, then the same primary language (`de` or `de-AT` finds `de-DE`).
  */
-function matchLanguage(tags: readonly string[], lang: string): string | undefined {
+function matchLanguage(tags: readonly string[], lang: string | undefined): string | undefined {
+  if (!lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return undefined;
   if (tags.includes(lang)) return lang;
   const wanted = lang.toLowerCase();
   const sameTag = tags.find((k) => k.toLowerCase() === wanted);
@@ -58,9 +59,7 @@ function matchLanguage(tags: readonly string[], lang: string): string | undefine
 
 /** The key of `entry`'s translation for `lang` (matchLanguage). Undefined means English. */
 function translationKey(entry: CatalogueEntry, lang: string | undefined): string | undefined {
-  const translations = entry.translations;
-  if (!translations || !lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return undefined;
-  return matchLanguage(Object.keys(translations), lang);
+  return entry.translations && matchLanguage(Object.keys(entry.translations), lang);
 }
 
 /** The translation of `entry` for `lang`; undefined means English. */
@@ -83,7 +82,6 @@ export function recordLanguage(entry: CatalogueEntry, lang: string | undefined):
  * translated into it (the others fall back to English field by field), else the default.
  */
 export function listLanguage(languages: readonly string[], lang: string | undefined): string {
-  if (!lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return DEFAULT_LANG;
   return matchLanguage(languages, lang) ?? DEFAULT_LANG;
 }
 

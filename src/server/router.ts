@@ -14,7 +14,7 @@ import type { RecordIndex } from './record-index.js';
 import type { CatalogueEntry, Pagination } from '../catalogue/types.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../defaults.js';
 import { parseQueryFilter, matchesFilter, singleParam } from './filters.js';
-import { HttpError, badParameter, notFound, sendCacheableJson } from './http-error.js';
+import { HttpError, badParameter, firstValue, notFound, sendCacheableJson } from './http-error.js';
 import type { MediaFolder } from '../catalogue/media.js';
 import { resolveMediaFile, sendMediaFile } from './media.js';
 import { type Plan, listLanguage, recordLanguage, toRecord, toSummary } from './records.js';
@@ -30,7 +30,23 @@ export interface RouterOptions {
   etags: boolean;
 }
 
-export const ALLOWED_METHODS = 'GET, HEAD';
+/** Longest request target answered; longer ones get 414 before any parsing. */
+const MAX_URL_LENGTH = 8192;
+
+/** What every request meets first, the catalogue server's and the proxy's alike: a target not too long (414), then a read-only method (405). */
+export function checkRequest(req: IncomingMessage, target = req.url ?? '/'): void {
+  if (target.length > MAX_URL_LENGTH) throw new HttpError(414, 'bad_request', 'The request URL is too long.');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, { Allow: 'GET, HEAD' });
+  }
+}
+
+/** What `keys` hold for the key a request sent: 401 without a key, or with one not among them. */
+export function clientOf<T>(key: string | undefined, keys: Readonly<Record<string, T>>): T {
+  if (key === undefined || key === '') throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
+  if (!Object.hasOwn(keys, key)) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
+  return keys[key]!;
+}
 
 /** Splits the request target into decoded path segments and the raw query string. */
 export function parseTarget(rawUrl: string): { segments: string[]; path: string; query: string } {
@@ -52,45 +68,28 @@ export function parseTarget(rawUrl: string): { segments: string[]; path: string;
   return { segments, path, query };
 }
 
-function planFor(req: IncomingMessage, keys: Readonly<Record<string, Plan>>): Plan {
-  const key = req.headers['x-api-key'];
-  if (key === undefined || key === '') {
-    throw new HttpError(401, 'unauthorized', 'An API key is required in the X-API-Key header.');
-  }
-  const value = Array.isArray(key) ? key[0] : key;
-  const plan = value !== undefined && Object.hasOwn(keys, value) ? keys[value] : undefined;
-  if (!plan) throw new HttpError(401, 'unauthorized', 'The API key is not valid.');
-  return plan;
-}
-
+/** Answers a request that passed checkRequest. */
 export async function route(req: IncomingMessage, res: ServerResponse, options: RouterOptions): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this service is read-only.`, undefined, {
-      Allow: ALLOWED_METHODS,
-    });
-  }
   const { segments, query } = parseTarget(req.url ?? '/');
-  const plan = planFor(req, options.keys);
+  const plan = clientOf(firstValue(req.headers['x-api-key']), options.keys);
   const params = new URLSearchParams(query);
   const [first, second, third, fourth] = segments;
 
   if (first === 'exercise' && segments.length === 2 && second !== undefined) {
     const lang = singleParam(params, 'lang');
-    if (second === 'query') {
-      const filter = parseQueryFilter(params, lang);
+    if (second === 'query' || second === 'exerciseIds') {
+      // exerciseIds lists every record; query those its filters match.
+      const filter = second === 'query' ? parseQueryFilter(params, lang) : undefined;
       const catalogue = options.catalogue();
-      const page = parsePageRequest(params, catalogue);
+      const request = parsePageRequest(params, catalogue);
       const positions: number[] = [];
       catalogue.entries.forEach((e, i) => {
-        if (matchesFilter(e, filter)) positions.push(i);
+        if (!filter || matchesFilter(e, filter)) positions.push(i);
       });
-      return sendList(req, res, options, positions, page, lang, plan);
-    }
-    if (second === 'exerciseIds') {
-      const catalogue = options.catalogue();
-      const page = parsePageRequest(params, catalogue);
-      const positions = catalogue.entries.map((_, i) => i);
-      return sendList(req, res, options, positions, page, lang, plan);
+      const { page, pagination } = selectPage(catalogue, positions, request, options.cursors);
+      const exercises = page.map((i) => toSummary(catalogue.entries[i]!, lang, plan));
+      const headers = { 'Content-Language': listLanguage(catalogue.languages, lang) };
+      return sendCacheableJson(req, res, { exercises, pagination }, { headers, etag: options.etags });
     }
     // The record index answers alone when it can tell (null: there is none); else the whole catalogue does.
     const indexed = options.records?.entry(second);
@@ -100,9 +99,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
   }
 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
-    if (plan !== 'premium') {
-      throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
-    }
+    if (plan !== 'premium') throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
     const kind: MediaFolder = first;
     const id = second ?? '';
     const { records } = options;
@@ -120,21 +117,6 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
 function findEntry(catalogue: Catalogue, idOrName: string): CatalogueEntry | undefined {
   const index = catalogue.indexById.get(idOrName);
   return index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(idOrName.toLowerCase());
-}
-
-function sendList(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: RouterOptions,
-  positions: number[],
-  request: ReturnType<typeof parsePageRequest>,
-  lang: string | undefined,
-  plan: Plan,
-): void {
-  const catalogue = options.catalogue();
-  const { page, pagination } = selectPage(catalogue, positions, request, options.cursors);
-  const exercises = page.map((i) => toSummary(catalogue.entries[i]!, lang, plan));
-  sendCacheableJson(req, res, { exercises, pagination }, { headers: { 'Content-Language': listLanguage(catalogue.languages, lang) }, etag: options.etags });
 }
 
 const CURSOR_PREFIX = 'c1:';
@@ -195,11 +177,6 @@ function firstAbove(positions: readonly number[], pos: number): number {
   return lo;
 }
 
-/** First index in `positions` whose value is at least `pos`. */
-function firstAtLeast(positions: readonly number[], pos: number): number {
-  return firstAbove(positions, pos - 1);
-}
-
 /**
  * One page of `positions` (catalogue positions of the matching entries, ascending).
  * @param cursors false leaves out next/prev, like a service that sends no cursors
@@ -208,7 +185,7 @@ function selectPage(catalogue: Catalogue, positions: readonly number[], request:
   let start: number;
   let end: number;
   if (request.before !== undefined) {
-    end = firstAtLeast(positions, request.before);
+    end = firstAbove(positions, request.before - 1);
     start = Math.max(0, end - request.limit);
   } else {
     start = request.after !== undefined ? firstAbove(positions, request.after) : 0;

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServer } from '../helpers/server.js';
 import { ALICE, GUEST, type ProxyFixture, UPSTREAM_KEY, startProxy } from './proxy-helpers.js';
 
 let f: ProxyFixture;
@@ -58,6 +59,39 @@ describe('two clients, two plans', () => {
     expect(etag).not.toBe(premium.headers.get('etag'));
     const again = await f.get('/exercise/Pull_Up', GUEST, { 'if-none-match': etag! });
     expect(again.status).toBe(304);
+  });
+
+  test('If-None-Match is judged as the catalogue server judges it: a weak tag, or `*` in a list, is a match; another tag is not', async () => {
+    const upstream = await startServer();
+    const g = await startProxy({ upstream });
+    try {
+      const etag = (await g.get('/exercise/Pull_Up')).headers.get('etag')!;
+      const asked = [`W/${etag}`, '"other", *', '"other"'];
+      const ask = (url: string, key: string, tag: string) => fetch(`${url}/exercise/Pull_Up`, { headers: { 'x-api-key': key, 'if-none-match': tag } });
+      const fromProxy = await Promise.all(asked.map(async (tag) => (await ask(g.proxy.url, ALICE, tag)).status));
+      const fromServer = await Promise.all(asked.map(async (tag) => (await ask(upstream.url, UPSTREAM_KEY, tag)).status));
+      expect(fromProxy).toEqual([304, 304, 200]);
+      expect(fromServer).toEqual(fromProxy);
+    } finally {
+      await g.stop();
+      await upstream.close();
+    }
+  });
+
+  test('If-None-Match: * is a 304 for an answer the upstream sent without an ETag too', async () => {
+    const upstream = await startServer({ etags: false });
+    const g = await startProxy({ upstream });
+    try {
+      const first = await g.get('/exercise/Pull_Up');
+      expect(first.headers.get('etag')).toBeNull();
+      const again = await g.get('/exercise/Pull_Up', ALICE, { 'if-none-match': '*' });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBeNull();
+      expect(again.headers.get('x-ratelimit-used')).toBe('1');
+    } finally {
+      await g.stop();
+      await upstream.close();
+    }
   });
 
   test('an unknown key, or none, is 401 and reaches no upstream', async () => {

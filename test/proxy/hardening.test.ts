@@ -162,7 +162,7 @@ describe('the access log', () => {
     expect(await early).toBe('aborted');
     await until(() => f!.log.length === 1);
     expect(f.log[0]!.split(' ').slice(4, 6)).toEqual(['-', '-']);
-    expect(f.proxy.stats.outcomes).toEqual({ hit: 0, miss: 0, revalidated: 0, coalesced: 0, stale: 0 });
+    expect(f.proxy.stats.all.outcomes).toEqual({ hit: 0, miss: 0, revalidated: 0, coalesced: 0, stale: 0 });
     // The answer it left was still fetched (once): the next client shares it, a hit or (under load) a coalesced wait.
     expect((await f.get('/exercise/Plank')).status).toBe(200);
     expect(f.log[1]!.split(' ')[4]).toBe('200');

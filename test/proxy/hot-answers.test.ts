@@ -10,10 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshnessFor } from '../../src/cache/headers.js';
 import { entryPath } from '../../src/cache/store-files.js';
-import { AnswerStore, answerHeaders, answerKey, storedAnswer } from '../../src/proxy/answer-store.js';
-import { isoNow } from '../../src/proxy/access-log.js';
-import { batchedLines } from '../../src/proxy/batched-lines.js';
-import { HotAnswers } from '../../src/proxy/hot-answers.js';
+import { AnswerStore, HotAnswers, answerKey, fromStored, storedAnswer } from '../../src/proxy/answer-store.js';
+import { batchedLines, isoNow } from '../../src/proxy/access-log.js';
 import { tempDir } from '../helpers/temp.js';
 import { ALICE, GUEST, type ProxyFixture, startProxy } from './proxy-helpers.js';
 
@@ -67,7 +65,7 @@ describe('AnswerStore in memory', () => {
     const dir = tempDir('exercises-hot-');
     dirs.push(dir);
     const store = new AnswerStore(dir);
-    const key = answerKey('http://127.0.0.1:1/', 'upstream-key', '/exercise/Push_Up', '');
+    const key = answerKey('http://127.0.0.1:1/', 'upstream-key-hash', '/exercise/Push_Up', '');
     const put = await entry('{"id":"Push_Up"}');
     await store.put(key, put);
     rmSync(entryPath(dir, key));
@@ -80,7 +78,7 @@ describe('AnswerStore in memory', () => {
     dirs.push(dir);
     const mine = new AnswerStore(dir);
     const other = new AnswerStore(dir);
-    const key = answerKey('http://127.0.0.1:1/', 'upstream-key', '/exercise/Push_Up', '');
+    const key = answerKey('http://127.0.0.1:1/', 'upstream-key-hash', '/exercise/Push_Up', '');
     await mine.put(key, await entry('{"v":1}'));
     await other.put(key, await entry('{"v":2}'));
     expect((await mine.get(key, always))?.body.toString()).toBe('{"v":1}');
@@ -94,7 +92,7 @@ describe('AnswerStore in memory', () => {
     const dir = tempDir('exercises-hot-');
     dirs.push(dir);
     const store = new AnswerStore(dir, () => {}, 10);
-    const key = answerKey('http://127.0.0.1:1/', 'upstream-key', '/exercise/Push_Up', '');
+    const key = answerKey('http://127.0.0.1:1/', 'upstream-key-hash', '/exercise/Push_Up', '');
     await store.put(key, await entry('{"id":"Push_Up"}'));
     rmSync(entryPath(dir, key));
     expect(await store.get(key, always)).toBeUndefined();
@@ -105,7 +103,7 @@ describe('AnswerStore in memory', () => {
     expect(stored.headers.age).toBeUndefined();
     expect(stored.headers.date).toBeUndefined();
     expect(stored.headers.etag).toBe('"v1"');
-    expect(answerHeaders(stored).age).toBe('30');
+    expect(fromStored(stored, 'hit').age).toBe('30');
   });
 });
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readTlsFiles } from '../../src/proxy/tls-files.js';
+import { readTlsFiles } from '../../src/proxy/secret-files.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { ALICE, type ProxyFixture, startProxy } from './proxy-helpers.js';
