@@ -183,11 +183,11 @@ function described(c: PickCandidate): string {
   return name !== undefined && name !== c.id ? `${escapeUnsafe(c.id)} ("${escapeUnsafe(name)}")` : escapeUnsafe(c.id);
 }
 
-/** Exact first, then a part of a name: one match taken (with `notice` saying how), several listed. */
-function resolveAmong(typed: string, candidates: readonly PickCandidate[], how: string): Resolution {
+/** Exact first, then (given `how` they are known) a part of a name: one match taken (with `notice` saying how), several listed. */
+function resolveAmong(typed: string, candidates: readonly PickCandidate[], how?: string): Resolution {
   const exact = exactMatch(typed, candidates);
   if (exact !== undefined) return { kind: 'id', id: exact };
-  const partial = partialMatches(typed, candidates);
+  const partial = how === undefined ? [] : partialMatches(typed, candidates);
   if (partial.length === 1) {
     return {
       kind: 'id',
@@ -205,12 +205,7 @@ function resolveAmong(typed: string, candidates: readonly PickCandidate[], how: 
  */
 export async function resolveLocally(ctx: Context, typed: string, options: { partial: boolean }): Promise<Resolution> {
   const { candidates, source } = await known(ctx);
-  if (candidates.some((c) => c.id === typed)) return { kind: 'id', id: typed };
-  if (!options.partial) {
-    const exact = exactMatch(typed, candidates);
-    return exact !== undefined ? { kind: 'id', id: exact } : { kind: 'unknown' };
-  }
-  return resolveAmong(typed, candidates, source === 'catalogue' ? 'in the catalogue' : 'known on this machine');
+  return resolveAmong(typed, candidates, !options.partial ? undefined : source === 'catalogue' ? 'in the catalogue' : 'known on this machine');
 }
 
 /** True when every record is local (a catalogue directory or the sandbox): a partial match may be taken before any request. */
