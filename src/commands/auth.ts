@@ -127,18 +127,12 @@ async function status(opts: { verify: boolean }, ctx: Context): Promise<void> {
   };
   if (outputFormat(ctx) === 'json' || outputFormat(ctx) === 'jsonl') ctx.io.stdout.write(`${JSON.stringify(report)}\n`);
   else {
-    const service = !opts.verify
-      ? 'not checked (--no-verify)'
-      : accepted
-        ? 'accepts the key'
-        : accepted === false
-          ? 'rejects the key'
-          : `could not be asked (${problem?.message ?? 'unknown'})`;
+    const asked = accepted === undefined ? `could not be asked (${problem?.message ?? 'unknown'})` : `${accepted ? 'accepts' : 'rejects'} the key`;
     ctx.io.stdout.write(
       [
         `Key:      ${report.key} (from ${sourceLabel(conn.keySource, conn.keyOrigin)})`,
         `Base URL: ${conn.baseUrl} (${conn.baseUrlSource === 'default' ? 'default' : `from ${sourceLabel(conn.baseUrlSource, conn.baseUrlOrigin)}`})`,
-        `Service:  ${service}`,
+        `Service:  ${opts.verify ? asked : 'not checked (--no-verify)'}`,
         `Requests: ${await quotaLine(ctx)}`,
       ].join('\n') + '\n',
     );

@@ -8,6 +8,7 @@ import { addExamples, helpWhenBare } from './shared/help.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { cacheRoot, httpCacheDir } from '../cache/store-files.js';
 import { clearPictures, picturesUsage } from './shared/view-images.js';
+import { plural } from '../util/text.js';
 
 export type CacheOptions = { action: 'info' } | { action: 'clear' };
 
@@ -45,10 +46,9 @@ async function clear(ctx: Context): Promise<void> {
   const { entries } = await cache.info();
   const left = await cache.clear();
   const pictures = await clearPictures(ctx.env);
-  if (left > 0)
-    ctx.io.stderr.write(`warning: ${left} file${left === 1 ? '' : 's'} written while clearing could not be removed; run \`exercises cache clear\` again.\n`);
-  if (!ctx.globals.quiet) ctx.io.stderr.write(`Removed ${entries} cache entr${entries === 1 ? 'y' : 'ies'} from ${cache.path}.\n`);
-  if (pictures > 0 && !ctx.globals.quiet) ctx.io.stderr.write(`Removed ${pictures} picture${pictures === 1 ? '' : 's'} kept for viewing.\n`);
+  if (left > 0) ctx.io.stderr.write(`warning: ${plural(left, 'file')} written while clearing could not be removed; run \`exercises cache clear\` again.\n`);
+  if (!ctx.globals.quiet) ctx.io.stderr.write(`Removed ${plural(entries, 'cache entry', 'cache entries')} from ${cache.path}.\n`);
+  if (pictures > 0 && !ctx.globals.quiet) ctx.io.stderr.write(`Removed ${plural(pictures, 'picture')} kept for viewing.\n`);
 }
 
 export async function run(options: CacheOptions, ctx: Context): Promise<void> {

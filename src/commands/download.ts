@@ -58,12 +58,6 @@ export interface DownloadFlags {
   [filter: string]: unknown;
 }
 
-function kindsFrom(flags: DownloadFlags): MediaKind[] {
-  if (flags.images && !flags.videos) return ['image'];
-  if (flags.videos && !flags.images) return ['video'];
-  return ['image', 'video'];
-}
-
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
 export async function downloadOptions(ids: string[], flags: DownloadFlags): Promise<DownloadOptions> {
   const filters = queryParamsFromOptions(flags);
@@ -82,7 +76,8 @@ export async function downloadOptions(ids: string[], flags: DownloadFlags): Prom
     filters,
     all: flags.all === true,
     ...(flags.max !== undefined ? { max: flags.max } : {}),
-    kinds: kindsFrom(flags),
+    // --images or --videos alone narrows; both or neither is both.
+    kinds: !flags.images === !flags.videos ? ['image', 'video'] : flags.images ? ['image'] : ['video'],
     dir: outputDir(flags.dir),
     ...(flags.dir !== undefined ? { dirGiven: flags.dir } : {}),
     concurrency: flags.concurrency,

@@ -54,11 +54,9 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
     const values = meant.length > 0 ? meant : enumSuggestions(filter.enum, text, 1);
     for (const v of values) tries.push(`${flag} ${v.toLowerCase().replace(/_/g, '-')}`);
   }
+  const commands = tries.slice(0, 4).map((t) => `\`exercises query ${t}\``);
   return new UsageError(`query takes filters as flags, not words: "${text}".`, {
-    hint: `Try ${tries
-      .slice(0, 4)
-      .map((t) => `\`exercises query ${t}\``)
-      .join(' or ')}; \`exercises query --help\` lists every filter.`,
+    hint: `Try ${commands.join(' or ')}; \`exercises query --help\` lists every filter.`,
   });
 }
 

@@ -14,7 +14,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import type { ImageProtocol } from '../output/images/protocol.js';
-import { imagesFlag, sizeFlag, splitImagesValue } from './shared/flags.js';
+import { drawFlags, splitImagesValue } from './shared/flags.js';
 import type { CellBox } from '../output/images/fit.js';
 import { addExamples } from './shared/help.js';
 import {
@@ -60,9 +60,7 @@ export function showOptions(
   const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
   const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);
-  const drawn = imagesFlag(flag, '--images');
-  const size = sizeFlag(flags.size, '--images', drawn !== undefined);
-  const images = drawn && { ...drawn, size };
+  const images = drawFlags(flag, flags.size, '--images');
   if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
   return { ids: [...args], images, dir: flags.dir, search: flags.search === true || undefined };
 }

@@ -69,18 +69,14 @@ export function reassemble(pieces: readonly string[], cword: number, splitAtBrea
   const words: string[] = [];
   let glueNext = false;
   let replacedFrom = 0;
-  for (const [i, piece] of upTo.entries()) {
-    const isCurrent = i === upTo.length - 1;
-    if (words.length > 0 && (isBreakPiece(piece) || glueNext)) {
-      const before = words[words.length - 1]!;
-      words[words.length - 1] = before + piece;
-      if (isCurrent) replacedFrom = isBreakPiece(piece) ? before.length + piece.length : before.length;
-      glueNext = isBreakPiece(piece);
-    } else {
-      words.push(piece);
-      if (isCurrent) replacedFrom = 0;
-      glueNext = false;
-    }
+  for (const piece of upTo) {
+    const breaks = isBreakPiece(piece);
+    const glued: boolean = words.length > 0 && (breaks || glueNext);
+    const before = glued ? words.pop()! : '';
+    words.push(before + piece);
+    // Set for every piece: the last one's, the current word's, is what counts.
+    replacedFrom = !glued ? 0 : breaks ? before.length + piece.length : before.length;
+    glueNext = glued && breaks;
   }
   return { words, cword: words.length - 1, replacedFrom };
 }

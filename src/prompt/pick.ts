@@ -113,19 +113,15 @@ const CI_VARIABLES = ['CI', 'BUILD_NUMBER', 'RUN_ID', 'CONTINUOUS_INTEGRATION', 
 
 /** True unless --no-input was given or a CI system runs the command: the person may be asked, wherever the terminal is. */
 export function mayAsk(ctx: Pick<Context, 'env' | 'globals'>): boolean {
-  const inCi = CI_VARIABLES.some((name) => {
-    const value = ctx.env[name];
-    return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-  });
+  const inCi = CI_VARIABLES.some((name) => !['', '0', 'false'].includes(ctx.env[name]?.toLowerCase() ?? ''));
   return ctx.globals.input && !inCi;
 }
 
 /** True when a prompt may be shown (see the module comment). */
 export function canPrompt(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
   const { io, globals } = ctx;
-  if (!mayAsk(ctx)) return false;
-  if ((globals.json !== undefined && globals.json !== false) || globals.format !== undefined) return false;
-  return io.stdinIsTTY && io.stdoutIsTTY;
+  const formatAsked = (globals.json !== undefined && globals.json !== false) || globals.format !== undefined;
+  return mayAsk(ctx) && !formatAsked && io.stdinIsTTY && io.stdoutIsTTY;
 }
 
 /** The terminal to prompt on, and how to let it go when the picker is done. */

@@ -104,16 +104,6 @@ export function jsonFlagValue(value: unknown): boolean | string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `--images` alone (true) or `--images=kitty|iterm|blocks`: the protocol forced, if any. */
-export function imagesFlag(value: unknown, flag: string): { protocol?: ImageProtocol } | undefined {
-  if (value === undefined || value === false) return undefined;
-  if (value === true) return {};
-  if (typeof value === 'string' && (IMAGE_PROTOCOLS as readonly string[]).includes(value)) return { protocol: value as ImageProtocol };
-  throw new UsageError(
-    `${flag} takes ${IMAGE_PROTOCOLS.join(', ')} or nothing (the terminal's own way is found from its environment), not "${escapeUnsafe(typeof value === 'string' ? value : JSON.stringify(value))}".`,
-  );
-}
-
 /**
  * `--images Plank` (the flag before the id, with a space): commander reads the id as the
  * flag's value. A value that is no protocol, and was not written `--images=<value>`, is given
@@ -127,16 +117,28 @@ export function splitImagesValue(value: unknown, flag: string, argv: readonly st
 /** The largest `--size` side, in cells: far past any terminal, short of an accident. */
 const SIZE_MAX_CELLS = 1000;
 
-/** `--size WxH` (with `--images`/`--view`): the cells each picture may take, instead of the terminal's size. */
-export function sizeFlag(value: unknown, drawFlag: string, drawing: boolean): CellBox | undefined {
-  if (value === undefined) return undefined;
-  if (!drawing) throw new UsageError(`--size goes with ${drawFlag}: it is the size pictures are drawn at.`);
-  const match = typeof value === 'string' ? /^(\d{1,4})[x×](\d{1,4})$/i.exec(value.trim()) : null;
-  const [columns, rows] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (columns < 1 || rows < 1 || columns > SIZE_MAX_CELLS || rows > SIZE_MAX_CELLS) {
+/**
+ * `--images`/`--view` (`flag`) alone (true) or `=kitty|iterm|blocks`, with `--size WxH`: the
+ * protocol forced, if any, and the cells each picture may take instead of the terminal's size;
+ * undefined when not drawing (then `--size` is a usage error).
+ */
+export function drawFlags(value: unknown, size: unknown, flag: string): { protocol?: ImageProtocol; size?: CellBox } | undefined {
+  const shown = (v: unknown): string => escapeUnsafe(typeof v === 'string' ? v : JSON.stringify(v));
+  if (value === undefined || value === false) {
+    if (size !== undefined) throw new UsageError(`--size goes with ${flag}: it is the size pictures are drawn at.`);
+    return undefined;
+  }
+  if (value !== true && !(typeof value === 'string' && (IMAGE_PROTOCOLS as readonly string[]).includes(value))) {
     throw new UsageError(
-      `--size takes columns x lines, each from 1 to ${SIZE_MAX_CELLS} (such as 40x12), not "${escapeUnsafe(typeof value === 'string' ? value : JSON.stringify(value))}".`,
+      `${flag} takes ${IMAGE_PROTOCOLS.join(', ')} or nothing (the terminal's own way is found from its environment), not "${shown(value)}".`,
     );
   }
-  return { columns, rows };
+  const protocol = value === true ? {} : { protocol: value as ImageProtocol };
+  if (size === undefined) return protocol;
+  const match = typeof size === 'string' ? /^(\d{1,4})[x×](\d{1,4})$/i.exec(size.trim()) : null;
+  const [columns, rows] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (columns < 1 || rows < 1 || columns > SIZE_MAX_CELLS || rows > SIZE_MAX_CELLS) {
+    throw new UsageError(`--size takes columns x lines, each from 1 to ${SIZE_MAX_CELLS} (such as 40x12), not "${shown(size)}".`);
+  }
+  return { ...protocol, size: { columns, rows } };
 }

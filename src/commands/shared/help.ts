@@ -127,13 +127,6 @@ function globalItems(root: Command, helper: Help, names: ReadonlyArray<keyof Glo
   return names.flatMap((name) => root.options.filter((o) => o.long === flagName(name)).map((o) => flagItem(helper, o)));
 }
 
-/** The path of names of a (sub)command under the program (`auth login`). */
-function pathOf(cmd: Command): string[] {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return names;
-}
-
 function usageLine(cmd: Command, helper: Help): string {
   if (!cmd.parent) return `${cmd.name()} <command> [flags]`;
   const usage = helper.commandUsage(cmd).replace(/\[options\]/g, '[flags]');
@@ -185,10 +178,11 @@ function noteLines(text: string, width: number): string[] {
 export function formatHelp(cmd: Command, helper: Help): string {
   const width = helper.helpWidth ?? 80;
   const isRoot = !cmd.parent;
+  // The path of names under the program (`auth login`), and the program.
+  const path: string[] = [];
   let root = cmd;
-  while (root.parent) root = root.parent;
+  for (; root.parent; root = root.parent) path.unshift(root.name());
   const name = root.name();
-  const path = pathOf(cmd);
   const allFlags = wrap(`See \`${name} help global-flags\` for every global flag.`, width, { indent: 2 });
   const out: string[] = [];
   const description = helper.commandDescription(cmd);
@@ -230,16 +224,15 @@ export function formatHelp(cmd: Command, helper: Help): string {
     const codes = EXIT_CODE_TABLE.map((e) => `${e.code} ${e.meaning.replace(/[:(].*$/, '').trim()}`).join('; ');
     out.push(...section('EXIT CODES', [wrap(`${codes}. More: \`${name} help exit-codes\`.`, width, { indent: 2 })]));
   }
-  const learnMore = [
+  const more =
     cmd.commands.length > 0
       ? `Use \`${[name, ...path].join(' ')} <command> --help\` for more about a command.`
-      : `Use \`${name} help global-flags\` for the flags every command takes.`,
-    `Read the manual with \`man ${path.length > 0 ? `${name}-${path[0]}` : name}\`, or the reference in docs/.`,
-  ];
+      : `Use \`${name} help global-flags\` for the flags every command takes.`;
+  const manual = `Read the manual with \`man ${path.length > 0 ? `${name}-${path[0]}` : name}\`, or the reference in docs/.`;
   out.push(
     ...section(
       'LEARN MORE',
-      learnMore.map((t) => wrap(t, width, { indent: 2 })),
+      [more, manual].map((t) => wrap(t, width, { indent: 2 })),
     ),
   );
   return `${out.join('\n').replace(/\n+$/, '')}\n`;

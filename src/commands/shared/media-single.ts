@@ -30,7 +30,7 @@ import { plural } from '../../util/text.js';
 import { pickMissingId } from '../../prompt/pick.js';
 import type { RegisterCommand } from './register.js';
 import { addExamples } from './help.js';
-import { imagesFlag, sizeFlag, splitImagesValue } from './flags.js';
+import { drawFlags, splitImagesValue } from './flags.js';
 import { downloadSettings, outputDir, reportSummary, runMediaJobs } from './media-run.js';
 import { viewImages } from './view-images.js';
 import { ambiguousError, assertNoEmptyIds, recordOf, recordsAreLocal, resolveLocally, tellResolution } from './requested-ids.js';
@@ -83,9 +83,8 @@ export function singleMediaOptions(
       hint: `Pipe or redirect it (\`exercises ${kind} ${idOrName} ... -o - | ${kind === 'image' ? 'display -' : 'mpv -'}\`), or save it with -o <file> or --dir <dir>.`,
     });
   }
-  const drawn = imagesFlag(flags.view, '--view');
-  const size = sizeFlag(flags.size, '--view', drawn !== undefined);
-  const view = drawn && { ...drawn, ...(size ? { size } : {}), ...(flags.dir !== undefined ? { dir: outputDir(flags.dir) } : {}) };
+  const drawn = drawFlags(flags.view, flags.size, '--view');
+  const view = drawn && { ...drawn, ...(flags.dir !== undefined ? { dir: outputDir(flags.dir) } : {}) };
   if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
   if (flags.output !== undefined && names.length > 1)
     throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);

@@ -139,31 +139,27 @@ export type Resolution =
 const knownByRun = new WeakMap<Context, Promise<KnownExercises>>();
 
 function known(ctx: Context): Promise<KnownExercises> {
-  let found = knownByRun.get(ctx);
-  if (!found) {
-    // An unreadable cache or catalogue only means nothing is resolved locally: the service still answers.
-    found = knownExercises(ctx).catch((): KnownExercises => ({ candidates: [], source: 'cache' }));
-    knownByRun.set(ctx, found);
-  }
-  return found;
+  // An unreadable cache or catalogue only means nothing is resolved locally: the service still answers.
+  if (!knownByRun.has(ctx))
+    knownByRun.set(
+      ctx,
+      knownExercises(ctx).catch((): KnownExercises => ({ candidates: [], source: 'cache' })),
+    );
+  return knownByRun.get(ctx)!;
 }
 
-/** The steps of the exact order, each a test of one candidate against the typed text. */
-function exactSteps(typed: string): Array<(c: PickCandidate) => boolean> {
+/** The id `typed` names exactly (the module comment's order, a step each), or undefined. */
+function exactMatch(typed: string, candidates: readonly PickCandidate[]): string | undefined {
   const lower = typed.toLowerCase();
   const names = (c: PickCandidate): string[] => [c.name, c.displayName].filter((n): n is string => n !== undefined);
-  return [
+  const steps: Array<(c: PickCandidate) => boolean> = [
     (c) => c.id === typed,
     (c) => c.id.toLowerCase() === lower,
     (c) => names(c).includes(typed),
     (c) => names(c).some((n) => n.toLowerCase() === lower),
     (c) => (c.aliases ?? []).some((a) => a.toLowerCase() === lower),
   ];
-}
-
-/** The id `typed` names exactly (see the module comment's order), or undefined. */
-function exactMatch(typed: string, candidates: readonly PickCandidate[]): string | undefined {
-  for (const step of exactSteps(typed)) {
+  for (const step of steps) {
     const hits = candidates.filter(step);
     // Two exercises answering one step (two names differing only in case) is no exact answer.
     if (hits.length === 1) return hits[0]!.id;
@@ -183,11 +179,11 @@ function described(c: PickCandidate): string {
   return name !== undefined && name !== c.id ? `${escapeUnsafe(c.id)} ("${escapeUnsafe(name)}")` : escapeUnsafe(c.id);
 }
 
-/** Exact first, then a part of a name: one match taken (with `notice` saying how), several listed. */
-function resolveAmong(typed: string, candidates: readonly PickCandidate[], how: string): Resolution {
+/** Exact first, then (given `how` they are known) a part of a name: one match taken (with `notice` saying how), several listed. */
+function resolveAmong(typed: string, candidates: readonly PickCandidate[], how?: string): Resolution {
   const exact = exactMatch(typed, candidates);
   if (exact !== undefined) return { kind: 'id', id: exact };
-  const partial = partialMatches(typed, candidates);
+  const partial = how === undefined ? [] : partialMatches(typed, candidates);
   if (partial.length === 1) {
     return {
       kind: 'id',
@@ -205,12 +201,7 @@ function resolveAmong(typed: string, candidates: readonly PickCandidate[], how: 
  */
 export async function resolveLocally(ctx: Context, typed: string, options: { partial: boolean }): Promise<Resolution> {
   const { candidates, source } = await known(ctx);
-  if (candidates.some((c) => c.id === typed)) return { kind: 'id', id: typed };
-  if (!options.partial) {
-    const exact = exactMatch(typed, candidates);
-    return exact !== undefined ? { kind: 'id', id: exact } : { kind: 'unknown' };
-  }
-  return resolveAmong(typed, candidates, source === 'catalogue' ? 'in the catalogue' : 'known on this machine');
+  return resolveAmong(typed, candidates, !options.partial ? undefined : source === 'catalogue' ? 'in the catalogue' : 'known on this machine');
 }
 
 /** True when every record is local (a catalogue directory or the sandbox): a partial match may be taken before any request. */

@@ -31,17 +31,8 @@ import { catalogueDir } from '../../prompt/known-exercises.js';
 import { renderRecordText } from '../../output/record.js';
 
 /** The pictures folder for this environment's cache directory. */
-export function picturesDir(env: Env): string {
+function picturesDir(env: Env): string {
   return join(cacheRoot(env), 'pictures');
-}
-
-/** The pictures folder, checked (CacheDirError for a planted symlink or a file in its place) and made private. */
-export function readyPicturesDir(env: Env): string {
-  const dir = picturesDir(env);
-  checkCacheRoot(cacheRoot(env));
-  checkOwnDir(dir);
-  makePrivateDir(dir);
-  return dir;
 }
 
 /** How many files the pictures folder holds and their bytes; nothing when it is absent. */
@@ -149,7 +140,13 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     return;
   }
   const catalogue = await catalogueDir(ctx);
-  const dir = options.dir ?? readyPicturesDir(ctx.env);
+  let dir = options.dir;
+  if (dir === undefined) {
+    // The pictures folder, checked (CacheDirError for a planted symlink or a file in its place) and made private.
+    checkCacheRoot(cacheRoot(ctx.env));
+    checkOwnDir((dir = picturesDir(ctx.env)));
+    makePrivateDir(dir);
+  }
   let jobs = jobsForRecord(api, dir, id, record, ['image'], (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
   if (options.names && options.names.length > 0) {
     const wanted = new Set(options.names.map((n) => n.replace(/\.png$/i, '')));
