@@ -41,10 +41,6 @@ export function compareEntries(a: CatalogueEntry, b: CatalogueEntry): number {
 /** Where a record's line lies in exercises.jsonl: its byte offset and length (without the line break). */
 export type LineSpan = readonly [offset: number, length: number];
 
-export async function loadCatalogue(dir: string): Promise<Catalogue> {
-  return readCatalogue(dir);
-}
-
 /** The absolute directory and its exercises.jsonl, checked to exist; else CatalogueError. */
 export function catalogueFile(dir: string): { root: string; file: string } {
   const root = resolve(dir);

@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
 import { escapeUnsafe } from '../util/text.js';
-import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
+import { CATALOGUE_FILE, type Catalogue, readCatalogue } from '../catalogue/load.js';
 import { HttpError, firstHeader, notFound, sendError, sendJson } from '../server/http-error.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
 import type { Outcome } from './answers.js';
@@ -109,7 +109,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
   await removeStaleParts(options.dir, options.warn);
-  const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
+  const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
   let keys = options.keys;
   // The catalogue server's routes (a local catalogue) take plans alone: kept beside the keys, replaced with them.
