@@ -49,14 +49,7 @@ export type OutputKind = 'summary' | 'record';
  */
 export function parseJsonFields(value: string, kind: OutputKind): string[] {
   const valid: readonly string[] = kind === 'summary' ? SUMMARY_FIELDS : RECORD_FIELDS;
-  const fields = [
-    ...new Set(
-      value
-        .split(',')
-        .map((f) => f.trim())
-        .filter((f) => f !== ''),
-    ),
-  ];
+  const fields = [...new Set(value.split(',').map((f) => f.trim()))].filter((f) => f !== '');
   if (fields.length === 0) throw new UsageError(`--json needs field names after it, or nothing at all. Valid fields: ${valid.join(', ')}.`);
   const unknown = fields.filter((f) => !valid.includes(f));
   if (unknown.length > 0) {
