@@ -19,7 +19,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
 import { escapeUnsafe } from '../util/text.js';
-import { CATALOGUE_FILE, type Catalogue, readCatalogue } from '../catalogue/load.js';
+import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
+import { type Catalogue, readCatalogue } from '../catalogue/load.js';
 import { HttpError, firstHeader, notFound, sendError, sendJson } from '../server/http-error.js';
 import { ALLOWED_METHODS, parseTarget, route } from '../server/router.js';
 import type { Outcome } from './answers.js';
