@@ -173,10 +173,12 @@ export function itemLines<T extends Record<string, unknown>>(
     header = '';
     return once;
   };
-  const body = (item: T): string => {
-    if (format === 'jsonl') return `${jsonText(selectFields(item, fields))}\n`;
-    const cells = columns.map((c) => c.value(item));
-    return delimitedLine(format, cells);
-  };
+  const body = (item: T): string =>
+    format === 'jsonl'
+      ? `${jsonText(selectFields(item, fields))}\n`
+      : delimitedLine(
+          format,
+          columns.map((c) => c.value(item)),
+        );
   return { line: (item) => takeHeader() + body(item), end: takeHeader };
 }
