@@ -76,9 +76,10 @@ export async function indexedMediaPath(dir: string, folder: string, id: string, 
     entry = { mtimeMs, files: readMediaIndex(root) };
     loaded.set(root, entry);
   }
-  const byId = Object.hasOwn(entry.files, folder) ? entry.files[folder] : undefined;
-  const byName = byId && Object.hasOwn(byId, id) ? byId[id] : undefined;
-  const rel = byName && Object.hasOwn(byName, fileName) ? byName[fileName] : undefined;
+  // Own keys only, each level checked to be an object: the file is data, which may name `__proto__` or hold anything.
+  let rel: unknown = entry.files;
+  for (const key of [folder, id, fileName])
+    rel = typeof rel === 'object' && rel !== null && Object.hasOwn(rel, key) ? (rel as Record<string, unknown>)[key] : undefined;
   if (typeof rel !== 'string' || rel === '' || isAbsolute(rel)) return undefined;
   const parts = rel.split('/');
   if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0'))) return undefined;

@@ -10,16 +10,7 @@ import { ENUMS, type EnumName, type EnumValue } from './enums.js';
 import { closest, orList } from './suggest.js';
 import { enumHelpList, enumSynonyms, friendlyEnumValue } from './enum-words.js';
 
-/** Upper-case, with every run of spaces, hyphens, dots, slashes and underscores as one underscore. */
-function canonical(input: string): string {
-  return input
-    .trim()
-    .toUpperCase()
-    .replace(/[\s\-_./]+/g, '_')
-    .replace(/^_|_$/g, '');
-}
-
-/** The value with every separator removed, so `EZ_CURL_BAR` and `E_Z_CURL_BAR` compare equal. */
+/** A value with every separator removed, so `EZ_CURL_BAR` and `E_Z_CURL_BAR` compare equal. */
 function squashed(value: string): string {
   return value.replace(/_/g, '');
 }
@@ -29,12 +20,11 @@ function singular(value: string): string {
   return value.endsWith('S') ? value.slice(0, -1) : value;
 }
 
-/** The values a (canonical) word stands for: the value itself, its plural or singular, or a synonym's values. */
+/** The values a word stands for, in any case and with any spaces, hyphens, dots, slashes or underscores: the value itself, its plural or singular, or a synonym's values. */
 export function enumMeaning<N extends EnumName>(name: N, input: string): readonly EnumValue<N>[] {
   const values = ENUMS[name] as readonly EnumValue<N>[];
-  const wanted = canonical(input);
-  const s = squashed(wanted);
-  const same = values.filter((v) => v === wanted || squashed(v) === s);
+  const s = input.toUpperCase().replace(/[\s\-_./]+/g, '');
+  const same = values.filter((v) => squashed(v) === s);
   if (same.length > 0) return same;
   const byNumber = values.filter((v) => singular(squashed(v)) === singular(s));
   if (byNumber.length > 0) return byNumber;

@@ -22,11 +22,6 @@ export function friendlyEnumValue(value: string): string {
     .replace(/_/g, ' ');
 }
 
-/** An enum's values in the friendly spelling, alphabetical (the order a reader scans for). */
-function friendlyEnumValues(name: EnumName): string[] {
-  return (ENUMS[name] as readonly string[]).map(friendlyEnumValue).sort();
-}
-
 /** How many synonyms help names: enough to show that everyday words work, short enough to read. */
 const HELP_SYNONYMS = 5;
 
@@ -50,9 +45,9 @@ function helpSynonyms(name: EnumName): string[] {
 
 /** The list a flag's help gives for an enum: `a, b or c (also x, y…)`. */
 export function enumHelpList(name: EnumName): string {
-  const values = friendlyEnumValues(name);
+  // The values in the friendly spelling, alphabetical (the order a reader scans for).
+  const list = orList((ENUMS[name] as readonly string[]).map(friendlyEnumValue).sort());
   const synonyms = helpSynonyms(name);
-  const list = orList(values);
   return synonyms.length ? `${list} (also everyday words such as ${synonyms.join(', ')})` : list;
 }
 

@@ -4,65 +4,53 @@
  * CLI's friendly parsing are all derived from these arrays.
  */
 
-export const MUSCLES = [
-  'ABDOMINALS',
-  'ADDUCTORS',
-  'BICEPS',
-  'CHEST',
-  'CALVES',
-  'LOWER_BACK',
-  'TRICEPS',
-  'FOREARMS',
-  'ABDUCTORS',
-  'HAMSTRINGS',
-  'QUADRICEPS',
-  'SHOULDERS',
-  'MIDDLE_BACK',
-  'GLUTES',
-  'LATS',
-  'TRAPS',
-  'NECK',
-] as const;
-
-export const CATEGORIES = ['STRENGTH', 'STRETCHING', 'PLYOMETRICS', 'STRONGMAN', 'POWERLIFTING', 'CARDIO', 'OLYMPIC_WEIGHTLIFTING'] as const;
-
-export const FORCES = ['PULL', 'PUSH', 'STATIC'] as const;
-
-export const LEVELS = ['BEGINNER', 'INTERMEDIATE', 'EXPERT'] as const;
-
-export const MECHANICS = ['COMPOUND', 'ISOLATION'] as const;
-
-export const EQUIPMENT = [
-  'BODY_ONLY',
-  'MACHINE',
-  'OTHER',
-  'FOAM_ROLL',
-  'KETTLEBELLS',
-  'DUMBBELL',
-  'BARBELL',
-  'CABLE',
-  'BANDS',
-  'MEDICINE_BALL',
-  'E_Z_CURL_BAR',
-  'EXERCISE_BALL',
-] as const;
-
-export type Muscle = (typeof MUSCLES)[number];
-export type Category = (typeof CATEGORIES)[number];
-export type Force = (typeof FORCES)[number];
-export type Level = (typeof LEVELS)[number];
-export type Mechanic = (typeof MECHANICS)[number];
-export type Equipment = (typeof EQUIPMENT)[number];
-
 /** Every enum by the name used in messages, so callers can look one up generically. */
 export const ENUMS = {
-  Muscle: MUSCLES,
-  Category: CATEGORIES,
-  Force: FORCES,
-  Level: LEVELS,
-  Mechanic: MECHANICS,
-  Equipment: EQUIPMENT,
+  Muscle: [
+    'ABDOMINALS',
+    'ADDUCTORS',
+    'BICEPS',
+    'CHEST',
+    'CALVES',
+    'LOWER_BACK',
+    'TRICEPS',
+    'FOREARMS',
+    'ABDUCTORS',
+    'HAMSTRINGS',
+    'QUADRICEPS',
+    'SHOULDERS',
+    'MIDDLE_BACK',
+    'GLUTES',
+    'LATS',
+    'TRAPS',
+    'NECK',
+  ],
+  Category: ['STRENGTH', 'STRETCHING', 'PLYOMETRICS', 'STRONGMAN', 'POWERLIFTING', 'CARDIO', 'OLYMPIC_WEIGHTLIFTING'],
+  Force: ['PULL', 'PUSH', 'STATIC'],
+  Level: ['BEGINNER', 'INTERMEDIATE', 'EXPERT'],
+  Mechanic: ['COMPOUND', 'ISOLATION'],
+  Equipment: [
+    'BODY_ONLY',
+    'MACHINE',
+    'OTHER',
+    'FOAM_ROLL',
+    'KETTLEBELLS',
+    'DUMBBELL',
+    'BARBELL',
+    'CABLE',
+    'BANDS',
+    'MEDICINE_BALL',
+    'E_Z_CURL_BAR',
+    'EXERCISE_BALL',
+  ],
 } as const;
+
+export type Muscle = (typeof ENUMS.Muscle)[number];
+export type Category = (typeof ENUMS.Category)[number];
+export type Force = (typeof ENUMS.Force)[number];
+export type Level = (typeof ENUMS.Level)[number];
+export type Mechanic = (typeof ENUMS.Mechanic)[number];
+export type Equipment = (typeof ENUMS.Equipment)[number];
 
 export type EnumName = keyof typeof ENUMS;
 export type EnumValue<N extends EnumName> = (typeof ENUMS)[N][number];

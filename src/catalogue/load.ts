@@ -6,13 +6,12 @@
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CATALOGUE_FILE } from './catalogue-dir.js';
 import { validateCatalogueEntry, ValidationError } from './validate.js';
 import type { CatalogueEntry } from './types.js';
 import { UsageError } from '../errors.js';
 import { CATALOGUE_FILE_MAX_BYTES } from '../defaults.js';
 import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
-
-export const CATALOGUE_FILE = 'exercises.jsonl';
 
 /** A catalogue directory that cannot be served; the message names the file and line. */
 export class CatalogueError extends UsageError {}
@@ -40,10 +39,6 @@ export function compareEntries(a: CatalogueEntry, b: CatalogueEntry): number {
 
 /** Where a record's line lies in exercises.jsonl: its byte offset and length (without the line break). */
 export type LineSpan = readonly [offset: number, length: number];
-
-export async function loadCatalogue(dir: string): Promise<Catalogue> {
-  return readCatalogue(dir);
-}
 
 /** The absolute directory and its exercises.jsonl, checked to exist; else CatalogueError. */
 export function catalogueFile(dir: string): { root: string; file: string } {

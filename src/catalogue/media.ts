@@ -6,21 +6,15 @@
 
 export type MediaKind = 'image' | 'video';
 
-export interface MediaType {
-  /** The record field that lists them (spec §2.1, §2.2). */
-  readonly field: 'premiumImages' | 'premiumVideos';
-  /** The URL folder: /<folder>/<id>/premium/<name><extension>; also the catalogue directory's. */
-  readonly folder: 'images' | 'videos';
-  readonly extension: '.png' | '.mp4';
-  readonly contentType: 'image/png' | 'video/mp4';
-  /** For messages: "a PNG image". */
-  readonly description: string;
-}
-
+/**
+ * Per kind: the record field that lists them (spec §2.1, §2.2); the URL folder
+ * (/<folder>/<id>/premium/<name><extension>, also the catalogue directory's); the extension and
+ * content type; and the description for messages.
+ */
 export const MEDIA = {
   image: { field: 'premiumImages', folder: 'images', extension: '.png', contentType: 'image/png', description: 'a PNG image' },
   video: { field: 'premiumVideos', folder: 'videos', extension: '.mp4', contentType: 'video/mp4', description: 'an MP4 video' },
-} as const satisfies Record<MediaKind, MediaType>;
+} as const satisfies Record<MediaKind, Record<'field' | 'folder' | 'extension' | 'contentType' | 'description', string>>;
 
 export type MediaFolder = (typeof MEDIA)[MediaKind]['folder'];
 

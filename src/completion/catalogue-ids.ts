@@ -7,7 +7,7 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CATALOGUE_FILE } from '../catalogue/load.js';
+import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
 import { appendIdIndex, writeFileAtomic, idIndexPath, readIdIndexMatching } from './id-index.js';
 import type { ExerciseEntry } from './engine.js';
 import { asBytes, lineAt, readBytes } from './line-scan.js';

@@ -24,21 +24,15 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   const rawHint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
   const hint = rawHint === undefined ? undefined : cleanText(rawHint);
 
-  // Ctrl-C is something the person did, not a failure: said plainly, without "Error:" or red.
-  // `Error:` is red on a colour terminal.
+  // Ctrl-C is something the person did, not a failure: said plainly, without `Error:` (red on a colour terminal).
   const label = err instanceof InterruptedError ? '' : colorEnabled(ctx, 'stderr') ? '\u001b[31mError:\u001b[39m ' : 'Error: ';
   let text = noticeText(label + message, hint, ctx);
   // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
   if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) text += `${cleanText(err.stack)}\n`;
   ctx.io.stderr.write(text);
 
-  let format: string | undefined;
-  try {
-    format = outputFormat(ctx);
-  } catch {
-    format = undefined;
-  }
-  if (format === 'json') {
+  // outputFormat only reads the globals read above: it cannot fail here.
+  if (outputFormat(ctx) === 'json') {
     const body = {
       error: {
         code: known?.code ?? 'unexpected',

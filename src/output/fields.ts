@@ -49,14 +49,7 @@ export type OutputKind = 'summary' | 'record';
  */
 export function parseJsonFields(value: string, kind: OutputKind): string[] {
   const valid: readonly string[] = kind === 'summary' ? SUMMARY_FIELDS : RECORD_FIELDS;
-  const fields = [
-    ...new Set(
-      value
-        .split(',')
-        .map((f) => f.trim())
-        .filter((f) => f !== ''),
-    ),
-  ];
+  const fields = [...new Set(value.split(',').map((f) => f.trim()))].filter((f) => f !== '');
   if (fields.length === 0) throw new UsageError(`--json needs field names after it, or nothing at all. Valid fields: ${valid.join(', ')}.`);
   const unknown = fields.filter((f) => !valid.includes(f));
   if (unknown.length > 0) {
@@ -180,10 +173,12 @@ export function itemLines<T extends Record<string, unknown>>(
     header = '';
     return once;
   };
-  const body = (item: T): string => {
-    if (format === 'jsonl') return `${jsonText(selectFields(item, fields))}\n`;
-    const cells = columns.map((c) => c.value(item));
-    return delimitedLine(format, cells);
-  };
+  const body = (item: T): string =>
+    format === 'jsonl'
+      ? `${jsonText(selectFields(item, fields))}\n`
+      : delimitedLine(
+          format,
+          columns.map((c) => c.value(item)),
+        );
   return { line: (item) => takeHeader() + body(item), end: takeHeader };
 }

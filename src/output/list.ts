@@ -96,7 +96,7 @@ function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWrite
 }
 
 /** Terminal rows, when stdout knows them. */
-function terminalRows(stream: Writable): number | undefined {
+export function terminalRows(stream: Writable): number | undefined {
   const rows = (stream as { rows?: unknown }).rows;
   return typeof rows === 'number' && rows > 0 ? rows : undefined;
 }

@@ -78,25 +78,17 @@ export function nextPageGroups(args: readonly string[], cursor: string, directio
  * copied still runs and a flag keeps its value; a group wider than the line stands alone.
  */
 export function commandLines(groups: readonly (readonly string[])[], width: number, indent = 2): string[] {
-  const words = groups.map((g) => g.join(' '));
+  const [first = '', ...words] = groups.map((g) => g.join(' '));
   const lines: string[] = [];
-  let line = ' '.repeat(indent) + (words[0] ?? '');
-  for (const word of words.slice(1)) {
+  let line = ' '.repeat(indent) + first;
+  words.forEach((word, i) => {
     // Room for ` word` and, unless it is the last, the ` \` that continues the line.
-    if (line.length + 1 + word.length + 2 > width && line.trim() !== '') {
+    if (line.length + 1 + word.length + (i < words.length - 1 ? 2 : 0) > width && line.trim() !== '') {
       lines.push(`${line} \\`);
       line = `${' '.repeat(indent + 2)}${word}`;
     } else line += ` ${word}`;
-  }
+  });
   lines.push(line);
-  // The last line needs no room for a continuation: join it back when it fits without one.
-  if (lines.length > 1) {
-    const last = lines.pop()!;
-    const before = lines.pop()!.slice(0, -2);
-    const joined = `${before} ${last.trimStart()}`;
-    if (joined.length <= width) lines.push(joined);
-    else lines.push(`${before} \\`, last);
-  }
   return lines;
 }
 
@@ -108,9 +100,7 @@ export interface ListFooter {
   total?: number;
   /** The items came after a cursor or before one: the wording when their position is unknown. */
   direction?: 'after' | 'before';
-  /** Command line for the next page, when more remain. */
-  nextCommand?: string;
-  /** The same in groups of words kept on one line (nextPageGroups), for laying it out at a width. */
+  /** Command line for the next page, when more remain: in groups of words kept on one line (nextPageGroups), for laying it out at a width. */
   nextGroups?: string[][];
 }
 
@@ -141,7 +131,7 @@ export function pageFooter(facts: PageFacts): ListFooter {
     ...(start !== undefined ? { start } : {}),
     ...(facts.total !== undefined ? { total: facts.total } : {}),
     direction: facts.direction,
-    ...(next ? { nextCommand: next.flat().join(' '), nextGroups: next } : {}),
+    ...(next ? { nextGroups: next } : {}),
   };
 }
 
@@ -160,8 +150,8 @@ export function footerLine(shown: number, footer: ListFooter, width = Infinity):
   } else {
     what = plural(shown, 'exercise');
   }
-  if (!footer.nextCommand) return what;
-  const oneLine = `${what} · next page: ${footer.nextCommand}`;
+  if (!footer.nextGroups) return what;
+  const oneLine = `${what} · next page: ${footer.nextGroups.flat().join(' ')}`;
   if (oneLine.length <= width) return oneLine;
-  return [`${what} · next page:`, ...commandLines(footer.nextGroups ?? [[footer.nextCommand]], width)].join('\n');
+  return [`${what} · next page:`, ...commandLines(footer.nextGroups, width)].join('\n');
 }

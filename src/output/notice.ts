@@ -37,11 +37,7 @@ export interface Spinner {
 
 const NONE: Spinner = { update() {}, clear() {}, stop() {} };
 
-export interface SpinnerOptions {
-  delayMs?: number;
-}
-
-export function startSpinner(ctx: Pick<Context, 'io' | 'globals'>, text: string, options: SpinnerOptions = {}): Spinner {
+export function startSpinner(ctx: Pick<Context, 'io' | 'globals'>, text: string, options: { delayMs?: number } = {}): Spinner {
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet || ctx.globals.verbose) return NONE;
   const err = ctx.io.stderr;
   let label = text;

@@ -5,6 +5,7 @@
  * is no error: the output is written directly.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 
@@ -46,18 +47,11 @@ export async function startPager(ctx: PagerContext, enabled: boolean): Promise<P
   if (command === undefined) return direct(ctx);
   const env = { ...ctx.env, LESS: ctx.env.LESS ?? 'FRX', LV: ctx.env.LV ?? '-c' };
   const stdio: ['pipe', 'inherit', 'inherit'] = ['pipe', 'inherit', 'inherit'];
+  const [file = '', ...args] = command.split(/\s+/);
   let child: ChildProcess;
   try {
-    if (SHELL_SYNTAX.test(command)) {
-      child = spawn(command, { shell: true, stdio, env });
-    } else {
-      const [file, ...args] = command.split(/\s+/);
-      child = spawn(file!, args, { stdio, env });
-    }
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
+    child = SHELL_SYNTAX.test(command) ? spawn(command, { shell: true, stdio, env }) : spawn(file, args, { stdio, env });
+    await once(child, 'spawn'); // rejects on 'error'
   } catch {
     return direct(ctx); // not installed, not executable: write directly
   }

@@ -7,7 +7,7 @@ import { jsonText } from './json.js';
 import { write } from './streams.js';
 import { oneLine } from '../util/text.js';
 import { loadMeasure } from './width.js';
-import { writePaged } from './list.js';
+import { terminalRows, writePaged } from './list.js';
 import { wrap } from './wrap.js';
 
 type Paint = (text: string) => string;
@@ -109,11 +109,8 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
         },
         async finish() {
           if (held === '') return;
-          // Only cards taller than a screen of known height are paged; else (or height unknown) written as they are.
-          const rows = (out as { rows?: unknown }).rows;
-          const tall = typeof rows === 'number' && rows > 0 && held.split('\n').length > rows;
-          if (tall) await writePaged(ctx, held, true);
-          else await write(out, held);
+          // Only cards taller than a screen of known height are paged (writePaged's rule); at an unknown height they are written as they are.
+          await (terminalRows(out) === undefined ? write(out, held) : writePaged(ctx, held, true));
         },
       };
     }

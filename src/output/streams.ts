@@ -13,7 +13,7 @@
  * broken-pipe handling.
  */
 import { once } from 'node:events';
-import { type Stats, fstatSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import type { IOStreams } from '../context.js';
@@ -28,17 +28,9 @@ export function writableDirectly(fd: number): boolean {
   try {
     const stat = fstatSync(fd);
     if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return true;
-    return stat.isCharacterDevice() && isDevNull(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** The same device as /dev/null (`> /dev/null`, a benchmark's ignored output); false where there is none. */
-function isDevNull(stat: Stats): boolean {
-  try {
-    const devNull = statSync('/dev/null');
-    return devNull.isCharacterDevice() && devNull.rdev === stat.rdev && devNull.ino === stat.ino && devNull.dev === stat.dev;
+    // The same device as /dev/null (`> /dev/null`, a benchmark's ignored output); false where there is none.
+    const devNull = stat.isCharacterDevice() ? statSync('/dev/null') : undefined;
+    return devNull?.isCharacterDevice() === true && devNull.rdev === stat.rdev && devNull.ino === stat.ino && devNull.dev === stat.dev;
   } catch {
     return false;
   }

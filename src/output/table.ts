@@ -5,7 +5,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { TableColumn } from './fields.js';
-import { type Measure, loadMeasure } from './width.js';
+import { loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
 import { loadCliTable3 } from '../vendor/load.js';
 
@@ -77,12 +77,6 @@ export function layoutColumns(
   return { shown, widths: shown.map((i) => widths.get(i)!) };
 }
 
-/** Pads to `width` cells (measured, not counted in code units). */
-function pad(text: string, width: number, measure: Measure): string {
-  const w = measure.width(text);
-  return w >= width ? text : text + ' '.repeat(width - w);
-}
-
 export async function renderTable<T>(
   items: readonly T[],
   columns: ReadonlyArray<TableColumn<T>>,
@@ -108,7 +102,7 @@ export async function renderTable<T>(
   const cut = (cells: readonly string[], paint?: (s: string) => string): string[] =>
     shown.map((col, k) => {
       const cell = columns[col]!.fixed ? cells[col]! : measure.truncate(cells[col]!, widths[k]!);
-      const padded = pad(cell, widths[k]!, measure);
+      const padded = cell + ' '.repeat(Math.max(0, widths[k]! - measure.width(cell)));
       return paint ? paint(padded) : padded;
     });
   const titles = columns.map((c) => c.title);

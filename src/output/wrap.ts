@@ -78,22 +78,8 @@ export function wrapCommand(given: string, width: number, indent: number): strin
     const lead = command.startsWith('$ ') ? 2 : 0;
     return `${wrap(`# ${comment[0].slice(3)}`, width, { indent: indent + lead, hanging: indent + lead + 2 })}\n${wrapCommand(command.slice(0, comment.index), width, indent)}`;
   }
-  const words: string[] = [];
-  let current = '';
-  let quote: string | undefined;
-  for (const c of command) {
-    if (quote) {
-      if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === ' ') {
-      if (current !== '') words.push(current);
-      current = '';
-      continue;
-    }
-    current += c;
-  }
-  if (current !== '') words.push(current);
+  // Words between spaces, a quoted part (up to its closing quote, or the end) with its spaces.
+  const words = command.match(/(?:[^ "']|"[^"]*"?|'[^']*'?)+/g) ?? [];
   const room = Math.max(width, 20) - 2; // room for the ` \`
   const lines: string[] = [];
   let line = '';

@@ -11,7 +11,7 @@ import { cacheRoot, entryNames, httpCacheDir, readEntryFile } from '../cache/sto
 import { readIdIndex } from '../completion/id-index.js';
 import { type PickCandidate, candidateOf, mergeCandidates } from './candidates.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
-import { loadCatalogue } from '../catalogue/load.js';
+import { readCatalogue } from '../catalogue/load.js';
 import { normalOrigin } from '../cache/cached-get.js';
 
 export interface KnownExercises {
@@ -32,7 +32,7 @@ export async function knownExercises(ctx: Context): Promise<KnownExercises> {
   const lang = langInForce(ctx.settings());
   const dir = await catalogueDir(ctx);
   if (dir !== undefined) {
-    const catalogue = await loadCatalogue(dir);
+    const catalogue = readCatalogue(dir);
     return { candidates: mergeCandidates([catalogue.entries.map((e) => candidateOf(e, lang))]), source: 'catalogue' };
   }
   const conn = await ctx.connection();

@@ -20,7 +20,8 @@ import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { escapeUnsafe } from '../util/text.js';
-import { CATALOGUE_FILE, type Catalogue, loadCatalogue } from '../catalogue/load.js';
+import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
+import { type Catalogue, readCatalogue } from '../catalogue/load.js';
 import { HttpError, firstValue, notFound, sendFailure, sendJson } from '../server/http-error.js';
 import { checkRequest, clientOf, parseTarget, route } from '../server/router.js';
 import { answerWriter } from './answer-writer.js';
@@ -93,7 +94,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
   await removeStaleParts(options.dir, options.warn);
-  const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? await loadCatalogue(options.dir) : undefined;
+  const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
   // Each client's plan and name by its key, the name made once (a SHA-256 on every cache hit was a sizeable part of one);
   // and the plans alone, for the catalogue server's routes (a local catalogue). Both replaced on reload.

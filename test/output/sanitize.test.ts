@@ -98,7 +98,16 @@ describe('shell quoting of the next-page command', () => {
   });
 
   it('footer wording: ranges, totals, plurals', () => {
-    expect(footerLine(10, { start: 11, total: 67, nextCommand: 'exercises ids --after c' })).toBe('11–20 of 67 exercises · next page: exercises ids --after c');
+    expect(
+      footerLine(10, {
+        start: 11,
+        total: 67,
+        nextGroups: [
+          ['exercises', 'ids'],
+          ['--after', 'c'],
+        ],
+      }),
+    ).toBe('11–20 of 67 exercises · next page: exercises ids --after c');
     expect(footerLine(1, { start: 1, total: 1 })).toBe('1 exercise');
     expect(footerLine(1, { start: 5, total: 9 })).toBe('exercise 5 of 9');
     expect(footerLine(3, { total: 9, direction: 'before' })).toBe('3 earlier of 9 exercises');

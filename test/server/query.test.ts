@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES, EQUIPMENT, FORCES, LEVELS, MECHANICS, MUSCLES } from '../../src/catalogue/enums.js';
+import { ENUMS } from '../../src/catalogue/enums.js';
+
+const { Muscle: MUSCLES, Category: CATEGORIES, Force: FORCES, Level: LEVELS, Mechanic: MECHANICS, Equipment: EQUIPMENT } = ENUMS;
 import type { CatalogueEntry } from '../../src/catalogue/types.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { startServer, type CatalogueServer } from '../helpers/server.js';
