@@ -88,13 +88,6 @@ export function createContext(options: ContextOptions): Context {
   return ctx;
 }
 
-/** The response cache mode the global flags chose (--offline over --no-cache over --refresh). */
-function cacheMode(globals: Context['globals']): CacheMode {
-  if (globals.offline) return 'offline';
-  if (!globals.cache) return 'no-cache';
-  return globals.refresh ? 'refresh' : 'normal';
-}
-
 /**
  * An API client for `conn`, its transport (and undici) made on the first request that really goes
  * out, so a cache hit loads no HTTP library; `cache: false` (a key `auth` checks) always asks.
@@ -145,7 +138,9 @@ async function makeClient(
     if (counter) ctx.onExit(() => counter.flush());
     return made;
   };
-  const mode = cacheMode(ctx.globals);
+  // The response cache mode the global flags chose: --offline over --no-cache over --refresh.
+  const { offline, cache, refresh } = ctx.globals;
+  const mode: CacheMode = offline ? 'offline' : !cache ? 'no-cache' : refresh ? 'refresh' : 'normal';
   // A local catalogue is answered in-process for free: its answers would only pile up in the cache.
   const cached = options.cache && !conn.local;
   return new ApiClient({
@@ -204,7 +199,5 @@ function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string
       // no completion for these ids, nothing else
     }
   });
-  return (entries) => {
-    for (const entry of entries) seen.push(entry);
-  };
+  return (entries) => void seen.push(...entries);
 }
