@@ -171,28 +171,16 @@ export class Attempts {
       (elapsed) =>
         cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, progress, redact)),
     );
-    let finished = false;
+    // Run once: when the body is over, or when the request failed before its head.
     const finish = (): void => {
-      if (finished) return;
-      finished = true;
       deadline.clear();
       endBusy?.();
       for (const s of signals) this.signals.release(s, cancel);
     };
 
     try {
-      const res = await dispatchBody(
-        agent,
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: 'GET',
-          headers: request.headers,
-          signal: cancel,
-          ...(progress ? { progress } : {}),
-        },
-        (err) => this.failure(err, url, signals),
-      );
+      const options = { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET' as const, headers: request.headers, signal: cancel, progress };
+      const res = await dispatchBody(agent, options, (err) => this.failure(err, url, signals));
       res.body.onClose(finish);
       return res;
     } catch (err) {
