@@ -75,12 +75,9 @@ export function createContext(options: ContextOptions): Context {
       const client = options.api
         ? await options.api(conn)
         : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher, noteLanguage: languageNoter(ctx) });
-      const log = verboseLog(ctx);
-      if (log) {
-        const { timeoutMs, retries } = ctx.settings();
-        const from = conn.keySource === 'sandbox' ? 'the sandbox' : (conn.keyOrigin ?? 'the stored config');
-        log(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
-      }
+      const { timeoutMs, retries } = ctx.settings();
+      const from = conn.keySource === 'sandbox' ? 'the sandbox' : (conn.keyOrigin ?? 'the stored config');
+      verboseLog(ctx)?.(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
       return client;
     }),
     apiFor: async (conn) => (options.api ? options.api(conn) : makeClient(ctx, conn, { cache: false, dispatcher: options.dispatcher })),
@@ -101,7 +98,6 @@ async function makeClient(
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
-    const deadline = commandDeadlineMs(ctx);
     warnIfInsecure(ctx, conn.baseUrl, allowInsecure);
     // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
     // in for the service, is counted, so `quota` can be tried there).
@@ -126,7 +122,7 @@ async function makeClient(
       apiKey: conn.apiKey,
       timeoutMs,
       retries,
-      commandDeadline: deadline && new CommandDeadline(deadline.ms, deadline.origin),
+      commandDeadline: commandDeadline(ctx),
       allowInsecure: allowInsecure.value === true,
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
@@ -158,11 +154,10 @@ async function makeClient(
  * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
  * the command commander resolved: an exercise id spelled `mirror` is no mirror.
  */
-function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undefined {
-  const { deadline } = ctx.settings();
-  if (deadline.ms === null) return undefined;
-  if (deadline.source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command)) return undefined;
-  return { ms: deadline.ms, origin: deadline.origin };
+function commandDeadline(ctx: Context): CommandDeadline | undefined {
+  const { ms, source, origin } = ctx.settings().deadline;
+  const spared = source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command);
+  return ms === null || spared ? undefined : new CommandDeadline(ms, origin);
 }
 
 /**
@@ -187,17 +182,10 @@ function openStore(ctx: Context, dir: string, log: ((line: string) => void) | un
 /**
  * Collects the ids and names the service answered with, and adds them to shell completion's
  * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
- * The index is a convenience: a failure to write it is ignored.
+ * The index is a convenience: a failure to write it is ignored, as close() ignores every exit step's.
  */
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
-  ctx.onExit(async () => {
-    if (seen.length === 0) return;
-    try {
-      appendIdIndex(root, seen);
-    } catch {
-      // no completion for these ids, nothing else
-    }
-  });
+  ctx.onExit(() => void (seen.length > 0 && appendIdIndex(root, seen)));
   return (entries) => void seen.push(...entries);
 }
