@@ -35,11 +35,8 @@ interface NoProxyEntry {
 }
 
 function firstSet(env: ProxyEnvironment, names: readonly string[]): { name: string; value: string } | undefined {
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return { name, value };
-  }
-  return undefined;
+  const name = names.find((n) => env[n]?.trim());
+  return name === undefined ? undefined : { name, value: env[name]!.trim() };
 }
 
 /** A proxy URL as curl reads one: no scheme means http://; only http and https proxies exist here. */
