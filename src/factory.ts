@@ -75,24 +75,14 @@ export function createContext(options: ContextOptions): Context {
       const client = options.api
         ? await options.api(conn)
         : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher, noteLanguage: languageNoter(ctx) });
-      const log = verboseLog(ctx);
-      if (log) {
-        const { timeoutMs, retries } = ctx.settings();
-        const from = conn.keySource === 'sandbox' ? 'the sandbox' : (conn.keyOrigin ?? 'the stored config');
-        log(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
-      }
+      const { timeoutMs, retries } = ctx.settings();
+      const from = conn.keySource === 'sandbox' ? 'the sandbox' : (conn.keyOrigin ?? 'the stored config');
+      verboseLog(ctx)?.(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
       return client;
     }),
     apiFor: async (conn) => (options.api ? options.api(conn) : makeClient(ctx, conn, { cache: false, dispatcher: options.dispatcher })),
   };
   return ctx;
-}
-
-/** The response cache mode the global flags chose (--offline over --no-cache over --refresh). */
-function cacheMode(globals: Context['globals']): CacheMode {
-  if (globals.offline) return 'offline';
-  if (!globals.cache) return 'no-cache';
-  return globals.refresh ? 'refresh' : 'normal';
 }
 
 /**
@@ -108,7 +98,6 @@ async function makeClient(
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
-    const deadline = commandDeadlineMs(ctx);
     warnIfInsecure(ctx, conn.baseUrl, allowInsecure);
     // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
     // in for the service, is counted, so `quota` can be tried there).
@@ -133,7 +122,7 @@ async function makeClient(
       apiKey: conn.apiKey,
       timeoutMs,
       retries,
-      commandDeadline: deadline && new CommandDeadline(deadline.ms, deadline.origin),
+      commandDeadline: commandDeadline(ctx),
       allowInsecure: allowInsecure.value === true,
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
@@ -145,7 +134,9 @@ async function makeClient(
     if (counter) ctx.onExit(() => counter.flush());
     return made;
   };
-  const mode = cacheMode(ctx.globals);
+  // The response cache mode the global flags chose: --offline over --no-cache over --refresh.
+  const { offline, cache, refresh } = ctx.globals;
+  const mode: CacheMode = offline ? 'offline' : !cache ? 'no-cache' : refresh ? 'refresh' : 'normal';
   // A local catalogue is answered in-process for free: its answers would only pile up in the cache.
   const cached = options.cache && !conn.local;
   return new ApiClient({
@@ -163,11 +154,10 @@ async function makeClient(
  * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
  * the command commander resolved: an exercise id spelled `mirror` is no mirror.
  */
-function commandDeadlineMs(ctx: Context): { ms: number; origin: string } | undefined {
-  const { deadline } = ctx.settings();
-  if (deadline.ms === null) return undefined;
-  if (deadline.source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command)) return undefined;
-  return { ms: deadline.ms, origin: deadline.origin };
+function commandDeadline(ctx: Context): CommandDeadline | undefined {
+  const { ms, source, origin } = ctx.settings().deadline;
+  const spared = source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command);
+  return ms === null || spared ? undefined : new CommandDeadline(ms, origin);
 }
 
 /**
@@ -192,19 +182,10 @@ function openStore(ctx: Context, dir: string, log: ((line: string) => void) | un
 /**
  * Collects the ids and names the service answered with, and adds them to shell completion's
  * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
- * The index is a convenience: a failure to write it is ignored.
+ * The index is a convenience: a failure to write it is ignored, as close() ignores every exit step's.
  */
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
-  ctx.onExit(async () => {
-    if (seen.length === 0) return;
-    try {
-      appendIdIndex(root, seen);
-    } catch {
-      // no completion for these ids, nothing else
-    }
-  });
-  return (entries) => {
-    for (const entry of entries) seen.push(entry);
-  };
+  ctx.onExit(() => void (seen.length > 0 && appendIdIndex(root, seen)));
+  return (entries) => void seen.push(...entries);
 }

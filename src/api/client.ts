@@ -11,7 +11,7 @@ import type { ExerciseRecord, ListResponse } from '../catalogue/types.js';
 import { listResponseProblems, recordProblems } from '../catalogue/validate.js';
 import type { Transport } from '../http/transport.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { type QueryValues, resolveUrl, type FetchResult, type Validators, type ClientCache, cachedApiGet, outcomeLine, keyHash } from '../cache/cached-get.js';
+import { type QueryInput, resolveUrl, type FetchResult, type Validators, type ClientCache, cachedApiGet, outcomeLine, keyHash } from '../cache/cached-get.js';
 import { contentLanguage } from '../cache/headers.js';
 
 /** `.` and `..`: URL normalisation removes them from a path even percent-encoded, so they can never be sent. */
@@ -25,16 +25,10 @@ export function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-/** Query parameters as strings: undefined ones left out, arrays repeated (empty ones left out). */
-function toQuery(params: object): QueryValues {
-  const query: QueryValues = {};
-  for (const [name, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      if (value.length > 0) query[name] = value.map(String);
-    } else query[name] = String(value);
-  }
-  return query;
+/** Query parameters as strings: undefined ones left out, arrays repeated (an empty one sends nothing). */
+function toQuery(params: object): QueryInput {
+  const given = Object.entries(params).filter(([, value]) => value !== undefined && value !== null);
+  return Object.fromEntries(given.map(([name, value]) => [name, Array.isArray(value) ? value.map(String) : String(value)]));
 }
 
 /**

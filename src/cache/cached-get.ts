@@ -16,18 +16,10 @@ import { type CacheLookup, KEY_VERSION, type ResponseCache } from './response-ca
 
 export type { Validators };
 
-export type QueryValues = Record<string, string | string[] | undefined>;
-
 /** A URL under `base` (keeping its path prefix), or an absolute URL as given, with `query` appended. */
-export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryValues): URL {
-  let url: URL;
-  if (pathOrUrl instanceof URL) url = new URL(pathOrUrl.href);
-  else if (isAbsoluteUrl(pathOrUrl)) url = new URL(pathOrUrl);
-  else {
-    const prefix = base.pathname.replace(/\/+$/, '');
-    const path = pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
-    url = new URL(`${prefix}${path}`, base.origin);
-  }
+export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryInput): URL {
+  const under = typeof pathOrUrl === 'string' && !isAbsoluteUrl(pathOrUrl);
+  const url = under ? new URL(`${base.pathname.replace(/\/+$/, '')}/${pathOrUrl.replace(/^\//, '')}`, base.origin) : new URL(pathOrUrl);
   for (const [name, value] of queryPairs(query)) url.searchParams.append(name, value);
   return url;
 }

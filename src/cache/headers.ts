@@ -75,14 +75,7 @@ export function rateLimitHeaders(headers: HeaderBag | undefined, redact: (text: 
   if (Object.keys(raw).length === 0) return undefined;
   const pick = (suffix: string, structured: readonly string[]): number | undefined =>
     firstNumber(raw[`ratelimit-${suffix}`]) ?? structuredParam(raw.ratelimit, structured) ?? firstNumber(raw[`x-ratelimit-${suffix}`]);
-  const info: RateLimitInfo = { headers: raw };
-  const limit = pick('limit', ['limit']);
-  const remaining = pick('remaining', ['remaining', 'r']);
-  const reset = pick('reset', ['reset', 't']);
-  if (limit !== undefined) info.limit = limit;
-  if (remaining !== undefined) info.remaining = remaining;
-  if (reset !== undefined) info.reset = reset;
-  return info;
+  return { headers: raw, limit: pick('limit', ['limit']), remaining: pick('remaining', ['remaining', 'r']), reset: pick('reset', ['reset', 't']) };
 }
 
 /** The request an answer is judged against: the client sends no cache directives of its own, and the store key already names the URL. */

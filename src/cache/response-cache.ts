@@ -78,10 +78,7 @@ class WriteQueue {
   /** Runs `write` for `keys` after any write of those keys under way. */
   run<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
     const result = Promise.all(keys.map((key) => this.pending.get(key) ?? Promise.resolve())).then(write);
-    const settled = result.then(
-      () => {},
-      () => {},
-    );
+    const settled = Promise.allSettled([result]).then(() => {});
     for (const key of keys) this.pending.set(key, settled);
     void settled.then(() => {
       for (const key of keys) if (this.pending.get(key) === settled) this.pending.delete(key);
@@ -115,8 +112,7 @@ export class ResponseCache {
 
   /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
-    await this.writes.settled(key);
-    const found = this.read(key);
+    const found = await this.read(key);
     if (!found) return { status: 'miss' };
     const { freshness, body } = found;
     const { storedAt, language } = freshness;
@@ -148,8 +144,7 @@ export class ResponseCache {
    * (then the caller fetches without validators).
    */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
-    await this.writes.settled(key);
-    const found = this.read(key);
+    const found = await this.read(key);
     if (!found) return { status: 'miss' };
     const updated = await revalidated(found.freshness, options.headers, options.now);
     if (!updated) this.forget(key);
@@ -261,8 +256,9 @@ export class ResponseCache {
     }
   }
 
-  /** The checked entry under `key`, or undefined (a corrupt one dropped on the way). */
-  private read(key: string): { freshness: Freshness; body: unknown; bytes: Buffer } | undefined {
+  /** The checked entry under `key` once its writes are done, or undefined (a corrupt one dropped on the way). */
+  private async read(key: string): Promise<{ freshness: Freshness; body: unknown; bytes: Buffer } | undefined> {
+    await this.writes.settled(key);
     this.checkDir();
     if (this.unusable) return undefined;
     let read;

@@ -2,6 +2,7 @@
  * Clearing the store and measuring it, as `cache clear` and `cache info` do, safe while other
  * processes read and write it.
  */
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { entryNames } from './store-files.js';
@@ -41,16 +42,15 @@ export async function clearStore(path: string): Promise<number> {
     try {
       await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
     } catch {
-      left += await filesUnder(dir);
+      left += (await filesUnder(dir)).length;
     }
   }
   return left;
 }
 
-/** Files under `dir` (0 when it does not exist); links are not followed. */
-async function filesUnder(dir: string): Promise<number> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((e) => !e.isDirectory()).length;
+/** The files under `dir` (none when it does not exist); links are not followed. */
+async function filesUnder(dir: string): Promise<Dirent[]> {
+  return (await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])).filter((e) => !e.isDirectory());
 }
 
 /** When the oldest of the entry files `names` in `dir` was written (its mtime: each entry is written once, by rename), or null for none. */
@@ -63,9 +63,8 @@ async function oldestEntry(dir: string, names: readonly string[]): Promise<numbe
   return oldest;
 }
 
-/** Bytes of every file under `dir` (0 when it does not exist); links are not followed. */
+/** Bytes of every file under `dir` (0 when it does not exist). */
 async function bytesUnder(dir: string): Promise<number> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  const sizes = entries.filter((e) => !e.isDirectory()).map(async (e) => (await lstat(join(e.parentPath, e.name)).catch(() => undefined))?.size ?? 0);
+  const sizes = (await filesUnder(dir)).map(async (e) => (await lstat(join(e.parentPath, e.name)).catch(() => undefined))?.size ?? 0);
   return (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
 }

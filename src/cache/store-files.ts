@@ -151,8 +151,8 @@ function parseEnvelope(text: string, key: string | undefined): Envelope | string
   return e as Envelope;
 }
 
-/** An entry file's bytes checked whole: its envelope (for `key`, when given), the body's size and digest. */
-function decode(file: Buffer, key: string | undefined): Envelope | string {
+/** An entry file's bytes checked whole: its envelope (for `key`, when given), the body's size and digest; or why not. */
+function decode(file: Buffer, key: string | undefined): { key: string; entry: StoredEntry } | string {
   const newline = file.indexOf(0x0a);
   if (newline < 0) return 'it has no envelope line';
   const envelope = parseEnvelope(file.toString('utf8', 0, newline), key);
@@ -160,19 +160,15 @@ function decode(file: Buffer, key: string | undefined): Envelope | string {
   const body = file.subarray(newline + 1);
   if (body.length !== envelope.size) return `its body has ${body.length} bytes, not ${envelope.size}`;
   if (sha256(body) !== envelope.sha256) return 'its body fails the integrity check';
-  return envelope;
+  return { key: envelope.key, entry: { meta: envelope.meta, body } };
 }
-
-const bodyOf = (file: Buffer): Buffer => file.subarray(file.indexOf(0x0a) + 1);
 
 /** The entry of `key`: one open and one read. File-system errors other than absence throw. */
 export function readEntry(dir: string, key: string): EntryRead {
   const file = readRegular(entryPath(dir, key));
   if (file === undefined) return { status: 'missing' };
-  if (typeof file === 'string') return { status: 'corrupt', reason: file };
-  const envelope = decode(file, key);
-  if (typeof envelope === 'string') return { status: 'corrupt', reason: envelope };
-  return { status: 'found', entry: { meta: envelope.meta, body: bodyOf(file) } };
+  const decoded = typeof file === 'string' ? file : decode(file, key);
+  return typeof decoded === 'string' ? { status: 'corrupt', reason: decoded } : { status: 'found', entry: decoded.entry };
 }
 
 /** The entry file of `key` and its bytes: the envelope line, then the body. */
@@ -233,10 +229,10 @@ export function entryNames(dir: string): string[] {
 export function readEntryFile(dir: string, name: string): ({ key: string } & StoredEntry) | undefined {
   const file = readRegular(join(dir, name));
   if (file === undefined || typeof file === 'string') return undefined;
-  const envelope = decode(file, undefined);
+  const decoded = decode(file, undefined);
   // A file renamed to another key's name is not that key's entry.
-  if (typeof envelope === 'string' || `${sha256(envelope.key)}${ENTRY_SUFFIX}` !== name) return undefined;
-  return { key: envelope.key, meta: envelope.meta, body: bodyOf(file) };
+  if (typeof decoded === 'string' || `${sha256(decoded.key)}${ENTRY_SUFFIX}` !== name) return undefined;
+  return { key: decoded.key, ...decoded.entry };
 }
 
 /** The meta of a response-cache entry: what it keeps to judge its freshness (headers.ts makes it). */

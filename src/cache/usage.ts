@@ -2,6 +2,7 @@
  * This month's usage of the connection in force, for `quota` and `auth status`: the ledger
  * read without its lock (it is only ever replaced whole), the budget of the settings.
  */
+import { plural } from '../util/text.js';
 import { keyHash } from './cached-get.js';
 import { Ledger, type LedgerUsage, SANDBOX_LEDGER_ORIGIN, ledgerOrigin } from './ledger.js';
 import { cacheRoot, ledgerPath, type EnvVars } from './store-files.js';
@@ -37,7 +38,6 @@ export async function resetConnectionMonth(query: Omit<UsageQuery, 'budget'>): P
 
 /** `12 requests in 2026-11 to https://api.example.com, budget 100, 88 left` — the one line. */
 export function usageLine(usage: ConnectionUsage): string {
-  const where = usage.origin === SANDBOX_LEDGER_ORIGIN ? 'the --sandbox server' : usage.origin;
-  const counted = `${usage.requests} request${usage.requests === 1 ? '' : 's'} in ${usage.month} to ${where}`;
+  const counted = `${plural(usage.requests, 'request')} in ${usage.month} to ${usage.origin === SANDBOX_LEDGER_ORIGIN ? 'the --sandbox server' : usage.origin}`;
   return usage.budget === null ? `${counted}, no budget set` : `${counted}, budget ${usage.budget}, ${usage.remaining} left`;
 }

@@ -147,12 +147,8 @@ export function userDirs(env: Env, platform: NodeJS.Platform = process.platform)
   };
 }
 
-export function configDir(env: Env): string {
-  return userDirs(env).config;
-}
-
 export function configPath(env: Env): string {
-  return join(configDir(env), 'config.json');
+  return join(userDirs(env).config, 'config.json');
 }
 
 export type StoredConfig = Record<string, unknown>;

@@ -4,7 +4,8 @@
  */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { type Env, type StoredConfig, configDir, configPath, readStoredConfig } from './parsers.js';
+import { dirname } from 'node:path';
+import { type Env, type StoredConfig, configPath, readStoredConfig } from './parsers.js';
 import { loadConf } from '../vendor/load.js';
 
 const FILE_MODE = 0o600;
@@ -14,12 +15,6 @@ const DIR_MODE = 0o700;
 export interface ConfigWriter {
   set(key: string, value: string | number | boolean): void;
   delete(key: string): void;
-}
-
-/** The config directory made (or tightened) to 0700 before conf writes into it: conf would make it with the process umask. */
-function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-  chmodSync(dir, DIR_MODE);
 }
 
 /** Refuses a config file that is a symbolic link or not a plain file: a write would go through it, and the key with it. */
@@ -40,15 +35,18 @@ function assertPlainFile(path: string): void {
 
 /** A conf instance over the same file, for writes. */
 export async function openConfigWriter(env: Env): Promise<ConfigWriter> {
+  const dir = dirname(configPath(env));
   assertPlainFile(configPath(env));
   readStoredConfig(env); // refuse to overwrite a file we cannot read
-  ensurePrivateDir(configDir(env));
+  // Made (or tightened) to 0700 before conf writes into it: conf would make it with the process umask.
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  chmodSync(dir, DIR_MODE);
   const { default: Conf } = await loadConf();
   const conf = new Conf<StoredConfig>({
     projectName: 'exercises',
     projectSuffix: '',
     // Given a directory, conf never asks env-paths (which would read process.env).
-    cwd: configDir(env),
+    cwd: dir,
     configName: 'config',
     configFileMode: FILE_MODE,
     accessPropertiesByDotNotation: false,

@@ -80,14 +80,8 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
   const wanted = LOOPBACK_ADDRESSES.filter((a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`);
   const addresses = wanted.length > 0 ? wanted : LOOPBACK_ADDRESSES;
   // Asynchronous, as a real lookup is: net expects its callback on a later tick.
-  process.nextTick(() =>
-    options.all
-      ? callback(
-          null,
-          addresses.map((a) => ({ ...a })),
-        )
-      : callback(null, addresses[0]!.address, addresses[0]!.family),
-  );
+  const copies = addresses.map((a) => ({ ...a }));
+  process.nextTick(() => (options.all ? callback(null, copies) : callback(null, copies[0]!.address, copies[0]!.family)));
 }
 
 /**
@@ -114,10 +108,6 @@ export interface AttemptOptions {
   redact: (text: string) => string;
   /** The forward proxy for requests to an origin (proxy-env.ts), or undefined to go direct; unused with `dispatcher`. */
   proxyFor?: ((url: URL) => (ProxyUsed & { url: string }) | undefined) | undefined;
-}
-
-function aborted(signals: readonly AbortSignal[]): boolean {
-  return signals.some((s) => s.aborted);
 }
 
 export class Attempts {
@@ -151,7 +141,9 @@ export class Attempts {
 
   /** A failure of an attempt as the project's error: an abort by any of `signals` is an interruption. */
   failure(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
-    const failure = aborted(signals) ? new InterruptedError() : networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
+    const failure = signals.some((s) => s.aborted)
+      ? new InterruptedError()
+      : networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
     // A failure before the request was written stays known as one (failures.ts), for the ledger.
     return wasNeverWritten(err) ? markNeverWritten(failure) : failure;
   }
@@ -161,7 +153,7 @@ export class Attempts {
     const chosen = this.dispatcherFor(url);
     const agent = chosen instanceof Promise ? await chosen : chosen;
     // Loading undici (and the layers above: the ledger) may have outlasted a Ctrl-C or the caller's abort.
-    if (aborted(signals)) throw markNeverWritten(new InterruptedError());
+    if (signals.some((s) => s.aborted)) throw markNeverWritten(new InterruptedError());
 
     // A JSON attempt may take what is left of the command's deadline, if that is less than its own bound.
     const commandLeft = command?.remainingMs();
@@ -179,28 +171,16 @@ export class Attempts {
       (elapsed) =>
         cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, progress, redact)),
     );
-    let finished = false;
+    // Run once: when the body is over, or when the request failed before its head.
     const finish = (): void => {
-      if (finished) return;
-      finished = true;
       deadline.clear();
       endBusy?.();
       for (const s of signals) this.signals.release(s, cancel);
     };
 
     try {
-      const res = await dispatchBody(
-        agent,
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: 'GET',
-          headers: request.headers,
-          signal: cancel,
-          ...(progress ? { progress } : {}),
-        },
-        (err) => this.failure(err, url, signals),
-      );
+      const options = { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET' as const, headers: request.headers, signal: cancel, progress };
+      const res = await dispatchBody(agent, options, (err) => this.failure(err, url, signals));
       res.body.onClose(finish);
       return res;
     } catch (err) {

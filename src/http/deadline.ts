@@ -103,12 +103,8 @@ export class CommandDeadline {
     };
   }
 
-  spentMs(): number {
-    return this.spent + (this.inFlight > 0 ? nowMs() - this.busySince : 0);
-  }
-
   remainingMs(): number {
-    return Math.max(0, this.limitMs - this.spentMs());
+    return Math.max(0, this.limitMs - this.spent - (this.inFlight > 0 ? nowMs() - this.busySince : 0));
   }
 
   /** The error that ends the command: `what` is the request, `why` what was going on (`waiting 60 s as Retry-After asked`). */

@@ -35,11 +35,8 @@ interface NoProxyEntry {
 }
 
 function firstSet(env: ProxyEnvironment, names: readonly string[]): { name: string; value: string } | undefined {
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return { name, value };
-  }
-  return undefined;
+  const name = names.find((n) => env[n]?.trim());
+  return name === undefined ? undefined : { name, value: env[name]!.trim() };
 }
 
 /** A proxy URL as curl reads one: no scheme means http://; only http and https proxies exist here. */
@@ -58,7 +55,7 @@ function parseProxyUrl(value: string, variable: string): URL {
 }
 
 /** A proxy URL for a person: user name and password replaced. */
-export function maskProxyUrl(url: URL): string {
+function maskProxyUrl(url: URL): string {
   if (!url.username && !url.password) return url.href;
   const shown = new URL(url.href);
   shown.username = REDACTED;
@@ -91,24 +88,17 @@ function parseNoProxy(value: string): NoProxyEntry[] {
     });
 }
 
-function defaultPort(url: URL): number {
-  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-}
-
-function isIpLiteral(host: string): boolean {
-  return host.includes(':') || /^\d+(\.\d+){3}$/.test(host);
-}
-
 /** True when `no_proxy` says `url` goes direct. */
 function bypasses(entries: readonly NoProxyEntry[], url: URL): boolean {
   const host = normalHost(url.hostname);
-  const port = defaultPort(url);
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const ipLiteral = host.includes(':') || /^\d+(\.\d+){3}$/.test(host);
   return entries.some((entry) => {
     if (entry.host === '*') return true;
     if (entry.port !== 0 && entry.port !== port) return false;
     if (host === entry.host) return true;
     // An address matches only itself; a name also every name under it.
-    return !isIpLiteral(host) && host.endsWith(`.${entry.host}`);
+    return !ipLiteral && host.endsWith(`.${entry.host}`);
   });
 }
 

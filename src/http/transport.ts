@@ -17,7 +17,7 @@ import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retr
 import { errorForStatus } from './failures.js';
 import { redactorFor } from '../util/text.js';
 import { assertAllowedUrl, parseBaseUrl } from '../util/url-policy.js';
-import { type QueryValues, resolveUrl } from '../cache/cached-get.js';
+import { type QueryInput, resolveUrl } from '../cache/cached-get.js';
 import { PROXY_VARIABLES, type ProxyChoice, type ProxyEnvironment, proxyFor } from './proxy-env.js';
 import { safeHeaderValue } from '../cache/headers.js';
 
@@ -111,7 +111,7 @@ export class Transport {
   }
 
   /** A URL under the base URL (keeping its path prefix), or an absolute URL as given. */
-  resolve(pathOrUrl: string | URL, query?: QueryValues): URL {
+  resolve(pathOrUrl: string | URL, query?: QueryInput): URL {
     return resolveUrl(this.baseUrl, pathOrUrl, query);
   }
 
@@ -156,7 +156,7 @@ export class Transport {
    * JSON GET with retries, size cap and error mapping: 401/403 → AuthError, 404 → NotFoundError,
    * 429 → RateLimitError after retries, 5xx/network/timeout → NetworkError, bad body → MalformedResponseError.
    */
-  async getJson(path: string, query?: QueryValues, what = `GET ${path}`): Promise<unknown> {
+  async getJson(path: string, query?: QueryInput, what = `GET ${path}`): Promise<unknown> {
     return ((await this.getJsonAnswer(path, query, what)) as { body?: unknown }).body;
   }
 
@@ -164,7 +164,7 @@ export class Transport {
    * getJson with the answer's headers, for the response cache. With `conditional` headers
    * (If-None-Match / If-Modified-Since) a 304 is an answer too, with no body.
    */
-  async getJsonAnswer(path: string, query?: QueryValues, what = `GET ${path}`, conditional?: Record<string, string>): Promise<JsonAnswer> {
+  async getJsonAnswer(path: string, query?: QueryInput, what = `GET ${path}`, conditional?: Record<string, string>): Promise<JsonAnswer> {
     const url = this.resolve(path, query);
     const signals = this.signalsWith();
     this.admit(url, signals);

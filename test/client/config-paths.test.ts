@@ -2,12 +2,12 @@
 import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
 import { cacheRoot } from '../../src/cache/store-files.js';
-import { configDir, userDirs, configPath } from '../../src/config/parsers.js';
+import { userDirs, configPath } from '../../src/config/parsers.js';
 
 describe('user directories', () => {
   it('are where env-paths puts them for the same environment', () => {
     const expected = envPaths('exercises', { suffix: '' });
-    expect(configDir(process.env)).toBe(expected.config);
+    expect(userDirs(process.env).config).toBe(expected.config);
     expect(cacheRoot(process.env)).toBe(expected.cache);
   });
 
