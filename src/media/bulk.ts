@@ -169,12 +169,8 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   if (options.signal?.aborted) throw await interruptedError(summary, [...begun]);
   if (fatal instanceof BudgetExceededError) {
     const kept = summary.fetched + summary.skipped;
-    throw new BudgetExceededError(
-      { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: fatal.origin },
-      {
-        hint: `Stopped at the budget with ${kept} of ${queue.total} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim(),
-      },
-    );
+    const hint = `Stopped at the budget with ${kept} of ${queue.total} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`;
+    throw new BudgetExceededError(fatal, { hint: hint.trim() });
   }
   if (fatal !== undefined) throw fatal;
   // The listing failed part-way: the files it had listed were handled; its error is the run's.
