@@ -11,7 +11,7 @@
  */
 import { MAGIC_BYTES } from '../verify.js';
 import type { BodyControl, BodySource } from '../../http/exchange.js';
-import type { SinkWriter } from './sink.js';
+import type { SinkWriter } from './types.js';
 import { BATCH_BYTES, giveBackBatchBuffer, takeBatchBuffer } from './batch-buffers.js';
 import { readSpent } from '../../http/read-buffers.js';
 

@@ -22,7 +22,7 @@ import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.j
 import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
 import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
 import { type Validator, readSidecar, removeIfAny, sidecarPath, writeSidecar } from './range-resume.js';
-import type { Sink, SinkWriter } from './sink.js';
+import type { Sink, SinkWriter } from './types.js';
 
 /**
  * A `.part` holding more than this is given its sidecar while it downloads, so even a process
