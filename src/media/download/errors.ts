@@ -25,7 +25,7 @@ export function localWriteError(err: unknown, target?: MediaTarget): CliError {
 /** Our own errors as they are; anything else the disk threw, as a local write error. */
 export function asLocal(target: MediaTarget): (err: unknown) => never {
   return (err) => {
-    throw err instanceof CliError ? err : localWriteError(err, target);
+    throw localWriteError(err, target);
   };
 }
 
@@ -39,10 +39,8 @@ function notFound(target: MediaTarget, status: number, source: MediaSource | und
       details: { ...details, catalogue: source.dir },
     });
   }
-  if (source?.kind === 'sample') {
-    return new NotFoundError(`The sample catalogue (--sandbox) has no ${target.what}.`, { hint: listHint, details });
-  }
-  return new NotFoundError(`The service has no ${target.what} (404).`, { hint: listHint, details });
+  const message = source?.kind === 'sample' ? `The sample catalogue (--sandbox) has no ${target.what}.` : `The service has no ${target.what} (404).`;
+  return new NotFoundError(message, { hint: listHint, details });
 }
 
 /** The error for a non-2xx media status. */
