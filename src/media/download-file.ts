@@ -23,21 +23,20 @@
  *
  * Retries follow the shared policy of src/http/retry-policy.ts, within its cap on attempts per
  * file. A failure that brought new bytes to disk does not use up an attempt: a flaky connection
- * that keeps making progress still finishes (retry-budget.ts).
+ * that keeps making progress still finishes (retryBudget).
  */
 import type { Writable } from 'node:stream';
 import { type CliError, InterruptedError, MalformedResponseError, NetworkError } from '../errors.js';
-import { isRetryableError } from '../http/retry-policy.js';
+import { decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { MEDIA_LOCK_WAIT_MS } from '../defaults.js';
 import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from './verify.js';
 import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
 import { asLocal, localWriteError } from './download/errors.js';
-import { retryBudget } from './download/retry-budget.js';
 import { type Answer, requestRange } from './download/ranged-request.js';
 import { type ResumePoint, selfDelimited } from './download/range-resume.js';
 import { pumpBody } from './download/body-pump.js';
-import type { DownloadOptions, DownloadResult, MediaTarget, Sink, SinkWriter } from './download/types.js';
+import type { CountFailure, DownloadOptions, DownloadResult, MediaTarget, Sink, SinkWriter } from './download/types.js';
 
 export { localWriteError };
 export type { DownloadOptions, DownloadResult, MediaSource, MediaTarget } from './download/types.js';
@@ -181,6 +180,28 @@ async function receiveBody(
     if (options.signal?.aborted === true) throw new InterruptedError();
     return asLocal(target)(err);
   }
+}
+
+/** The failure count of a file `start` bytes of which are held; `held` reads the bytes held now (the sink's size). */
+function retryBudget(held: () => number, start: number, options: Pick<DownloadOptions, 'retries' | 'signal' | 'log'>, what: string): CountFailure {
+  /** Failures since the last new byte reached the disk. */
+  let fruitless = 0;
+  /** Attempts that failed, in all. */
+  let attempts = 0;
+  /** Furthest point ever held; only getting past it counts as progress. */
+  let furthest = start;
+  return async (err, retryAfter) => {
+    if (held() > furthest) {
+      furthest = held();
+      fruitless = 0;
+    }
+    fruitless += 1;
+    attempts += 1;
+    const decision = decideRetry({ attempts, fruitless }, options.retries, err, retryAfter);
+    if (!decision.retry) throw decision.error;
+    options.log?.(`${what}: ${err.message} — retrying in ${decision.delayMs} ms`);
+    await sleep(decision.delayMs, options.signal);
+  };
 }
 
 /** Downloads `target` to `path` through `<path>.part`, atomically, under the file's lock. */

@@ -10,8 +10,7 @@ import { type DispatchResponse, headerValue } from '../../http/transport.js';
 import { RETRYABLE_STATUSES, isRetryableError } from '../../http/retry-policy.js';
 import { type ResumePoint, parseContentRange, parseLength, validatorOf } from './range-resume.js';
 import { readErrorBody, statusError } from './errors.js';
-import type { CountFailure } from './retry-budget.js';
-import type { DownloadOptions, MediaTarget } from './types.js';
+import type { CountFailure, DownloadOptions, MediaTarget } from './types.js';
 
 /** A usable answer: its body, and the bounds of the bytes it carries. */
 export interface Answer {

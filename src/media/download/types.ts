@@ -5,11 +5,15 @@
  * (file-sink.ts), and an open stream such as stdout (stream-sink.ts). The downloader drives
  * either the same way; the body pump (body-pump.ts) writes into a SinkWriter.
  */
+import type { CliError } from '../../errors.js';
 import type { Transport } from '../../http/transport.js';
 import type { MediaKind } from '../../catalogue/media.js';
 import type { RateLimit } from './rate-limit.js';
 import type { RequestSlot } from '../request-slots.js';
 import type { Validator } from './range-resume.js';
+
+/** Counts a download's failure (the retry budget): throws `err` once the attempts are spent, else waits the backoff. */
+export type CountFailure = (err: CliError, retryAfter?: string) => Promise<void>;
 
 /** What the downloader needs from the Transport: one GET attempt whose body is handed over chunk by chunk, and its error wording. */
 export type MediaTransport = Pick<Transport, 'dispatchStream'> & Partial<Pick<Transport, 'streamError' | 'redact'>>;
