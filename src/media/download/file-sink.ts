@@ -20,7 +20,7 @@ import { fsCalls, writeFailed } from '../../util/write-all.js';
 import { lstatOrUndefined } from '../../util/real-dir.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
-import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
+import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused } from './link-safety.js';
 import { type Validator, readSidecar, removeIfAny, sidecarPath, writeSidecar } from './range-resume.js';
 import type { Sink, SinkWriter } from './types.js';
 
@@ -207,7 +207,8 @@ export function fileSink(path: string): Sink {
         await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
       }
       const opened = await open(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
-        throw openError(err, part);
+        // ELOOP: a symbolic link under O_NOFOLLOW.
+        throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? linkRefused(part) : err;
       });
       handle = opened;
       // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked
