@@ -26,20 +26,39 @@
  * that keeps making progress still finishes (retryBudget).
  */
 import type { Writable } from 'node:stream';
-import { type CliError, InterruptedError, MalformedResponseError, NetworkError } from '../errors.js';
+import { CliError, InterruptedError, MalformedResponseError, NetworkError, WriteFailedError } from '../errors.js';
+import { reasonOf } from '../util/write-all.js';
 import { decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { MEDIA_LOCK_WAIT_MS } from '../defaults.js';
 import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from './verify.js';
 import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
-import { asLocal, localWriteError } from './download/errors.js';
 import { type Answer, requestRange } from './download/ranged-request.js';
 import { type ResumePoint, selfDelimited } from './download/range-resume.js';
 import { pumpBody } from './download/body-pump.js';
 import type { CountFailure, DownloadOptions, DownloadResult, MediaTarget, Sink, SinkWriter } from './download/types.js';
 
-export { localWriteError };
 export type { DownloadOptions, DownloadResult, MediaSource, MediaTarget } from './download/types.js';
+
+/**
+ * A failure of the local disk (full, read-only, not a directory): not the network's fault, never
+ * retried; exit 6 with the file (when the error names it) and the reason.
+ */
+export function localWriteError(err: unknown, target?: MediaTarget): CliError {
+  if (err instanceof CliError) return err;
+  const path = (err as { path?: unknown }).path;
+  return new WriteFailedError(typeof path === 'string' ? path : target ? `the ${target.what}` : 'the file', reasonOf(err), {
+    hint: 'Check that --dir (or -o) names a writable directory with enough free space.',
+    cause: err,
+  });
+}
+
+/** Our own errors as they are; anything else the disk threw, as a local write error. */
+function asLocal(target: MediaTarget): (err: unknown) => never {
+  return (err) => {
+    throw localWriteError(err, target);
+  };
+}
 
 /**
  * Streams `target` into `sink`, resuming and retrying as described at the top of this file.
