@@ -124,15 +124,11 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
       outcomes[index] = { job, status: 'fetched', bytes: result.received, ...(result.resumed ? { resumed: true as const } : {}) };
     } catch (err) {
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
-      if (err instanceof BudgetExceededError) {
-        // No other request may go out, but those already sent (and counted) finish and are kept.
+      if (err instanceof BudgetExceededError || isFatal(err)) {
         fatal ??= err;
-        queue.close();
-        return;
-      }
-      if (isFatal(err)) {
-        fatal ??= err;
-        stop.abort();
+        // Past the budget no other request may go out, but those already sent (and counted) finish and are kept.
+        if (err instanceof BudgetExceededError) queue.close();
+        else stop.abort();
         return;
       }
       outcomes[index] = { job, status: 'failed', bytes, error: err instanceof Error ? err : new Error(String(err)) };
@@ -169,12 +165,8 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   if (options.signal?.aborted) throw await interruptedError(summary, [...begun]);
   if (fatal instanceof BudgetExceededError) {
     const kept = summary.fetched + summary.skipped;
-    throw new BudgetExceededError(
-      { month: fatal.month, requests: fatal.requests, budget: fatal.budget, origin: fatal.origin },
-      {
-        hint: `Stopped at the budget with ${kept} of ${queue.total} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`.trim(),
-      },
-    );
+    const hint = `Stopped at the budget with ${kept} of ${queue.total} files in place; run again to continue (files already complete are skipped). ${fatal.hint ?? ''}`;
+    throw new BudgetExceededError(fatal, { hint: hint.trim() });
   }
   if (fatal !== undefined) throw fatal;
   // The listing failed part-way: the files it had listed were handled; its error is the run's.

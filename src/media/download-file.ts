@@ -6,8 +6,9 @@
  * `Range` + `If-Range`, only when the server had offered `Accept-Ranges: bytes` and a strong
  * `ETag` (kept in the sidecar `<file>.part.json`); otherwise it starts over.
  *
- * This module is the loop of one transfer; the sinks, the request with Range, the body and the
- * count of failures are modules of their own under ./download/.
+ * This module is the loop of one transfer and the reading of each body into its sink; the
+ * sinks, the request with Range, the body pump and the count of failures are modules of their
+ * own under ./download/.
  *
  * Rules that hold for every file:
  * - One writer per file: the file's lock (`<file>.lock`) is held from before its `.part` is
@@ -22,25 +23,42 @@
  *
  * Retries follow the shared policy of src/http/retry-policy.ts, within its cap on attempts per
  * file. A failure that brought new bytes to disk does not use up an attempt: a flaky connection
- * that keeps making progress still finishes (retry-budget.ts).
+ * that keeps making progress still finishes (retryBudget).
  */
 import type { Writable } from 'node:stream';
-import { type CliError, InterruptedError, NetworkError } from '../errors.js';
-import { isRetryableError } from '../http/retry-policy.js';
+import { CliError, InterruptedError, MalformedResponseError, NetworkError, WriteFailedError } from '../errors.js';
+import { reasonOf } from '../util/write-all.js';
+import { decideRetry, isRetryableError, sleep } from '../http/retry-policy.js';
 import { MEDIA_LOCK_WAIT_MS } from '../defaults.js';
-import { mediaSizeCap } from './verify.js';
+import { checkContentType, checkMagic, mediaSizeCap, tooLargeError } from './verify.js';
 import { fileSink } from './download/file-sink.js';
 import { streamSink } from './download/stream-sink.js';
-import type { Sink } from './download/sink.js';
-import { asLocal, localWriteError } from './download/errors.js';
-import { retryBudget } from './download/retry-budget.js';
-import { requestRange } from './download/ranged-request.js';
-import type { ResumePoint } from './download/range-resume.js';
-import { receiveBody } from './download/receive-body.js';
-import type { DownloadOptions, DownloadResult, MediaTarget } from './download/types.js';
+import { type Answer, requestRange } from './download/ranged-request.js';
+import { type ResumePoint, selfDelimited } from './download/range-resume.js';
+import { pumpBody } from './download/body-pump.js';
+import type { CountFailure, DownloadOptions, DownloadResult, MediaTarget, Sink, SinkWriter } from './download/types.js';
 
-export { localWriteError };
 export type { DownloadOptions, DownloadResult, MediaSource, MediaTarget } from './download/types.js';
+
+/**
+ * A failure of the local disk (full, read-only, not a directory): not the network's fault, never
+ * retried; exit 6 with the file (when the error names it) and the reason.
+ */
+export function localWriteError(err: unknown, target?: MediaTarget): CliError {
+  if (err instanceof CliError) return err;
+  const path = (err as { path?: unknown }).path;
+  return new WriteFailedError(typeof path === 'string' ? path : target ? `the ${target.what}` : 'the file', reasonOf(err), {
+    hint: 'Check that --dir (or -o) names a writable directory with enough free space.',
+    cause: err,
+  });
+}
+
+/** Our own errors as they are; anything else the disk threw, as a local write error. */
+function asLocal(target: MediaTarget): (err: unknown) => never {
+  return (err) => {
+    throw localWriteError(err, target);
+  };
+}
 
 /**
  * Streams `target` into `sink`, resuming and retrying as described at the top of this file.
@@ -115,6 +133,94 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       return { received, size: await sink.finish(target.kind, answer.total, `the ${target.what}`), resumed };
     }
   }
+}
+
+/**
+ * Writes the answer's body after the bytes held; `onChunk` is told each chunk's size. Returns
+ * the failure of the socket while reading, if any (the bytes that arrived are still on disk).
+ * Before a byte is written, the answer is judged whole (its Content-Type, the size cap, a length
+ * or a framing that shows where it ends); a fresh file remembers its validator for a later
+ * resume; then the body pump copies the bytes, refusing an HTML page by its first bytes and a
+ * body that grows past the cap.
+ */
+async function receiveBody(
+  target: MediaTarget,
+  sink: Sink,
+  answer: Answer,
+  point: ResumePoint,
+  options: DownloadOptions,
+  onChunk: (bytes: number) => void,
+): Promise<unknown> {
+  const { kind } = target;
+  const what = `the ${target.what}`;
+  const cap = mediaSizeCap(kind, options.maxBytes);
+  const { res, start, end } = answer;
+  try {
+    checkContentType(kind, res.headers['content-type'], what);
+    if (end !== undefined && end > cap) throw tooLargeError(kind, cap, what, end);
+    if (end === undefined && !selfDelimited(res)) {
+      throw new MalformedResponseError(`The server sent ${what} without a length, ended only by closing the connection, so it cannot be shown complete.`);
+    }
+  } catch (err) {
+    res.body.discard();
+    await sink.discard();
+    throw err;
+  }
+  let writer: SinkWriter;
+  try {
+    if (res.status === 200) await sink.remember(target.url, point.validator);
+    writer = await sink.open(start);
+  } catch (err) {
+    res.body.discard();
+    return asLocal(target)(err);
+  }
+  options.onStart?.(end, start);
+  const onBytes = options.onBytes;
+  try {
+    // Under --limit-rate the body is read no faster than the command's shared budget allows.
+    const body = options.rateLimit ? options.rateLimit.throttle(res.body) : res.body;
+    const { sourceError } = await pumpBody(body, writer, {
+      onChunk(bytes) {
+        onChunk(bytes);
+        onBytes?.(bytes);
+      },
+      // From offset 0, the first bytes are held until the magic can be judged: an HTML page
+      // is refused before any of it is written or the rest is downloaded.
+      ...(start === 0 ? { checkHead: (first: Buffer) => checkMagic(kind, first, what) } : {}),
+      maxBytes: cap - start,
+      tooLarge: () => tooLargeError(kind, cap, what),
+    });
+    return sourceError;
+  } catch (err) {
+    if (err instanceof MalformedResponseError) {
+      await sink.discard();
+      throw err;
+    }
+    if (options.signal?.aborted === true) throw new InterruptedError();
+    return asLocal(target)(err);
+  }
+}
+
+/** The failure count of a file `start` bytes of which are held; `held` reads the bytes held now (the sink's size). */
+function retryBudget(held: () => number, start: number, options: Pick<DownloadOptions, 'retries' | 'signal' | 'log'>, what: string): CountFailure {
+  /** Failures since the last new byte reached the disk. */
+  let fruitless = 0;
+  /** Attempts that failed, in all. */
+  let attempts = 0;
+  /** Furthest point ever held; only getting past it counts as progress. */
+  let furthest = start;
+  return async (err, retryAfter) => {
+    if (held() > furthest) {
+      furthest = held();
+      fruitless = 0;
+    }
+    fruitless += 1;
+    attempts += 1;
+    const decision = decideRetry({ attempts, fruitless }, options.retries, err, retryAfter);
+    if (!decision.retry) throw decision.error;
+    options.log?.(`${what}: ${err.message} — retrying in ${decision.delayMs} ms`);
+    await sleep(decision.delayMs, options.signal);
+  };
 }
 
 /** Downloads `target` to `path` through `<path>.part`, atomically, under the file's lock. */

@@ -96,10 +96,7 @@ export function jobsForRecord(
   kinds: readonly MediaKind[],
   onUnusable?: (unusable: UnusableEntry) => void,
 ): MediaJob[] {
-  return uniqueJobs(recordJobs(api, dir, exerciseId, record, kinds, onUnusable), (dropped) => {
-    if (!onUnusable) throw dropped.error;
-    onUnusable(dropped);
-  });
+  return uniqueJobs(recordJobs(api, dir, exerciseId, record, kinds, onUnusable), onUnusable);
 }
 
 /** jobsForRecord before uniqueJobs, for a caller that gives a whole page's jobs their paths at once. */

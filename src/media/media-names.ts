@@ -16,14 +16,9 @@ function decodeSegment(segment: string): string {
 
 /** The bare media name of an entry: last segment of a URL or path, extension of its kind stripped. */
 export function mediaName(kind: MediaKind, entry: string): string {
-  let path: string | undefined;
-  if (isAbsoluteUrl(entry)) {
-    try {
-      path = new URL(entry).pathname;
-    } catch {
-      // not a URL after all: the entry is the name
-    }
-  } else if (entry.startsWith('/')) path = entry.split(/[?#]/, 1)[0] ?? '';
+  // An absolute URL that does not parse is not a URL after all: the entry is the name.
+  const url = isAbsoluteUrl(entry) && URL.canParse(entry) ? new URL(entry) : undefined;
+  const path = url ? url.pathname : entry.startsWith('/') ? (entry.split(/[?#]/, 1)[0] ?? '') : undefined;
   return stripExtension(kind, path === undefined ? entry : decodeSegment(path.slice(path.lastIndexOf('/') + 1)));
 }
 

@@ -24,12 +24,9 @@ export function outputTarget(path: string): OutputTarget {
   try {
     info = statSync(path); // through a link: a link to a device is written through like the device
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (isLink(path))
-        throw new UsageError(`-o ${path} is a symbolic link to nothing; refusing to replace it.`, { hint: 'Remove the link or name another file.' });
-      return { kind: 'file', path };
-    }
-    return { kind: 'file', path }; // the download reports what the disk says
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && isLink(path))
+      throw new UsageError(`-o ${path} is a symbolic link to nothing; refusing to replace it.`, { hint: 'Remove the link or name another file.' });
+    return { kind: 'file', path }; // a new file; any other failure, the download reports what the disk says
   }
   if (info.isFile()) return { kind: 'file', path: isLink(path) ? realpathSync(path) : path };
   if (info.isFIFO()) return { kind: 'through', path, special: 'fifo' };

@@ -71,21 +71,15 @@ export function writeCatalogueFile(dir: string, listedIds: readonly string[], fe
 export function mirrorMediaJobs(
   api: ApiClient,
   dir: string,
-  entries: Iterable<CatalogueEntry>,
+  entries: readonly CatalogueEntry[],
   kinds: readonly MediaKind[],
   onUnusable: (u: UnusableEntry) => void,
 ): MediaJob[] {
-  const list = [...entries];
-  const jobs: MediaJob[] = [];
-  for (const kind of kinds) {
+  return kinds.flatMap((kind) => {
     const folder = join(dir, MEDIA[kind].folder);
-    const found: MediaJob[] = [];
-    for (const entry of list) found.push(...recordJobs(api, folder, entry.id, entry, [kind], onUnusable));
-    for (const job of uniqueJobs(found, onUnusable)) {
-      jobs.push({ ...job, dir, path: join(dirname(job.path), 'premium', basename(job.path)) });
-    }
-  }
-  return jobs;
+    const found = entries.flatMap((entry) => recordJobs(api, folder, entry.id, entry, [kind], onUnusable));
+    return uniqueJobs(found, onUnusable).map((job) => ({ ...job, dir, path: join(dirname(job.path), 'premium', basename(job.path)) }));
+  });
 }
 
 /**

@@ -12,11 +12,12 @@ import { type Fetched, staleKey } from './work-file.js';
 export const LISTING_PAGE_SIZE = LIMIT_MAX;
 
 export interface MirrorPlan {
-  ids: readonly string[];
   /** Ids whose record is to be fetched. */
   records: string[];
   /** [id, lang] pairs to be fetched. */
   localised: Array<[string, string]>;
+  /** The requests for both. */
+  requests: number;
 }
 
 export function listingCost(count: number): number {
@@ -31,9 +32,5 @@ export function planMirror(ids: readonly string[], fetched: Fetched, langs: read
       if (refresh || !fetched.langs.get(id)?.has(lang) || fetched.stale.has(staleKey(id, lang))) localised.push([id, lang]);
     }
   }
-  return { ids, records, localised };
-}
-
-export function requestCount(plan: MirrorPlan): number {
-  return plan.records.length + plan.localised.length;
+  return { records, localised, requests: records.length + localised.length };
 }

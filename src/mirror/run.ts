@@ -17,7 +17,7 @@ import { escapeUnsafe, plural, shorten } from '../util/text.js';
 import { ensureRealDir } from '../util/real-dir.js';
 import { catalogueEntry, mirrorMediaJobs, writeCatalogueFile, writeMediaIndex } from './catalogue-file.js';
 import { fetchListing, markListingCached, readStoredListing, storeListing, takeListingCachedMark, unstorableReason, withPrevious } from './listing.js';
-import { LISTING_PAGE_SIZE, listingCost, planMirror, requestCount } from './plan.js';
+import { LISTING_PAGE_SIZE, type MirrorPlan, listingCost, planMirror } from './plan.js';
 import { type MirrorSource, WORK_DIR, WorkFileWriter, addTranslation, readWorkFile, workPaths } from './work-file.js';
 import { writeNotice } from '../output/notice.js';
 import { shownPath } from '../output/shown-path.js';
@@ -67,19 +67,14 @@ function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'columns'
   if (!out.stderrIsTTY || out.quiet || total === 0) return { tick() {}, done() {} };
   let count = 0;
   let last = 0;
-  const draw = (): void => void out.stderr.write(`\r\x1b[2K${progressText(`mirror: ${count}/${total} requests`, out.columns)}`);
   return {
     tick() {
       count += 1;
-      const now = Date.now();
-      if (now - last > 100 || count === total) {
-        last = now;
-        draw();
-      }
+      if (Date.now() - last <= 100 && count !== total) return;
+      last = Date.now();
+      out.stderr.write(`\r\x1b[2K${progressText(`mirror: ${count}/${total} requests`, out.columns)}`);
     },
-    done() {
-      out.stderr.write('\r\x1b[2K');
-    },
+    done: () => void out.stderr.write('\r\x1b[2K'),
   };
 }
 
@@ -98,6 +93,10 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
   ensureRealDir(dir, WORK_DIR);
   const { api, budget, origin, keyHash } = await deps.connect();
   const against = budget !== null ? ` (budget: ${budget} this month)` : '';
+  const media = options.media.length > 0 ? ', plus one per media file missing' : '';
+  /** "2 record requests and 4 translation requests to go: <count> (budget: …), plus …" */
+  const toGo = (plan: MirrorPlan, count: string): string =>
+    `${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${count}${against}${media}`;
 
   if (options.dryRun) {
     const stored = readStoredListing(paths.listing);
@@ -112,11 +111,9 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     const source = stored
       ? `the listing of the last run (${plural(ids.length, 'id')}); a run fetches it again: ${plural(cost, 'request')}`
       : `the listing (${plural(ids.length, 'id')}) cost ${plural(cost, 'request')}`;
-    const total = requestCount(plan) + (kept ? 0 : cost);
+    const total = plan.requests + (kept ? 0 : cost);
     const saving = kept ? `; the listing stays in the response cache, so the run right after spends none on it (${plural(cost, 'request')} saved)` : '';
-    say(
-      `mirror --dry-run: ${source}; ${plural(plan.records.length, 'record request')} and ${plural(plan.localised.length, 'translation request')} to go: ${total} in all${against}${options.media.length > 0 ? ', plus one per media file missing' : ''}${saving}.`,
-    );
+    say(`mirror --dry-run: ${source}; ${toGo(plan, `${total} in all`)}${saving}.`);
     if (listing && !listing.problem) storeListing(paths.listing, ids);
     if (kept) markListingCached(paths.listingCached);
     return;
@@ -141,16 +138,13 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
   const fetched = readWorkFile(dir, source);
   const plan = planMirror(ids, fetched, options.langs, options.refresh);
   const stale = plan.records.filter((id) => fetched.stale.has(id)).length;
-  say(
-    `mirror: ${plural(ids.length, 'id')} listed (${cachedListing ? "the dry run's listing, through the response cache" : plural(listingCost(ids.length), 'request')}); ${plural(plan.records.length, 'record request')}` +
-      ` and ${plural(plan.localised.length, 'translation request')} to go: ${requestCount(plan)} more${against}` +
-      `${options.media.length > 0 ? ', plus one per media file missing' : ''}.`,
-  );
+  const listed = cachedListing ? "the dry run's listing, through the response cache" : plural(listingCost(ids.length), 'request');
+  say(`mirror: ${plural(ids.length, 'id')} listed (${listed}); ${toGo(plan, `${plan.requests} more`)}.`);
   if (stale > 0)
     say(`mirror: ${plural(stale, 'record')} came from another service or plan (${listing.plan} now) and ${stale === 1 ? 'is' : 'are'} fetched again.`);
 
   const writer = new WorkFileWriter(dir);
-  const progress = progressLine(deps, requestCount(plan));
+  const progress = progressLine(deps, plan.requests);
   let stop: unknown;
   let requests = 0;
   try {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type BodyConsumer, type BodySource, pumpBody } from '../../src/media/download/body-pump.js';
-import type { SinkWriter } from '../../src/media/download/sink.js';
+import type { SinkWriter } from '../../src/media/download/types.js';
 
 /** A source the test drives by hand. */
 function scripted(): BodySource & { consumer: BodyConsumer; resumes: number; destroyed: boolean } {

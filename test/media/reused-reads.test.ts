@@ -8,7 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BodySource, pumpBody } from '../../src/media/download/body-pump.js';
-import type { SinkWriter } from '../../src/media/download/sink.js';
+import type { SinkWriter } from '../../src/media/download/types.js';
 import { closeAll, serve, transport } from '../http/local-server.js';
 
 afterEach(closeAll);

@@ -20,9 +20,9 @@ import { fsCalls, writeFailed } from '../../util/write-all.js';
 import { lstatOrUndefined } from '../../util/real-dir.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
-import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused, openError } from './link-safety.js';
+import { CREATE_NEW_FLAGS, REOPEN_FLAGS, assertSingleLink, linkRefused } from './link-safety.js';
 import { type Validator, readSidecar, removeIfAny, sidecarPath, writeSidecar } from './range-resume.js';
-import type { Sink, SinkWriter } from './sink.js';
+import type { Sink, SinkWriter } from './types.js';
 
 /**
  * A `.part` holding more than this is given its sidecar while it downloads, so even a process
@@ -31,21 +31,6 @@ import type { Sink, SinkWriter } from './sink.js';
  * that arrive in one piece, most images, never write and remove one.
  */
 const SIDECAR_AFTER_BYTES = 256 * 1024;
-
-/**
- * Writes all of `chunk` at `position`, continuing after short writes; `progress` is told of
- * every byte that reached the file, even when a later part fails.
- */
-function writeAllAt(fd: number, chunk: Buffer, position: number, progress: (bytes: number) => void, done: (err: Error | null) => void): void {
-  // Through fsCalls, so a test can make the disk fail here.
-  fsCalls.write(fd, chunk, 0, chunk.length, position, (err, bytes) => {
-    if (err) return done(err);
-    progress(bytes);
-    if (bytes === chunk.length) return done(null);
-    if (bytes === 0) return done(new Error('the file system accepted no bytes'));
-    writeAllAt(fd, chunk.subarray(bytes), position + bytes, progress, done);
-  });
-}
 
 /** The file changed under this download although it held the file's lock: something else is writing it. */
 function changedUnderUs(part: string): UsageError {
@@ -114,21 +99,23 @@ export function fileSink(path: string): Sink {
 
   const writer: SinkWriter = {
     write(chunk, done) {
-      if (handle === undefined) {
+      const fd = handle?.fd;
+      if (fd === undefined) {
         process.nextTick(done, new Error(`${part} is not open`));
         return;
       }
-      // A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
-      writeAllAt(
-        handle.fd,
-        chunk,
-        base + written,
-        (bytes) => (written += bytes),
-        (err) => {
-          if (!err && unsaved !== undefined && base + written > SIDECAR_AFTER_BYTES) void saveValidator();
-          done(err ? writeFailed(part, err) : null);
-        },
-      );
+      // All of `chunk` after the bytes held, continuing after short writes (through fsCalls, so a test can make the disk
+      // fail here). A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
+      const writeFrom = (at: number): void =>
+        fsCalls.write(fd, chunk, at, chunk.length - at, base + written, (err, bytes) => {
+          if (err) return done(writeFailed(part, err));
+          written += bytes;
+          if (bytes === 0) return done(writeFailed(part, new Error('the file system accepted no bytes')));
+          if (at + bytes < chunk.length) return writeFrom(at + bytes);
+          if (unsaved !== undefined && base + written > SIDECAR_AFTER_BYTES) void saveValidator();
+          done(null);
+        });
+      writeFrom(0);
     },
   };
 
@@ -207,7 +194,8 @@ export function fileSink(path: string): Sink {
         await Promise.all([removeIfAny(part), removeIfAny(sidecarPath(part))]);
       }
       const opened = await open(part, offset > 0 ? REOPEN_FLAGS : CREATE_NEW_FLAGS, 0o666).catch((err: unknown) => {
-        throw openError(err, part);
+        // ELOOP: a symbolic link under O_NOFOLLOW.
+        throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? linkRefused(part) : err;
       });
       handle = opened;
       // A file just made with O_EXCL is new, with one link and no bytes: only a reopened one is checked

@@ -28,11 +28,6 @@ export function linkRefused(path: string): CliError {
   });
 }
 
-/** An open() failure, with ELOOP (a symbolic link under O_NOFOLLOW) said as such. */
-export function openError(err: unknown, path: string): unknown {
-  return (err as { code?: string }).code === 'ELOOP' ? linkRefused(path) : err;
-}
-
 /** Throws unless the stat of an open file shows a plain file with exactly one name. */
 export function assertSingleLink(info: { isFile(): boolean; nlink: number }, path: string): void {
   if (!info.isFile() || info.nlink !== 1) throw linkRefused(path);

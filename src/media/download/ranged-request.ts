@@ -3,15 +3,17 @@
  * the held bytes can be continued), and what its answer says about the body: where its bytes
  * go in the file, the file's full length and where the body must end. An answer that cannot be
  * used (an error status, a mismatched Content-Range) is counted as a failure here and the
- * caller asks again; one that must not be retried throws.
+ * caller asks again; one that must not be retried throws. The error of a non-2xx status is worded
+ * for who serves the media (types.ts MediaSource).
  */
-import { type CliError, InterruptedError, MalformedResponseError } from '../../errors.js';
+import { AuthError, type CliError, InterruptedError, MalformedResponseError, NotFoundError } from '../../errors.js';
+import { errorForStatus } from '../../http/failures.js';
+import type { BodySource } from '../../http/exchange.js';
+import { readSmall } from './body-pump.js';
 import { type DispatchResponse, headerValue } from '../../http/transport.js';
 import { RETRYABLE_STATUSES, isRetryableError } from '../../http/retry-policy.js';
 import { type ResumePoint, parseContentRange, parseLength, validatorOf } from './range-resume.js';
-import { readErrorBody, statusError } from './errors.js';
-import type { CountFailure } from './retry-budget.js';
-import type { DownloadOptions, MediaTarget } from './types.js';
+import type { CountFailure, DownloadOptions, MediaSource, MediaTarget } from './types.js';
 
 /** A usable answer: its body, and the bounds of the bytes it carries. */
 export interface Answer {
@@ -100,4 +102,41 @@ export async function requestRange(target: MediaTarget, point: ResumePoint, opti
 function forget(point: ResumePoint): void {
   delete point.validator;
   point.offset = 0;
+}
+
+/** "The service has no …", "This catalogue has no …": a 404 said by whoever answered it. */
+function notFound(target: MediaTarget, status: number, source: MediaSource | undefined): NotFoundError {
+  const details = { status, url: target.url.href };
+  const listHint = '`exercises show <id>` lists the premiumImages and premiumVideos of an exercise.';
+  if (source?.kind === 'catalogue') {
+    return new NotFoundError(`This catalogue has no ${target.what} (${source.dir}).`, {
+      hint: `The directory holds only the media copied into it (a mirror made without that kind has none); ${listHint}`,
+      details: { ...details, catalogue: source.dir },
+    });
+  }
+  const message = source?.kind === 'sample' ? `The sample catalogue (--sandbox) has no ${target.what}.` : `The service has no ${target.what} (404).`;
+  return new NotFoundError(message, { hint: listHint, details });
+}
+
+/** The error for a non-2xx media status. */
+function statusError(status: number, target: MediaTarget, body: string | undefined, redact?: (text: string) => string, source?: MediaSource): CliError {
+  if (status === 403) {
+    return new AuthError(
+      `The service refused the ${target.what} (403): premium images and videos need a premium plan, and this API key's plan does not include them.`,
+      {
+        forbidden: true,
+        hint: 'Use a key of a premium plan (`exercises auth login`), or try the media commands with --sandbox.',
+        details: { status, url: target.url.href },
+      },
+    );
+  }
+  if (status === 404) return notFound(target, status, source);
+  // The redactor again on the decoded message: a key spelled with JSON escapes is whole only once decoded.
+  return errorForStatus(status, `the ${target.what}`, body, redact);
+}
+
+/** Reads at most 64 KiB of an error body (to quote the server's message), then lets go of it. */
+async function readErrorBody(body: BodySource): Promise<string | undefined> {
+  const bytes = await readSmall(body, 64 * 1024);
+  return bytes.length > 0 ? bytes.toString('utf8') : undefined;
 }

@@ -7,7 +7,7 @@ import type { Writable } from 'node:stream';
 import { NetworkError } from '../../errors.js';
 import { checkLength } from '../verify.js';
 import type { Validator } from './range-resume.js';
-import type { Sink, SinkWriter } from './sink.js';
+import type { Sink, SinkWriter } from './types.js';
 
 export function streamSink(out: Writable): Sink {
   let written = 0;
