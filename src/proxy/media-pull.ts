@@ -19,7 +19,7 @@ import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { firstValue, notFound } from '../server/http-error.js';
 import { mediaPath, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
-import { claimPart, continuesAt, leaveForResume, partName, validatorOf } from './media-parts.js';
+import { claimPart, continues, leaveForResume, partName, validatorOf } from './media-parts.js';
 import { type FillObserver, reportFill } from './metrics.js';
 import type { StreamResponse, Upstream } from './upstream.js';
 
@@ -121,46 +121,45 @@ export class MediaPull {
       return { ok: false, answer: unreachableAnswer(err, ', and the file is not stored yet') };
     }
     if (res.status === 401) upstream.keyRefused(res.status);
-    const from = resumed && res.status === 206 ? continuesAt(res, resumed) : undefined;
-    if (res.status !== 200 && from === undefined) {
+    // The part claimed, when the 206 continues it; a 200 to a resuming request: the file changed upstream (If-Range failed).
+    const going = resumed && res.status === 206 && continues(res, resumed) ? resumed : undefined;
+    if (res.status !== 200 && !going) {
       reportFill(this.options.observe, 'media', began, res.status);
       await discard();
       return { ok: false, answer: refused(res) };
     }
-    const length = from !== undefined ? resumed!.length : Number(firstValue(res.headers['content-length']));
+    const announced = Number(firstValue(res.headers['content-length']));
+    const length = going ? going.length : announced;
     const cap = MEDIA_SIZE_CAP_BYTES[kind];
-    const announced = from !== undefined ? Number(firstValue(res.headers['content-length'])) === length - from : true;
-    if (!Number.isSafeInteger(length) || length <= 0 || length > cap || !announced) {
+    if (!Number.isSafeInteger(length) || length <= 0 || length > cap || (going && announced !== length - going.size)) {
       reportFill(this.options.observe, 'media', began, res.status);
       res.body.on('error', () => {}).destroy();
       await discard();
       const why = Number.isSafeInteger(length) && length > cap ? `announced ${length} bytes, over the cap of ${cap}` : 'sent no usable Content-Length';
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', `The upstream service ${why} for this file; nothing was stored.`) };
     }
-    // A 200 to a resuming request: the file changed upstream (If-Range failed), so it starts over in a part of its own.
-    if (resumed && from === undefined) await discard();
+    // A file changed upstream starts over in a part of its own.
+    if (resumed && !going) await discard();
     await mkdir(dirname(dest), { recursive: true });
-    const part = from !== undefined ? resumed!.path : partName(dest);
-    const handle = from !== undefined ? await open(part, 'r+') : await open(part, 'wx', 0o644);
-    const validator = from !== undefined ? resumed!.validator : validatorOf(res);
-    let attached = from === undefined ? client : undefined;
+    const part = going ? going.path : partName(dest);
+    const handle = going ? await open(part, 'r+') : await open(part, 'wx', 0o644);
+    const validator = going ? going.validator : validatorOf(res);
+    let attached = going ? undefined : client;
     const detach = (): void => {
       attached = undefined;
     };
     attached?.once('close', detach);
-    if (attached) {
-      attached.writeHead(200, {
-        'content-type': MEDIA[kind].contentType,
-        'content-length': String(length),
-        'accept-ranges': 'bytes',
-        'cache-control': 'private, max-age=3600',
-      });
-    }
+    attached?.writeHead(200, {
+      'content-type': MEDIA[kind].contentType,
+      'content-length': String(length),
+      'accept-ranges': 'bytes',
+      'cache-control': 'private, max-age=3600',
+    });
     const streamed = attached !== undefined;
-    let written = from ?? 0;
+    let written = going?.size ?? 0;
     const head: Buffer[] = [];
     let headBytes = 0;
-    if (from !== undefined) {
+    if (going) {
       const first = Buffer.alloc(MAGIC_BYTES);
       headBytes = (await handle.read(first, 0, MAGIC_BYTES, 0)).bytesRead;
       head.push(first.subarray(0, headBytes));
