@@ -20,7 +20,7 @@ import { firstValue, notFound } from '../server/http-error.js';
 import { mediaPath, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { claimPart, continues, leaveForResume, partName, validatorOf } from './media-parts.js';
-import { type FillObserver, reportFill } from './metrics.js';
+import type { FillObserver } from './metrics.js';
 import type { StreamResponse, Upstream } from './upstream.js';
 
 export interface MediaPullOptions {
@@ -31,7 +31,7 @@ export interface MediaPullOptions {
   signal: AbortSignal;
   log?: (line: string) => void;
   /** Each upstream request made, for the metrics. */
-  observe?: FillObserver;
+  observe: FillObserver;
 }
 
 /** How a fill ended: the file is in place (streamed to the client given, or not), or the answer to give instead. */
@@ -114,7 +114,7 @@ export class MediaPull {
       const headers: Record<string, string> = resumed ? { range: `bytes=${resumed.size}-`, 'if-range': resumed.validator } : {};
       res = await upstream.stream(request.target, { signal, headers });
     } catch (err) {
-      reportFill(this.options.observe, 'media', began, err);
+      this.options.observe('media', began, err);
       // Stopped by shutdown before a byte came: the part is still worth resuming.
       if (resumed && signal.aborted) await leaveForResume(resumed.path, resumed, this.options.log);
       else await discard();
@@ -124,7 +124,7 @@ export class MediaPull {
     // The part claimed, when the 206 continues it; a 200 to a resuming request: the file changed upstream (If-Range failed).
     const going = resumed && res.status === 206 && continues(res, resumed) ? resumed : undefined;
     if (res.status !== 200 && !going) {
-      reportFill(this.options.observe, 'media', began, res.status);
+      this.options.observe('media', began, res.status);
       await discard();
       return { ok: false, answer: refused(res) };
     }
@@ -132,7 +132,7 @@ export class MediaPull {
     const length = going ? going.length : announced;
     const cap = MEDIA_SIZE_CAP_BYTES[kind];
     if (!Number.isSafeInteger(length) || length <= 0 || length > cap || (going && announced !== length - going.size)) {
-      reportFill(this.options.observe, 'media', began, res.status);
+      this.options.observe('media', began, res.status);
       res.body.on('error', () => {}).destroy();
       await discard();
       const why = Number.isSafeInteger(length) && length > cap ? `announced ${length} bytes, over the cap of ${cap}` : 'sent no usable Content-Length';
@@ -187,7 +187,7 @@ export class MediaPull {
       await handle.close();
       await rename(part, dest);
     } catch (err) {
-      reportFill(this.options.observe, 'media', began, err);
+      this.options.observe('media', began, err);
       await handle.close().catch(() => {});
       attached?.off('close', detach);
       // Stopped by shutdown: the .part stays, to be resumed when its validator allows; otherwise it is of no use to anyone.
@@ -196,7 +196,7 @@ export class MediaPull {
       this.options.log?.(`media: fill of ${request.target} failed: ${upstream.redact((err as Error).message)}`);
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed file; nothing was stored.') };
     }
-    reportFill(this.options.observe, 'media', began, res.status);
+    this.options.observe('media', began, res.status);
     attached?.off('close', detach);
     if (attached && !attached.destroyed) attached.end(held);
     return { ok: true, streamed };
