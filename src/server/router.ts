@@ -88,13 +88,13 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
       const { page, pagination } = selectPage(catalogue, positions, request, options.cursors);
       const exercises = page.map((i) => toSummary(catalogue.entries[i]!, lang, plan));
       const headers = { 'Content-Language': listLanguage(catalogue.languages, lang) };
-      return sendCacheableJson(req, res, { exercises, pagination }, { headers, etag: options.etags });
+      return sendCacheableJson(req, res, { exercises, pagination }, headers, options.etags);
     }
     // The record index answers alone when it can tell (null: there is none); else the whole catalogue does.
     const indexed = options.records?.entry(second);
     const entry = indexed === undefined ? findEntry(options.catalogue(), second) : indexed;
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
-    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { headers: { 'Content-Language': recordLanguage(entry, lang) }, etag: options.etags });
+    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { 'Content-Language': recordLanguage(entry, lang) }, options.etags);
   }
 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
