@@ -33,15 +33,6 @@ export interface JsonPullOptions {
   observe: FillObserver;
 }
 
-/**
- * The request an answer is judged against. The client's own request headers are left out on
- * purpose: a client's `Cache-Control: no-cache` must not make the proxy spend the team's
- * upstream budget, and the upstream key is not the client's.
- */
-function policyRequest(target: string): CachePolicy.Request {
-  return { method: 'GET', url: target, headers: { accept: 'application/json' } };
-}
-
 function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
   return stringHeaders(Object.fromEntries(KEPT_HEADERS.map((name) => [name, headers[name]])));
 }
@@ -75,7 +66,9 @@ export class JsonPull {
 
   private async fetch(target: string, key: string, stored: StoredAnswer | undefined): Promise<ProxyAnswer> {
     const { upstream, store } = this.options;
-    const request = policyRequest(target);
+    // The request an answer is judged against. The client's own request headers are left out on purpose: a client's
+    // `Cache-Control: no-cache` must not make the proxy spend the team's upstream budget, and the upstream key is not the client's.
+    const request: CachePolicy.Request = { method: 'GET', url: target, headers: { accept: 'application/json' } };
     const conditional: Record<string, string> = {};
     if (stored) {
       const { etag, lastModified } = await validatorsOf(stored.freshness, request);
