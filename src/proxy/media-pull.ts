@@ -106,9 +106,7 @@ export class MediaPull {
     const kind = kindOfFolder(request.folder);
     const resumed = await claimPart(dest);
     const began = performance.now();
-    const discard = async (): Promise<void> => {
-      if (resumed) await rm(resumed.path, { force: true });
-    };
+    const discard = (): Promise<void> => (resumed ? rm(resumed.path, { force: true }) : Promise.resolve());
     let res: StreamResponse;
     try {
       const headers: Record<string, string> = resumed ? { range: `bytes=${resumed.size}-`, 'if-range': resumed.validator } : {};
@@ -145,9 +143,7 @@ export class MediaPull {
     const handle = going ? await open(part, 'r+') : await open(part, 'wx', 0o644);
     const validator = going ? going.validator : validatorOf(res);
     let attached = going ? undefined : client;
-    const detach = (): void => {
-      attached = undefined;
-    };
+    const detach = (): void => void (attached = undefined);
     attached?.once('close', detach);
     attached?.writeHead(200, {
       'content-type': MEDIA[kind].contentType,
