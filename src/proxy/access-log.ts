@@ -45,11 +45,6 @@ export function isoNow(now = Date.now()): string {
   return isoText;
 }
 
-/** A label may hold spaces (client-keys.ts refuses quotes and backslashes): quoted then, so the text line still splits on spaces. */
-function field(text: string): string {
-  return text.includes(' ') ? `"${text}"` : text;
-}
-
 export function formatAccess(record: AccessRecord, format: LogFormat): string {
   const ms = Math.round(record.ms * 10) / 10;
   if (format === 'json') {
@@ -57,7 +52,9 @@ export function formatAccess(record: AccessRecord, format: LogFormat): string {
     return JSON.stringify({ time: record.time, client, method, path, status: status ?? null, outcome: outcome ?? null, ms, bytes });
   }
   const status = record.status ?? '-';
-  return `${record.time} ${field(record.client)} ${record.method} ${record.path} ${status} ${record.outcome ?? '-'} ${ms.toFixed(1)}ms ${record.bytes}B`;
+  // A label may hold spaces (client-keys.ts refuses quotes and backslashes): quoted then, so the text line still splits on spaces.
+  const client = record.client.includes(' ') ? `"${record.client}"` : record.client;
+  return `${record.time} ${client} ${record.method} ${record.path} ${status} ${record.outcome ?? '-'} ${ms.toFixed(1)}ms ${record.bytes}B`;
 }
 
 /** `target` with every query value for which `isKey` holds (as sent or percent-decoded) replaced by `***`. */

@@ -83,16 +83,12 @@ const HOT_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
 export class HotAnswers<V> {
   /** A Map keeps insertion order: re-inserting on use makes its first key the least recently used. */
   private readonly entries = new Map<string, { value: V; bytes: number }>();
-  private held = 0;
+  /** Bytes held now. */
+  bytes = 0;
   /** The key last used: used again (a hot record asked for over and over), it is already last in the order. */
   private newest: string | undefined;
 
   constructor(readonly maxBytes = HOT_ANSWERS_MAX_BYTES) {}
-
-  /** Bytes held now. */
-  get bytes(): number {
-    return this.held;
-  }
 
   get size(): number {
     return this.entries.size;
@@ -116,11 +112,11 @@ export class HotAnswers<V> {
     if (bytes > this.maxBytes) return;
     this.entries.set(key, { value, bytes });
     this.newest = key;
-    this.held += bytes;
+    this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
-      if (this.held <= this.maxBytes) break;
+      if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.held -= entry.bytes;
+      this.bytes -= entry.bytes;
     }
   }
 
@@ -129,7 +125,7 @@ export class HotAnswers<V> {
     if (!entry) return;
     this.entries.delete(key);
     if (key === this.newest) this.newest = undefined;
-    this.held -= entry.bytes;
+    this.bytes -= entry.bytes;
   }
 }
 
@@ -200,10 +196,9 @@ export class AnswerStore {
    */
   async put(key: string, entry: StoredAnswer): Promise<void> {
     this.hold(key, entry);
-    const { freshness, body } = entry;
     try {
       makePrivateDir(this.dir);
-      await writeEntry(this.dir, key, { ...freshness }, body);
+      await writeEntry(this.dir, key, { ...entry.freshness }, entry.body);
     } catch (err) {
       this.log(`cache: cannot store ${key}: ${(err as Error).message}`);
     }

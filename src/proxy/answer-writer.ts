@@ -12,10 +12,9 @@
  * A hot answer's hits share their header objects, one per plan: made again only when the
  * answer's Age, the rate figures or the month change, not per hit.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerUsage } from '../cache/ledger.js';
-import { firstValue, ifNoneMatchHits } from '../server/http-error.js';
+import { firstValue, ifNoneMatchHits, strongEtag } from '../server/http-error.js';
 import type { Plan } from '../server/records.js';
 import { type ProxyAnswer, nextMonthStart } from './answers.js';
 import { PROXY_RATE_RESOURCE, PROXY_RATE_RESOURCE_HEADER } from './budget-words.js';
@@ -61,7 +60,7 @@ function freeCut(original: Buffer): FreeCut {
   } else if (strip(body)) changed = true;
   if (!changed) return null;
   const text = JSON.stringify(body);
-  return { body: Buffer.from(text), etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+  return { body: Buffer.from(text), etag: strongEtag(text) };
 }
 
 /** What `plan` may not see of the answer cut away; null when it may see it all. */

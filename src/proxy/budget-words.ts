@@ -5,8 +5,7 @@
  * proxy reads them back here and says them in words: used, limit, what is left and the day
  * the count starts again, never the raw headers or a count of seconds.
  */
-import type { RateLimitSeen } from '../cache/ledger.js';
-import { currentMonth } from '../cache/ledger.js';
+import { type RateLimitSeen, currentMonth } from '../cache/ledger.js';
 import { plural } from '../util/text.js';
 
 export const PROXY_RATE_RESOURCE_HEADER = 'x-ratelimit-resource';

@@ -44,10 +44,8 @@ export function parseClientKey(text: string): { key: string; client: ClientKey }
   const last = fields.at(-1) ?? '';
   const labelled = fields.length >= 3 && !isPlan(last) && isPlan(fields.at(-2) ?? '');
   const plan = labelled ? fields.at(-2)! : last;
-  const key = fields
-    .slice(0, labelled ? -2 : -1)
-    .join(':')
-    .trim();
+  // Each field is trimmed already: so is the key they make.
+  const key = fields.slice(0, labelled ? -2 : -1).join(':');
   if (fields.length < 2 || key === '' || !isPlan(plan)) return { problem: `expected KEY:PLAN or KEY:PLAN:LABEL with PLAN one of ${PLANS.join(', ')}` };
   if (!labelled) return { key, client: { plan } };
   const problem = labelProblem(last, key);

@@ -16,7 +16,7 @@ import { type Freshness, isFresh } from '../cache/store-files.js';
 import { type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { type AnswerStore, type StoredAnswer, fromStored, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
-import { type FillObserver, reportFill } from './metrics.js';
+import type { FillObserver } from './metrics.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
 
 /** Upstream response headers kept with an answer and passed on; everything else (rate limits, cookies, hop-by-hop) stays behind. */
@@ -30,16 +30,7 @@ export interface JsonPullOptions {
   /** An answer refused because it carries the upstream key (never quoting it). */
   warn?: (line: string) => void;
   /** Each upstream request made, for the metrics. */
-  observe?: FillObserver;
-}
-
-/**
- * The request an answer is judged against. The client's own request headers are left out on
- * purpose: a client's `Cache-Control: no-cache` must not make the proxy spend the team's
- * upstream budget, and the upstream key is not the client's.
- */
-function policyRequest(target: string): CachePolicy.Request {
-  return { method: 'GET', url: target, headers: { accept: 'application/json' } };
+  observe: FillObserver;
 }
 
 function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
@@ -75,7 +66,9 @@ export class JsonPull {
 
   private async fetch(target: string, key: string, stored: StoredAnswer | undefined): Promise<ProxyAnswer> {
     const { upstream, store } = this.options;
-    const request = policyRequest(target);
+    // The request an answer is judged against. The client's own request headers are left out on purpose: a client's
+    // `Cache-Control: no-cache` must not make the proxy spend the team's upstream budget, and the upstream key is not the client's.
+    const request: CachePolicy.Request = { method: 'GET', url: target, headers: { accept: 'application/json' } };
     const conditional: Record<string, string> = {};
     if (stored) {
       const { etag, lastModified } = await validatorsOf(stored.freshness, request);
@@ -88,10 +81,10 @@ export class JsonPull {
       // The upstream key out of everything before anything is judged, stored or sent (key-scrub.ts).
       res = scrubAnswer(await upstream.fetchWhole(target, { accept: 'application/json', ...conditional }), (text) => upstream.redact(text));
     } catch (err) {
-      reportFill(this.options.observe, 'json', began, err);
+      this.options.observe('json', began, err);
       return this.failed(err, stored);
     }
-    reportFill(this.options.observe, 'json', began, res.status);
+    this.options.observe('json', began, res.status);
     if (carriesKey(res, (text) => upstream.redact(text))) {
       this.options.warn?.(
         `proxy: the upstream answer to ${upstream.redact(target)} still carries the proxy's upstream key after redaction; refused, nothing stored.`,

@@ -54,11 +54,10 @@ function readNote(text: string): ResumeNote | undefined {
   return undefined;
 }
 
-/** The offset a 206 continues `part` from, when its Content-Range is the rest of the same file; else undefined. */
-export function continuesAt(res: StreamResponse, part: ClaimedPart): number | undefined {
+/** Whether a 206 continues `part`: its Content-Range is the rest of the same file. */
+export function continues(res: StreamResponse, part: ClaimedPart): boolean {
   const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(firstValue(res.headers['content-range']) ?? '');
-  if (!m || Number(m[1]) !== part.size || Number(m[2]) !== part.length - 1 || Number(m[3]) !== part.length) return undefined;
-  return part.size;
+  return m !== null && Number(m[1]) === part.size && Number(m[2]) === part.length - 1 && Number(m[3]) === part.length;
 }
 
 /** The names in `dir` of directories, or of regular files (symbolic links are neither); none when it cannot be read. */

@@ -19,8 +19,8 @@ import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { firstValue, notFound } from '../server/http-error.js';
 import { mediaPath, resolveMediaFile, sendMediaFile } from '../server/media.js';
 import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
-import { claimPart, continuesAt, leaveForResume, partName, validatorOf } from './media-parts.js';
-import { type FillObserver, reportFill } from './metrics.js';
+import { claimPart, continues, leaveForResume, partName, validatorOf } from './media-parts.js';
+import type { FillObserver } from './metrics.js';
 import type { StreamResponse, Upstream } from './upstream.js';
 
 export interface MediaPullOptions {
@@ -31,7 +31,7 @@ export interface MediaPullOptions {
   signal: AbortSignal;
   log?: (line: string) => void;
   /** Each upstream request made, for the metrics. */
-  observe?: FillObserver;
+  observe: FillObserver;
 }
 
 /** How a fill ended: the file is in place (streamed to the client given, or not), or the answer to give instead. */
@@ -106,61 +106,56 @@ export class MediaPull {
     const kind = kindOfFolder(request.folder);
     const resumed = await claimPart(dest);
     const began = performance.now();
-    const discard = async (): Promise<void> => {
-      if (resumed) await rm(resumed.path, { force: true });
-    };
+    const discard = (): Promise<void> => (resumed ? rm(resumed.path, { force: true }) : Promise.resolve());
     let res: StreamResponse;
     try {
       const headers: Record<string, string> = resumed ? { range: `bytes=${resumed.size}-`, 'if-range': resumed.validator } : {};
       res = await upstream.stream(request.target, { signal, headers });
     } catch (err) {
-      reportFill(this.options.observe, 'media', began, err);
+      this.options.observe('media', began, err);
       // Stopped by shutdown before a byte came: the part is still worth resuming.
       if (resumed && signal.aborted) await leaveForResume(resumed.path, resumed, this.options.log);
       else await discard();
       return { ok: false, answer: unreachableAnswer(err, ', and the file is not stored yet') };
     }
     if (res.status === 401) upstream.keyRefused(res.status);
-    const from = resumed && res.status === 206 ? continuesAt(res, resumed) : undefined;
-    if (res.status !== 200 && from === undefined) {
-      reportFill(this.options.observe, 'media', began, res.status);
+    // The part claimed, when the 206 continues it; a 200 to a resuming request: the file changed upstream (If-Range failed).
+    const going = resumed && res.status === 206 && continues(res, resumed) ? resumed : undefined;
+    if (res.status !== 200 && !going) {
+      this.options.observe('media', began, res.status);
       await discard();
       return { ok: false, answer: refused(res) };
     }
-    const length = from !== undefined ? resumed!.length : Number(firstValue(res.headers['content-length']));
+    const announced = Number(firstValue(res.headers['content-length']));
+    const length = going ? going.length : announced;
     const cap = MEDIA_SIZE_CAP_BYTES[kind];
-    const announced = from !== undefined ? Number(firstValue(res.headers['content-length'])) === length - from : true;
-    if (!Number.isSafeInteger(length) || length <= 0 || length > cap || !announced) {
-      reportFill(this.options.observe, 'media', began, res.status);
+    if (!Number.isSafeInteger(length) || length <= 0 || length > cap || (going && announced !== length - going.size)) {
+      this.options.observe('media', began, res.status);
       res.body.on('error', () => {}).destroy();
       await discard();
       const why = Number.isSafeInteger(length) && length > cap ? `announced ${length} bytes, over the cap of ${cap}` : 'sent no usable Content-Length';
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', `The upstream service ${why} for this file; nothing was stored.`) };
     }
-    // A 200 to a resuming request: the file changed upstream (If-Range failed), so it starts over in a part of its own.
-    if (resumed && from === undefined) await discard();
+    // A file changed upstream starts over in a part of its own.
+    if (resumed && !going) await discard();
     await mkdir(dirname(dest), { recursive: true });
-    const part = from !== undefined ? resumed!.path : partName(dest);
-    const handle = from !== undefined ? await open(part, 'r+') : await open(part, 'wx', 0o644);
-    const validator = from !== undefined ? resumed!.validator : validatorOf(res);
-    let attached = from === undefined ? client : undefined;
-    const detach = (): void => {
-      attached = undefined;
-    };
+    const part = going ? going.path : partName(dest);
+    const handle = going ? await open(part, 'r+') : await open(part, 'wx', 0o644);
+    const validator = going ? going.validator : validatorOf(res);
+    let attached = going ? undefined : client;
+    const detach = (): void => void (attached = undefined);
     attached?.once('close', detach);
-    if (attached) {
-      attached.writeHead(200, {
-        'content-type': MEDIA[kind].contentType,
-        'content-length': String(length),
-        'accept-ranges': 'bytes',
-        'cache-control': 'private, max-age=3600',
-      });
-    }
+    attached?.writeHead(200, {
+      'content-type': MEDIA[kind].contentType,
+      'content-length': String(length),
+      'accept-ranges': 'bytes',
+      'cache-control': 'private, max-age=3600',
+    });
     const streamed = attached !== undefined;
-    let written = from ?? 0;
+    let written = going?.size ?? 0;
     const head: Buffer[] = [];
     let headBytes = 0;
-    if (from !== undefined) {
+    if (going) {
       const first = Buffer.alloc(MAGIC_BYTES);
       headBytes = (await handle.read(first, 0, MAGIC_BYTES, 0)).bytesRead;
       head.push(first.subarray(0, headBytes));
@@ -188,7 +183,7 @@ export class MediaPull {
       await handle.close();
       await rename(part, dest);
     } catch (err) {
-      reportFill(this.options.observe, 'media', began, err);
+      this.options.observe('media', began, err);
       await handle.close().catch(() => {});
       attached?.off('close', detach);
       // Stopped by shutdown: the .part stays, to be resumed when its validator allows; otherwise it is of no use to anyone.
@@ -197,7 +192,7 @@ export class MediaPull {
       this.options.log?.(`media: fill of ${request.target} failed: ${upstream.redact((err as Error).message)}`);
       return { ok: false, answer: errorAnswer(502, 'bad_gateway', 'The upstream service sent an incomplete or malformed file; nothing was stored.') };
     }
-    reportFill(this.options.observe, 'media', began, res.status);
+    this.options.observe('media', began, res.status);
     attached?.off('close', detach);
     if (attached && !attached.destroyed) attached.end(held);
     return { ok: true, streamed };

@@ -20,6 +20,8 @@ import { loadPromClient } from '../vendor/load.js';
 import type { AccessRecord } from './access-log.js';
 import type { Outcome } from './answers.js';
 
+type CountedRecord = Pick<AccessRecord, 'client' | 'outcome' | 'status' | 'bytes'>;
+
 /** Counts of one client, or of all. */
 class Figures {
   requests = 0;
@@ -28,7 +30,7 @@ class Figures {
   errors = 0;
   bytesServed = 0;
 
-  add(outcome: Outcome | undefined, status: number, bytes: number): void {
+  add({ outcome, status = 0, bytes }: CountedRecord): void {
     this.requests += 1;
     if (outcome) this.outcomes[outcome] += 1;
     if (status >= 400) this.errors += 1;
@@ -53,12 +55,11 @@ export class ProxyStats {
   readonly byAnswer = new Map<string, number>();
 
   /** One request, as the access log records it (a client that left early has status undefined: counted as nothing served). */
-  count(record: Pick<AccessRecord, 'client' | 'outcome' | 'status' | 'bytes'>): void {
-    const status = record.status ?? 0;
-    this.all.add(record.outcome, status, record.bytes);
+  count(record: CountedRecord): void {
+    this.all.add(record);
     let figures = this.byClient.get(record.client);
     if (!figures) this.byClient.set(record.client, (figures = new Figures()));
-    figures.add(record.outcome, status, record.bytes);
+    figures.add(record);
     const key = `${record.outcome ?? 'none'} ${record.status ?? 'none'}`;
     this.byAnswer.set(key, (this.byAnswer.get(key) ?? 0) + 1);
   }
@@ -79,24 +80,11 @@ export class ProxyStats {
   }
 }
 
-export type FillKind = 'json' | 'media';
-
-/** One upstream request of a pull: what it ended with (its status, or `error`) and how long it took, seconds. */
-export type FillObserver = (kind: FillKind, status: number | 'error', seconds: number) => void;
-
-export interface ProxyMetrics {
-  /** The Content-Type of text(). */
-  readonly contentType: string;
-  filled: FillObserver;
-  /** The exposition text of every metric now. */
-  text(): Promise<string>;
-}
-
 /** Fill durations: a JSON answer takes milliseconds to a second; a premium video, seconds to the upstream's whole-answer limit. */
 const FILL_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /** The metrics of one proxy: `stats` its answers; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is in force. */
-export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean): Promise<ProxyMetrics> {
+export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean) {
   const { Counter, Gauge, Histogram, Registry } = await loadPromClient();
   const registry = new Registry();
   const registers = [registry];
@@ -169,11 +157,18 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
   }
 
   return {
+    /** The Content-Type of text(). */
     contentType: registry.contentType,
-    filled(kind, status, seconds) {
-      upstreamRequests.inc({ kind, status: String(status) });
-      fills.observe({ kind }, seconds);
+    /**
+     * Reports one upstream request of a pull begun at `began` (performance.now()) with what it
+     * ended with: a status, or the error thrown. A budget refusal sent nothing and is not reported.
+     */
+    filled(kind: 'json' | 'media', began: number, result: unknown): void {
+      if (result instanceof BudgetExceededError) return;
+      upstreamRequests.inc({ kind, status: typeof result === 'number' ? String(result) : 'error' });
+      fills.observe({ kind }, (performance.now() - began) / 1000);
     },
+    /** The exposition text of every metric now. */
     async text() {
       try {
         return await registry.metrics();
@@ -189,11 +184,5 @@ export function mayReadMetrics(remoteAddress: string | undefined, hasClientKey: 
   return hasClientKey || (remoteAddress !== undefined && isLoopbackHost(remoteAddress));
 }
 
-/**
- * Reports one upstream request of `kind` begun at `began` (performance.now()) with what it
- * ended with: a status, or the error thrown. A budget refusal sent nothing and is not reported.
- */
-export function reportFill(observe: FillObserver | undefined, kind: FillKind, began: number, result: unknown): void {
-  if (!observe || result instanceof BudgetExceededError) return;
-  observe(kind, typeof result === 'number' ? result : 'error', (performance.now() - began) / 1000);
-}
+/** Each upstream request a pull makes, for the metrics (json-pull.ts, media-pull.ts). */
+export type FillObserver = Awaited<ReturnType<typeof createProxyMetrics>>['filled'];

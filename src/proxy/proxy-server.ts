@@ -90,9 +90,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const store = new AnswerStore(options.cacheDir, options.warn);
   const stats = new ProxyStats();
   const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null);
-  const observe = metrics.filled;
-  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe, ...(options.warn ? { warn: options.warn } : {}) });
-  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe, ...(options.warn ? { log: options.warn } : {}) });
+  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe: metrics.filled, warn: options.warn });
+  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn });
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;

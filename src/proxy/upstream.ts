@@ -84,17 +84,10 @@ export class Upstream {
     this.budget = options.budget;
     this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.timeoutMs);
     this.keyHash = keyHash(options.apiKey);
-    this.ledger = new Ledger(options.ledgerPath, options.warn ? { warn: options.warn } : {});
-    this.transport = new Transport({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      timeoutMs: options.timeoutMs,
-      retries: 0,
-      ...(options.allowInsecure ? { allowInsecure: true } : {}),
-      beforeRequest: (url) => this.reserve(url),
-      ...(options.proxyEnv ? { proxyEnv: options.proxyEnv } : {}),
-      ...(options.log ? { log: options.log } : {}),
-    });
+    this.ledger = new Ledger(options.ledgerPath, { warn: options.warn });
+    // Not the shutdown signal: fetchWhole and stream take it per request, beside their own limits.
+    const { baseUrl, apiKey, timeoutMs, allowInsecure, proxyEnv, log } = options;
+    this.transport = new Transport({ baseUrl, apiKey, timeoutMs, allowInsecure, proxyEnv, log, retries: 0, beforeRequest: (url) => this.reserve(url) });
     this.origin = this.transport.baseUrl.origin;
   }
 

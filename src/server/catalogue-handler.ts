@@ -87,12 +87,10 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
       path: q === -1 ? rawUrl : rawUrl.slice(0, q),
       query: q === -1 ? '' : rawUrl.slice(q + 1),
       status: 0,
+      range: firstValue(req.headers.range),
+      ifRange: firstValue(req.headers['if-range']),
       hadKey: req.headers['x-api-key'] !== undefined,
     };
-    const range = firstValue(req.headers.range);
-    const ifRange = firstValue(req.headers['if-range']);
-    if (range !== undefined) record.range = range;
-    if (ifRange !== undefined) record.ifRange = ifRange;
 
     let done = false;
     const finish = (): void => {

@@ -37,10 +37,7 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
 
   // A request node cannot even parse (bad request line, headers too large) gets a plain 400/431.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || err.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
+    if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });

@@ -31,16 +31,8 @@ function foldText(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss').replace(/\s+/g, ' ').trim();
 }
 
-export interface QueryFilter {
-  /** Folded search text. */
-  name?: string;
-  alias?: string;
-  searchLang?: string;
-  /** Accepted values per enum filter; a filter that is absent is not in the map. */
-  enums: Map<EnumFilterParam, ReadonlySet<string>>;
-}
-
-export function parseQueryFilter(params: URLSearchParams, lang: string | undefined): QueryFilter {
+/** The filters of a query: `name` and `alias` as folded search text; the accepted values per enum filter (one absent is not in the map). */
+export function parseQueryFilter(params: URLSearchParams, lang: string | undefined) {
   const name = singleParam(params, 'name');
   const alias = singleParam(params, 'alias');
   const searchLang = singleParam(params, 'searchlang') || lang;
@@ -49,11 +41,8 @@ export function parseQueryFilter(params: URLSearchParams, lang: string | undefin
     const values = listParam(params, filter.param);
     if (values.length === 0) continue;
     const valid = ENUMS[filter.enum] as readonly string[];
-    for (const v of values) {
-      if (!valid.includes(v)) {
-        throw badParameter(filter.param, `Unknown ${filter.param} value "${v}"; valid values: ${valid.join(', ')}.`);
-      }
-    }
+    const unknown = values.find((v) => !valid.includes(v));
+    if (unknown !== undefined) throw badParameter(filter.param, `Unknown ${filter.param} value "${unknown}"; valid values: ${valid.join(', ')}.`);
     enums.set(filter.param, new Set(values));
   }
   const folded = (s: string | undefined) => (s === undefined || s.trim() === '' ? undefined : foldText(s));
@@ -63,11 +52,10 @@ export function parseQueryFilter(params: URLSearchParams, lang: string | undefin
 /** The entry's value(s) for an enum filter, as a list (null and absent give an empty list). */
 function enumValuesOf(entry: CatalogueEntry, param: EnumFilterParam): readonly string[] {
   const value = entry[param];
-  if (value === null || value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
+  return value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-export function matchesFilter(entry: CatalogueEntry, filter: QueryFilter): boolean {
+export function matchesFilter(entry: CatalogueEntry, filter: ReturnType<typeof parseQueryFilter>): boolean {
   for (const [param, wanted] of filter.enums) {
     if (!enumValuesOf(entry, param).some((v) => wanted.has(v))) return false;
   }

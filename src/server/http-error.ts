@@ -51,20 +51,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A strong ETag over `text`: a SHA-256, shortened. */
+export function strongEtag(text: string): string {
+  return `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+}
+
 /**
  * A 200 JSON answer a client may cache: a strong ETag over the body, If-None-Match honoured
- * with a 304, and no Cache-Control, so the client's own time to live applies. `etag: false`
+ * with a 304, and no Cache-Control, so the client's own time to live applies. `withEtag` false
  * leaves the tag out, for a client that never revalidates (in-process: hashing would load
  * node:crypto, ~9 ms, for a header no one reads).
  */
-export function sendCacheableJson(
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: unknown,
-  { headers = {}, etag: withEtag = true }: { headers?: Record<string, string>; etag?: boolean } = {},
-): void {
+export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: unknown, headers: Record<string, string>, withEtag: boolean): void {
   const text = JSON.stringify(body);
-  const etag = withEtag ? `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` : undefined;
+  const etag = withEtag ? strongEtag(text) : undefined;
   const tagged = etag === undefined ? headers : { ETag: etag, ...headers };
   if (!ifNoneMatchHits(firstValue(req.headers['if-none-match']), etag)) return sendJson(res, 200, body, tagged, text);
   res.writeHead(304, tagged);

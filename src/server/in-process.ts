@@ -11,8 +11,6 @@ import { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { type CatalogueHandler, type CatalogueHandlerOptions, createCatalogueHandler } from './catalogue-handler.js';
 
-type Headers = Record<string, string | string[]>;
-
 /** What the transport passes: undici's request options. */
 interface RequestOptions {
   path: string;
@@ -25,28 +23,6 @@ interface InProcessResponse extends Writable {
   statusCode: number;
   headersSent: boolean;
   writeHead(status: number, headers?: Record<string, string>): InProcessResponse;
-}
-
-/**
- * Made per request from a plain Writable, not as a subclass: a class extending Writable at a
- * module's top level would load node:stream on every start of the CLI, whatever it runs.
- */
-function inProcessResponse(
-  onHead: (status: number, headers: Headers) => void,
-  onChunk: (chunk: Buffer, done: (err?: Error | null) => void) => void,
-): InProcessResponse {
-  const res = new Writable({ write: (chunk: Buffer, _encoding, done) => onChunk(chunk, done) }) as InProcessResponse;
-  res.statusCode = 200;
-  res.headersSent = false;
-  res.writeHead = (status, headers = {}) => {
-    res.statusCode = status;
-    res.headersSent = true;
-    const lower: Headers = {};
-    for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
-    onHead(status, lower);
-    return res;
-  };
-  return res;
 }
 
 /** The request given to the handler: method, target and headers (lower-case names), as node:http parses them. */
@@ -105,15 +81,24 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
           handler.onResponseError?.(controller, reason);
         },
       };
-      const res = inProcessResponse(
-        (status, headers) => !aborted && handler.onResponseStart?.(controller, status, headers, ''),
-        (chunk, done) => {
+      // Made per request from a plain Writable, not as a subclass: a class extending Writable at a
+      // module's top level would load node:stream on every start of the CLI, whatever it runs.
+      const res = new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
           if (aborted) return done();
           handler.onResponseData?.(controller, chunk);
           if (paused) waiting = () => done();
           else done();
         },
-      );
+      }) as InProcessResponse;
+      res.statusCode = 200;
+      res.headersSent = false;
+      res.writeHead = (status, headers = {}) => {
+        [res.statusCode, res.headersSent] = [status, true];
+        const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+        if (!aborted) handler.onResponseStart?.(controller, status, lower, '');
+        return res;
+      };
       res.on('finish', () => !aborted && handler.onResponseEnd?.(controller, {}));
       res.on('close', () => {
         if (!aborted && !res.writableFinished) controller.abort(new Error('The catalogue stopped answering mid-body.'));

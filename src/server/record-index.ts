@@ -56,21 +56,6 @@ function indexPath(indexDir: string, file: string): string {
   return join(indexDir, `${shortHash(file)}.json`);
 }
 
-/** Reads `length` bytes at `offset` of `file`; undefined when they cannot all be read. */
-function readSpan(file: string, [offset, length]: LineSpan): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openRegularFileSync(file, { maxBytes: CATALOGUE_FILE_MAX_BYTES }).fd;
-    const bytes = Buffer.alloc(length);
-    if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
-    return bytes.toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** The index of the catalogue in `dir`, when there is one for exercises.jsonl as it is now. */
 export function openRecordIndex(indexDir: string, dir: string): RecordIndex | undefined {
   let file: string;
@@ -85,19 +70,24 @@ export function openRecordIndex(indexDir: string, dir: string): RecordIndex | un
   }
   if (index.format !== FORMAT || index.file !== file || index.version !== versionOf(file)) return undefined;
   if (!Array.isArray(index.lines) || !Array.isArray(index.names)) return undefined;
-  const lines = new Map<string, LineSpan>();
-  for (const [id, offset, length] of index.lines) lines.set(id, [offset, length]);
+  const lines = new Map(index.lines.map(([id, offset, length]): [string, LineSpan] => [id, [offset, length]]));
   const names = new Map(index.names);
 
+  /** The record on its own line; undefined when that line cannot all be read, or is not the record. */
   const byId = (id: string): CatalogueEntry | undefined => {
-    const span = lines.get(id);
-    const raw = span && readSpan(file, span);
-    if (raw === undefined) return undefined;
+    const [offset, length] = lines.get(id) ?? [];
+    if (offset === undefined || length === undefined) return undefined;
+    let fd: number | undefined;
     try {
-      const entry = parseCatalogueLine(raw, span![0] === 0, file);
+      fd = openRegularFileSync(file, { maxBytes: CATALOGUE_FILE_MAX_BYTES }).fd;
+      const bytes = Buffer.alloc(length);
+      if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
+      const entry = parseCatalogueLine(bytes.toString('utf8'), offset === 0, file);
       return entry?.id === id ? entry : undefined;
     } catch {
       return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
   };
   return {

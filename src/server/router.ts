@@ -15,7 +15,6 @@ import type { CatalogueEntry, Pagination } from '../catalogue/types.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../defaults.js';
 import { parseQueryFilter, matchesFilter, singleParam } from './filters.js';
 import { HttpError, badParameter, firstValue, notFound, sendCacheableJson } from './http-error.js';
-import type { MediaFolder } from '../catalogue/media.js';
 import { resolveMediaFile, sendMediaFile } from './media.js';
 import { type Plan, listLanguage, recordLanguage, toRecord, toSummary } from './records.js';
 
@@ -89,25 +88,24 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
       const { page, pagination } = selectPage(catalogue, positions, request, options.cursors);
       const exercises = page.map((i) => toSummary(catalogue.entries[i]!, lang, plan));
       const headers = { 'Content-Language': listLanguage(catalogue.languages, lang) };
-      return sendCacheableJson(req, res, { exercises, pagination }, { headers, etag: options.etags });
+      return sendCacheableJson(req, res, { exercises, pagination }, headers, options.etags);
     }
     // The record index answers alone when it can tell (null: there is none); else the whole catalogue does.
     const indexed = options.records?.entry(second);
     const entry = indexed === undefined ? findEntry(options.catalogue(), second) : indexed;
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
-    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { headers: { 'Content-Language': recordLanguage(entry, lang) }, etag: options.etags });
+    return sendCacheableJson(req, res, toRecord(entry, lang, plan), { 'Content-Language': recordLanguage(entry, lang) }, options.etags);
   }
 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
     if (plan !== 'premium') throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
-    const kind: MediaFolder = first;
     const id = second ?? '';
     const { records } = options;
     const known = records ? records.hasId(id) : options.catalogue().indexById.has(id);
     const dir = records ? records.dir : options.catalogue().dir;
-    const file = known ? await resolveMediaFile(dir, kind, id, fourth ?? '') : undefined;
+    const file = known ? await resolveMediaFile(dir, first, id, fourth ?? '') : undefined;
     if (!file) throw notFound('No such media file.');
-    return sendMediaFile(req, res, file, kind);
+    return sendMediaFile(req, res, file, first);
   }
 
   throw notFound('No such path.');
@@ -135,13 +133,7 @@ function cursorPosition(catalogue: Catalogue, value: string): number | undefined
   return catalogue.indexById.get(decoded.slice(CURSOR_PREFIX.length));
 }
 
-interface PageRequest {
-  limit: number;
-  after?: number;
-  before?: number;
-}
-
-function parsePageRequest(params: URLSearchParams, catalogue: Catalogue): PageRequest {
+function parsePageRequest(params: URLSearchParams, catalogue: Catalogue) {
   const rawLimit = singleParam(params, 'limit');
   let limit = LIMIT_DEFAULT;
   if (rawLimit !== undefined) {
@@ -153,9 +145,7 @@ function parsePageRequest(params: URLSearchParams, catalogue: Catalogue): PageRe
   }
   const after = singleParam(params, 'after');
   const before = singleParam(params, 'before');
-  if (after !== undefined && before !== undefined) {
-    throw badParameter('before', 'Give after or before, not both.');
-  }
+  if (after !== undefined && before !== undefined) throw badParameter('before', 'Give after or before, not both.');
   const position = (name: 'after' | 'before', value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
     const pos = cursorPosition(catalogue, value);
@@ -165,30 +155,25 @@ function parsePageRequest(params: URLSearchParams, catalogue: Catalogue): PageRe
   return { limit, after: position('after', after), before: position('before', before) };
 }
 
-/** First index in the ascending `positions` whose value is greater than `pos`. */
-function firstAbove(positions: readonly number[], pos: number): number {
-  let lo = 0;
-  let hi = positions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((positions[mid] as number) <= pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+type PageRequest = ReturnType<typeof parsePageRequest>;
 
 /**
  * One page of `positions` (catalogue positions of the matching entries, ascending).
  * @param cursors false leaves out next/prev, like a service that sends no cursors
  */
 function selectPage(catalogue: Catalogue, positions: readonly number[], request: PageRequest, cursors: boolean): { page: number[]; pagination: Pagination } {
+  /** The first index whose position is greater than `pos`. */
+  const firstAbove = (pos: number): number => {
+    const i = positions.findIndex((p) => p > pos);
+    return i === -1 ? positions.length : i;
+  };
   let start: number;
   let end: number;
   if (request.before !== undefined) {
-    end = firstAbove(positions, request.before - 1);
+    end = firstAbove(request.before - 1);
     start = Math.max(0, end - request.limit);
   } else {
-    start = request.after !== undefined ? firstAbove(positions, request.after) : 0;
+    start = request.after !== undefined ? firstAbove(request.after) : 0;
     end = Math.min(positions.length, start + request.limit);
   }
   const page = positions.slice(start, end);
