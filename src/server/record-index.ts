@@ -16,7 +16,8 @@ import { shortHash } from '../util/short-hash.js';
 import { replaceFileSync } from '../util/write-all.js';
 import { CATALOGUE_FILE_MAX_BYTES, LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
 import { openRegularFileSync, readRegularFileSync } from '../util/safe-open.js';
-import { CATALOGUE_FILE, type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
+import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
+import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
 
 /** Bumped when the file's shape changes: an index of another version is not used. */
 const FORMAT = 1;
