@@ -135,15 +135,12 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
       if (!plan.incomplete) throw err;
     });
   }
-  const problems: string[] = [];
-  if (plan.incomplete)
-    problems.push(`the listing stopped early (${plan.incomplete.message}); the media of the ${plural(plan.exercises, 'exercise')} before that were handled`);
-  if (plan.missing.length > 0) {
-    problems.push(`${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}`);
-  }
-  if (plan.unusable.length > 0) {
-    problems.push(`${plural(plan.unusable.length, 'media entry', 'media entries')} listed by the service could not be fetched (named above)`);
-  }
+  const problems = [
+    plan.incomplete &&
+      `the listing stopped early (${plan.incomplete.message}); the media of the ${plural(plan.exercises, 'exercise')} before that were handled`,
+    plan.missing.length > 0 && `${plural(plan.missing.length, 'exercise')} ${plan.missing.length === 1 ? 'was' : 'were'} not found: ${someOf(plan.missing)}`,
+    plan.unusable.length > 0 && `${plural(plan.unusable.length, 'media entry', 'media entries')} listed by the service could not be fetched (named above)`,
+  ].filter(Boolean);
   if (problems.length > 0) throw new PartialFailureError(`${problems.join('; ')}.`);
 }
 

@@ -18,7 +18,7 @@ import { register as query } from './query.js';
 import { register as quota } from './quota.js';
 import { register as serve } from './serve.js';
 import { register as show } from './show.js';
-import { registerSingleMedia } from './shared/media-single.js';
+import { registerImage, registerVideo } from './shared/media-single.js';
 import type { RegisterCommand, Run } from './shared/register.js';
 
 /**
@@ -30,8 +30,8 @@ export const COMMANDS = [
   { name: 'ids', register: ids },
   { name: 'show', register: show },
   // `image` and `video` are one command file, shared/media-single.ts, for two kinds of media.
-  { name: 'image', register: registerSingleMedia('image') },
-  { name: 'video', register: registerSingleMedia('video') },
+  { name: 'image', register: registerImage },
+  { name: 'video', register: registerVideo },
   { name: 'download', register: download },
   { name: 'auth', register: auth },
   { name: 'config', register: config },

@@ -36,19 +36,17 @@ async function usageInForce(ctx: Context) {
   return { ...usage, local: conn.local === true };
 }
 
-/** `quota --reset-month`: this month's count of the connection in force back to 0, said on stderr. */
-async function resetMonth(ctx: Context): Promise<void> {
-  const reset = await resetConnectionMonth(ledgerKey(ctx, await ctx.connection()));
-  if (!ctx.globals.quiet) ctx.io.stderr.write(`${reset}\n`);
-}
-
 /** The one line `auth status` shows. */
 export async function quotaLine(ctx: Context): Promise<string> {
   return usageLine(await usageInForce(ctx));
 }
 
 export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
-  if (options.resetMonth) await resetMonth(ctx);
+  if (options.resetMonth) {
+    // This month's count of the connection in force back to 0, said on stderr.
+    const reset = await resetConnectionMonth(ledgerKey(ctx, await ctx.connection()));
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${reset}\n`);
+  }
   const usage = await usageInForce(ctx);
   const format = outputFormat(ctx);
   const proxy = proxyBudget(usage.rateLimit);

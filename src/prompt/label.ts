@@ -38,15 +38,12 @@ export interface Columns {
  * an id is never cut while the name has room (a cut id cannot be typed back).
  */
 export function columnsFor(candidates: readonly PickCandidate[], room: number, measure: Measure): Columns {
-  let id = 0;
-  let details = 0;
-  let title = 0;
-  for (const c of candidates) {
-    const p = partsOf(c);
-    id = Math.max(id, measure.width(p.id));
-    details = Math.max(details, measure.width(p.details));
-    title = Math.max(title, measure.width(p.title));
-  }
+  const parts = candidates.map(partsOf);
+  // Not Math.max(...all): a catalogue's thousands of rows would overflow the argument list.
+  const widest = (key: keyof Columns): number => parts.reduce((w, p) => Math.max(w, measure.width(p[key])), 0);
+  let title = widest('title');
+  let details = widest('details');
+  let id = widest('id');
   const GAPS = 4; // two spaces between the three columns
   let over = title + details + id + GAPS - Math.max(room, 24);
   const shrink = (width: number, floor: number): number => {

@@ -9,7 +9,7 @@ import { CliError } from '../../errors.js';
 import { oneLine } from '../../util/text.js';
 import { type BulkSummary, type JobSource, runBulk } from '../../media/bulk.js';
 import { partialFailure, summaryJson, summaryLines } from '../../media/bulk-summary.js';
-import { type DownloadOptions, downloadFile, localWriteError } from '../../media/download-file.js';
+import { type DownloadOptions, type MediaSource, downloadFile, localWriteError } from '../../media/download-file.js';
 import { jobDirPreparer } from '../../media/jobs.js';
 import { createProgress } from '../../output/progress-meter.js';
 import { RateLimit, mediaMinRate } from '../../media/download/rate-limit.js';
@@ -41,11 +41,12 @@ export async function downloadSettings(ctx: Context, api: ApiClient, streams: nu
   }
   const conn = await ctx.connection();
   const log = verboseLog(ctx);
+  const source: MediaSource = conn.catalogue !== undefined ? { kind: 'catalogue', dir: conn.catalogue } : { kind: conn.local === true ? 'sample' : 'service' };
   return {
     transport: await api.http(),
     retries: ctx.settings().retries,
     signal: ctx.signal,
-    source: conn.catalogue !== undefined ? { kind: 'catalogue', dir: conn.catalogue } : { kind: conn.local === true ? 'sample' : 'service' },
+    source,
     ...(limit === null ? {} : { rateLimit: limit, minBytesPerSecond: mediaMinRate(limit, streams) }),
     ...(log ? { log } : {}),
     ...(ctx.globals.quiet ? {} : { notice: (line: string) => writeNotice(ctx.io, line) }),

@@ -28,7 +28,8 @@ import { createFileMeter } from '../../output/progress-meter.js';
 import { writeNotice } from '../../output/notice.js';
 import { plural } from '../../util/text.js';
 import { pickMissingId } from '../../prompt/pick.js';
-import type { RegisterCommand } from './register.js';
+import type { Command } from 'commander';
+import type { RegisterCommand, Run } from './register.js';
 import { addExamples } from './help.js';
 import { drawFlags, splitImagesValue } from './flags.js';
 import { downloadSettings, outputDir, reportSummary, runMediaJobs } from './media-run.js';
@@ -114,50 +115,51 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   return saveToDir(ctx, api, options, found);
 }
 
-/** `image` or `video`, declared by the one function for both. */
-export const registerSingleMedia =
-  (kind: MediaKind): RegisterCommand<SingleMediaOptions> =>
-  (program, context, runF = runSingleMedia) => {
-    const ext = MEDIA[kind].extension.slice(1);
-    const cmd = program
-      .command(`${kind} [id-or-name] [names...]`)
-      .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
-      .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
-      .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
-      .option('--overwrite', 'download again and overwrite files already present');
-    if (kind === 'image')
-      cmd
-        .option(
-          '--view [protocol]',
-          'draw the images at the terminal, fitted to it (fetched ones kept in --dir if given, else in the cache directory): kitty, iterm or blocks (default: found from the terminal)',
-        )
-        .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)');
-    const viewer = kind === 'image' ? 'display -' : 'mpv -';
-    addExamples(
-      cmd,
-      [
-        `exercises ${kind} Barbell_Bench_Press`,
-        `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
-        `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
-        `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
-        ...(kind === 'image' ? ['exercises image Plank --view'] : []),
-      ],
-      [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
-    );
-    cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
-      const ctx = context();
-      // `image --view Plank`: the id taken as the flag's value; `image Plank --view start`: a name.
-      const { flag, positional } = splitImagesValue(flags.view, '--view', ctx.argv);
-      if (positional !== undefined) {
-        flags = { ...flags, view: flag };
-        // The value came before the id (`image --view Plank start`): it is the id, the rest names.
-        const before = idOrName === undefined || ctx.argv.indexOf('--view') < ctx.argv.indexOf(idOrName);
-        if (before) [idOrName, names] = [positional, idOrName === undefined ? names : [idOrName, ...names]];
-        else names = [positional, ...names];
-      }
-      await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
-    });
-  };
+/** `image` and `video`, declared by the one function for both (not made by calling it: index.ts's list runs nothing of a command file at load). */
+export const registerImage: RegisterCommand<SingleMediaOptions> = (program, context, runF) => registerSingleMedia(program, context, 'image', runF);
+export const registerVideo: RegisterCommand<SingleMediaOptions> = (program, context, runF) => registerSingleMedia(program, context, 'video', runF);
+
+function registerSingleMedia(program: Command, context: () => Context, kind: MediaKind, runF: Run<SingleMediaOptions> = runSingleMedia): void {
+  const ext = MEDIA[kind].extension.slice(1);
+  const cmd = program
+    .command(`${kind} [id-or-name] [names...]`)
+    .description(`download premium ${PLURAL[kind]} of one exercise (all of them, or those named) to <dir>/<id>/<name>.${ext}`)
+    .option('-o, --output <file>', `write the one ${kind} to this file; - writes it to stdout (not to a terminal)`)
+    .option('--dir <dir>', 'folder to save into, as <dir>/<id>/<name> (default: the current directory)')
+    .option('--overwrite', 'download again and overwrite files already present');
+  if (kind === 'image')
+    cmd
+      .option(
+        '--view [protocol]',
+        'draw the images at the terminal, fitted to it (fetched ones kept in --dir if given, else in the cache directory): kitty, iterm or blocks (default: found from the terminal)',
+      )
+      .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)');
+  const viewer = kind === 'image' ? 'display -' : 'mpv -';
+  addExamples(
+    cmd,
+    [
+      `exercises ${kind} Barbell_Bench_Press`,
+      `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
+      `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
+      `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
+      ...(kind === 'image' ? ['exercises image Plank --view'] : []),
+    ],
+    [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
+  );
+  cmd.action(async (idOrName: string | undefined, names: string[], flags: SingleMediaFlags) => {
+    const ctx = context();
+    // `image --view Plank`: the id taken as the flag's value; `image Plank --view start`: a name.
+    const { flag, positional } = splitImagesValue(flags.view, '--view', ctx.argv);
+    if (positional !== undefined) {
+      flags = { ...flags, view: flag };
+      // The value came before the id (`image --view Plank start`): it is the id, the rest names.
+      const before = idOrName === undefined || ctx.argv.indexOf('--view') < ctx.argv.indexOf(idOrName);
+      if (before) [idOrName, names] = [positional, idOrName === undefined ? names : [idOrName, ...names]];
+      else names = [positional, ...names];
+    }
+    await runF(singleMediaOptions(kind, idOrName, names, flags, ctx.io), ctx);
+  });
+}
 
 interface FoundJobs {
   jobs: MediaJob[];
