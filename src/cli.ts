@@ -108,9 +108,7 @@ function allCommands(cmd: Command): Command[] {
 
 /** `exercises auth login`: the words that run a command, for a hint naming its --help. */
 function commandPath(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
+  return cmd.parent ? `${commandPath(cmd.parent)} ${cmd.name()}` : cmd.name();
 }
 
 export function globalOptions(program: Command): GlobalOptions {
@@ -151,8 +149,6 @@ export async function runCli(given: readonly string[], ctx: Context, seams: Pick
   // style, naming the help of the command that failed (recorded here).
   let failed: Command = program;
   for (const cmd of allCommands(program)) cmd.configureOutput({ outputError: () => void (failed = cmd) });
-  // Until a command runs, errors are reported with what commander has parsed so far.
-  const errorContext = () => ({ io: ctx.io, env: ctx.env, globals: globalOptions(program) });
   try {
     const { words } = leadingWords(args, PROGRAM_FLAGS);
     // `exercises version` as gh has it, the same as --version.
@@ -177,12 +173,11 @@ export async function runCli(given: readonly string[], ctx: Context, seams: Pick
     await program.parseAsync([...args], { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help and version are displayed by commander and are successes; anything else is a usage error.
-      if (err.exitCode === 0) return ExitCode.OK;
-      return reportError(commanderUsageError(err, commandPath(failed)), errorContext());
-    }
-    return reportError(err, errorContext());
+    // Help and version are displayed by commander and are successes; any other of its errors is a usage error.
+    if (err instanceof CommanderError && err.exitCode === 0) return ExitCode.OK;
+    const reported = err instanceof CommanderError ? commanderUsageError(err, commandPath(failed)) : err;
+    // Until a command runs, errors are reported with what commander has parsed so far.
+    return reportError(reported, { io: ctx.io, env: ctx.env, globals: globalOptions(program) });
   } finally {
     await ctx.close();
   }
@@ -204,8 +199,8 @@ export async function main(argv: string[]): Promise<void> {
     // Work that watches the signal cleans up and throws InterruptedError; give it a moment, no more.
     setTimeout(() => process.exit(ExitCode.INTERRUPTED), 3000).unref();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
 
   // SIGHUP keeps its default (the process ends) unless a command listens: only `serve` does, to reread its files.
   const onHangup = (listener: () => void): (() => void) => {
@@ -216,7 +211,6 @@ export async function main(argv: string[]): Promise<void> {
   try {
     process.exitCode = await runCli(argv.slice(2), ctx);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of signals) process.off(signal, onSignal);
   }
 }

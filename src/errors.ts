@@ -66,16 +66,11 @@ export class CliError extends Error {
   }
 }
 
-/** A base for an error class of one exit code and one error code, which it fills in. */
-function errorOf(exitCode: ExitCodeValue, code: ErrorCode) {
-  return class extends CliError {
-    constructor(message: string, options?: CliErrorOptions) {
-      super(message, exitCode, code, options);
-    }
-  };
+export class UsageError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.USAGE, 'usage', options);
+  }
 }
-
-export class UsageError extends errorOf(ExitCode.USAGE, 'usage') {}
 
 /** No key, key rejected (401), or the plan does not include the resource (403). */
 export class AuthError extends CliError {
@@ -84,9 +79,17 @@ export class AuthError extends CliError {
   }
 }
 
-export class NotFoundError extends errorOf(ExitCode.NOT_FOUND, 'not_found') {}
+export class NotFoundError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NOT_FOUND, 'not_found', options);
+  }
+}
 
-export class RateLimitError extends errorOf(ExitCode.RATE_LIMITED, 'rate_limited') {}
+export class RateLimitError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.RATE_LIMITED, 'rate_limited', options);
+  }
+}
 
 /**
  * The month's request budget (`--budget`, `config set budget`) is spent: raised before the
@@ -147,10 +150,18 @@ export class NetworkError extends CliError {
  * The cache directory cannot be used safely: a symlink where the tool's own directory should
  * be (planted to send its files elsewhere), a loop, a file in place of a directory. Exit 6.
  */
-export class CacheDirError extends errorOf(ExitCode.NETWORK, 'cache_dir') {}
+export class CacheDirError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NETWORK, 'cache_dir', options);
+  }
+}
 
 /** A response that arrived but cannot be trusted: not JSON, truncated, wrong shape, wrong bytes. */
-export class MalformedResponseError extends errorOf(ExitCode.NETWORK, 'malformed_response') {}
+export class MalformedResponseError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.NETWORK, 'malformed_response', options);
+  }
+}
 
 /**
  * A file could not be written as promised (a full disk, an I/O error, a planted link refused):
@@ -166,7 +177,11 @@ export class WriteFailedError extends CliError {
 }
 
 /** A bulk command finished, but some of its items failed. */
-export class PartialFailureError extends errorOf(ExitCode.PARTIAL_FAILURE, 'partial_failure') {}
+export class PartialFailureError extends CliError {
+  constructor(message: string, options?: CliErrorOptions) {
+    super(message, ExitCode.PARTIAL_FAILURE, 'partial_failure', options);
+  }
+}
 
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted.', options?: CliErrorOptions) {

@@ -187,5 +187,8 @@ function openStore(ctx: Context, dir: string, log: ((line: string) => void) | un
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
   ctx.onExit(() => void (seen.length > 0 && appendIdIndex(root, seen)));
-  return (entries) => void seen.push(...entries);
+  // One push per entry: a page of a hostile listing may hold 150,000, past what a spread call takes.
+  return (entries) => {
+    for (const entry of entries) seen.push(entry);
+  };
 }

@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing } from './exchange.js';
 import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
-import { Deadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
+import { startDeadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { CancelSignal, dispatchBody } from './body.js';
 import { reusedReads } from './read-buffers.js';
@@ -165,7 +165,7 @@ export class Attempts {
     const { timeoutMs, redact } = this.options;
     const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
     const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
-    const deadline = new Deadline(
+    const clearDeadline = startDeadline(
       nowMs(),
       progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes, progress.minBytesPerSecond) : () => (byCommand ? commandLeft : own),
       (elapsed) =>
@@ -173,7 +173,7 @@ export class Attempts {
     );
     // Run once: when the body is over, or when the request failed before its head.
     const finish = (): void => {
-      deadline.clear();
+      clearDeadline();
       endBusy?.();
       for (const s of signals) this.signals.release(s, cancel);
     };

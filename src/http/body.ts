@@ -41,7 +41,8 @@ class DispatchBody implements DispatchedBody {
   private ended: { err: unknown } | undefined;
   private over = false;
   private discarded = false;
-  private closeCallbacks: (() => void)[] = [];
+  /** Emits 'close' once the body is over (onClose). */
+  private readonly closed = new EventEmitter();
   private head: { resolve(d: Incoming): void; reject(err: unknown): void } | undefined;
   private pendingAbort: unknown;
   private readonly onAbort = (): void => this.abort(this.signal?.reason);
@@ -93,9 +94,7 @@ class DispatchBody implements DispatchedBody {
         this.ended = { err: failure };
       }
     }
-    const callbacks = this.closeCallbacks;
-    this.closeCallbacks = [];
-    for (const callback of callbacks) callback();
+    this.closed.emit('close');
   }
 
   readonly handler: Dispatcher.DispatchHandler = {
@@ -162,7 +161,7 @@ class DispatchBody implements DispatchedBody {
 
   onClose(callback: () => void): void {
     if (this.over) callback();
-    else this.closeCallbacks.push(callback);
+    else this.closed.once('close', callback);
   }
 }
 
@@ -210,16 +209,9 @@ export function readWhole(body: DispatchedBody, cap: number): Promise<{ bytes: B
         chunks.push(chunk);
         return true;
       },
-      onEnd() {
-        if (settled) return;
-        settled = true;
-        resolve({ bytes: whole(), truncated: false });
-      },
-      onError(err) {
-        if (settled) return;
-        settled = true;
-        reject(err);
-      },
+      // A discarded body calls neither (exchange.ts), and a promise settles once.
+      onEnd: () => resolve({ bytes: whole(), truncated: false }),
+      onError: reject,
     });
   });
 }

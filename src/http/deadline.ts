@@ -43,41 +43,27 @@ export function deadlineError(url: URL, elapsedMs: number, timeoutMs: number, me
 }
 
 /**
- * Runs `expire` once the time since `startedMs` passes `allowedMs()`. The allowance may grow as
- * bytes arrive: the timer then sleeps again until the new bound, so it wakes a few times per
- * request at most, never per chunk.
+ * Runs `expire` once the time since `startedMs` passes `allowedMs()`, unless the function returned
+ * is called first. The allowance may grow as bytes arrive: the timer then sleeps again until the
+ * new bound, so it wakes a few times per request at most, never per chunk.
  */
-export class Deadline {
-  private timer: NodeJS.Timeout | undefined;
-  private done = false;
-
-  constructor(
-    private readonly startedMs: number,
-    private readonly allowedMs: () => number,
-    private readonly expire: (elapsedMs: number) => void,
-  ) {
-    this.arm();
-  }
-
-  private arm(): void {
-    this.timer = undefined;
-    if (this.done) return;
-    const elapsed = nowMs() - this.startedMs;
-    const left = this.allowedMs() - elapsed;
-    if (left <= 0) {
-      this.done = true;
-      this.expire(elapsed);
-    } else {
-      // Node's timers stop at 2^31-1 ms; a longer bound is simply looked at again then.
-      this.timer = setTimeout(() => this.arm(), Math.min(Math.ceil(left), 2 ** 31 - 1));
-    }
-  }
-
-  clear(): void {
-    this.done = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
+export function startDeadline(startedMs: number, allowedMs: () => number, expire: (elapsedMs: number) => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const arm = (): void => {
+    if (done) return;
+    const elapsed = nowMs() - startedMs;
+    const left = allowedMs() - elapsed;
+    done = left <= 0;
+    // Node's timers stop at 2^31-1 ms; a longer bound is simply looked at again then.
+    if (done) expire(elapsed);
+    else timer = setTimeout(arm, Math.min(Math.ceil(left), 2 ** 31 - 1));
+  };
+  arm();
+  return () => {
+    done = true;
+    clearTimeout(timer);
+  };
 }
 
 /** The whole command's deadline: the busy time its JSON requests and retry waits may take. */

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Deadline, jsonDeadlineMs, mediaDeadlineMs } from '../../src/http/deadline.js';
+import { startDeadline, jsonDeadlineMs, mediaDeadlineMs } from '../../src/http/deadline.js';
 import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../../src/defaults.js';
 import { NetworkError } from '../../src/errors.js';
 import { PNG_SIGNATURE } from '../../src/media/verify.js';
@@ -32,11 +32,11 @@ describe('deadline rules', () => {
     expect(mediaDeadlineMs(500, MEDIA_MIN_BYTES_PER_SECOND * 10)).toBe(DEADLINE_TIMEOUT_FACTOR * 500 + 10_000);
   });
 
-  it('a Deadline whose allowance grows sleeps again, and fires once it is passed', async () => {
+  it('a deadline whose allowance grows sleeps again, and fires once it is passed', async () => {
     let allowed = 60;
     const fired: number[] = [];
     const started = Date.now();
-    const d = new Deadline(
+    const clear = startDeadline(
       Number(process.hrtime.bigint() / 1_000_000n),
       () => allowed,
       (elapsed) => fired.push(elapsed),
@@ -47,7 +47,7 @@ describe('deadline rules', () => {
     await new Promise((r) => setTimeout(r, 120));
     expect(fired).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
-    d.clear();
+    clear();
   });
 });
 
