@@ -57,8 +57,8 @@ export async function cachedExercises(storeDir: string, origin: string): Promise
     }
     if (typeof body !== 'object' || body === null) continue;
     const list = (body as { exercises?: unknown }).exercises;
-    if (Array.isArray(list)) out.push(...(list as unknown[]));
-    else out.push(body);
+    if (!Array.isArray(list)) out.push(body);
+    else for (const item of list as unknown[]) out.push(item); // not push(...list): a page may hold 100,000s
   }
   return out;
 }
