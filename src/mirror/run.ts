@@ -185,12 +185,8 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
         progress.tick();
       }
     };
-    const workers = Array.from({ length: Math.max(1, options.concurrency) }, () =>
-      worker().catch((err: unknown) => {
-        stop ??= err;
-      }),
-    );
-    await Promise.all(workers);
+    // The first failure stops every worker at its next task.
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker().catch((err: unknown) => void (stop ??= err))));
   } finally {
     progress.done();
     try {

@@ -40,12 +40,8 @@ export interface Fetched {
 
 /** A server on this machine (its port changes from run to run): one service for this purpose. */
 function serviceOf(origin: string): string {
-  try {
-    const host = new URL(origin).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 'local' : origin;
-  } catch {
-    return origin === 'sandbox' ? 'local' : origin;
-  }
+  const host = URL.canParse(origin) ? new URL(origin).hostname : '';
+  return origin === 'sandbox' || host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 'local' : origin;
 }
 
 /**
