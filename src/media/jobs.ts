@@ -163,13 +163,8 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   const { seen, folders } = claims;
   const taken = (key: string): Set<string> => claims.taken.get(key) ?? claims.taken.set(key, new Set()).get(key)!;
 
-  // The same file asked again is kept once, where it first came.
-  const distinct: MediaJob[] = [];
-  for (const job of jobs) {
-    if (seen.has(identity(job))) continue;
-    seen.add(identity(job));
-    distinct.push(job);
-  }
+  // The same file asked again is kept once, where it first came (Set.add returns the set: truthy).
+  const distinct = [...jobs].filter((job) => !seen.has(identity(job)) && seen.add(identity(job)));
   const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
 
   // In code-unit order: one folder per distinct id in each output directory (claimed by its first
