@@ -185,18 +185,14 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
     );
   }
 
-  const out: MediaJob[] = [];
-  for (const job of distinct) {
+  return distinct.flatMap((job) => {
     const folder = folders.get(folderKey(job));
     const file = files.get(job);
-    if (folder === undefined || file === undefined) {
-      const why = folder === undefined ? "its folder would be the same as another exercise's" : 'it would be the same file as another of its media';
-      const error = new MalformedResponseError(`Left out: ${why}.`, { details: { exercise: job.exerciseId, name: job.name } });
-      if (!onDropped) throw error;
-      onDropped({ exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error });
-      continue;
-    }
-    out.push({ ...job, path: pathInside(job.dir, folder, file) });
-  }
-  return out;
+    if (folder !== undefined && file !== undefined) return [{ ...job, path: pathInside(job.dir, folder, file) }];
+    const why = folder === undefined ? "its folder would be the same as another exercise's" : 'it would be the same file as another of its media';
+    const error = new MalformedResponseError(`Left out: ${why}.`, { details: { exercise: job.exerciseId, name: job.name } });
+    if (!onDropped) throw error;
+    onDropped({ exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error });
+    return [];
+  });
 }
