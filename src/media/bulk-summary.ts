@@ -1,13 +1,66 @@
 /**
- * What a bulk run tells when it is over: the summary lines on stderr, the JSON summary, the
- * exit-7 error when files failed, and the Ctrl-C error naming the partial bytes kept.
+ * What a bulk run (bulk.ts) reports: each job's outcome and the progress events as they happen;
+ * when it is over, its summary: the lines on stderr, the JSON summary, the exit-7 error when
+ * files failed, and the Ctrl-C error naming the partial bytes kept.
  */
 import { CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
 import { formatBytes } from '../util/format-bytes.js';
 import { oneLine, plural } from '../util/text.js';
-import type { BulkSummary } from './bulk-types.js';
 import { partBytes, partPath } from './download/file-sink.js';
 import type { MediaJob } from './jobs.js';
+
+export interface JobOutcome {
+  job: MediaJob;
+  status: 'fetched' | 'skipped' | 'failed';
+  /** Bytes received over the network for this file in this run. */
+  bytes: number;
+  /** Fetched by continuing a `.part` an earlier attempt or run left, not from the first byte. */
+  resumed?: true;
+  error?: Error;
+}
+
+export interface BulkSummary {
+  /** Jobs in the run (with --fail-fast, some may have no outcome). */
+  total: number;
+  fetched: number;
+  skipped: number;
+  failed: number;
+  bytes: number;
+  seconds: number;
+  outcomes: JobOutcome[];
+  /** True when --fail-fast stopped the run before every job had its turn. */
+  stoppedEarly: boolean;
+}
+
+/**
+ * What a download reports about its file, as it happens (the downloader's side of ProgressSink).
+ */
+export interface FileProgress {
+  /**
+   * The response headers arrived: the file's full size when the server said (Content-Length,
+   * or the total of a Content-Range), and the byte it continues from (0 when it starts over).
+   * Called again on each attempt, so a restart takes the file's count back to `fromByte`.
+   */
+  started(expectedBytes: number | undefined, fromByte: number): void;
+  /** `n` more bytes reached the disk (or stdout). */
+  bytes(n: number): void;
+}
+
+/** What the progress display is told (src/output/progress-meter.ts): per file started, bytes…, done. */
+export interface ProgressSink {
+  /** The run begins with `totalFiles` jobs (those known so far: a listing's first page). */
+  start(totalFiles: number): void;
+  /** `count` more jobs joined the run (the listing's next page). */
+  addFiles(count: number): void;
+  /** See FileProgress.started. */
+  fileStarted(job: MediaJob, expectedBytes: number | undefined, fromByte: number): void;
+  /** See FileProgress.bytes. */
+  fileBytes(job: MediaJob, n: number): void;
+  /** The job is over: fetched, skipped or failed. */
+  fileDone(outcome: JobOutcome): void;
+  /** The run is over (finished, stopped or interrupted): the display goes. */
+  stop(): void;
+}
 
 /** Two runs over parts of one set of jobs, as one summary (the parts ran one after the other). */
 export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
@@ -103,9 +156,8 @@ export function partialFailure(summary: BulkSummary): PartialFailureError {
     message = summary.failed === 1 ? 'The file failed; nothing was saved.' : `All ${summary.failed} files failed; nothing was saved.`;
   else {
     message = `${summary.failed} of ${plural(summary.total, 'file')} failed`;
-    const isAre = inPlace === 1 ? 'is' : 'are';
     if (inPlace > 0 && notTried === 0) message += inPlace === 1 ? '; the other is in place' : `; the other ${inPlace} are in place`;
-    else if (inPlace > 0) message += `; ${inPlace} ${isAre} in place`;
+    else if (inPlace > 0) message += `; ${inPlace} ${inPlace === 1 ? 'is' : 'are'} in place`;
     if (notTried > 0) message += `; ${notTried} ${notTried === 1 ? 'was' : 'were'} not tried (--fail-fast)`;
     message += '.';
   }

@@ -3,18 +3,17 @@
  * disk is skipped without any request; one file's failure does not stop the others (unless
  * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
  * rate limit spent, Ctrl-C — stop the whole run at once. What the summary says is
- * bulk-summary.ts's.
+ * bulk-summary.ts's, with the types it reports in.
  */
 import { AuthError, BudgetExceededError, InterruptedError, RateLimitError, WriteFailedError } from '../errors.js';
 import type { DownloadResult } from './download/types.js';
 import type { MediaJob } from './jobs.js';
-import type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
+import { type BulkSummary, type FileProgress, type JobOutcome, type ProgressSink, interruptedError } from './bulk-summary.js';
 import { looksComplete } from './verify.js';
-import { interruptedError } from './bulk-summary.js';
 import { JobQueue, type QueuedJob } from './job-queue.js';
 import { type RequestSlot, RequestSlots } from './request-slots.js';
 
-export type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-types.js';
+export type { BulkSummary, FileProgress, JobOutcome, ProgressSink } from './bulk-summary.js';
 
 export interface BulkOptions {
   concurrency: number;

@@ -163,13 +163,8 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   const { seen, folders } = claims;
   const taken = (key: string): Set<string> => claims.taken.get(key) ?? claims.taken.set(key, new Set()).get(key)!;
 
-  // The same file asked again is kept once, where it first came.
-  const distinct: MediaJob[] = [];
-  for (const job of jobs) {
-    if (seen.has(identity(job))) continue;
-    seen.add(identity(job));
-    distinct.push(job);
-  }
+  // The same file asked again is kept once, where it first came (Set.add returns the set: truthy).
+  const distinct = [...jobs].filter((job) => !seen.has(identity(job)) && seen.add(identity(job)));
   const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
 
   // In code-unit order: one folder per distinct id in each output directory (claimed by its first
@@ -190,18 +185,14 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
     );
   }
 
-  const out: MediaJob[] = [];
-  for (const job of distinct) {
+  return distinct.flatMap((job) => {
     const folder = folders.get(folderKey(job));
     const file = files.get(job);
-    if (folder === undefined || file === undefined) {
-      const why = folder === undefined ? "its folder would be the same as another exercise's" : 'it would be the same file as another of its media';
-      const error = new MalformedResponseError(`Left out: ${why}.`, { details: { exercise: job.exerciseId, name: job.name } });
-      if (!onDropped) throw error;
-      onDropped({ exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error });
-      continue;
-    }
-    out.push({ ...job, path: pathInside(job.dir, folder, file) });
-  }
-  return out;
+    if (folder !== undefined && file !== undefined) return [{ ...job, path: pathInside(job.dir, folder, file) }];
+    const why = folder === undefined ? "its folder would be the same as another exercise's" : 'it would be the same file as another of its media';
+    const error = new MalformedResponseError(`Left out: ${why}.`, { details: { exercise: job.exerciseId, name: job.name } });
+    if (!onDropped) throw error;
+    onDropped({ exerciseId: job.exerciseId, kind: job.kind, entry: job.name, error });
+    return [];
+  });
 }

@@ -32,15 +32,12 @@ export class ProgressTally {
   private doneFinished = 0;
   private sizeFinished = 0;
   private sizedFinishedFiles = 0;
-  /** Files that will need no bytes: skipped, failed. */
-  private excludedFiles = 0;
   private received = 0;
-  private readonly samples: Array<[number, number]> = [];
-  private readonly started: number;
+  /** [time, bytes received so far], the oldest first: what the rate is taken over. */
+  private readonly samples: Array<[number, number]>;
 
   constructor(protected readonly now: () => number) {
-    this.started = now();
-    this.samples.push([this.started, 0]);
+    this.samples = [[now(), 0]];
   }
 
   start(totalFiles: number): void {
@@ -73,8 +70,6 @@ export class ProgressTally {
       this.doneFinished += file.done;
       this.sizeFinished += file.expected ?? file.done;
       this.sizedFinishedFiles++;
-    } else {
-      this.excludedFiles++;
     }
   }
 

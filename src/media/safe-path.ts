@@ -19,10 +19,6 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[
 /** Separators and the characters Windows forbids in names (controls, bidi and invisible ones: UNSAFE_CHARS). */
 const PATH_CHARS = /[/\\<>:"|?*]/g;
 
-function shortHash(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
-}
-
 /** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character (encodeInto stops before one that does not fit). */
 function truncateUtf8(value: string, maxBytes: number): string {
   return value.slice(0, new TextEncoder().encodeInto(value, new Uint8Array(maxBytes)).read);
@@ -73,7 +69,7 @@ function cleanComponent(raw: string): string {
 }
 
 function withHash(cleaned: string, hashed: string): string {
-  const suffix = `-${shortHash(hashed)}`;
+  const suffix = `-${createHash('sha256').update(hashed, 'utf8').digest('hex').slice(0, 8)}`; // a short hash of the original
   const room = MAX_COMPONENT_BYTES - suffix.length;
   const head = truncateUtf8(cleaned, room);
   return `${head === '' ? '_' : head}${suffix}`;

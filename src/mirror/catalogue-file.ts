@@ -29,14 +29,8 @@ export function catalogueEntry(id: string, fetched: Fetched): CatalogueEntry | u
   return Object.keys(translations).length > 0 ? { ...rest, id, translations } : { ...rest, id };
 }
 
-/** An entry left out of the file, and why. */
-export interface LeftOut {
-  id: string;
-  reason: string;
-}
-
-/** Rewrites exercises.jsonl; returns how many entries it holds. Entries a catalogue cannot hold go to `onLeftOut`. */
-export function writeCatalogueFile(dir: string, listedIds: readonly string[], fetched: Fetched, onLeftOut?: (l: LeftOut) => void): number {
+/** Rewrites exercises.jsonl; returns how many entries it holds. Entries a catalogue cannot hold go to `onLeftOut`, with why. */
+export function writeCatalogueFile(dir: string, listedIds: readonly string[], fetched: Fetched, onLeftOut: (id: string, reason: string) => void): number {
   let count = 0;
   function* chunks(): Generator<string> {
     let chunk = '';
@@ -47,7 +41,7 @@ export function writeCatalogueFile(dir: string, listedIds: readonly string[], fe
         validateCatalogueEntry(entry);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
-        onLeftOut?.({ id, reason: err.message });
+        onLeftOut(id, err.message);
         continue;
       }
       chunk += `${JSON.stringify(entry)}\n`;

@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
 import { type ListingProblem, paginatePages } from '../api/paging.js';
 import { replaceFileSync } from '../util/write-all.js';
-import { refuseLinkAt } from '../util/real-dir.js';
+import { lstatOrUndefined, refuseLinkAt } from '../util/real-dir.js';
 import { LISTING_PAGE_SIZE } from './plan.js';
 
 export interface Listing {
@@ -75,14 +75,10 @@ export function markListingCached(path: string): void {
 
 /** Whether a dry run left the mark (see markListingCached); it is removed either way. */
 export function takeListingCachedMark(path: string): boolean {
-  try {
-    refuseLinkAt(path);
-    readFileSync(path);
-  } catch {
-    return false;
-  }
-  rmSync(path, { force: true });
-  return true;
+  // Only a plain file counts (never one a link stands in for).
+  const marked = lstatOrUndefined(path)?.isFile() === true;
+  if (marked) rmSync(path, { force: true });
+  return marked;
 }
 
 /** The listed ids, then those of the previous listing it lacks: what a listing cut short keeps. */

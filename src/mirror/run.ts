@@ -10,10 +10,10 @@ import type { ApiClient } from '../api/client.js';
 import { type MediaKind, MEDIA } from '../catalogue/media.js';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import type { BulkSummary } from '../media/bulk.js';
-import { type MediaJob, describeUnusable } from '../media/jobs.js';
+import { type MediaJob, describeUnusable, printable } from '../media/jobs.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../defaults.js';
 import { CliError, InterruptedError, NotFoundError, PartialFailureError, WriteFailedError } from '../errors.js';
-import { escapeUnsafe, plural, shorten } from '../util/text.js';
+import { escapeUnsafe, plural } from '../util/text.js';
 import { ensureRealDir } from '../util/real-dir.js';
 import { catalogueEntry, mirrorMediaJobs, writeCatalogueFile, writeMediaIndex } from './catalogue-file.js';
 import { fetchListing, markListingCached, readStoredListing, storeListing, takeListingCachedMark, unstorableReason, withPrevious } from './listing.js';
@@ -60,7 +60,7 @@ export interface MirrorDeps {
 }
 
 /** An id or text from the network, safe to print. */
-const shown = (text: string): string => JSON.stringify(shorten(escapeUnsafe(text), 80));
+const shown = (text: string): string => JSON.stringify(printable(text));
 
 /** A one-line progress display on a terminal stderr, redrawn at most every 100 ms. */
 function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'columns' | 'quiet'>, total: number): { tick(): void; done(): void } {
@@ -185,12 +185,8 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
         progress.tick();
       }
     };
-    const workers = Array.from({ length: Math.max(1, options.concurrency) }, () =>
-      worker().catch((err: unknown) => {
-        stop ??= err;
-      }),
-    );
-    await Promise.all(workers);
+    // The first failure stops every worker at its next task.
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker().catch((err: unknown) => void (stop ??= err))));
   } finally {
     progress.done();
     try {
@@ -200,9 +196,9 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     }
   }
 
-  const leftOut = (l: { id: string; reason: string }): void =>
-    void failed.push(`${shown(l.id)}: its record cannot be held in a catalogue (${escapeUnsafe(l.reason)}); left out`);
-  const entries = writeCatalogueFile(dir, ids, fetched, leftOut);
+  const entries = writeCatalogueFile(dir, ids, fetched, (id, reason) =>
+    failed.push(`${shown(id)}: its record cannot be held in a catalogue (${escapeUnsafe(reason)}); left out`),
+  );
   if (stop !== undefined) {
     say(
       `mirror: stopped after ${plural(requests, 'request')} this run; ${plural(entries, 'exercise')} in ${join(dirShown, 'exercises.jsonl')}. Run it again to continue.`,

@@ -40,12 +40,8 @@ export interface Fetched {
 
 /** A server on this machine (its port changes from run to run): one service for this purpose. */
 function serviceOf(origin: string): string {
-  try {
-    const host = new URL(origin).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 'local' : origin;
-  } catch {
-    return origin === 'sandbox' ? 'local' : origin;
-  }
+  const host = URL.canParse(origin) ? new URL(origin).hostname : '';
+  return origin === 'sandbox' || host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 'local' : origin;
 }
 
 /**
@@ -69,18 +65,13 @@ export function workPaths(dir: string): { workDir: string; records: string; list
   };
 }
 
-/** The text of `record` in its language, or null when it is all English (no translation there). */
+/** The text of a record: what a translation holds. */
+const textOf = (r: ExerciseRecord): Translation => ({ displayName: r.displayName ?? r.name, aliases: r.aliases ?? [], instructions: r.instructions ?? [] });
+
+/** The text of `localised` in its language, or null when it is all English (no translation there). */
 function translationOf(english: ExerciseRecord, localised: ExerciseRecord): Translation | null {
-  const t: Translation = {
-    displayName: localised.displayName ?? localised.name,
-    aliases: localised.aliases ?? [],
-    instructions: localised.instructions ?? [],
-  };
-  const same =
-    t.displayName === (english.displayName ?? english.name) &&
-    JSON.stringify(t.aliases) === JSON.stringify(english.aliases ?? []) &&
-    JSON.stringify(t.instructions) === JSON.stringify(english.instructions ?? []);
-  return same ? null : t;
+  const t = textOf(localised);
+  return JSON.stringify(t) === JSON.stringify(textOf(english)) ? null : t;
 }
 
 export function readWorkFile(dir: string, source?: MirrorSource): Fetched {

@@ -63,8 +63,8 @@ export class RateLimit {
 function throttled(limit: RateLimit, source: BodySource, consumer: BodyConsumer): BodyControl {
   let timer: NodeJS.Timeout | undefined;
   let consumerPaused = false;
-  /** The body's end, held until its bytes are paid for. */
-  let held: (() => void) | undefined;
+  /** The body's end arrived and is held until its bytes are paid for. */
+  let endHeld = false;
   let control: BodyControl | undefined;
 
   // Not unref'd: a body's end may be waiting on it, with the socket already closed.
@@ -73,10 +73,9 @@ function throttled(limit: RateLimit, source: BodySource, consumer: BodyConsumer)
     timer = undefined;
     const left = limit.delay();
     if (left > 0) return wait(left); // more was charged meanwhile (a chunk already read)
-    if (held) {
-      const end = held;
-      held = undefined;
-      end();
+    if (endHeld) {
+      endHeld = false;
+      consumer.onEnd();
     } else if (!consumerPaused) control?.resume();
   };
 
@@ -90,7 +89,7 @@ function throttled(limit: RateLimit, source: BodySource, consumer: BodyConsumer)
     },
     onEnd() {
       if (timer === undefined) consumer.onEnd();
-      else held = () => consumer.onEnd();
+      else endHeld = true;
     },
     onError(err) {
       // A failure is passed on at once: the bytes that arrived are kept whatever the limit.
@@ -107,7 +106,7 @@ function throttled(limit: RateLimit, source: BodySource, consumer: BodyConsumer)
     destroy() {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      held = undefined;
+      endHeld = false;
       control?.destroy();
     },
   };
