@@ -76,7 +76,9 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   const { limit, after, before, follow, max } = options.paging;
   const fetchPage = (cursor: PageCursor) => api.query({ ...options.filters, ...cursor, limit, ...(lang ? { lang } : {}) });
   const results: unknown[] = [];
-  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) })) results.push(...items);
+  // Item by item, not push(...items): a page of 150,000 would overflow the argument list.
+  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) }))
+    for (const item of items) results.push(item);
   const found = mergeCandidates([results.map((r) => candidateOf(r, lang))]);
   // List items are summaries: muscles and equipment come from what is known on disk, when it is.
   const ids = new Set(found.map((c) => c.id));

@@ -106,7 +106,7 @@ export async function planFromIds(
       options.onMissing?.(outcome.id);
       continue;
     }
-    plan.jobs.push(...exerciseJobs(plan, api, target, outcome.record.id ?? outcome.id, outcome.record));
+    for (const job of exerciseJobs(plan, api, target, outcome.record.id ?? outcome.id, outcome.record)) plan.jobs.push(job);
   }
   plan.jobs = uniqueJobs(plan.jobs, reportTo(plan, target));
   return plan;
@@ -123,7 +123,8 @@ export function hasFilters(filters: QueryFilterParams): boolean {
  */
 export async function planFromListing(api: ApiClient, filters: QueryFilterParams, target: PlanTarget, options: { max?: number }): Promise<DownloadPlan> {
   const plan = emptyPlan();
-  for await (const jobs of streamListingJobs(api, filters, target, options, plan)) plan.jobs.push(...jobs);
+  // One by one, not push(...jobs): a page of 150,000 summaries would overflow the argument list.
+  for await (const jobs of streamListingJobs(api, filters, target, options, plan)) for (const job of jobs) plan.jobs.push(job);
   return plan;
 }
 

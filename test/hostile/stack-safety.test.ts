@@ -54,4 +54,15 @@ describe('stack safety', () => {
       if (r.code === 0) expect(r.stdout).toContain('E149999');
     });
   }
+
+  it('download --dry-run: a page of 150,000 summaries with a picture each plans every file, never exit 1', async () => {
+    // Short names keep the page under the 8 MiB a JSON answer may have.
+    const summaries = Array.from({ length: 150_000 }, (_, i) => ({ id: `E${i}`, name: 'x', premiumImages: ['a.png'] }));
+    server.route(/^\/exercise\/exerciseIds/, listPage(summaries));
+    const r = await cli(server, ['download', '--all', '--images', '--dry-run', '--format', 'json']);
+    expect(r.code, r.stderr.slice(0, 500)).toBe(0);
+    const files = (JSON.parse(r.stdout) as { files: Array<{ path: string }> }).files;
+    expect(files).toHaveLength(150_000);
+    expect(files.at(-1)!.path).toContain('E149999');
+  });
 });
