@@ -101,9 +101,14 @@ export function fuzzyScore(query: string, texts: readonly string[]): number | un
   let total = 0;
   for (const word of foldText(query).split(/\s+/)) {
     if (word === '') continue;
-    const scores = texts.map((text) => wordScore(word, text)).filter((score) => score !== undefined);
-    if (scores.length === 0) return undefined;
-    total += Math.max(...scores);
+    // A loop, not Math.max(...scores): a record from the server may carry 100,000s of aliases.
+    let best: number | undefined;
+    for (const text of texts) {
+      const score = wordScore(word, text);
+      if (score !== undefined && (best === undefined || score > best)) best = score;
+    }
+    if (best === undefined) return undefined;
+    total += best;
   }
   return total;
 }

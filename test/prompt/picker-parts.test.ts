@@ -40,6 +40,12 @@ describe('fuzzy filtering', () => {
     expect(fuzzyFilter(items, 'plank', (x) => x.folded).map((x) => x.id)).toEqual(['Plank', 'p_l_a_n_k_s']);
     expect(fuzzyFilter(ITEMS, '  ', (x) => x.folded)).toHaveLength(ITEMS.length);
   });
+
+  it('scores a record with 150,000 aliases from the server without overflowing the stack, by its best text', () => {
+    const flood = c({ id: 'Flood', name: 'Flood', aliases: Array.from({ length: 150_000 }, (_, i) => `press ${i}`) });
+    expect(fuzzyFilter([...ITEMS, flood], 'press', (x) => x.folded).map((x) => x.id)).toEqual(['Flood', 'Barbell_Bench_Press']); // an alias starting with the word beats a later word
+    expect(fuzzyFilter([flood], 'squat', (x) => x.folded)).toEqual([]);
+  });
 });
 
 describe('candidates', () => {

@@ -63,7 +63,8 @@ export async function runMediaJobs(
   jobs: JobSource,
   options: { concurrency: number; skipExisting: boolean; failFast: boolean },
 ): Promise<BulkSummary> {
-  const settings = await downloadSettings(ctx, api, options.concurrency);
+  // Made at the first file that really downloads: a run whose files are all in place loads no HTTP client.
+  let shared: Promise<DownloadOptions> | undefined;
   const none = Array.isArray(jobs) && jobs.length === 0;
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
   const progress = showProgress ? await createProgress(ctx.io.stderr) : undefined;
@@ -76,6 +77,7 @@ export async function runMediaJobs(
       await prepareJobDir(job).catch((err: unknown) => {
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
+      const settings = await (shared ??= downloadSettings(ctx, api, options.concurrency));
       return downloadFile(job, job.path, { ...settings, signal, onStart: file.started, onBytes: file.bytes, requestSlot });
     },
   });
