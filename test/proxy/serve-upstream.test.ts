@@ -202,7 +202,7 @@ test('kill -HUP: an added key works, a removed key gets exit 3, a broken file is
     expect(removed.code).toBe(3);
     expect(removed.stderr).toMatch(/rejected the API key \(401\)/);
     expect((await cli('new-key-4567')).code).toBe(0);
-    expect(err).toMatch(/Z bob GET \/exercise\/Plank 200 /);
+    await until(() => err, /Z bob GET \/exercise\/Plank 200 /); // the access log writes its lines after the answer
 
     writeKeys('new-key-4567:gold\n');
     child!.kill('SIGHUP');
