@@ -19,9 +19,10 @@
  */
 import { randomBytes } from 'node:crypto';
 // Synchronous calls: each is one small metadata syscall, and a `show` then never loads node:fs/promises (~3 ms).
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
+import { lstatOrUndefined } from './real-dir.js';
 
 /** A lock dated more than this ahead of our clock is stale (allows for coarse file-system clocks). */
 const FUTURE_SKEW_MS = 2_000;
@@ -84,12 +85,8 @@ function readOwner(dir: string): Owner | undefined {
 
 /** Why the lock at `dir` is stale, or undefined while it is held by someone alive. */
 function staleReason(dir: string, staleMs: number): string | undefined {
-  let mtime: number;
-  try {
-    mtime = lstatSync(dir).mtimeMs;
-  } catch {
-    return undefined; // gone: the next mkdir will tell
-  }
+  const mtime = lstatOrUndefined(dir)?.mtimeMs;
+  if (mtime === undefined) return undefined; // gone: the next mkdir will tell
   const now = Date.now();
   if (mtime > now + FUTURE_SKEW_MS) return 'it is dated in the future';
   if (now - mtime > staleMs) return `it was not refreshed for ${Math.round((now - mtime) / 1000)} s`;
