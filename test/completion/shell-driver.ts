@@ -4,10 +4,11 @@
  * gives, and HOME and the XDG folders are private to the test.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI_PATH, runCli } from '../helpers/run-cli.js';
 import { tempDir, tempRoot } from '../helpers/temp.js';
+import { homeDirs } from '../setup/home-check.js';
 
 /** A folder holding `exercises` (a link to the built CLI), to put first on PATH. */
 function binDir(): string {
@@ -16,8 +17,14 @@ function binDir(): string {
   return dir;
 }
 
+/** True when `shell` runs here; asked in a home of its own, as fish makes its folders on its first run. */
 export function hasShell(shell: string): boolean {
-  return spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' }).status === 0;
+  const home = tempDir('exercises-shell-probe-');
+  try {
+    return spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ignore', env: { PATH: process.env.PATH ?? '', ...homeDirs(home) } }).status === 0;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }
 
 export interface ShellEnv {
@@ -32,9 +39,7 @@ export async function shellEnv(shell: 'bash' | 'zsh' | 'fish', extra: Record<str
   const home = tempDir('exercises-completion-');
   const env: Record<string, string> = {
     PATH: `${binDir()}:${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_CACHE_HOME: join(home, '.cache'),
+    ...homeDirs(home),
     LANG: 'C.UTF-8',
     // Here-documents and the like: under the run's temp root, removed with it.
     TMPDIR: tempRoot(),

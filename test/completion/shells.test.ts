@@ -10,7 +10,7 @@ import { catalogueDir, hasShell, shellEnv } from './shell-driver.js';
 describe.skipIf(!hasShell('zsh'))('zsh script', () => {
   it('is valid zsh', async () => {
     const zsh = await shellEnv('zsh');
-    const r = spawnSync('zsh', ['-n', zsh.script], { encoding: 'utf8' });
+    const r = spawnSync('zsh', ['-n', zsh.script], { env: zsh.env, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
@@ -29,7 +29,7 @@ describe.skipIf(!hasShell('zsh'))('zsh script', () => {
 describe.skipIf(!hasShell('fish'))('fish script', () => {
   it('is valid fish', async () => {
     const fish = await shellEnv('fish');
-    const r = spawnSync('fish', ['--no-execute', fish.script], { encoding: 'utf8' });
+    const r = spawnSync('fish', ['--no-execute', fish.script], { env: fish.env, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });

@@ -27,11 +27,11 @@ if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);
 async function shellTerminal(c: (typeof SHELLS)[number], setup: ShellEnv) {
   const server = tmuxServer(`exercises-tab-${c.shell}`, { TERM: 'xterm-256color', ...setup.env });
   const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  server.exec('new-session', '-d', '-s', 't', '-x', '80', '-y', '24', ...envArgs, c.start);
-  const screen = () => server.run('capture-pane', '-p', '-t', 't').stdout;
+  await server.exec('new-session', '-d', '-s', 't', '-x', '80', '-y', '24', ...envArgs, c.start);
+  const screen = () => server.exec('capture-pane', '-p', '-t', 't');
   await waitForScreen(screen, /\S/, 10_000); // the first prompt
   // Loaded when the shell has run the line and printed the marker (compinit takes a while on a busy machine).
-  server.exec('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
+  await server.exec('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
   await waitForScreen(screen, /^LOADED-OK$/m, 20_000);
   return {
     /**
@@ -39,13 +39,13 @@ async function shellTerminal(c: (typeof SHELLS)[number], setup: ShellEnv) {
      * it shows `expected` (each TAB runs the CLI once: a busy machine may take seconds).
      */
     async tab(line: string, tabs: number, expected: RegExp): Promise<string> {
-      server.exec('send-keys', '-t', 't', 'C-u', 'C-l');
+      await server.exec('send-keys', '-t', 't', 'C-u', 'C-l');
       // Cleared: the prompt alone is left.
       await waitForScreen(screen, (text) => text.split('\n').filter((l) => l.trim() !== '').length <= 1, 10_000);
-      server.exec('send-keys', '-t', 't', '-l', line);
+      await server.exec('send-keys', '-t', 't', '-l', line);
       await waitForScreen(screen, (text) => text.includes(line), 10_000);
       // All at once: the shell reads them one after the other, each completion run to its end.
-      server.exec('send-keys', '-t', 't', ...Array.from({ length: tabs }, () => 'Tab'));
+      await server.exec('send-keys', '-t', 't', ...Array.from({ length: tabs }, () => 'Tab'));
       return waitForScreen(screen, expected, 15_000);
     },
     close: () => server.kill(),

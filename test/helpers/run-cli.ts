@@ -5,10 +5,10 @@
  * in-process with test-context.ts's runInProcess, which takes the same options.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedHome, tempRoot } from './temp.js';
 import { tmuxDir } from './tmux-sockets.js';
+import { homeDirs } from '../setup/home-check.js';
 
 export { isolatedHome };
 
@@ -44,9 +44,7 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
   const home = extra.HOME ?? isolatedHome();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_CACHE_HOME: join(home, '.cache'),
+    ...homeDirs(home),
     NO_COLOR: '',
     LANG: 'C.UTF-8',
     TMPDIR: tempRoot(),

@@ -14,11 +14,11 @@ import { HAVE_TMUX, stopAndFail, tmuxServer } from './tmux.js';
 import { runningServers, serverRunning, tmuxDir } from './tmux-sockets.js';
 
 describe('tmux servers of a test', () => {
-  it('keep their socket under the run temp root, and one left running is stopped and fails the check', (ctx) => {
+  it('keep their socket under the run temp root, and one left running is stopped and fails the check', async (ctx) => {
     if (!HAVE_TMUX) ctx.skip(true, 'tmux is not installed (apt-get install -y tmux)');
     const server = tmuxServer('exercises-check');
     expect(server.socket.startsWith(`${tmuxDir(tempRoot())}/`)).toBe(true);
-    server.exec('new-session', '-d', 'sleep 60');
+    await server.exec('new-session', '-d', 'sleep 60');
     expect(serverRunning(server.socket)).toBe(true);
     expect(runningServers(tmuxDir(tempRoot()))).toContain(server.socket);
     expect(() => stopAndFail([server.socket], 'This test')).toThrow(/This test left 1 tmux server\(s\) running \(now stopped\)/);
@@ -27,10 +27,10 @@ describe('tmux servers of a test', () => {
     expect(() => stopAndFail([server.socket], 'This test')).not.toThrow();
   });
 
-  it('a failing tmux command names itself and what tmux said', (ctx) => {
+  it('a failing tmux command names itself and what tmux said', async (ctx) => {
     if (!HAVE_TMUX) ctx.skip(true, 'tmux is not installed (apt-get install -y tmux)');
     const server = tmuxServer('exercises-check');
-    expect(() => server.exec('capture-pane', '-p')).toThrow(/tmux capture-pane -p failed/);
+    await expect(server.exec('capture-pane', '-p')).rejects.toThrow(/tmux capture-pane -p failed/);
     expect(existsSync(server.socket)).toBe(false);
   });
 });

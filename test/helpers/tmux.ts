@@ -5,7 +5,7 @@
  * (or, started in a beforeAll, when its file has: test/setup/worker.ts) is stopped, and fails that test: a terminal
  * test closes what it opens. The global setup stops any left at the end of the run as well.
  */
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
@@ -18,12 +18,34 @@ export const NO_TMUX_MESSAGE = 'tmux is not installed: the terminal tests are sk
 /** A Unix socket's path must fit in sockaddr_un (108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 
+/** What one tmux command did. */
+export interface TmuxResult {
+  /** Its exit status (null when it could not be run, or ended by a signal). */
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * tmux with `args`, without blocking: a test's servers (the catalogue server, a slow service)
+ * live in the same event loop as its waits on the screen, so a synchronous capture-pane every
+ * few ms would starve the very server the screen waits on.
+ */
+function tmuxAsync(args: string[], env?: NodeJS.ProcessEnv): Promise<TmuxResult> {
+  return new Promise((resolve) => {
+    execFile('tmux', args, { encoding: 'utf8', ...(env ? { env } : {}) }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ status, stdout, stderr: stderr || (error && typeof error.code !== 'number' ? error.message : '') });
+    });
+  });
+}
+
 export interface TmuxServer {
   readonly socket: string;
   /** tmux with these arguments, on this server: its status and output. */
-  run(...args: string[]): SpawnSyncReturns<string>;
+  run(...args: string[]): Promise<TmuxResult>;
   /** As run, but a failure throws, naming the command and what tmux said; the output. */
-  exec(...args: string[]): string;
+  exec(...args: string[]): Promise<string>;
   /** Stops the server and what runs in it (nothing if it has stopped already). */
   kill(): void;
 }
@@ -76,13 +98,13 @@ export function tmuxServer(name: string, env?: NodeJS.ProcessEnv, test?: TestEnd
     // Not in a test (a beforeAll): the file's end checks it.
     startedOutsideTests.add(socket);
   }
-  const run = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', ...(env ? { env } : {}) });
+  const run = (...args: string[]) => tmuxAsync(['-S', socket, '-f', '/dev/null', ...args], env);
   return {
     socket,
     run,
-    exec(...args) {
-      const r = run(...args);
-      if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.error?.message}`);
+    async exec(...args) {
+      const r = await run(...args);
+      if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
       return r.stdout;
     },
     kill: () => killServer(socket),
@@ -99,19 +121,19 @@ export function tmuxServer(name: string, env?: NodeJS.ProcessEnv, test?: TestEnd
 export const SIDE_BY_SIDE_WAIT_MS = 45_000;
 export const SIDE_BY_SIDE = { concurrent: true, timeout: 60_000 } as const;
 
-/** How often a wait looks at the screen: a capture-pane is a few ms of CPU, and each poll saved is a poll's worth of wall time. */
-const POLL_MS = 25;
+/** How often a wait looks at the screen: often enough to see a spinner, rarely enough to leave the CPU to the CLI. */
+const POLL_MS = 50;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Polls `screen` (a capture-pane) until it matches `want`; the screen then. Throws after `ms`
  * with the screen as it was, so a failure shows what the terminal showed instead.
  */
-export async function waitForScreen(screen: () => string, want: RegExp | string | ((text: string) => boolean), ms = 15_000): Promise<string> {
+export async function waitForScreen(screen: () => Promise<string>, want: RegExp | string | ((text: string) => boolean), ms = 15_000): Promise<string> {
   const matches = typeof want === 'function' ? want : typeof want === 'string' ? (t: string) => t.includes(want) : (t: string) => want.test(t);
   const until = Date.now() + ms;
   for (;;) {
-    const text = screen();
+    const text = await screen();
     if (matches(text)) return text;
     if (Date.now() > until) throw new Error(`The terminal never showed ${String(want)} in ${ms} ms; it shows:\n${text}`);
     await pause(POLL_MS);
@@ -119,11 +141,11 @@ export async function waitForScreen(screen: () => string, want: RegExp | string 
 }
 
 /** The screen once it has stayed the same for `quietMs`: whatever the last key set off is drawn. */
-export async function settledScreen(screen: () => string, quietMs = 300): Promise<string> {
-  let text = screen();
+export async function settledScreen(screen: () => Promise<string>, quietMs = 300): Promise<string> {
+  let text = await screen();
   for (let quietSince = Date.now(); Date.now() - quietSince < quietMs;) {
     await pause(POLL_MS);
-    const now = screen();
+    const now = await screen();
     if (now !== text) [text, quietSince] = [now, Date.now()];
   }
   return text;

@@ -85,29 +85,29 @@ describe.skipIf(!HAVE_TMUX)('a TAB in a real terminal (tmux)', () => {
         writeFileSync(join(cache, 'completion-ids.tsv'), [...HOSTILE, ...METACHARACTERS, GOOD].map((e) => `${e.id}\t${e.name}`).join('\n') + '\n');
         // The tmux server (one per test, on its own socket) and so the shell get the private HOME and PATH.
         const server = tmuxServer(`exercises-hostile-tab-${c.shell}`, { TERM: 'xterm-256color', ...setup.env });
-        const tmux = server.run;
-        const pane = () => tmux('capture-pane', '-p', '-t', 't').stdout;
+        const tmux = server.exec;
+        const pane = () => tmux('capture-pane', '-p', '-t', 't');
         const envArgs = Object.entries(setup.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
         try {
-          server.exec('new-session', '-d', '-s', 't', '-x', '160', '-y', '40', ...envArgs, c.start);
-          tmux('set-option', '-g', 'allow-rename', 'on');
-          tmux('set-option', '-g', 'set-titles', 'on');
+          await server.exec('new-session', '-d', '-s', 't', '-x', '160', '-y', '40', ...envArgs, c.start);
+          await tmux('set-option', '-g', 'allow-rename', 'on');
+          await tmux('set-option', '-g', 'set-titles', 'on');
           await waitForScreen(pane, /\S/); // the shell's first prompt
-          tmux('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
+          await tmux('send-keys', '-t', 't', `${c.load(setup.script)}; echo LOADED""-OK`, 'Enter');
           await waitForScreen(pane, /^LOADED-OK$/m, 20_000);
-          tmux('send-keys', '-t', 't', 'echo BEFORE-TAB-LINE', 'Enter');
+          await tmux('send-keys', '-t', 't', 'echo BEFORE-TAB-LINE', 'Enter');
           await waitForScreen(pane, /^BEFORE-TAB-LINE$/m);
           // Taken after the shell's own prompt set it (fish puts the directory there).
-          const titleBefore = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
-          tmux('send-keys', '-t', 't', 'exercises show ');
+          const titleBefore = (await tmux('display-message', '-p', '#{pane_title}')).trim();
+          await tmux('send-keys', '-t', 't', 'exercises show ');
           await waitForScreen(pane, 'exercises show');
           // Both at once: the shell reads them one after the other, each completion run to its end.
-          tmux('send-keys', '-t', 't', 'Tab', 'Tab');
+          await tmux('send-keys', '-t', 't', 'Tab', 'Tab');
           await waitForScreen(pane, /Plank/);
           // The candidates drawn in full: whatever a hostile one did is on the screen by then.
           const screen = await settledScreen(pane);
-          const styled = tmux('capture-pane', '-p', '-e', '-t', 't').stdout;
-          const titleAfter = tmux('display-message', '-p', '#{pane_title}').stdout.trim();
+          const styled = await tmux('capture-pane', '-p', '-e', '-t', 't');
+          const titleAfter = (await tmux('display-message', '-p', '#{pane_title}')).trim();
           expect(screen, 'the screen was cleared').toContain('BEFORE-TAB-LINE');
           expect(titleAfter).toBe(titleBefore);
           expect(titleAfter).not.toContain('PWNED');

@@ -92,10 +92,10 @@ describe('PNG decompression bombs', () => {
   it.skipIf(!HAVE_TMUX)(
     '2³¹−1 square never aborts the process (a real terminal, tmux)',
     async () => {
-      const t = startTerminal(['--catalogue', catalogueWith(bomb(2 ** 31 - 1)), 'image', 'Bomb', '--view=blocks'], { env: { COLORTERM: 'truecolor' } });
+      const t = await startTerminal(['--catalogue', catalogueWith(bomb(2 ** 31 - 1)), 'image', 'Bomb', '--view=blocks'], { env: { COLORTERM: 'truecolor' } });
       try {
         expect(await t.exitCode()).toBe(0);
-        expect(t.capture().replace(/\n/g, '')).toMatch(/Cannot draw image "start" of exercise Bomb.*2147483647×2147483647 pixels, over the budget/);
+        expect((await t.capture()).replace(/\n/g, '')).toMatch(/Cannot draw image "start" of exercise Bomb.*2147483647×2147483647 pixels, over the budget/);
       } finally {
         t.close();
       }

@@ -29,6 +29,7 @@ function sh(word: string): string {
 /** A tmux server of the test's own (test/helpers/tmux.ts), with one 80×24 window running `command`. */
 class Terminal {
   private readonly tmux: TmuxServer;
+  private readonly started: Promise<string>;
 
   constructor(test: TestEnd, command: string, env: Record<string, string> = {}) {
     this.tmux = tmuxServer('exercises-help', undefined, test);
@@ -48,12 +49,13 @@ class Terminal {
       script,
       `${exports}\nunset NO_COLOR FORCE_COLOR\nexercises() { ${sh(process.execPath)} ${sh(CLI_PATH)} "$@"; }\n${command}\necho "exit=$?"\necho ${DONE}\nsleep 60\n`,
     );
-    this.tmux.exec('new-session', '-d', '-x', String(WIDTH), '-y', String(HEIGHT), `sh ${sh(script)}`);
+    this.started = this.tmux.exec('new-session', '-d', '-x', String(WIDTH), '-y', String(HEIGHT), `sh ${sh(script)}`);
   }
 
   /** The whole pane, history included; `joined` puts wrapped lines back together (a line over the width shows as one). */
-  capture(options: { joined?: boolean; escapes?: boolean } = {}): string {
-    return this.tmux.run('capture-pane', '-p', '-S', '-', ...(options.joined ? ['-J'] : []), ...(options.escapes ? ['-e'] : [])).stdout;
+  async capture(options: { joined?: boolean; escapes?: boolean } = {}): Promise<string> {
+    await this.started;
+    return this.tmux.exec('capture-pane', '-p', '-S', '-', ...(options.joined ? ['-J'] : []), ...(options.escapes ? ['-e'] : []));
   }
 
   waitFor(pattern: RegExp, timeoutMs = SIDE_BY_SIDE_WAIT_MS): Promise<string> {
@@ -171,7 +173,7 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, (
       commands.map((command) =>
         inTerminal(test, command, {}, async (t) => {
           await t.done();
-          const lines = outputLines(t.capture({ joined: true }));
+          const lines = outputLines(await t.capture({ joined: true }));
           for (const line of lines) expect(line.length, `${command}: ${line}`).toBeLessThanOrEqual(WIDTH);
           if (command.endsWith('--help')) {
             const titles = lines.filter((l) => /^[A-Z][A-Z ]+$/.test(l));
@@ -205,10 +207,10 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, (
       const lines = outputLines(screen);
       expect(screen).toContain('exit=2');
       expect(lines[0]).toMatch(/^Error: Unknown --muscle value/);
-      for (const line of outputLines(t.capture({ joined: true }))) expect(line.length).toBeLessThanOrEqual(WIDTH);
+      for (const line of outputLines(await t.capture({ joined: true }))) expect(line.length).toBeLessThanOrEqual(WIDTH);
       // Every word of the hint is whole on its line.
       expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('Valid values: abdominals, abductors, adductors, biceps,');
-      expect(t.capture({ escapes: true })).toMatch(/\u001b\[31mError:/);
+      expect(await t.capture({ escapes: true })).toMatch(/\u001b\[31mError:/);
     });
     const unknownFlag = inTerminal(test, 'exercises query --colour red', {}, async (t) => {
       const screen = await t.done();
@@ -251,7 +253,7 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, (
       { ...service(), XDG_CACHE_HOME: join(home, `budget-cache-${Date.now()}`) },
       async (t) => {
         const screen = await t.done();
-        const all = t.capture({ joined: true });
+        const all = await t.capture({ joined: true });
         expect(screen).toContain('exit=5');
         expect(all).toContain('Ex_001');
         expect(all).toContain('Ex_050');
@@ -269,7 +271,7 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, (
       const screen = await t.done();
       expect(screen).toContain('exit=0');
       // Joined: a line the terminal wrapped would show here as one line over the width.
-      const lines = outputLines(t.capture({ joined: true }));
+      const lines = outputLines(await t.capture({ joined: true }));
       for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(WIDTH);
       const at = lines.findIndex((l) => l.endsWith('· next page:'));
       expect(at, lines.join('\n')).toBeGreaterThan(0);
@@ -302,7 +304,7 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, (
     await inTerminal(test, commands, {}, async (t) => {
       const screen = await t.done();
       expect(screen).toContain('exit=0');
-      const joined = t.capture({ joined: true });
+      const joined = await t.capture({ joined: true });
       // Prose only: the dry run's rows are data (a path is never broken), left to the terminal.
       for (const line of outputLines(joined).filter((l) => !l.startsWith('fetch '))) expect(line.length, line).toBeLessThanOrEqual(WIDTH);
       const text = joined.replace(/\s+/g, ' ');
@@ -322,7 +324,7 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux, 80×24)', SIDE_BY_SIDE, (
       const screen = await t.done();
       expect(screen).toContain('exit=0');
       // The summary is wrapped at the width: its words, whatever the line breaks.
-      expect(t.capture({ joined: true }).replace(/\s+/g, ' ')).toContain(`files in ${dir}`);
+      expect((await t.capture({ joined: true })).replace(/\s+/g, ' ')).toContain(`files in ${dir}`);
     });
   });
 });

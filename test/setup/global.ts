@@ -9,6 +9,11 @@
  * gave tempDir() plus mkdtemp's six characters, test/helpers/temp-prefixes.ts), which would
  * mean something escaped the root. Other programs' new files there are not ours and are left
  * alone: a shared machine's temp dir changes all the time.
+ *
+ * HOME and the XDG directories point into the root as well, for the workers and everything they
+ * start (the CLI, shells, tmux): a shell such as fish makes ~/.config/fish and ~/.local/share/fish
+ * on its first run, and nothing the suite starts may write the user's own home. At the end the
+ * real home is checked for what the suite's programs would make there (test/setup/home-check.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +21,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { madeWithPrefix, prefixesUsed } from '../helpers/temp-prefixes.js';
 import { killServer, runningServers, tmuxDir } from '../helpers/tmux-sockets.js';
+import { homeEnv, homeLeaks, homeSnapshot } from './home-check.js';
 
 /** Prefix of a run's root; another run's root, made while this one ran, is not a leak of ours. */
 const ROOT_PREFIX = 'exercises-test-run-';
@@ -41,9 +47,11 @@ export default function setup(project: TestProject): () => void {
   mkdirSync(tmuxDir(root));
   project.provide('tempRoot', root);
   // Workers and everything they spawn with the inherited environment write under the root.
-  const previous = { TMPDIR: process.env.TMPDIR, TMUX_TMPDIR: process.env.TMUX_TMPDIR };
-  process.env.TMPDIR = root;
-  process.env.TMUX_TMPDIR = tmuxDir(root);
+  const privateEnv = { TMPDIR: root, TMUX_TMPDIR: tmuxDir(root), ...homeEnv(root) };
+  const previous = Object.fromEntries(Object.keys(privateEnv).map((name) => [name, process.env[name]]));
+  const realHome = previous.HOME;
+  const homeBefore = realHome === undefined ? undefined : homeSnapshot(realHome);
+  Object.assign(process.env, privateEnv);
 
   return () => {
     for (const [name, value] of Object.entries(previous)) {
@@ -60,6 +68,13 @@ export default function setup(project: TestProject): () => void {
       .filter((name) => !before.has(name) && !name.startsWith(ROOT_PREFIX) && madeWithPrefix(name, ours))
       .map((name) => join(osTemp, name))
       .sort();
+    const leaks = realHome === undefined || homeBefore === undefined ? [] : homeLeaks(realHome, homeBefore);
+    if (leaks.length > 0) {
+      // Names only the suite's programs make: ours beyond reasonable doubt.
+      throw new Error(
+        `The test run wrote into the real home directory (every child gets a private HOME, test/setup/home-check.ts):\n${leaks.map((p) => `  ${p}`).join('\n')}`,
+      );
+    }
     if (servers.length > 0) {
       // Ours beyond doubt, so never only a warning.
       throw new Error(

@@ -176,10 +176,10 @@ describe('half blocks', () => {
   });
 
   it.skipIf(!HAVE_TMUX)('a real terminal shows the expected cells (tmux)', async () => {
-    const t = startTerminal(['--catalogue', gridCatalogue(), 'show', 'Grid', '--images=blocks'], { env: { COLORTERM: 'truecolor' } });
+    const t = await startTerminal(['--catalogue', gridCatalogue(), 'show', 'Grid', '--images=blocks'], { env: { COLORTERM: 'truecolor' } });
     runs.push(t);
     expect(await t.exitCode()).toBe(0);
-    expect(parseCells(t.capture(true))).toEqual(GRID_CELLS);
+    expect(parseCells(await t.capture(true))).toEqual(GRID_CELLS);
   });
 });
 

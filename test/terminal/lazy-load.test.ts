@@ -113,14 +113,14 @@ describe('prompt and image code load only when used', () => {
 
   it.skipIf(!HAVE_TMUX)('at a terminal, a half-block drawing loads the decoder, and the picker no prompt library (tmux)', async () => {
     const file = traceFile();
-    const t = startTerminal(['--sandbox', 'show', '--images=blocks'], {
+    const t = await startTerminal(['--sandbox', 'show', '--images=blocks'], {
       env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, TRACE_BUILTINS_FILE: `${file}.builtins`, COLORTERM: 'truecolor' },
     });
     try {
       await t.waitFor('Pick an exercise');
-      t.type('plank');
+      await t.type('plank');
       await t.waitFor(/❯ Plank/);
-      t.keys('Enter');
+      await t.keys('Enter');
       expect(await t.exitCode()).toBe(0);
       expect(existsSync(file)).toBe(true);
       expect(JSON.parse(readFileSync(`${file}.builtins`, 'utf8'))).toContain('zlib');

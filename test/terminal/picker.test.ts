@@ -25,50 +25,50 @@ const SAMPLE_BENCH = JSON.parse(
 // the first two groups run side by side. The last group's share one server and count its requests.
 describe.skipIf(!HAVE_TMUX)('the picker at a terminal', SIDE_BY_SIDE, () => {
   it('filters by a typed fragment, and Enter shows the record chosen', async ({ terminal }) => {
-    const t = terminal(['--sandbox', 'show']);
+    const t = await terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise to show');
-    t.type('dedlift');
+    await t.type('dedlift');
     const filtered = await t.waitFor(/❯ Conventional Deadlift/);
     // Primary muscle and equipment beside each, and only the matches.
     expect(filtered).toMatch(/Conventional Deadlift\s+lower back · barbell\s+Conventional_Deadlift/);
     expect(filtered).not.toMatch(/Plank/);
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
-    const screen = t.capture();
+    const screen = await t.capture();
     expect(screen).toMatch(/^Conventional Deadlift {2}\(Conventional_Deadlift\)$/m);
     expect(screen).toMatch(/Instructions:/);
     expect(screen).not.toMatch(/Pick an exercise/); // the prompt is erased: the record alone remains
   });
 
   it('matches names without their accents and in any case', async ({ terminal }) => {
-    const t = terminal(['--sandbox', 'show']);
+    const t = await terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise');
-    t.type('DEVELOPPE COUCHE');
+    await t.type('DEVELOPPE COUCHE');
     const screen = await t.waitFor(/❯ Développé Couché Serré/);
     expect(screen).toMatch(/triceps · barbell/);
-    t.keys('C-c');
+    await t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
   });
 
   it('image with no id picks, then fetches the images of the choice', async ({ terminal, scratchDir }) => {
     const dir = scratchDir('exercises-pick-media-');
-    const t = terminal(['--sandbox', 'image', '--dir', dir]);
+    const t = await terminal(['--sandbox', 'image', '--dir', dir]);
     await t.waitFor('Pick an exercise to fetch the images of');
-    t.type('plank');
+    await t.type('plank');
     await t.waitFor(/❯ Plank/);
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
-    expect(t.capture()).toMatch(/Fetched 2 files/);
+    expect(await t.capture()).toMatch(/Fetched 2 files/);
   });
 
   it.for(['Escape', 'C-c'])('%s leaves with exit 130 and prints nothing', async (key, { terminal }) => {
-    const t = terminal(['--sandbox', 'show']);
+    const t = await terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise');
-    t.type('bench');
+    await t.type('bench');
     await t.waitFor(/❯ Barbell Bench Press/);
-    t.keys(key);
+    await t.keys(key);
     expect(await t.exitCode()).toBe(130);
-    expect(t.capture().trim()).toBe('');
+    expect((await t.capture()).trim()).toBe('');
   });
 
   it('shows a hostile name inert: no colour, no title change, the escapes visible as text', async ({ terminal, scratchDir }) => {
@@ -83,35 +83,35 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', SIDE_BY_SIDE, () => {
     };
     const plain = { id: 'Plain_Curl', name: 'Plain Curl', category: 'STRENGTH', primaryMuscle: ['BICEPS'], equipment: 'DUMBBELL', instructions: ['Curl.'] };
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(hostile)}\n${JSON.stringify(plain)}\n`);
-    const t = terminal(['--catalogue', dir, 'show']);
+    const t = await terminal(['--catalogue', dir, 'show']);
     await t.waitFor('Pick an exercise');
-    t.type('evil');
+    await t.type('evil');
     const screen = await t.waitFor(/❯ Evil/);
     expect(screen).toContain('Evil \\x1b[31mRED\\x1b[0m \\u202e\\x1b]0;pwned');
-    const coloured = t.capture(true);
+    const coloured = await t.capture(true);
     expect(coloured).not.toMatch(/\u001b\[31m/);
-    expect(t.display('#{pane_title}')).not.toContain('pwned');
-    t.keys('Escape');
+    expect(await t.display('#{pane_title}')).not.toContain('pwned');
+    await t.keys('Escape');
     expect(await t.exitCode()).toBe(130);
   });
 
   it('--no-input and CI never prompt: the usage error, exit 2', async ({ terminal }) => {
-    const noInput = terminal(['--sandbox', '--no-input', 'show']);
+    const noInput = await terminal(['--sandbox', '--no-input', 'show']);
     expect(await noInput.exitCode()).toBe(2);
-    expect(noInput.capture()).toMatch(/Give at least one exercise id or name/);
-    const ci = terminal(['--sandbox', 'video'], { CI: 'true' });
+    expect(await noInput.capture()).toMatch(/Give at least one exercise id or name/);
+    const ci = await terminal(['--sandbox', 'video'], { CI: 'true' });
     expect(await ci.exitCode()).toBe(2);
-    expect(ci.capture()).toMatch(/Give the id or name of the exercise/);
+    expect(await ci.capture()).toMatch(/Give the id or name of the exercise/);
   });
 
   it('query --pick chooses among the results, then shows the record', async ({ terminal }) => {
-    const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick']);
+    const t = await terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick']);
     await t.waitFor(/Pick among \d+ results to show/);
-    t.type('push');
+    await t.type('push');
     await t.waitFor(/❯ Push-Up\s+chest · body only/);
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
-    expect(t.capture()).toMatch(/^Push-Up {2}\(Push_Up\)$/m);
+    expect(await t.capture()).toMatch(/^Push-Up {2}\(Push_Up\)$/m);
   });
 });
 
@@ -126,38 +126,38 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
   it('with stdout in a file, it draws on the terminal and the file holds the record chosen, in the format asked', async ({ terminal, scratchDir }) => {
     const dir = scratchDir('exercises-pick-file-');
     const file = join(dir, 'f');
-    const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--format', 'jsonl'], {}, { stdoutFile: file });
+    const t = await terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--format', 'jsonl'], {}, { stdoutFile: file });
     const first = await t.waitFor(/Pick among \d+ results to print/);
     expect(first).toMatch(/^ {2}\d+\/\d+ {2}\(0 marked; Tab marks\)$/m);
-    t.type('bench pre');
+    await t.type('bench pre');
     await t.waitFor(/^ {2}2\/\d+ /m);
     // The count and the rows may reach the screen in separate writes: wait for the row too.
     await t.waitFor(/❯ Barbell Bench Press/);
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
     expect(jsonlIds(readFileSync(file, 'utf8'))).toEqual(['Barbell_Bench_Press']);
     // The picker was erased from the terminal, and none of it went to the file.
-    expect(t.capture()).not.toMatch(/Pick among/);
+    expect(await t.capture()).not.toMatch(/Pick among/);
     expect(readFileSync(file, 'utf8')).not.toContain('Pick among');
   });
 
   it('Tab marks two rows (Ctrl-N / Ctrl-P move), and both are printed, in the order marked', async ({ terminal, scratchDir }) => {
     const dir = scratchDir('exercises-pick-marks-');
     const file = join(dir, 'f');
-    const t = terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--json', 'id'], {}, { stdoutFile: file });
+    const t = await terminal(['--sandbox', 'query', '--muscle', 'chest', '--pick', '--json', 'id'], {}, { stdoutFile: file });
     await t.waitFor(/Pick among/);
-    t.type('bench');
+    await t.type('bench');
     await t.waitFor(/❯ Barbell Bench Press/);
-    t.keys('C-n');
+    await t.keys('C-n');
     await t.waitFor(/❯ Paused Bench Press/);
-    t.keys('Tab');
+    await t.keys('Tab');
     await t.waitFor(/\(1 marked/);
-    t.keys('C-p');
+    await t.keys('C-p');
     await t.waitFor(/❯ Barbell Bench Press/);
-    t.keys('Tab');
+    await t.keys('Tab');
     const marked = await t.waitFor(/\(2 marked/);
     expect(marked).toMatch(/^.\+Paused Bench Press/m);
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
     const printed = JSON.parse(readFileSync(file, 'utf8')) as Array<{ id: string }>;
     expect(printed).toEqual([{ id: 'Paused_Bench_Press' }, { id: 'Barbell_Bench_Press' }]);
@@ -165,29 +165,29 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
 
   it('`query --pick --format jsonl | exercises download -` downloads what was picked', async ({ terminal, scratchDir }) => {
     const dir = scratchDir('exercises-pick-pipe-');
-    const t = terminal(
+    const t = await terminal(
       ['--sandbox', 'query', '--muscle', 'abdominals', '--pick', '--format', 'jsonl'],
       {},
       { pipeInto: ['--sandbox', 'download', '-', '--dir', dir] },
     );
     await t.waitFor(/Pick among/);
-    t.type('plank');
+    await t.type('plank');
     await t.waitFor(/❯ Plank/);
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
     expect(existsSync(join(dir, 'Plank', 'start.png'))).toBe(true);
   });
 
   it('Tab where one exercise is wanted neither marks nor copies the row into the query', async ({ terminal }) => {
-    const t = terminal(['--sandbox', 'show']);
+    const t = await terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise to show');
-    t.type('plank');
+    await t.type('plank');
     await t.waitFor(/❯ Plank/);
-    t.keys('Tab');
-    t.type('x');
+    await t.keys('Tab');
+    await t.type('x');
     const screen = await t.waitFor(/^> plankx/m);
     expect(screen).not.toMatch(/marked/);
-    t.keys('Escape');
+    await t.keys('Escape');
     expect(await t.exitCode()).toBe(130);
   });
 
@@ -196,11 +196,11 @@ describe.skipIf(!HAVE_TMUX)("the picker with fzf's keys, and a pick that compose
     // A record of the sample with a long id: the longest the picker must keep whole.
     const long = { ...SAMPLE_BENCH, id: 'Bench_Press_-_With_Bands_And_Chains', name: 'Bench Press - With Bands' };
     writeFileSync(join(dir, 'exercises.jsonl'), `${JSON.stringify(long)}\n`);
-    const t = terminal(['--catalogue', dir, 'show']);
+    const t = await terminal(['--catalogue', dir, 'show']);
     const screen = await t.waitFor('Pick an exercise');
     expect(screen).toContain('Bench_Press_-_With_Bands_And_Chains');
     for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    t.keys('Escape');
+    await t.keys('Escape');
     expect(await t.exitCode()).toBe(130);
   });
 });
@@ -213,21 +213,21 @@ describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
   afterAll(() => server.close());
 
   it('with nothing known it says so, and lists the exercises only when asked, naming the cost', async ({ terminal }) => {
-    const t = terminal(['show'], serverEnv(server));
+    const t = await terminal(['show'], serverEnv(server));
     // The question and its explanation may reach the screen in separate writes: wait for the whole offer.
     const offer = await t.waitFor(/List every exercise id \(exercises ids --all\): one request per \d+ exercises/);
     expect(offer).toContain('No exercises are known yet');
     expect(server.requests).toHaveLength(0); // nothing spent before the answer
-    t.keys('Enter');
+    await t.keys('Enter');
     await t.waitFor('Pick an exercise to show');
     const listed = server.requests.length;
     expect(listed).toBeGreaterThan(0);
-    t.type('plank');
+    await t.type('plank');
     await t.waitFor(/❯ Plank/);
     expect(server.requests.length).toBe(listed); // no request while typing
-    t.keys('Enter');
+    await t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
-    expect(t.capture()).toMatch(/^Plank {2}\(Plank\)$/m);
+    expect(await t.capture()).toMatch(/^Plank {2}\(Plank\)$/m);
   });
 
   it('after a query, the picker offers its results from the cache with their muscles, and sends nothing while typing', async ({ terminal, scratchDir }) => {
@@ -236,12 +236,12 @@ describe.skipIf(!HAVE_TMUX)('the picker over what the cache knows', () => {
     const listed = await runCli(['query', '--muscle', 'chest', '--format', 'json'], { env });
     expect(listed.code, listed.stderr).toBe(0);
     const before = server.requests.length;
-    const t = terminal(['show'], env);
+    const t = await terminal(['show'], env);
     await t.waitFor('Pick an exercise to show');
-    t.type('cable');
+    await t.type('cable');
     await t.waitFor(/❯ Cable Crossover/);
     expect(server.requests.length).toBe(before);
-    t.keys('Escape');
+    await t.keys('Escape');
     expect(await t.exitCode()).toBe(130);
   });
 });

@@ -24,8 +24,8 @@ afterEach(() => {
   for (const r of runs.splice(0)) r.close();
 });
 
-function terminal(args: string[], options: Parameters<typeof startTerminal>[1]): TerminalRun {
-  const t = startTerminal(args, { ...options, env: { COLORTERM: 'truecolor', ...options?.env } });
+async function terminal(args: string[], options: Parameters<typeof startTerminal>[1]): Promise<TerminalRun> {
+  const t = await startTerminal(args, { ...options, env: { COLORTERM: 'truecolor', ...options?.env } });
   runs.push(t);
   return t;
 }
@@ -76,9 +76,9 @@ describe('the cells a picture takes', () => {
 
 describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux)', () => {
   it('at 80×24, show Push_Up --images=blocks keeps the record and both pictures within 22 lines', async () => {
-    const t = terminal(['--sandbox', 'show', 'Push_Up', '--images=blocks'], { width: 80, height: 24 });
+    const t = await terminal(['--sandbox', 'show', 'Push_Up', '--images=blocks'], { width: 80, height: 24 });
     expect(await t.exitCode()).toBe(0);
-    const screen = t.capture();
+    const screen = await t.capture();
     const used = screen.replace(/\n+$/, '').split('\n');
     expect(used[0]).toMatch(/^Push-Up {2}\(Push_Up\)/); // nothing scrolled away
     expect(used.length).toBeLessThanOrEqual(22);
@@ -88,9 +88,9 @@ describe.skipIf(!HAVE_TMUX)('in a real terminal (tmux)', () => {
   });
 
   it('at 160×40, image --view draws a 512-pixel picture within the terminal', async () => {
-    const t = terminal(['--catalogue', bigCatalogue(), 'image', 'Big', '--view=blocks'], { width: 160, height: 40 });
+    const t = await terminal(['--catalogue', bigCatalogue(), 'image', 'Big', '--view=blocks'], { width: 160, height: 40 });
     expect(await t.exitCode()).toBe(0);
-    const screen = t.capture();
+    const screen = await t.capture();
     expect(screen.split('\n')[0]).toBe('wide'); // its name line is still on screen
     const lines = blockLines(screen);
     expect(lines).toHaveLength(38);
@@ -110,9 +110,9 @@ describe('viewing never writes into the working directory', () => {
     const home = isolatedHome();
     try {
       const env = { ...serverEnv(server), HOME: home };
-      const t = terminal(['show', 'Barbell_Bench_Press', '--images=blocks'], { cwd, env });
+      const t = await terminal(['show', 'Barbell_Bench_Press', '--images=blocks'], { cwd, env });
       expect(await t.exitCode()).toBe(0);
-      expect(blockLines(t.capture()).length).toBeGreaterThan(0);
+      expect(blockLines(await t.capture()).length).toBeGreaterThan(0);
       expect(readdirSync(cwd)).toEqual([]);
       const kept = join(home, '.cache', 'exercises', 'pictures', 'Barbell_Bench_Press');
       expect(readdirSync(kept).sort()).toEqual(['end.png', 'start.png']);

@@ -21,16 +21,19 @@ function shellQuote(word: string): string {
 
 export interface TerminalRun {
   /** The pane's text; with `escapes`, with its colours and attributes as escape sequences (capture-pane -e). */
-  capture(escapes?: boolean): string;
-  /** send-keys: literal text, or key names such as Enter, Escape, C-c. */
-  keys(...keys: string[]): void;
-  type(text: string): void;
+  capture(escapes?: boolean): Promise<string>;
+  /**
+   * send-keys: literal text, or key names such as Enter, Escape, C-c. Keys are sent in the order
+   * given, and every capture, wait and display waits for those sent before it: no need to await.
+   */
+  keys(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
   /** Waits until the pane shows `pattern` (or throws after `ms`). */
   waitFor(pattern: RegExp | string, ms?: number): Promise<string>;
   /** Waits for the command to end; its exit code. */
   exitCode(ms?: number): Promise<number>;
   /** tmux's own view of the pane (e.g. `#{pane_title}`). */
-  display(format: string): string;
+  display(format: string): Promise<string>;
   close(): void;
 }
 
@@ -49,7 +52,7 @@ export interface TerminalOptions {
   waitMs?: number;
 }
 
-export function startTerminal(args: string[], options: TerminalOptions = {}): TerminalRun {
+export async function startTerminal(args: string[], options: TerminalOptions = {}): Promise<TerminalRun> {
   const work = tempDir('exercises-tmux-');
   const exitFile = join(work, 'exit');
   const env = testEnv({ TERM: 'xterm-256color', ...options.env });
@@ -69,25 +72,32 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
     `; echo $? > ${shellQuote(exitFile)}; sleep 60`,
   ].join(' ');
   const server = tmuxServer('exercises-term', undefined, options.test);
-  const tmux = server.exec;
-  tmux('new-session', '-d', '-s', 't', '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command);
+  // Every tmux command of this terminal, one after the other: keys reach the pane in the order
+  // sent, and a capture sees what the keys before it set off.
+  let queue: Promise<unknown> = server.exec('new-session', '-d', '-s', 't', '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command);
+  const tmux = (...tmuxArgs: string[]): Promise<string> => {
+    const next = queue.then(() => server.exec(...tmuxArgs));
+    queue = next.catch(() => undefined); // a failure is the caller's, not every later command's
+    return next;
+  };
+  await queue;
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const waitMs = options.waitMs ?? 15_000;
   const run: TerminalRun = {
     capture: (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 't'),
-    keys: (...keys) => void tmux('send-keys', '-t', 't', ...keys),
-    type: (text) => void tmux('send-keys', '-t', 't', '-l', text),
+    keys: async (...keys) => void (await tmux('send-keys', '-t', 't', ...keys)),
+    type: async (text) => void (await tmux('send-keys', '-t', 't', '-l', text)),
     waitFor: (pattern, ms = waitMs) => waitForScreen(() => run.capture(), pattern, ms),
     async exitCode(ms = waitMs) {
       const until = Date.now() + ms;
       while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8').trim() === '') {
-        if (Date.now() > until) throw new Error(`The command did not end; the terminal shows:\n${run.capture()}`);
-        await sleep(25);
+        if (Date.now() > until) throw new Error(`The command did not end; the terminal shows:\n${await run.capture()}`);
+        await sleep(50);
       }
       return Number(readFileSync(exitFile, 'utf8').trim());
     },
-    display: (format) => tmux('display-message', '-p', '-t', 't', format).trimEnd(),
+    display: async (format) => (await tmux('display-message', '-p', '-t', 't', format)).trimEnd(),
     close() {
       server.kill();
       rmSync(work, { recursive: true, force: true });
@@ -99,7 +109,7 @@ export function startTerminal(args: string[], options: TerminalOptions = {}): Te
 
 export interface TerminalFixtures {
   /** startTerminal with `env`, closed when the test ends; its waits bounded for tests run side by side (SIDE_BY_SIDE_WAIT_MS). */
-  terminal(args: string[], env?: Record<string, string | undefined>, options?: Omit<TerminalOptions, 'env' | 'test'>): TerminalRun;
+  terminal(args: string[], env?: Record<string, string | undefined>, options?: Omit<TerminalOptions, 'env' | 'test'>): Promise<TerminalRun>;
   /** A tempDir, removed when the test ends. */
   scratchDir(prefix: string): string;
 }
@@ -112,8 +122,8 @@ export interface TerminalFixtures {
 export const terminalTest = test.extend<TerminalFixtures>({
   terminal: async ({ onTestFinished }, use) => {
     const runs: TerminalRun[] = [];
-    await use((args, env = {}, options = {}) => {
-      const run = startTerminal(args, { waitMs: SIDE_BY_SIDE_WAIT_MS, ...options, env, test: { onTestFinished } });
+    await use(async (args, env = {}, options = {}) => {
+      const run = await startTerminal(args, { waitMs: SIDE_BY_SIDE_WAIT_MS, ...options, env, test: { onTestFinished } });
       runs.push(run);
       return run;
     });
