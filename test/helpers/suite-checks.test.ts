@@ -4,7 +4,8 @@
  * with a prefix the suite used (test/helpers/temp-prefixes.ts), never another program's file,
  * and a fake transport's answers no request asked for fail the test (httpmock.ts verify).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { FAKE_BASE_URL, httpmock } from './httpmock.js';
@@ -12,6 +13,7 @@ import { madeWithPrefix, prefixesUsed, recordPrefix } from './temp-prefixes.js';
 import { tempDir, tempRoot } from './temp.js';
 import { HAVE_TMUX, stopAndFail, tmuxServer } from './tmux.js';
 import { runningServers, serverRunning, tmuxDir } from './tmux-sockets.js';
+import { homeLeaks, homeSnapshot } from '../setup/home-check.js';
 
 describe('tmux servers of a test', () => {
   it('keep their socket under the run temp root, and one left running is stopped and fails the check', async (ctx) => {
@@ -50,6 +52,28 @@ describe('names the leak check claims', () => {
     expect(madeWithPrefix('exercises-tricks-lu3EBK', used)).toBe(false);
     expect(madeWithPrefix('xAb12Cd', used)).toBe(false);
     expect(madeWithPrefix('tmux-0', used)).toBe(false);
+  });
+});
+
+describe('the real home check', () => {
+  it("names what the suite's programs make there since the snapshot, and nothing of other programs'", () => {
+    const home = tempDir('exercises-home-check-');
+    mkdirSync(join(home, '.config', 'pip'), { recursive: true });
+    const before = homeSnapshot(home);
+    mkdirSync(join(home, '.config', 'fish'));
+    mkdirSync(join(home, '.local', 'share', 'fish'), { recursive: true });
+    mkdirSync(join(home, '.cache', 'exercises'), { recursive: true });
+    writeFileSync(join(home, '.zsh_history'), '');
+    mkdirSync(join(home, '.npm')); // another program's
+    mkdirSync(join(home, '.config', 'editor'));
+    expect(homeLeaks(home, before)).toEqual(['.cache/exercises', '.config/fish', '.local/share/fish', '.zsh_history'].map((p) => join(home, p)));
+  });
+
+  it('gives every child a home of the run: HOME and the XDG directories point under the temp root', () => {
+    for (const name of ['HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME']) {
+      expect(process.env[name], name).toBeDefined();
+      expect(process.env[name]!.startsWith(`${tempRoot()}/`), name).toBe(true);
+    }
   });
 });
 
