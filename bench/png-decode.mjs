@@ -49,7 +49,7 @@ if (process.argv[2] === '--child') {
   let outcome;
   try {
     if (decoder === 'ours') {
-      pngCells(png, { columns: 80, rows: 24 });
+      await pngCells(png, { columns: 80, rows: 24 });
       outcome = 'drawn';
     } else {
       checkPngBudget(png);
