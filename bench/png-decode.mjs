@@ -5,6 +5,7 @@
  *
  *   npm run build && node bench/png-decode.mjs             # 3 interleaved rounds
  *   node bench/png-decode.mjs --runs 5 --node /path/to/node
+ *   node bench/png-decode.mjs --decoders ours             # one of them (ours, fast-png)
  *
  * The pictures, made into a temporary folder (removed at the end):
  * - `largest`: 4000×4000 RGBA at 8 bits, PICTURE_PIXEL_BUDGET's 16 megapixels, 6 random bits a byte so that it
@@ -15,7 +16,8 @@
  *   to about 54 GB (deflate's ~1,030:1), the worst a file within both limits can ask of an inflater.
  *
  * Each decode runs in a child process of its own (a minimal environment: PATH and HOME), which times the decode
- * alone and reports its peak RSS (getrusage). The bounds: 200 MiB peak RSS, 5 s. A child past 1 GiB or 30 s is
+ * alone and reports its peak RSS (VmHWM of /proc/self/status; not getrusage's maxRSS, which a child spawned by
+ * libuv may inherit from the bench's own process at exec). The bounds: 200 MiB peak RSS, 5 s. A child past 1 GiB or 30 s is
  * stopped (the bomb would take the machine's memory) and reported as such with what it reached.
  * `ours` draws the picture into an 80×24 box (what `image --view=blocks` does); `fast-png` runs the header check
  * (checkPngBudget) then fast-png's decode() only, without turning its pixels into cells: a lower bound of its cost.
@@ -36,6 +38,17 @@ const SIZE_CAP = 50 * MIB; // MEDIA_SIZE_CAP_BYTES.image
 const SIDE = 4000; // 4000 × 4000 = PICTURE_PIXEL_BUDGET
 const BOUNDS = { rssMiB: 200, ms: 5_000 };
 const STOP = { rssMiB: 1024, ms: 30_000 };
+
+/** The VmHWM (peak RSS) and VmRSS of a live process, in MiB. */
+function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    return { hwm: kib('VmHWM') / 1024, rss: kib('VmRSS') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
 
 // ---- the child: one decode, its time and peak RSS as one JSON line ----
 
@@ -60,7 +73,7 @@ if (process.argv[2] === '--child') {
     outcome = `refused: ${err.message}`;
   }
   const ms = performance.now() - started;
-  process.stdout.write(`${JSON.stringify({ ms, rssMiB: (process.resourceUsage().maxRSS * 1024) / MIB, outcome })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms, rssMiB: memoryOf(process.pid).hwm, outcome })}\n`);
   process.exit(0);
 }
 
@@ -141,17 +154,6 @@ function makePictures(dir) {
 
 // ---- running ----
 
-/** The VmHWM (peak RSS) and VmRSS of a live process, in MiB. */
-function memoryOf(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    return { hwm: kib('VmHWM') / 1024, rss: kib('VmRSS') / 1024 };
-  } catch {
-    return undefined;
-  }
-}
-
 function decodeOnce(node, env, decoder, file) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -183,8 +185,9 @@ function decodeOnce(node, env, decoder, file) {
 
 const argv = process.argv.slice(2);
 const { node, nodeVersion } = takeNodeOption(argv);
-const runsAt = argv.indexOf('--runs');
-const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3;
+const option = (name, otherwise) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : otherwise);
+const runs = Number(option('--runs', '3'));
+const decoders = option('--decoders', 'ours,fast-png').split(',');
 if (!existsSync(join(root, 'dist', 'output', 'images', 'png-cells.js'))) throw new Error('run `npm run build` first');
 
 const dir = mkdtempSync(join(tmpdir(), 'exercises-png-bench-'));
@@ -192,22 +195,28 @@ try {
   console.log(`Node ${nodeVersion}, ${runs} interleaved rounds, load average ${loadavg()[0].toFixed(1)} at the start`);
   const pictures = makePictures(dir);
   const env = minimalEnv(dir);
-  const decoders = ['ours', 'fast-png'];
   const cases = pictures.flatMap((picture) => decoders.map((decoder) => ({ picture, decoder, results: [] })));
   for (let round = 0; round < runs; round++) {
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) c.results.push(await decodeOnce(node, env, c.decoder, c.picture.file));
   }
   console.log(`load average ${loadavg()[0].toFixed(1)} at the end; bounds ${BOUNDS.rssMiB} MiB peak RSS, ${BOUNDS.ms / 1000} s\n`);
-  console.log(`${'picture'.padEnd(44)}${'decoder'.padEnd(10)}${'ms'.padStart(8)}${'peak MiB'.padStart(10)}  within  outcome`);
+  console.log(`${'picture'.padEnd(50)}${'decoder'.padEnd(10)}${'ms'.padStart(8)}${'peak MiB'.padStart(10)}  within  outcome`);
   for (const { picture, decoder, results } of cases) {
     const ms = median(results.map((r) => r.ms));
     const rss = median(results.map((r) => r.rssMiB));
     const within = !results.some((r) => r.stopped) && ms <= BOUNDS.ms && rss <= BOUNDS.rssMiB;
     const what = `${picture.name} (${(picture.size / MIB).toFixed(1)} MiB, ${picture.note})`;
     const outcomes = [...new Set(results.map((r) => r.outcome))].join(' | ');
-    const spread = `${Math.round(Math.min(...results.map((r) => r.ms)))}–${Math.round(Math.max(...results.map((r) => r.ms)))} ms`;
+    const range = (values, unit) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))} ${unit}`;
+    const spread = `${range(
+      results.map((r) => r.ms),
+      'ms',
+    )}, ${range(
+      results.map((r) => r.rssMiB),
+      'MiB',
+    )}`;
     console.log(
-      `${what.padEnd(44)}${decoder.padEnd(10)}${ms.toFixed(0).padStart(8)}${rss.toFixed(0).padStart(10)}  ${within ? 'yes   ' : 'NO    '}  ${outcomes} (${spread})`,
+      `${what.padEnd(50)}${decoder.padEnd(10)}${ms.toFixed(0).padStart(8)}${rss.toFixed(0).padStart(10)}  ${within ? 'yes   ' : 'NO    '}  ${outcomes} (${spread})`,
     );
   }
 } finally {
