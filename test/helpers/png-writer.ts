@@ -38,7 +38,7 @@ export function pngWith(header: PngHeader, idat: Buffer, chunks: [string, Buffer
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), ...body, chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** Adam7's seven passes: [x0, y0, dx, dy] (PNG §8.2). */
+/** Adam7's seven passes: [x0, y0, dx, dy] (PNG §8.2), written out here rather than taken from the decoder the tests check. */
 const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
