@@ -9,7 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { runCli, testEnv } from '../helpers/run-cli.js';
@@ -18,33 +18,14 @@ import { PREMIUM_KEY } from '../helpers/server.js';
 import { HAVE_TMUX, startTerminal } from '../terminal/tmux.js';
 import { shortHash } from '../../src/util/short-hash.js';
 import { writePictureCatalogue } from '../helpers/picture-catalogue.js';
+import { pngWith } from '../helpers/png-writer.js';
 
 const tempDir = tempDirsPerTest('exercises-pictures-');
 const HAVE_MKFIFO = spawnSync('mkfifo', ['--version'], { stdio: 'ignore' }).status === 0;
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A PNG whose header declares `width`×`height` RGB pixels, with `data` as its (compressed) image data. */
-function pngDeclaring(width: number, height: number, data: Buffer, interlaced = false): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bits a channel
-  ihdr[9] = 2; // RGB
-  ihdr[12] = interlaced ? 1 : 0;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', data), chunk('IEND', Buffer.alloc(0))]);
-}
-
 /** The bomb of issue 28: under 80 bytes, declaring `side`×`side`. */
 function bomb(side: number): Buffer {
-  const png = pngDeclaring(side, side, deflateSync(Buffer.alloc(16)));
+  const png = pngWith({ width: side, height: side }, deflateSync(Buffer.alloc(16)));
   expect(png.length).toBeLessThan(80);
   return png;
 }
@@ -104,7 +85,7 @@ describe('PNG decompression bombs', () => {
   );
 
   it('an interlaced picture whose data inflates far past its header is refused, not inflated', async () => {
-    const png = pngDeclaring(64, 64, deflateSync(Buffer.alloc(64 * 1024 * 1024)), true);
+    const png = pngWith({ width: 64, height: 64, interlaced: true }, deflateSync(Buffer.alloc(64 * 1024 * 1024)));
     const r = await runInProcess(['--catalogue', catalogueWith(png), 'image', 'Bomb', '--view=blocks'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Cannot draw .*: its image data does not inflate to the 64×64 pixels its header declares\./);

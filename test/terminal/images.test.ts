@@ -150,27 +150,27 @@ describe('the escape protocols get the PNG as it is', () => {
 
 describe('half blocks', () => {
   it('a known PNG gives its expected cells, as truecolour text', async () => {
-    const text = halfBlocks(gridPng(), { columns: 80, rows: 24 }, true);
+    const text = await halfBlocks(gridPng(), { columns: 80, rows: 24 }, true);
     const line = (cells: string[][]) => `${cells.map(([t, b]) => `\u001b[38;2;${t};48;2;${b}m▀`).join('')}\u001b[0m\n`;
     expect(text).toBe(GRID_CELLS.map(line).join(''));
   });
 
   it('in the 256-colour palette when the terminal has no truecolour', async () => {
-    const text = halfBlocks(gridPng(), { columns: 80, rows: 24 }, false);
+    const text = await halfBlocks(gridPng(), { columns: 80, rows: 24 }, false);
     // red 196 over blue 21, green 46 over white 231; black 16 twice; yellow 226 over grey 244.
     expect(text).toBe('\u001b[38;5;196;48;5;21m▀\u001b[38;5;46;48;5;231m▀\u001b[0m\n\u001b[38;5;16;48;5;16m▀\u001b[38;5;226;48;5;244m▀\u001b[0m\n');
   });
 
   it('is scaled down to fit the width and the height, never up', async () => {
-    const lines = (columns: number, rows: number) => halfBlocks(START, { columns, rows }, true).split('\n').filter(Boolean);
+    const lines = async (columns: number, rows: number) => (await halfBlocks(START, { columns, rows }, true)).split('\n').filter(Boolean);
     const cellsIn = (line: string) => line.split('▀').length - 1;
-    const narrow = lines(20, 100); // 48×48 at 20 wide: 20 pixel rows, two a line
+    const narrow = await lines(20, 100); // 48×48 at 20 wide: 20 pixel rows, two a line
     expect(narrow).toHaveLength(10);
     expect(narrow.every((l) => cellsIn(l) === 20)).toBe(true);
-    const low = lines(80, 5); // 5 lines hold 10 pixel rows: 10 wide
+    const low = await lines(80, 5); // 5 lines hold 10 pixel rows: 10 wide
     expect(low).toHaveLength(5);
     expect(low.every((l) => cellsIn(l) === 10)).toBe(true);
-    const roomy = lines(200, 100);
+    const roomy = await lines(200, 100);
     expect(roomy).toHaveLength(24);
     expect(cellsIn(roomy[0]!)).toBe(48);
   });

@@ -53,9 +53,9 @@ function ansi256(c: Rgb): number {
 }
 
 /** A PNG as half blocks fitted into `box`: `▀` with the upper pixel as foreground and the lower as background, a reset at each line's end. */
-export function halfBlocks(png: Buffer, box: CellBox, truecolor: boolean): string {
+export async function halfBlocks(png: Buffer, box: CellBox, truecolor: boolean): Promise<string> {
   const colour = (layer: 38 | 48, c: Rgb) => (truecolor ? `${layer};2;${c.r};${c.g};${c.b}` : `${layer};5;${ansi256(c)}`);
-  return pngCells(png, box)
+  return (await pngCells(png, box))
     .map((row) => `${row.map(([top, bottom]) => `\u001b[${colour(38, top!)};${colour(48, bottom!)}m▀`).join('')}\u001b[0m\n`)
     .join('');
 }

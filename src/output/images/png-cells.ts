@@ -1,18 +1,19 @@
 /**
  * A PNG judged from its header before anything is decoded: IHDR states its width and height,
- * and a few bytes may declare 30000×30000, gigabytes decoded (issue 28). A picture over the
- * pixel budget (PICTURE_PIXEL_BUDGET, its decoded bytes too) is refused with the reason; the
- * protocols that get the file as it is (kitty, iTerm2) are held to it too: the terminal decodes.
+ * and a few bytes may declare 30000×30000, gigabytes decoded. A picture over the pixel budget
+ * (PICTURE_PIXEL_BUDGET, its decoded bytes too) is refused with the reason; the protocols that
+ * get the file as it is (kitty, iTerm2) are held to it too: the terminal decodes.
  *
  * Within it, a PNG is decoded straight into the half-block cells it is drawn as, never into a
- * whole bitmap: the image data is inflated once into a buffer no larger than its header allows,
- * each row is unfiltered in place, and each pixel is added to the cell it falls in. So it costs
- * its inflated rows and a few arrays of the cells' size, where pngjs's RGBA bitmaps held three
- * or four copies (over 300 MB and seconds for 16 megapixels). Every colour type and bit depth,
- * Adam7 interlacing, a palette and tRNS transparency are read; translucent pixels are blended
- * over black; a cell's colour is the average of its pixels (fit.ts sizes the grid).
+ * whole bitmap: the image data is inflated into one buffer of the size its header implies
+ * (refused as soon as it inflates past it), each row is unfiltered in place, and each pixel is
+ * added to the cell it falls in. Every colour type and bit depth, Adam7 interlacing, a palette
+ * and tRNS transparency are read; translucent pixels are blended over black; a cell's colour is
+ * the average of its pixels (fit.ts sizes the grid). Why not a library's decoder: a decompression
+ * bomb within the size cap runs it out of memory (docs/performance.md, "Pictures").
  */
-import { inflateSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createInflate } from 'node:zlib';
 import { PICTURE_PIXEL_BUDGET } from '../../defaults.js';
 import { PNG_SIGNATURE } from '../../catalogue/media.js';
 import { type CellBox, fitCells } from './fit.js';
@@ -87,7 +88,7 @@ function passesOf(header: PngHeader) {
     .filter((p) => p.width > 0 && p.height > 0);
 }
 
-/** The chunks the pixels need: the palette, its transparency, and the image data joined. */
+/** The chunks the pixels need: the palette, its transparency, and the image data (the IDAT bodies in order). */
 function chunksOf(png: Buffer) {
   const parts: Buffer[] = [];
   let palette: Buffer | undefined;
@@ -102,7 +103,30 @@ function chunksOf(png: Buffer) {
     else if (type === 'IEND') break;
     at += 12 + length;
   }
-  return { palette, transparency, data: Buffer.concat(parts) };
+  return { palette, transparency, data: parts };
+}
+
+/**
+ * The image data inflated into one buffer of the `expected` bytes, read from its IDAT chunks in
+ * turn (never joined into a copy of them); refused, with `refusal`, when it is no zlib stream or
+ * as soon as it inflates past them: a stream of zeros inflates a thousandfold.
+ */
+async function inflateRows(parts: Buffer[], expected: number, refusal: string): Promise<Buffer> {
+  const rows = Buffer.alloc(expected);
+  let filled = 0;
+  try {
+    await pipeline(parts, createInflate(), async (pieces: AsyncIterable<Buffer>) => {
+      for await (const piece of pieces) {
+        if (filled + piece.length > expected) throw new PictureRefusedError(refusal);
+        piece.copy(rows, filled);
+        filled += piece.length;
+      }
+    });
+  } catch {
+    throw new PictureRefusedError(refusal);
+  }
+  if (filled < expected) throw new PictureRefusedError('its image data is cut short');
+  return rows;
 }
 
 /**
@@ -156,27 +180,15 @@ function cellIndex(size: number, cells: number): Uint32Array {
   return map;
 }
 
-/**
- * The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours
- * per cell. (node:zlib is required on the first call of inflateSync only, scripts/bundle/lazy-builtins.mjs:
- * a start-up never loads it.)
- */
-export function pngCells(png: Buffer, box: CellBox): Rgb[][][] {
+/** The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours per cell. */
+export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
   const header = checkPngBudget(png);
   const { width, height, bitDepth: depth, colorType } = header;
   const { columns, pixelRows } = fitCells(width, height, box);
   const passes = passesOf(header);
   const expected = passes.reduce((n, p) => n + (p.rowBytes + 1) * p.height, 0);
   const { palette, transparency, data } = chunksOf(png);
-  let inflated: Buffer;
-  try {
-    // Never more than the header allows: a stream that inflates further is refused, not followed.
-    // One output buffer of the size expected, so the inflated rows are never copied.
-    inflated = inflateSync(data, { maxOutputLength: expected, chunkSize: Math.max(64, expected) });
-  } catch {
-    throw new PictureRefusedError(`its image data does not inflate to the ${width}×${height} pixels its header declares`);
-  }
-  if (inflated.length < expected) throw new PictureRefusedError('its image data is cut short');
+  const inflated = await inflateRows(data, expected, `its image data does not inflate to the ${width}×${height} pixels its header declares`);
   if (colorType === 3 && palette === undefined) throw new PictureRefusedError('a palette picture without its palette (PLTE)');
 
   const channels = CHANNELS[colorType]!;
