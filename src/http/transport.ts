@@ -7,6 +7,7 @@
  * retry layer is here too: why not undici's own, docs/development.md "Retries are our own layer".
  */
 import type { Dispatcher } from 'undici';
+import type { Settings } from '../config/settings.js';
 import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
 import { type CliError, InterruptedError, NetworkError } from '../errors.js';
 import { Attempts } from './attempt.js';
@@ -39,18 +40,17 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
+/** The settings a transport follows (config/settings-table.ts); allow-insecure is off when absent. */
+export type TransportSettings = Pick<Settings, 'timeout' | 'retries'> & Partial<Pick<Settings, 'allowInsecure'>>;
+
 /** `beforeRequest` runs before EVERY attempt, JSON and media, retries included (counting.ts). */
 export interface TransportOptions extends RequestHooks {
   /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
   baseUrl: string;
   /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
   apiKey?: string;
-  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it (deadline.ts). */
-  timeoutMs: number;
-  /** Extra attempts for retryable failures (see retry-policy.ts). */
-  retries: number;
-  /** Plain http:// to a non-loopback host is refused unless true. */
-  allowInsecure?: boolean;
+  /** The run's settings it follows: --timeout, --retries (JSON; see retry-policy.ts), allow-insecure (plain http:// off loopback). */
+  settings: TransportSettings;
   /** --verbose lines (method, URL, status, ms, retries, quota headers; key as ***). */
   log?: (line: string) => void;
   /** Ctrl-C. */
@@ -92,7 +92,7 @@ export class Transport {
     this.assertAllowed(this.baseUrl);
 
     this.network = new Attempts({
-      timeoutMs: options.timeoutMs,
+      timeoutMs: options.settings.timeout,
       dispatcher: options.dispatcher,
       redact,
       proxyFor: (url) => this.proxies.get(url.origin),
@@ -101,12 +101,12 @@ export class Transport {
     const command = options.commandDeadline;
     const bounded = command ? underDeadline(this.media, command) : this.media;
     const log = options.log ? (line: string): void => this.log(line) : undefined;
-    this.json = retrying(wholeBodies(bounded, redact), { retries: options.retries, signal: options.signal, command, log, redact });
+    this.json = retrying(wholeBodies(bounded, redact), { retries: options.settings.retries, signal: options.signal, command, log, redact });
   }
 
   private assertAllowed(url: URL): void {
     if (this.allowedOrigins.has(url.origin)) return;
-    assertAllowedUrl(url, this.options.allowInsecure);
+    assertAllowedUrl(url, this.options.settings.allowInsecure);
     this.allowedOrigins.add(url.origin);
   }
 

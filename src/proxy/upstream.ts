@@ -9,6 +9,7 @@
  * misses would otherwise contend for the same lock file and back off against each other.
  */
 import { keyHash } from '../cache/cached-get.js';
+import type { Settings } from '../config/settings.js';
 import { Ledger, type LedgerUsage } from '../cache/ledger.js';
 import type { Readable } from 'node:stream';
 import { Transport, type ResponseHeaders } from '../http/transport.js';
@@ -19,18 +20,19 @@ import { jsonDeadlineMs } from '../http/deadline.js';
 import { NetworkError } from '../errors.js';
 import { firstValue } from '../server/http-error.js';
 
+/** The settings the proxy's way upstream follows (config/settings-table.ts); no budget when it is absent. */
+export type UpstreamSettings = Pick<Settings, 'timeout'> & Partial<Pick<Settings, 'budget' | 'allowInsecure'>>;
+
 export interface UpstreamOptions {
   baseUrl: string;
   /** Sent as X-API-Key to the upstream origin only; never logged, never in an answer. */
   apiKey: string;
   /** Where the key came from (`EXERCISES_UPSTREAM_KEY`, `--upstream-key-file <path>`…), for the line saying the upstream refused it. */
   keySource?: string;
-  timeoutMs: number;
+  /** The run's settings it follows: --timeout, the budget (upstream requests per calendar month, UTC), allow-insecure. */
+  settings: UpstreamSettings;
   /** The ledger file shared with the CLI (cache/store-files.ts ledgerPath). */
   ledgerPath: string;
-  /** Upstream requests allowed per calendar month (UTC); null: none. */
-  budget: number | null;
-  allowInsecure?: boolean;
   /** Problems with the ledger (set aside, lock lost), and the upstream refusing the key. */
   warn?: (message: string) => void;
   /**
@@ -81,13 +83,13 @@ export class Upstream {
   knownUsage: LedgerUsage | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.budget = options.budget;
-    this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.timeoutMs);
+    this.budget = options.settings.budget ?? null;
+    this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.settings.timeout);
     this.keyHash = keyHash(options.apiKey);
     this.ledger = new Ledger(options.ledgerPath, { warn: options.warn });
     // Not the shutdown signal: fetchWhole and stream take it per request, beside their own limits.
-    const { baseUrl, apiKey, timeoutMs, allowInsecure, proxyEnv, log } = options;
-    this.transport = new Transport({ baseUrl, apiKey, timeoutMs, allowInsecure, proxyEnv, log, retries: 0, beforeRequest: (url) => this.reserve(url) });
+    const { baseUrl, apiKey, settings, proxyEnv, log } = options;
+    this.transport = new Transport({ baseUrl, apiKey, settings: { ...settings, retries: 0 }, proxyEnv, log, beforeRequest: (url) => this.reserve(url) });
     this.origin = this.transport.baseUrl.origin;
   }
 

@@ -24,11 +24,11 @@ async function listed(env: Record<string, string>, flags: string[] = []): Promis
 
 describe('one declaration per setting', () => {
   it('gives each flag, config key and variable to one row, and every view reads the rows', () => {
-    const names = SETTINGS.map((s) => s.key);
+    const names = SETTINGS.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(GLOBAL_FLAGS.map((f) => f.key)).toEqual(SETTINGS.filter((s) => s.flags).map((s) => s.key));
-    expect(CONFIG_KEYS.map((k) => k.key)).toEqual(SETTINGS.filter((s) => s.stored).map((s) => s.key));
-    for (const { env } of SETTINGS.filter((s) => s.env)) expect(environmentVariables().map((v) => v.name)).toContain(env);
+    expect(GLOBAL_FLAGS.map((f) => f.name)).toEqual(SETTINGS.filter((s) => s.flag).map((s) => s.name));
+    expect(CONFIG_KEYS.map((k) => k.name)).toEqual(SETTINGS.filter((s) => s.stored).map((s) => s.name));
+    for (const { variable } of SETTINGS.filter((s) => s.variable)) expect(environmentVariables().map((v) => v.name)).toContain(variable);
   });
 });
 

@@ -58,7 +58,7 @@ describe('a server dripping a byte every 300 ms', () => {
       drip(res, '{"padding":"', 300, 'a');
     });
     const started = Date.now();
-    const err = await transport({ baseUrl: url, timeoutMs: 500, retries: 0 })
+    const err = await transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } })
       .getJson('/exercise/x')
       .catch((e: unknown) => e);
     const elapsed = Date.now() - started;
@@ -89,7 +89,7 @@ describe('a server dripping a byte every 300 ms', () => {
       res.writeHead(200, { 'content-type': 'image/png' });
       drip(res, PNG_SIGNATURE, 300, 'x');
     });
-    const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
+    const t = transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } });
     const started = Date.now();
     const res = await t.dispatchStream('/images/a/premium/b.png');
     const failure = (await readDispatched(res.body)).error;
@@ -116,7 +116,7 @@ describe('a server dripping a byte every 300 ms', () => {
       }, 100); // 160 KiB/s for 2 s: past the 1.5 s grace, far above the minimum rate
       res.on('close', () => clearInterval(timer));
     });
-    const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
+    const t = transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } });
     const res = await t.dispatchStream('/images/a/premium/b.png');
     const { bytes, error } = await readDispatched(res.body);
     expect(error).toBeUndefined();
