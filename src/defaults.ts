@@ -17,20 +17,6 @@ export const RETRY_AFTER_CAP_MS = 30_000;
 /** Attempts per item in all: a media download whose failures keep bringing bytes may retry past --retries, never past this. */
 export const MAX_ATTEMPTS_PER_ITEM = 20;
 
-/**
- * Every timeout is an idle one, which a server dripping a byte now and then never trips, so each
- * request's whole life is bounded too (src/http/deadline.ts): a JSON request by this many times
- * --timeout (connect, headers and body may each take one).
- */
-export const DEADLINE_TIMEOUT_FACTOR = 3;
-/**
- * The bulk commands, which may rightly spend long on JSON requests (a mirror asks for every
- * record), have no command deadline (src/http/deadline.ts) unless one is set.
- */
-export const COMMANDS_WITHOUT_DEFAULT_DEADLINE: readonly string[] = ['download', 'mirror'];
-/** After the JSON bound's grace a media download must average this rate, so a known size S is done within the grace + S / rate. */
-export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
-
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;
 /** How much of an error body is read to quote the server's message. */

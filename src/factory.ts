@@ -15,10 +15,9 @@ import { cacheRoot, httpCacheDir, ledgerPath } from './cache/store-files.js';
 import { ledgerOrigin } from './cache/ledger.js';
 import { requestCount } from './http/counting.js';
 import { redactorFor } from './util/text.js';
-import { CommandDeadline } from './http/deadline.js';
+import { commandDeadline } from './config/time-limits.js';
 import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/notice.js';
-import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
 import { isLoopbackHost } from './util/url-policy.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
@@ -121,7 +120,8 @@ async function makeClient(
       baseUrl: conn.baseUrl,
       apiKey: conn.apiKey,
       settings,
-      commandDeadline: commandDeadline(ctx),
+      // ctx.command is the command commander resolved: an exercise id spelled `mirror` is no mirror.
+      commandDeadline: commandDeadline(settings, ctx.command),
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
       afterResponse: counter?.afterResponse,
@@ -146,21 +146,6 @@ async function makeClient(
     noteLanguage: options.noteLanguage,
   });
 }
-
-/**
- * The whole command's deadline in force (src/http/deadline.ts), or undefined for none.
- * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
- * the command commander resolved: an exercise id spelled `mirror` is no mirror.
- */
-function commandDeadline(ctx: Context): CommandDeadline | undefined {
-  const { deadline, from } = ctx.settings();
-  const { source, origin } = from.deadline;
-  const spared = source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command);
-  return deadline === 0 || spared ? undefined : new CommandDeadline(deadline, origin ?? DEADLINE_ORIGIN[source as 'config' | 'default']);
-}
-
-/** How the deadline's source is named in its timeout message when no flag or variable set it. */
-const DEADLINE_ORIGIN = { config: 'the deadline setting', default: 'the default; --deadline changes it' } as const;
 
 /**
  * Plain http to a host off loopback, allowed by --allow-insecure, EXERCISES_ALLOW_INSECURE or the

@@ -9,7 +9,6 @@ import {
   DEFAULT_DOWNLOAD_CONCURRENCY,
   DEFAULT_SERVE_HOST,
   DEFAULT_SERVE_PORT,
-  DEADLINE_TIMEOUT_FACTOR,
   JSON_SIZE_CAP,
   LIMIT_DEFAULT,
   LIMIT_MAX,
@@ -24,6 +23,7 @@ import {
   SHOW_CONCURRENCY,
 } from '../defaults.js';
 import { formatDuration } from './parsers.js';
+import { MEDIA_MIN_BYTES_PER_SECOND, TIMEOUTS_PER_REQUEST } from './time-limits.js';
 import { SETTINGS } from './settings-table.js';
 import { defaultText, longFlag } from './settings.js';
 
@@ -58,7 +58,7 @@ export function defaultsTable(): DefaultRow[] {
     { name: 'retry backoff', value: `${formatDuration(RETRY_BASE_MS)} doubling, at most ${formatDuration(RETRY_MAX_BACKOFF_MS)}` },
     { name: 'longest Retry-After waited', value: formatDuration(RETRY_AFTER_CAP_MS) },
     { name: 'attempts per item', value: `at most ${MAX_ATTEMPTS_PER_ITEM}` },
-    { name: 'request deadline', value: `${DEADLINE_TIMEOUT_FACTOR} × --timeout` },
+    { name: 'request deadline', value: `${TIMEOUTS_PER_REQUEST} × --timeout; a download, that and its size at ${MEDIA_MIN_BYTES_PER_SECOND / 1024} KiB/s` },
     { name: 'largest JSON answer', value: `${JSON_SIZE_CAP / MIB} MiB` },
     { name: 'largest media file', value: `image ${MEDIA_SIZE_CAP_BYTES.image / MIB} MiB, video ${MEDIA_SIZE_CAP_BYTES.video / MIB} MiB` },
     { name: 'wait for a file another process writes', value: formatDuration(MEDIA_LOCK_WAIT_MS) },

@@ -9,8 +9,9 @@
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 import { UsageError } from '../errors.js';
-import { COMMANDS_WITHOUT_DEFAULT_DEADLINE, SERVICE_LANG } from '../defaults.js';
+import { SERVICE_LANG } from '../defaults.js';
 import { parseBaseUrl } from '../util/url-policy.js';
+import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './time-limits.js';
 import { type DurationUnit, formatDuration, parseByteRate, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;

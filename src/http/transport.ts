@@ -12,7 +12,7 @@ import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js'
 import { type CliError, InterruptedError, NetworkError } from '../errors.js';
 import { Attempts } from './attempt.js';
 import { type RequestHooks, counting } from './counting.js';
-import { type CommandDeadline, isCommandDeadline, nowMs, underDeadline } from './deadline.js';
+import { type CommandDeadline, isCommandDeadline, nowMs } from '../config/time-limits.js';
 import { parseJsonBody, wholeBodies } from './body.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
 import { errorForStatus } from './failures.js';
@@ -55,7 +55,7 @@ export interface TransportOptions extends RequestHooks {
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
-  /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
+  /** The whole command's deadline over its JSON requests (config/time-limits.ts commandDeadline); none without it. */
   commandDeadline?: CommandDeadline;
   /**
    * Where the requests go instead of a keep-alive Agent of ours (a local catalogue in-process, a
@@ -92,7 +92,7 @@ export class Transport {
     this.assertAllowed(this.baseUrl);
 
     this.network = new Attempts({
-      timeoutMs: options.settings.timeout,
+      settings: options.settings,
       dispatcher: options.dispatcher,
       redact,
       proxyFor: (url) => this.proxies.get(url.origin),
@@ -181,11 +181,12 @@ export class Transport {
    * One media GET attempt, no retries, no status mapping: the media downloader drives resume and
    * retry itself, with the same policy. `url` may be absolute (another origin gets no key) or
    * relative to baseUrl. Failures, of the connection or of the body (handed over chunk by chunk,
-   * body.ts), are NetworkErrors; its whole life is bounded by the media rule of deadline.ts.
+   * body.ts), are NetworkErrors. Its whole life is a download's (config/time-limits.ts mediaMs), or
+   * with `wholeAnswer` a request's (requestMs: the team proxy's upstream JSON answers).
    */
   async dispatchStream(
     url: string | URL,
-    options: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number } = {},
+    options: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number; wholeAnswer?: boolean } = {},
   ): Promise<DispatchResponse> {
     const target = this.resolve(url);
     const signals = this.signalsWith(options.signal);
@@ -196,7 +197,9 @@ export class Transport {
       headers: this.headersFor(target, options.headers),
       what: target.pathname,
       signals,
-      progress: { bytes: 0, ...(options.minBytesPerSecond !== undefined ? { minBytesPerSecond: options.minBytesPerSecond } : {}) },
+      ...(options.wholeAnswer
+        ? {}
+        : { progress: { bytes: 0, ...(options.minBytesPerSecond !== undefined ? { minBytesPerSecond: options.minBytesPerSecond } : {}) } }),
     });
     if (this.options.log) {
       const quota = quotaHeaders(res.headers);
@@ -214,6 +217,18 @@ export class Transport {
   async close(): Promise<void> {
     await this.network.close();
   }
+}
+
+/**
+ * The layer that puts JSON attempts under the command's deadline: none is even counted once it
+ * has run out, and each carries it down to attempt.ts, which counts its time as busy and cuts it
+ * at what is left. The retry layer counts the waits between attempts.
+ */
+export function underDeadline(next: Exchange, deadline: CommandDeadline): Exchange {
+  return (request) => {
+    if (deadline.remainingMs() === 0) return Promise.reject(deadline.error(request.what));
+    return next({ ...request, command: deadline });
+  };
 }
 
 /** `signal` (Ctrl-C) ends a wait at once; the waits count in `command`; without `log` no line is even built. */

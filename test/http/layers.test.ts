@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, MalformedResponseError, NetworkError } from '../../src/errors.js';
 import type { DispatchedBody, Exchange, Incoming, Outgoing } from '../../src/http/exchange.js';
 import { counting } from '../../src/http/counting.js';
-import { CommandDeadline, isCommandDeadline, underDeadline } from '../../src/http/deadline.js';
+import { CommandDeadline, isCommandDeadline } from '../../src/config/time-limits.js';
 import { wholeBodies } from '../../src/http/body.js';
-import { retrying } from '../../src/http/transport.js';
+import { retrying, underDeadline } from '../../src/http/transport.js';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../../src/defaults.js';
 
 const SPENT = { month: '2026-11', requests: 6, budget: 6, origin: 'http://127.0.0.1:1' };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { setting } from '../../src/config/settings.js';
 import { RateLimit, mediaMinRate } from '../../src/media/download/rate-limit.js';
 import type { BodyConsumer } from '../../src/http/exchange.js';
-import { MEDIA_MIN_BYTES_PER_SECOND } from '../../src/defaults.js';
+import { MEDIA_MIN_BYTES_PER_SECOND } from '../../src/config/time-limits.js';
 
 /** The limit-rate row's own parser, with the row's bounds. */
 const LIMIT_RATE = setting('limit-rate');
