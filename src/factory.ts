@@ -112,7 +112,6 @@ async function makeClient(
           redact: redactorFor(conn.apiKey),
           warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
           log,
-          holdGiveBack: ctx.env.EXERCISES_TEST_HOLD_GIVE_BACK,
         });
     // A local catalogue's own (in-process), else the seam's (tests), else undici's Agent.
     const dispatcher = conn.dispatcher ?? options.dispatcher;
