@@ -1,24 +1,12 @@
 /** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/settings-table.ts). */
 import type { Command } from 'commander';
-import { type Context, outputFormat } from '../context.js';
+import { type Context, DEFAULT_GLOBALS, outputFormat } from '../context.js';
 import { SERVICE_LANG, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
-import {
-  catalogueInForce,
-  CONFIG_KEYS,
-  type ConfigKeySpec,
-  configKeySpec,
-  DEFAULT_GLOBALS,
-  displayValue,
-  fileValue,
-  type Resolved,
-  setting,
-  settingHelp,
-  type SettingSources,
-  resolveSetting,
-} from '../config/settings.js';
+import { catalogueInForce, CONFIG_KEYS, configKeySpec, displayValue, fileValue, setting, settingHelp, resolveSetting } from '../config/settings.js';
+import type { ConfigKeySpec, Resolved, SettingSources } from '../config/settings.js';
 import { maskSecret } from '../util/text.js';
 import { type SettingValue } from '../config/settings-table.js';
 import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';

@@ -40,9 +40,7 @@ export function defaultText(spec: Setting): string | undefined {
  */
 export function settingHelp(spec: Setting, first?: string): string {
   const given = spec.type === 'switch' ? undefined : defaultText(spec);
-  const notes = [first, given !== undefined ? `default ${given}` : undefined, spec.variable ? `env ${spec.variable}` : undefined].filter(
-    (n) => n !== undefined,
-  );
+  const notes = [first, given === undefined ? '' : `default ${given}`, spec.variable ? `env ${spec.variable}` : ''].filter((n) => n);
   return notes.length === 0 ? spec.description : `${spec.description} (${notes.join('; ')})`;
 }
 
@@ -183,14 +181,8 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
     });
   }
   const sources: SettingSources = { globals, env, stored: readStoredConfig(env) };
-  const values: Record<string, unknown> = {};
-  const from: Record<string, SettingOrigin> = {};
-  for (const spec of CONFIG_KEYS) {
-    const { value, ...origin } = resolveSetting(spec, sources);
-    values[fieldOf(spec)] = value;
-    from[fieldOf(spec)] = origin;
-  }
-  return { ...values, from } as Settings;
+  const resolved = CONFIG_KEYS.map((spec) => [fieldOf(spec), resolveSetting(spec, sources)] as const);
+  return { ...Object.fromEntries(resolved.map(([field, { value }]) => [field, value])), from: Object.fromEntries(resolved) } as unknown as Settings;
 }
 
 /**

@@ -14,12 +14,15 @@ export interface TimeSettings {
   from: { deadline: { source: string; origin?: string | undefined } };
 }
 
+type Timeout = Pick<TimeSettings, 'timeout'>;
+type Redact = (text: string) => string;
+
 /**
  * Idle: connecting, waiting for the answer's head, and each pause in its body may each take
  * --timeout (undici's connect, headers and body timeouts). A slow link that keeps sending never
  * trips it, so it is the patience for one silence, not for a whole answer.
  */
-export function idleMs(settings: Pick<TimeSettings, 'timeout'>): number {
+export function idleMs(settings: Timeout): number {
   return settings.timeout;
 }
 
@@ -31,7 +34,7 @@ export function idleMs(settings: Pick<TimeSettings, 'timeout'>): number {
  */
 export const TIMEOUTS_PER_REQUEST = 3;
 
-export function requestMs(settings: Pick<TimeSettings, 'timeout'>): number {
+export function requestMs(settings: Timeout): number {
   return TIMEOUTS_PER_REQUEST * settings.timeout;
 }
 
@@ -43,7 +46,7 @@ export function requestMs(settings: Pick<TimeSettings, 'timeout'>): number {
  */
 export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
 
-export function mediaMs(settings: Pick<TimeSettings, 'timeout'>, receivedBytes: number, minBytesPerSecond = MEDIA_MIN_BYTES_PER_SECOND): number {
+export function mediaMs(settings: Timeout, receivedBytes: number, minBytesPerSecond = MEDIA_MIN_BYTES_PER_SECOND): number {
   return requestMs(settings) + (receivedBytes * 1000) / minBytesPerSecond;
 }
 
@@ -70,13 +73,7 @@ export function nowMs(): number {
 }
 
 /** The failure of a request past its whole life (requestMs, or mediaMs with `media`), as a timeout. */
-export function deadlineError(
-  url: URL,
-  elapsedMs: number,
-  settings: Pick<TimeSettings, 'timeout'>,
-  media: { minBytesPerSecond?: number } | undefined,
-  redactText: (text: string) => string,
-): NetworkError {
+export function deadlineError(url: URL, elapsedMs: number, settings: Timeout, media: { minBytesPerSecond?: number } | undefined, redact: Redact): NetworkError {
   const ms = requestMs(settings);
   const rate = media?.minBytesPerSecond ?? MEDIA_MIN_BYTES_PER_SECOND;
   const rule = !media
@@ -85,7 +82,7 @@ export function deadlineError(
   return new NetworkError(`${url.host} took ${Math.round(elapsedMs)} ms and had not finished its answer (${rule}).`, {
     kind: 'timeout',
     hint: 'The server is answering too slowly; --timeout sets how patient the client is.',
-    details: { url: redactText(url.href), code: 'DEADLINE' },
+    details: { url: redact(url.href), code: 'DEADLINE' },
   });
 }
 

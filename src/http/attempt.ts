@@ -93,9 +93,8 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
  * the target's name. The only Proxy-Authorization is the one undici makes from credentials in the
  * proxy's own URL: the API key is a request header, inside the tunnel.
  */
-async function createAgent(settings: Pick<TimeSettings, 'timeout'>, proxyUrl: string): Promise<Dispatcher> {
+async function createAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatcher> {
   const { Agent, ProxyAgent } = await loadUndici();
-  const timeoutMs = idleMs(settings);
   const idle = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (proxyUrl) return new ProxyAgent({ uri: proxyUrl, proxyTls: { timeout: timeoutMs, lookup: loopbackLookup }, requestTls: { timeout: timeoutMs }, ...idle });
   return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() }, ...idle });
@@ -133,7 +132,7 @@ export class Attempts {
     if (ready) return ready;
     let agent = this.agents.get(proxy);
     if (!agent) {
-      const made = (agent = createAgent(this.options.settings, proxy));
+      const made = (agent = createAgent(idleMs(this.options.settings), proxy));
       this.agents.set(proxy, made);
       // Unless close() came first: then the next request makes a new one.
       if (proxy === '') made.then((a) => this.agents.get('') === made && (this.ready = a)).catch(() => {});

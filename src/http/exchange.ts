@@ -4,7 +4,6 @@
  *
  *   retrying       (transport.ts) the one retry policy, a --verbose line per attempt (JSON)
  *   wholeBodies    (body.ts)      the body read whole within its cap (JSON)
- *   underDeadline  (transport.ts) the whole command's deadline (JSON)
  *   counting       (counting.ts)  the request ledger's hooks, before and after each attempt
  *   Attempts.send  (attempt.ts)   one attempt over the one undici dispatcher (media streams: these two only)
  *

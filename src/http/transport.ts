@@ -99,9 +99,8 @@ export class Transport {
     });
     this.media = counting(this.network.send, options);
     const command = options.commandDeadline;
-    const bounded = command ? underDeadline(this.media, command) : this.media;
     const log = options.log ? (line: string): void => this.log(line) : undefined;
-    this.json = retrying(wholeBodies(bounded, redact), { retries: options.settings.retries, signal: options.signal, command, log, redact });
+    this.json = retrying(wholeBodies(this.media, redact), { retries: options.settings.retries, signal: options.signal, command, log, redact });
   }
 
   private assertAllowed(url: URL): void {
@@ -168,7 +167,15 @@ export class Transport {
     const url = this.resolve(path, query);
     const signals = this.signalsWith();
     this.admit(url, signals);
-    const res = await this.json({ url, headers: this.headersFor(url, { accept: 'application/json', ...conditional }), what, signals });
+    // Under the command's deadline: attempt.ts counts its time as busy and cuts it at what is left (none once it ran out).
+    const command = this.options.commandDeadline;
+    const res = await this.json({
+      url,
+      headers: this.headersFor(url, { accept: 'application/json', ...conditional }),
+      what,
+      signals,
+      ...(command && { command }),
+    });
     const headers = res.headers;
     if (res.status >= 200 && res.status < 300) {
       return { status: 200, body: parseJsonBody(res.body, headerValue(headers, 'content-type') ?? '', url, what, this.redact), headers };
@@ -217,18 +224,6 @@ export class Transport {
   async close(): Promise<void> {
     await this.network.close();
   }
-}
-
-/**
- * The layer that puts JSON attempts under the command's deadline: none is even counted once it
- * has run out, and each carries it down to attempt.ts, which counts its time as busy and cuts it
- * at what is left. The retry layer counts the waits between attempts.
- */
-export function underDeadline(next: Exchange, deadline: CommandDeadline): Exchange {
-  return (request) => {
-    if (deadline.remainingMs() === 0) return Promise.reject(deadline.error(request.what));
-    return next({ ...request, command: deadline });
-  };
 }
 
 /** `signal` (Ctrl-C) ends a wait at once; the waits count in `command`; without `log` no line is even built. */

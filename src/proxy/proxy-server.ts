@@ -37,13 +37,11 @@ import type { TlsFiles } from './secret-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
 import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
 
-/** The run's settings the proxy follows (config/settings-table.ts): the upstream's timeout, budget and allow-insecure, and cache-ttl. */
-export type ProxySettings = UpstreamSettings & Pick<Settings, 'cacheTtl'>;
-
 export interface ProxyServerOptions {
   /** The way upstream, but for the settings. */
   upstream: Omit<UpstreamOptions, 'settings' | 'signal'>;
-  settings: ProxySettings;
+  /** The run's settings it follows: the upstream's (timeout, budget, allow-insecure) and cache-ttl. */
+  settings: UpstreamSettings & Pick<Settings, 'cacheTtl'>;
   /** The store of upstream answers (the CLI's, cache/store-files.ts httpCacheDir, by default). */
   cacheDir: string;
   /** Media are pulled into it; when it holds exercises.jsonl, its records answer first. */
