@@ -101,7 +101,7 @@ await build({
   ...common,
   stdin: {
     contents: `import { leadingWords } from './dist/config/parsers.js';
-const GLOBAL_FLAG_ARITIES = ${JSON.stringify(flagArities(GLOBAL_FLAGS.map((f) => f.flags)))};
+const GLOBAL_FLAG_ARITIES = ${JSON.stringify(flagArities(GLOBAL_FLAGS.map((f) => f.flag)))};
 export const commandLine = (args) => leadingWords(args, GLOBAL_FLAG_ARITIES);`,
     resolveDir: root,
     sourcefile: 'leading-words-entry.mjs',

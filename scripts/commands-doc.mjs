@@ -74,10 +74,10 @@ const TABLES = {
     table(
       ['Key', 'Meaning', 'Default', 'Overridden by'],
       CONFIG_KEYS.map((k) => [
-        code(k.key),
+        code(k.name),
         k.setWith ? `${k.description}; set only with \`${k.setWith}\`, shown masked` : k.description,
         defaultText(k) ?? 'none',
-        [k.env, k.flags ? flagName(k.flags) : undefined].filter(Boolean).map(code).join(', '),
+        [k.variable, k.flag ? flagName(k.flag) : undefined].filter(Boolean).map(code).join(', '),
       ]),
     ),
   defaults: () =>

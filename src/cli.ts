@@ -45,7 +45,7 @@ function requestedCommand(args: readonly string[]): string | undefined {
 }
 
 /** Each spelling of the program's own flags (the global ones and --version), with how it takes a value. */
-const PROGRAM_FLAGS = flagArities([...GLOBAL_FLAGS.map((f) => f.flags), '-V, --version']);
+const PROGRAM_FLAGS = flagArities([...GLOBAL_FLAGS.map((f) => f.flag), '-V, --version']);
 
 /** commander's output goes to the context's streams, sized and coloured by their facts. */
 function outputTo(program: Command, { io, env }: Pick<Context, 'io' | 'env'>): OutputConfiguration {
@@ -118,10 +118,10 @@ export function globalOptions(program: Command): GlobalOptions {
 
 /** A row of GLOBAL_FLAGS as a commander option, with the setting's own parser for a number or a duration, so a bad value is refused before any request. */
 function globalOption(flag: GlobalFlag): Option {
-  const option = new Option(flag.flags, flagHelp(flag));
+  const option = new Option(flag.flag, flagHelp(flag));
   if (flag.choices) option.choices(flag.choices);
   // A switch takes no value to parse (its parser reads the variable and the stored value).
-  if (checkedOnEntry(flag) && flag.type !== 'switch') option.argParser(settingArg(flagName(flag.option), flag.parse!));
+  if (checkedOnEntry(flag) && flag.type !== 'switch') option.argParser(settingArg(flagName(flag.field), (text, name) => flag.parser!(text, name, flag)));
   return option;
 }
 

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { cacheRoot } from './cache/store-files.js';
 import type { Dispatcher } from 'undici';
 import type { Connection, Env, GlobalOptions } from './context.js';
-import { type Settings, resolveSetting, setting } from './config/settings.js';
+import { type Resolved, type Settings, catalogueInForce } from './config/settings.js';
 import { AuthError, UsageError } from './errors.js';
 import { catalogueDirProblem } from './catalogue/catalogue-dir.js';
 import { readStoredConfig } from './config/parsers.js';
@@ -15,18 +15,18 @@ import { inProcessDispatcher } from './server/in-process.js';
 import { sampleCatalogueDir, SANDBOX_API_KEY } from './server/sandbox.js';
 
 export function decideConnection({ settings, globals, env }: { settings: Settings; globals: GlobalOptions; env: Env }): Connection {
-  const catalogue = catalogueInForce(globals, env);
+  const catalogue = catalogueDir(catalogueInForce({ globals, env, stored: readStoredConfig(env) }));
   // Single records of a local catalogue are read through an index kept in the cache directory.
   const recordIndexDir = join(cacheRoot(env), 'catalogue-records');
   if (catalogue || globals.sandbox) return answeredLocally(catalogue, recordIndexDir);
-  const { baseUrl, apiKey } = settings;
+  const { baseUrl, apiKey, from } = settings;
   return {
-    baseUrl: baseUrl.value!,
-    baseUrlSource: baseUrl.source,
-    ...(baseUrl.origin ? { baseUrlOrigin: baseUrl.origin } : {}),
-    ...(apiKey.value ? { apiKey: apiKey.value } : {}),
-    keySource: apiKey.source,
-    ...(apiKey.origin ? { keyOrigin: apiKey.origin } : {}),
+    baseUrl,
+    baseUrlSource: from.baseUrl.source,
+    ...(from.baseUrl.origin ? { baseUrlOrigin: from.baseUrl.origin } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    keySource: from.apiKey.source,
+    ...(from.apiKey.origin ? { keyOrigin: from.apiKey.origin } : {}),
   };
 }
 
@@ -53,25 +53,13 @@ function answeredLocally(dir: string | undefined, recordIndexDir: string): Conne
   };
 }
 
-/**
- * The catalogue directory in force: --catalogue, else EXERCISES_CATALOGUE, else the stored
- * `catalogue` setting. The flag with --sandbox or --base-url is a usage error (two answers to
- * "where from"); from the environment or config, those flags simply win for the run.
- */
-function catalogueInForce(globals: GlobalOptions, env: Env): string | undefined {
-  const other = globals.sandbox ? '--sandbox' : globals.baseUrl !== undefined ? '--base-url' : undefined;
-  if (other && globals.catalogue?.trim()) throw new UsageError(`--catalogue cannot be combined with ${other}: each says where the answers come from.`);
-  if (other) return undefined;
-  // The settings' own resolution (config/settings.ts); the directory is checked here, where it is used.
-  const { value, origin } = resolveSetting(setting('catalogue'), { globals, env, stored: readStoredConfig(env) });
-  return value ? checkCatalogueDir(String(value), origin ?? 'the stored catalogue setting') : undefined;
-}
-
-/** The absolute directory, checked to hold exercises.jsonl; else a usage error naming it and where it came from. */
-function checkCatalogueDir(dir: string, origin: string): string {
+/** The catalogue directory in force (config/settings.ts catalogueInForce), absolute and checked to hold exercises.jsonl; else a usage error naming where it came from. */
+function catalogueDir(inForce: Resolved<string> | undefined): string | undefined {
+  if (!inForce) return undefined;
+  const dir = inForce.value!;
   const problem = catalogueDirProblem(dir);
   if (problem) {
-    throw new UsageError(`${problem} (from ${origin}).`, {
+    throw new UsageError(`${problem} (from ${inForce.origin ?? 'the stored catalogue setting'}).`, {
       hint: 'A catalogue directory holds exercises.jsonl (one record per line); `exercises mirror <dir>` writes one.',
     });
   }
@@ -82,8 +70,8 @@ function checkCatalogueDir(dir: string, origin: string): string {
  * The monthly budget that applies to a connection: none for local answers (--sandbox,
  * --catalogue), which spend no quota; else the one in force (--budget > EXERCISES_BUDGET > config).
  */
-export function budgetFor(conn: Pick<Connection, 'local'>, settings: { budget: number | null }): number | null {
-  return conn.local ? null : settings.budget;
+export function budgetFor(conn: Pick<Connection, 'local'>, settings: Pick<Settings, 'budget'>): number | null {
+  return conn.local ? null : (settings.budget ?? null);
 }
 
 /** The connection, which must include a key: else AuthError naming the three ways to give one and --sandbox. */

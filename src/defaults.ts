@@ -1,19 +1,13 @@
-/** Every default and bound of the CLI, values only, read from here wherever they apply, so a value is never repeated as a literal. */
+/**
+ * The CLI's fixed defaults and bounds, values only, read from here wherever they apply, so a value
+ * is never repeated as a literal. A setting's default and bounds are in its row of
+ * src/config/settings-table.ts, never here.
+ */
 
-// ── The service and the request settings ─────────────────────────────────────────────────
+// ── The service and requests ──────────────────────────────────────────────────────────
 
-/** Plain http:// to a host that is not loopback is refused unless allowed (a LAN proxy). */
-export const DEFAULT_ALLOW_INSECURE = false;
-export const DEFAULT_BASE_URL = 'https://api.wrkout.xyz';
-/** The service's own language, in force when --lang says nothing. */
-export const DEFAULT_LANG = 'en-GB';
-
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_RETRIES = 3;
-
-/** An hour: longer is no use for one request, and Node's timers stop at 2^31-1 ms (~24.8 days). */
-export const TIMEOUT_MAX_MS = 3_600_000;
-export const RETRIES_MAX = 10;
+/** The language the service answers in when asked for none (spec); the catalogue server's too. */
+export const SERVICE_LANG = 'en-GB';
 
 /** The retry policy (src/http/retry-policy.ts), JSON and media alike: the backoff's first step (doubling) and its longest. */
 export const RETRY_BASE_MS = 250;
@@ -22,26 +16,6 @@ export const RETRY_MAX_BACKOFF_MS = 8_000;
 export const RETRY_AFTER_CAP_MS = 30_000;
 /** Attempts per item in all: a media download whose failures keep bringing bytes may retry past --retries, never past this. */
 export const MAX_ATTEMPTS_PER_ITEM = 20;
-
-/**
- * Every timeout is an idle one, which a server dripping a byte now and then never trips, so each
- * request's whole life is bounded too (src/http/deadline.ts): a JSON request by this many times
- * --timeout (connect, headers and body may each take one).
- */
-export const DEADLINE_TIMEOUT_FACTOR = 3;
-/**
- * The whole command's deadline by default (src/http/deadline.ts): a person who sets nothing
- * expects a command to give up within about a minute. The bulk commands, which may rightly spend
- * long on JSON requests (a mirror asks for every record), have none unless one is set.
- */
-export const DEFAULT_DEADLINE_SECONDS = 60;
-export const COMMANDS_WITHOUT_DEFAULT_DEADLINE: readonly string[] = ['download', 'mirror'];
-/** The largest --deadline: a day. */
-export const DEADLINE_MAX_SECONDS = 86_400;
-/** After the JSON bound's grace a media download must average this rate, so a known size S is done within the grace + S / rate. */
-export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
-/** The largest --limit-rate: a terabyte a second, far past any link (the value stays an exact number). */
-export const LIMIT_RATE_MAX = 1024 ** 4;
 
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
 export const JSON_SIZE_CAP = 8 * 1024 * 1024;
@@ -111,10 +85,6 @@ export const MEDIA_LOCK_STALE_MS = 10_000;
 
 // ── The response cache and the request budget ─────────────────────────────────────────────
 
-/** How long a cached answer is fresh when the service says nothing (`config set cache-ttl`): 24 h, in seconds. */
-export const DEFAULT_CACHE_TTL_SECONDS = 86_400;
-/** A year: a longer time to live is surely a typo. */
-export const CACHE_TTL_MAX_SECONDS = 366 * 86_400;
 /** The request ledger keeps this month and the 13 before it (a year back, and then some, for `quota`). */
 export const LEDGER_MONTHS_KEPT = 14;
 /** A ledger lock older than this (its holder died) is taken over; a ledger update takes milliseconds. */

@@ -15,10 +15,9 @@ import { cacheRoot, httpCacheDir, ledgerPath } from './cache/store-files.js';
 import { ledgerOrigin } from './cache/ledger.js';
 import { requestCount } from './http/counting.js';
 import { redactorFor } from './util/text.js';
-import { CommandDeadline } from './http/deadline.js';
+import { commandDeadline } from './config/time-limits.js';
 import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/notice.js';
-import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './defaults.js';
 import { isLoopbackHost } from './util/url-policy.js';
 
 /** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
@@ -75,9 +74,9 @@ export function createContext(options: ContextOptions): Context {
       const client = options.api
         ? await options.api(conn)
         : await makeClient(ctx, conn, { cache: true, dispatcher: options.dispatcher, noteLanguage: languageNoter(ctx) });
-      const { timeoutMs, retries } = ctx.settings();
+      const { timeout, retries } = ctx.settings();
       const from = conn.keySource === 'sandbox' ? 'the sandbox' : (conn.keyOrigin ?? 'the stored config');
-      verboseLog(ctx)?.(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeoutMs} ms, ${retries} retries`);
+      verboseLog(ctx)?.(`using ${client.baseUrl.href} with the key from ${from}; timeout ${timeout} ms, ${retries} retries`);
       return client;
     }),
     apiFor: async (conn) => (options.api ? options.api(conn) : makeClient(ctx, conn, { cache: false, dispatcher: options.dispatcher })),
@@ -94,11 +93,11 @@ async function makeClient(
   conn: ClientTarget & { baseUrlSource?: string },
   options: { cache: boolean; dispatcher?: Dispatcher | undefined; noteLanguage?: (asked: string, answered: string) => void },
 ): Promise<ApiClient> {
-  const { timeoutMs, retries, budget, cacheTtlMs, allowInsecure } = ctx.settings();
+  const settings = ctx.settings();
   const log = verboseLog(ctx);
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
-    warnIfInsecure(ctx, conn.baseUrl, allowInsecure);
+    warnIfInsecure(ctx, conn.baseUrl, settings);
     // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
     // in for the service, is counted, so `quota` can be tried there).
     const counter = conn.catalogue
@@ -109,21 +108,19 @@ async function makeClient(
           countAs: ledgerOrigin(conn),
           keyHash: keyHash(conn.apiKey),
           // The sandbox is counted but never stopped: it spends no quota.
-          budget: budgetFor(conn, { budget }),
+          budget: budgetFor(conn, settings),
           redact: redactorFor(conn.apiKey),
           warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
           log,
-          holdGiveBack: ctx.env.EXERCISES_TEST_HOLD_GIVE_BACK,
         });
     // A local catalogue's own (in-process), else the seam's (tests), else undici's Agent.
     const dispatcher = conn.dispatcher ?? options.dispatcher;
     const made = new Transport({
       baseUrl: conn.baseUrl,
       apiKey: conn.apiKey,
-      timeoutMs,
-      retries,
-      commandDeadline: commandDeadline(ctx),
-      allowInsecure: allowInsecure.value === true,
+      settings,
+      // ctx.command is the command commander resolved: an exercise id spelled `mirror` is no mirror.
+      commandDeadline: commandDeadline(settings, ctx.command),
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
       afterResponse: counter?.afterResponse,
@@ -143,21 +140,10 @@ async function makeClient(
     baseUrl: conn.baseUrl,
     apiKey: conn.apiKey,
     transport,
-    ...(cached ? { cache: { store: openStore(ctx, httpCacheDir(root), log), mode, ttlMs: cacheTtlMs, noteIds: idIndexWriter(ctx, root) } } : {}),
+    ...(cached ? { cache: { store: openStore(ctx, httpCacheDir(root), log), mode, ttlMs: settings.cacheTtl, noteIds: idIndexWriter(ctx, root) } } : {}),
     log,
     noteLanguage: options.noteLanguage,
   });
-}
-
-/**
- * The whole command's deadline in force (src/http/deadline.ts), or undefined for none.
- * The default spares the bulk commands (COMMANDS_WITHOUT_DEFAULT_DEADLINE), told by ctx.command,
- * the command commander resolved: an exercise id spelled `mirror` is no mirror.
- */
-function commandDeadline(ctx: Context): CommandDeadline | undefined {
-  const { ms, source, origin } = ctx.settings().deadline;
-  const spared = source === 'default' && ctx.command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(ctx.command);
-  return ms === null || spared ? undefined : new CommandDeadline(ms, origin);
 }
 
 /**
@@ -165,10 +151,10 @@ function commandDeadline(ctx: Context): CommandDeadline | undefined {
  * stored setting: said once per run, when the first request goes out (the transport is made then),
  * naming what allowed it; not with --quiet.
  */
-function warnIfInsecure(ctx: Context, baseUrl: string, allowed: Settings['allowInsecure']): void {
+function warnIfInsecure(ctx: Context, baseUrl: string, { allowInsecure, from }: Settings): void {
   const url = new URL(baseUrl);
-  if (allowed.value !== true || url.protocol !== 'http:' || isLoopbackHost(url.hostname) || ctx.globals.quiet) return;
-  const by = allowed.origin ?? 'the stored allow-insecure setting';
+  if (!allowInsecure || url.protocol !== 'http:' || isLoopbackHost(url.hostname) || ctx.globals.quiet) return;
+  const by = from.allowInsecure.origin ?? 'the stored allow-insecure setting';
   ctx.io.stderr.write(`warning: plain http:// to ${url.host}: the API key and data travel unencrypted (allowed by ${by}).\n`);
 }
 

@@ -1,11 +1,12 @@
 /** `exercises config get|set|unset|list|path`: the stored settings (keys in src/config/settings-table.ts). */
 import type { Command } from 'commander';
-import { type Context, outputFormat } from '../context.js';
-import { DEFAULT_LANG, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
+import { type Context, DEFAULT_GLOBALS, outputFormat } from '../context.js';
+import { SERVICE_LANG, DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes, helpWhenBare } from './shared/help.js';
-import { CONFIG_KEYS, type ConfigKeySpec, configKeySpec, displayValue, setting, settingHelp, type SettingSources, resolveSetting } from '../config/settings.js';
+import { catalogueInForce, CONFIG_KEYS, configKeySpec, displayValue, fileValue, setting, settingHelp, resolveSetting } from '../config/settings.js';
+import type { ConfigKeySpec, Resolved, SettingSources } from '../config/settings.js';
 import { maskSecret } from '../util/text.js';
 import { type SettingValue } from '../config/settings-table.js';
 import { assertAllowedUrl, isLoopbackHost } from '../util/url-policy.js';
@@ -27,33 +28,41 @@ export type ConfigOptions =
 /** `config set`: the key must be settable here and the value pass its setting's parser (the one flags and variables go through). */
 export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
   const spec = configKeySpec(key);
-  if (spec.setWith) throw new UsageError(`${spec.key} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
-  return { action: 'set', key: spec.key, value: spec.parse!(value, spec.key) };
+  if (spec.setWith) throw new UsageError(`${spec.name} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
+  return { action: 'set', key: spec.name, value: spec.parser!(value, spec.name, spec) };
 }
 
-function shown(value: unknown, secret: boolean | undefined): string {
-  if (value === undefined) return '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return secret ? maskSecret(text) : text;
+/**
+ * One key's value in force and where it comes from, as a person reads it (`text`: a duration as
+ * 24h, the key masked) and as `--json` shows it (the settings file's unit: `deadline` in seconds).
+ * A value its parser refuses is shown as it was given, to be fixed, rather than failing.
+ */
+function inForce(spec: ConfigKeySpec, sources: SettingSources): Resolved<SettingValue> & { text: string; json: unknown } {
+  let resolved: Resolved<SettingValue>;
+  let good = true;
+  try {
+    resolved = resolveSetting(spec, sources);
+  } catch {
+    resolved = resolveSetting(spec, sources, false);
+    good = false;
+  }
+  const { value } = resolved;
+  const text = value === undefined ? '' : good ? displayValue(spec, value) : typeof value === 'string' ? value : JSON.stringify(value);
+  const json = value === undefined ? null : spec.secret ? maskSecret(String(value)) : good ? fileValue(spec, value) : value;
+  return { ...resolved, text: spec.secret ? maskSecret(text) : text, json };
 }
 
 /** `config get`: the stored value, else the default in force (nothing for a key without one). */
 async function get(key: string, ctx: Context): Promise<void> {
   const spec = configKeySpec(key);
-  const stored = readStoredConfig(ctx.env)[spec.key];
-  const value = stored ?? spec.default;
-  if (value !== undefined) ctx.io.stdout.write(`${shown(displayed(spec, value), spec.secret)}\n`);
+  const { value, source, text } = inForce(spec, { globals: DEFAULT_GLOBALS, env: {}, stored: readStoredConfig(ctx.env) });
+  if (value !== undefined) ctx.io.stdout.write(`${text}\n`);
   // Where it comes from, for a person: stdout keeps only the value, for `$(exercises config get …)`.
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
-    const from = stored !== undefined ? 'stored' : value !== undefined ? 'the default' : 'not set, and no default';
-    const over = spec.env && ctx.env[spec.env] ? `; ${spec.env} is set and takes precedence` : '';
-    ctx.io.stderr.write(`(${spec.key}: ${from}${over})\n`);
+    const from = source === 'config' ? 'stored' : value !== undefined ? 'the default' : 'not set, and no default';
+    const over = spec.variable && ctx.env[spec.variable] ? `; ${spec.variable} is set and takes precedence` : '';
+    ctx.io.stderr.write(`(${spec.name}: ${from}${over})\n`);
   }
-}
-
-/** A value as a person reads it (a duration as 24h), through the key's display rule. */
-function displayed(spec: ConfigKeySpec, value: unknown): unknown {
-  return ['number', 'string', 'boolean'].includes(typeof value) ? displayValue(spec, value as SettingValue) : value;
 }
 
 /** --sandbox never touches the real settings: a sandbox key must never reach the real service later. */
@@ -67,11 +76,11 @@ export function refuseInSandbox(ctx: Pick<Context, 'globals'>, what: string): vo
 async function set(key: string, value: SettingValue, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`config set`');
   const spec = configKeySpec(key);
-  if (spec.key === 'base-url') assertBaseUrlAllowed(new URL(String(value)), ctx);
-  if (spec.key === 'lang') assertCatalogueHas(String(value), ctx);
-  (await openConfigWriter(ctx.env)).set(spec.key, value);
-  if (!ctx.globals.quiet && spec.env && ctx.env[spec.env]) {
-    ctx.io.stderr.write(`Note: ${spec.env} is set and takes precedence over the stored ${spec.key}.\n`);
+  if (spec.name === 'base-url') assertBaseUrlAllowed(new URL(String(value)), ctx);
+  if (spec.name === 'lang') assertCatalogueHas(String(value), ctx);
+  (await openConfigWriter(ctx.env)).set(spec.name, fileValue(spec, value));
+  if (!ctx.globals.quiet && spec.variable && ctx.env[spec.variable]) {
+    ctx.io.stderr.write(`Note: ${spec.variable} is set and takes precedence over the stored ${spec.name}.\n`);
   }
 }
 
@@ -101,9 +110,9 @@ function assertBaseUrlAllowed(url: URL, ctx: Context): void {
  * that is checked (settings-table.ts).
  */
 function assertCatalogueHas(lang: string, ctx: Context): void {
-  const { value: dir } = resolveSetting(setting('catalogue'), sourcesOf(ctx));
-  if (typeof dir !== 'string') return;
-  const languages = [DEFAULT_LANG, ...readCatalogue(dir).languages.filter((l) => l !== DEFAULT_LANG)];
+  const dir = catalogueInForce(sourcesOf(ctx))?.value;
+  if (dir === undefined) return;
+  const languages = [SERVICE_LANG, ...readCatalogue(dir).languages.filter((l) => l !== SERVICE_LANG)];
   if (languages.some((l) => l.toLowerCase() === lang.toLowerCase())) return;
   throw new UsageError(`lang ${lang} is not a language of the catalogue at ${dir}: it has ${orList(languages)}.`, {
     hint: '`exercises mirror <dir> --langs <tags>` fetches more languages into a catalogue.',
@@ -112,18 +121,15 @@ function assertCatalogueHas(lang: string, ctx: Context): void {
 
 async function unset(key: string, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`config unset`');
-  (await openConfigWriter(ctx.env)).delete(configKeySpec(key).key);
+  (await openConfigWriter(ctx.env)).delete(configKeySpec(key).name);
 }
 
 /** Every setting: the value in force (secrets masked) and where it comes from. */
 async function list(ctx: Context): Promise<void> {
   const sources = sourcesOf(ctx);
   const rows = CONFIG_KEYS.map((spec) => {
-    // As stored, unchecked: a bad value is shown here to be fixed, not a reason to fail.
-    const { value, source, origin } = resolveSetting(spec, sources, false);
-    // For JSON: the value as in force (numbers stay numbers, secrets masked), with its source.
-    const json = { value: (value === undefined || !spec.secret ? value : shown(value, true)) ?? null, source, ...(origin ? { origin } : {}) };
-    return { key: spec.key, value: shown(displayed(spec, value), spec.secret), source, origin, json };
+    const { text, source, origin, json } = inForce(spec, sources);
+    return { key: spec.name, value: text, source, origin, json: { value: json, source, ...(origin ? { origin } : {}) } };
   });
   const format = outputFormat(ctx);
   if (format === 'json') ctx.io.stdout.write(`${JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, r.json])))}\n`);
@@ -146,12 +152,12 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
 
 /** A key in `config --help`: its description, default and variable, as the flags' help lines have them. */
 function keyItem(spec: ConfigKeySpec): { term: string; description: string } {
-  return { term: spec.key, description: settingHelp(spec, spec.setWith ? `set with \`${spec.setWith}\`` : undefined) };
+  return { term: spec.name, description: settingHelp(spec, spec.setWith ? `set with \`${spec.setWith}\`` : undefined) };
 }
 
 export const register: RegisterCommand<ConfigOptions> = (program: Command, context, runF = run) => {
   const config = program.command('config').description('read and change stored settings (every key is listed below)');
-  const keyHelp = `one of: ${CONFIG_KEYS.map((k) => (k.setWith ? `${k.key} (read only)` : k.key)).join(', ')}`;
+  const keyHelp = `one of: ${CONFIG_KEYS.map((k) => (k.setWith ? `${k.name} (read only)` : k.name)).join(', ')}`;
   addNotes(config, 'KEYS', CONFIG_KEYS.map(keyItem));
   /** The action of a subcommand: its options built (and checked) first, then run. */
   const act = async (build: () => ConfigOptions | Promise<ConfigOptions>): Promise<void> => {
@@ -162,7 +168,7 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
   const getCmd = config.command('get').description('print a stored setting, or its default when none is stored').argument('<key>', keyHelp);
   addExamples(getCmd, ['exercises config get base-url'], ['lang=$(exercises config get lang)']);
   // An unknown key is a usage error listing the known ones (configKeySpec).
-  getCmd.action((key: string) => act(() => ({ action: 'get', key: configKeySpec(key).key })));
+  getCmd.action((key: string) => act(() => ({ action: 'get', key: configKeySpec(key).name })));
 
   const setCmd = config.command('set').description('store a setting (checked first)').argument('<key>', keyHelp).argument('<value>', 'the value');
   addExamples(
@@ -174,7 +180,7 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
 
   const unsetCmd = config.command('unset').description('remove a stored setting').argument('<key>', keyHelp);
   addExamples(unsetCmd, ['exercises config unset base-url'], ['exercises config unset lang --quiet']);
-  unsetCmd.action((key: string) => act(() => ({ action: 'unset', key: configKeySpec(key).key })));
+  unsetCmd.action((key: string) => act(() => ({ action: 'unset', key: configKeySpec(key).name })));
 
   const listCmd = config
     .command('list')

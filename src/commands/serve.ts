@@ -176,10 +176,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
         baseUrl: upstream,
         apiKey,
         keySource,
-        timeoutMs: settings.timeoutMs,
         ledgerPath: ledgerPath(root),
-        budget: settings.budget,
-        allowInsecure: ctx.globals.allowInsecure,
         warn: line,
         proxyEnv: ctx.env,
         ...(ctx.globals.verbose ? { log: line } : {}),
@@ -190,7 +187,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
       ...(tls ? { tls } : {}),
       host: options.host,
       port: options.port,
-      defaultTtlSeconds: Math.round(settings.cacheTtlMs / 1000),
+      settings,
       ...(quiet ? {} : { log: accessLog }),
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
       warn: line,
@@ -199,7 +196,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
   );
   ctx.io.stdout.write(`Listening on ${proxy.url}\n`);
   if (!quiet) {
-    const budget = settings.budget === null ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
+    const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
     line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}; status at ${proxy.url}/-/status.`);
   }
   const stopReloading = ctx.onHangup?.(() => reload(options, proxy, line));

@@ -108,6 +108,6 @@ export function describeProgram(program: Command, configKeys: readonly ConfigKey
   return {
     version: COMPLETION_DATA_VERSION,
     program: describeCommand(program, program.createHelp(), []),
-    configKeys: configKeys.map((k) => ({ key: k.key, description: firstLine(k.description), settable: k.setWith === undefined })),
+    configKeys: configKeys.map((k) => ({ key: k.name, description: firstLine(k.description), settable: k.setWith === undefined })),
   };
 }

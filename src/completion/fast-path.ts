@@ -8,11 +8,12 @@
  * the stored `catalogue` setting), searched in an index of its own (catalogue-ids.ts), else the
  * id index the response cache keeps (id-index.ts).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cacheRoot } from '../cache/store-files.js';
-import { configPath, readStoredConfig } from '../config/parsers.js';
+import { readStoredConfig } from '../config/parsers.js';
+import { DEFAULT_GLOBALS, catalogueInForce } from '../config/settings.js';
 import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import { readIdIndexMatching } from './id-index.js';
 import { writeAllNow } from '../output/streams.js';
@@ -26,23 +27,16 @@ function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
 }
 
-function storedCatalogue(env: NodeJS.ProcessEnv): string | undefined {
-  // Most people have no config file: asking first spares a TAB the cost of a thrown ENOENT.
-  if (!statSync(configPath(env), { throwIfNoEntry: false })) return undefined;
-  try {
-    const value = readStoredConfig(env).catalogue;
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  } catch {
-    return undefined; // an unreadable config file only means no stored catalogue
-  }
-}
-
-/** The catalogue directory this command line would answer from, if any. */
+/** The catalogue directory this command line would answer from, if any, by the rule a run follows (config/settings.ts catalogueInForce). */
 export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): string | undefined {
   if (line.given.has('--sandbox')) return sampleDir;
-  const flag = line.given.get('--catalogue');
-  const dir = flag !== undefined && flag !== '' ? flag : env.EXERCISES_CATALOGUE || storedCatalogue(env);
-  return dir === undefined ? undefined : resolve(expandHome(dir));
+  const globals = { ...DEFAULT_GLOBALS, baseUrl: line.given.get('--base-url'), catalogue: line.given.get('--catalogue') };
+  try {
+    const dir = catalogueInForce({ globals, env, stored: readStoredConfig(env) })?.value;
+    return dir === undefined ? undefined : resolve(expandHome(dir));
+  } catch {
+    return undefined; // an unreadable config file, or --catalogue beside --base-url: no catalogue to complete from
+  }
 }
 
 export interface FastPathFiles {

@@ -7,7 +7,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { LIMIT_RATE_MAX } from '../defaults.js';
 import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
 
 /** How a flag takes a value: not at all (`--quiet`), always (`--lang <code>`), or when attached (`--json[=fields]`). */
@@ -93,36 +92,37 @@ export function parseSwitch(value: string, name: string): boolean {
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** A duration setting: the unit of a bare number (as it has always been stored) and of the result, and its bounds. */
-export interface DurationRule {
-  unit: 'ms' | 's';
-  min: number;
-  max: number;
-}
+/** What a bare number of a duration setting means, as typed and as the settings file keeps it. */
+export type DurationUnit = 'ms' | 's';
 
-/** `5s` → 5000 (unit ms) or 5 (unit s): a whole number with ms, s, m, h or d, or bare in the rule's unit. */
-export function parseDuration(value: string, name: string, rule: DurationRule): number {
+/**
+ * `5s` → 5000: a whole number with ms, s, m, h or d, or bare in `unit`, into milliseconds, within
+ * `bounds` (ms) and a whole number of `unit` (the settings file keeps it so).
+ */
+export function parseDuration(value: string, name: string, unit: DurationUnit, bounds: { min: number; max?: number }): number {
   const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
-  const ms = match ? Number(match[1]) * UNIT_MS[(match[2] ?? rule.unit).toLowerCase()]! : NaN;
-  const result = ms / UNIT_MS[rule.unit]!;
-  if (!Number.isSafeInteger(result) || result < rule.min || result > rule.max) {
-    const bare = rule.unit === 'ms' ? 'milliseconds' : 'seconds';
+  const ms = match ? Number(match[1]) * UNIT_MS[(match[2] ?? unit).toLowerCase()]! : NaN;
+  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(ms / UNIT_MS[unit]!) || ms < bounds.min || ms > max) {
+    const bare = unit === 'ms' ? 'milliseconds' : 'seconds';
     throw new UsageError(
-      `${name} must be a duration such as 5s, 90m, 24h or a number of ${bare}, between ${formatDuration(rule.min, rule.unit)} and ${formatDuration(rule.max, rule.unit)}, not "${value}".`,
+      `${name} must be a duration such as 5s, 90m, 24h or a number of ${bare}, between ${formatDuration(bounds.min, unit)} and ${formatDuration(max, unit)}, not "${value}".`,
     );
   }
-  return result;
+  return ms;
 }
 
-/** 86400 (s) → `24h`, 5000 (ms) → `5s`, 1500 (ms) → `1500ms`: the largest unit that divides it. */
-export function formatDuration(amount: number, unit: 'ms' | 's'): string {
-  const ms = amount * UNIT_MS[unit]!;
-  if (ms === 0) return `0${unit}`;
+/** A duration in ms as a number of `unit`, as the settings file keeps it and `config list --json` shows it. */
+export function durationIn(ms: number, unit: DurationUnit): number {
+  return ms / UNIT_MS[unit]!;
+}
+
+/** 86400000 → `24h`, 5000 → `5s`, 1500 → `1500ms`: the largest unit that divides it; 0 in `zeroUnit` (`0s`). */
+export function formatDuration(ms: number, zeroUnit: DurationUnit = 'ms'): string {
+  if (ms === 0) return `0${zeroUnit}`;
   if (ms % UNIT_MS.d! === 0 && ms > UNIT_MS.d!) return `${ms / UNIT_MS.d!}d`; // 7d, but 24h rather than 1d
-  for (const u of ['h', 'm', 's', 'ms'] as const) {
-    if (ms % UNIT_MS[u]! === 0) return `${ms / UNIT_MS[u]!}${u}`;
-  }
-  return `${amount}${unit}`;
+  const unit = (['h', 'm', 's'] as const).find((u) => ms % UNIT_MS[u]! === 0) ?? 'ms';
+  return `${ms / UNIT_MS[unit]!}${unit}`;
 }
 
 /** The environment a run reads (the Context's, never process.env): variable name to value. */
@@ -187,12 +187,12 @@ export function readStoredConfig(env: Env): StoredConfig {
  */
 const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
-/** Bytes per second, a whole number (0: no limit); `name` is where the value came from, for the message. */
-export function parseByteRate(value: string, name: string): number {
+/** Bytes per second, a whole number up to `max` (0: no limit); `name` is where the value came from, for the message. */
+export function parseByteRate(value: string, name: string, max: number): number {
   const match = /^(\d+(?:\.\d+)?|\.\d+)\s*([kmg]?)$/i.exec(value.trim());
   const bytes = match ? Math.round(Number(match[1]) * BYTE_UNITS[match[2]!.toLowerCase()]!) : Number.NaN;
   // A fraction of a byte a second would never let a byte through: refused with the rest.
-  if (!Number.isFinite(bytes) || bytes > LIMIT_RATE_MAX || (bytes === 0 && Number(match![1]) !== 0)) {
+  if (!Number.isFinite(bytes) || bytes > max || (bytes === 0 && Number(match![1]) !== 0)) {
     throw new UsageError(
       `${name} must be bytes per second, a number with an optional k, m or g suffix (1024-based, as curl's), such as 500k or 2m, not "${value}".`,
       {

@@ -9,7 +9,6 @@ import {
   DEFAULT_DOWNLOAD_CONCURRENCY,
   DEFAULT_SERVE_HOST,
   DEFAULT_SERVE_PORT,
-  DEADLINE_TIMEOUT_FACTOR,
   JSON_SIZE_CAP,
   LIMIT_DEFAULT,
   LIMIT_MAX,
@@ -24,6 +23,7 @@ import {
   SHOW_CONCURRENCY,
 } from '../defaults.js';
 import { formatDuration } from './parsers.js';
+import { MEDIA_MIN_BYTES_PER_SECOND, TIMEOUTS_PER_REQUEST } from './time-limits.js';
 import { SETTINGS } from './settings-table.js';
 import { defaultText, longFlag } from './settings.js';
 
@@ -42,11 +42,11 @@ const MIB = 1024 * 1024;
 /** The settings with something to default (a flag that only switches is no default), then the fixed bounds and the per-command defaults. */
 export function defaultsTable(): DefaultRow[] {
   const settings: DefaultRow[] = SETTINGS.filter((s) => (s.type !== 'switch' && defaultText(s) !== undefined) || s.stored === true).map((spec) => ({
-    name: spec.key,
+    name: spec.name,
     value: defaultText(spec) ?? 'none',
     flag: longFlag(spec),
-    ...(spec.env ? { env: spec.env } : {}),
-    ...(spec.stored ? { configKey: spec.key } : {}),
+    ...(spec.variable ? { env: spec.variable } : {}),
+    ...(spec.stored ? { configKey: spec.name } : {}),
   }));
   return [
     ...settings,
@@ -55,13 +55,13 @@ export function defaultsTable(): DefaultRow[] {
     { name: 'image/video concurrency', value: String(DEFAULT_DOWNLOAD_CONCURRENCY) },
     { name: 'show concurrency', value: String(SHOW_CONCURRENCY) },
     { name: 'mirror concurrency', value: `${MIRROR_CONCURRENCY} (records and media)` },
-    { name: 'retry backoff', value: `${formatDuration(RETRY_BASE_MS, 'ms')} doubling, at most ${formatDuration(RETRY_MAX_BACKOFF_MS, 'ms')}` },
-    { name: 'longest Retry-After waited', value: formatDuration(RETRY_AFTER_CAP_MS, 'ms') },
+    { name: 'retry backoff', value: `${formatDuration(RETRY_BASE_MS)} doubling, at most ${formatDuration(RETRY_MAX_BACKOFF_MS)}` },
+    { name: 'longest Retry-After waited', value: formatDuration(RETRY_AFTER_CAP_MS) },
     { name: 'attempts per item', value: `at most ${MAX_ATTEMPTS_PER_ITEM}` },
-    { name: 'request deadline', value: `${DEADLINE_TIMEOUT_FACTOR} × --timeout` },
+    { name: 'request deadline', value: `${TIMEOUTS_PER_REQUEST} × --timeout; a download, that and its size at ${MEDIA_MIN_BYTES_PER_SECOND / 1024} KiB/s` },
     { name: 'largest JSON answer', value: `${JSON_SIZE_CAP / MIB} MiB` },
     { name: 'largest media file', value: `image ${MEDIA_SIZE_CAP_BYTES.image / MIB} MiB, video ${MEDIA_SIZE_CAP_BYTES.video / MIB} MiB` },
-    { name: 'wait for a file another process writes', value: formatDuration(MEDIA_LOCK_WAIT_MS, 'ms') },
+    { name: 'wait for a file another process writes', value: formatDuration(MEDIA_LOCK_WAIT_MS) },
     { name: 'serve address', value: `${DEFAULT_SERVE_HOST}:${DEFAULT_SERVE_PORT}`, flag: 'serve --host/--port' },
   ];
 }
@@ -79,10 +79,10 @@ export interface EnvironmentVariable {
 /** A setting's variable: its description and what it sits between (the stored value, the flag). */
 function settingVariables(): EnvironmentVariable[] {
   return SETTINGS.flatMap((s) => {
-    if (!s.env) return [];
+    if (!s.variable) return [];
     const flag = longFlag(s);
     const between = [s.stored ? 'over the stored value' : undefined, flag ? `${flag} over it` : undefined].filter((p) => p !== undefined);
-    return [{ name: s.env, meaning: between.length === 0 ? s.description : `${s.description} (${between.join('; ')})` }];
+    return [{ name: s.variable, meaning: between.length === 0 ? s.description : `${s.description} (${between.join('; ')})` }];
   });
 }
 

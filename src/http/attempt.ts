@@ -1,8 +1,9 @@
 /**
  * The bottom of the transport (exchange.ts): one attempt over the one undici dispatcher, an Agent
  * made on the first request that really leaves (undici is loaded only then). An attempt is
- * cancelled by whichever comes first: Ctrl-C, the caller's signal, or its whole-life deadline
- * (deadline.ts); undici's own timeouts do the idle bounds (headers and body on coarse timers: a
+ * cancelled by whichever comes first: Ctrl-C, the caller's signal, or its whole life
+ * (config/time-limits.ts: a request's, a download's, or what is left of the command's deadline);
+ * undici's own timeouts do the idle limits (headers and body on coarse timers: a
  * bound of t fires between t and t + ~1 s). Its failures become project errors (failures.ts).
  * `localhost`, which the URL policy trusts as loopback, is answered with the loopback addresses,
  * never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
@@ -15,7 +16,7 @@ import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing } from './exchange.js';
 import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
-import { startDeadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
+import { type TimeSettings, deadlineError, idleMs, mediaMs, nowMs, requestMs, startDeadline } from '../config/time-limits.js';
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { CancelSignal, dispatchBody } from './body.js';
 import { reusedReads } from './read-buffers.js';
@@ -100,8 +101,8 @@ async function createAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatc
 }
 
 export interface AttemptOptions {
-  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it. */
-  timeoutMs: number;
+  /** --timeout, which every limit of an attempt is computed from (config/time-limits.ts). */
+  settings: Pick<TimeSettings, 'timeout'>;
   /** Where requests go instead of an Agent of ours (a test's MockAgent); its owner closes it. */
   dispatcher?: Dispatcher | undefined;
   /** Keeps the key out of the messages. */
@@ -131,7 +132,7 @@ export class Attempts {
     if (ready) return ready;
     let agent = this.agents.get(proxy);
     if (!agent) {
-      const made = (agent = createAgent(this.options.timeoutMs, proxy));
+      const made = (agent = createAgent(idleMs(this.options.settings), proxy));
       this.agents.set(proxy, made);
       // Unless close() came first: then the next request makes a new one.
       if (proxy === '') made.then((a) => this.agents.get('') === made && (this.ready = a)).catch(() => {});
@@ -143,7 +144,7 @@ export class Attempts {
   failure(err: unknown, url: URL, signals: readonly AbortSignal[]): CliError {
     const failure = signals.some((s) => s.aborted)
       ? new InterruptedError()
-      : networkError(err, url, this.options.timeoutMs, this.options.redact, this.proxyOf(url));
+      : networkError(err, url, idleMs(this.options.settings), this.options.redact, this.proxyOf(url));
     // A failure before the request was written stays known as one (failures.ts), for the ledger.
     return wasNeverWritten(err) ? markNeverWritten(failure) : failure;
   }
@@ -162,14 +163,14 @@ export class Attempts {
 
     const cancel = new CancelSignal();
     for (const s of signals) this.signals.watch(s, cancel, () => new InterruptedError());
-    const { timeoutMs, redact } = this.options;
-    const own = progress ? 0 : jsonDeadlineMs(timeoutMs);
+    const { settings, redact } = this.options;
+    const own = progress ? 0 : requestMs(settings);
     const byCommand = command !== undefined && commandLeft !== undefined && commandLeft < own;
     const clearDeadline = startDeadline(
       nowMs(),
-      progress ? () => mediaDeadlineMs(timeoutMs, progress.bytes, progress.minBytesPerSecond) : () => (byCommand ? commandLeft : own),
+      progress ? () => mediaMs(settings, progress.bytes, progress.minBytesPerSecond) : () => (byCommand ? commandLeft : own),
       (elapsed) =>
-        cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, timeoutMs, progress, redact)),
+        cancel.abort(byCommand ? command.error(request.what, 'while waiting for the answer') : deadlineError(url, elapsed, settings, progress, redact)),
     );
     // Run once: when the body is over, or when the request failed before its head.
     const finish = (): void => {

@@ -108,7 +108,7 @@ class DispatchBody implements DispatchedBody {
       head?.resolve({ status: statusCode, headers, body: this });
     },
     onResponseData: (controller, chunk) => {
-      // A media stream's deadline grows with the bytes that arrived (deadline.ts).
+      // A media stream's whole life grows with the bytes that arrived (config/time-limits.ts mediaMs).
       if (this.progress) this.progress.bytes += chunk.length;
       if (this.over || this.discarded) return;
       const consumer = this.consumer;

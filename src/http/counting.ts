@@ -11,7 +11,6 @@
  * ledger that cannot be written is told once (--verbose): the count is then a help, never the
  * reason a command fails.
  */
-import { writeFile } from 'node:fs/promises';
 import type { Exchange, ResponseHeaders } from './exchange.js';
 import { wasNeverWritten } from './failures.js';
 import { BudgetUncheckedError, CliError } from '../errors.js';
@@ -66,8 +65,6 @@ export interface RequestCountOptions {
   warn?: (message: string) => void;
   /** --verbose: problems that change nothing the user asked for (requests left uncounted without a budget). */
   log?: (line: string) => void;
-  /** Test hook (EXERCISES_TEST_HOLD_GIVE_BACK, test/README.md): a budgeted give back writes this file, then waits to be killed. */
-  holdGiveBack?: string | undefined;
 }
 
 export interface RequestCount extends Required<RequestHooks> {
@@ -106,7 +103,6 @@ export function requestCount(options: RequestCountOptions): RequestCount {
         throw err instanceof CliError ? err : new BudgetUncheckedError(options.path, `the ledger cannot be used (${err.message})`);
       });
       return async () => {
-        if (options.holdGiveBack) await holdForTest(options.holdGiveBack);
         await ledger.giveBack(counted, keyHash, month).catch((err: Error) => {
           warn?.(`a request to ${origin} never left, but its count could not be given back (${err.message}); the month's count is one too high.`);
         });
@@ -120,10 +116,4 @@ export function requestCount(options: RequestCountOptions): RequestCount {
       if (!broken) await ledger.flush().catch(() => {});
     },
   };
-}
-
-/** Says it holds in `file`, then waits until the test that asked kills the process. */
-async function holdForTest(file: string): Promise<void> {
-  await writeFile(file, `${process.pid}\n`);
-  await new Promise((resolve) => setTimeout(resolve, 2 ** 31 - 1));
 }

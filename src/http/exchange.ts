@@ -4,7 +4,6 @@
  *
  *   retrying       (transport.ts) the one retry policy, a --verbose line per attempt (JSON)
  *   wholeBodies    (body.ts)      the body read whole within its cap (JSON)
- *   underDeadline  (deadline.ts)  the whole command's deadline (JSON)
  *   counting       (counting.ts)  the request ledger's hooks, before and after each attempt
  *   Attempts.send  (attempt.ts)   one attempt over the one undici dispatcher (media streams: these two only)
  *
@@ -15,14 +14,14 @@
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
-/** Body bytes received so far by a media stream, whose deadline grows with them (deadline.ts). */
+/** Body bytes received so far by a media stream, whose whole life grows with them (config/time-limits.ts mediaMs). */
 export interface Progress {
   bytes: number;
-  /** The least average rate the media deadline asks (deadline.ts); MEDIA_MIN_BYTES_PER_SECOND when absent (--limit-rate lowers it). */
+  /** The least average rate mediaMs asks; MEDIA_MIN_BYTES_PER_SECOND when absent (--limit-rate lowers it). */
   minBytesPerSecond?: number;
 }
 
-/** What an attempt needs of the command's deadline (deadline.ts CommandDeadline): begin() marks it busy until the function returned is called. */
+/** What an attempt needs of the command's deadline (config/time-limits.ts CommandDeadline): begin() marks it busy until the function returned is called. */
 export interface CommandClock {
   remainingMs(): number;
   begin(): () => void;
@@ -32,7 +31,7 @@ export interface CommandClock {
 /**
  * One GET on its way down the layers: `what` is the request in words for messages (`GET
  * /exercise/Push_Up`); any of `signals` cancels it (Ctrl-C's, the caller's own); with `progress`
- * (a media stream) the media deadline applies, else the JSON one; `command`: the command's
+ * (a media stream) a download's whole life applies, else a request's (config/time-limits.ts); `command`: the command's
  * deadline it counts in, none outside it.
  */
 export interface Outgoing {

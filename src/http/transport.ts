@@ -7,11 +7,12 @@
  * retry layer is here too: why not undici's own, docs/development.md "Retries are our own layer".
  */
 import type { Dispatcher } from 'undici';
+import type { Settings } from '../config/settings.js';
 import type { DispatchResponse, Exchange, ResponseHeaders } from './exchange.js';
 import { type CliError, InterruptedError, NetworkError } from '../errors.js';
 import { Attempts } from './attempt.js';
 import { type RequestHooks, counting } from './counting.js';
-import { type CommandDeadline, isCommandDeadline, nowMs, underDeadline } from './deadline.js';
+import { type CommandDeadline, isCommandDeadline, nowMs } from '../config/time-limits.js';
 import { parseJsonBody, wholeBodies } from './body.js';
 import { RETRYABLE_STATUSES, decideRetry, isRetryableError, sleep } from './retry-policy.js';
 import { errorForStatus } from './failures.js';
@@ -39,23 +40,22 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
+/** The settings a transport follows (config/settings-table.ts); allow-insecure is off when absent. */
+export type TransportSettings = Pick<Settings, 'timeout' | 'retries'> & Partial<Pick<Settings, 'allowInsecure'>>;
+
 /** `beforeRequest` runs before EVERY attempt, JSON and media, retries included (counting.ts). */
 export interface TransportOptions extends RequestHooks {
   /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
   baseUrl: string;
   /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
   apiKey?: string;
-  /** Connect, headers and body-idle timeout, each; the whole-life bounds derive from it (deadline.ts). */
-  timeoutMs: number;
-  /** Extra attempts for retryable failures (see retry-policy.ts). */
-  retries: number;
-  /** Plain http:// to a non-loopback host is refused unless true. */
-  allowInsecure?: boolean;
+  /** The run's settings it follows: --timeout, --retries (JSON; see retry-policy.ts), allow-insecure (plain http:// off loopback). */
+  settings: TransportSettings;
   /** --verbose lines (method, URL, status, ms, retries, quota headers; key as ***). */
   log?: (line: string) => void;
   /** Ctrl-C. */
   signal?: AbortSignal;
-  /** The whole command's deadline over its JSON requests (deadline.ts); none without it. */
+  /** The whole command's deadline over its JSON requests (config/time-limits.ts commandDeadline); none without it. */
   commandDeadline?: CommandDeadline;
   /**
    * Where the requests go instead of a keep-alive Agent of ours (a local catalogue in-process, a
@@ -92,21 +92,20 @@ export class Transport {
     this.assertAllowed(this.baseUrl);
 
     this.network = new Attempts({
-      timeoutMs: options.timeoutMs,
+      settings: options.settings,
       dispatcher: options.dispatcher,
       redact,
       proxyFor: (url) => this.proxies.get(url.origin),
     });
     this.media = counting(this.network.send, options);
     const command = options.commandDeadline;
-    const bounded = command ? underDeadline(this.media, command) : this.media;
     const log = options.log ? (line: string): void => this.log(line) : undefined;
-    this.json = retrying(wholeBodies(bounded, redact), { retries: options.retries, signal: options.signal, command, log, redact });
+    this.json = retrying(wholeBodies(this.media, redact), { retries: options.settings.retries, signal: options.signal, command, log, redact });
   }
 
   private assertAllowed(url: URL): void {
     if (this.allowedOrigins.has(url.origin)) return;
-    assertAllowedUrl(url, this.options.allowInsecure);
+    assertAllowedUrl(url, this.options.settings.allowInsecure);
     this.allowedOrigins.add(url.origin);
   }
 
@@ -168,7 +167,15 @@ export class Transport {
     const url = this.resolve(path, query);
     const signals = this.signalsWith();
     this.admit(url, signals);
-    const res = await this.json({ url, headers: this.headersFor(url, { accept: 'application/json', ...conditional }), what, signals });
+    // Under the command's deadline: attempt.ts counts its time as busy and cuts it at what is left (none once it ran out).
+    const command = this.options.commandDeadline;
+    const res = await this.json({
+      url,
+      headers: this.headersFor(url, { accept: 'application/json', ...conditional }),
+      what,
+      signals,
+      ...(command && { command }),
+    });
     const headers = res.headers;
     if (res.status >= 200 && res.status < 300) {
       return { status: 200, body: parseJsonBody(res.body, headerValue(headers, 'content-type') ?? '', url, what, this.redact), headers };
@@ -181,11 +188,12 @@ export class Transport {
    * One media GET attempt, no retries, no status mapping: the media downloader drives resume and
    * retry itself, with the same policy. `url` may be absolute (another origin gets no key) or
    * relative to baseUrl. Failures, of the connection or of the body (handed over chunk by chunk,
-   * body.ts), are NetworkErrors; its whole life is bounded by the media rule of deadline.ts.
+   * body.ts), are NetworkErrors. Its whole life is a download's (config/time-limits.ts mediaMs), or
+   * with `wholeAnswer` a request's (requestMs: the team proxy's upstream JSON answers).
    */
   async dispatchStream(
     url: string | URL,
-    options: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number } = {},
+    options: { headers?: Record<string, string>; signal?: AbortSignal; minBytesPerSecond?: number; wholeAnswer?: boolean } = {},
   ): Promise<DispatchResponse> {
     const target = this.resolve(url);
     const signals = this.signalsWith(options.signal);
@@ -196,7 +204,9 @@ export class Transport {
       headers: this.headersFor(target, options.headers),
       what: target.pathname,
       signals,
-      progress: { bytes: 0, ...(options.minBytesPerSecond !== undefined ? { minBytesPerSecond: options.minBytesPerSecond } : {}) },
+      ...(options.wholeAnswer
+        ? {}
+        : { progress: { bytes: 0, ...(options.minBytesPerSecond !== undefined ? { minBytesPerSecond: options.minBytesPerSecond } : {}) } }),
     });
     if (this.options.log) {
       const quota = quotaHeaders(res.headers);

@@ -202,7 +202,7 @@ async function receiveBody(
 }
 
 /** The failure count of a file `start` bytes of which are held; `held` reads the bytes held now (the sink's size). */
-function retryBudget(held: () => number, start: number, options: Pick<DownloadOptions, 'retries' | 'signal' | 'log'>, what: string): CountFailure {
+function retryBudget(held: () => number, start: number, options: Pick<DownloadOptions, 'settings' | 'signal' | 'log'>, what: string): CountFailure {
   /** Failures since the last new byte reached the disk. */
   let fruitless = 0;
   /** Attempts that failed, in all. */
@@ -216,7 +216,7 @@ function retryBudget(held: () => number, start: number, options: Pick<DownloadOp
     }
     fruitless += 1;
     attempts += 1;
-    const decision = decideRetry({ attempts, fruitless }, options.retries, err, retryAfter);
+    const decision = decideRetry({ attempts, fruitless }, options.settings.retries, err, retryAfter);
     if (!decision.retry) throw decision.error;
     options.log?.(`${what}: ${err.message} — retrying in ${decision.delayMs} ms`);
     await sleep(decision.delayMs, options.signal);

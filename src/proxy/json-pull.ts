@@ -13,6 +13,7 @@
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
 import { type Freshness, isFresh } from '../cache/store-files.js';
+import type { Settings } from '../config/settings.js';
 import { type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimitedAnswer, unreachableAnswer } from './answers.js';
 import { type AnswerStore, type StoredAnswer, fromStored, storedAnswer, stringHeaders } from './answer-store.js';
 import { carriesKey, scrubAnswer } from './key-scrub.js';
@@ -25,8 +26,8 @@ const KEPT_HEADERS = ['content-type', 'content-language', 'etag', 'last-modified
 export interface JsonPullOptions {
   upstream: Upstream;
   store: AnswerStore;
-  /** Freshness for answers whose headers give none (the CLI's cache-ttl), seconds. */
-  defaultTtlSeconds: number;
+  /** cache-ttl: the freshness of answers whose headers give none. */
+  settings: Pick<Settings, 'cacheTtl'>;
   /** An answer refused because it carries the upstream key (never quoting it). */
   warn?: (line: string) => void;
   /** Each upstream request made, for the metrics. */
@@ -42,7 +43,7 @@ export class JsonPull {
 
   constructor(private readonly options: JsonPullOptions) {}
 
-  private readonly fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.defaultTtlSeconds * 1000);
+  private readonly fresh = (freshness: Freshness): boolean => isFresh(freshness, Date.now(), this.options.settings.cacheTtl);
 
   /** The answer stored under `key` when it is held in memory and fresh: a hit, had without I/O. */
   hit(key: string): ProxyAnswer | undefined {

@@ -29,7 +29,8 @@ import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
-import { Upstream, type UpstreamOptions } from './upstream.js';
+import { Upstream, type UpstreamOptions, type UpstreamSettings } from './upstream.js';
+import type { Settings } from '../config/settings.js';
 import { listenOn } from '../server/catalogue-server.js';
 import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './secret-files.js';
@@ -37,7 +38,10 @@ import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, is
 import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
 
 export interface ProxyServerOptions {
-  upstream: UpstreamOptions;
+  /** The way upstream, but for the settings. */
+  upstream: Omit<UpstreamOptions, 'settings' | 'signal'>;
+  /** The run's settings it follows: the upstream's (timeout, budget, allow-insecure) and cache-ttl. */
+  settings: UpstreamSettings & Pick<Settings, 'cacheTtl'>;
   /** The store of upstream answers (the CLI's, cache/store-files.ts httpCacheDir, by default). */
   cacheDir: string;
   /** Media are pulled into it; when it holds exercises.jsonl, its records answer first. */
@@ -48,8 +52,6 @@ export interface ProxyServerOptions {
   tls?: TlsFiles;
   host?: string;
   port?: number;
-  /** Freshness of answers whose headers give none, seconds. */
-  defaultTtlSeconds: number;
   /** The access log, one line per request. Never a key. */
   log?: (line: string) => void;
   /** How the log lines are written (access-log.ts); text by default. */
@@ -85,12 +87,12 @@ type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
 
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const shutdown = new AbortController();
-  const upstream = new Upstream({ ...options.upstream, signal: shutdown.signal });
+  const upstream = new Upstream({ ...options.upstream, settings: options.settings, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
   const stats = new ProxyStats();
   const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null);
-  const json = new JsonPull({ upstream, store, defaultTtlSeconds: options.defaultTtlSeconds, observe: metrics.filled, warn: options.warn });
+  const json = new JsonPull({ upstream, store, settings: options.settings, observe: metrics.filled, warn: options.warn });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn });
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;

@@ -9,15 +9,18 @@
  * misses would otherwise contend for the same lock file and back off against each other.
  */
 import { keyHash } from '../cache/cached-get.js';
+import type { Settings } from '../config/settings.js';
 import { Ledger, type LedgerUsage } from '../cache/ledger.js';
 import type { Readable } from 'node:stream';
 import { Transport, type ResponseHeaders } from '../http/transport.js';
 import type { GiveBack } from '../http/counting.js';
 import { bodyReadable, readWhole } from '../http/body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
-import { jsonDeadlineMs } from '../http/deadline.js';
-import { NetworkError } from '../errors.js';
 import { firstValue } from '../server/http-error.js';
+import { NetworkError } from '../errors.js';
+
+/** The settings the proxy's way upstream follows (config/settings-table.ts); no budget when it is absent. */
+export type UpstreamSettings = Pick<Settings, 'timeout'> & Partial<Pick<Settings, 'budget' | 'allowInsecure'>>;
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -25,20 +28,12 @@ export interface UpstreamOptions {
   apiKey: string;
   /** Where the key came from (`EXERCISES_UPSTREAM_KEY`, `--upstream-key-file <path>`…), for the line saying the upstream refused it. */
   keySource?: string;
-  timeoutMs: number;
+  /** The run's settings it follows: --timeout, the budget (upstream requests per calendar month, UTC), allow-insecure. */
+  settings: UpstreamSettings;
   /** The ledger file shared with the CLI (cache/store-files.ts ledgerPath). */
   ledgerPath: string;
-  /** Upstream requests allowed per calendar month (UTC); null: none. */
-  budget: number | null;
-  allowInsecure?: boolean;
   /** Problems with the ledger (set aside, lock lost), and the upstream refusing the key. */
   warn?: (message: string) => void;
-  /**
-   * The whole life of one JSON answer, first byte to last (the CLI's deadline idea, http/deadline.ts):
-   * undici's timeouts are idle ones, so an upstream dripping a byte just inside them would hold
-   * the proxy's clients, coalesced ones too, for as long as it likes. Default: jsonDeadlineMs(timeoutMs).
-   */
-  wholeAnswerMs?: number;
   /** Aborted when the proxy stops for good: requests still running end at once. */
   signal?: AbortSignal;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the CLI's environment); none: direct. */
@@ -73,7 +68,6 @@ export class Upstream {
   readonly keyHash: string;
   private readonly transport: Transport;
   private readonly ledger: Ledger;
-  private readonly wholeAnswerMs: number;
   /** When the key refusal was last said (keyRefused). */
   private keyRefusedSaidAt = -Infinity;
   private reserving: Promise<unknown> = Promise.resolve();
@@ -81,13 +75,12 @@ export class Upstream {
   knownUsage: LedgerUsage | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.budget = options.budget;
-    this.wholeAnswerMs = options.wholeAnswerMs ?? jsonDeadlineMs(options.timeoutMs);
+    this.budget = options.settings.budget ?? null;
     this.keyHash = keyHash(options.apiKey);
     this.ledger = new Ledger(options.ledgerPath, { warn: options.warn });
     // Not the shutdown signal: fetchWhole and stream take it per request, beside their own limits.
-    const { baseUrl, apiKey, timeoutMs, allowInsecure, proxyEnv, log } = options;
-    this.transport = new Transport({ baseUrl, apiKey, timeoutMs, allowInsecure, proxyEnv, log, retries: 0, beforeRequest: (url) => this.reserve(url) });
+    const { baseUrl, apiKey, settings, proxyEnv, log } = options;
+    this.transport = new Transport({ baseUrl, apiKey, settings: { ...settings, retries: 0 }, proxyEnv, log, beforeRequest: (url) => this.reserve(url) });
     this.origin = this.transport.baseUrl.origin;
   }
 
@@ -135,28 +128,20 @@ export class Upstream {
   }
 
   /**
-   * One GET of `target` (path and query under the base URL), read whole. A body that is cut
-   * short or larger than the cap rejects with IncompleteBodyError; connection failures and
+   * One GET of `target` (path and query under the base URL), read whole, within a request's whole
+   * life (config/time-limits.ts requestMs: an upstream dripping a byte inside each idle timeout
+   * would otherwise hold the proxy's clients, coalesced ones too, as long as it likes). A body that
+   * is cut short or larger than the cap rejects with IncompleteBodyError; connection failures and
    * timeouts with the transport's NetworkError; a budget refusal with BudgetExceededError.
    */
   async fetchWhole(target: string, headers: Record<string, string>, cap = JSON_SIZE_CAP): Promise<UpstreamBody> {
-    const limit = AbortSignal.timeout(this.wholeAnswerMs);
-    const signal = this.options.signal ? AbortSignal.any([limit, this.options.signal]) : limit;
-    const overLimit = (): NetworkError =>
-      new NetworkError(`The upstream answer to ${this.redact(target)} took longer than the ${this.wholeAnswerMs} ms allowed for a whole answer.`, {
-        kind: 'timeout',
-      });
-    let res;
-    try {
-      res = await this.transport.dispatchStream(target, { headers, signal });
-    } catch (err) {
-      throw limit.aborted ? overLimit() : err;
-    }
+    const res = await this.transport.dispatchStream(target, { headers, signal: this.options.signal, wholeAnswer: true });
     let read: { bytes: Buffer; truncated: boolean };
     try {
       read = await readWhole(res.body, cap);
     } catch (err) {
-      if (limit.aborted) throw overLimit();
+      // Too slow (an idle or whole-life limit) is a timeout; anything else cut the answer short.
+      if (err instanceof NetworkError && err.code === 'timeout') throw err;
       throw new IncompleteBodyError(`The upstream answer to ${target} ended early (${this.redact((err as Error).message)}).`);
     }
     if (read.truncated) throw new IncompleteBodyError(`The upstream answer to ${target} is larger than ${cap} bytes.`);

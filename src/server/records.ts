@@ -6,7 +6,7 @@
  * `translations`, field by field, falling back to English; `name` always stays English.
  * An unknown language is not an error: it falls back to the default (en-GB), as docs/design.md says.
  */
-import { DEFAULT_LANG } from '../defaults.js';
+import { SERVICE_LANG } from '../defaults.js';
 import type { CatalogueEntry, ExerciseRecord, ExerciseSummary, Translation } from '../catalogue/types.js';
 
 export type Plan = 'free' | 'premium';
@@ -48,7 +48,7 @@ export function toSummary(entry: CatalogueEntry, lang: string | undefined, plan:
  * tag, then any case of it, then the same primary language (`de` or `de-AT` finds `de-DE`).
  */
 function matchLanguage(tags: readonly string[], lang: string | undefined): string | undefined {
-  if (!lang || lang.toLowerCase() === DEFAULT_LANG.toLowerCase()) return undefined;
+  if (!lang || lang.toLowerCase() === SERVICE_LANG.toLowerCase()) return undefined;
   if (tags.includes(lang)) return lang;
   const wanted = lang.toLowerCase();
   const sameTag = tags.find((k) => k.toLowerCase() === wanted);
@@ -74,7 +74,7 @@ export function translationFor(entry: CatalogueEntry, lang: string | undefined):
  * that what they asked for was not there.
  */
 export function recordLanguage(entry: CatalogueEntry, lang: string | undefined): string {
-  return translationKey(entry, lang) ?? DEFAULT_LANG;
+  return translationKey(entry, lang) ?? SERVICE_LANG;
 }
 
 /**
@@ -82,7 +82,7 @@ export function recordLanguage(entry: CatalogueEntry, lang: string | undefined):
  * translated into it (the others fall back to English field by field), else the default.
  */
 export function listLanguage(languages: readonly string[], lang: string | undefined): string {
-  return matchLanguage(languages, lang) ?? DEFAULT_LANG;
+  return matchLanguage(languages, lang) ?? SERVICE_LANG;
 }
 
 /** The language-dependent text of an entry in `lang`, with English for anything not translated. */

@@ -150,7 +150,7 @@ describe('config', () => {
     expect(list.stdout).toMatch(/^cache-ttl\s+24h\s+default$/m);
     expect(list.stdout).toMatch(/^timeout\s+30s\s+default$/m);
     const help = await runInProcess(['config', '--help'], { env });
-    for (const { key } of CONFIG_KEYS) expect(help.stdout).toMatch(new RegExp(`^  ${key} `, 'm'));
+    for (const { name } of CONFIG_KEYS) expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     for (const [key, value, shown] of [
       ['timeout', '5s', '5s'],
       ['cache-ttl', '90m', '90m'],

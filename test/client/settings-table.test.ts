@@ -4,13 +4,13 @@
  * against what it is used for; `help defaults` in `config list`'s units; the Context told
  * which command runs.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/context.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { SETTINGS } from '../../src/config/settings-table.js';
-import { GLOBAL_FLAGS, CONFIG_KEYS } from '../../src/config/settings.js';
+import { GLOBAL_FLAGS, CONFIG_KEYS, DEFAULT_GLOBALS, resolveSettings } from '../../src/config/settings.js';
 import { environmentVariables } from '../../src/config/settings-docs.js';
 import { isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
@@ -24,11 +24,11 @@ async function listed(env: Record<string, string>, flags: string[] = []): Promis
 
 describe('one declaration per setting', () => {
   it('gives each flag, config key and variable to one row, and every view reads the rows', () => {
-    const names = SETTINGS.map((s) => s.key);
+    const names = SETTINGS.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(GLOBAL_FLAGS.map((f) => f.key)).toEqual(SETTINGS.filter((s) => s.flags).map((s) => s.key));
-    expect(CONFIG_KEYS.map((k) => k.key)).toEqual(SETTINGS.filter((s) => s.stored).map((s) => s.key));
-    for (const { env } of SETTINGS.filter((s) => s.env)) expect(environmentVariables().map((v) => v.name)).toContain(env);
+    expect(GLOBAL_FLAGS.map((f) => f.name)).toEqual(SETTINGS.filter((s) => s.flag).map((s) => s.name));
+    expect(CONFIG_KEYS.map((k) => k.name)).toEqual(SETTINGS.filter((s) => s.stored).map((s) => s.name));
+    for (const { variable } of SETTINGS.filter((s) => s.variable)) expect(environmentVariables().map((v) => v.name)).toContain(variable);
   });
 });
 
@@ -69,6 +69,19 @@ describe('--deadline takes what the variable and config set take (issue 28)', ()
     expect(stored.stderr).toContain('The stored deadline must be a duration');
     // config list still shows it, to be fixed
     expect((await listed({ HOME: home })).deadline).toMatchObject({ value: '2 weeks', source: 'config' });
+  });
+});
+
+describe('a duration is milliseconds inside, in its row’s unit at the edges', () => {
+  it('cache-ttl: typed and stored in seconds, read as ms, shown as a duration', async () => {
+    const home = isolatedHome();
+    const set = await runInProcess(['config', 'set', 'cache-ttl', '3600'], { env: { HOME: home } });
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, '.config', 'exercises', 'config.json'), 'utf8'))).toEqual({ 'cache-ttl': 3600 });
+    expect(resolveSettings({ env: { HOME: home }, globals: { ...DEFAULT_GLOBALS } }).cacheTtl).toBe(3_600_000);
+    expect((await listed({ HOME: home }))['cache-ttl']).toMatchObject({ value: 3600, source: 'config' });
+    expect((await runInProcess(['config', 'get', 'cache-ttl'], { env: { HOME: home } })).stdout).toBe('1h\n');
+    expect(resolveSettings({ env: { HOME: home }, globals: { ...DEFAULT_GLOBALS, timeout: 500 } }).timeout).toBe(500);
   });
 });
 

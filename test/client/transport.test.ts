@@ -6,7 +6,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Transport } from '../../src/http/transport.js';
+import { Transport, type TransportOptions, type TransportSettings } from '../../src/http/transport.js';
 import { isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry-policy.js';
 import { errorForStatus } from '../../src/http/failures.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
@@ -28,8 +28,8 @@ async function serve(handler: Handler): Promise<{ url: string; seen: IncomingMes
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-function transport(options: Partial<ConstructorParameters<typeof Transport>[0]> & { baseUrl: string }): Transport {
-  const t = new Transport({ timeoutMs: 2000, retries: 2, ...options });
+function transport(options: Partial<Omit<TransportOptions, 'settings'>> & { baseUrl: string; settings?: Partial<TransportSettings> }): Transport {
+  const t = new Transport({ ...options, settings: { timeout: 2000, retries: 2, ...options.settings } });
   transports.push(t);
   return t;
 }
@@ -82,7 +82,7 @@ describe('Transport.getJson', () => {
   it('redacts the key from a server message that echoes it', async () => {
     const { url } = await serve((req, res) => json(res, 503, { error: { code: 'x', message: `key ${String(req.headers['x-api-key'])} is over quota` } }));
     const lines: string[] = [];
-    const err = await transport({ baseUrl: url, apiKey: 'secret-key', retries: 1, log: (l) => lines.push(l) })
+    const err = await transport({ baseUrl: url, apiKey: 'secret-key', settings: { retries: 1 }, log: (l) => lines.push(l) })
       .getJson('/x')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
@@ -93,7 +93,7 @@ describe('Transport.getJson', () => {
 
   it('gives up on 429 after the retries, quoting Retry-After', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '0' }));
-    const err = await transport({ baseUrl: url, retries: 1 })
+    const err = await transport({ baseUrl: url, settings: { retries: 1 } })
       .getJson('/x')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
@@ -103,7 +103,7 @@ describe('Transport.getJson', () => {
 
   it('does not wait out a Retry-After beyond the cap', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, {}, { 'retry-after': '3600' }));
-    const err = await transport({ baseUrl: url, retries: 3 })
+    const err = await transport({ baseUrl: url, settings: { retries: 3 } })
       .getJson('/x')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
@@ -170,7 +170,7 @@ describe('Transport.getJson', () => {
   it('gives up on a server that never answers within the timeout', async () => {
     const { url, seen } = await serve(() => {});
     const started = Date.now();
-    const err = await transport({ baseUrl: url, timeoutMs: 300, retries: 1 })
+    const err = await transport({ baseUrl: url, settings: { timeout: 300, retries: 1 } })
       .getJson('/hang')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
@@ -195,7 +195,7 @@ describe('Transport.getJson', () => {
     const { url } = await serve(() => {});
     const port = new URL(url).port;
     await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
-    const err = await transport({ baseUrl: `http://127.0.0.1:${port}`, retries: 0 })
+    const err = await transport({ baseUrl: `http://127.0.0.1:${port}`, settings: { retries: 0 } })
       .getJson('/x')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
@@ -205,12 +205,12 @@ describe('Transport.getJson', () => {
 
 describe('Transport rules', () => {
   it('refuses plain http to a non-loopback host unless allowed', () => {
-    expect(() => new Transport({ baseUrl: 'http://example.com', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
-    expect(() => new Transport({ baseUrl: 'http://example.com', timeoutMs: 1000, retries: 0, allowInsecure: true })).not.toThrow();
-    expect(() => new Transport({ baseUrl: 'http://localhost:1', timeoutMs: 1000, retries: 0 })).not.toThrow();
-    expect(() => new Transport({ baseUrl: 'http://[::1]:1', timeoutMs: 1000, retries: 0 })).not.toThrow();
-    expect(() => new Transport({ baseUrl: 'ftp://x', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
-    expect(() => new Transport({ baseUrl: 'not a url', timeoutMs: 1000, retries: 0 })).toThrow(UsageError);
+    expect(() => new Transport({ baseUrl: 'http://example.com', settings: { timeout: 1000, retries: 0 } })).toThrow(UsageError);
+    expect(() => new Transport({ baseUrl: 'http://example.com', settings: { timeout: 1000, retries: 0, allowInsecure: true } })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'http://localhost:1', settings: { timeout: 1000, retries: 0 } })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'http://[::1]:1', settings: { timeout: 1000, retries: 0 } })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'ftp://x', settings: { timeout: 1000, retries: 0 } })).toThrow(UsageError);
+    expect(() => new Transport({ baseUrl: 'not a url', settings: { timeout: 1000, retries: 0 } })).toThrow(UsageError);
   });
 
   it('sends no key to another origin in dispatchStream()', async () => {
@@ -278,7 +278,7 @@ describe('Transport signals', () => {
   it("still aborts requests in flight on the context signal and on the caller's own", async () => {
     const { url } = await serve(() => {}); // never answers
     const ctrlC = new AbortController();
-    const t = transport({ baseUrl: url, signal: ctrlC.signal, timeoutMs: 10_000 });
+    const t = transport({ baseUrl: url, signal: ctrlC.signal, settings: { timeout: 10_000 } });
     const job = new AbortController();
     const byJob = t.dispatchStream('/a', { signal: job.signal }).catch((e: unknown) => e);
     setTimeout(() => job.abort(), 50);

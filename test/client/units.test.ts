@@ -22,7 +22,7 @@ const nextPageCommand = (...args: Parameters<typeof nextPageGroups>): string =>
 describe('api client URLs', () => {
   const api = new ApiClient({
     baseUrl: 'https://api.example.com/v1',
-    transport: async () => new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }),
+    transport: async () => new Transport({ baseUrl: 'https://api.example.com/v1', settings: { timeout: 1000, retries: 0 } }),
   });
 
   it('percent-encodes ids and names as one path segment, dots included', () => {

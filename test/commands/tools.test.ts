@@ -49,7 +49,7 @@ describe('serve run()', () => {
     const t = testContext();
     const running = runCommand(serve, { host: '127.0.0.1', port: 0 }, t);
     const url = /Listening on (\S+)/.exec(await t.stdout.waitFor(/Listening on \S+\n/))![1]!;
-    const client = new Transport({ baseUrl: url, apiKey: 'sandbox-premium', timeoutMs: 5_000, retries: 0 });
+    const client = new Transport({ baseUrl: url, apiKey: 'sandbox-premium', settings: { timeout: 5_000, retries: 0 } });
     try {
       const body = (await client.getJson('/exercise/exerciseIds', { limit: '1' })) as { exercises: unknown[] };
       expect(body.exercises).toHaveLength(1);

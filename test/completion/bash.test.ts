@@ -99,7 +99,7 @@ describe('enum values and choices', () => {
 describe('config keys', () => {
   it('offers every key to get and unset, and only the settable ones to set', () => {
     // Every key of the settings table, in its order; `set` leaves out the key stored by `auth login`.
-    const keys = CONFIG_KEYS.map((k) => k.key);
+    const keys = CONFIG_KEYS.map((k) => k.name);
     expect(keys).toEqual(expect.arrayContaining(['api-key', 'base-url', 'lang', 'timeout', 'deadline', 'retries', 'budget', 'cache-ttl', 'catalogue']));
     expect(bashComplete(bash, { words: ['exercises', 'config', 'get', ''] })).toEqual(keys);
     expect(bashComplete(bash, { words: ['exercises', 'config', 'unset', 'r'] })).toEqual(['retries']);

@@ -224,5 +224,7 @@ describe('catalogue reader', () => {
     expect(catalogueDirFor(line({ '--sandbox': '' }), { EXERCISES_CATALOGUE: '/env' }, '/sample')).toBe('/sample');
     expect(catalogueDirFor(line({ '--catalogue': '/flag' }), { EXERCISES_CATALOGUE: '/env' }, '/sample')).toBe('/flag');
     expect(catalogueDirFor(line({}), { EXERCISES_CATALOGUE: '/env' }, '/sample')).toBe('/env');
+    // As a run has it (config/settings.ts catalogueInForce): --base-url says the answers come from elsewhere.
+    expect(catalogueDirFor(line({ '--base-url': 'http://127.0.0.1:1' }), { EXERCISES_CATALOGUE: '/env' }, '/sample')).toBeUndefined();
   });
 });

@@ -26,8 +26,8 @@ describe('docs/commands.md', () => {
 
   it('has a generated row for every global flag and config key, with its help line', () => {
     const globals = page.slice(page.indexOf('<!-- generated: global-options -->'), page.indexOf('## Defaults'));
-    for (const flag of GLOBAL_FLAGS) expect(globals).toContain(`| \`${flag.flags}\` | ${flag.description}`);
+    for (const flag of GLOBAL_FLAGS) expect(globals).toContain(`| \`${flag.flag}\` | ${flag.description}`);
     const keys = page.slice(page.indexOf('<!-- generated: config-keys -->'));
-    for (const spec of CONFIG_KEYS) expect(keys).toContain(`| \`${spec.key}\` | ${spec.description}`);
+    for (const spec of CONFIG_KEYS) expect(keys).toContain(`| \`${spec.name}\` | ${spec.description}`);
   });
 });

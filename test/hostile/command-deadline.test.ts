@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Attack, type HostileServer, drip, json, retryAfter, startHostileServer } from '../helpers/hostile-server.js';
-import { resolveSettings } from '../../src/config/settings.js';
+import { type Settings, resolveSettings } from '../../src/config/settings.js';
 import { DEFAULT_GLOBALS } from '../../src/context.js';
 import { cli, tempDir, timed } from './support.js';
 
@@ -86,12 +86,10 @@ describe('the whole command deadline', () => {
   it('is 60 s by default, from a setting or the environment otherwise; 0 is none; a bad value is a usage error', () => {
     const home = tempDir();
     const env = { HOME: home, XDG_CONFIG_HOME: `${home}/.config` };
-    expect(resolveSettings({ env, globals: { ...DEFAULT_GLOBALS } }).deadline).toMatchObject({ ms: 60_000, source: 'default' });
-    expect(resolveSettings({ env: { ...env, EXERCISES_DEADLINE: '2m' }, globals: { ...DEFAULT_GLOBALS } }).deadline).toMatchObject({
-      ms: 120_000,
-      source: 'env',
-    });
-    expect(resolveSettings({ env, globals: { ...DEFAULT_GLOBALS, deadline: 0 } }).deadline).toMatchObject({ ms: null, source: 'flag' });
+    const deadline = (settings: Settings): unknown => ({ ms: settings.deadline, source: settings.from.deadline.source });
+    expect(deadline(resolveSettings({ env, globals: { ...DEFAULT_GLOBALS } }))).toEqual({ ms: 60_000, source: 'default' });
+    expect(deadline(resolveSettings({ env: { ...env, EXERCISES_DEADLINE: '2m' }, globals: { ...DEFAULT_GLOBALS } }))).toEqual({ ms: 120_000, source: 'env' });
+    expect(deadline(resolveSettings({ env, globals: { ...DEFAULT_GLOBALS, deadline: 0 } }))).toEqual({ ms: 0, source: 'flag' });
     expect(() => resolveSettings({ env: { ...env, EXERCISES_DEADLINE: 'soon' }, globals: { ...DEFAULT_GLOBALS } })).toThrow(/EXERCISES_DEADLINE must be/);
   });
 });

@@ -21,7 +21,7 @@ describe('beforeRequest', () => {
     });
     const t = transport({
       baseUrl: url,
-      retries: 2,
+      settings: { retries: 2 },
       beforeRequest: async (u) => {
         events.push(`hook ${u.pathname} start`);
         await new Promise((r) => setTimeout(r, 30));
@@ -49,7 +49,7 @@ describe('beforeRequest', () => {
     const budget = new RateLimitError("The month's budget of requests is spent.");
     const t = transport({
       baseUrl: url,
-      retries: 3,
+      settings: { retries: 3 },
       beforeRequest: () => {
         calls += 1;
         if (calls === 2) throw budget;
@@ -66,7 +66,7 @@ describe('beforeRequest', () => {
 
   it('an abort while it is awaited stops the request: nothing is sent', async () => {
     const { url, seen } = await serve(() => {}); // would never answer
-    const t = transport({ baseUrl: url, timeoutMs: 10_000, beforeRequest: () => new Promise((r) => setTimeout(r, 100)) });
+    const t = transport({ baseUrl: url, settings: { timeout: 10_000 }, beforeRequest: () => new Promise((r) => setTimeout(r, 100)) });
     const job = new AbortController();
     setTimeout(() => job.abort(), 20);
     const started = Date.now();
@@ -92,7 +92,7 @@ describe('afterResponse', () => {
     const seen: Array<{ path: string; status: number; remaining: ResponseHeaders[string] }> = [];
     const t = transport({
       baseUrl: url,
-      retries: 2,
+      settings: { retries: 2 },
       afterResponse: (u, status, headers) => seen.push({ path: u.pathname, status, remaining: headers['x-ratelimit-remaining'] }),
     });
     await expect(t.getJson('/exercise/x')).resolves.toEqual({ n: 2 });

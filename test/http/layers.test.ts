@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, MalformedResponseError, NetworkError } from '../../src/errors.js';
 import type { DispatchedBody, Exchange, Incoming, Outgoing } from '../../src/http/exchange.js';
 import { counting } from '../../src/http/counting.js';
-import { CommandDeadline, isCommandDeadline, underDeadline } from '../../src/http/deadline.js';
+import { CommandDeadline, isCommandDeadline } from '../../src/config/time-limits.js';
 import { wholeBodies } from '../../src/http/body.js';
-import { retrying } from '../../src/http/transport.js';
+import { Transport, retrying } from '../../src/http/transport.js';
+import type { Dispatcher } from 'undici';
 import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../../src/defaults.js';
 
 const SPENT = { month: '2026-11', requests: 6, budget: 6, origin: 'http://127.0.0.1:1' };
@@ -78,23 +79,25 @@ describe('counting', () => {
   });
 });
 
-describe('underDeadline', () => {
-  it('refuses an attempt once the command is out of time, before the layers below see it', async () => {
-    const below = answering();
-    const err = await underDeadline(below.next, new CommandDeadline(0, '--deadline'))(request('GET /late')).catch((e: unknown) => e);
+describe('the command deadline', () => {
+  it('refuses an attempt once it has run out: nothing is sent, and its count is given back', async () => {
+    let dispatched = 0;
+    let counted = 0;
+    const t = new Transport({
+      baseUrl: 'http://127.0.0.1:9',
+      settings: { timeout: 1_000, retries: 3 },
+      commandDeadline: new CommandDeadline(0, '--deadline'),
+      dispatcher: { dispatch: () => void (dispatched += 1) } as unknown as Dispatcher,
+      beforeRequest: () => {
+        counted += 1;
+        return () => void (counted -= 1);
+      },
+    });
+    const err = await t.getJson('/exercise/Late', undefined, 'GET /late').catch((e: unknown) => e);
     expect(isCommandDeadline(err)).toBe(true);
     expect((err as Error).message).toContain('GET /late');
-    expect(below.calls()).toBe(0);
-  });
-
-  it('hands the deadline down with the request while time is left', async () => {
-    const deadline = new CommandDeadline(60_000, 'the default');
-    let carried: unknown;
-    await underDeadline(async (r) => {
-      carried = r.command;
-      return answer(200, fakeBody());
-    }, deadline)(request());
-    expect(carried).toBe(deadline);
+    expect(dispatched).toBe(0);
+    expect(counted).toBe(0);
   });
 });
 

@@ -36,10 +36,10 @@ describe('undici, loaded lazily', () => {
     const transport = join(root, 'dist', 'http', 'transport.js');
     expect(
       await undiciFilesAfter(`const { Transport } = await import(${JSON.stringify(transport)});
-new Transport({ baseUrl: ${JSON.stringify(server.url)}, timeoutMs: 1000, retries: 0 });`),
+new Transport({ baseUrl: ${JSON.stringify(server.url)}, settings: { timeout: 1000, retries: 0 } });`),
     ).toEqual([]);
     const loaded = await undiciFilesAfter(`const { Transport } = await import(${JSON.stringify(transport)});
-const t = new Transport({ baseUrl: ${JSON.stringify(server.url)}, apiKey: 'sandbox-premium', timeoutMs: 5000, retries: 0 });
+const t = new Transport({ baseUrl: ${JSON.stringify(server.url)}, apiKey: 'sandbox-premium', settings: { timeout: 5000, retries: 0 } });
 await t.getJson('/exercise/Push_Up');
 await t.close();`);
     expect(loaded.some((f) => f.includes(join('node_modules', 'undici')))).toBe(true);

@@ -4,7 +4,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Transport, type TransportOptions } from '../../src/http/transport.js';
+import { Transport, type TransportOptions, type TransportSettings } from '../../src/http/transport.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
@@ -23,8 +23,8 @@ export async function serve(handler: Handler): Promise<{ url: string; port: numb
   return { url: `http://127.0.0.1:${port}`, port, seen };
 }
 
-export function transport(options: Partial<TransportOptions> & { baseUrl: string }): Transport {
-  const t = new Transport({ timeoutMs: 2000, retries: 2, ...options });
+export function transport(options: Partial<Omit<TransportOptions, 'settings'>> & { baseUrl: string; settings?: Partial<TransportSettings> }): Transport {
+  const t = new Transport({ ...options, settings: { timeout: 2000, retries: 2, ...options.settings } });
   transports.push(t);
   return t;
 }

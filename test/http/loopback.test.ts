@@ -45,10 +45,10 @@ describe('which hosts are loopback', () => {
 
   it('refuses plain http to evil.localhost as insecure, before any request', () => {
     expect(() => assertAllowedUrl(new URL('http://evil.localhost:8787/'))).toThrow(UsageError);
-    expect(() => new Transport({ baseUrl: 'http://evil.localhost:8787', timeoutMs: 1000, retries: 0 })).toThrow(
+    expect(() => new Transport({ baseUrl: 'http://evil.localhost:8787', settings: { timeout: 1000, retries: 0 } })).toThrow(
       /Refusing plain http:\/\/ to evil\.localhost:8787/,
     );
-    expect(() => new Transport({ baseUrl: 'https://evil.localhost:8787', timeoutMs: 1000, retries: 0 })).not.toThrow();
+    expect(() => new Transport({ baseUrl: 'https://evil.localhost:8787', settings: { timeout: 1000, retries: 0 } })).not.toThrow();
   });
 
   it('refuses a media URL to evil.localhost over http too', async () => {
@@ -96,7 +96,7 @@ describe('localhost without DNS', () => {
       expect(seen[0]?.headers['x-api-key']).toBe('k');
       expect(dnsSpy.asked).toEqual([]);
       // The same check sees a name that does go to DNS (allowed here only with allowInsecure).
-      await expect(transport({ baseUrl: `http://localhost.:${port}`, allowInsecure: true }).getJson('/x')).resolves.toEqual({ ok: true });
+      await expect(transport({ baseUrl: `http://localhost.:${port}`, settings: { allowInsecure: true } }).getJson('/x')).resolves.toEqual({ ok: true });
       expect(dnsSpy.asked).toEqual(['localhost.']);
     } finally {
       dnsSpy.restore();

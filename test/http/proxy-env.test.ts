@@ -173,7 +173,7 @@ describe('requests through a forward proxy', () => {
     const proxy = await forwardProxy({ 'catalogue.internal': '127.0.0.1' });
     const t = transport({
       baseUrl: `http://catalogue.internal:${service.port}`,
-      allowInsecure: true,
+      settings: { allowInsecure: true },
       proxyEnv: { HTTP_PROXY: proxy.url },
     });
     expect(await t.getJson('/exercises')).toEqual({ ok: true });
@@ -195,7 +195,7 @@ describe('requests through a forward proxy', () => {
     const service = await serve((_req, res) => json(res, 200, {}));
     const proxy = await forwardProxy();
     await proxy.close();
-    const t = transport({ baseUrl: service.url, retries: 0, proxyEnv: { HTTP_PROXY: proxy.url } });
+    const t = transport({ baseUrl: service.url, settings: { retries: 0 }, proxyEnv: { HTTP_PROXY: proxy.url } });
     await expect(t.getJson('/exercises')).rejects.toMatchObject({
       exitCode: 6,
       hint: `The request went through the proxy ${proxy.url}/ (HTTP_PROXY): check that proxy, or list 127.0.0.1 in NO_PROXY to go direct.`,
@@ -244,9 +244,8 @@ describe('requests through a forward proxy', () => {
     const upstream = new Upstream({
       baseUrl: service.url,
       apiKey: KEY,
-      timeoutMs: 2000,
+      settings: { timeout: 2000 },
       ledgerPath: join(tempDir(), 'ledger.json'),
-      budget: null,
       proxyEnv: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com' },
       log: (l) => lines.push(l),
     });

@@ -66,12 +66,12 @@ describe('server text that echoes the key', () => {
   it('is redacted on the media path as on the JSON path', async () => {
     const key = 'secret-key-123';
     const { url } = await serve((req, res) => json(res, 503, { error: { code: 'x', message: `key ${String(req.headers['x-api-key'])} is over quota` } }));
-    const t = transport({ baseUrl: url, apiKey: key, retries: 0 });
+    const t = transport({ baseUrl: url, apiKey: key, settings: { retries: 0 } });
 
     const jsonErr = await t.getJson('/x').catch((e: unknown) => e);
     const mediaErr = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(tempDir('redact-'), 'b.png'), {
       transport: t,
-      retries: 0,
+      settings: { retries: 0 },
     }).catch((e: unknown) => e);
     for (const err of [jsonErr, mediaErr]) {
       expect(err).toBeInstanceOf(NetworkError);

@@ -60,7 +60,7 @@ describe('the policy on JSON requests', () => {
   it('a 429 with Retry-After over the cap ends at once with exit 5 and the wait', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '99999' }));
     const started = Date.now();
-    const err = await transport({ baseUrl: url, retries: 3 })
+    const err = await transport({ baseUrl: url, settings: { retries: 3 } })
       .getJson('/x')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
@@ -78,11 +78,11 @@ describe('the policy on media downloads', () => {
 
   it('a 429 with Retry-After over the cap ends at once (no 30 s waits), as for JSON', async () => {
     const { url, seen } = await serve((_req, res) => json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '99999' }));
-    const t = transport({ baseUrl: url, retries: 3 });
+    const t = transport({ baseUrl: url, settings: { retries: 3 } });
     const started = Date.now();
     const err = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(dir(), 'b.png'), {
       transport: t,
-      retries: 3,
+      settings: { retries: 3 },
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toContain('The service asks to wait 99999 s.');
@@ -102,10 +102,10 @@ describe('the policy on media downloads', () => {
       // buffered in a body that fails are lost with it, and that attempt would bring nothing).
       res.write(png.subarray(from, from + 1024), () => setTimeout(() => res.socket?.destroy(), 100));
     });
-    const t = transport({ baseUrl: url, retries: 1 });
+    const t = transport({ baseUrl: url, settings: { retries: 1 } });
     const err = await downloadFile({ kind: 'image', url: new URL('/images/a/premium/b.png', url), what: 'image "b"' }, join(dir(), 'b.png'), {
       transport: t,
-      retries: 1,
+      settings: { retries: 1 },
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(seen).toHaveLength(MAX_ATTEMPTS_PER_ITEM);

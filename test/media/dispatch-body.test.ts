@@ -80,7 +80,7 @@ describe('Transport.dispatchStream', () => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`broken ${'x'.repeat(200_000)}`);
     });
-    const res = await transport({ baseUrl: url, retries: 0 }).dispatchStream('/images/a/premium/b.png');
+    const res = await transport({ baseUrl: url, settings: { retries: 0 } }).dispatchStream('/images/a/premium/b.png');
     expect(res.status).toBe(500);
     const text = await readSmall(res.body, 1024);
     expect(text.length).toBe(1024);
@@ -91,9 +91,9 @@ describe('Transport.dispatchStream', () => {
     const body = pngBody(10_000);
     const own = await serve((req, res) => rangeServer(body, res, req.headers.range));
     const other = await serve((req, res) => rangeServer(body, res, req.headers.range));
-    const t = transport({ baseUrl: own.url, apiKey: KEY, retries: 0 });
-    await downloadFile(image(own.url), outFile(), { transport: t, retries: 0 });
-    await downloadFile(image(other.url), outFile(), { transport: t, retries: 0 });
+    const t = transport({ baseUrl: own.url, apiKey: KEY, settings: { retries: 0 } });
+    await downloadFile(image(own.url), outFile(), { transport: t, settings: { retries: 0 } });
+    await downloadFile(image(other.url), outFile(), { transport: t, settings: { retries: 0 } });
     expect(own.seen[0]?.headers['x-api-key']).toBe(KEY);
     expect(other.seen).toHaveLength(1);
     expect(other.seen[0]?.headers['x-api-key']).toBeUndefined();
@@ -118,8 +118,8 @@ describe('downloadFile over dispatch', () => {
     let counted = 0;
     const result = await downloadFile(image(url, path), file, {
       // Timeouts this test does not test are far away: only the drop may fail an attempt.
-      transport: transport({ baseUrl: url, retries: 0, timeoutMs: 60_000 }),
-      retries: 2,
+      transport: transport({ baseUrl: url, settings: { timeout: 60_000, retries: 0 } }),
+      settings: { retries: 2 },
       log: (line) => log.push(line),
       onBytes: (n) => {
         counted += n;
@@ -155,8 +155,8 @@ describe('downloadFile over dispatch', () => {
     let abortedAt = 0;
     const file = outFile();
     const done = downloadFile(image(url), file, {
-      transport: transport({ baseUrl: url, retries: 0 }),
-      retries: 2,
+      transport: transport({ baseUrl: url, settings: { retries: 0 } }),
+      settings: { retries: 2 },
       signal: ctrl.signal,
       onBytes: (n) => {
         received += n;
@@ -180,10 +180,10 @@ describe('downloadFile over dispatch', () => {
       /* never answers */
     });
     const ctrl = new AbortController();
-    const t = transport({ baseUrl: url, retries: 0, timeoutMs: 10_000, signal: ctrl.signal });
+    const t = transport({ baseUrl: url, settings: { timeout: 10_000, retries: 0 }, signal: ctrl.signal });
     setTimeout(() => ctrl.abort(), 100);
     const started = Date.now();
-    const err = await downloadFile(image(url), outFile(), { transport: t, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(image(url), outFile(), { transport: t, settings: { retries: 2 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InterruptedError);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
@@ -197,9 +197,10 @@ describe('downloadFile over dispatch', () => {
       res.on('close', () => clearInterval(timer));
     });
     const started = Date.now();
-    const err = await downloadFile(image(url), outFile(), { transport: transport({ baseUrl: url, timeoutMs: 500, retries: 0 }), retries: 0 }).catch(
-      (e: unknown) => e,
-    );
+    const err = await downloadFile(image(url), outFile(), {
+      transport: transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } }),
+      settings: { retries: 0 },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).code).toBe('timeout');
     // The grace is 3 × 500 ms; the check wakes at most a moment later.

@@ -37,7 +37,7 @@ describe('completeness must be shown', () => {
   it('accepts a body without Content-Length whose chunked framing ends cleanly', async () => {
     setup.intercept = (req, res) => media(req) && (dripResponse(res, image, { contentType: 'image/png', chunkBytes: 64_000, intervalMs: 2 }), true);
     const path = file();
-    const result = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 0 });
+    const result = await downloadFile(imageTarget(), path, { transport: setup.transport, settings: { retries: 0 } });
     expect(readFileSync(path).equals(image)).toBe(true);
     expect(result.size).toBe(image.length);
   });
@@ -51,11 +51,11 @@ describe('completeness must be shown', () => {
       return true;
     };
     const path = file();
-    await expect(downloadFile(imageTarget(), path, { transport: setup.transport, retries: 0 })).rejects.toBeInstanceOf(NetworkError);
+    await expect(downloadFile(imageTarget(), path, { transport: setup.transport, settings: { retries: 0 } })).rejects.toBeInstanceOf(NetworkError);
     expect(existsSync(path)).toBe(false);
 
     cuts = 1;
-    await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 1 });
+    await downloadFile(imageTarget(), path, { transport: setup.transport, settings: { retries: 1 } });
     expect(readFileSync(path).equals(image)).toBe(true);
   });
 
@@ -65,7 +65,7 @@ describe('completeness must be shown', () => {
   ])('refuses a body ended only by closing the connection (%s): its completeness cannot be shown', async (_label, cutAfter) => {
     setup.intercept = (req, res) => media(req) && (closeDelimitedResponse(res, image, { contentType: 'image/png', ...(cutAfter ? { cutAfter } : {}) }), true);
     const path = file();
-    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, settings: { retries: 2 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect((err as Error).message).toMatch(/without a length, ended only by closing the connection, so it cannot be shown complete/);
     nothingLeft(path);
@@ -77,7 +77,7 @@ describe('the size cap', () => {
   it('refuses an announced length above the cap before writing anything', async () => {
     setup.intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png', announce: 300_000_000 }), true);
     const path = file();
-    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, settings: { retries: 2 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MalformedResponseError);
     expect((err as Error).message).toBe(
       `The server announced 300000000 bytes for the image "start" of exercise Plank, more than the ${MEDIA_SIZE_CAP_BYTES.image / 1024 / 1024} MiB allowed for a PNG image; nothing was written.`,
@@ -93,7 +93,7 @@ describe('the size cap', () => {
     const seen: number[] = [];
     const err = await downloadFile(imageTarget(), path, {
       transport: setup.transport,
-      retries: 2,
+      settings: { retries: 2 },
       maxBytes: 2 * 1024 * 1024,
       onBytes: (n) => seen.push(n),
     }).catch((e: unknown) => e);
@@ -111,7 +111,9 @@ describe('the size cap', () => {
     setup.intercept = (req, res) => media(req) && (endlessResponse(res, pngBytes(64), { contentType: 'image/png' }), true);
     const path = file();
     let received = 0;
-    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, retries: 0, onBytes: (n) => (received += n) }).catch((e: unknown) => e);
+    const err = await downloadFile(imageTarget(), path, { transport: setup.transport, settings: { retries: 0 }, onBytes: (n) => (received += n) }).catch(
+      (e: unknown) => e,
+    );
     expect((err as Error).message).toMatch(/more than the 50 MiB allowed/);
     expect(received).toBeGreaterThan(MEDIA_SIZE_CAP_BYTES.image);
     expect(received).toBeLessThan(MEDIA_SIZE_CAP_BYTES.image + 1024 * 1024);
@@ -120,10 +122,10 @@ describe('the size cap', () => {
 
   it('accepts a file exactly at the cap, and refuses it one byte lower', async () => {
     const path = file('demo.mp4');
-    await downloadFile(videoTarget(), path, { transport: setup.transport, retries: 0, maxBytes: video.length });
+    await downloadFile(videoTarget(), path, { transport: setup.transport, settings: { retries: 0 }, maxBytes: video.length });
     expect(readFileSync(path).equals(video)).toBe(true);
     const path2 = file('demo.mp4');
-    await expect(downloadFile(videoTarget(), path2, { transport: setup.transport, retries: 0, maxBytes: video.length - 1 })).rejects.toThrow(
+    await expect(downloadFile(videoTarget(), path2, { transport: setup.transport, settings: { retries: 0 }, maxBytes: video.length - 1 })).rejects.toThrow(
       /announced 3000000 bytes/,
     );
     nothingLeft(path2);
@@ -136,7 +138,7 @@ describe('the size cap', () => {
     const path = file('demo.mp4');
     writeFileSync(`${path}.part`, video.subarray(0, 1_000_000));
     writeFileSync(`${path}.part.json`, JSON.stringify({ version: 1, url: videoTarget().url.href, etag }));
-    const err = await downloadFile(videoTarget(), path, { transport: setup.transport, retries: 0, maxBytes: 2_000_000 }).catch((e: unknown) => e);
+    const err = await downloadFile(videoTarget(), path, { transport: setup.transport, settings: { retries: 0 }, maxBytes: 2_000_000 }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/announced 3000000 bytes .* more than the 2000000 bytes allowed/);
     await vi.waitFor(() => expect(setup.server.requests.at(-1)).toMatchObject({ range: 'bytes=1000000-', status: 206 })); // recorded at the close
     nothingLeft(path);

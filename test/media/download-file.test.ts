@@ -49,7 +49,7 @@ describe('downloadFile', () => {
   it('streams a file to its final name, byte-identical, leaving no .part or sidecar', async () => {
     const dir = outDir();
     const file = join(dir, 'start.png');
-    const result = await downloadFile(target('image', 'start'), file, { transport: setup.transport, retries: 0 });
+    const result = await downloadFile(target('image', 'start'), file, { transport: setup.transport, settings: { retries: 0 } });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'start')))).toBe(true);
     expect(result).toMatchObject({ size: 300_000, received: 300_000, resumed: false });
     expect(existsSync(`${file}.part`)).toBe(false);
@@ -61,7 +61,7 @@ describe('downloadFile', () => {
   it('resumes a connection dropped mid-body in the same run with Range and If-Range', async () => {
     setup.intercept = cutAfter(350_000);
     const file = join(outDir(), 'loop.mp4');
-    const result = await downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2 });
+    const result = await downloadFile(target('video', 'loop'), file, { transport: setup.transport, settings: { retries: 2 } });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('video', 'Bench_Press', 'loop')))).toBe(true);
     const reqs = setup.mediaRequests();
     expect(reqs).toHaveLength(2);
@@ -82,7 +82,7 @@ describe('downloadFile', () => {
     const file = join(dir, 'loop.mp4');
     writeFileSync(`${file}.part`, original.subarray(0, 123_456));
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url: target('video', 'loop').url.href, etag, total: original.length }));
-    const resumed = await downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 0 });
+    const resumed = await downloadFile(target('video', 'loop'), file, { transport: setup.transport, settings: { retries: 0 } });
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(resumed).toMatchObject({ resumed: true, received: original.length - 123_456 });
     expect(setup.mediaRequests()[0]).toMatchObject({ range: 'bytes=123456-', ifRange: etag, status: 206 });
@@ -91,7 +91,7 @@ describe('downloadFile', () => {
     const file2 = join(dir, 'again.mp4');
     writeFileSync(`${file2}.part`, Buffer.alloc(50_000, 7)); // bytes of an older version
     writeFileSync(`${file2}.part.json`, JSON.stringify({ version: 1, url: target('video', 'loop').url.href, etag: '"stale"', total: original.length }));
-    const restarted = await downloadFile(target('video', 'loop'), file2, { transport: setup.transport, retries: 0 });
+    const restarted = await downloadFile(target('video', 'loop'), file2, { transport: setup.transport, settings: { retries: 0 } });
     expect(readFileSync(file2).equals(original)).toBe(true);
     expect(restarted.received).toBe(original.length);
     expect(setup.mediaRequests()).toHaveLength(1);
@@ -111,7 +111,7 @@ describe('downloadFile', () => {
     const file = join(dir, 'loop.mp4');
     linkSync(hard, `${file}.part`);
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
-    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 0 })).rejects.toThrow(UsageError);
+    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, settings: { retries: 0 } })).rejects.toThrow(UsageError);
     expect(readFileSync(hard).equals(original.subarray(0, 1000))).toBe(true);
 
     // A symbolic link to a file of the full size: it must not be renamed into place without a request.
@@ -120,7 +120,7 @@ describe('downloadFile', () => {
     const file2 = join(dir, 'again.mp4');
     symlinkSync(soft, `${file2}.part`);
     writeFileSync(`${file2}.part.json`, JSON.stringify({ version: 1, url, etag, total: original.length }));
-    await expect(downloadFile(target('video', 'loop'), file2, { transport: setup.transport, retries: 0 })).rejects.toThrow(
+    await expect(downloadFile(target('video', 'loop'), file2, { transport: setup.transport, settings: { retries: 0 } })).rejects.toThrow(
       /Refusing to write through .*again\.mp4\.part/,
     );
     expect(existsSync(file2)).toBe(false);
@@ -130,7 +130,7 @@ describe('downloadFile', () => {
   it('does not trust a leftover .part without a sidecar: it starts over', async () => {
     const file = join(outDir(), 'end.png');
     writeFileSync(`${file}.part`, Buffer.from('garbage from who knows where'));
-    await downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 0 });
+    await downloadFile(target('image', 'end'), file, { transport: setup.transport, settings: { retries: 0 } });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'end')))).toBe(true);
     expect(setup.mediaRequests()[0]?.range).toBeUndefined();
   });
@@ -149,7 +149,7 @@ describe('downloadFile', () => {
     const file = join(outDir(), 'loop.mp4');
     writeFileSync(`${file}.part`, original.subarray(0, 1000));
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url: target('video', 'loop').url.href, etag, total: original.length }));
-    await downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 1 });
+    await downloadFile(target('video', 'loop'), file, { transport: setup.transport, settings: { retries: 1 } });
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(setup.mediaRequests().map((r) => r.range)).toEqual(['bytes=1000-', undefined]);
   });
@@ -208,20 +208,20 @@ describe('downloadFile', () => {
     it.each(cases)('%s', async (_label, fault, errorClass) => {
       setup.intercept = fault;
       const file = join(outDir(), 'start.png');
-      await expect(downloadFile(target('image', 'start'), file, { transport: setup.transport, retries: 1 })).rejects.toBeInstanceOf(errorClass);
+      await expect(downloadFile(target('image', 'start'), file, { transport: setup.transport, settings: { retries: 1 } })).rejects.toBeInstanceOf(errorClass);
       expect(existsSync(file)).toBe(false);
     });
   });
 
   it('maps 403 to an AuthError about the plan and 404 to a NotFoundError naming the media', async () => {
-    const free = new Transport({ baseUrl: setup.server.url, apiKey: 'sandbox-free', timeoutMs: 5_000, retries: 0 });
+    const free = new Transport({ baseUrl: setup.server.url, apiKey: 'sandbox-free', settings: { timeout: 5_000, retries: 0 } });
     const file = join(outDir(), 'start.png');
-    const err = await downloadFile(target('image', 'start'), file, { transport: free, retries: 2 }).catch((e: unknown) => e);
+    const err = await downloadFile(target('image', 'start'), file, { transport: free, settings: { retries: 2 } }).catch((e: unknown) => e);
     await free.close();
     expect(err).toBeInstanceOf(AuthError);
     expect((err as Error).message).toMatch(/premium plan/);
     expect(setup.mediaRequests()).toHaveLength(1); // a 403 is not retried
-    const missing = await downloadFile(target('image', 'nope'), file, { transport: setup.transport, retries: 2 }).catch((e: unknown) => e);
+    const missing = await downloadFile(target('image', 'nope'), file, { transport: setup.transport, settings: { retries: 2 } }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as Error).message).toContain('image "nope" of exercise Bench_Press');
     expect(existsSync(file)).toBe(false);
@@ -236,7 +236,7 @@ describe('downloadFile', () => {
       return true;
     };
     const file = join(outDir(), 'end.png');
-    await downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 2 });
+    await downloadFile(target('image', 'end'), file, { transport: setup.transport, settings: { retries: 2 } });
     expect(setup.mediaRequests().map((r) => r.status)).toEqual([503, 200]);
   });
 
@@ -258,9 +258,9 @@ describe('downloadFile', () => {
       }, 10);
       return true;
     };
-    await expect(downloadFile(target('video', 'loop'), file, { transport: setup.transport, retries: 2, signal: controller.signal })).rejects.toBeInstanceOf(
-      InterruptedError,
-    );
+    await expect(
+      downloadFile(target('video', 'loop'), file, { transport: setup.transport, settings: { retries: 2 }, signal: controller.signal }),
+    ).rejects.toBeInstanceOf(InterruptedError);
     return file;
   }
 
@@ -286,7 +286,7 @@ describe('downloadFile', () => {
     const file = join(outDir(), 'end.png');
     writeFileSync(`${file}.part.json`, JSON.stringify({ version: 1, url: target('image', 'end').url.href, etag: '"stale"', total: 5_000 }));
     setup.intercept = cutAfter(2_000);
-    await expect(downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 0 })).rejects.toBeInstanceOf(NetworkError);
+    await expect(downloadFile(target('image', 'end'), file, { transport: setup.transport, settings: { retries: 0 } })).rejects.toBeInstanceOf(NetworkError);
     expect(existsSync(file)).toBe(false);
     expect(statSync(`${file}.part`).size).toBe(2_000);
     const sidecar = JSON.parse(readFileSync(`${file}.part.json`, 'utf8')) as { etag: string };
@@ -294,7 +294,7 @@ describe('downloadFile', () => {
     expect(sidecar.etag).not.toBe('"stale"');
     // The rerun continues those bytes with the server's own validator.
     setup.intercept = undefined;
-    await downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 0 });
+    await downloadFile(target('image', 'end'), file, { transport: setup.transport, settings: { retries: 0 } });
     expect(readFileSync(file).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'end')))).toBe(true);
     expect(setup.mediaRequests().at(-1)).toMatchObject({ status: 206 });
     expect(existsSync(`${file}.part.json`)).toBe(false);
@@ -318,7 +318,7 @@ describe('downloadFile', () => {
       writeFileSync(join(`${file}.part`, 'inside'), '');
       return false;
     };
-    await expect(downloadFile(target('image', 'end'), file, { transport: setup.transport, retries: 1 })).rejects.toBeInstanceOf(WriteFailedError);
+    await expect(downloadFile(target('image', 'end'), file, { transport: setup.transport, settings: { retries: 1 } })).rejects.toBeInstanceOf(WriteFailedError);
     expect(request).toBe(2);
     // The fresh answer's validator describes none of the bytes left at the .part's name: it is not kept.
     expect(existsSync(`${file}.part.json`)).toBe(false);
@@ -328,7 +328,7 @@ describe('downloadFile', () => {
   it('turns a local write failure into a plain error, not a retry', async () => {
     const dir = outDir();
     writeFileSync(join(dir, 'blocker'), 'a file where a directory should be');
-    const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport: setup.transport, retries: 2 }).catch(
+    const err = await downloadFile(target('image', 'end'), join(dir, 'blocker', 'end.png'), { transport: setup.transport, settings: { retries: 2 } }).catch(
       (e: unknown) => e,
     );
     // The disk's failure, not the user's: exit 6, naming the path and the reason.
@@ -343,7 +343,7 @@ describe('downloadFile', () => {
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
-    await downloadToStream(target('image', 'start'), out, { transport: setup.transport, retries: 0 });
+    await downloadToStream(target('image', 'start'), out, { transport: setup.transport, settings: { retries: 0 } });
     expect(Buffer.concat(chunks).equals(readFileSync(catalogue.file('image', 'Bench_Press', 'start')))).toBe(true);
     expect(out.writableEnded).toBe(false);
 
@@ -355,7 +355,9 @@ describe('downloadFile', () => {
     const out2 = new PassThrough();
     const got: Buffer[] = [];
     out2.on('data', (c: Buffer) => got.push(c));
-    await expect(downloadToStream(target('image', 'start'), out2, { transport: setup.transport, retries: 0 })).rejects.toBeInstanceOf(MalformedResponseError);
+    await expect(downloadToStream(target('image', 'start'), out2, { transport: setup.transport, settings: { retries: 0 } })).rejects.toBeInstanceOf(
+      MalformedResponseError,
+    );
     expect(Buffer.concat(got).length).toBe(0);
   });
 });

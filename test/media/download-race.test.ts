@@ -59,7 +59,7 @@ describe('two processes, one file', () => {
     const [a, b, local] = await Promise.all([
       cli(dir),
       cli(dir),
-      downloadFile(target(), file, { transport: setup.transport, retries: 0, notice: (l) => notices.push(l) }),
+      downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 }, notice: (l) => notices.push(l) }),
     ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
@@ -85,10 +85,10 @@ describe('two processes, one file', () => {
     setup.intercept = slowNoLength();
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    const first = downloadFile(target(), file, { transport: setup.transport, retries: 0 });
+    const first = downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 } });
     while (!existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 5));
     const notices: string[] = [];
-    const second = await downloadFile(target(), file, { transport: setup.transport, retries: 0, notice: (l) => notices.push(l) });
+    const second = await downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 }, notice: (l) => notices.push(l) });
     expect(await first).toMatchObject({ received: original.length });
     expect(second).toEqual({ received: 0, size: original.length, resumed: false, completedElsewhere: true });
     expect(notices).toEqual([
@@ -102,13 +102,16 @@ describe('two processes, one file', () => {
     setup.intercept = slowNoLength();
     const dir = out();
     const file = join(dir, 'demo.mp4');
-    const first = downloadFile(target(), file, { transport: setup.transport, retries: 0 });
+    const first = downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 } });
     while (!existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 5));
     const notices: string[] = [];
     const started = performance.now();
-    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0, lockWaitMs: 300, notice: (l) => notices.push(l) }).catch(
-      (e: unknown) => e,
-    );
+    const err = await downloadFile(target(), file, {
+      transport: setup.transport,
+      settings: { retries: 0 },
+      lockWaitMs: 300,
+      notice: (l) => notices.push(l),
+    }).catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/Another process is writing the video "demo" of exercise Plank .*demo\.mp4\.lock.*gave up/);
@@ -125,7 +128,7 @@ describe('two processes, one file', () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock`, old, old);
     const started = performance.now();
-    await downloadFile(target(), file, { transport: setup.transport, retries: 0, lockWaitMs: 30_000 });
+    await downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 }, lockWaitMs: 30_000 });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(existsSync(`${file}.lock`)).toBe(false);
@@ -142,7 +145,7 @@ describe('two processes, one file', () => {
         renameSync(`${file}.other`, `${file}.part`);
       },
     });
-    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0 }).catch((e: unknown) => e);
+    const err = await downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/changed while this download was writing it/);
     expect(existsSync(file)).toBe(false);
@@ -152,7 +155,7 @@ describe('two processes, one file', () => {
     const dir = out();
     const file = join(dir, 'demo.mp4');
     setup.intercept = slowNoLength({ partOf: file, run: () => appendFileSync(`${file}.part`, Buffer.alloc(5_000_000, 1)) });
-    const err = await downloadFile(target(), file, { transport: setup.transport, retries: 0 }).catch((e: unknown) => e);
+    const err = await downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/changed while this download was writing it/);
     expect(existsSync(file)).toBe(false);

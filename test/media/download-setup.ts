@@ -60,7 +60,7 @@ export function useDownloadServer(exercises: MediaExercise[], options: { timeout
       port: 0,
       intercept: (req, res) => (setup.intercept ? setup.intercept(req, res) : false),
     });
-    transport = new Transport({ baseUrl: server.url, apiKey: PREMIUM_KEY, timeoutMs: options.timeoutMs, retries: 0 });
+    transport = new Transport({ baseUrl: server.url, apiKey: PREMIUM_KEY, settings: { timeout: options.timeoutMs, retries: 0 } });
   });
   afterAll(async () => {
     await transport?.close();

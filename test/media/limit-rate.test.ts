@@ -5,10 +5,14 @@
  * cli-media.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { parseByteRate } from '../../src/config/parsers.js';
+import { setting } from '../../src/config/settings.js';
 import { RateLimit, mediaMinRate } from '../../src/media/download/rate-limit.js';
 import type { BodyConsumer } from '../../src/http/exchange.js';
-import { MEDIA_MIN_BYTES_PER_SECOND } from '../../src/defaults.js';
+import { MEDIA_MIN_BYTES_PER_SECOND } from '../../src/config/time-limits.js';
+
+/** The limit-rate row's own parser, with the row's bounds. */
+const LIMIT_RATE = setting('limit-rate');
+const parseByteRate = (text: string, name: string): unknown => LIMIT_RATE.parser!(text, name, LIMIT_RATE);
 
 describe('--limit-rate values, as curl takes them', () => {
   it('bytes a second with k, m or g (1024-based, either case), fractions, and 0 for no limit', () => {

@@ -7,7 +7,7 @@ import { mediaFileName } from '../../src/media/media-names.js';
 
 const api = new ApiClient({
   baseUrl: 'https://api.example.com/v1',
-  transport: async () => new Transport({ baseUrl: 'https://api.example.com/v1', timeoutMs: 1000, retries: 0 }),
+  transport: async () => new Transport({ baseUrl: 'https://api.example.com/v1', settings: { timeout: 1000, retries: 0 } }),
 });
 
 describe('mediaUrl', () => {

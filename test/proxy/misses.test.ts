@@ -30,7 +30,7 @@ describe('misses', () => {
   });
 
   test('a stale answer is revalidated with its ETag: a 304 upstream, the stored body to the client', async () => {
-    f = await startProxy({ defaultTtlSeconds: 0 });
+    f = await startProxy({ cacheTtl: 0 });
     const first = await (await f.get('/exercise/Push_Up')).text();
     const second = await f.get('/exercise/Push_Up');
     expect(await second.text()).toBe(first);
@@ -42,7 +42,7 @@ describe('misses', () => {
 
   test('upstream down: a stale answer is served with a Warning; with nothing stored, 502 with a clear body', async () => {
     const upstream = await startServer();
-    f = await startProxy({ upstream, defaultTtlSeconds: 0, upstreamTimeoutMs: 1_000 });
+    f = await startProxy({ upstream, cacheTtl: 0, upstreamTimeoutMs: 1_000 });
     const fresh = await (await f.get('/exercise/Pull_Up')).text();
     await upstream.close();
     const stale = await f.get('/exercise/Pull_Up');

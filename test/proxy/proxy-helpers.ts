@@ -31,6 +31,8 @@ export async function startProxy(
     budget?: number | null;
     upstream?: CatalogueServer;
     upstreamTimeoutMs?: number;
+    /** cache-ttl, ms: an hour by default. */
+    cacheTtl?: number;
     /** The key the proxy sends upstream (UPSTREAM_KEY by default), and where it says it came from. */
     upstreamKey?: string;
     keySource?: string;
@@ -40,15 +42,13 @@ export async function startProxy(
   const upstream = overrides.upstream ?? (await startServer());
   const log: string[] = [];
   const warnings: string[] = [];
-  const { budget = null, upstream: _u, upstreamTimeoutMs = 5_000, upstreamKey = UPSTREAM_KEY, keySource, ...rest } = overrides;
+  const { budget = null, upstream: _u, upstreamTimeoutMs = 5_000, cacheTtl = 3_600_000, upstreamKey = UPSTREAM_KEY, keySource, ...rest } = overrides;
   const proxy = await createProxyServer({
     upstream: {
       baseUrl: upstream.url,
       apiKey: upstreamKey,
       ...(keySource ? { keySource } : {}),
-      timeoutMs: upstreamTimeoutMs,
       ledgerPath: join(root, 'ledger.json'),
-      budget,
       warn: (line) => warnings.push(line),
     },
     cacheDir: join(root, 'http'),
@@ -56,7 +56,7 @@ export async function startProxy(
     keys: { [ALICE]: { plan: 'premium' }, [GUEST]: { plan: 'free' } },
     host: '127.0.0.1',
     port: 0,
-    defaultTtlSeconds: 3600,
+    settings: { timeout: upstreamTimeoutMs, budget: budget ?? undefined, cacheTtl },
     log: (line) => log.push(line),
     warn: (line) => warnings.push(line),
     graceMs: 2_000,

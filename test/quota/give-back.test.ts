@@ -4,23 +4,26 @@
  * (direct or to the forward proxy), a proxy failing the tunnel, a failed TLS handshake — so an
  * offline hour spends none of the budget and each run exits 6 (the network), never 5. A
  * request the server received stays counted, and a process killed between counting and giving
- * back leaves a readable ledger that counts it (too high, never too low).
+ * back leaves a readable ledger that counts it (too high, never too low): the test holds the
+ * ledger's lock itself, so the give back waits on it until the kill.
  *
  * No DNS is ever asked: dns.lookup is replaced while a test needs a name to fail, and the
  * host is under `.invalid`, which no resolver answers anyway.
  */
 import dns from 'node:dns';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type Server, createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Socket, createServer as createTcpServer } from 'node:net';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { lockFile } from '../../src/util/file-lock.js';
+import { LEDGER_LOCK_STALE_MS } from '../../src/defaults.js';
 
 const UNRESOLVABLE = 'https://api.exercises.invalid';
 
@@ -177,32 +180,46 @@ describe('requests that reached the service stay counted', () => {
     const written = await runCli(['--budget', '5', 'show', 'Push_Up', 'Pull_Up'], { env: env(h, server.url) });
     expect(written.code, written.stderr).toBe(0);
     const ledger = join(h, '.cache', 'exercises', 'ledger.json');
-    const base = `http://127.0.0.1:${await closedPort()}`;
-    // The refused request's count is taken; the give back then holds (the test hook) until the kill.
-    const held = join(tempDir('exercises-giveback-hold-'), 'held');
     const requestsIn = (file: string): number =>
       Object.values(JSON.parse(readFileSync(file, 'utf8')).counts as Record<string, Record<string, number>>)
         .flatMap(Object.values)
         .reduce((a, b) => a + b, 0);
+    // A forward proxy that holds each tunnel while `holding`, then refuses it (502): the request never
+    // reaches the service, so its count is given back, which needs the ledger's lock.
+    let holding = true;
+    const held: Socket[] = [];
+    const refuse = (socket: Socket): void => void socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n');
+    const proxy = createHttpServer();
+    proxy.on('connect', (_req, socket: Socket) => (holding ? held.push(socket) : refuse(socket)));
+    const viaProxy = env(h, UNRESOLVABLE, { HTTPS_PROXY: `http://127.0.0.1:${await listen(proxy)}` });
     let pid: number | undefined;
     const killed = runCli(['--budget', '5', '--retries', '0', 'show', 'Offline'], {
-      env: env(h, base, { EXERCISES_TEST_HOLD_GIVE_BACK: held }),
+      env: viaProxy,
       onSpawn: (child) => (pid = child.pid),
       timeoutMs: 30_000,
     });
-    const waited = Date.now();
-    while (!existsSync(held) && Date.now() - waited < 20_000) await new Promise((r) => setTimeout(r, 20));
-    expect(existsSync(held)).toBe(true);
+    // The tunnel asked for: the request was counted durably before it went out.
+    await vi.waitUntil(() => held.length === 1, { timeout: 20_000, interval: 20 });
     expect(requestsIn(ledger)).toBe(3);
-    process.kill(pid!, 'SIGKILL');
-    expect((await killed).signal).toBe('SIGKILL');
+    // The test takes the ledger's lock, so the give back waits on it; the tunnel is refused, then the run killed.
+    const { lock } = await lockFile(ledger, { waitMs: 5_000, staleMs: LEDGER_LOCK_STALE_MS });
+    try {
+      const closed = new Promise((resolve) => held[0]!.once('close', resolve));
+      refuse(held[0]!);
+      await closed;
+      process.kill(pid!, 'SIGKILL');
+      expect((await killed).signal).toBe('SIGKILL');
+    } finally {
+      await lock.release();
+    }
     // Readable, and one too high (the refused request) rather than one too low.
     expect(requestsIn(ledger)).toBe(3);
-    expect(await counted(h, server.url)).toBe(2 + 0); // another origin: the refused one counts under its own
-    expect(await counted(h, base)).toBe(1);
+    expect(await counted(h, server.url)).toBe(2);
+    expect(await counted(h, UNRESOLVABLE)).toBe(1); // another origin: the refused one counts under its own
     // A run that is not killed gives its own back, leaving the one the killed run kept.
-    const again = await runCli(['--budget', '5', '--retries', '0', 'show', 'Offline'], { env: env(h, base) });
+    holding = false;
+    const again = await runCli(['--budget', '5', '--retries', '0', 'show', 'Offline'], { env: viaProxy });
     expect(again.code, again.stderr).toBe(6);
-    expect(await counted(h, base)).toBe(1);
+    expect(await counted(h, UNRESOLVABLE)).toBe(1);
   });
 });

@@ -7,8 +7,7 @@ import { Command } from 'commander';
 import { buildProgram, globalOptions } from '../../src/cli.js';
 import { helpTopicText } from '../../src/commands/shared/help.js';
 import { defaultsTable } from '../../src/config/settings-docs.js';
-import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags, CONFIG_KEYS } from '../../src/config/settings.js';
-import { DEFAULT_TIMEOUT_MS } from '../../src/defaults.js';
+import { DEFAULT_GLOBALS, GLOBAL_FLAGS, flagHelp, flagName, readGlobalFlags, CONFIG_KEYS, setting } from '../../src/config/settings.js';
 import { formatDuration } from '../../src/config/parsers.js';
 
 const program = () =>
@@ -36,7 +35,7 @@ describe('global flags', () => {
 
   it('declares every row on the program, in order, with its help line', () => {
     const options = program().options.filter((o) => o.long !== '--version');
-    expect(options.map((o) => o.flags)).toEqual(GLOBAL_FLAGS.map((f) => f.flags));
+    expect(options.map((o) => o.flags)).toEqual(GLOBAL_FLAGS.map((f) => f.flag));
     expect(options.map((o) => o.description)).toEqual(GLOBAL_FLAGS.map(flagHelp));
   });
 
@@ -55,12 +54,12 @@ describe('global flags', () => {
   });
 
   it('names the environment variable of the setting a flag overrides', () => {
-    const budget = GLOBAL_FLAGS.find((f) => f.key === 'budget')!;
+    const budget = GLOBAL_FLAGS.find((f) => f.name === 'budget')!;
     expect(flagHelp(budget)).toMatch(/\(default none; env EXERCISES_BUDGET\)$/);
-    const apiKey = GLOBAL_FLAGS.find((f) => f.key === 'api-key')!;
+    const apiKey = GLOBAL_FLAGS.find((f) => f.name === 'api-key')!;
     expect(flagHelp(apiKey)).toMatch(/shell history; env EXERCISES_API_KEY\)$/);
     // A switch states no default.
-    expect(flagHelp(GLOBAL_FLAGS.find((f) => f.key === 'quiet')!)).toBe('no progress or notices on stderr');
+    expect(flagHelp(GLOBAL_FLAGS.find((f) => f.name === 'quiet')!)).toBe('no progress or notices on stderr');
     expect(flagName('allowInsecure')).toBe('--allow-insecure');
     expect(flagName('color')).toBe('--no-color');
   });
@@ -69,11 +68,11 @@ describe('global flags', () => {
 describe('defaults table', () => {
   it('has a row per config key, with the flag and variable that override it', () => {
     const rows = defaultsTable();
-    for (const spec of CONFIG_KEYS) expect(rows.find((r) => r.configKey === spec.key)).toBeDefined();
+    for (const spec of CONFIG_KEYS) expect(rows.find((r) => r.configKey === spec.name)).toBeDefined();
     // In the units `config list` shows (30s, not 30000).
     expect(rows.find((r) => r.name === 'timeout')).toEqual({
       name: 'timeout',
-      value: formatDuration(DEFAULT_TIMEOUT_MS, 'ms'),
+      value: formatDuration(setting('timeout').default as number),
       flag: '--timeout',
       configKey: 'timeout',
     });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { GLOBAL_FLAGS } from '../../src/config/settings.js';
 import { flagArities, leadingWords } from '../../src/config/parsers.js';
 
-const ARITIES = flagArities(GLOBAL_FLAGS.map((f) => f.flags));
+const ARITIES = flagArities(GLOBAL_FLAGS.map((f) => f.flag));
 
 describe('flagArities', () => {
   it('gives every spelling its arity', () => {

@@ -73,6 +73,6 @@ describe('docs/commands.md', () => {
   });
 
   it('documents every setting', () => {
-    for (const { key } of CONFIG_KEYS) expect(reference).toContain(`| \`${key}\` |`);
+    for (const { name } of CONFIG_KEYS) expect(reference).toContain(`| \`${name}\` |`);
   });
 });

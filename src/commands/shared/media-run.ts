@@ -25,18 +25,19 @@ export function outputDir(dir: unknown): string {
 const rateLimits = new WeakMap<Context, RateLimit | null>();
 
 /**
- * What every download of the command shares: the transport, the same --retries as every
- * request (attempts after a failure that brought no new bytes), Ctrl-C, who serves the media (so
+ * What every download of the command shares: the transport, the run's settings (the same
+ * --retries as every request), Ctrl-C, who serves the media (so
  * a missing file is worded for it), under --limit-rate the command's shared budget and the least
  * average rate each of `streams` downloads at once must keep (lowered to fit the limit), and
  * where the downloader's lines go: --verbose lines, and notices (a file another process is
  * writing) on stderr unless --quiet, so a wait is never silent.
  */
 export async function downloadSettings(ctx: Context, api: ApiClient, streams: number): Promise<DownloadOptions> {
+  const settings = ctx.settings();
   let limit = rateLimits.get(ctx);
   if (limit === undefined) {
-    const bytesPerSecond = ctx.settings().limitRate;
-    limit = bytesPerSecond === null ? null : new RateLimit(bytesPerSecond);
+    // 0, as unset, is no limit.
+    limit = settings.limitRate ? new RateLimit(settings.limitRate) : null;
     rateLimits.set(ctx, limit);
   }
   const conn = await ctx.connection();
@@ -44,7 +45,7 @@ export async function downloadSettings(ctx: Context, api: ApiClient, streams: nu
   const source: MediaSource = conn.catalogue !== undefined ? { kind: 'catalogue', dir: conn.catalogue } : { kind: conn.local === true ? 'sample' : 'service' };
   return {
     transport: await api.http(),
-    retries: ctx.settings().retries,
+    settings,
     signal: ctx.signal,
     source,
     ...(limit === null ? {} : { rateLimit: limit, minBytesPerSecond: mediaMinRate(limit, streams) }),

@@ -12,14 +12,13 @@
  * once its bytes are paid for, so the last file of a run is no faster than the rest.
  */
 import type { BodyConsumer, BodyControl, BodySource } from '../../http/exchange.js';
-import { nowMs } from '../../http/deadline.js';
-import { MEDIA_MIN_BYTES_PER_SECOND } from '../../defaults.js';
+import { MEDIA_MIN_BYTES_PER_SECOND, nowMs } from '../../config/time-limits.js';
 
 /** How far ahead of the rate a body may run before it is paused, in ms: a burst of a tenth of a second. */
 const BURST_MS = 100;
 
 /**
- * The least average rate a download must keep to stay within its deadline (http/deadline.ts):
+ * The least average rate a download must keep to stay within its deadline (config/time-limits.ts mediaMs):
  * MEDIA_MIN_BYTES_PER_SECOND, or less under a limit that cannot give each of `streams` files
  * that much. The pool shares the limit about evenly; half of an even share leaves room for the
  * unevenness of chunk sizes, so a limit, however low, never makes a download time out.

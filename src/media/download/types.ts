@@ -6,6 +6,7 @@
  * either the same way; the body pump (body-pump.ts) writes into a SinkWriter.
  */
 import type { CliError } from '../../errors.js';
+import type { Settings } from '../../config/settings.js';
 import type { Transport } from '../../http/transport.js';
 import type { MediaKind } from '../../catalogue/media.js';
 import type { RateLimit } from './rate-limit.js';
@@ -33,8 +34,8 @@ export type MediaSource = { kind: 'service' } | { kind: 'sample' } | { kind: 'ca
 
 export interface DownloadOptions {
   transport: MediaTransport;
-  /** Extra attempts after a failure that brought no new bytes. */
-  retries: number;
+  /** The run's settings it follows: --retries, the attempts after a failure that brought no new bytes. */
+  settings: Pick<Settings, 'retries'>;
   signal?: AbortSignal;
   /** Called with each chunk's size as it arrives. */
   onBytes?: (bytes: number) => void;

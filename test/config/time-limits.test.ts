@@ -1,17 +1,17 @@
 /**
- * The bound on a request's whole life (src/http/deadline.ts): a server that drips a byte
- * just inside every idle timeout is cut off, for JSON (3 × --timeout) and for media (a
- * minimum average rate after the same grace), as a timeout: NetworkError kind 'timeout', exit 6.
+ * The time model (src/config/time-limits.ts): a request's whole life, so a server that drips a
+ * byte just inside every idle timeout is cut off, for JSON (3 × --timeout) and for media (a
+ * minimum average rate after the same allowance), as a timeout: NetworkError kind 'timeout', exit 6;
+ * and which commands have a deadline by default.
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDeadline, jsonDeadlineMs, mediaDeadlineMs } from '../../src/http/deadline.js';
-import { DEADLINE_TIMEOUT_FACTOR, MEDIA_MIN_BYTES_PER_SECOND } from '../../src/defaults.js';
+import { MEDIA_MIN_BYTES_PER_SECOND, TIMEOUTS_PER_REQUEST, commandDeadline, idleMs, mediaMs, requestMs, startDeadline } from '../../src/config/time-limits.js';
 import { NetworkError } from '../../src/errors.js';
 import { PNG_SIGNATURE } from '../../src/media/verify.js';
 import { runCli } from '../helpers/run-cli.js';
-import { closeAll, serve, transport } from './local-server.js';
-import { readDispatched } from './read-dispatched.js';
+import { closeAll, serve, transport } from '../http/local-server.js';
+import { readDispatched } from '../http/read-dispatched.js';
 
 afterEach(closeAll);
 
@@ -26,10 +26,22 @@ function drip(res: ServerResponse, head: Buffer | string, everyMs: number, fille
 }
 
 describe('deadline rules', () => {
-  it('JSON: DEADLINE_TIMEOUT_FACTOR × --timeout; media: the same grace plus the bytes at the minimum rate', () => {
-    expect(jsonDeadlineMs(500)).toBe(DEADLINE_TIMEOUT_FACTOR * 500);
-    expect(mediaDeadlineMs(500, 0)).toBe(DEADLINE_TIMEOUT_FACTOR * 500);
-    expect(mediaDeadlineMs(500, MEDIA_MIN_BYTES_PER_SECOND * 10)).toBe(DEADLINE_TIMEOUT_FACTOR * 500 + 10_000);
+  it('idle: --timeout; a request: TIMEOUTS_PER_REQUEST × --timeout; media: that plus the bytes at the minimum rate', () => {
+    expect(idleMs({ timeout: 500 })).toBe(500);
+    expect(requestMs({ timeout: 500 })).toBe(TIMEOUTS_PER_REQUEST * 500);
+    expect(mediaMs({ timeout: 500 }, 0)).toBe(TIMEOUTS_PER_REQUEST * 500);
+    expect(mediaMs({ timeout: 500 }, MEDIA_MIN_BYTES_PER_SECOND * 10)).toBe(TIMEOUTS_PER_REQUEST * 500 + 10_000);
+    expect(mediaMs({ timeout: 500 }, 1024, 512)).toBe(TIMEOUTS_PER_REQUEST * 500 + 2_000);
+  });
+
+  it('the command deadline: --deadline in force, none at 0, none by default for download and mirror', () => {
+    const set = (source: string, origin?: string) => ({ deadline: 60_000, from: { deadline: { source, ...(origin ? { origin } : {}) } } });
+    expect(commandDeadline(set('default'), 'show')).toMatchObject({ limitMs: 60_000, origin: 'the default; --deadline changes it' });
+    expect(commandDeadline(set('default'), 'download')).toBeUndefined();
+    expect(commandDeadline(set('default'), 'mirror')).toBeUndefined();
+    expect(commandDeadline(set('config'), 'mirror')).toMatchObject({ origin: 'the deadline setting' });
+    expect(commandDeadline(set('flag', '--deadline'), 'download')).toMatchObject({ origin: '--deadline' });
+    expect(commandDeadline({ ...set('flag', '--deadline'), deadline: 0 }, 'show')).toBeUndefined();
   });
 
   it('a deadline whose allowance grows sleeps again, and fires once it is passed', async () => {
@@ -58,7 +70,7 @@ describe('a server dripping a byte every 300 ms', () => {
       drip(res, '{"padding":"', 300, 'a');
     });
     const started = Date.now();
-    const err = await transport({ baseUrl: url, timeoutMs: 500, retries: 0 })
+    const err = await transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } })
       .getJson('/exercise/x')
       .catch((e: unknown) => e);
     const elapsed = Date.now() - started;
@@ -89,7 +101,7 @@ describe('a server dripping a byte every 300 ms', () => {
       res.writeHead(200, { 'content-type': 'image/png' });
       drip(res, PNG_SIGNATURE, 300, 'x');
     });
-    const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
+    const t = transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } });
     const started = Date.now();
     const res = await t.dispatchStream('/images/a/premium/b.png');
     const failure = (await readDispatched(res.body)).error;
@@ -116,7 +128,7 @@ describe('a server dripping a byte every 300 ms', () => {
       }, 100); // 160 KiB/s for 2 s: past the 1.5 s grace, far above the minimum rate
       res.on('close', () => clearInterval(timer));
     });
-    const t = transport({ baseUrl: url, timeoutMs: 500, retries: 0 });
+    const t = transport({ baseUrl: url, settings: { timeout: 500, retries: 0 } });
     const res = await t.dispatchStream('/images/a/premium/b.png');
     const { bytes, error } = await readDispatched(res.body);
     expect(error).toBeUndefined();
