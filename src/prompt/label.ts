@@ -7,6 +7,8 @@
 import type { Measure } from '../output/width.js';
 import { escapeUnsafe } from '../util/text.js';
 import type { PickCandidate } from './candidates.js';
+import type { ExerciseRecord } from '../catalogue/types.js';
+import { renderRecordText } from '../output/record.js';
 
 /** `LOWER_BACK` as a person reads it: `lower back`. */
 function friendly(value: string): string {
@@ -71,4 +73,12 @@ export function labelOf(c: PickCandidate, cols: Columns, measure: Measure): stri
     id === title ? '' : measure.truncate(id, cols.id),
   ];
   return cells.join('  ').trimEnd();
+}
+
+/** The preview of a candidate: its card as `show` prints it (output/record.ts), from what this machine holds of it (never a request). */
+export function previewOf(c: PickCandidate, width: number, measure: Measure): string[] {
+  // What tells exercises apart at a glance: the muscles, the equipment, the level, then the instructions.
+  const { displayName, primaryMuscle, secondaryMuscle, equipment, level, instructions } = c.record as Partial<ExerciseRecord>;
+  const record: ExerciseRecord = { id: c.id, name: c.name ?? c.id, displayName, primaryMuscle, secondaryMuscle, equipment, level, instructions };
+  return renderRecordText(record, { width, measure: measure.width }).split('\n');
 }
