@@ -111,29 +111,28 @@ async function results(options: QueryOptions, ctx: Context): Promise<ExerciseSum
 }
 
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
-  const cmd = program.command('query').description('search the catalogue with filters');
+  const cmd = program.command('query').description('search the catalogue with filters; a filter of several values takes a comma list or the flag repeated');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
   cmd
-    .option('--pick', 'choose among the results at the terminal (Tab marks several), then show them; in a pipe, print them')
-    .option('--web', 'open the results in the browser, as a gallery of what is on this machine')
-    .option('--images', 'with --web: fetch the pictures too (a request each)')
-    .option('--videos', 'with --web: fetch the videos too (a request each)');
+    .option('--pick', 'choose among the results at the terminal, then show them (Tab marks several)')
+    .option('--web', 'open the results in the browser, as a gallery')
+    .option('--images', 'with --web: fetch the pictures (a request each)')
+    .option('--videos', 'with --web: fetch the videos (a request each)');
   addExamples(
     cmd,
     [
       'exercises query --muscle chest',
       'exercises query --name "bench press" --level beginner',
-      'exercises query --category strength,plyometrics --equipment dumbbell --equipment "body only"',
-      'exercises query --muscle "lower back" --all',
+      'exercises query --category strength,plyometrics --equipment dumbbell',
       'exercises query --name kniebeuge --searchlang de-DE --lang de-DE',
       'exercises query --muscle chest --pick',
+      'exercises query --muscle chest --web',
     ],
     [
       'exercises query --muscle chest --all --format jsonl | jq -r .id',
       'exercises query --equipment kettlebells --all | cut -f1,2',
       'exercises query --level expert --all --format csv > expert.csv',
-      'exercises query --muscle biceps --max 5 --format jsonl | exercises show - --format json',
       'exercises query --muscle chest --pick --format jsonl | exercises download -',
     ],
   );
