@@ -16,7 +16,7 @@ import { canPrompt, mayAsk, pickExercises } from '../prompt/pick.js';
 import { run as show } from './show.js';
 import { showOnWeb } from './shared/web-view.js';
 import type { MediaKind } from '../catalogue/media.js';
-import type { ExerciseRecord, ExerciseSummary } from '../catalogue/types.js';
+import type { ExerciseSummary } from '../catalogue/types.js';
 
 export interface QueryOptions {
   filters: QueryFilterParams;
@@ -31,7 +31,7 @@ export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   if (options.pick) return pickFromResults(options, ctx);
   if (options.web) {
     const kinds = ['image', 'video'] as const;
-    return showOnWeb(ctx, await ctx.api(), (await results(options, ctx)) as ExerciseRecord[], { kinds, fetch: options.web.fetch });
+    return showOnWeb(ctx, await ctx.api(), await results(options, ctx), { kinds, fetch: options.web.fetch });
   }
   requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
@@ -106,7 +106,8 @@ async function results(options: QueryOptions, ctx: Context): Promise<ExerciseSum
   const fetchPage = (cursor: PageCursor) => api.query({ ...options.filters, ...cursor, limit, ...(lang ? { lang } : {}) });
   const found: ExerciseSummary[] = [];
   // Item by item, not push(...items): a page of 150,000 would overflow the argument list.
-  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) })) for (const item of items) found.push(item);
+  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) }))
+    for (const item of items) found.push(item);
   return found;
 }
 
@@ -145,7 +146,12 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
     const fetch = (['image', 'video'] as const).filter((kind) => opts[`${kind}s`] === true);
     // Everything the user typed is checked before the first request.
     await runF(
-      { filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}), ...(opts.web === true ? { web: { fetch } } : {}) },
+      {
+        filters: queryParamsFromOptions(opts),
+        paging: pagingFromOptions(opts),
+        ...(opts.pick === true ? { pick: true } : {}),
+        ...(opts.web === true ? { web: { fetch } } : {}),
+      },
       context(),
     );
   });

@@ -19,7 +19,12 @@ export type Opener = { command: string; args: string[] } | { why: string };
 /** `BROWSER` as words: spaces separate them, quotes and backslashes keep them whole, nothing is expanded. */
 function shellWords(text: string): string[] {
   const words = text.match(/(?:[^\s'"\\]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+/g) ?? [];
-  return words.map((w) => w.replace(/'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/g, (_m, single?: string, double?: string, escaped?: string) => single ?? double?.replace(/\\(.)/g, '$1') ?? escaped ?? ''));
+  return words.map((w) =>
+    w.replace(
+      /'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)/g,
+      (_m, single?: string, double?: string, escaped?: string) => single ?? double?.replace(/\\(.)/g, '$1') ?? escaped ?? '',
+    ),
+  );
 }
 
 /** The command that opens a page here, or why none is run. */

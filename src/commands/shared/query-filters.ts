@@ -30,9 +30,7 @@ export function addQueryFilterOptions(cmd: Command): Command {
   const muscle = { primaryMuscle: 'the same as --muscle', secondaryMuscle: 'secondary muscle, in the words --muscle takes' };
   for (const filter of ENUM_FILTERS) {
     const flag = `--${kebab(filter.param)}`;
-    const description = filter.array
-      ? `${filter.enum.toLowerCase()}: one or more of ${enumHelpList(filter.enum)}`
-      : muscle[filter.param];
+    const description = filter.array ? `${filter.enum.toLowerCase()}: one or more of ${enumHelpList(filter.enum)}` : muscle[filter.param];
     cmd.option(`${flag} <${filter.array ? 'values' : 'muscle'}>`, description, collect);
   }
   return cmd.option('--searchlang <code>', 'language of --name, --alias (default: --lang)');

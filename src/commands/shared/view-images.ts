@@ -173,7 +173,9 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
   const box = options.size ?? pictureBox(ctx.io, jobs.length, recordLines);
   if (options.size === undefined && box.rows < MIN_ROWS_BESIDE_RECORD && recordLines !== undefined) {
     const shown = escapeUnsafe(id);
-    ctx.io.stderr.write(`The pictures would be too small to recognise beside the record: \`exercises image ${shown} --view\` draws them, \`exercises show ${shown} --web\` opens them in the browser.\n`);
+    ctx.io.stderr.write(
+      `The pictures would be too small to recognise beside the record: \`exercises image ${shown} --view\` draws them, \`exercises show ${shown} --web\` opens them in the browser.\n`,
+    );
     return;
   }
   const truecolor = colorLevel(ctx.env) === 3;

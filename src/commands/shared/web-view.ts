@@ -69,7 +69,8 @@ export async function showOnWeb(ctx: Context, api: ApiClient, records: readonly 
   );
   const files = await mediaFiles(ctx, api, jobsOf.flat(), options.fetch);
   // Relative to the page; a file on another drive (Windows) by its file: URL.
-  const href = (file: string): string => (isAbsolute(relative(webDir, file)) ? pathToFileURL(file).href : relative(webDir, file).split(sep).map(encodeURIComponent).join('/'));
+  const href = (file: string): string =>
+    isAbsolute(relative(webDir, file)) ? pathToFileURL(file).href : relative(webDir, file).split(sep).map(encodeURIComponent).join('/');
   const media = (jobs: MediaJob[], kind: MediaKind): PageMedia[] =>
     jobs.filter((j) => j.kind === kind).map((j) => ({ name: j.name, href: files.has(j) ? href(files.get(j)!) : undefined }));
   const cards = records.map((record, i) => ({ record, images: media(jobsOf[i]!, 'image'), videos: media(jobsOf[i]!, 'video') }));
