@@ -24,7 +24,7 @@ import type { ImageProtocol } from '../../output/images/protocol.js';
 import { escapeUnsafe } from '../../util/text.js';
 import { readRegularFile } from '../../util/safe-open.js';
 import { PNG_SIGNATURE } from '../../media/verify.js';
-import { MEDIA } from '../../catalogue/media.js';
+import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import { runMediaJobs } from './media-run.js';
 import { resolveMediaFile } from '../../server/media.js';
 import { type CellBox, PictureRefusedError, detectImageProtocol, inlineImage } from '../../output/images/index.js';
@@ -103,6 +103,13 @@ async function pictureOf(ctx: Context, api: ApiClient, job: MediaJob, catalogue:
   return { file: job.path, png: (await readPicture(job.path)) ?? Buffer.alloc(0) };
 }
 
+/** The jobs of a record's media of `kinds` into `dir`, only the pictures named when names are given; an entry no URL can fetch is said on stderr. */
+export function recordMediaJobs(ctx: Context, api: ApiClient, dir: string, record: ExerciseRecord, kinds: readonly MediaKind[], names?: readonly string[]) {
+  const wanted = new Set(names?.map((n) => n.replace(/\.png$/i, '')));
+  const jobs = jobsForRecord(api, dir, record.id ?? record.name, record, kinds, (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
+  return jobs.filter((j) => wanted.size === 0 || j.kind !== 'image' || wanted.has(j.name));
+}
+
 /** The folder media looked at are kept in (`pictures/` of the cache directory), checked (CacheDirError for a planted symlink or a file in its place) and made private. */
 export function keptMediaDir(env: Env): string {
   checkCacheRoot(cacheRoot(env));
@@ -159,11 +166,7 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
   }
   const catalogue = await catalogueDir(ctx);
   const dir = options.dir ?? keptMediaDir(ctx.env);
-  let jobs = jobsForRecord(api, dir, id, record, ['image'], (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
-  if (options.names && options.names.length > 0) {
-    const wanted = new Set(options.names.map((n) => n.replace(/\.png$/i, '')));
-    jobs = jobs.filter((j) => wanted.has(j.name));
-  }
+  const jobs = recordMediaJobs(ctx, api, dir, record, ['image'], options.names);
   if (jobs.length === 0) {
     ctx.io.stderr.write(`No images to draw for ${escapeUnsafe(id)}: its record lists none${options.names?.length ? ' of those names' : ''}.\n`);
     return;

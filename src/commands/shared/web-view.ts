@@ -16,7 +16,7 @@ import type { MediaKind } from '../../catalogue/media.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../../defaults.js';
 import { cacheRoot, checkOwnDir, makePrivateDir, replaceFileSync } from '../../cache/store-files.js';
-import { type MediaJob, describeUnusable, jobsForRecord } from '../../media/jobs.js';
+import type { MediaJob } from '../../media/jobs.js';
 import { safeComponent } from '../../media/safe-path.js';
 import { looksComplete } from '../../media/verify.js';
 import { type PageMedia, renderWebPage } from '../../output/web-page.js';
@@ -25,7 +25,7 @@ import { writeNotice } from '../../output/notice.js';
 import { catalogueDir } from '../../prompt/known-exercises.js';
 import { escapeUnsafe, plural } from '../../util/text.js';
 import { runMediaJobs } from './media-run.js';
-import { catalogueFile, keptMediaDir } from './view-images.js';
+import { catalogueFile, keptMediaDir, recordMediaJobs } from './view-images.js';
 
 export interface WebOptions {
   /** The kinds of media the page shows. */
@@ -62,11 +62,7 @@ export async function showOnWeb(ctx: Context, api: ApiClient, records: readonly 
   const kept = keptMediaDir(ctx.env);
   checkOwnDir(webDir);
   makePrivateDir(webDir);
-  const jobsOf = records.map((record) =>
-    jobsForRecord(api, kept, record.id ?? record.name, record, options.kinds, (u) => writeNotice(ctx.io, `Skipped: ${describeUnusable(u)}`)).filter(
-      (job) => !options.names?.length || job.kind !== 'image' || options.names.some((n) => n.replace(/\.png$/i, '') === job.name),
-    ),
-  );
+  const jobsOf = records.map((record) => recordMediaJobs(ctx, api, kept, record, options.kinds, options.names));
   const files = await mediaFiles(ctx, api, jobsOf.flat(), options.fetch);
   // Relative to the page; a file on another drive (Windows) by its file: URL.
   const href = (file: string): string =>
