@@ -112,7 +112,10 @@ async function results(options: QueryOptions, ctx: Context): Promise<ExerciseSum
 }
 
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
-  const cmd = program.command('query').description('search the catalogue with filters; a filter of several values takes a comma list or the flag repeated');
+  const cmd = program
+    .command('query')
+    .summary('search the catalogue with filters')
+    .description('search the catalogue with filters; a filter of several values takes a comma list or the flag repeated');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
   cmd

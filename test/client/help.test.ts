@@ -144,7 +144,7 @@ describe('enum lists in help', () => {
     const r = await runInProcess(['query', '--help'], { columns: 1000 });
     expect(r.code).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith('  --muscle'))!;
-    const list = /one of (.*) or ([a-z ]+) \(also everyday words such as ([^)]*)\)/.exec(line)!;
+    const list = /: (.*) or ([a-z ]+) \(also everyday words such as ([^)]*)\)/.exec(line)!;
     expect(list, line).not.toBeNull();
     const muscles = [...list[1]!.split(', '), list[2]!];
     expect(muscles).toEqual([...muscles].sort());

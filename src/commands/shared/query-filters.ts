@@ -25,7 +25,7 @@ export function addQueryFilterOptions(cmd: Command): Command {
   cmd
     .option('--name <text>', 'name contains this text (any case)')
     .option('--alias <text>', 'an alias contains this text (any case)')
-    .option('--muscle <muscle>', `primary muscle: one of ${enumHelpList('Muscle')}`, collect);
+    .option('--muscle <muscle>', `primary muscle: ${enumHelpList('Muscle')}`, collect);
   // The muscle words are said once, for --muscle.
   const muscle = { primaryMuscle: 'the same as --muscle', secondaryMuscle: 'secondary muscle, in the words --muscle takes' };
   for (const filter of ENUM_FILTERS) {
