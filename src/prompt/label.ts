@@ -8,16 +8,11 @@ import type { Measure } from '../output/width.js';
 import { escapeUnsafe } from '../util/text.js';
 import type { PickCandidate } from './candidates.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
-import { renderRecordText } from '../output/record.js';
-
-/** `LOWER_BACK` as a person reads it: `lower back`. */
-function friendly(value: string): string {
-  return value.toLowerCase().replace(/_/g, ' ');
-}
+import { humanEnum, renderRecordText } from '../output/record.js';
 
 /** The muscle and equipment column: `chest · barbell`. */
 export function detailsOf(c: PickCandidate): string {
-  return [c.primaryMuscle?.map(friendly).join(', '), c.equipment !== undefined ? friendly(c.equipment) : undefined]
+  return [c.primaryMuscle?.map(humanEnum).join(', '), c.equipment !== undefined ? humanEnum(c.equipment) : undefined]
     .filter((t) => t !== undefined && t !== '')
     .join(' · ');
 }

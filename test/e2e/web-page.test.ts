@@ -190,6 +190,20 @@ describe('--web without a browser to open', () => {
   });
 });
 
+describe('--web flags', () => {
+  it.each([
+    [['show', 'Plank', '--videos'], /--videos goes with --web/],
+    [['show', 'Plank', '--web', '--images'], /--images draws the pictures at the terminal, --web shows them in the browser/],
+    [['image', 'Plank', '--web', '--view'], /--web shows the images in the browser.*without --view, -o and --dir/],
+    [['query', '--images'], /--images goes with --web/],
+    [['query', '--web', '--pick'], /--pick chooses at the terminal, --web opens the results in the browser/],
+  ])('%j is a usage error before any request', async (args, message) => {
+    const r = await runInProcess(['--sandbox', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
 describe('query --web', () => {
   let server: CatalogueServer;
   beforeAll(async () => {

@@ -8,7 +8,9 @@
  * refused, never followed): looking never writes into the working directory. Every file is read by the one rule
  * (util/safe-open.ts: a regular file within the image size cap), and every picture is held to
  * the pixel budget and fitted to the terminal (output/images): a picture that cannot be drawn
- * is one `Cannot draw …` line on stderr, and the others are still drawn. Nothing is drawn into
+ * is one `Cannot draw …` line on stderr, and the others are still drawn. Beside a record, pictures
+ * that would be too small to recognise are neither fetched nor drawn: one line says how to see
+ * them (`image --view`, `show --web`). Nothing is drawn into
  * a pipe, a file or a machine-readable format, and a free plan's record (no premium fields) says
  * why there is nothing to draw.
  */
