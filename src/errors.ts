@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'server_error'
   | 'malformed_response'
   | 'write_failed'
+  | 'browser'
   | 'partial_failure'
   | 'interrupted'
   | 'unexpected';

@@ -14,16 +14,25 @@ import { candidateOf, mergeCandidates } from '../prompt/candidates.js';
 import { knownExercises } from '../prompt/known-exercises.js';
 import { canPrompt, mayAsk, pickExercises } from '../prompt/pick.js';
 import { run as show } from './show.js';
+import { showOnWeb } from './shared/web-view.js';
+import type { MediaKind } from '../catalogue/media.js';
+import type { ExerciseSummary } from '../catalogue/types.js';
 
 export interface QueryOptions {
   filters: QueryFilterParams;
   paging: PagingChoice;
   /** `--pick`: choose among the results at the terminal (Tab marks several), then show their records. */
   pick?: boolean;
+  /** `--web [--images] [--videos]`: the results as a gallery opened in the browser; media fetched only for the kinds named. */
+  web?: { fetch: MediaKind[] };
 }
 
 export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   if (options.pick) return pickFromResults(options, ctx);
+  if (options.web) {
+    const kinds = ['image', 'video'] as const;
+    return showOnWeb(ctx, await ctx.api(), await results(options, ctx), { kinds, fetch: options.web.fetch });
+  }
   requestedFields(ctx.globals, 'summary'); // an unknown --json field is a usage error before the key is even needed
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
@@ -72,14 +81,7 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   });
   if (!mayAsk(ctx)) throw noTerminal;
   const lang = langInForce(ctx.settings());
-  const api = await ctx.api();
-  const { limit, after, before, follow, max } = options.paging;
-  const fetchPage = (cursor: PageCursor) => api.query({ ...options.filters, ...cursor, limit, ...(lang ? { lang } : {}) });
-  const results: unknown[] = [];
-  // Item by item, not push(...items): a page of 150,000 would overflow the argument list.
-  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) }))
-    for (const item of items) results.push(item);
-  const found = mergeCandidates([results.map((r) => candidateOf(r, lang))]);
+  const found = mergeCandidates([(await results(options, ctx)).map((r) => candidateOf(r, lang))]);
   // List items are summaries: muscles and equipment come from what is known on disk, when it is.
   const ids = new Set(found.map((c) => c.id));
   const known = (await knownExercises(ctx)).candidates.filter((c) => ids.has(c.id));
@@ -96,29 +98,45 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   await show({ ids: chosen }, ctx);
 }
 
+/** The results of the query: one page, or every page with --all/--max. */
+async function results(options: QueryOptions, ctx: Context): Promise<ExerciseSummary[]> {
+  const lang = langInForce(ctx.settings());
+  const api = await ctx.api();
+  const { limit, after, before, follow, max } = options.paging;
+  const fetchPage = (cursor: PageCursor) => api.query({ ...options.filters, ...cursor, limit, ...(lang ? { lang } : {}) });
+  const found: ExerciseSummary[] = [];
+  // Item by item, not push(...items): a page of 150,000 would overflow the argument list.
+  for await (const items of paginatePages(fetchPage, { limit, after, before, ...(follow ? { max } : { max: limit }) }))
+    for (const item of items) found.push(item);
+  return found;
+}
+
 export const register: RegisterCommand<QueryOptions> = (program, context, runF = run) => {
-  const cmd = program.command('query').description('search the catalogue with filters');
+  const cmd = program
+    .command('query')
+    .summary('search the catalogue with filters')
+    .description('search the catalogue with filters; a filter of several values takes a comma list or the flag repeated');
   addQueryFilterOptions(cmd);
   addPagingOptions(cmd);
-  cmd.option(
-    '--pick',
-    'choose among the results at the terminal (type to filter, Tab marks several), then show them; in a pipe, print them in the output format',
-  );
+  cmd
+    .option('--pick', 'choose among the results at the terminal, then show them (Tab marks several)')
+    .option('--web', 'open the results in the browser, as a gallery')
+    .option('--images', 'with --web: fetch the pictures (a request each)')
+    .option('--videos', 'with --web: fetch the videos (a request each)');
   addExamples(
     cmd,
     [
       'exercises query --muscle chest',
       'exercises query --name "bench press" --level beginner',
-      'exercises query --category strength,plyometrics --equipment dumbbell --equipment "body only"',
-      'exercises query --muscle "lower back" --all',
+      'exercises query --category strength,plyometrics --equipment dumbbell',
       'exercises query --name kniebeuge --searchlang de-DE --lang de-DE',
       'exercises query --muscle chest --pick',
+      'exercises query --muscle chest --web',
     ],
     [
       'exercises query --muscle chest --all --format jsonl | jq -r .id',
       'exercises query --equipment kettlebells --all | cut -f1,2',
       'exercises query --level expert --all --format csv > expert.csv',
-      'exercises query --muscle biceps --max 5 --format jsonl | exercises show - --format json',
       'exercises query --muscle chest --pick --format jsonl | exercises download -',
     ],
   );
@@ -126,7 +144,18 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
   cmd.allowExcessArguments(true);
   cmd.action(async (opts: Record<string, unknown>) => {
     if (cmd.args.length > 0) throw await bareWordError(cmd.args);
+    if ((opts.images || opts.videos) && !opts.web) throw new UsageError(`--${opts.images ? 'images' : 'videos'} goes with --web: it puts them in the gallery.`);
+    if (opts.web && opts.pick) throw new UsageError('--pick chooses at the terminal, --web opens the results in the browser: give one of them.');
+    const fetch = (['image', 'video'] as const).filter((kind) => opts[`${kind}s`] === true);
     // Everything the user typed is checked before the first request.
-    await runF({ filters: queryParamsFromOptions(opts), paging: pagingFromOptions(opts), ...(opts.pick === true ? { pick: true } : {}) }, context());
+    await runF(
+      {
+        filters: queryParamsFromOptions(opts),
+        paging: pagingFromOptions(opts),
+        ...(opts.pick === true ? { pick: true } : {}),
+        ...(opts.web === true ? { web: { fetch } } : {}),
+      },
+      context(),
+    );
   });
 };

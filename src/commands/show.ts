@@ -21,7 +21,7 @@ import {
   assertNoEmptyIds,
   requestedIds,
   noIdsOnStdin,
-  ambiguousError,
+  oneOf,
   nearIds,
   nearIdsHint,
   nameQuery,
@@ -40,6 +40,7 @@ import { orList } from '../catalogue/suggest.js';
 import { startSpinner, writeNotice } from '../output/notice.js';
 import { viewImages } from './shared/view-images.js';
 import { outputDir } from './shared/media-run.js';
+import { showOnWeb } from './shared/web-view.js';
 
 export interface ShowOptions {
   /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
@@ -50,19 +51,29 @@ export interface ShowOptions {
   dir?: string;
   /** `--search`: a text the service has no id or name for is looked up by part of its name (one listing request). */
   search?: boolean;
+  /** `--web [--videos]`: the records on a page opened in the browser (shared/web-view.ts), instead of printed. */
+  web?: { videos: boolean };
 }
 
-export function showOptions(
-  given: readonly string[],
-  flags: { images?: unknown; dir?: string; size?: string; search?: boolean } = {},
-  argv: readonly string[] = [],
-): ShowOptions {
+interface ShowFlags {
+  images?: unknown;
+  dir?: string;
+  size?: string;
+  search?: boolean;
+  web?: boolean;
+  videos?: boolean;
+}
+
+export function showOptions(given: readonly string[], flags: ShowFlags = {}, argv: readonly string[] = []): ShowOptions {
   const { flag, positional } = splitImagesValue(flags.images, '--images', argv);
   const args = positional === undefined ? given : [positional, ...given];
   assertNoEmptyIds(args);
   const images = drawFlags(flag, flags.size, '--images');
   if (flags.dir !== undefined && images === undefined) throw new UsageError('--dir goes with --images: it is where the images are looked for and kept.');
-  return { ids: [...args], images, dir: flags.dir, search: flags.search === true || undefined };
+  if (flags.videos && !flags.web) throw new UsageError('--videos goes with --web: it puts the videos on the page.');
+  if (flags.web && images) throw new UsageError('--images draws the pictures at the terminal, --web shows them in the browser: give one of them.');
+  const web = flags.web ? { videos: flags.videos === true } : undefined;
+  return { ids: [...args], images, dir: flags.dir, search: flags.search === true || undefined, web };
 }
 
 /** Each text given resolved from what is known locally (requested-ids.ts); a name of several is an error when it is the only one. */
@@ -70,8 +81,7 @@ async function resolvedArgs(args: readonly string[], ctx: Context): Promise<stri
   const out: string[] = [];
   for (const arg of args) {
     const r = arg === '-' ? undefined : await resolveGiven(ctx, arg);
-    if (r?.kind === 'several' && args.length === 1) throw ambiguousError(arg, r.matches);
-    out.push(r?.kind === 'id' ? r.id : arg);
+    out.push(r?.kind === 'id' ? r.id : r?.kind === 'several' && args.length === 1 ? await oneOf(ctx, arg, r.matches) : arg);
   }
   return out;
 }
@@ -85,7 +95,7 @@ async function resolvedArgs(args: readonly string[], ctx: Context): Promise<stri
 async function retryMissing(typed: string, options: ShowOptions, ctx: Context, api: ApiClient, many: boolean): Promise<ExerciseRecord | undefined> {
   let r = await resolveLocally(ctx, typed, { partial: true });
   if (r.kind === 'unknown' && options.search) r = await resolveBySearch(ctx, api, typed);
-  if (r.kind === 'several' && !many) throw ambiguousError(typed, r.matches);
+  if (r.kind === 'several' && !many) r = { kind: 'id', id: await oneOf(ctx, typed, r.matches) };
   if (r.kind !== 'id' || r.id === typed) return undefined;
   tellResolution(ctx, r);
   return recordOf(ctx, api, r.id);
@@ -103,12 +113,12 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
 
   const missing: string[] = [];
-  /** With --images, the records shown, to draw their images after them. */
+  /** With --images, the records shown, to draw their images after them; with --web, the records of the page. */
   const shown: ExerciseRecord[] = [];
   let total = 0;
   const add = async (record: ExerciseRecord): Promise<void> => {
-    if (options.images) shown.push(record);
-    await writer.add(record);
+    if (options.images || options.web) shown.push(record);
+    if (!options.web) await writer.add(record);
   };
   const emit = async (outcome: RecordOutcome): Promise<void> => {
     if ('record' in outcome) return add(outcome.record);
@@ -128,7 +138,9 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   try {
     for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
       total++;
-      spinner.clear();
+      // One id: nothing more to wait for but what emit asks (the picker may open).
+      if (many) spinner.clear();
+      else spinner.stop();
       await emit(outcome);
       if (many) spinner.update(`Fetching… ${total} done`);
     }
@@ -139,6 +151,10 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   }
 
   if (total === 0) throw noIdsOnStdin();
+  if (options.web && shown.length > 0) {
+    const kinds = ['image', 'video'] as const;
+    await showOnWeb(ctx, api, shown, { kinds, fetch: options.web.videos ? kinds : ['image'] });
+  }
   if (options.images) {
     const dir = options.dir !== undefined ? { dir: outputDir(options.dir) } : {};
     // One record: its pictures share the screen with it; after several, each is fitted alone.
@@ -172,7 +188,9 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
     .option('--images [protocol]', 'draw the premium images at the terminal after the record: kitty, iterm or blocks (default: found from the terminal)')
     .option('--dir <dir>', 'with --images: where images are looked for and kept, as <dir>/<id>/<name>.png (default: a folder of the cache directory)')
     .option('--size <WxH>', 'with --images: the columns and lines each picture may take (default: fitted to the terminal, beside the record)')
-    .option('--search', 'an id or name the service does not have is looked up by part of its name (one listing request)');
+    .option('--search', 'an id or name the service does not have is looked up by part of its name (one listing request)')
+    .option('--web', 'open the exercises in the browser: a page with their pictures, and their videos already on disk')
+    .option('--videos', 'with --web: fetch the videos too (a request each)');
   addExamples(
     cmd,
     [
@@ -183,6 +201,7 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
       'exercises show Barbell_Bench_Press Conventional_Deadlift --lang de-DE',
       'exercises show',
       'exercises show Plank --images',
+      'exercises show Push_Up --web --videos',
     ],
     [
       'exercises show Barbell_Bench_Press --format json | jq .instructions',
@@ -191,7 +210,7 @@ export const register: RegisterCommand<ShowOptions> = (program, context, runF = 
       'printf "%s\\n" Barbell_Back_Squat Conventional_Deadlift | exercises show - --format tsv',
     ],
   );
-  cmd.action(async (args: string[], flags: { images?: unknown; dir?: string; size?: string; search?: boolean }) => {
+  cmd.action(async (args: string[], flags: ShowFlags) => {
     const ctx = context();
     await runF(showOptions(args, flags, ctx.argv), ctx);
   });

@@ -95,7 +95,7 @@ function describeCommand(cmd: Command, help: Help, parentPath: readonly string[]
   return {
     name: cmd.name(),
     aliases: [...cmd.aliases()],
-    description: firstLine(cmd.description()),
+    description: firstLine(cmd.summary() || cmd.description()),
     options: help.visibleOptions(cmd).map(describeOption),
     args: cmd.registeredArguments.map((a) => describeArgument(a, path)),
     // visibleCommands includes commander's implicit `help [command]`.

@@ -3,11 +3,11 @@
  * the Content-Type when present, the magic bytes (PNG signature / MP4 `ftyp` box) and the length.
  * A response that fails any of these is never renamed to its final name.
  */
-import { open } from 'node:fs/promises';
 import { MalformedResponseError } from '../errors.js';
 import { MAGIC_BYTES, MEDIA, PNG_SIGNATURE, type MediaKind, hasMagic } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { lstatOrUndefined } from '../util/real-dir.js';
+import { openRegularFile } from '../util/safe-open.js';
 
 export { MAGIC_BYTES, PNG_SIGNATURE, hasMagic };
 
@@ -65,19 +65,19 @@ export function tooLargeError(kind: MediaKind, cap: number, what: string, announ
   );
 }
 
-/** Whether a file already on disk looks like complete media of the kind (non-empty, right magic). */
+/** Whether a file already on disk looks like complete media of the kind: a regular file (opened without blocking), non-empty, with the right magic. */
 export async function looksComplete(kind: MediaKind, path: string): Promise<boolean> {
   // Most files of a bulk run are missing: a failed asynchronous call makes an error object, about 20 times the CPU of this lstat.
   if (!lstatOrUndefined(path)) return false;
-  const handle = await open(path, 'r').catch(() => undefined);
-  if (!handle) return false;
+  const opened = await openRegularFile(path, { maxBytes: Number.MAX_SAFE_INTEGER }).catch(() => undefined);
+  if (!opened) return false;
   try {
     const head = Buffer.alloc(MAGIC_BYTES);
-    const { bytesRead } = await handle.read(head, 0, MAGIC_BYTES, 0);
+    const { bytesRead } = await opened.handle.read(head, 0, MAGIC_BYTES, 0);
     return hasMagic(kind, head.subarray(0, bytesRead));
   } catch {
     return false;
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }

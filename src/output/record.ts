@@ -20,6 +20,25 @@ export function humanEnum(value: string): string {
 /** Code points: the width of text without wide or combining characters. */
 const codePoints = (text: string): number => [...text].length;
 
+/** The labelled lines of a record's card, in order, each value one line of plain text: those the record has. The web page shows the same. */
+export function recordFields(record: ExerciseRecord): Array<[label: string, value: string]> {
+  const clean = (v: unknown): string => oneLine(String(v));
+  const word = (v: unknown): string => (v ? humanEnum(clean(v)) : '');
+  const list = (v: unknown): string => (Array.isArray(v) ? v.map(word).join(', ') : '');
+  const fields: Array<[string, string]> = [
+    ['Name', record.displayName && record.displayName !== record.name ? clean(record.name) : ''],
+    ['Also known as', Array.isArray(record.aliases) ? record.aliases.map(clean).join(', ') : ''],
+    ['Category', word(record.category)],
+    ['Primary muscles', list(record.primaryMuscle)],
+    ['Secondary muscles', list(record.secondaryMuscle)],
+    ['Equipment', word(record.equipment)],
+    ['Level', word(record.level)],
+    ['Mechanic', word(record.mechanic)],
+    ['Force', word(record.force)],
+  ];
+  return fields.filter(([, value]) => value !== '');
+}
+
 export function renderRecordText(record: ExerciseRecord, options: { width: number; bold?: Paint; dim?: Paint; measure?: (text: string) => number }): string {
   const measure = options.measure ?? codePoints;
   const bold = options.bold ?? ((s: string) => s);
@@ -27,30 +46,18 @@ export function renderRecordText(record: ExerciseRecord, options: { width: numbe
   const width = Math.max(40, options.width);
   /** `text` wrapped to the width after a label of `lead` columns, further lines indented to line up: any run of blanks is one space. */
   const wrapped = (text: string, lead: number): string => wrap(text.replace(/\s+/g, ' '), width, { indent: lead, measure }).slice(lead);
-  const clean = (v: unknown): string => oneLine(String(v));
-  const list = (v: unknown): string => (Array.isArray(v) ? v.map((x) => humanEnum(clean(x))).join(', ') : '');
-  const names = (v: unknown): string => (Array.isArray(v) ? v.map(clean).join(', ') : '');
-  const lines: string[] = [];
-  const title = clean(record.displayName ?? record.name);
-  lines.push(`${bold(title)}${record.id !== undefined ? dim(`  (${clean(record.id)})`) : ''}`);
-  if (record.displayName && record.displayName !== record.name) lines.push(`${dim('Name:')} ${clean(record.name)}`);
+  const names = (v: unknown): string => (Array.isArray(v) ? v.map((x) => oneLine(String(x))).join(', ') : '');
   const field = (label: string, value: string): void => {
     if (value) lines.push(`${dim(`${label}:`)} ${wrapped(value, label.length + 2)}`);
   };
-  field('Also known as', names(record.aliases));
-  field('Category', record.category ? humanEnum(clean(record.category)) : '');
-  field('Primary muscles', list(record.primaryMuscle));
-  field('Secondary muscles', list(record.secondaryMuscle));
-  field('Equipment', record.equipment ? humanEnum(clean(record.equipment)) : '');
-  field('Level', record.level ? humanEnum(clean(record.level)) : '');
-  field('Mechanic', record.mechanic ? humanEnum(clean(record.mechanic)) : '');
-  field('Force', record.force ? humanEnum(clean(record.force)) : '');
+  const lines = [`${bold(oneLine(String(record.displayName ?? record.name)))}${record.id !== undefined ? dim(`  (${oneLine(String(record.id))})`) : ''}`];
+  for (const [label, value] of recordFields(record)) field(label, value);
   if (Array.isArray(record.instructions) && record.instructions.length > 0) {
     lines.push(dim('Instructions:'));
     const digits = String(record.instructions.length).length;
     record.instructions.forEach((step, i) => {
       const label = `  ${String(i + 1).padStart(digits)}. `;
-      lines.push(label + wrapped(clean(step), label.length));
+      lines.push(label + wrapped(oneLine(String(step)), label.length));
     });
   }
   field('Premium images', names(record.premiumImages));

@@ -15,6 +15,8 @@ export interface PickCandidate {
   aliases?: string[];
   primaryMuscle?: string[];
   equipment?: string;
+  /** The record as known (in the language asked for), for the picker's preview. */
+  record: Record<string, unknown>;
   /** Folded id, name, display name and aliases: computed once, searched on every key. */
   folded: string[];
 }
@@ -48,6 +50,7 @@ export function candidateOf(raw: unknown, lang?: string): PickCandidate | undefi
     ...(aliases.length > 0 ? { aliases } : {}),
     ...(primaryMuscle.length > 0 ? { primaryMuscle } : {}),
     ...(equipment !== undefined ? { equipment } : {}),
+    record: { ...r, ...translated },
     folded: [id, name, displayName, ...aliases].filter((t): t is string => t !== undefined).map(foldText),
   };
 }
@@ -56,6 +59,8 @@ export function candidateOf(raw: unknown, lang?: string): PickCandidate | undefi
 function merged(a: PickCandidate, b: PickCandidate): PickCandidate {
   const out: PickCandidate = { ...b, ...a };
   out.folded = [...new Set([...a.folded, ...b.folded])];
+  // The fuller record (a full one over a list's summary) for the preview.
+  if (Object.keys(b.record).length > Object.keys(a.record).length) out.record = b.record;
   return out;
 }
 

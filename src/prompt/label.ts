@@ -7,15 +7,12 @@
 import type { Measure } from '../output/width.js';
 import { escapeUnsafe } from '../util/text.js';
 import type { PickCandidate } from './candidates.js';
-
-/** `LOWER_BACK` as a person reads it: `lower back`. */
-function friendly(value: string): string {
-  return value.toLowerCase().replace(/_/g, ' ');
-}
+import type { ExerciseRecord } from '../catalogue/types.js';
+import { humanEnum, renderRecordText } from '../output/record.js';
 
 /** The muscle and equipment column: `chest · barbell`. */
 export function detailsOf(c: PickCandidate): string {
-  return [c.primaryMuscle?.map(friendly).join(', '), c.equipment !== undefined ? friendly(c.equipment) : undefined]
+  return [c.primaryMuscle?.map(humanEnum).join(', '), c.equipment !== undefined ? humanEnum(c.equipment) : undefined]
     .filter((t) => t !== undefined && t !== '')
     .join(' · ');
 }
@@ -71,4 +68,12 @@ export function labelOf(c: PickCandidate, cols: Columns, measure: Measure): stri
     id === title ? '' : measure.truncate(id, cols.id),
   ];
   return cells.join('  ').trimEnd();
+}
+
+/** The preview of a candidate: its card as `show` prints it (output/record.ts), from what this machine holds of it (never a request). */
+export function previewOf(c: PickCandidate, width: number, measure: Measure): string[] {
+  // What tells exercises apart at a glance: the muscles, the equipment, the level, then the instructions.
+  const { displayName, primaryMuscle, secondaryMuscle, equipment, level, instructions } = c.record as Partial<ExerciseRecord>;
+  const record: ExerciseRecord = { id: c.id, name: c.name ?? c.id, displayName, primaryMuscle, secondaryMuscle, equipment, level, instructions };
+  return renderRecordText(record, { width, measure: measure.width }).split('\n');
 }

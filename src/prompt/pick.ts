@@ -23,7 +23,7 @@ import { NotFoundError, PromptCancelledError, UsageError } from '../errors.js';
 import { loadMeasure } from '../output/width.js';
 import { paginate } from '../api/paging.js';
 import { type PickCandidate, candidateOf, fuzzyFilter, mergeCandidates } from './candidates.js';
-import { columnsFor, labelOf } from './label.js';
+import { columnsFor, labelOf, previewOf } from './label.js';
 import { type PromptTerminal, runPicker } from './picker.js';
 import { knownExercises } from './known-exercises.js';
 import { loadInquirerSearch } from '../vendor/load.js';
@@ -92,6 +92,9 @@ export async function pickExercises(
     // Two columns for the cursor and the mark, one spare at the margin.
     const cols = columnsFor(candidates, terminal.columns - 3, measure);
     const labels = new Map(candidates.map((c) => [c.id, labelOf(c, cols, measure)]));
+    const pageSize = Math.max(1, Math.min(PAGE_SIZE, terminal.rows - 5, candidates.length));
+    // The rows below the list, the last line of the screen kept free: a preview where there are at least three.
+    const previewRows = terminal.rows - 1 - (3 + pageSize);
     const chosen = await runPicker(terminal, {
       message,
       items: candidates,
@@ -99,8 +102,9 @@ export async function pickExercises(
       keyOf: (c) => c.id,
       line: (c) => labels.get(c.id)!,
       multi: options.multi === true,
-      pageSize: Math.max(1, Math.min(PAGE_SIZE, terminal.rows - 5)),
+      pageSize,
       measure,
+      ...(previewRows >= 3 ? { previewRows, preview: (c: PickCandidate, width: number) => previewOf(c, width, measure) } : {}),
     });
     return chosen.map((c) => c.id);
   } finally {

@@ -4,7 +4,8 @@
  * chosen; Enter takes the marked rows, or the current one; Esc, Ctrl-C, Ctrl-G and Ctrl-Q leave.
  * Backspace, Ctrl-U (the whole query) and Ctrl-W (a word) edit the query. The state and its keys
  * (press) know no terminal; runPicker draws it: the question, the query line, the match count
- * (and the marks), then a page of rows, the current one behind `❯` and a marked one with `+`.
+ * (and the marks), then a page of rows, the current one behind `❯` and a marked one with `+`,
+ * then, where the terminal has room, a preview of the current row (fzf's --preview).
  * Keys are read raw (node:readline's keypress events); every frame redraws the block in place,
  * each line cut to the width so that nothing wraps, and the block is erased when the picker
  * closes, so what follows on the terminal is the answer alone.
@@ -122,6 +123,9 @@ export interface PickerView<T> extends PickerRules<T> {
   /** The text of a row, at most `width` columns (label.ts). */
   line(item: T): string;
   measure: Measure;
+  /** The current row's card, shown below the list in `previewRows` lines (fzf's --preview): its lines at `width` columns, cut here. */
+  preview?(item: T, width: number): string[];
+  previewRows?: number;
 }
 
 const HIDE_CURSOR = '\u001b[?25l';
@@ -140,7 +144,12 @@ export function frameLines<T>(view: PickerView<T>, state: PickerState<T>, width:
     const marked = state.marked.includes(view.keyOf(item));
     lines.push(fit(`${current ? '❯' : ' '}${marked ? '+' : ' '}${view.line(item)}`));
   });
-  return lines;
+  const item = state.matches[state.cursor];
+  if (!view.preview || !view.previewRows) return lines;
+  // The list keeps its height, so the preview stays in place while the matches change.
+  while (lines.length < 3 + view.pageSize) lines.push('');
+  const card = item === undefined ? [] : view.preview(item, width);
+  return [...lines, '─'.repeat(width), ...card.slice(0, view.previewRows - 1).map(fit)];
 }
 
 /** Runs the picker until Enter (the rows chosen) or a leaving key (PromptCancelledError). */

@@ -226,7 +226,7 @@ describe('where the images come from', () => {
   it('a downloaded image is kept in the --dir layout, and the next run draws it with no media request', async () => {
     const dir = tempDir('exercises-view-dir-');
     const before = mediaRequests();
-    const first = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir], { tty: true, env: serverEnv(server) });
+    const first = await runInProcess(['show', 'Barbell_Bench_Press', '--images=kitty', '--dir', dir, '--size', '20x10'], { tty: true, env: serverEnv(server) });
     expect(first.code, first.stderr).toBe(0);
     expect(mediaRequests()).toBe(before + 2);
     expect(readFileSync(join(dir, 'Barbell_Bench_Press', 'start.png')).equals(START)).toBe(true);

@@ -113,7 +113,7 @@ describe('prompt and image code load only when used', () => {
 
   it.skipIf(!HAVE_TMUX)('at a terminal, a half-block drawing loads the decoder, and the picker no prompt library (tmux)', async () => {
     const file = traceFile();
-    const t = await startTerminal(['--sandbox', 'show', '--images=blocks'], {
+    const t = await startTerminal(['--sandbox', 'show', '--images=blocks', '--size', '20x10'], {
       env: { NODE_OPTIONS: `--require ${TRACE}`, TRACE_REQUIRES_FILE: file, TRACE_BUILTINS_FILE: `${file}.builtins`, COLORTERM: 'truecolor' },
     });
     try {

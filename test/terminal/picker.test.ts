@@ -40,6 +40,41 @@ describe.skipIf(!HAVE_TMUX)('the picker at a terminal', SIDE_BY_SIDE, () => {
     expect(screen).not.toMatch(/Pick an exercise/); // the prompt is erased: the record alone remains
   });
 
+  it('at 80×24, a preview of the highlighted exercise below the list, which follows the highlight', async ({ terminal }) => {
+    const t = await terminal(['--sandbox', 'show']);
+    await t.type('dead');
+    const first = await t.waitFor(/❯ Dead Bug[\s\S]*─{20,}\nDead Bug {2}\(Dead_Bug\)/);
+    const preview = first.slice(first.indexOf('──'));
+    expect(preview).toMatch(/Primary muscles: abdominals\nEquipment: body only\nLevel: beginner\nInstructions:\n {2}1\. Lie on your back/);
+    expect(first.replace(/\n+$/, '').split('\n').length).toBeLessThanOrEqual(23); // the last line kept free
+    await t.keys('Down');
+    const second = await t.waitFor(/─{20,}\n(?!Dead Bug)\S[^\n]* {2}\(\w+\)/);
+    const current = /❯ ([^\n]+?) {2}/.exec(second)![1]!;
+    expect(second.slice(second.indexOf('──'))).toContain(`${current}  (`);
+    expect(second.slice(second.indexOf('──'))).not.toContain('Dead Bug');
+    await t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
+  });
+
+  it('show bench at a terminal offers the exercises it names; Enter shows the one chosen', async ({ terminal }) => {
+    const t = await terminal(['--sandbox', 'show', 'bench']);
+    const screen = await t.waitFor(/"bench" is part of the names of 3 exercises; pick one/);
+    expect(screen).toMatch(/3\/3/);
+    for (const name of ['Barbell Bench Press', 'Développé Couché Serré', 'Paused Bench Press']) expect(screen).toContain(name);
+    await t.type('paused');
+    await t.waitFor(/❯ Paused Bench Press/);
+    await t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(await t.capture()).toMatch(/^Paused Bench Press {2}\(Paused_Bench_Press\)$/m);
+  });
+
+  it('show bench in a pipe stays the error listing them (exit 4)', async ({ terminal, scratchDir }) => {
+    const out = join(scratchDir('exercises-bench-pipe-'), 'out');
+    const t = await terminal(['--sandbox', 'show', 'bench'], {}, { stdoutFile: out });
+    expect(await t.exitCode()).toBe(4);
+    expect((await t.capture()).replace(/\n/g, ' ')).toMatch(/"bench" is part of the names of 3 exercises; give one of their ids:/);
+  });
+
   it('matches names without their accents and in any case', async ({ terminal }) => {
     const t = await terminal(['--sandbox', 'show']);
     await t.waitFor('Pick an exercise');

@@ -9,6 +9,7 @@ import { EXIT_CODE_TABLE } from '../../src/errors.js';
 import { environmentVariables } from '../../src/config/settings-docs.js';
 import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { buildProgram } from '../../src/cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const reference = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
@@ -31,6 +32,15 @@ describe('README', () => {
 
   it('lists every exit code with the meaning the code gives it', () => {
     for (const { code, meaning } of EXIT_CODE_TABLE) expect(readme).toContain(`| ${code} | ${meaning} |`);
+  });
+
+  it("runs the main job with the checkout's own launcher, not npx (which copies the checkout into npm's cache and builds it again)", async () => {
+    const line = readme.split('\n').find((l) => l.includes('# the main job'))!;
+    const [command, ...args] = line.replace(/#.*/, '').trim().split(/\s+/);
+    expect([command, args[0]]).toEqual(['node', 'bin/exercises.js']);
+    const r = await runCli(args.slice(1));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Barbell_Bench_Press\t/m);
   });
 
   it('links every page of the reference', () => {

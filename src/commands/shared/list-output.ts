@@ -29,13 +29,13 @@ export function addPagingOptions(cmd: Command): Command {
   return cmd
     .option(
       '--limit <n>',
-      `results per request, ${LIMIT_MIN}-${LIMIT_MAX} (default ${LIMIT_DEFAULT}; ${LIMIT_MAX} with --all)`,
+      `results a request, ${LIMIT_MIN}-${LIMIT_MAX} (default ${LIMIT_DEFAULT}, --all ${LIMIT_MAX})`,
       intArg('--limit', LIMIT_MIN, LIMIT_MAX),
     )
     .option('--after <cursor>', 'start after this cursor or exercise id')
     .option('--before <cursor>', 'the page before this cursor or exercise id')
     .option('--all', 'follow cursors to the end of the list')
-    .option('--max <n>', 'stop after this many results (follows cursors as needed)', intArg('--max', 1));
+    .option('--max <n>', 'stop after this many results', intArg('--max', 1));
 }
 
 export function pagingFromOptions(opts: Record<string, unknown>): PagingChoice {

@@ -34,7 +34,8 @@ import { addExamples } from './help.js';
 import { drawFlags, splitImagesValue } from './flags.js';
 import { downloadSettings, outputDir, reportSummary, runMediaJobs } from './media-run.js';
 import { viewImages } from './view-images.js';
-import { ambiguousError, assertNoEmptyIds, recordOf, recordsAreLocal, resolveLocally, tellResolution } from './requested-ids.js';
+import { showOnWeb } from './web-view.js';
+import { oneOf, assertNoEmptyIds, recordOf, recordsAreLocal, resolveLocally, tellResolution } from './requested-ids.js';
 
 const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
@@ -55,6 +56,8 @@ export interface SingleMediaOptions {
    * saving them; fetched ones are kept in `--dir` when given, else in the cache directory.
    */
   view?: { protocol?: ImageProtocol; size?: CellBox; dir?: string };
+  /** `image --web`: the record and its pictures (those named, or all) on a page opened in the browser (shared/web-view.ts). */
+  web?: boolean;
 }
 
 /** The flags as commander parsed them. */
@@ -64,6 +67,7 @@ interface SingleMediaFlags {
   overwrite?: boolean;
   view?: unknown;
   size?: string;
+  web?: boolean;
 }
 
 /** Checks the arguments and flags (usage errors, before any request) and builds the options. */
@@ -89,7 +93,9 @@ export function singleMediaOptions(
   if (view && flags.output !== undefined) throw new UsageError('--view draws the images at the terminal; -o writes one to a file: give one of them.');
   if (flags.output !== undefined && names.length > 1)
     throw new UsageError(`-o takes exactly one ${kind}; ${names.length} names were given. Use --dir for several.`);
-  return { kind, idOrName, names: [...names], output: flags.output, dir: outputDir(flags.dir), overwrite: flags.overwrite === true, view };
+  if (flags.web && (view || flags.output !== undefined || flags.dir !== undefined))
+    throw new UsageError('--web shows the images in the browser, kept in the cache directory: it goes without --view, -o and --dir.');
+  return { kind, idOrName, names: [...names], output: flags.output, dir: outputDir(flags.dir), overwrite: flags.overwrite === true, view, web: flags.web };
 }
 
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
@@ -100,13 +106,13 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   // commands are no start-up path: an id in another case is resolved up front too.
   const resolution = await resolveLocally(ctx, given, { partial: await recordsAreLocal(ctx) });
   tellResolution(ctx, resolution);
-  if (resolution.kind === 'several') throw ambiguousError(given, resolution.matches);
-  const idOrName = resolution.kind === 'id' ? resolution.id : given;
+  const idOrName = resolution.kind === 'id' ? resolution.id : resolution.kind === 'several' ? await oneOf(ctx, given, resolution.matches) : given;
   // What -o names is judged before any request: a directory or a socket is a usage error.
   const target = options.output === undefined || options.output === '-' ? undefined : outputTarget(resolve(options.output));
   const api = await ctx.api();
   // `image --view`: the record (one request, or the cache), then its images drawn (shared/view-images.ts).
   if (options.view) return viewImages(ctx, api, await recordOf(ctx, api, idOrName), { ...options.view, names: options.names });
+  if (options.web) return showOnWeb(ctx, api, [await recordOf(ctx, api, idOrName)], { kinds: ['image'], fetch: ['image'], names: options.names });
 
   const found = await findJobs(ctx, api, idOrName, options);
   // Nothing fetchable at all: the first reason is the answer (exit 6), not a summary of nothing.
@@ -133,7 +139,8 @@ function registerSingleMedia(program: Command, context: () => Context, kind: Med
         '--view [protocol]',
         'draw the images at the terminal, fitted to it (fetched ones kept in --dir if given, else in the cache directory): kitty, iterm or blocks (default: found from the terminal)',
       )
-      .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)');
+      .option('--size <WxH>', 'with --view: the columns and lines each picture may take (default: fitted to the terminal)')
+      .option('--web', 'show the images in the browser, on a page with the record (fetched ones kept in the cache directory)');
   const viewer = kind === 'image' ? 'display -' : 'mpv -';
   addExamples(
     cmd,
@@ -142,7 +149,7 @@ function registerSingleMedia(program: Command, context: () => Context, kind: Med
       `exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start end' : 'demo'} --dir media`,
       `exercises ${kind} "Barbell Bench Press" ${kind === 'image' ? 'start' : 'demo'} -o bench.${ext}`,
       `exercises --sandbox ${kind} Plank --dir /tmp/media --overwrite`,
-      ...(kind === 'image' ? ['exercises image Plank --view'] : []),
+      ...(kind === 'image' ? ['exercises image Plank --view', 'exercises image Plank --web'] : []),
     ],
     [`exercises ${kind} Barbell_Bench_Press ${kind === 'image' ? 'start' : 'demo'} -o - | ${viewer}`],
   );

@@ -25,16 +25,15 @@ export function addQueryFilterOptions(cmd: Command): Command {
   cmd
     .option('--name <text>', 'name contains this text (any case)')
     .option('--alias <text>', 'an alias contains this text (any case)')
-    .option('--muscle <muscle>', 'primary muscle, e.g. chest or "lower back" (same as --primary-muscle; any case)', collect);
+    .option('--muscle <muscle>', `primary muscle: ${enumHelpList('Muscle')}`, collect);
+  // The muscle words are said once, for --muscle.
+  const muscle = { primaryMuscle: 'the same as --muscle', secondaryMuscle: 'secondary muscle, in the words --muscle takes' };
   for (const filter of ENUM_FILTERS) {
     const flag = `--${kebab(filter.param)}`;
-    const values = enumHelpList(filter.enum);
-    const description = filter.array
-      ? `${filter.enum.toLowerCase()}: one or more of ${values}; repeat the flag or give a comma list`
-      : `${filter.param === 'primaryMuscle' ? 'primary' : 'secondary'} muscle: one of ${values}`;
+    const description = filter.array ? `${filter.enum.toLowerCase()}: one or more of ${enumHelpList(filter.enum)}` : muscle[filter.param];
     cmd.option(`${flag} <${filter.array ? 'values' : 'muscle'}>`, description, collect);
   }
-  return cmd.option('--searchlang <code>', 'language the --name/--alias text is written in (default: --lang)');
+  return cmd.option('--searchlang <code>', 'language of --name, --alias (default: --lang)');
 }
 
 /** Parsed, validated filters; unknown enum values and a second muscle are usage errors. */

@@ -13,7 +13,7 @@
  * A text found nowhere exactly may be part of names: among local records (a catalogue, the
  * sandbox, what the cache holds), a unique partial match is taken with a one-line notice,
  * several are listed (at most ten, with ids) with the exact `exercises query --name "…"` to
- * run. No listing request is spent on it unless the person asks: `--search` makes one (said
+ * run, or at a terminal offered in the picker. No listing request is spent on it unless the person asks: `--search` makes one (said
  * in the notice). An id found nowhere gets "Did you mean …?" from the same local records.
  */
 import type { Context, IOStreams } from '../../context.js';
@@ -29,6 +29,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeNotice } from '../../output/notice.js';
 import { closest, orList } from '../../catalogue/suggest.js';
+import { canPrompt, pickExercises } from '../../prompt/pick.js';
 
 /** Refuses an empty argument (`show ""`): it would ask for the collection, not an exercise. */
 export function assertNoEmptyIds(args: readonly string[]): void {
@@ -241,8 +242,15 @@ export async function resolveBySearch(ctx: Context, api: ApiClient, typed: strin
   return resolution;
 }
 
+/** A text naming several exercises: at a terminal the picker offers them (their id is returned); elsewhere the error listing them. */
+export async function oneOf(ctx: Context, typed: string, matches: readonly PickCandidate[]): Promise<string> {
+  if (!canPrompt(ctx)) throw ambiguousError(typed, matches);
+  const message = `"${escapeUnsafe(typed)}" is part of the names of ${matches.length} exercises; pick one (type to filter):`;
+  return (await pickExercises(ctx, matches, message))[0]!;
+}
+
 /** `show "bench press"` naming several: the first ten with their ids, and the query that lists them all. */
-export function ambiguousError(typed: string, matches: readonly PickCandidate[]): NotFoundError {
+function ambiguousError(typed: string, matches: readonly PickCandidate[]): NotFoundError {
   const shown = matches.slice(0, LISTED_MAX).map((c) => `  ${described(c)}`);
   const more = matches.length > LISTED_MAX ? [`  … and ${matches.length - LISTED_MAX} more`] : [];
   return new NotFoundError(

@@ -8,7 +8,9 @@
  * refused, never followed): looking never writes into the working directory. Every file is read by the one rule
  * (util/safe-open.ts: a regular file within the image size cap), and every picture is held to
  * the pixel budget and fitted to the terminal (output/images): a picture that cannot be drawn
- * is one `Cannot draw …` line on stderr, and the others are still drawn. Nothing is drawn into
+ * is one `Cannot draw …` line on stderr, and the others are still drawn. Beside a record, pictures
+ * that would be too small to recognise are neither fetched nor drawn: one line says how to see
+ * them (`image --view`, `show --web`). Nothing is drawn into
  * a pipe, a file or a machine-readable format, and a free plan's record (no premium fields) says
  * why there is nothing to draw.
  */
@@ -24,6 +26,7 @@ import type { ImageProtocol } from '../../output/images/protocol.js';
 import { escapeUnsafe } from '../../util/text.js';
 import { readRegularFile } from '../../util/safe-open.js';
 import { PNG_SIGNATURE } from '../../media/verify.js';
+import { MEDIA, type MediaKind } from '../../catalogue/media.js';
 import { runMediaJobs } from './media-run.js';
 import { resolveMediaFile } from '../../server/media.js';
 import { type CellBox, PictureRefusedError, detectImageProtocol, inlineImage } from '../../output/images/index.js';
@@ -53,10 +56,12 @@ export async function picturesUsage(env: Env): Promise<{ path: string; files: nu
   return { path: dir, files, bytes };
 }
 
-/** Removes the pictures folder (a planted symlink is refused by checkOwnDir, not followed); how many files it held. */
+/** Removes the pictures folder and the pages of `--web` (a planted symlink is refused by checkOwnDir, not followed); how many files the pictures folder held. */
 export async function clearPictures(env: Env): Promise<number> {
   const { path, files } = await picturesUsage(env);
-  await rm(path, { recursive: true, force: true });
+  const pages = join(cacheRoot(env), 'web');
+  checkOwnDir(pages);
+  await Promise.all([path, pages].map((dir) => rm(dir, { recursive: true, force: true })));
   return files;
 }
 
@@ -80,12 +85,15 @@ async function readPicture(path: string): Promise<Buffer | undefined> {
 
 const isPng = (bytes: Buffer | undefined): bytes is Buffer => bytes !== undefined && bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
 
+/** A job's file in the catalogue directory answering the run, if it has one. */
+export function catalogueFile(catalogue: string, job: MediaJob): Promise<string | undefined> {
+  return resolveMediaFile(catalogue, MEDIA[job.kind].folder, job.exerciseId, `${job.name}${MEDIA[job.kind].extension}`);
+}
+
 /** A job's picture: from the catalogue directory, else from the folder kept, else downloaded there. Undefined when the download failed (said on stderr). */
 async function pictureOf(ctx: Context, api: ApiClient, job: MediaJob, catalogue: string | undefined): Promise<{ file: string; png: Buffer } | undefined> {
-  if (catalogue !== undefined) {
-    const found = await resolveMediaFile(catalogue, 'images', job.exerciseId, `${job.name}.png`);
-    if (found !== undefined) return { file: found, png: (await readPicture(found)) ?? Buffer.alloc(0) };
-  }
+  const found = catalogue === undefined ? undefined : await catalogueFile(catalogue, job);
+  if (found !== undefined) return { file: found, png: (await readPicture(found)) ?? Buffer.alloc(0) };
   const kept = await readPicture(job.path);
   if (isPng(kept)) return { file: job.path, png: kept };
   const summary = await runMediaJobs(ctx, api, [job], { concurrency: 1, skipExisting: true, failFast: false });
@@ -95,6 +103,22 @@ async function pictureOf(ctx: Context, api: ApiClient, job: MediaJob, catalogue:
     return undefined;
   }
   return { file: job.path, png: (await readPicture(job.path)) ?? Buffer.alloc(0) };
+}
+
+/** The jobs of a record's media of `kinds` into `dir`, only the pictures named when names are given; an entry no URL can fetch is said on stderr. */
+export function recordMediaJobs(ctx: Context, api: ApiClient, dir: string, record: ExerciseRecord, kinds: readonly MediaKind[], names?: readonly string[]) {
+  const wanted = new Set(names?.map((n) => n.replace(/\.png$/i, '')));
+  const jobs = jobsForRecord(api, dir, record.id ?? record.name, record, kinds, (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
+  return jobs.filter((j) => wanted.size === 0 || j.kind !== 'image' || wanted.has(j.name));
+}
+
+/** The folder media looked at are kept in (`pictures/` of the cache directory), checked (CacheDirError for a planted symlink or a file in its place) and made private. */
+export function keptMediaDir(env: Env): string {
+  checkCacheRoot(cacheRoot(env));
+  const dir = picturesDir(env);
+  checkOwnDir(dir);
+  makePrivateDir(dir);
+  return dir;
 }
 
 export interface ViewImagesOptions {
@@ -109,6 +133,9 @@ export interface ViewImagesOptions {
   /** Drawn right after the record itself (`show` of one record): the pictures leave the record on screen. */
   besideRecord?: boolean;
 }
+
+/** Below this many lines, a picture drawn beside its record is not recognisable: a hint says how to see it instead. */
+const MIN_ROWS_BESIDE_RECORD = 8;
 
 /**
  * The cells each of `count` pictures may take. Each has its name line above it, and the line
@@ -140,18 +167,8 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     return;
   }
   const catalogue = await catalogueDir(ctx);
-  let dir = options.dir;
-  if (dir === undefined) {
-    // The pictures folder, checked (CacheDirError for a planted symlink or a file in its place) and made private.
-    checkCacheRoot(cacheRoot(ctx.env));
-    checkOwnDir((dir = picturesDir(ctx.env)));
-    makePrivateDir(dir);
-  }
-  let jobs = jobsForRecord(api, dir, id, record, ['image'], (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
-  if (options.names && options.names.length > 0) {
-    const wanted = new Set(options.names.map((n) => n.replace(/\.png$/i, '')));
-    jobs = jobs.filter((j) => wanted.has(j.name));
-  }
+  const dir = options.dir ?? keptMediaDir(ctx.env);
+  const jobs = recordMediaJobs(ctx, api, dir, record, ['image'], options.names);
   if (jobs.length === 0) {
     ctx.io.stderr.write(`No images to draw for ${escapeUnsafe(id)}: its record lists none${options.names?.length ? ' of those names' : ''}.\n`);
     return;
@@ -159,6 +176,13 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
   // The record as `show` printed it (output/record.ts), to count the lines it takes.
   const recordLines = options.besideRecord ? renderRecordText(record, { width: ctx.io.columns }).split('\n').length - 1 : undefined;
   const box = options.size ?? pictureBox(ctx.io, jobs.length, recordLines);
+  if (options.size === undefined && box.rows < MIN_ROWS_BESIDE_RECORD && recordLines !== undefined) {
+    const shown = escapeUnsafe(id);
+    ctx.io.stderr.write(
+      `The pictures would be too small to recognise beside the record: \`exercises image ${shown} --view\` draws them, \`exercises show ${shown} --web\` opens them in the browser.\n`,
+    );
+    return;
+  }
   const truecolor = colorLevel(ctx.env) === 3;
   for (const job of jobs) {
     let drawn: string;
