@@ -18,7 +18,6 @@ import { type CliError, InterruptedError } from '../errors.js';
 import { startDeadline, deadlineError, jsonDeadlineMs, mediaDeadlineMs, nowMs } from './deadline.js';
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { CancelSignal, dispatchBody } from './body.js';
-import { reusedReads } from './read-buffers.js';
 import { loadUndici } from '../vendor/load.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
 
@@ -85,8 +84,7 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
 }
 
 /**
- * A keep-alive Agent, with no cap on sockets per origin (callers bound their own concurrency), its
- * sockets reading into a few buffers used again (read-buffers.ts: a download's memory stays flat).
+ * A keep-alive Agent, with no cap on sockets per origin (callers bound their own concurrency).
  * With `proxyUrl` (proxy-env.ts chose it) a ProxyAgent instead: undici tunnels every request with
  * CONNECT, so the proxy sees the target's host and port and nothing of the request, and resolves
  * the target's name. The only Proxy-Authorization is the one undici makes from credentials in the
@@ -96,7 +94,7 @@ async function createAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatc
   const { Agent, ProxyAgent } = await loadUndici();
   const idle = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (proxyUrl) return new ProxyAgent({ uri: proxyUrl, proxyTls: { timeout: timeoutMs, lookup: loopbackLookup }, requestTls: { timeout: timeoutMs }, ...idle });
-  return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() }, ...idle });
+  return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup }, ...idle });
 }
 
 export interface AttemptOptions {

@@ -21,9 +21,7 @@ export function streamSink(out: Writable): Sink {
         return;
       }
       written += chunk.length;
-      // A copy: the stream may hold what it is given long after `done` (queued behind a slow
-      // reader, or passed on by reference as a PassThrough does), and the pump reuses its buffers.
-      const flowing = out.write(Buffer.from(chunk));
+      const flowing = out.write(chunk);
       if (flowing) {
         process.nextTick(done, null);
         return;

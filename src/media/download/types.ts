@@ -69,13 +69,12 @@ export interface DownloadResult {
   completedElsewhere?: boolean;
 }
 
-/** Writes batches of bytes, in order, each after everything written before. */
+/** Writes chunks of bytes, in order, each after everything written before. */
 export interface SinkWriter {
   /**
    * Writes `chunk` after all earlier bytes; `done` is called once it is held (on disk, or taken
    * by the stream), always asynchronously, never twice. One write at a time: the next call
-   * comes only after `done`. After `done` the writer keeps no reference to the chunk: the
-   * caller reuses its memory for the next bytes (body-pump.ts).
+   * comes only after `done`.
    */
   write(chunk: Buffer, done: (err?: Error | null) => void): void;
 }
