@@ -8,8 +8,8 @@
  * never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
  *
  * SignalWatch keeps ONE listener per AbortSignal for all its attempts in flight: paging `--all`
- * makes hundreds of requests on the same Ctrl-C signal, and a listener added and removed each
- * time shows in profiles.
+ * makes hundreds of requests on the same Ctrl-C signal, each of which then joins a set instead
+ * of adding a listener to the signal and removing it.
  */
 import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing } from './exchange.js';
@@ -71,8 +71,6 @@ const LOOPBACK_ADDRESSES: readonly LookupAddress[] = [
 /** The agent's `connect.lookup`: `localhost` is the loopback addresses; every other name resolves as Node would. */
 export function loopbackLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   if (hostname.toLowerCase() !== LOOPBACK_NAME) {
-    // node:dns is loaded only for a name to resolve (the bundle requires it on first use,
-    // scripts/bundle.mjs LAZY_BUILTINS): an IP literal (127.0.0.1 above all) never needs it.
     lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void);
     return;
   }
