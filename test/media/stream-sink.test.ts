@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { streamSink } from '../../src/media/download/stream-sink.js';
 import type { SinkWriter } from '../../src/media/download/types.js';
 
-function write(writer: SinkWriter, chunk: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => writer.write(chunk, (err) => (err ? reject(err) : resolve())));
+function write(writer: SinkWriter, ...chunks: Buffer[]): Promise<void> {
+  return new Promise((resolve, reject) => writer.write(chunks, (err) => (err ? reject(err) : resolve())));
 }
 
 describe('streamSink', () => {
@@ -22,7 +22,7 @@ describe('streamSink', () => {
     const chunks: Buffer[] = [];
     out.on('data', (chunk: Buffer) => chunks.push(chunk));
     await written;
-    await write(writer, Buffer.from(', then more'));
+    await write(writer, Buffer.from(', then'), Buffer.from(' more'));
     expect(Buffer.concat(chunks).toString()).toBe('first bytes, then more');
   });
 

@@ -1,8 +1,8 @@
 /**
  * The body pump: streams a response body into a SinkWriter, one write at a time, in order. The
- * chunks that arrive while a write is under way wait in a queue; past QUEUE_BYTES the body is
- * paused (and the socket with it) until the writer catches up, so a download holds a bounded
- * amount of memory whatever the connection's speed.
+ * chunks that arrive while a write is under way wait in a queue, and the next write takes them
+ * all; past QUEUE_BYTES the body is paused (and the socket with it) until the writer catches up,
+ * so a download holds a bounded amount of memory whatever the connection's speed.
  *
  * The body arrives through a BodySource: callbacks a transport drives (onData returning false
  * to pause, then resume()), such as undici's dispatch handler, without a stream in between.
@@ -77,16 +77,17 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       }
       settleIfIdle();
     };
-    /** Writes the oldest chunk queued, unless a write is under way (its end writes the next). */
+    /** Writes every chunk queued, unless a write is under way (its end writes what came meanwhile). */
     const writeNext = (): void => {
       if (failed || writing || checking || queue.length === 0) {
         settleIfIdle();
         return;
       }
-      const chunk = queue.shift()!;
-      queued -= chunk.length;
+      const chunks = queue;
+      queue = [];
+      queued = 0;
       writing = true;
-      writer.write(chunk, (err) => {
+      writer.write(chunks, (err) => {
         writing = false;
         if (err) {
           fail(err);

@@ -14,14 +14,17 @@ export function streamSink(out: Writable): Sink {
   let validator: Validator | undefined;
 
   const writer: SinkWriter = {
-    write(chunk, done) {
+    write(chunks, done) {
       const unusable = out.errored ?? (out.destroyed || out.writableEnded ? new Error('the output was closed') : undefined);
       if (unusable) {
         process.nextTick(done, unusable);
         return;
       }
-      written += chunk.length;
-      const flowing = out.write(chunk);
+      let flowing = true;
+      for (const chunk of chunks) {
+        written += chunk.length;
+        flowing = out.write(chunk);
+      }
       if (flowing) {
         process.nextTick(done, null);
         return;
