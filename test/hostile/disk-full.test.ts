@@ -105,7 +105,9 @@ describe('a full disk under mirror', () => {
     }) as unknown as typeof fsCalls.writev;
     const r = await mirror(dir, '--media', 'images');
     expect(r.code, r.stderr).toBe(0);
-    const pngs = execFileSync('find', [join(dir, 'images'), '-name', '*.png'], { encoding: 'utf8' }).trim().split('\n');
+    const pngs = execFileSync('find', [join(dir, 'images'), '-name', '*.png'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
     expect(pngs.length).toBeGreaterThan(0);
     for (const png of pngs) {
       const served = await fetch(`${server.url}/images/${png.split('/').slice(-3).join('/')}`, { headers: { 'x-api-key': PREMIUM_KEY } });
