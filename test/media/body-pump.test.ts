@@ -88,6 +88,21 @@ describe('pumpBody', () => {
     expect(source.resumes).toBe(1);
   });
 
+  it('pauses the source once 1,024 chunks wait, however small', async () => {
+    const source = scripted();
+    const writer = manualWriter();
+    const done = pumpBody(source, writer);
+    expect(source.consumer.onData(chunk(1, 0))).toBe(true); // written at once
+    for (let i = 1; i < 1024; i++) expect(source.consumer.onData(chunk(1, i & 0xff))).toBe(true);
+    expect(source.consumer.onData(chunk(1, 0))).toBe(false);
+    writer.complete();
+    expect(source.resumes).toBe(1);
+    source.consumer.onEnd();
+    writer.complete();
+    await expect(done).resolves.toEqual({ received: 1025 });
+    expect(writer.writes.map((w) => w.length)).toEqual([1, 1024]);
+  });
+
   it('on a source failure still writes every byte that arrived, and returns the failure', async () => {
     const source = scripted();
     const writer = manualWriter();

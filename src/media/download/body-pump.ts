@@ -1,8 +1,9 @@
 /**
  * The body pump: streams a response body into a SinkWriter, one write at a time, in order. The
  * chunks that arrive while a write is under way wait in a queue, and the next write takes them
- * all; past QUEUE_BYTES the body is paused (and the socket with it) until the writer catches up,
- * so a download holds a bounded amount of memory whatever the connection's speed.
+ * all; past QUEUE_BYTES or QUEUE_CHUNKS the body is paused (and the socket with it) until the
+ * writer catches up, so a download holds a bounded amount of memory whatever the connection's
+ * speed.
  *
  * The body arrives through a BodySource: callbacks a transport drives (onData returning false
  * to pause, then resume()), such as undici's dispatch handler, without a stream in between.
@@ -15,6 +16,8 @@ export type { BodyConsumer, BodySource } from '../../http/exchange.js';
 
 /** Bytes waiting to be written past which the body is paused (one download's memory for its body). */
 const QUEUE_BYTES = 512 * 1024;
+/** Chunks waiting past which the body is paused too, however small (a server may send a byte per chunk). */
+const QUEUE_CHUNKS = 1024;
 
 export interface PumpOptions {
   /** Each chunk's size as it arrives (progress). */
@@ -58,6 +61,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
     let received = 0;
     let control: BodyControl | undefined;
 
+    const full = (): boolean => queued >= QUEUE_BYTES || queue.length >= QUEUE_CHUNKS;
     const settleIfIdle = (): void => {
       if (settled || writing || (!failed && !(sourceDone && queue.length === 0))) return;
       settled = true;
@@ -94,7 +98,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
           return;
         }
         writeNext();
-        if (paused && !sourceDone && queued < QUEUE_BYTES) {
+        if (paused && !sourceDone && !full()) {
           paused = false;
           control?.resume();
         }
@@ -130,7 +134,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       if (failed) return false;
       if (checking && queued >= MAGIC_BYTES && !releaseHead()) return false;
       writeNext();
-      if (queued < QUEUE_BYTES) return true;
+      if (!full()) return true;
       paused = true;
       return false;
     };
