@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * Test files that need module state of their own (a module-level pool or cache they assert on),
  * run with a fresh import of src/ each; every other file shares its worker's modules.
  */
-const FRESH_MODULES = ['test/media/body-pump.test.ts'];
+const FRESH_MODULES: string[] = [];
 
 /**
  * Test files at once: one more than the cores (at least two cores counted). The files wait on tmux,

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 /**
  * The download engine without the CLI around it: undici's dispatch (src/http/body.ts,
- * what `exercises download` uses through Transport.dispatchStream; its sockets reading into the
- * reused buffers of src/http/read-buffers.ts) feeding pumpBody()
+ * what `exercises download` uses through Transport.dispatchStream) feeding pumpBody()
  * (src/media/download/body-pump.ts), no stream in between, into the same file sink (the file's
  * lock, `.part`, descriptor-checked rename) — but none of the transport's per-request work
  * (hooks, deadline, URL policy, retries) and the whole undici package rather than the CLI's
@@ -23,12 +22,10 @@ const { pumpBody } = await import(join(root, 'dist/media/download/body-pump.js')
 const { fileSink } = await import(join(root, 'dist/media/download/file-sink.js'));
 const { checkMagic } = await import(join(root, 'dist/media/verify.js'));
 const { dispatchBody } = await import(join(root, 'dist/http/body.js'));
-const { reusedReads } = await import(join(root, 'dist/http/read-buffers.js'));
 
 const [base, key, out, concurrency, ...paths] = process.argv.slice(2);
 const origin = new URL(base).origin;
-// The sockets read into reused buffers, as the CLI's Agent does (src/http/attempt.ts).
-const agent = new Agent({ keepAliveTimeout: 10_000, connect: { onread: reusedReads() } });
+const agent = new Agent({ keepAliveTimeout: 10_000 });
 
 async function fetchOne(path) {
   const file = join(out, path.replace(/^\/videos\//, '').replace('/premium/', '/'));
@@ -38,7 +35,7 @@ async function fetchOne(path) {
   try {
     const writer = await sink.open(0);
     const res = await dispatchBody(agent, { origin, path, method: 'GET', headers: { 'x-api-key': key } });
-    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     const { sourceError } = await pumpBody(res.body, writer, { checkHead: (first) => checkMagic('video', first, path) });
     if (sourceError) throw sourceError;
     await sink.finish('video', undefined, path);

@@ -120,7 +120,7 @@ export class ApiClient {
   readonly baseUrl: URL;
   private transport: Promise<Transport> | undefined;
   private readonly cache: ClientCache | undefined;
-  /** The key's hash in cache keys, made on the first cache lookup (hashing loads node:crypto, which a run without the cache never needs). */
+  /** The key's hash in cache keys, made on the first cache lookup. */
   private hashed: string | undefined;
   private readonly log: ((line: string) => void) | undefined;
   private readonly noteLanguage: ((asked: string, answered: string) => void) | undefined;

@@ -189,9 +189,9 @@ async function fetchAnew(options: CachedGetOptions, now: () => number, keep = tr
   return keep ? store(options, answer, now) : answer;
 }
 
-/** Stores the answer behind the caller's back (ResponseCache.putLater: written while it is used, awaited at exit). */
+/** Stores the answer, then hands it on. */
 async function store(options: CachedGetOptions, answer: Fetched, now: () => number): Promise<Fetched> {
-  options.cache.putLater(options.key, answer.body, { headers: answer.headers, now: now() });
+  await options.cache.put(options.key, answer.body, { headers: answer.headers, now: now() });
   await options.onAnswer?.(answer.body, answer.headers);
   return answer;
 }

@@ -6,8 +6,8 @@
  * policy object stored with the entry beside the few headers a 304 may update. Our `cache-ttl`
  * applies only where the service says nothing, when the entry is read, so a TTL set later counts
  * for what is stored already. How long an answer stays fresh is decided when it is stored (or
- * confirmed) and kept as `freshUntil`: a cache hit compares two times and never loads
- * http-cache-semantics (3–11 ms to load on Node 20 here).
+ * confirmed) and kept as `freshUntil`: a cache hit compares two times, without
+ * http-cache-semantics.
  *
  * Rate limits: the IETF `RateLimit-*` fields (and the single `RateLimit`) and the older
  * `X-RateLimit-*`, the last seen kept by the ledger for `quota` and `--verbose`.

@@ -126,8 +126,8 @@ function readLedgerFile(path: string): LedgerRead {
 
 /**
  * Replaces the ledger, then its copy; `durable`: the ledger and its directory are fsynced first. A copy that cannot be
- * written is no error. Synchronous: the file is a few hundred bytes, and the thread pool's hops cost a one-request command
- * more than the writes (bench/startup.mjs).
+ * written is no error. Synchronous: the file is a few hundred bytes, written at once rather than through the thread
+ * pool.
  */
 function writeLedgerFile(path: string, data: LedgerData, durable: boolean): void {
   const text = `${JSON.stringify(data)}\n`;

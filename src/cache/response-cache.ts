@@ -2,8 +2,8 @@
  * The response cache: JSON answers of GET requests and the full records they carry, one file per
  * key (store-files.ts), judged by http-cache-semantics (headers.ts). A corrupt entry is a miss,
  * never served. The cache is an optimisation: a store that cannot be read or written is a miss or
- * a skipped write, told to `log` (--verbose), never a failed command. Writes are queued
- * (WriteQueue) so a listing never waits for one between its requests.
+ * a skipped write, told to `log` (--verbose), never a failed command. Writes of one key happen
+ * in the order they were asked for, and a read of a key waits for them (WriteQueue).
  */
 import { dirname } from 'node:path';
 import type { CacheDirError } from '../errors.js';
@@ -42,36 +42,13 @@ export type CacheLookup =
   | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string; language?: string }
   | { status: 'miss' };
 
-/** When the store's writes happen. Writes of one key keep their order, and a read of a key comes after them. */
+/** The writes under way, by key: writes of one key keep their order, and a read of a key comes after them. */
 class WriteQueue {
-  private queued: Array<() => unknown> = [];
-  private scheduled = false;
   /** Writes under way, by key; settled, never rejected. */
   private readonly pending = new Map<string, Promise<void>>();
 
-  /**
-   * Runs `write` two turns of the event loop from now: undici writes a listing's next request from
-   * an Immediate queued after this one, so one turn would write before it goes out; the second
-   * writes while its answer is awaited.
-   */
-  later(write: () => unknown): void {
-    this.queued.push(write);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => setImmediate(() => this.runQueued()));
-  }
-
-  /** Runs the queued writes now, oldest first (each logs its own failure), before any read or other write. */
-  runQueued(): void {
-    this.scheduled = false;
-    const writes = this.queued;
-    this.queued = [];
-    for (const write of writes) write();
-  }
-
-  /** Resolves once the queued writes and those of `key` under way are done. */
+  /** Resolves once the writes of `key` under way are done. */
   async settled(key: string): Promise<void> {
-    this.runQueued();
     await this.pending.get(key);
   }
 
@@ -86,9 +63,8 @@ class WriteQueue {
     return result;
   }
 
-  /** Runs what is queued and waits for every write under way. */
+  /** Waits for every write under way. */
   async flush(): Promise<void> {
-    this.runQueued();
     while (this.pending.size > 0) await Promise.all(this.pending.values());
   }
 }
@@ -125,15 +101,7 @@ export class ResponseCache {
     return this.store([key], body, options);
   }
 
-  /**
-   * put(), later: the answer goes to the user first and is written while the next request of a
-   * listing is out (a listing of 800 pages never waits for a write between its requests).
-   * flush(), which the run's exit awaits, writes what is still queued; a failed write is logged and lost.
-   */
-  putLater(key: string, body: unknown, options: StoreOptions): void {
-    this.writes.later(() => this.store([key], body, options));
-  }
-
+  /** Resolves once every write under way is done (the run's exit awaits it). */
   async flush(): Promise<void> {
     await this.writes.flush();
   }
@@ -212,9 +180,8 @@ export class ResponseCache {
     this.checked = true;
   }
 
-  /** Writes `body` under every one of `keys`, one file each, behind the queued writes and any of those keys under way. Resolves to whether it was stored. */
+  /** Writes `body` under every one of `keys`, one file each, behind any write of those keys under way. Resolves to whether it was stored. */
   private store(keys: string[], body: unknown, options: StoreOptions): Promise<boolean> {
-    this.writes.runQueued();
     const [first] = keys;
     if (first === undefined) return Promise.resolve(false);
     this.checkDir();

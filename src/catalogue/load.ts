@@ -91,8 +91,8 @@ function readCatalogueText(file: string): string {
 
 /**
  * The whole catalogue, every line checked, read synchronously and whole: a few MB at most, read
- * once before the first answer, where readline costs more than the file and node:fs/promises
- * ~4 ms to load. With `spans`, each id's line is recorded there too (server/record-index.ts).
+ * once before the first answer, then split into lines. With `spans`, each id's line is
+ * recorded there too (server/record-index.ts).
  */
 export function readCatalogue(dir: string, spans?: Map<string, LineSpan>): Catalogue {
   const { root, file } = catalogueFile(dir);

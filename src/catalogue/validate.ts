@@ -117,8 +117,9 @@ export function listResponseProblems(value: unknown): string[] {
 
 /*
  * How deeply a parsed JSON value nests, found without recursion. JSON.parse takes any depth,
- * but JSON.stringify and every recursive walk overflow the stack somewhere past ~4,000
- * levels, so an answer nested that deep must be refused as malformed before anything walks it.
+ * but a recursive walk overflows the stack at a depth that depends on the engine and the
+ * stack size, so an answer nested deeper than MAX_JSON_DEPTH is refused as malformed before
+ * anything walks it.
  */
 
 /**

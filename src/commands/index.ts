@@ -4,8 +4,7 @@
  * validates the options (usage errors come from there), and a separate `run(options, ctx)`
  * that does the work. `register` takes a replacement for run — the seam a test uses to check
  * option parsing without doing the work. Heavy packages are loaded (src/vendor/) only when a
- * run() reaches them, so listing every command here costs start-up only its modules' top-level
- * declarations.
+ * run() reaches them.
  */
 import { register as auth } from './auth.js';
 import { register as cache } from './cache.js';

@@ -19,7 +19,6 @@ import { type TlsFiles, readOwnerOnlyFile, parseKeyFile, parseKeysFile, readTlsF
 import { type ClientKey, parseClientKey, plansOf } from '../proxy/client-keys.js';
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat, batchedLines } from '../proxy/access-log.js';
 import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
-import { holdYoungGeneration } from '../proxy/young-generation.js';
 import { readStoredConfig } from '../config/parsers.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { createCatalogueServer } from '../server/catalogue-server.js';
@@ -168,7 +167,6 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
   const root = cacheRoot(ctx.env);
   const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
   const accessLog = batchedLines(ctx.io.stderr);
-  ctx.onExit(holdYoungGeneration());
   const proxy = await listening(
     options,
     createProxyServer({

@@ -5,13 +5,13 @@
  * indexes in the cache directory, and those are searched: an id index (id-index.ts format)
  * and a media index, one line per exercise and kind: `id<TAB>image|video<TAB>name<TAB>…`.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
 import { appendIdIndex, writeFileAtomic, idIndexPath, readIdIndexMatching } from './id-index.js';
 import type { ExerciseEntry } from './engine.js';
 import { asBytes, lineAt, readBytes } from './line-scan.js';
-import { shortHash } from '../util/short-hash.js';
 import { CATALOGUE_FILE_MAX_BYTES } from '../defaults.js';
 import { readRegularFileSync } from '../util/safe-open.js';
 
@@ -55,6 +55,11 @@ function readCatalogueRecords(dir: string): CatalogueRecord[] {
   return out;
 }
 
+/** A short name for `text` in a file name: the start of its SHA-256. */
+function hashName(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
@@ -77,8 +82,8 @@ function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
     return undefined;
   }
   const root = join(cacheDir, INDEXES_DIR);
-  const owner = `${shortHash(resolve(dir))}-`;
-  const indexDir = join(root, `${owner}${shortHash(version)}`);
+  const owner = `${hashName(resolve(dir))}-`;
+  const indexDir = join(root, `${owner}${hashName(version)}`);
   if (isFile(idIndexPath(indexDir))) return indexDir; // written last, so both are complete
   try {
     // The indexes of earlier versions of this catalogue are of no more use.

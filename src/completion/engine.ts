@@ -52,7 +52,7 @@ function fixedValues(values: readonly string[], text: string, wordPrefix: string
 
 /**
  * Exercise candidates offered at most: more are no help on a screen (type on to narrow
- * them), and would cost a TAB its time budget (bench/completion.mjs).
+ * them), and would slow every TAB.
  */
 export const MAX_EXERCISE_CANDIDATES = 200;
 

@@ -61,10 +61,7 @@ export function writeFileAtomic(file: string, text: string): void {
 }
 
 export const ID_INDEX_FILE = 'completion-ids.tsv';
-/**
- * Lines kept at most: a few times the service's whole catalogue, and small enough (about
- * 0.25 MB) for a TAB to search within its time budget (bench/completion.mjs).
- */
+/** Lines kept at most: a few times the service's whole catalogue, and few enough for a TAB to search at once. */
 export const ID_INDEX_MAX_LINES = 5_000;
 /** Bytes kept at most, whatever the lines hold: the oldest lines go first past it. */
 export const ID_INDEX_MAX_BYTES = 1024 * 1024;

@@ -1,9 +1,9 @@
 /**
  * Finding the few lines of a large text file that can match what was typed, without
- * decoding, splitting or parsing the whole file: a TAB has a few milliseconds, and an id
+ * decoding, splitting or parsing the whole file: a TAB must answer at once, and an id
  * index or a mirrored catalogue runs to megabytes. The file is read as bytes (one
- * character per byte, which costs a copy where decoding UTF-8 costs several ms per MB),
- * searched with the native string search, and only the lines found are decoded.
+ * character per byte: a copy, far less work than decoding UTF-8), searched with the native
+ * string search, and only the lines found are decoded.
  */
 import { LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
 import { readRegularFileSync } from '../util/safe-open.js';

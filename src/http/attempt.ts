@@ -9,8 +9,8 @@
  * never asked of DNS or /etc/hosts, so it cannot lead anywhere else.
  *
  * SignalWatch keeps ONE listener per AbortSignal for all its attempts in flight: paging `--all`
- * makes hundreds of requests on the same Ctrl-C signal, and a listener added and removed each
- * time shows in profiles.
+ * makes hundreds of requests on the same Ctrl-C signal, each of which then joins a set instead
+ * of adding a listener to the signal and removing it.
  */
 import type { Dispatcher } from 'undici';
 import type { Exchange, Outgoing } from './exchange.js';
@@ -19,7 +19,6 @@ import { type CliError, InterruptedError } from '../errors.js';
 import { type TimeSettings, deadlineError, idleMs, mediaMs, nowMs, requestMs, startDeadline } from '../config/time-limits.js';
 import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
 import { CancelSignal, dispatchBody } from './body.js';
-import { reusedReads } from './read-buffers.js';
 import { loadUndici } from '../vendor/load.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
 
@@ -73,8 +72,6 @@ const LOOPBACK_ADDRESSES: readonly LookupAddress[] = [
 /** The agent's `connect.lookup`: `localhost` is the loopback addresses; every other name resolves as Node would. */
 export function loopbackLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   if (hostname.toLowerCase() !== LOOPBACK_NAME) {
-    // node:dns is loaded only for a name to resolve (the bundle requires it on first use,
-    // scripts/bundle.mjs LAZY_BUILTINS): an IP literal (127.0.0.1 above all) never needs it.
     lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void);
     return;
   }
@@ -86,8 +83,7 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
 }
 
 /**
- * A keep-alive Agent, with no cap on sockets per origin (callers bound their own concurrency), its
- * sockets reading into a few buffers used again (read-buffers.ts: a download's memory stays flat).
+ * A keep-alive Agent, with no cap on sockets per origin (callers bound their own concurrency).
  * With `proxyUrl` (proxy-env.ts chose it) a ProxyAgent instead: undici tunnels every request with
  * CONNECT, so the proxy sees the target's host and port and nothing of the request, and resolves
  * the target's name. The only Proxy-Authorization is the one undici makes from credentials in the
@@ -97,7 +93,7 @@ async function createAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatc
   const { Agent, ProxyAgent } = await loadUndici();
   const idle = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (proxyUrl) return new ProxyAgent({ uri: proxyUrl, proxyTls: { timeout: timeoutMs, lookup: loopbackLookup }, requestTls: { timeout: timeoutMs }, ...idle });
-  return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup, onread: reusedReads() }, ...idle });
+  return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup }, ...idle });
 }
 
 export interface AttemptOptions {

@@ -6,8 +6,8 @@
  *
  * With a budget each attempt is reserved durably under the ledger's lock, so processes sharing a
  * budget never pass it together, and a ledger that cannot be used stops the command (exit 5).
- * Without one nothing may be refused, and a lock and a rewrite per request made `ids --all` five
- * times slower: requests are counted in memory and added every COUNT_BATCH and at exit, and a
+ * Without one nothing may be refused, and a lock and a rewrite per request would cost a long
+ * listing more than its requests: requests are counted in memory and added every COUNT_BATCH and at exit, and a
  * ledger that cannot be written is told once (--verbose): the count is then a help, never the
  * reason a command fails.
  */

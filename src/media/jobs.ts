@@ -39,8 +39,8 @@ const PREPARED_FOLDERS = 256;
  * A run's prepareJobDir: creates a job's folder one level at a time below the output directory,
  * refusing a symbolic link at any level (exit 6, naming it: a link planted at `<dir>/<id>` or a
  * mirror's `images/` cannot redirect the write), then checks again that its real location is
- * inside the output directory. Once per folder: an exercise's files share one check (one at a
- * time per file, the checks were a fifth of a file's time over a slow link).
+ * inside the output directory. Once per folder: an exercise's files share one check (checked
+ * per file, they would hold up every file over a slow link).
  */
 export function jobDirPreparer(): (job: MediaJob) => Promise<void> {
   const prepared = new Map<string, Promise<void>>();

@@ -3,8 +3,8 @@
  * slot held from a file's request until its body is on disk. The pool runs more downloads than
  * slots, so the next files' folder checks, locks and `.part`s are ready while the slots are
  * busy, and a slot's next request goes out as soon as a body ends, not after that file's
- * verify and rename and the next file's checks (over a 100 ms round trip those file-system
- * calls, one after the other, cost a slot more than a tenth of its time).
+ * verify and rename and the next file's checks (over a slow link a slot would otherwise sit
+ * idle while they run, one after the other).
  */
 import { InterruptedError } from '../errors.js';
 

@@ -114,7 +114,7 @@ export function addTranslation(fetched: Fetched, id: string, lang: string, local
 
 /**
  * Appends answers as they arrive (a killed process loses none); fsync at most every
- * SYNC_INTERVAL_MS and on close: an fsync per line made a 2,500-exercise mirror five times slower.
+ * SYNC_INTERVAL_MS and on close: an fsync per line would make a large mirror several times slower.
  */
 const SYNC_INTERVAL_MS = 200;
 

@@ -3,8 +3,8 @@ import { MalformedResponseError } from '../errors.js';
 import { UNSAFE_BEYOND_C0 } from '../util/text.js';
 
 /**
- * JSON.stringify, for output. A value nested past what JSON.stringify can walk (~4,000
- * levels) is a malformed answer (exit 6), not a crash; the transport refuses such answers
+ * JSON.stringify, for output. A value nested past what JSON.stringify can walk (it overflows
+ * the stack) is a malformed answer (exit 6), not a crash; the transport refuses such answers
  * earlier (src/catalogue/validate.ts), this is the last line.
  *
  * JSON.stringify escapes C0 controls but leaves the sanitiser's other unsafe characters raw

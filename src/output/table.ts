@@ -111,7 +111,7 @@ export async function renderTable<T>(
   return `${(await drawRows(lines)).map((l) => l.trimEnd()).join('\n')}\n`;
 }
 
-/** Rows a table hands to cli-table3 (~0.1 ms a row: it measures every cell several times); a longer table's cells are joined directly. */
+/** Rows a table hands to cli-table3 (it measures every cell several times, which a long table feels); a longer table's cells are joined directly. */
 export const CLI_TABLE3_MAX_ROWS = 1000;
 
 /** Cells already cut and padded, side by side with the gap between them (trailing blanks kept). */

@@ -9,9 +9,9 @@
  *
  * The log is written in batches (batchedLines): the lines of the answers given in one turn of
  * the event loop go out in one write once the turn's I/O is done. Node writes stderr
- * synchronously when it is a file or a pipe (`2>> access.log`), so a write per line was a system
- * call per cache hit, made before the next client's answer; nginx buffers its access log for the
- * same reason. Lines are never reordered or dropped, and `flush()` writes what is held at once (at close).
+ * synchronously when it is a file or a pipe (`2>> access.log`), so a write per line would be a
+ * system call per cache hit, made before the next client's answer; nginx buffers its access log
+ * for the same reason. Lines are never reordered or dropped, and `flush()` writes what is held at once (at close).
  */
 import type { Writable } from 'node:stream';
 import { REDACTED } from '../util/text.js';

@@ -97,7 +97,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
-  // Each client's plan and name by its key, the name made once (a SHA-256 on every cache hit was a sizeable part of one);
+  // Each client's plan and name by its key, the name made once per key rather than per request;
   // and the plans alone, for the catalogue server's routes (a local catalogue). Both replaced on reload.
   const clientsOf = (keys: ClientKeys) => Object.fromEntries(Object.entries(keys).map(([key, c]) => [key, { plan: c.plan, name: clientName(key, c) }]));
   let [clients, plans] = [clientsOf(options.keys), plansOf(options.keys)];

@@ -59,8 +59,7 @@ export function strongEtag(text: string): string {
 /**
  * A 200 JSON answer a client may cache: a strong ETag over the body, If-None-Match honoured
  * with a 304, and no Cache-Control, so the client's own time to live applies. `withEtag` false
- * leaves the tag out, for a client that never revalidates (in-process: hashing would load
- * node:crypto, ~9 ms, for a header no one reads).
+ * leaves the tag out, for a client that never revalidates (in-process), which would not read it.
  */
 export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: unknown, headers: Record<string, string>, withEtag: boolean): void {
   const text = JSON.stringify(body);

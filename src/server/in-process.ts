@@ -45,7 +45,7 @@ export interface InProcessDispatcher {
 
 export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcessDispatcher {
   let handler: Promise<CatalogueHandler> | undefined;
-  // No ETags: this client never revalidates (its answers are not cached), and the hashing would load node:crypto.
+  // No ETags: this client never revalidates (its answers are not cached), so a tag would be made for nothing.
   const loaded = (): Promise<CatalogueHandler> => (handler ??= createCatalogueHandler({ ...options, etags: false }));
   const run = async (options: RequestOptions, res: InProcessResponse): Promise<void> => {
     const { handle } = await loaded();
@@ -81,8 +81,8 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
           handler.onResponseError?.(controller, reason);
         },
       };
-      // Made per request from a plain Writable, not as a subclass: a class extending Writable at a
-      // module's top level would load node:stream on every start of the CLI, whatever it runs.
+      // The handler's side of the answer: each chunk written goes to undici's handler, and the next
+      // write waits while the handler is paused.
       const res = new Writable({
         write: (chunk: Buffer, _encoding, done) => {
           if (aborted) return done();

@@ -48,9 +48,9 @@ export async function resolveMediaFile(root: string, kind: MediaFolder, id: stri
 }
 
 /**
- * Bytes read from the file per chunk sent. Node's default (64 KiB) costs a thread-pool read
- * and a socket write per 64 KiB; 1 MiB cuts both sixteenfold, which matters when the server
- * shares the machine with the client it serves (bench/download.mjs, tests).
+ * Bytes read from the file per chunk sent: larger than Node's default (64 KiB), so a file
+ * takes a sixteenth of the thread-pool reads and socket writes, which matters when the server
+ * shares the machine with the client it serves (the tests, a mirror on the same host).
  */
 const READ_CHUNK = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 /**
  * Where each record of a catalogue's exercises.jsonl lies, so that a run answered in-process
- * reads a single record (`show`, a media request) from its own line instead of checking every
- * record: with 873 records that was most of a `--catalogue … show` (~50 ms, docs/performance.md).
+ * reads a single record (`show`, a media request) from its own line instead of parsing and
+ * checking every record of the catalogue.
  *
  * One file per catalogue in the user cache directory (`catalogue-records/`), for one version of
  * exercises.jsonl (size, times, inode), written only after a whole load found every line valid:
@@ -9,10 +9,10 @@
  * unused. A line that no longer reads back as its record, or any trouble with the index, means
  * "cannot tell": the caller loads the whole catalogue, which says what is wrong.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CatalogueEntry } from '../catalogue/types.js';
-import { shortHash } from '../util/short-hash.js';
 import { replaceFileSync } from '../util/write-all.js';
 import { CATALOGUE_FILE_MAX_BYTES, LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
 import { openRegularFileSync, readRegularFileSync } from '../util/safe-open.js';
@@ -52,9 +52,9 @@ function versionOf(file: string): string | undefined {
   }
 }
 
-/** The index of `file` (one per catalogue, whatever its version) in `indexDir`. */
-function indexPath(indexDir: string, file: string): string {
-  return join(indexDir, `${shortHash(file)}.json`);
+/** The index of `file` (one per catalogue, whatever its version) in `indexDir`, named after a hash of the file's path. */
+export function recordIndexPath(indexDir: string, file: string): string {
+  return join(indexDir, `${createHash('sha256').update(file).digest('hex').slice(0, 16)}.json`);
 }
 
 /** The index of the catalogue in `dir`, when there is one for exercises.jsonl as it is now. */
@@ -65,7 +65,7 @@ export function openRecordIndex(indexDir: string, dir: string): RecordIndex | un
   try {
     ({ root, file } = catalogueFile(dir));
     // A FIFO or a device planted as the index is refused (util/safe-open.ts): the catalogue is then read whole.
-    index = JSON.parse(readRegularFileSync(indexPath(indexDir, file), { maxBytes: LOCAL_INDEX_MAX_BYTES }).toString('utf8')) as IndexFile;
+    index = JSON.parse(readRegularFileSync(recordIndexPath(indexDir, file), { maxBytes: LOCAL_INDEX_MAX_BYTES }).toString('utf8')) as IndexFile;
   } catch {
     return undefined;
   }
@@ -115,7 +115,7 @@ export function writeRecordIndex(indexDir: string, catalogue: Catalogue, spans: 
       names: [...catalogue.byLowerName].map(([name, entry]) => [name, entry.id]),
     };
     mkdirSync(indexDir, { recursive: true, mode: 0o700 });
-    replaceFileSync(indexPath(indexDir, file), [JSON.stringify(index)], 0o600);
+    replaceFileSync(recordIndexPath(indexDir, file), [JSON.stringify(index)], 0o600);
   } catch {
     // no index: the catalogue is read whole next time too
   }

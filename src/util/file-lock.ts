@@ -7,7 +7,7 @@
  *
  * - its mtime is older than `staleMs` (the holder died or hangs),
  * - its mtime lies in the future (a planted or clock-skewed lock would otherwise be fresh for
- *   ever: proper-lockfile waited on one and then let the request out uncounted),
+ *   ever, and every holder-to-be would wait on it),
  * - its owner is a process of this host that no longer exists (a `kill -9`'d holder is taken
  *   over at once, not after the stale age).
  *
@@ -18,7 +18,7 @@
  * holder fails that holder instead of letting two writes interleave.
  */
 import { randomBytes } from 'node:crypto';
-// Synchronous calls: each is one small metadata syscall, and a `show` then never loads node:fs/promises (~3 ms).
+// Synchronous calls: each is one small metadata system call, done at once rather than through the thread pool.
 import { mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';

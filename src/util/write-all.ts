@@ -4,11 +4,11 @@
  * WriteFailedError naming the file and the reason (exit 6). `replaceFileSync` puts a whole file
  * in place atomically. The calls go through `fsCalls`, which tests patch to inject a full disk.
  */
-import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeSync, writev } from 'node:fs';
 import { dirname } from 'node:path';
 import { WriteFailedError } from '../errors.js';
 
-export const fsCalls = { writeSync, fsyncSync, write };
+export const fsCalls = { writeSync, fsyncSync, writev };
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 

@@ -2,14 +2,14 @@
  * The loaders of the heavy packages, the only import() of a package in src/: each package is
  * loaded when its loader is first called, and the bundle keeps each in a vendor file of its own
  * (scripts/bundle.mjs VENDOR), so one loader never brings in another's package. Beside each, what
- * the package costs and who needs it.
+ * the package brings with it and who needs it.
  */
 import type CachePolicy from 'http-cache-semantics';
 import type Table from 'cli-table3';
 
 /**
  * undici, the HTTP client behind every request (src/http/attempt.ts makes its one Agent). Loaded when the first request
- * really goes out: its vendor file (~280 KB, half of it llhttp's WebAssembly) brings node:http, node:net and friends, and
+ * really goes out: its vendor file (llhttp's WebAssembly among it) brings node:http, node:net and friends, and
  * the launcher sets V8's --liftoff-only just before it (bin/startup/liftoff.js). `--help`, `--version`, completion and
  * cache hits never load it (test/http/lazy-undici.test.ts, test/cache/hit-loads-no-http.test.ts).
  */
@@ -17,14 +17,14 @@ export const loadUndici = () => import('undici');
 
 /**
  * conf, the writer of the stored config file (src/config/store.ts): only `auth login|logout` and `config set|unset`
- * write, every other command reads the file with node:fs. ~300 KB (ajv, atomically, env-paths), the heaviest of all.
+ * write, every other command reads the file with node:fs. It brings ajv, atomically and env-paths.
  */
 export const loadConf = () => import('conf');
 
-/** chalk, the colours of tables, JSON and messages (src/output/colour.ts): only when colour is on; ~13 KB plus its terminal probing. */
+/** chalk, the colours of tables, JSON and messages (src/output/colour.ts): only when colour is on, with its terminal probing. */
 export const loadChalk = () => import('chalk');
 
-/** cli-table3 (src/output/table.ts): only the table format; ~45 KB, which `--help`, JSON and every pipe (tsv) never load. */
+/** cli-table3 (src/output/table.ts): only the table format, which `--help`, JSON and every pipe (tsv) never load. */
 export const loadCliTable3 = async (): Promise<typeof Table> => (await import('cli-table3')).default;
 
 /**
@@ -37,8 +37,8 @@ export const loadStringWidth = () => import('string-width');
 export const loadRead = () => import('read');
 
 /**
- * @inquirer/search, the fuzzy picker at a terminal (src/prompt/pick.ts: `show` with no id, `query --pick`): ~85 KB (3.x,
- * whose engines cover Node 20) with readline and @inquirer/core's rendering (test/terminal/lazy-load.test.ts).
+ * @inquirer/search, the fuzzy picker at a terminal (src/prompt/pick.ts: `show` with no id, `query --pick`), with
+ * readline and @inquirer/core's rendering (test/terminal/lazy-load.test.ts).
  */
 export const loadInquirerSearch = () => import('@inquirer/search');
 

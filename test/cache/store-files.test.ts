@@ -1,8 +1,8 @@
 /**
  * The store on disk (src/cache/store-files.ts): one file per key, whole or absent, private,
- * read only when it is a regular file; and ResponseCache.putLater, which queues its writes
- * behind the current turn, keeps the store consistent when the process is killed part-way
- * through a run of them.
+ * read only when it is a regular file; and ResponseCache's writes: in order per key, awaited
+ * by a read of the key and by flush(), logged when the store refuses them, and leaving the
+ * store consistent when the process is killed part-way through a run of them.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -70,31 +70,19 @@ describe('the entry files', () => {
   });
 });
 
-describe('ResponseCache.putLater', () => {
+describe('ResponseCache writes', () => {
   const lookup = { now: 2000, ttlMs: 60_000 };
 
-  it('writes after the current turn, and a read or a put of the same key comes after it', async () => {
+  it('happen in the order asked for, and a read of the key or a flush waits for those under way', async () => {
     const dir = join(tempDir(), 'http');
     const cache = ResponseCache.open(dir, { log: (line) => expect.fail(line) });
-    cache.putLater('k', { v: 1 }, { now: 1000 });
-    expect(existsSync(dir)).toBe(false); // nothing written yet: the answer goes out first
-    expect(await cache.get('k', lookup)).toMatchObject({ status: 'fresh', body: { v: 1 } });
-    cache.putLater('k', { v: 2 }, { now: 1001 });
-    await cache.put('k', { v: 3 }, { now: 1002 });
-    expect(await cache.get('k', lookup)).toMatchObject({ status: 'fresh', body: { v: 3 } });
-    cache.putLater('k', { v: 4 }, { now: 1003 });
+    const first = cache.put('k', { v: 1 }, { now: 1000 });
+    const second = cache.put('k', { v: 2 }, { now: 1001 });
+    expect(await cache.get('k', lookup)).toMatchObject({ status: 'fresh', body: { v: 2 } });
+    await expect(Promise.all([first, second])).resolves.toEqual([true, true]);
+    void cache.put('k', { v: 3 }, { now: 1002 });
     await cache.flush();
-    expect(await ResponseCache.open(dir).get('k', lookup)).toMatchObject({ body: { v: 4 } });
-  });
-
-  it('writes on its own, a few turns later, without a flush', async () => {
-    const dir = join(tempDir(), 'http');
-    const cache = ResponseCache.open(dir);
-    cache.putLater('later', { v: 1 }, { now: 1000 });
-    // New content goes through the thread pool: give it a moment, but no flush.
-    const until = Date.now() + 5000;
-    while (readEntry(dir, 'later').status !== 'found' && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(readEntry(dir, 'later').status).toBe('found');
+    expect(await ResponseCache.open(dir).get('k', lookup)).toMatchObject({ body: { v: 3 } });
   });
 
   it('logs a write the store refuses and goes on: the run never fails for its cache', async () => {
@@ -102,7 +90,7 @@ describe('ResponseCache.putLater', () => {
     writeFileSync(blocked, 'not a directory');
     const log: string[] = [];
     const broken = ResponseCache.open(join(blocked, 'http'), { log: (line) => log.push(line) });
-    broken.putLater('k', { v: 1 }, { now: 1000 });
+    await expect(broken.put('k', { v: 1 }, { now: 1000 })).resolves.toBe(false);
     await expect(broken.flush()).resolves.toBeUndefined();
     expect(log.join('\n')).toMatch(/cannot store the answer for k/);
   });
@@ -111,15 +99,15 @@ describe('ResponseCache.putLater', () => {
     const dir = join(tempDir(), 'http');
     const log: string[] = [];
     const cache = ResponseCache.open(dir, { log: (line) => log.push(line) });
-    cache.putLater('page 1', { page: 1 }, { now: 1000 });
-    await cache.flush();
+    await cache.put('page 1', { page: 1 }, { now: 1000 });
     // The store's directory replaced by a file (root or not, nothing can be written under it).
     const saved = join(dir, '..', 'http-saved');
     renameSync(dir, saved);
     writeFileSync(dir, 'not a directory');
-    cache.putLater('page 2', { page: 2 }, { now: 1000 });
-    cache.putLater('page 3', { page: 3 }, { now: 1000 });
-    await expect(cache.flush()).resolves.toBeUndefined();
+    await expect(Promise.all([cache.put('page 2', { page: 2 }, { now: 1000 }), cache.put('page 3', { page: 3 }, { now: 1000 })])).resolves.toEqual([
+      false,
+      false,
+    ]);
     expect(log.filter((line) => /cannot store the answer for page [23]/.test(line))).toHaveLength(2);
     rmSync(dir);
     renameSync(saved, dir);
@@ -132,14 +120,13 @@ describe('ResponseCache.putLater', () => {
   it('leaves a consistent store when the process is killed in the middle of a listing, first run or not', async () => {
     const dir = join(tempDir(), 'http');
     const url = pathToFileURL(builtModule('cache/response-cache.js')).href;
-    // A listing of 400 pages, one a turn as paging does, stored at `now`; the process kills itself at page 250.
+    // A listing of 400 pages, one after the other as paging stores them, stored at `now`; the process kills itself at page 250.
     const listing = async (now: number): Promise<void> => {
       const code = `
         const { ResponseCache } = await import(${JSON.stringify(url)});
         const cache = ResponseCache.open(${JSON.stringify(dir)});
         for (let i = 0; i < 400; i++) {
-          cache.putLater('page ' + i, { page: i, exercises: Array.from({ length: 25 }, (_, n) => ({ id: 'E' + i + '_' + n })) }, { now: ${now} });
-          await new Promise((resolve) => setImmediate(resolve));
+          await cache.put('page ' + i, { page: i, exercises: Array.from({ length: 25 }, (_, n) => ({ id: 'E' + i + '_' + n })) }, { now: ${now} });
           if (i === 250) process.kill(process.pid, 'SIGKILL');
         }`;
       const signal = await new Promise<NodeJS.Signals | null>((resolve, reject) => {

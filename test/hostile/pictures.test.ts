@@ -16,7 +16,7 @@ import { runCli, testEnv } from '../helpers/run-cli.js';
 import { tempDirsPerTest } from '../helpers/temp.js';
 import { PREMIUM_KEY } from '../helpers/server.js';
 import { HAVE_TMUX, startTerminal } from '../terminal/tmux.js';
-import { shortHash } from '../../src/util/short-hash.js';
+import { recordIndexPath } from '../../src/server/record-index.js';
 import { writePictureCatalogue } from '../helpers/picture-catalogue.js';
 import { pngWith } from '../helpers/png-writer.js';
 
@@ -123,7 +123,7 @@ describe('the record index', () => {
       const env = testEnv();
       const indexDir = join(env.XDG_CACHE_HOME!, 'exercises', 'catalogue-records');
       mkdirSync(indexDir, { recursive: true });
-      mkfifo(join(indexDir, `${shortHash(join(dir, 'exercises.jsonl'))}.json`));
+      mkfifo(recordIndexPath(indexDir, join(dir, 'exercises.jsonl')));
       const r = await runCli(['--catalogue', dir, 'show', 'Bomb', '--format', 'json'], { env, timeoutMs: 10_000 });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Bomb' });

@@ -1,12 +1,17 @@
 /**
- * The body pump on its own, with a scripted body source and writer: batching into its two
- * reused buffers while a write is under way, the pause/resume bound, what happens to bytes when
- * the source fails, and the refusals (first bytes, size cap, writer failure) waiting for the
- * write under way.
+ * The body pump: with a scripted body source and writer, the order of the bytes, a write taking
+ * every chunk that arrived during the one before, the pause/resume
+ * bound, what happens to bytes when the source fails, and the refusals (first bytes, size cap,
+ * writer failure) waiting for the write under way; over the transport's real sockets, every
+ * byte of a body arriving faster than a slow writer takes it.
  */
-import { describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type BodyConsumer, type BodySource, pumpBody } from '../../src/media/download/body-pump.js';
 import type { SinkWriter } from '../../src/media/download/types.js';
+import { closeAll, serve, transport } from '../http/local-server.js';
+
+afterEach(closeAll);
 
 /** A source the test drives by hand. */
 function scripted(): BodySource & { consumer: BodyConsumer; resumes: number; destroyed: boolean } {
@@ -25,24 +30,19 @@ function scripted(): BodySource & { consumer: BodyConsumer; resumes: number; des
   return s;
 }
 
-/**
- * A writer that records each batch (a copy: the pump reuses its buffers once a write is done)
- * and completes it only when the test says so. `given` keeps the buffers it was handed.
- */
-function manualWriter(): SinkWriter & { batches: Buffer[][]; given: Buffer[]; complete(err?: Error): void; bytes(): Buffer } {
+/** A writer that records each write (its chunks joined) and completes it only when the test says so. */
+function manualWriter(): SinkWriter & { writes: Buffer[]; complete(err?: Error): void; bytes(): Buffer } {
   const pending: Array<(err?: Error | null) => void> = [];
   const w = {
-    batches: [] as Buffer[][],
-    given: [] as Buffer[],
-    write(chunk: Buffer, done: (err?: Error | null) => void) {
-      w.batches.push([Buffer.from(chunk)]);
-      w.given.push(chunk);
+    writes: [] as Buffer[],
+    write(chunks: readonly Buffer[], done: (err?: Error | null) => void) {
+      w.writes.push(Buffer.concat(chunks));
       pending.push(done);
     },
     complete(err?: Error) {
       pending.shift()!(err ?? null);
     },
-    bytes: () => Buffer.concat(w.batches.flat()),
+    bytes: () => Buffer.concat(w.writes),
   };
   return w;
 }
@@ -51,7 +51,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 const chunk = (n: number, fill = 1) => Buffer.alloc(n, fill);
 
 describe('pumpBody', () => {
-  it('writes the first chunk at once and gathers the ones that arrive meanwhile into the next write, as one buffer', async () => {
+  it('writes the first chunk at once, and the ones that arrive meanwhile in the next write, after it is done', async () => {
     const source = scripted();
     const writer = manualWriter();
     const done = pumpBody(source, writer);
@@ -59,72 +59,48 @@ describe('pumpBody', () => {
     source.consumer.onData(chunk(10, 2));
     source.consumer.onData(chunk(0)); // an empty chunk is nothing to write
     source.consumer.onData(chunk(10, 3));
-    expect(writer.batches.map((b) => b.map((c) => c.length))).toEqual([[10]]);
+    expect(writer.writes.map((w) => w.length)).toEqual([10]);
     writer.complete();
-    expect(writer.batches.map((b) => b.map((c) => c.length))).toEqual([[10], [20]]);
+    expect(writer.writes.map((w) => w.length)).toEqual([10, 20]);
     source.consumer.onEnd();
     writer.complete();
     await expect(done).resolves.toEqual({ received: 30 });
     expect(writer.bytes().equals(Buffer.concat([chunk(10, 1), chunk(10, 2), chunk(10, 3)]))).toBe(true);
   });
 
-  it('pauses the source once both batch buffers are taken, keeps the bytes that did not fit in order, and resumes when a write is done', async () => {
+  it('pauses the source once half a MiB waits to be written, keeps what arrives after the pause in order, and resumes when the writer catches up', async () => {
     const source = scripted();
     const writer = manualWriter();
-    const done = pumpBody(source, writer, { batchBytes: 100 });
-    expect(source.consumer.onData(chunk(60, 1))).toBe(true); // written at once: the first buffer
-    expect(source.consumer.onData(chunk(60, 2))).toBe(true); // the second buffer, 60 of 100
-    expect(source.consumer.onData(chunk(60, 3))).toBe(false); // 40 fit, 20 wait: pause
-    expect(source.consumer.onData(chunk(30, 4))).toBe(false); // a source may bring more after a pause: kept too
+    const done = pumpBody(source, writer);
+    const piece = 64 * 1024;
+    expect(source.consumer.onData(chunk(piece, 0))).toBe(true); // written at once
+    for (let i = 1; i < 8; i++) expect(source.consumer.onData(chunk(piece, i))).toBe(true); // 7 pieces wait
+    expect(source.consumer.onData(chunk(piece, 8))).toBe(false); // 8 pieces, 512 KiB, wait: pause
+    expect(source.consumer.onData(chunk(10, 9))).toBe(false); // a source may bring more after a pause: kept too
     expect(source.resumes).toBe(0);
-    writer.complete();
-    // The full buffer went out; what waited moved into the one just written.
-    expect(writer.batches[1]!.map((c) => c.length)).toEqual([100]);
+    writer.complete(); // the next write takes all that waited
+    expect(writer.writes.map((w) => w.length)).toEqual([piece, 8 * piece + 10]);
     expect(source.resumes).toBe(1);
     source.consumer.onEnd();
     writer.complete();
-    writer.complete();
-    await expect(done).resolves.toEqual({ received: 210 });
-    expect(writer.bytes().equals(Buffer.concat([chunk(60, 1), chunk(60, 2), chunk(60, 3), chunk(30, 4)]))).toBe(true);
-    // Two buffers, each written more than once, never a third.
-    expect(new Set(writer.given.map((b) => b.buffer)).size).toBe(2);
+    await expect(done).resolves.toEqual({ received: 9 * piece + 10 });
+    expect(writer.bytes().equals(Buffer.concat([...Array.from({ length: 9 }, (_, i) => chunk(piece, i)), chunk(10, 9)]))).toBe(true);
+    expect(source.resumes).toBe(1);
   });
 
-  it('takes a chunk larger than both buffers whole, in order, across several writes', async () => {
+  it('pauses the source once 1,024 chunks wait, however small', async () => {
     const source = scripted();
     const writer = manualWriter();
-    const done = pumpBody(source, writer, { batchBytes: 16 });
-    const big = Buffer.from(Array.from({ length: 100 }, (_, i) => i));
-    expect(source.consumer.onData(big)).toBe(false);
-    source.consumer.onEnd();
-    while (writer.batches.length < 7) writer.complete();
+    const done = pumpBody(source, writer);
+    expect(source.consumer.onData(chunk(1, 0))).toBe(true); // written at once
+    for (let i = 1; i < 1024; i++) expect(source.consumer.onData(chunk(1, i & 0xff))).toBe(true);
+    expect(source.consumer.onData(chunk(1, 0))).toBe(false);
     writer.complete();
-    await expect(done).resolves.toEqual({ received: 100 });
-    expect(writer.bytes().equals(big)).toBe(true);
-    expect(writer.batches.every((b) => b.length === 1 && b[0]!.length <= 16)).toBe(true);
-  });
-
-  it('reuses the buffers of a finished download for the next one', async () => {
-    const first = manualWriter();
-    const a = scripted();
-    const one = pumpBody(a, first, { batchBytes: 64 });
-    a.consumer.onData(chunk(10));
-    a.consumer.onData(chunk(10)); // into the second buffer while the first is written
-    a.consumer.onEnd();
-    first.complete();
-    first.complete();
-    await one;
-    const used = new Set(first.given.map((g) => g.buffer));
-    expect(used.size).toBe(2);
-    const second = manualWriter();
-    const b = scripted();
-    const two = pumpBody(b, second, { batchBytes: 64 });
-    b.consumer.onData(chunk(10, 7));
-    b.consumer.onEnd();
-    second.complete();
-    await expect(two).resolves.toEqual({ received: 10 });
-    expect(used.has(second.given[0]!.buffer)).toBe(true);
-    expect(second.bytes().equals(chunk(10, 7))).toBe(true);
+    expect(source.resumes).toBe(1);
+    source.consumer.onEnd();
+    writer.complete();
+    await expect(done).resolves.toEqual({ received: 1025 });
+    expect(writer.writes.map((w) => w.length)).toEqual([1, 1024]);
   });
 
   it('on a source failure still writes every byte that arrived, and returns the failure', async () => {
@@ -159,7 +135,7 @@ describe('pumpBody', () => {
     // Nothing is being written and nothing gathered when the abort ends the body: the chunk
     // under way must not be lost to a pump that settled before taking it.
     expect(source.consumer.onData(chunk(10, 3))).toBe(true);
-    expect(writer.batches).toHaveLength(3);
+    expect(writer.writes).toHaveLength(3);
     writer.complete();
     await expect(done).resolves.toEqual({ received: 30, sourceError: drop });
     expect(writer.bytes().equals(Buffer.concat([chunk(10, 1), chunk(10, 2), chunk(10, 3)]))).toBe(true);
@@ -174,10 +150,10 @@ describe('pumpBody', () => {
       },
     });
     source.consumer.onData(Buffer.from('<!doc'));
-    expect(writer.batches).toHaveLength(0);
+    expect(writer.writes).toHaveLength(0);
     source.consumer.onData(Buffer.from('type html>'));
     await expect(done).rejects.toThrow('not media');
-    expect(writer.batches).toHaveLength(0);
+    expect(writer.writes).toHaveLength(0);
     expect(source.destroyed).toBe(true);
   });
 
@@ -203,5 +179,58 @@ describe('pumpBody', () => {
     writer.complete(new Error('ENOSPC'));
     await expect(done).rejects.toThrow('ENOSPC');
     expect(source.destroyed).toBe(true);
+  });
+});
+
+/** Bytes distinct at every offset, so a byte overwritten or out of place shows. */
+function pattern(size: number): Buffer {
+  const body = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) body[i] = (i * 7 + (i >> 8) + (i >> 16)) & 0xff;
+  return body;
+}
+
+/** A writer that keeps a copy of each write and completes it after `delayMs`. */
+function slowWriter(delayMs: number): SinkWriter & { bytes(): Buffer } {
+  const writes: Buffer[] = [];
+  return {
+    write(chunks: readonly Buffer[], done: (err: Error | null) => void) {
+      writes.push(Buffer.concat(chunks));
+      setTimeout(() => done(null), delayMs);
+    },
+    bytes: () => Buffer.concat(writes),
+  };
+}
+
+/** Serves `body` whole with its length, or (chunked) in pieces of `piece` bytes with no length. */
+function sendBody(res: ServerResponse, body: Buffer, chunked: boolean, piece = 50_000): void {
+  res.writeHead(200, { 'content-type': 'video/mp4', ...(chunked ? {} : { 'content-length': String(body.length) }) });
+  if (!chunked) {
+    res.end(body);
+    return;
+  }
+  let at = 0;
+  const next = (): void => {
+    if (at >= body.length) {
+      res.end();
+      return;
+    }
+    if (res.write(body.subarray(at, (at += piece)))) setImmediate(next);
+    else res.once('drain', next);
+  };
+  next();
+}
+
+describe('pumpBody over the transport', () => {
+  it.each([
+    ['with its length', false, 6 * 1024 * 1024],
+    ['chunked', true, 4 * 1024 * 1024 + 123],
+  ])('writes every byte of a body sent %s, in order, to a writer slower than the socket', async (_name, chunked, size) => {
+    const body = pattern(size);
+    const { url } = await serve((_req, res) => sendBody(res, body, chunked));
+    const res = await transport({ baseUrl: url }).dispatchStream('/videos/a/premium/b.mp4');
+    expect(res.status).toBe(200);
+    const out = slowWriter(1);
+    await expect(pumpBody(res.body, out)).resolves.toEqual({ received: body.length });
+    expect(out.bytes().equals(body)).toBe(true);
   });
 });

@@ -123,9 +123,9 @@ describe('--sandbox, answered in-process by the built CLI', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Plank' });
   });
 
-  it('a --catalogue show into a pipe loads none of node:crypto, node:net, node:fs/promises', async () => {
-    // Nothing hashes (no ETag in-process, no request count for the user's own catalogue) and
-    // the answer is written without process.stdout (src/output/streams.ts).
+  it('a --catalogue show into a pipe loads neither node:net nor node:fs/promises', async () => {
+    // No socket (the catalogue is answered in-process) and the answer is written without
+    // process.stdout (src/output/streams.ts).
     const trace = fileURLToPath(new URL('../cache/fixtures/trace-requires.cjs', import.meta.url));
     const dir = tempDir('exercises-trace-');
     const builtinsFile = join(dir, 'builtins.json');
@@ -137,6 +137,6 @@ describe('--sandbox, answered in-process by the built CLI', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'Plank' });
     const builtins = JSON.parse(readFileSync(builtinsFile, 'utf8')) as string[];
     expect(builtins).toContain('fs');
-    for (const builtin of ['crypto', 'net', 'fs/promises']) expect(builtins).not.toContain(builtin);
+    for (const builtin of ['net', 'fs/promises']) expect(builtins).not.toContain(builtin);
   });
 });

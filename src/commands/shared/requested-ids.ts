@@ -44,7 +44,7 @@ export function noIdsOnStdin(): UsageError {
 }
 
 /**
- * `io.stdin` is touched only when `-` is given: creating process.stdin costs start-up time.
+ * `io.stdin` is touched only when `-` is given: any other run leaves whatever is on stdin unread.
  * A terminal on stdin gets a line on stderr, so a person is not left facing a silent wait.
  */
 export async function* requestedIds(args: readonly string[], io: Pick<IOStreams, 'stdin' | 'stdinIsTTY' | 'stderr'>, quiet = false): AsyncIterable<string> {

@@ -46,6 +46,20 @@ function identity(path: string): string | undefined {
   return info?.isFile() ? `${info.dev}:${info.ino}:${info.mtimeMs}` : undefined;
 }
 
+/** What is left of `chunks` once their first `bytes` are written. */
+function withoutFirst(chunks: readonly Buffer[], bytes: number): Buffer[] {
+  const left: Buffer[] = [];
+  let skip = bytes;
+  for (const chunk of chunks) {
+    if (skip >= chunk.length) skip -= chunk.length;
+    else {
+      left.push(skip > 0 ? chunk.subarray(skip) : chunk);
+      skip = 0;
+    }
+  }
+  return left;
+}
+
 /** The `.part` a download to `path` writes through until it is whole (kept after a failure, for the rerun). */
 export function partPath(path: string): string {
   return `${path}.part`;
@@ -98,24 +112,25 @@ export function fileSink(path: string): Sink {
   }
 
   const writer: SinkWriter = {
-    write(chunk, done) {
+    write(chunks, done) {
       const fd = handle?.fd;
       if (fd === undefined) {
         process.nextTick(done, new Error(`${part} is not open`));
         return;
       }
-      // All of `chunk` after the bytes held, continuing after short writes (through fsCalls, so a test can make the disk
-      // fail here). A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
-      const writeFrom = (at: number): void =>
-        fsCalls.write(fd, chunk, at, chunk.length - at, base + written, (err, bytes) => {
+      // All of `chunks` after the bytes held, in one call, continuing after short writes (through fsCalls, so a test can
+      // make the disk fail here). A failed write (a full disk) names the file and its reason: exit 6, the final name untouched.
+      const writeAll = (rest: readonly Buffer[]): void =>
+        fsCalls.writev(fd, rest, base + written, (err, bytes) => {
           if (err) return done(writeFailed(part, err));
           written += bytes;
           if (bytes === 0) return done(writeFailed(part, new Error('the file system accepted no bytes')));
-          if (at + bytes < chunk.length) return writeFrom(at + bytes);
+          const left = withoutFirst(rest, bytes);
+          if (left.length > 0) return writeAll(left);
           if (unsaved !== undefined && base + written > SIDECAR_AFTER_BYTES) void saveValidator();
           done(null);
         });
-      writeFrom(0);
+      writeAll(chunks);
     },
   };
 

@@ -14,16 +14,17 @@ export function streamSink(out: Writable): Sink {
   let validator: Validator | undefined;
 
   const writer: SinkWriter = {
-    write(chunk, done) {
+    write(chunks, done) {
       const unusable = out.errored ?? (out.destroyed || out.writableEnded ? new Error('the output was closed') : undefined);
       if (unusable) {
         process.nextTick(done, unusable);
         return;
       }
-      written += chunk.length;
-      // A copy: the stream may hold what it is given long after `done` (queued behind a slow
-      // reader, or passed on by reference as a PassThrough does), and the pump reuses its buffers.
-      const flowing = out.write(Buffer.from(chunk));
+      let flowing = true;
+      for (const chunk of chunks) {
+        written += chunk.length;
+        flowing = out.write(chunk);
+      }
       if (flowing) {
         process.nextTick(done, null);
         return;

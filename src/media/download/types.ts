@@ -70,15 +70,14 @@ export interface DownloadResult {
   completedElsewhere?: boolean;
 }
 
-/** Writes batches of bytes, in order, each after everything written before. */
+/** Writes bytes, in order, each write after everything written before. */
 export interface SinkWriter {
   /**
-   * Writes `chunk` after all earlier bytes; `done` is called once it is held (on disk, or taken
-   * by the stream), always asynchronously, never twice. One write at a time: the next call
-   * comes only after `done`. After `done` the writer keeps no reference to the chunk: the
-   * caller reuses its memory for the next bytes (body-pump.ts).
+   * Writes `chunks`, in order, after all earlier bytes; `done` is called once they are held (on
+   * disk, or taken by the stream), always asynchronously, never twice. One write at a time: the
+   * next call comes only after `done`.
    */
-  write(chunk: Buffer, done: (err?: Error | null) => void): void;
+  write(chunks: readonly Buffer[], done: (err?: Error | null) => void): void;
 }
 
 /** How long to wait for a file that another process is writing, and whom to tell. */
