@@ -1,7 +1,7 @@
 /** The list and record writers in-process with fake streams: pipes, csv, --json fields, footers, hostile data. */
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import type { ExerciseRecord, ExerciseSummary, ListResponse } from '../../src/catalogue/types.js';
+import type { ExerciseSummary, ListResponse } from '../../src/catalogue/types.js';
 import { outputList } from '../../src/commands/shared/list-output.js';
 import { MalformedResponseError, UsageError } from '../../src/errors.js';
 import { RECORD_FIELDS, SUMMARY_FIELDS, parseJsonFields, selectFields } from '../../src/output/fields.js';
@@ -164,7 +164,7 @@ describe('stack safety', () => {
       await printedWholeOrRefused(async () => {
         const { ctx, stdout } = terminalContext({ globals: { format: 'jsonl' } });
         const writer = createRecordWriter(ctx, true);
-        await writer.add(deepItem(depth) as ExerciseRecord);
+        await writer.add(deepItem(depth));
         await writer.finish();
         return stdout.text();
       }, depth);
