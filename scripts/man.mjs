@@ -2,7 +2,7 @@
 /**
  * Writes the man pages, after tsc (`npm run build`): exercises(1) and one page per command and
  * subcommand (exercises-query(1), exercises-auth-login(1)…) into man/, from the real command
- * tree (buildProgram with no command line declares every command), each command's examples
+ * tree (buildProgram), each command's examples
  * (addExamples), the exit-code table (src/errors.ts) and the environment table
  * (src/config/settings-docs.ts). Nothing here is written by hand twice: a new flag, command,
  * exit code or variable is in the pages after the next build. package.json's "man" lists the

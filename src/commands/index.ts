@@ -20,10 +20,7 @@ import { register as show } from './show.js';
 import { registerImage, registerVideo } from './shared/media-single.js';
 import type { RegisterCommand, Run } from './shared/register.js';
 
-/**
- * Each top-level command: its name as typed, and the function that declares it. The name lets
- * the CLI declare only the command a command line runs (see buildProgram in cli.ts).
- */
+/** Each top-level command: its name as typed (the key of its runner in a test), and the function that declares it. */
 export const COMMANDS = [
   { name: 'query', register: query },
   { name: 'ids', register: ids },

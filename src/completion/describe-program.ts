@@ -103,7 +103,7 @@ function describeCommand(cmd: Command, help: Help, parentPath: readonly string[]
   };
 }
 
-/** The program must declare every command (buildProgram without a command line does). */
+/** The program with every command (buildProgram), as the completion data. */
 export function describeProgram(program: Command, configKeys: readonly ConfigKeySpec[]): CompletionData {
   return {
     version: COMPLETION_DATA_VERSION,
