@@ -158,7 +158,7 @@ function warnIfInsecure(ctx: Context, baseUrl: string, { allowInsecure, from }: 
   ctx.io.stderr.write(`warning: plain http:// to ${url.host}: the API key and data travel unencrypted (allowed by ${by}).\n`);
 }
 
-/** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */
+/** The response cache, its pending writes awaited when the run ends (ResponseCache.flush). */
 function openStore(ctx: Context, dir: string, log: ((line: string) => void) | undefined): ResponseCache {
   const store = ResponseCache.open(dir, { log });
   ctx.onExit(() => store.flush());

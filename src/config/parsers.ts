@@ -1,8 +1,7 @@
 /**
  * Reading what people give the CLI, by one rule each: the words a command line starts with, every
  * setting value wherever it is given (its error names where: `--lang`, `EXERCISES_LANG`, the
- * stored lang), and the stored settings file (store.ts writes it). The launcher bundles
- * leadingWords alone to name its code cache (scripts/bundle.mjs): nothing here may run at load.
+ * stored lang), and the stored settings file (store.ts writes it).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +22,8 @@ export function flagArities(declarations: readonly string[]): Record<string, Fla
 }
 
 /**
- * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']): the
- * CLI declares only the command they name (cli.ts) and the launcher names its code cache after
- * it, by this one rule. They end at the first flag that is not a global one; the global flags
+ * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']), by
+ * which the CLI answers `version` and `help <topic>` (cli.ts). They end at the first flag that is not a global one; the global flags
  * met on the way are in `flags`, their values skipped (attached with `=`, or the next argument
  * when required). A flag whose value is optional and not attached (`--json show`: commander
  * may take `show` as its value) ends the words, as an unknown flag does.

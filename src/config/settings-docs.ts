@@ -3,7 +3,7 @@
  * changes it (`help defaults`: the settings, then the fixed bounds and per-command defaults of
  * src/defaults.ts), and every environment variable the CLI reads (`help environment`: the
  * settings' own, then the ones that stand for no setting). The man pages and docs/commands.md
- * print them too, and the README's table is checked against them. Built when asked, not at load.
+ * print them too, and the README's table is checked against them.
  */
 import {
   DEFAULT_DOWNLOAD_CONCURRENCY,
