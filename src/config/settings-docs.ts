@@ -99,6 +99,7 @@ export function environmentVariables(): EnvironmentVariable[] {
     },
     { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
     { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },
+    { name: 'BROWSER', meaning: 'the command that opens a --web page (else the system opener; over SSH or without a display the path is printed)' },
     { name: 'NO_COLOR', meaning: 'no colour when set to anything but the empty string' },
     { name: 'XDG_CONFIG_HOME', meaning: 'where the config file lives ($XDG_CONFIG_HOME/exercises/config.json)' },
     { name: 'XDG_CACHE_HOME', meaning: 'where the caches live ($XDG_CACHE_HOME/exercises/)' },
