@@ -95,7 +95,7 @@ const files = tagged([
   [`${httpCacheDir(CACHE)}/`, 'the response cache of JSON answers (default ~/.cache/exercises/http/); see exercises-cache(1)'],
   [ledgerPath(CACHE), 'the count of requests sent this month, per service and key; see exercises-quota(1)'],
   [`${CACHE}/${ID_INDEX_FILE}`, 'the exercise ids seen, for shell completion; see exercises-completion(1)'],
-  [`${CACHE}/code-cache/`, 'compiled code kept by the launcher to start faster; safe to delete'],
+  [`${CACHE}/compile-cache/`, "Node's compile cache, kept by the launcher to start faster (Node 22.1 and later); safe to delete"],
 ]);
 
 function seeAlso(path, cmd) {

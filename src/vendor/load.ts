@@ -9,9 +9,8 @@ import type Table from 'cli-table3';
 
 /**
  * undici, the HTTP client behind every request (src/http/attempt.ts makes its one Agent). Loaded when the first request
- * really goes out: its vendor file (llhttp's WebAssembly among it) brings node:http, node:net and friends, and
- * the launcher sets V8's --liftoff-only just before it (bin/startup/liftoff.js). `--help`, `--version`, completion and
- * cache hits never load it (test/http/lazy-undici.test.ts, test/cache/hit-loads-no-http.test.ts).
+ * really goes out: its vendor file (llhttp's WebAssembly among it) brings node:http, node:net and friends. `--help`,
+ * `--version`, completion and cache hits never load it (test/http/lazy-undici.test.ts, test/cache/hit-loads-no-http.test.ts).
  */
 export const loadUndici = () => import('undici');
 
