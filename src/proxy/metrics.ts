@@ -83,8 +83,11 @@ export class ProxyStats {
 /** Fill durations: a JSON answer takes milliseconds to a second; a premium video, seconds to the upstream's whole-answer limit. */
 const FILL_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** The metrics of one proxy: `stats` its answers; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is in force. */
-export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean) {
+/**
+ * The metrics of one proxy: `stats` its answers; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is
+ * in force; `sharedUp`: whether the shared state is up, with one.
+ */
+export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean, sharedUp?: () => boolean) {
   const { Counter, Gauge, Histogram, Registry } = await loadPromClient();
   const registry = new Registry();
   const registers = [registry];
@@ -154,6 +157,17 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
       'Upstream requests left in the monthly budget; absent when there is no budget.',
       (u) => u.remaining,
     );
+  }
+
+  if (sharedUp) {
+    new Gauge({
+      name: 'exercises_proxy_shared_state_up',
+      help: 'Whether the shared state (Redis) can be used: 1, or 0 while misses answer 503; absent without shared state.',
+      registers,
+      collect() {
+        this.set(sharedUp() ? 1 : 0);
+      },
+    });
   }
 
   return {
