@@ -187,7 +187,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     sendJson(res, 200, { ...stats.report(usage), ...(shared ? { sharedState: { url: shared.shown, up: shared.up } } : {}) });
   /** `GET /-/ping`: 200 when misses can be served, 503 while the shared state is down. */
   const ping = (res: ServerResponse): void => {
-    const answer = shared && !shared.up ? sharedStateDownAnswer() : { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('ok\n') };
+    const answer =
+      shared && !shared.up ? sharedStateDownAnswer() : { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('ok\n') };
     res.writeHead(answer.status, { ...answer.headers, 'cache-control': 'no-store', 'content-length': String(answer.body.length) });
     res.end(answer.body);
   };
