@@ -2,7 +2,7 @@
  * A real redis-server for a test: on 127.0.0.1 at a port below the ephemeral range (a server
  * asking for port 0 never gets it, so it stays free for a restart), saving nothing, its files
  * under a temp dir. `stop()` kills it as a crash would, `start()` brings it back on the same
- * port (empty), `close()` ends it and removes its dir.
+ * port (empty), `close()` ends it and removes its dir. With `tls` it speaks TLS only (rediss://).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,9 +23,18 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
+/** A certificate and its key (PEM files) for a TLS-only Redis. */
+export interface RedisTls {
+  cert: string;
+  key: string;
+}
+
 /** One redis-server on `port`; resolves once it accepts connections, rejects when it exits first (the port taken). */
-async function launch(port: number, dir: string, args: readonly string[]): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...args], {
+async function launch(port: number, dir: string, args: readonly string[], tls: RedisTls | undefined): Promise<ChildProcess> {
+  const ports = tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.cert, '--tls-key-file', tls.key, '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  const child = spawn('redis-server', [...ports, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -40,21 +49,21 @@ async function launch(port: number, dir: string, args: readonly string[]): Promi
   return child;
 }
 
-export async function startRedis(args: readonly string[] = []): Promise<RedisServer> {
+export async function startRedis(args: readonly string[] = [], tls?: RedisTls): Promise<RedisServer> {
   const dir = tempDir('exercises-redis-');
   let child: ChildProcess | undefined;
   let port = 0;
   for (let tries = 0; !child; tries++) {
     port = 20_000 + Math.floor(Math.random() * 12_000);
     try {
-      child = await launch(port, dir, args);
+      child = await launch(port, dir, args, tls);
     } catch (err) {
       if (tries >= 5) throw err;
     }
   }
   const server: RedisServer = {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     async stop() {
       const running = child;
       child = undefined;
@@ -64,7 +73,7 @@ export async function startRedis(args: readonly string[] = []): Promise<RedisSer
       await exited;
     },
     async start() {
-      child ??= await launch(port, dir, args);
+      child ??= await launch(port, dir, args, tls);
     },
     async close() {
       await server.stop();

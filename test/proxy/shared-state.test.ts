@@ -4,12 +4,13 @@
  * one budget between them, and share answers; with Redis gone misses answer 503 (never an
  * upstream request uncounted) while held answers are still served, and they recover by themselves.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { isolatedHome, runCli } from '../helpers/run-cli.js';
-import { type RedisServer, redisMissing, startRedis } from '../helpers/redis.js';
+import { type RedisServer, type RedisTls, redisMissing, startRedis } from '../helpers/redis.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDir } from '../helpers/temp.js';
 import { readCatalogue } from '../../src/catalogue/load.js';
@@ -32,8 +33,8 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function redis(args: readonly string[] = []): Promise<RedisServer> {
-  const server = await startRedis(args);
+async function redis(args: readonly string[] = [], tls?: RedisTls): Promise<RedisServer> {
+  const server = await startRedis(args, tls);
   cleanups.push(() => server.close());
   return server;
 }
@@ -48,12 +49,12 @@ interface Replica {
 }
 
 /** A `serve --upstream … --shared-state <url>` process with a home (so a cache) of its own, stopped after the test. */
-async function replica(sharedState: string, args: string[] = []): Promise<Replica> {
+async function replica(sharedState: string, args: string[] = [], env: Record<string, string> = {}): Promise<Replica> {
   const home = isolatedHome();
   let child: ChildProcess | undefined;
   let [out, err] = ['', ''];
   const done = runCli(['serve', '--upstream', upstream.url, '--shared-state', sharedState, '--key', `${ALICE}:premium`, '--port', '0', ...args], {
-    env: { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+    env: { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY, ...env },
     timeoutMs: 120_000,
     onSpawn(c) {
       child = c;
@@ -217,6 +218,38 @@ describe('one proxy and its shared state', () => {
     },
   );
 });
+
+/** A self-signed certificate for 127.0.0.1 and its key, under `dir`. */
+function certificate(dir: string): RedisTls {
+  const [cert, key] = [join(dir, 'redis.crt'), join(dir, 'redis.key')];
+  const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert];
+  const made = spawnSync('openssl', [...args, '-days', '2', '-subj', '/CN=redis', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
+  return { cert, key };
+}
+
+test.skipIf(missing || spawnSync('openssl', ['version']).status !== 0)(
+  'rediss:// with a password: the replica shares over TLS, and says the URL without the password',
+  async () => {
+    const dir = tempDir('exercises-redis-tls-');
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const tls = certificate(dir);
+    const r = await redis(['--requirepass', 'tls-pass-0c9d8e'], tls);
+    const url = `rediss://:tls-pass-0c9d8e@127.0.0.1:${r.port}`;
+    const a = await replica(url, [], { NODE_EXTRA_CA_CERTS: tls.cert });
+    await vi.waitUntil(async () => (await fetch(`${a.url}/-/ping`)).status === 200, WAIT);
+    const from = upstream.requests.length;
+    expect((await got(a, `/exercise/${IDS[3]}`)).status).toBe(200);
+    const b = await replica(url, [], { NODE_EXTRA_CA_CERTS: tls.cert });
+    await vi.waitUntil(async () => (await fetch(`${b.url}/-/ping`)).status === 200, WAIT);
+    expect((await got(b, `/exercise/${IDS[3]}`)).status).toBe(200);
+    expect(upstreamRequests(from)).toBe(1);
+    expect(a.stderr()).toContain(`shared with other replicas through rediss://127.0.0.1:${r.port};`);
+    expect(await (await a.get('/-/status')).text()).not.toContain('tls-pass-0c9d8e');
+    expect(a.stderr() + b.stderr()).not.toContain('tls-pass-0c9d8e');
+  },
+  60_000,
+);
 
 describe('the shared-state setting', () => {
   test('a URL that is not redis:// or rediss:// is refused, naming where it came from; the password never echoed', async () => {
