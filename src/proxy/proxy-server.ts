@@ -39,7 +39,7 @@ import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './secret-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
 import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
-import { SharedState } from './shared-state.js';
+import { SharedState, SharedStateDownError } from './shared-state.js';
 import { SharedLedger } from './shared-ledger.js';
 import { SharedFill } from './shared-fill.js';
 import { sharedStateDownAnswer } from './answers.js';
@@ -151,10 +151,14 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
 
     const { segments, path, query } = parseTarget(rawUrl);
     if (path === '/-/status') {
-      // With Redis down, the count this replica saw last.
+      // With Redis down, the count this replica saw last; 503 when it has seen none.
       return upstream.usage().then(
         (usage) => status(res, usage),
-        (err: unknown) => (upstream.knownUsage ? status(res, upstream.knownUsage) : Promise.reject(err)),
+        (err: unknown) => {
+          if (upstream.knownUsage) return status(res, upstream.knownUsage);
+          if (err instanceof SharedStateDownError) return send(req, res, sharedStateDownAnswer(), plan);
+          throw err;
+        },
       );
     }
     const [first, second, third, fourth] = segments;

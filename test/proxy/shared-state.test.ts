@@ -151,6 +151,7 @@ describe('two proxy processes, one Redis', () => {
       expect(after.filter((x) => x.status === 429).length).toBe(20 - (12 - sentBefore));
       expect(upstreamRequests(from)).toBe(12);
       expect(a.stderr()).toMatch(/proxy: the shared state redis:\/\/127\.0\.0\.1:\d+ is back\./);
+      for (const replica of [a, b]) expect(replica.stderr().match(/cannot be used/g)).toHaveLength(1); // once a minute at most
       expect(a.stderr() + b.stderr()).not.toMatch(/\/-\/ping/);
     },
     90_000,
@@ -172,7 +173,9 @@ describe('one proxy and its shared state', () => {
     expect(ping.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await f.get(`/exercise/${IDS[0]}`)).status).toBe(503);
     expect(f.upstreamCount()).toBe(0);
-    const status = await (await f.get('/-/status')).text();
+    const statusRes = await f.get('/-/status');
+    expect(statusRes.status).toBe(503); // it has seen no count yet
+    const status = await statusRes.text();
     const metrics = await (await f.get('/-/metrics')).text();
     expect(metrics).toMatch(/^exercises_proxy_shared_state_up 0$/m);
     expect(f.warnings.join('\n')).toMatch(/shared state redis:\/\/127\.0\.0\.1:\d+\/0 cannot be used \(WRONGPASS/);
