@@ -19,6 +19,7 @@ import { isLoopbackHost } from '../util/url-policy.js';
 import { loadPromClient } from '../vendor/load.js';
 import type { AccessRecord } from './access-log.js';
 import type { Outcome } from './answers.js';
+import { SharedStateDownError } from './shared-state.js';
 
 type CountedRecord = Pick<AccessRecord, 'client' | 'outcome' | 'status' | 'bytes'>;
 
@@ -175,10 +176,10 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
     contentType: registry.contentType,
     /**
      * Reports one upstream request of a pull begun at `began` (performance.now()) with what it
-     * ended with: a status, or the error thrown. A budget refusal sent nothing and is not reported.
+     * ended with: a status, or the error thrown. A budget refusal, or one for want of the shared state, sent nothing and is not reported.
      */
     filled(kind: 'json' | 'media', began: number, result: unknown): void {
-      if (result instanceof BudgetExceededError) return;
+      if (result instanceof BudgetExceededError || result instanceof SharedStateDownError) return;
       upstreamRequests.inc({ kind, status: typeof result === 'number' ? String(result) : 'error' });
       fills.observe({ kind }, (performance.now() - began) / 1000);
     },
