@@ -1,8 +1,7 @@
 /**
- * One fill across the replicas sharing a Redis: the first to miss takes a lock (SET NX PX, renewed
- * while its fill runs) and fills; the others wait until the lock is gone, then take what was filled
- * (a JSON answer kept in Redis, a media file on a shared volume) or, finding nothing, fill in turn.
- * JSON answers are kept in Redis with their freshness until they go stale: a hit for every replica.
+ * One fill across replicas sharing a Redis: the first to miss takes a lock (SET NX PX, renewed while it
+ * fills); the others wait until it is gone, then take what was filled or fill in turn. JSON answers are
+ * kept in Redis with their freshness until stale, so one replica's miss is the others' hit.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

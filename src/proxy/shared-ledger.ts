@@ -1,9 +1,7 @@
 /**
- * The request ledger of replicas sharing a Redis: the month's count of one upstream account is
- * one Redis key, checked against the budget and counted in one Lua script, so N replicas never
- * pass the budget between them. Each replica also remembers the highest count it saw, and puts
- * it back when Redis returns without it (restarted without persistence): the count never restarts
- * from zero. The keys have no expiry, so a `volatile-*` eviction policy never drops a count.
+ * The ledger of replicas sharing a Redis: a month's count is one key, checked and counted in one Lua
+ * script, so N replicas never pass the budget together. Each replica puts back the highest count it
+ * saw when Redis returns without it; the keys never expire, so no eviction policy drops a count.
  */
 import type { Redis } from 'ioredis';
 import { type LedgerUsage, currentMonth } from '../cache/ledger.js';

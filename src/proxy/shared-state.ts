@@ -1,8 +1,7 @@
 /**
- * The team proxy's link to the Redis its replicas share (--shared-state): one ioredis client,
- * loaded only then, that reconnects by itself. While Redis is down every command fails at once
- * with SharedStateDownError (never queued for later), so a miss is refused rather than sent
- * uncounted; the outage is said at most once a minute, and the URL's password never.
+ * The team proxy's link to the Redis its replicas share (--shared-state), loaded only then; it
+ * reconnects by itself. While Redis is down every command fails at once (SharedStateDownError): a
+ * miss is refused, never sent uncounted. The outage is logged once a minute at most, never the password.
  */
 import type { Redis } from 'ioredis';
 import { SHARED_STATE_COMMAND_MS, SHARED_STATE_RECONNECT_MAX_MS } from '../config/time-limits.js';

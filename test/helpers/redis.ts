@@ -1,8 +1,6 @@
 /**
- * A real redis-server for a test: on 127.0.0.1 at a port below the ephemeral range (a server
- * asking for port 0 never gets it, so it stays free for a restart), saving nothing, its files
- * under a temp dir. `stop()` kills it as a crash would, `start()` brings it back on the same
- * port (empty), `close()` ends it and removes its dir. With `tls` it speaks TLS only (rediss://).
+ * A real redis-server for a test, on 127.0.0.1 below the ephemeral port range (so the port stays free
+ * across a restart), saving nothing, under a temp dir; TLS only with `tls` (rediss://).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
