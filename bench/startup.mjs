@@ -14,8 +14,10 @@
  *
  * --node <path> runs every case with another Node binary (the bench itself and its server run
  * on this one), e.g. one from `.ci/run`'s cache; the version measured is printed first.
+ * --compare <dir> also runs `--help`, the cache hit and `show --no-cache` of another built
+ * checkout (a git worktree of an earlier commit), interleaved with these, each with its own HOME.
  *
- * Usage: npm run build && node bench/startup.mjs [runs] [--node <path>]
+ * Usage: npm run build && node bench/startup.mjs [runs] [--node <path>] [--compare <dir>]
  *        (default 30 runs each, 3 warm-ups)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +31,8 @@ const cli = join(root, 'bin', 'exercises.js');
 const USAGE = 'Usage: npm run build && node bench/startup.mjs [runs] [--node <path>]   (default 30 runs each, 3 warm-ups)';
 const argv = process.argv.slice(2);
 const { node, nodeVersion } = takeNodeOption(argv);
+const compareAt = argv.indexOf('--compare');
+const compare = compareAt >= 0 ? argv.splice(compareAt, 2)[1] : undefined;
 const runs = Number(argv[0] ?? process.env.RUNS ?? 30);
 if (!Number.isInteger(runs) || runs < 1) {
   console.log(USAGE);
@@ -55,6 +59,10 @@ const CACHED_ID = 'Push_Up';
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   await promisify(execFile)(node, [cli, 'show', CACHED_ID, '--format', 'json'], { env });
+  if (compare !== undefined) {
+    const otherEnv = minimalEnv(join(home, 'compare'), { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'sandbox-premium' });
+    await promisify(execFile)(node, [join(compare, 'bin', 'exercises.js'), 'show', CACHED_ID, '--format', 'json'], { env: otherEnv });
+  }
 }
 
 const cases = [
@@ -74,6 +82,16 @@ const cases = [
 const publicDomain = join(root, '..', 'shared', 'catalogues', 'public-domain');
 if (existsSync(join(publicDomain, 'exercises.jsonl'))) {
   cases.push({ name: '--catalogue (873) show', args: [cli, '--catalogue', publicDomain, 'show', 'Pushups', '--format', 'json'], target: 1.6 });
+}
+
+if (compare !== undefined) {
+  const other = join(compare, 'bin', 'exercises.js');
+  const otherEnv = minimalEnv(join(home, 'compare'), { EXERCISES_BASE_URL: server.url, EXERCISES_API_KEY: 'sandbox-premium' });
+  cases.push(
+    { name: '--compare: --help', args: [other, '--help'], env: otherEnv },
+    { name: '--compare: no-cache', args: [other, '--no-cache', 'show', ID, '--format', 'json'], env: otherEnv },
+    { name: '--compare: cache hit', args: [other, 'show', CACHED_ID, '--format', 'json'], env: otherEnv },
+  );
 }
 
 // Output into a pipe, as `exercises … | less` writes it (and /dev/null would spare the CLI the pipe's cost).
