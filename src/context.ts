@@ -44,6 +44,9 @@ export interface Connection {
   catalogue?: string;
 }
 
+/** The signals a server acts on while it runs: SIGHUP rereads its files, SIGUSR1 reopens its access log. */
+export type ServerSignal = 'SIGHUP' | 'SIGUSR1';
+
 export interface Context {
   io: IOStreams;
   env: Env;
@@ -57,8 +60,8 @@ export interface Context {
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;
-  /** Runs `listener` on each SIGHUP (a server rereading its files) until the returned function is called; main() wires it. */
-  onHangup?: (listener: () => void) => () => void;
+  /** Runs `listener` on each `signal` (a server rereading its files, reopening its log) until the returned function is called; main() wires it. */
+  onSignal?: (signal: ServerSignal, listener: () => void) => () => void;
   /** Register work to run once when the command ends (close servers, pools, remove temp files). */
   onExit(fn: () => void | Promise<void>): void;
   /** Runs the onExit work, last registered first, once; runCli calls it when the command ends. */

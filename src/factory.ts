@@ -28,8 +28,8 @@ export interface ContextOptions {
   env: Env;
   /** Aborted to interrupt the run (main() does so on SIGINT/SIGTERM). */
   signal?: AbortSignal;
-  /** SIGHUP listeners (Context.onHangup); main() passes the process's. */
-  onHangup?: (listener: () => void) => () => void;
+  /** SIGHUP and SIGUSR1 listeners (Context.onSignal); main() passes the process's. */
+  onSignal?: Context['onSignal'];
   /**
    * The seams a test replaces, as gh's tests pass a fake HTTP client: `dispatcher` takes every
    * request (every rule above it still runs), `api` makes the API client itself. main() uses neither.
@@ -54,7 +54,7 @@ export function createContext(options: ContextOptions): Context {
     argv: [],
     globals: { ...DEFAULT_GLOBALS },
     signal: options.signal ?? new AbortController().signal,
-    ...(options.onHangup ? { onHangup: options.onHangup } : {}),
+    ...(options.onSignal ? { onSignal: options.onSignal } : {}),
     onExit: (fn) => void exitHooks.push(fn),
     close: () =>
       (closed ??= (async () => {

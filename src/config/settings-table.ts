@@ -232,6 +232,12 @@ const ROWS = [
   },
   { name: 'pager', flag: '--no-pager', type: 'switch', description: 'never send long tables through a pager' },
   { name: 'input', flag: '--no-input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
+  {
+    name: 'log-probes',
+    flag: '--log-probes',
+    type: 'switch',
+    description: 'serve --upstream: also log and count the requests to /-/status, /-/metrics and /-/ping (left out by default)',
+  },
 ] as const satisfies readonly Setting[];
 
 /** `base-url` → `baseUrl`, as commander names a flag's field. */

@@ -29,6 +29,7 @@ import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
+import { withoutKeys } from './key-scrub.js';
 import { Upstream, type UpstreamOptions, type UpstreamSettings } from './upstream.js';
 import type { Settings } from '../config/settings.js';
 import { listenOn } from '../server/catalogue-server.js';
@@ -56,6 +57,8 @@ export interface ProxyServerOptions {
   log?: (line: string) => void;
   /** How the log lines are written (access-log.ts); text by default. */
   logFormat?: LogFormat;
+  /** Log and count the probes and scrapes (/-/status, /-/metrics, /-/ping) too; left out by default. */
+  logProbes?: boolean;
   /** Store and ledger problems. */
   warn?: (line: string) => void;
   /** How long answers in flight may take to finish once close() is called; default 2 s. */
@@ -81,6 +84,9 @@ const MAX_LOGGED_PATH_HELD = 256;
 const DEFAULT_GRACE_MS = 2_000;
 /** After the grace period, the most the aborted work is given to unwind before close() returns anyway. */
 const SETTLE_MS = 200;
+
+/** Probes and scrapes (a load balancer's, Prometheus'): neither logged nor counted unless asked for (logProbes). */
+const PROBES = /^\/-\/(status|metrics|ping)(\?|$)/;
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
 type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
@@ -135,10 +141,14 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     }
     const { plan, name } = clientOf(key, clients);
     seen.client = name;
-    seen.outcome = 'hit';
 
-    const { segments, path, query } = parseTarget(rawUrl);
+    const { segments, path, query: sentQuery } = parseTarget(rawUrl);
     if (path === '/-/status') return upstream.usage().then((usage) => sendJson(res, 200, stats.report(usage)));
+    seen.outcome = 'hit';
+    // A key written into the URL (the client's own, another's, the upstream's) never reaches a cache key, a stored entry or the upstream:
+    // a key parameter is dropped; a key as a path segment names nothing the service has.
+    if (segments.some(isAnyKey)) throw notFound('No such path.');
+    const query = withoutKeys(sentQuery, isAnyKey);
     const [first, second, third, fourth] = segments;
 
     // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
@@ -175,10 +185,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
+    const counted = options.logProbes || !PROBES.test(req.url ?? '/');
     // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
     const writtenBefore = req.socket.bytesWritten;
     const seen: Seen = { client: '-', outcome: undefined };
     res.on('close', () => {
+      if (!counted) return;
       // A client that left before the whole answer was handed over got nothing: status `-`, no hit counted.
       const delivered = res.writableFinished;
       const record: AccessRecord = {
