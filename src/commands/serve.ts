@@ -26,6 +26,7 @@ import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { ANY_ADDRESS, createCatalogueServer } from '../server/catalogue-server.js';
 import { KEYS_FILE_SETTLE_MS } from '../config/time-limits.js';
 import { watchFile } from '../util/file-watch.js';
+import { registerKeys } from './serve-keys.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { plural } from '../util/text.js';
@@ -290,6 +291,9 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       `exercises --base-url http://${DEFAULT_SERVE_HOST}:9000 --api-key ${SANDBOX_PREMIUM_KEY} ids --all --format jsonl | jq -r .id`,
     ],
   );
+  registerKeys(cmd, context);
+  // The server is what `serve` runs; `keys` is listed as the command beside it.
+  cmd.usage('[options] [dir]');
   cmd.action(async (dir: string | undefined, flags: Omit<ServeOptions, 'dir' | 'keys'> & { key?: string[] }) => {
     const ctx = context();
     const { key, ...rest } = flags;
