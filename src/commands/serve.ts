@@ -233,7 +233,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
     logFile &&
       ctx.onSignal?.('SIGUSR1', () => {
         accessLog.flush();
-        logFile.reopen();
+        if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
       }),
     options.keysFile === undefined ? undefined : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow),
   ];

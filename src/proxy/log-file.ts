@@ -37,16 +37,18 @@ export class LogFile {
     }
   }
 
-  /** The file at the path from now on (a new one when it was moved); when it cannot be opened, the one in use stays, and why is said. */
-  reopen(): void {
+  /** The file at the path from now on (a new one when it was moved), and true; when it cannot be opened, the one in use stays, and why is said. */
+  reopen(): boolean {
     let next: number;
     try {
       next = openSync(this.path, 'a', LOG_FILE_MODE);
     } catch (err) {
-      return this.warn(`proxy: --access-log ${this.path} cannot be reopened (${reasonOf(err)}); writing on to the file already open.`);
+      this.warn(`proxy: --access-log ${this.path} cannot be reopened (${reasonOf(err)}); writing on to the file already open.`);
+      return false;
     }
     closeSync(this.fd);
     this.fd = next;
+    return true;
   }
 
   close(): void {
