@@ -236,7 +236,7 @@ const ROWS = [
     name: 'log-probes',
     flag: '--log-probes',
     type: 'switch',
-    description: 'serve --upstream: also log and count the requests to /-/status, /-/metrics and /-/ping (left out by default)',
+    description: 'with serve --upstream: also log and count the requests to /-/status, /-/metrics and /-/ping (left out by default)',
   },
 ] as const satisfies readonly Setting[];
 
