@@ -44,7 +44,7 @@ export function registerKeys(serve: Command, context: () => Context, runF: Run<S
   const fileOption = () => new Option('--keys-file <path>', 'the keys file (created mode 600 when missing; refused when others may read it)');
   // `serve` has a --keys-file of its own, which takes the value wherever it stands: read it from there too.
   const keysFile = (cmd: Command): string => {
-    const path = (cmd.optsWithGlobals() as { keysFile?: string }).keysFile;
+    const path = cmd.optsWithGlobals<{ keysFile?: string }>().keysFile;
     if (path === undefined) throw new UsageError(`exercises serve keys ${cmd.name()} needs --keys-file <path>.`);
     return path;
   };
