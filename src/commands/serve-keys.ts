@@ -38,8 +38,8 @@ export async function run(options: ServeKeysOptions, ctx: Context): Promise<void
   }
 }
 
-/** Declares `keys` and its commands under `serve`. */
-export function registerKeys(serve: Command, context: () => Context, runF: Run<ServeKeysOptions> = run): void {
+/** Declares `keys` and its commands under `serve`; their actions call `runF`, serve's (which hands them to run above). */
+export function registerKeys(serve: Command, context: () => Context, runF: Run<ServeKeysOptions>): void {
   const keys = serve.command('keys').description("make, list and remove the proxy's client keys in a keys file (as htpasswd does)");
   const fileOption = () => new Option('--keys-file <path>', 'the keys file (created mode 600 when missing; refused when others may read it)');
   // `serve` has a --keys-file of its own, which takes the value wherever it stands: read it from there too.

@@ -26,7 +26,7 @@ import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { ANY_ADDRESS, createCatalogueServer } from '../server/catalogue-server.js';
 import { KEYS_FILE_SETTLE_MS } from '../config/time-limits.js';
 import { watchFile } from '../util/file-watch.js';
-import { registerKeys } from './serve-keys.js';
+import { type ServeKeysOptions, registerKeys, run as runKeys } from './serve-keys.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { plural } from '../util/text.js';
@@ -117,7 +117,9 @@ async function untilStopped(ctx: Context): Promise<void> {
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
 }
 
-export async function run(options: ServeOptions, ctx: Context): Promise<void> {
+/** Serves, or with the options of `serve keys …` edits the keys file (serve-keys.ts). */
+export async function run(options: ServeOptions | ServeKeysOptions, ctx: Context): Promise<void> {
+  if ('action' in options) return runKeys(options, ctx);
   checkProxyFlags(options);
   if (options.upstream !== undefined) return runProxy(options, options.upstream, ctx);
   const given = givenKeys(options);
@@ -242,7 +244,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
   accessLog.flush();
   logFile?.close();
 }
-export const register: RegisterCommand<ServeOptions> = (program, context, runF = run) => {
+export const register: RegisterCommand<ServeOptions | ServeKeysOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('serve')
     .description('serve a catalogue directory over HTTP with the service interface (default: the sample catalogue)')
@@ -291,7 +293,7 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       `exercises --base-url http://${DEFAULT_SERVE_HOST}:9000 --api-key ${SANDBOX_PREMIUM_KEY} ids --all --format jsonl | jq -r .id`,
     ],
   );
-  registerKeys(cmd, context);
+  registerKeys(cmd, context, runF);
   // The server is what `serve` runs; `keys` is listed as the command beside it.
   cmd.usage('[options] [dir]');
   cmd.action(async (dir: string | undefined, flags: Omit<ServeOptions, 'dir' | 'keys'> & { key?: string[] }) => {
