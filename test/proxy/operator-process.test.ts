@@ -6,16 +6,16 @@
  * mistakes refused at start (exit 2): a key given twice, the upstream key as a client's, an
  * expired certificate, an access log that cannot be opened.
  */
-import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
-import { type CliResult, isolatedHome, runCli } from '../helpers/run-cli.js';
+import { isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDirsPerTest } from '../helpers/temp.js';
 import { hasOpenssl, makeCertificate } from './certificates.js';
+import { until, withServeProcess } from './proxy-helpers.js';
 
 const tempDir = tempDirsPerTest('exercises-operator-');
 let upstream: CatalogueServer;
@@ -31,38 +31,7 @@ afterAll(async () => {
 
 const env = () => ({ HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY });
 
-/** Resolves once `text()` matches `pattern` (polled: the child writes when it likes). */
-async function until(text: () => string, pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const match = text().match(pattern);
-    if (match) return match;
-    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${pattern} in:\n${text()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** `serve --upstream … args` as a child process: its URL once it listens, its output so far, and its end after `use`, stopped with SIGTERM. */
-async function withChild(args: string[], use: (child: ChildProcess, url: string, err: () => string) => Promise<void>): Promise<CliResult> {
-  let child: ChildProcess | undefined;
-  let [out, err] = ['', ''];
-  const done = runCli(['serve', '--upstream', upstream.url, '--port', '0', ...args], {
-    env: env(),
-    timeoutMs: 90_000,
-    onSpawn(c) {
-      child = c;
-      c.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
-      c.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
-    },
-  });
-  try {
-    const url = (await until(() => out, /Listening on (\S+)\n/))[1]!;
-    await use(child!, url, () => err);
-  } finally {
-    child?.kill('SIGTERM');
-  }
-  return done;
-}
+const withChild = (args: string[], use: Parameters<typeof withServeProcess>[2]) => withServeProcess(['--upstream', upstream.url, ...args], env(), use);
 
 const keysCommand = (...args: string[]) => runInProcess(['serve', 'keys', ...args], { env: { HOME: home } });
 const plank = (url: string, key: string) => fetch(`${url}/exercise/Plank`, { headers: { 'x-api-key': key } });
