@@ -22,6 +22,8 @@ import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat, batchedLines, isoNow }
 import { LogFile } from '../proxy/log-file.js';
 import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
 import { readStoredConfig } from '../config/parsers.js';
+import { type Settings, setting } from '../config/settings.js';
+import { shownUrl } from '../proxy/shared-state.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { ANY_ADDRESS, createCatalogueServer } from '../server/catalogue-server.js';
 import { KEYS_FILE_SETTLE_MS } from '../config/time-limits.js';
@@ -185,12 +187,20 @@ function reload(options: ServeOptions, upstreamKey: string, proxy: ProxyServer, 
   line(`proxy: reloaded ${plural(Object.keys(files.keys).length, 'client key')}${files.tls ? ' and the TLS certificate' : ''}.`);
 }
 
+/** The shared state's URL in force (--shared-state, EXERCISES_SHARED_STATE or stored), checked and named by where it came from; undefined for none. */
+function sharedStateUrl(settings: Settings): string | undefined {
+  const spec = setting('shared-state');
+  const value = settings.sharedState;
+  return value === undefined ? undefined : (spec.parser!(value, settings.from.sharedState.origin ?? 'The stored shared-state', spec) as string);
+}
+
 async function runProxy(options: ServeOptions, upstream: string, ctx: Context): Promise<void> {
   const line = logLine(ctx);
   warnIfReachable(line, options.host, 'spend the upstream budget with the client keys it accepts');
   const { key: apiKey, source: keySource } = upstreamKey(options, ctx);
   const { keys, tls } = proxyFiles(options, apiKey, line);
   const settings = ctx.settings();
+  const sharedState = sharedStateUrl(settings);
   const quiet = ctx.globals.quiet;
   const root = cacheRoot(ctx.env);
   const logFile = options.accessLog === undefined ? undefined : new LogFile(options.accessLog, line);
@@ -218,6 +228,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
       logProbes: ctx.globals.logProbes,
       warn: line,
+      sharedState,
     }),
     [],
   ).catch((err: unknown) => {
@@ -227,7 +238,8 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
   sayListening(ctx, proxy.url, options.host);
   if (!quiet) {
     const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
-    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}; status at ${proxy.url}/-/status.`);
+    const shared = sharedState === undefined ? '' : `, shared with other replicas through ${shownUrl(sharedState)}`;
+    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}${shared}; status at ${proxy.url}/-/status.`);
   }
   const reloadNow = (): void => reload(options, apiKey, proxy, line);
   const stops = [
@@ -276,7 +288,7 @@ export const register: RegisterCommand<ServeOptions | ServeKeysOptions> = (progr
   addNotes(
     cmd,
     'LOGS',
-    "One line per request on stderr, led by the time (method, path, status, milliseconds; never the key); with --upstream: the client key's label (or its short hash), hit|miss|revalidated|coalesced|stale and the bytes sent, or JSON with --log-format json; --access-log <file> writes them to a file that SIGUSR1 reopens (for logrotate); /-/status, /-/metrics and /-/ping are left out unless --log-probes. With --upstream, SIGHUP (or a change of the keys file) rereads the keys file and the TLS files. Stop it with Ctrl-C.",
+    "One line per request on stderr, led by the time (method, path, status, milliseconds; never the key); with --upstream: the client key's label (or its short hash), hit|miss|revalidated|coalesced|stale and the bytes sent, or JSON with --log-format json; --access-log <file> writes them to a file that SIGUSR1 reopens (for logrotate); /-/status and /-/metrics are left out unless --log-probes (/-/ping always is). With --upstream, SIGHUP (or a change of the keys file) rereads the keys file and the TLS files. Stop it with Ctrl-C.",
   );
   addExamples(
     cmd,

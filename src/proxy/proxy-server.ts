@@ -13,6 +13,8 @@
  * The clients' keys and the TLS certificate can be replaced while it runs (setKeys, setTls:
  * `serve` does it on SIGHUP); requests already past the key check finish as they began.
  * Every answer carries the month's upstream count as X-RateLimit-* headers (answer-writer.ts).
+ * With shared state (a Redis, shared-state.ts) replicas share one ledger, one fill and the JSON
+ * answers; `GET /-/ping` (no key, no log line) says whether this replica can serve misses.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -31,12 +33,17 @@ import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
 import { withoutKeys } from './key-scrub.js';
 import { Upstream, type UpstreamOptions, type UpstreamSettings } from './upstream.js';
+import type { LedgerUsage } from '../cache/ledger.js';
 import type { Settings } from '../config/settings.js';
 import { listenOn } from '../server/catalogue-server.js';
 import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './secret-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
 import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
+import { SharedState, SharedStateDownError } from './shared-state.js';
+import { SharedLedger } from './shared-ledger.js';
+import { SharedFill } from './shared-fill.js';
+import { sharedStateDownAnswer } from './answers.js';
 
 export interface ProxyServerOptions {
   /** The way upstream, but for the settings. */
@@ -57,12 +64,14 @@ export interface ProxyServerOptions {
   log?: (line: string) => void;
   /** How the log lines are written (access-log.ts); text by default. */
   logFormat?: LogFormat;
-  /** Log and count the probes and scrapes (/-/status, /-/metrics, /-/ping) too; left out by default. */
+  /** Log and count /-/status and /-/metrics too; left out by default (as /-/ping always is). */
   logProbes?: boolean;
   /** Store and ledger problems. */
   warn?: (line: string) => void;
   /** How long answers in flight may take to finish once close() is called; default 2 s. */
   graceMs?: number;
+  /** A redis:// or rediss:// URL: the ledger, fills and JSON answers shared with the other replicas there. */
+  sharedState?: string | undefined;
 }
 
 export interface ProxyServer {
@@ -85,21 +94,24 @@ const DEFAULT_GRACE_MS = 2_000;
 /** After the grace period, the most the aborted work is given to unwind before close() returns anyway. */
 const SETTLE_MS = 200;
 
-/** Probes and scrapes (a load balancer's, Prometheus'): neither logged nor counted unless asked for (logProbes). */
-const PROBES = /^\/-\/(status|metrics|ping)(\?|$)/;
+/** Status reads and scrapes (a monitor's, Prometheus'): neither logged nor counted unless asked for (logProbes). */
+const PROBES = /^\/-\/(status|metrics)(\?|$)/;
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
 type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
 
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const shutdown = new AbortController();
-  const upstream = new Upstream({ ...options.upstream, settings: options.settings, signal: shutdown.signal });
+  const shared = options.sharedState === undefined ? undefined : await SharedState.open(options.sharedState, options.warn);
+  const ledger = shared && { ledger: new SharedLedger(shared) };
+  const upstream = new Upstream({ ...options.upstream, ...ledger, settings: options.settings, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
   const stats = new ProxyStats();
-  const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null);
-  const json = new JsonPull({ upstream, store, settings: options.settings, observe: metrics.filled, warn: options.warn });
-  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn });
+  const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null, shared && (() => shared.up));
+  const fill = shared && new SharedFill(shared, shutdown.signal);
+  const json = new JsonPull({ upstream, store, settings: options.settings, observe: metrics.filled, warn: options.warn, shared: fill });
+  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn, shared: fill });
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
@@ -143,7 +155,17 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     seen.client = name;
 
     const { segments, path, query: sentQuery } = parseTarget(rawUrl);
-    if (path === '/-/status') return upstream.usage().then((usage) => sendJson(res, 200, stats.report(usage)));
+    if (path === '/-/status') {
+      // With Redis down, the count this replica saw last; 503 when it has seen none.
+      return upstream.usage().then(
+        (usage) => status(res, usage),
+        (err: unknown) => {
+          if (upstream.knownUsage) return status(res, upstream.knownUsage);
+          if (err instanceof SharedStateDownError) return send(req, res, sharedStateDownAnswer(), plan);
+          throw err;
+        },
+      );
+    }
     seen.outcome = 'hit';
     // A key written into the URL (the client's own, another's, the upstream's) never reaches a cache key, a stored entry or the upstream:
     // a key parameter is dropped; a key as a path segment names nothing the service has.
@@ -175,6 +197,16 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     throw notFound('No such path.');
   }
 
+  const status = (res: ServerResponse, usage: LedgerUsage): void =>
+    sendJson(res, 200, { ...stats.report(usage), ...(shared ? { sharedState: { url: shared.shown, up: shared.up } } : {}) });
+  /** `GET /-/ping`: 200 when misses can be served, 503 while the shared state is down. */
+  const ping = (res: ServerResponse): void => {
+    const answer =
+      shared && !shared.up ? sharedStateDownAnswer() : { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('ok\n') };
+    res.writeHead(answer.status, { ...answer.headers, 'cache-control': 'no-store', 'content-length': String(answer.body.length) });
+    res.end(answer.body);
+  };
+
   const inflight = new Set<Promise<void>>();
   const logFormat = options.logFormat ?? DEFAULT_LOG_FORMAT;
   /** A request that could not be answered: its error answer, or the connection cut when the answer had begun. */
@@ -184,6 +216,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     sendFailure(res, err, 'The proxy failed to answer this request.');
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (/^\/-\/ping(\?|$)/.test(req.url ?? '') && (req.method === 'GET' || req.method === 'HEAD')) return ping(res);
     const started = performance.now();
     const counted = options.logProbes || !PROBES.test(req.url ?? '/');
     // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
@@ -250,6 +283,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         await Promise.race([Promise.allSettled([...inflight]), settle]);
         await Promise.race([closed, settle]);
         await upstream.close();
+        shared?.close();
       })();
       return closing;
     },
