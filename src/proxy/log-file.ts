@@ -43,7 +43,7 @@ export class LogFile {
     try {
       next = openSync(this.path, 'a', LOG_FILE_MODE);
     } catch (err) {
-      this.warn(`proxy: --access-log ${this.path} cannot be reopened (${reasonOf(err)}); writing on to the file already open.`);
+      this.warn(`proxy: --access-log ${this.path} cannot be reopened: ${reasonOf(err)}; writing on to the file already open.`);
       return false;
     }
     closeSync(this.fd);
