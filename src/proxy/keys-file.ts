@@ -15,9 +15,9 @@ import type { Plan } from '../server/records.js';
 /** A keys file's mode: its owner's alone (secret-files.ts refuses any other). */
 const KEYS_FILE_MODE = 0o600;
 
-/** A new client key: 24 random bytes in url-safe base64 behind `ex_`, so it never starts with `-` (which a flag value may not). */
+/** A new client key: 24 random bytes (192 bits) in hex, safe in a URL, a header, a shell and a flag value (never a leading `-`). */
 export function newClientKey(): string {
-  return `ex_${randomBytes(24).toString('base64url')}`;
+  return randomBytes(24).toString('hex');
 }
 
 /** The keys file's text, '' when there is none yet; refused when others may read it. */
