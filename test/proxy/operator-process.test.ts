@@ -57,18 +57,30 @@ test('keys add: the running proxy takes the key with no signal; keys remove: 401
     expect((await plank(url, alice)).status).toBe(401);
     await until(() => readFileSync(log, 'utf8'), /Z - GET \/exercise\/Plank 401 - /);
     expect(err()).not.toContain(alice);
+
+    // Mistakes on a reload: a label given twice is warned of; a key given twice is refused, the keys in use stay.
+    const ci = readFileSync(keysFile, 'utf8').trim().split(':')[0]!;
+    writeFileSync(keysFile, `${readFileSync(keysFile, 'utf8')}${'b'.repeat(48)}:free:ci\n`);
+    await until(err, /Z \S+team-keys:2: the label ci is also on line 1; both keys count as one client\.\n/);
+    writeFileSync(keysFile, `${readFileSync(keysFile, 'utf8')}${ci}:premium:again\n`);
+    expect((await until(err, /Z proxy: reload refused, the keys and certificate in use stay: .*\n/))[0]).toMatch(/team-keys:3: the same key as line 1/);
+    expect((await plank(url, 'b'.repeat(48))).status).toBe(200);
+    expect(err()).not.toContain(ci);
   });
   expect(result.code).toBe(0);
   const [moved, fresh] = [readFileSync(`${log}.1`, 'utf8'), readFileSync(log, 'utf8')];
   expect(moved.trim().split('\n')).toEqual([expect.stringMatching(/Z alice GET \/exercise\/Plank 200 miss /)]);
-  expect(fresh.trim().split('\n')).toEqual([expect.stringMatching(/Z - GET \/exercise\/Plank 401 - /)]);
+  expect(fresh.trim().split('\n')).toEqual([
+    expect.stringMatching(/Z - GET \/exercise\/Plank 401 - /),
+    expect.stringMatching(/Z ci GET \/exercise\/Plank 200 hit /),
+  ]);
   expect(statSync(log).mode & 0o777).toBe(0o640);
   // Nothing of the access log on stderr: only the proxy's own lines, each with its time.
   expect(
     result.stderr
       .trim()
       .split('\n')
-      .every((l) => /^\d{4}-\d\d-\d\dT\S+Z (proxy:|Proxy of )/.test(l)),
+      .every((l) => /^\d{4}-\d\d-\d\dT\S+Z (proxy:|Proxy of |\/\S+team-keys:2: )/.test(l)),
   ).toBe(true);
 });
 
