@@ -2,8 +2,8 @@
  * The operator's tools on a running proxy, the built CLI as a child process as an operator runs
  * it: `serve keys add` picked up with no signal (the keys file is watched), `keys remove` then
  * 401; --access-log reopened on SIGUSR1 after logrotate moved it, probes left out of it; a
- * certificate renewed wrongly (expired) refused on SIGHUP while the one in use serves on. And the
- * mistakes refused at start (exit 2): a key given twice, the upstream key as a client's, an
+ * certificate renewed wrongly (expired) refused on SIGHUP while the one in use serves on; a key
+ * given twice refused on a reload, a label given twice warned of. And the mistakes refused at start (exit 2): a key given twice, the upstream key as a client's, an
  * expired certificate, an access log that cannot be opened.
  */
 import { copyFileSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
