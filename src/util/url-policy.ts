@@ -10,20 +10,20 @@ import { UsageError } from '../errors.js';
 export const LOOPBACK_NAME = 'localhost';
 
 /**
- * A host as the URL parser writes it (`127.1` → `127.0.0.1`, `[0:0::1]` → `[::1]`), so one
- * spelling is judged whatever was typed; undefined when it is no valid host.
+ * A host as the URL parser writes it (`127.1` → `127.0.0.1`, `[0:0::1]` → `[::1]`), without the
+ * root's trailing dot (`localhost.`), so one spelling is judged whatever was typed; undefined when it is no valid host.
  */
 function canonicalHost(hostname: string): string | undefined {
   const bare = hostname.replace(/^\[|\]$/g, '');
   try {
-    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$/g, '');
+    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$|\.$/g, '');
   } catch {
     return undefined;
   }
 }
 
 /**
- * Literal 127.0.0.0/8, ::1 (also as ::ffff:127.x.y.z) and the exact name `localhost`: the only
+ * Literal 127.0.0.0/8, ::1 (also as ::ffff:127.x.y.z) and the exact name `localhost` (or `localhost.`): the only
  * hosts plain http is allowed to by default. Other names under `.localhost` are not loopback
  * here: they would go to DNS, which may answer anything.
  */
