@@ -41,8 +41,8 @@ export interface TlsFront {
   close(): Promise<void>;
 }
 
-/** TLS on 127.0.0.1:`port` (0: any) with the CA's certificate, each connection piped to 127.0.0.1:`targetPort`. */
-export async function startTlsFront(ca: PrivateCa, targetPort: number, port = 0): Promise<TlsFront> {
+/** TLS on `host`:`port` (0: any) with the CA's certificate, each connection piped to `host`:`targetPort`. */
+export async function startTlsFront(ca: PrivateCa, targetPort: number, port = 0, host = '127.0.0.1'): Promise<TlsFront> {
   const sockets = new Set<Socket>();
   const track = (s: Socket): void => {
     sockets.add(s);
@@ -50,7 +50,7 @@ export async function startTlsFront(ca: PrivateCa, targetPort: number, port = 0)
     s.on('close', () => sockets.delete(s));
   };
   const server: Server = createServer({ cert: ca.cert, key: ca.key }, (client) => {
-    const plain = connect(targetPort, '127.0.0.1');
+    const plain = connect(targetPort, host);
     track(client);
     track(plain);
     client.pipe(plain).pipe(client);
@@ -58,7 +58,7 @@ export async function startTlsFront(ca: PrivateCa, targetPort: number, port = 0)
   server.on('tlsClientError', () => {});
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,
