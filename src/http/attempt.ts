@@ -101,7 +101,11 @@ async function createAgent(timeoutMs: number, proxy: ProxyChoice | undefined): P
  * proxy in absolute form (`GET http://host:port/path`, as curl sends it), with the proxy's
  * credentials; an https:// target behind one goes through its tunnel agent instead.
  */
-function destination(url: URL, proxy: ProxyChoice | undefined, headers: Record<string, string>): { origin: string; path: string; headers: Record<string, string> } {
+function destination(
+  url: URL,
+  proxy: ProxyChoice | undefined,
+  headers: Record<string, string>,
+): { origin: string; path: string; headers: Record<string, string> } {
   const path = `${url.pathname}${url.search}`;
   if (!proxy || url.protocol !== 'http:') return { origin: url.origin, path, headers };
   const auth: Record<string, string> = proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {};

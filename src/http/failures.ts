@@ -40,7 +40,11 @@ function proxyHint(proxy: ProxyChoice, hostname: string): string {
 }
 
 /** A failure of the forward proxy itself, named (credentials masked); `final` when no retry would go otherwise. */
-export function proxyError(proxy: ProxyChoice, what: string, options: { kind?: 'timeout'; final?: boolean; status?: number; hint?: string; cause?: unknown } = {}): NetworkError {
+export function proxyError(
+  proxy: ProxyChoice,
+  what: string,
+  options: { kind?: 'timeout'; final?: boolean; status?: number; hint?: string; cause?: unknown } = {},
+): NetworkError {
   const { kind, final, status, cause } = options;
   const hint = options.hint ?? `Check that proxy (${proxy.variable}), or list the host in NO_PROXY to go direct.`;
   const details = { proxy: proxy.shown, ...(status !== undefined && { status }), ...(final && { final }) };

@@ -48,7 +48,7 @@ export function tunnelConnector(proxy: ProxyChoice, timeoutMs: number, lookup: L
       const servername = options.servername || (isIP(options.hostname) ? undefined : options.hostname);
       const tls = tlsConnect({ socket, ALPNProtocols: ['http/1.1'], ...(servername && { servername }) });
       tls.once('secureConnect', () => settle(null, tls));
-      tls.on('error', (err) => {
+      tls.on('error', (err: Error) => {
         tls.destroy();
         settle(err);
       });
@@ -61,7 +61,8 @@ export function tunnelConnector(proxy: ProxyChoice, timeoutMs: number, lookup: L
 /** A CONNECT that got no answer: closed or not HTTP is the proxy's doing, and says so; anything else (refused, no such host) networkError names. */
 function tunnelFailure(proxy: ProxyChoice, err: NodeJS.ErrnoException, target: string): Error {
   if (err instanceof NetworkError) return err;
-  if (err.code?.startsWith('HPE_')) return proxyError(proxy, `answered the request for a tunnel to ${target} with something that is not HTTP`, { final: true, cause: err });
+  if (err.code?.startsWith('HPE_'))
+    return proxyError(proxy, `answered the request for a tunnel to ${target} with something that is not HTTP`, { final: true, cause: err });
   if (err.code === 'ECONNRESET') return proxyError(proxy, `closed the connection when asked for a tunnel to ${target}`, { cause: err });
   return err;
 }

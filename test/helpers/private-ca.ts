@@ -31,8 +31,14 @@ export function makePrivateCa(dir: string, names: string[]): PrivateCa {
   openssl(['req', ...ec, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', `/CN=${names[0]}`]);
   const san = [...names.map((n) => `DNS:${n}`), 'IP:127.0.0.1'].join(',');
   writeFileSync(file('server.ext'), `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
-  openssl(['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-set_serial', '2', '-days', '2']
-    .concat(['-extfile', file('server.ext'), '-out', file('server.pem')]));
+  openssl(
+    ['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-set_serial', '2', '-days', '2'].concat([
+      '-extfile',
+      file('server.ext'),
+      '-out',
+      file('server.pem'),
+    ]),
+  );
   return { caPath: file('ca.pem'), cert: readFileSync(file('server.pem')), key: readFileSync(file('server.key')) };
 }
 

@@ -148,7 +148,6 @@ describe('which proxy a URL uses (curl’s rules)', () => {
   });
 });
 
-
 describe('requests through a forward proxy', () => {
   it('an http:// target goes to the proxy in absolute form, as curl sends it, with the proxy credentials; -v masks them', async () => {
     const service = await serve((req, res) => json(res, 200, { key: req.headers['x-api-key'] ?? null, host: req.headers.host }));
@@ -185,7 +184,11 @@ describe('requests through a forward proxy', () => {
     const proxy = await forwardProxy({ hosts: {} });
     const lines: string[] = [];
     // The name goes direct: the client resolves it itself (localhost: no DNS).
-    const t = transport({ baseUrl: `http://localhost:${service.port}`, proxyEnv: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com,localhost' }, log: (l) => lines.push(l) });
+    const t = transport({
+      baseUrl: `http://localhost:${service.port}`,
+      proxyEnv: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com,localhost' },
+      log: (l) => lines.push(l),
+    });
     expect(await t.getJson('/exercises')).toEqual({ ok: true });
     expect([...proxy.connects, ...proxy.requests]).toEqual([]);
     expect(lines.join('\n')).not.toContain('proxy:');
@@ -208,7 +211,12 @@ describe('requests through a forward proxy', () => {
       const service = await serve((_req, res) => json(res, 200, {}));
       const front = await tlsFront(privateCa(), service.port);
       const proxy = await forwardProxy();
-      const t = transport({ baseUrl: `https://${NAME}:${front.port}`, apiKey: KEY, settings: { retries: 0 }, proxyEnv: { HTTPS_PROXY: proxy.url, HTTP_PROXY: 'http://127.0.0.1:9' } });
+      const t = transport({
+        baseUrl: `https://${NAME}:${front.port}`,
+        apiKey: KEY,
+        settings: { retries: 0 },
+        proxyEnv: { HTTPS_PROXY: proxy.url, HTTP_PROXY: 'http://127.0.0.1:9' },
+      });
       // In-process the private CA is not trusted: the handshake with the service, through the tunnel, is what fails.
       const err = await failure(t.getJson('/exercises'));
       expect(err.details?.code).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
@@ -244,7 +252,12 @@ describe('requests through a forward proxy', () => {
       ['https', '407', /^The proxy http:\/\/127\.0\.0\.1:\d+\/ wants credentials \(407 Proxy Authentication Required\) to reach catalogue\.test:\d+\.$/, 1],
       ['http', '407', /^The proxy http:\/\/127\.0\.0\.1:\d+\/ wants credentials \(407 Proxy Authentication Required\) to reach catalogue\.test:\d+\.$/, 1],
       ['https', '403', /^The proxy http:\/\/127\.0\.0\.1:\d+\/ refused to connect to catalogue\.test:\d+ \(403\)\.$/, 1],
-      ['https', 'garbage', /^The proxy http:\/\/127\.0\.0\.1:\d+\/ answered the request for a tunnel to catalogue\.test:\d+ with something that is not HTTP\.$/, 1],
+      [
+        'https',
+        'garbage',
+        /^The proxy http:\/\/127\.0\.0\.1:\d+\/ answered the request for a tunnel to catalogue\.test:\d+ with something that is not HTTP\.$/,
+        1,
+      ],
       ['https', 'close', /^The proxy http:\/\/127\.0\.0\.1:\d+\/ closed the connection when asked for a tunnel to catalogue\.test:\d+\.$/, 2],
     ] as const)('%s target, proxy mode %s: %s, %i attempt(s) with --retries 1', async (scheme, mode, message, attempts) => {
       const proxy = await forwardProxy({ mode });
@@ -258,7 +271,10 @@ describe('requests through a forward proxy', () => {
       expect(err.exitCode).toBe(6);
       expect(err.details?.proxy).toBe(`${proxy.url}/`);
       expect(proxy.connects.length + proxy.requests.length).toBe(attempts);
-      if (mode === '407') expect(err.hint).toBe(`Give them in the proxy's URL: ${scheme.toUpperCase()}_PROXY=http://USER:PASSWORD@host:port (percent-encode any @ : / % in them).`);
+      if (mode === '407')
+        expect(err.hint).toBe(
+          `Give them in the proxy's URL: ${scheme.toUpperCase()}_PROXY=http://USER:PASSWORD@host:port (percent-encode any @ : / % in them).`,
+        );
     });
 
     it('a proxy that closes every CONNECT sees --retries + 1 attempts however fast it fails', async () => {
@@ -298,10 +314,16 @@ describe('requests through a forward proxy', () => {
     it.each(['http', 'https'])('a proxy that refuses connections (%s target): the message names the proxy', async (scheme) => {
       const proxy = await forwardProxy();
       await proxy.close();
-      const t = transport({ baseUrl: `${scheme}://${NAME}:9`, settings: { retries: 0, allowInsecure: true }, proxyEnv: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url } });
+      const t = transport({
+        baseUrl: `${scheme}://${NAME}:9`,
+        settings: { retries: 0, allowInsecure: true },
+        proxyEnv: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url },
+      });
       const err = await failure(t.getJson('/exercises'));
       expect(err.message).toBe(`Could not connect to the proxy ${proxy.url}/: connection refused.`);
-      expect(err.hint).toMatch(/^The request went through the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTPS?_PROXY\): check that proxy, or list catalogue\.test in NO_PROXY/);
+      expect(err.hint).toMatch(
+        /^The request went through the proxy http:\/\/127\.0\.0\.1:\d+\/ \(HTTPS?_PROXY\): check that proxy, or list catalogue\.test in NO_PROXY/,
+      );
     });
   });
 
@@ -311,7 +333,11 @@ describe('requests through a forward proxy', () => {
       closers.push(() => server.close());
       const proxy = await forwardProxy();
       const r = await runInProcess(['-v', '--no-cache', '--allow-insecure', 'query', '--muscle', 'chest', '--format', 'json'], {
-        env: { EXERCISES_BASE_URL: `http://${NAME}:${new URL(server.url).port}`, EXERCISES_API_KEY: FREE_KEY, HTTP_PROXY: `http://u:pw@127.0.0.1:${proxy.port}` },
+        env: {
+          EXERCISES_BASE_URL: `http://${NAME}:${new URL(server.url).port}`,
+          EXERCISES_API_KEY: FREE_KEY,
+          HTTP_PROXY: `http://u:pw@127.0.0.1:${proxy.port}`,
+        },
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/"id":/);
@@ -356,10 +382,15 @@ describe('requests through a forward proxy', () => {
       ['socks5://127.0.0.1:9', /HTTPS_PROXY: socks5 proxies are not supported/],
       ['http://alice:s3cr/etPW@proxy.corp:3128', /HTTPS_PROXY: not a proxy URL: http:\/\/\*\*\*@proxy\.corp:3128\./],
       ['http://alice:s3c@retPW@proxy.corp:99999', /HTTPS_PROXY: not a proxy URL: http:\/\/\*\*\*@proxy\.corp:99999\./],
-      ['http://alice:s3c%zzretPW@proxy.corp:3128', /HTTPS_PROXY: the user name or password in the proxy URL http:\/\/\*\*\*@proxy\.corp:3128\/ is not valid percent-encoding/],
+      [
+        'http://alice:s3c%zzretPW@proxy.corp:3128',
+        /HTTPS_PROXY: the user name or password in the proxy URL http:\/\/\*\*\*@proxy\.corp:3128\/ is not valid percent-encoding/,
+      ],
     ])('HTTPS_PROXY=%s: a usage error (exit 2) before any request, no credential shown', async (value, message) => {
       // Refused before any connection: catalogue.test is never looked up.
-      const r = await runInProcess(['--no-cache', '--base-url', `https://${NAME}:9`, 'show', 'Push_Up'], { env: { EXERCISES_API_KEY: FREE_KEY, HTTPS_PROXY: value } });
+      const r = await runInProcess(['--no-cache', '--base-url', `https://${NAME}:9`, 'show', 'Push_Up'], {
+        env: { EXERCISES_API_KEY: FREE_KEY, HTTPS_PROXY: value },
+      });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/alice|s3c|etPW/);

@@ -18,8 +18,10 @@ import { type PrivateCa, type TlsFront, hasOpenssl, makePrivateCa, startTlsFront
 
 const SQUID = '/usr/sbin/squid';
 const NCSA_AUTH = '/usr/lib/squid/basic_ncsa_auth';
-const hasSquid = existsSync(SQUID) && existsSync(NCSA_AUTH) && hasOpenssl;
-const hasTinyproxy = spawnSync('tinyproxy', ['-v']).status === 0 && hasOpenssl;
+/** Why the squid or the tinyproxy tests cannot run here, if they cannot. */
+const noSquid =
+  !existsSync(SQUID) || !existsSync(NCSA_AUTH) ? `squid is not installed (${SQUID}, ${NCSA_AUTH})` : !hasOpenssl ? 'openssl is not installed' : undefined;
+const noTinyproxy = spawnSync('tinyproxy', ['-v']).status !== 0 ? 'tinyproxy is not installed' : !hasOpenssl ? 'openssl is not installed' : undefined;
 /** The name squid resolves from the test's own hosts file (never DNS): not loopback to the client, so it is proxied. */
 const NAME = 'catalogue.test';
 
@@ -29,7 +31,7 @@ const NAME = 'catalogue.test';
  * the file, without DNS.
  */
 function loopbackAlias(): { name: string; address: string } | undefined {
-  let hosts = '';
+  let hosts: string;
   try {
     hosts = readFileSync('/etc/hosts', 'utf8');
   } catch {
@@ -82,7 +84,7 @@ interface RunningProxy {
 async function startDaemon(command: string, args: string[], port: number, log: (stderr: string) => string): Promise<RunningProxy> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (b: Buffer) => (stderr += b.toString()));
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (b: Buffer) => (stderr += b.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -101,6 +103,11 @@ async function startDaemon(command: string, args: string[], port: number, log: (
 }
 
 let squidCounter = 0;
+
+/** squid's shared-memory segments under a service name (Linux keeps them in /dev/shm). */
+function shmSegments(service: string): string[] {
+  return existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((n) => n.startsWith(`${service}-`) || n.startsWith(service)) : [];
+}
 
 /**
  * squid with Debian's usual access rules, `extraSslPort` added to SSL_ports only when 443 could
@@ -163,7 +170,12 @@ async function startSquid(options: { extraSslPort?: number; credentials?: string
     for (const f of readdirSync(dir)) chmodSync(join(dir, f), 0o644);
   }
   const read = (name: string): string => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '');
-  const running = await startDaemon(SQUID, ['-N', '-n', service, '-f', join(dir, 'squid.conf')], port, (stderr) => `${read('access.log')}${stderr}${read('cache.log')}`);
+  const running = await startDaemon(
+    SQUID,
+    ['-N', '-n', service, '-f', join(dir, 'squid.conf')],
+    port,
+    (stderr) => `${read('access.log')}${stderr}${read('cache.log')}`,
+  );
   return {
     ...running,
     dir,
@@ -172,7 +184,7 @@ async function startSquid(options: { extraSslPort?: number; credentials?: string
     stop: async () => {
       await running.stop();
       // Its shared-memory segments, in case it could not remove them itself.
-      for (const f of readdirSync('/dev/shm').filter((n) => n.startsWith(`${service}-`))) rmSync(join('/dev/shm', f), { force: true });
+      for (const f of shmSegments(service)) rmSync(join('/dev/shm', f), { force: true });
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -212,7 +224,7 @@ async function logged(log: () => string, pattern: RegExp): Promise<string> {
   return log();
 }
 
-describe.skipIf(!hasSquid)('squid with its usual rules', () => {
+describe('squid with its usual rules', () => {
   let server: CatalogueServer;
   let ca: PrivateCa;
   let front: TlsFront;
@@ -222,6 +234,7 @@ describe.skipIf(!hasSquid)('squid with its usual rules', () => {
   const servicePort = (): number => Number(new URL(server.url).port);
 
   beforeAll(async () => {
+    if (noSquid) return;
     server = await startServer();
     ca = makePrivateCa(tempDir('exercises-squid-ca-'), [NAME]);
     ({ front, extraPort } = await httpsFront(ca, servicePort()));
@@ -230,10 +243,11 @@ describe.skipIf(!hasSquid)('squid with its usual rules', () => {
   }, 60_000);
   afterAll(async () => {
     await Promise.all([squid?.stop(), authSquid?.stop(), front?.close(), server?.close()]);
-    expect(readdirSync('/dev/shm').filter((n) => n.startsWith(`exsquid${process.pid}n`))).toEqual([]);
+    if (!noSquid) expect(shmSegments(`exsquid${process.pid}n`)).toEqual([]);
   });
 
-  it('an http:// target: squid logs an absolute-form GET, no CONNECT, and the answer comes', async () => {
+  it('an http:// target: squid logs an absolute-form GET, no CONNECT, and the answer comes', async (ctx) => {
+    if (noSquid) return ctx.skip(noSquid);
     const r = await runInProcess(['--no-cache', '--allow-insecure', '--base-url', `http://${NAME}:${servicePort()}`, 'show', 'Push_Up', '--format', 'json'], {
       env: { EXERCISES_API_KEY: FREE_KEY, HTTP_PROXY: squid.url },
     });
@@ -244,7 +258,8 @@ describe.skipIf(!hasSquid)('squid with its usual rules', () => {
     expect(log).not.toContain('CONNECT');
   });
 
-  it('an https:// target: CONNECT to 443 (SSL_ports), TLS inside; the built CLI trusts the private CA with NODE_EXTRA_CA_CERTS', async () => {
+  it('an https:// target: CONNECT to 443 (SSL_ports), TLS inside; the built CLI trusts the private CA with NODE_EXTRA_CA_CERTS', async (ctx) => {
+    if (noSquid) return ctx.skip(noSquid);
     const port = front.port;
     const r = await runCli(['--no-cache', '--base-url', `https://${NAME}${port === 443 ? '' : `:${port}`}`, 'show', 'Push_Up', '--format', 'json'], {
       env: { EXERCISES_API_KEY: FREE_KEY, HTTPS_PROXY: squid.url, NODE_EXTRA_CA_CERTS: ca.caPath },
@@ -255,7 +270,8 @@ describe.skipIf(!hasSquid)('squid with its usual rules', () => {
     expect(await logged(squid.log, /CONNECT catalogue/)).toMatch(new RegExp(`TCP_TUNNEL/200 \\d+ CONNECT catalogue\\.test:${port} `));
   });
 
-  it('a CONNECT to a port squid does not tunnel to: 403, said as the proxy refusing, asked once', async () => {
+  it('a CONNECT to a port squid does not tunnel to: 403, said as the proxy refusing, asked once', async (ctx) => {
+    if (noSquid) return ctx.skip(noSquid);
     const r = await runInProcess(['--no-cache', '--base-url', `https://${NAME}:${servicePort()}`, 'show', 'Push_Up'], {
       env: { EXERCISES_API_KEY: FREE_KEY, HTTPS_PROXY: squid.url },
     });
@@ -266,7 +282,8 @@ describe.skipIf(!hasSquid)('squid with its usual rules', () => {
     expect(log.match(new RegExp(`TCP_DENIED/403 \\d+ CONNECT catalogue\\.test:${servicePort()}`, 'g'))).toHaveLength(1);
   });
 
-  it('squid wanting credentials (basic_ncsa_auth): 407 says so, for http:// and https://; with them in the URL the answer comes', async () => {
+  it('squid wanting credentials (basic_ncsa_auth): 407 says so, for http:// and https://; with them in the URL the answer comes', async (ctx) => {
+    if (noSquid) return ctx.skip(noSquid);
     const base = `http://${NAME}:${servicePort()}`;
     const without = await runInProcess(['--no-cache', '--allow-insecure', '--base-url', base, 'show', 'Push_Up'], {
       env: { EXERCISES_API_KEY: FREE_KEY, HTTP_PROXY: authSquid.url },
@@ -293,13 +310,19 @@ describe.skipIf(!hasSquid)('squid with its usual rules', () => {
     expect(right.code, right.stderr).toBe(0);
     expect((JSON.parse(right.stdout) as { id: string }).id).toBe('Push_Up');
     for (const r of [without, tunnel, wrong, right]) expect(r.stderr).not.toMatch(/alice|s3cr|nope/);
-    expect(await logged(authSquid.log, / alice /)).toMatch(new RegExp(`TCP_MISS/200 \\d+ GET http://catalogue\\.test:${servicePort()}/exercise/Push_Up alice `));
+    expect(await logged(authSquid.log, / alice /)).toMatch(
+      new RegExp(`TCP_MISS/200 \\d+ GET http://catalogue\\.test:${servicePort()}/exercise/Push_Up alice `),
+    );
   });
 });
 
 const alias = loopbackAlias();
 
-describe.skipIf(!hasTinyproxy)('tinyproxy', () => {
+/** Why the tinyproxy tests cannot run here, if they cannot. */
+const tinyproxyMissing =
+  noTinyproxy ?? (alias ? undefined : 'no name in /etc/hosts for a loopback address besides localhost: tinyproxy would have to ask DNS for the target');
+
+describe('tinyproxy', () => {
   let server: CatalogueServer;
   let ca: PrivateCa;
   let front: TlsFront;
@@ -307,7 +330,7 @@ describe.skipIf(!hasTinyproxy)('tinyproxy', () => {
   const servicePort = (): number => Number(new URL(server.url).port);
 
   beforeAll(async () => {
-    if (!alias) return;
+    if (tinyproxyMissing || !alias) return;
     server = await startServer({ host: alias.address });
     ca = makePrivateCa(tempDir('exercises-tinyproxy-ca-'), [alias.name]);
     const https = await httpsFront(ca, servicePort(), alias.address);
@@ -319,10 +342,13 @@ describe.skipIf(!hasTinyproxy)('tinyproxy', () => {
   });
 
   it('an http:// target in absolute form, and an https:// one through CONNECT (the built CLI, NODE_EXTRA_CA_CERTS)', async (ctx) => {
-    if (!alias) return ctx.skip('no name in /etc/hosts for a loopback address besides localhost: tinyproxy would have to ask DNS');
-    const plain = await runInProcess(['--no-cache', '--allow-insecure', '--base-url', `http://${alias.name}:${servicePort()}`, 'show', 'Push_Up', '--format', 'json'], {
-      env: { EXERCISES_API_KEY: FREE_KEY, HTTP_PROXY: tinyproxy.url },
-    });
+    if (tinyproxyMissing || !alias) return ctx.skip(tinyproxyMissing);
+    const plain = await runInProcess(
+      ['--no-cache', '--allow-insecure', '--base-url', `http://${alias.name}:${servicePort()}`, 'show', 'Push_Up', '--format', 'json'],
+      {
+        env: { EXERCISES_API_KEY: FREE_KEY, HTTP_PROXY: tinyproxy.url },
+      },
+    );
     expect(plain.code, plain.stderr).toBe(0);
     expect(tinyproxy.log()).toContain(`Request (file descriptor`);
     expect(tinyproxy.log()).toMatch(new RegExp(`GET http://${alias.name}:${servicePort()}/exercise/Push_Up HTTP/1\\.1`));
@@ -338,7 +364,7 @@ describe.skipIf(!hasTinyproxy)('tinyproxy', () => {
   });
 
   it('a CONNECT to a port it does not allow: said as the proxy refusing', async (ctx) => {
-    if (!alias) return ctx.skip('no name in /etc/hosts for a loopback address besides localhost: tinyproxy would have to ask DNS');
+    if (tinyproxyMissing || !alias) return ctx.skip(tinyproxyMissing);
     const r = await runInProcess(['--no-cache', '--base-url', `https://${alias.name}:${servicePort()}`, 'show', 'Push_Up'], {
       env: { EXERCISES_API_KEY: FREE_KEY, HTTPS_PROXY: tinyproxy.url },
     });
