@@ -202,10 +202,10 @@ export class Attempts {
       throw this.failure(err, url, signals);
     }
     res.body.onClose(finish);
-    // Only a proxy asks for proxy credentials: its answer, not the service's.
+    // Only a proxy asks for proxy credentials: its answer, not the service's, which never saw the request.
     if (res.status === 407 && proxy) {
       res.body.discard();
-      throw proxyRefusal(proxy, 407, url.host);
+      throw markNeverWritten(proxyRefusal(proxy, 407, url.host));
     }
     return res;
   };
