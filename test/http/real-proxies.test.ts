@@ -18,10 +18,11 @@ import { type PrivateCa, type TlsFront, hasOpenssl, makePrivateCa, startTlsFront
 
 const SQUID = '/usr/sbin/squid';
 const NCSA_AUTH = '/usr/lib/squid/basic_ncsa_auth';
+const TINYPROXY = '/usr/bin/tinyproxy';
 /** Why the squid or the tinyproxy tests cannot run here, if they cannot. */
 const noSquid =
   !existsSync(SQUID) || !existsSync(NCSA_AUTH) ? `squid is not installed (${SQUID}, ${NCSA_AUTH})` : !hasOpenssl ? 'openssl is not installed' : undefined;
-const noTinyproxy = spawnSync('tinyproxy', ['-v']).status !== 0 ? 'tinyproxy is not installed' : !hasOpenssl ? 'openssl is not installed' : undefined;
+const noTinyproxy = !existsSync(TINYPROXY) ? `tinyproxy is not installed (${TINYPROXY})` : !hasOpenssl ? 'openssl is not installed' : undefined;
 /** The name squid resolves from the test's own hosts file (never DNS): not loopback to the client, so it is proxied. */
 const NAME = 'catalogue.test';
 
@@ -197,7 +198,7 @@ async function startTinyproxy(extraConnectPort?: number): Promise<RunningProxy> 
   if (extraConnectPort) config.push(`ConnectPort ${extraConnectPort}`);
   writeFileSync(join(dir, 'tinyproxy.conf'), `${config.join('\n')}\n`);
   // In the foreground and with no LogFile, it logs to its output: the test reads it there.
-  const running = await startDaemon('tinyproxy', ['-d', '-c', join(dir, 'tinyproxy.conf')], port, (stderr) => stderr);
+  const running = await startDaemon(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], port, (stderr) => stderr);
   return {
     ...running,
     stop: async () => {
