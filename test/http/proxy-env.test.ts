@@ -277,6 +277,23 @@ describe('requests through a forward proxy', () => {
         );
     });
 
+    it.each(['http', 'https'])('a 407 (%s target) is given back to the request ledger: the service never saw the request', async (scheme) => {
+      const proxy = await forwardProxy({ mode: '407' });
+      let counted = 0;
+      const t = transport({
+        baseUrl: `${scheme}://${NAME}:9`,
+        settings: { retries: 0, allowInsecure: true },
+        proxyEnv: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url },
+        beforeRequest: () => {
+          counted++;
+          return () => void counted--;
+        },
+      });
+      await failure(t.getJson('/exercises'));
+      expect(proxy.connects.length + proxy.requests.length).toBe(1);
+      expect(counted).toBe(0);
+    });
+
     it('a proxy that closes every CONNECT sees --retries + 1 attempts however fast it fails', async () => {
       for (const retries of [0, 2]) {
         const proxy = await forwardProxy({ mode: 'close' });
