@@ -259,6 +259,8 @@ describe('requests through a forward proxy', () => {
         1,
       ],
       ['https', 'close', /^The proxy http:\/\/127\.0\.0\.1:\d+\/ closed the connection when asked for a tunnel to catalogue\.test:\d+\.$/, 2],
+      // In absolute form a closed connection may be the proxy's or the service's: the hint names the proxy.
+      ['http', 'close', /^The connection to catalogue\.test:9 was dropped before the answer was complete\.$/, 2],
     ] as const)('%s target, proxy mode %s: %s, %i attempt(s) with --retries 1', async (scheme, mode, message, attempts) => {
       const proxy = await forwardProxy({ mode });
       const t = transport({
@@ -269,8 +271,9 @@ describe('requests through a forward proxy', () => {
       const err = await failure(t.getJson('/exercises'));
       expect(err.message).toMatch(message);
       expect(err.exitCode).toBe(6);
-      expect(err.details?.proxy).toBe(`${proxy.url}/`);
+      if (scheme === 'https' || mode !== 'close') expect(err.details?.proxy).toBe(`${proxy.url}/`);
       expect(proxy.connects.length + proxy.requests.length).toBe(attempts);
+      expect(`${err.message} ${err.hint ?? ''}`).toContain(proxy.url);
       if (mode === '407')
         expect(err.hint).toBe(
           `Give them in the proxy's URL: ${scheme.toUpperCase()}_PROXY=http://USER:PASSWORD@host:port (percent-encode any @ : / % in them).`,
