@@ -114,8 +114,10 @@ export function networkError(err: unknown, url: URL, timeoutMs: number, redactTe
   if (known === 'ECONNREFUSED') return make(`Could not connect to ${host}: connection refused.`);
   if (known === 'ENOTFOUND') return make(proxy ? `Could not resolve the host name of ${host}.` : `Could not resolve the host name ${url.hostname}.`);
   if (DROPPED.has(known)) return make(`The connection to ${host} was dropped before the answer was complete.`);
+  // Said in our words: Node's own sentence differs by version (24 adds advice on its own flags).
+  if (untrusted) return make(`Secure connection to ${host} failed: its certificate is not signed by a CA this machine trusts (${code}).`);
   const text = err instanceof Error ? err.message : String(err);
-  const tls = untrusted || /certificate|CERT_|SSL|TLS/i.test(`${code} ${text}`);
+  const tls = /certificate|CERT_|SSL|TLS/i.test(`${code} ${text}`);
   return make(`${tls ? 'Secure connection to' : 'Request to'} ${host} failed: ${redactText(text)}.`);
 }
 
