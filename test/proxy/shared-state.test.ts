@@ -147,9 +147,14 @@ describe('two proxy processes, one Redis', () => {
       await r.start();
       for (const replica of [a, b]) await vi.waitUntil(async () => (await fetch(`${replica.url}/-/ping`)).status === 200, WAIT);
       const after = await Promise.all(IDS.slice(30, 50).map((id, i) => got(i % 2 ? b : a, `/exercise/${id}`)));
-      expect(after.filter((x) => x.status === 200).length).toBe(12 - sentBefore);
-      expect(after.filter((x) => x.status === 429).length).toBe(20 - (12 - sentBefore));
-      expect(upstreamRequests(from)).toBe(12);
+      // A count Redis took as it went down, for a request then refused with 503, is not given back
+      // (Redis was gone): the budget may come out short by those, never over.
+      const refusedInFlight = during.filter((x) => x.status === 503).length;
+      const served = after.filter((x) => x.status === 200).length;
+      expect(served).toBeLessThanOrEqual(12 - sentBefore);
+      expect(served).toBeGreaterThanOrEqual(12 - sentBefore - refusedInFlight);
+      expect(after.filter((x) => x.status === 429).length).toBe(20 - served);
+      expect(upstreamRequests(from)).toBe(sentBefore + served);
       expect(a.stderr()).toMatch(/proxy: the shared state redis:\/\/127\.0\.0\.1:\d+ is back\./);
       for (const replica of [a, b]) expect(replica.stderr().match(/cannot be used/g)).toHaveLength(1); // once a minute at most
       expect(a.stderr() + b.stderr()).not.toMatch(/\/-\/ping/);
