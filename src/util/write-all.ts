@@ -1,12 +1,10 @@
 /**
  * Writes that check what was written: short writes loop until all are in, and a failed write or
- * fsync throws WriteFailedError naming the file (exit 6). `fsCalls` lets tests inject a full disk.
+ * fsync throws WriteFailedError naming the file (exit 6).
  */
-import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeSync, writev } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { WriteFailedError } from '../errors.js';
-
-export const fsCalls = { writeSync, fsyncSync, writev };
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
@@ -37,7 +35,7 @@ export function writeAllSync(fd: number, data: string | Buffer, path: string, po
   let at = position;
   try {
     while (bytes.length > 0) {
-      const n = fsCalls.writeSync(fd, bytes, 0, bytes.length, at ?? null);
+      const n = writeSync(fd, bytes, 0, bytes.length, at ?? null);
       if (n <= 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
       bytes = bytes.subarray(n);
       if (at !== undefined) at += n;
@@ -49,7 +47,7 @@ export function writeAllSync(fd: number, data: string | Buffer, path: string, po
 
 export function fsyncOrThrow(fd: number, path: string): void {
   try {
-    fsCalls.fsyncSync(fd);
+    fsyncSync(fd);
   } catch (err) {
     throw writeFailed(path, err);
   }
@@ -60,7 +58,7 @@ export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');
-    fsCalls.fsyncSync(fd);
+    fsyncSync(fd);
   } catch {
     // Some platforms and file systems refuse to sync a directory; the file itself is synced.
   } finally {

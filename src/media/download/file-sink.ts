@@ -5,10 +5,11 @@
  * written through); the rename replaces whatever is at `<file>` rather than writing through it.
  */
 import { type FileHandle, mkdir, open, rename } from 'node:fs/promises';
+import { writev } from 'node:fs';
 import { dirname } from 'node:path';
 import { MEDIA_LOCK_STALE_MS } from '../../defaults.js';
 import { UsageError } from '../../errors.js';
-import { fsCalls, writeFailed } from '../../util/write-all.js';
+import { writeFailed } from '../../util/write-all.js';
 import { lstatOrUndefined } from '../../util/real-dir.js';
 import { MAGIC_BYTES, checkLength, checkMagic, looksComplete } from '../verify.js';
 import { type HeldLock, LockWaitError, lockFile, lockPathOf } from '../../util/file-lock.js';
@@ -103,7 +104,7 @@ export function fileSink(path: string): Sink {
       }
       // All of `chunks` in one call, over short writes; a failed write names the file (exit 6).
       const writeAll = (rest: readonly Buffer[]): void =>
-        fsCalls.writev(fd, rest, base + written, (err, bytes) => {
+        writev(fd, rest, base + written, (err, bytes) => {
           if (err) return done(writeFailed(part, err));
           written += bytes;
           if (bytes === 0) return done(writeFailed(part, new Error('the file system accepted no bytes')));
