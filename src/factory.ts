@@ -120,7 +120,7 @@ async function makeClient(
       apiKey: conn.apiKey,
       settings,
       // ctx.command is the command commander resolved: an exercise id spelled `mirror` is no mirror.
-      commandDeadline: commandDeadline(settings, ctx.command),
+      commandDeadline: commandDeadline(settings, ctx.command, conn.local === true),
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
       afterResponse: counter?.afterResponse,

@@ -44,6 +44,14 @@ describe('deadline rules', () => {
     expect(commandDeadline({ ...set('flag', '--deadline'), deadline: 0 }, 'show')).toBeUndefined();
   });
 
+  it('no command deadline for a run answered from a local catalogue, set or not', () => {
+    const set = (source: string, origin?: string) => ({ deadline: 60_000, from: { deadline: { source, ...(origin ? { origin } : {}) } } });
+    expect(commandDeadline(set('default'), 'ids', true)).toBeUndefined();
+    expect(commandDeadline(set('flag', '--deadline'), 'ids', true)).toBeUndefined();
+    expect(commandDeadline(set('config'), 'query', true)).toBeUndefined();
+    expect(commandDeadline(set('default'), 'ids', false)).toMatchObject({ limitMs: 60_000 });
+  });
+
   it('a deadline whose allowance grows sleeps again, and fires once it is passed', async () => {
     let allowed = 60;
     const fired: number[] = [];
