@@ -6,7 +6,7 @@
  * `query.txt`, `auth-login.txt`…). The launcher prints one of these for a plain `--help` into
  * a pipe without loading the CLI (bin/startup/static-help.js); at a terminal the CLI renders
  * help to the terminal's width. Each text is the CLI's own output (runCli on a context whose
- * streams are a pipe's), and test/client/static-help.test.ts checks every file against the
+ * streams are a pipe's), and test/bin/static-help.test.ts checks every file against the
  * program, so they cannot drift.
  *
  * Usage: node scripts/help-text.mjs   (after tsc)

@@ -1,8 +1,4 @@
-/**
- * `exercises auth login|status|logout`: store the API key (hidden prompt, or stdin with
- * --with-key), show which key is in use and whether the service accepts it, remove it.
- * The key is only ever shown masked.
- */
+/** `exercises auth login|status|logout`: store the API key, show which is in use and whether the service accepts it, remove it. */
 import { type Context, type IOStreams, outputFormat } from '../context.js';
 import { KEY_INPUT_MAX_BYTES } from '../defaults.js';
 import { CliError, UsageError } from '../errors.js';
@@ -18,7 +14,6 @@ import { refuseInSandbox } from './config.js';
 import { quotaLine } from './quota.js';
 import { fitLines } from '../output/wrap.js';
 
-/** Which subcommand, with its flags. */
 export type AuthOptions =
   | { action: 'login'; /** read the key from stdin, not a prompt */ withKey: boolean; verify: boolean }
   | { action: 'status'; verify: boolean }
@@ -58,11 +53,7 @@ async function keyFromStdin(ctx: Context): Promise<string> {
   return checkKey(lines.find((l) => l.trim() !== '') ?? '');
 }
 
-/**
- * Where a key comes from, as the service's documentation says it (spec §5: the provider's web
- * console, in its settings area), for the service this run talks to: said before the prompt,
- * so a person who has none yet is not left staring at "API key:".
- */
+/** Where a key comes from, as the service's documentation says it: said before the prompt, for a person who has none yet. */
 export function keySourceLine(baseUrl: string): string {
   return `Get a key from the web console of the service at ${new URL(baseUrl).host}, in its settings area (see "Your API key" in the README).`;
 }
@@ -74,7 +65,7 @@ async function keyFromPrompt(ctx: Context): Promise<string> {
   return checkKey(String(answer));
 }
 
-/** One cheap request (one id) to learn whether the service accepts a key (a local catalogue is asked in-process). */
+/** One cheap request to learn whether the service accepts a key. */
 async function verifyKey(ctx: Context, target: Parameters<Context['apiFor']>[0]): Promise<void> {
   await (await ctx.apiFor(target)).exerciseIds({ limit: 1 });
 }
@@ -82,7 +73,6 @@ async function verifyKey(ctx: Context, target: Parameters<Context['apiFor']>[0])
 async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context): Promise<void> {
   refuseInSandbox(ctx, '`auth login`');
   const key = opts.withKey ? await keyFromStdin(ctx) : await keyFromPrompt(ctx);
-  // Asked where every other command would send it: the resolved base URL, or the --sandbox server.
   if (opts.verify) await verifyKey(ctx, { ...(await ctx.connection()), apiKey: key });
   const writer = await openConfigWriter(ctx.env);
   writer.set('api-key', key);
@@ -92,7 +82,7 @@ async function login(opts: { withKey: boolean; verify: boolean }, ctx: Context):
   }
 }
 
-/** Where a setting came from, for people: `origin` names the flag or variable (settings.ts). */
+/** Where a setting came from, for people. */
 function sourceLabel(source: SettingSource, origin: string | undefined): string {
   const labels: Partial<Record<SettingSource, string>> = {
     flag: `the ${origin ?? 'command-line'} flag`,

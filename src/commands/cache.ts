@@ -1,7 +1,4 @@
-/**
- * `exercises cache info|clear`: where the response cache is, how much it holds, and removing
- * it. The request ledger sits beside it and is never cleared (it is the month's count).
- */
+/** `exercises cache info|clear`: the response cache's place and size, and removing it (never the request ledger beside it). */
 import { type Context, outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
@@ -36,10 +33,8 @@ async function info(ctx: Context): Promise<void> {
 }
 
 /**
- * Clears the store, tolerating processes that write it at the same time (the store is renamed
- * aside before it is removed): exit 0 with the count of entries removed, and a warning for any
- * file a late writer kept in place. A planted symlink or a file in place of the directory is
- * CacheDirError (exit 6).
+ * Clears the store while other processes may write it (it is renamed aside first): the count of
+ * entries removed, and a warning for any file a late writer kept. A planted link is CacheDirError (exit 6).
  */
 async function clear(ctx: Context): Promise<void> {
   const cache = ResponseCache.open(httpCacheDir(cacheRoot(ctx.env)));

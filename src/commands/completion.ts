@@ -1,8 +1,4 @@
-/**
- * `exercises completion bash|zsh|fish`: prints the shell's completion script. The TABs
- * themselves are answered by `exercises __complete`, which bin/exercises.js hands to its
- * own small bundle before the CLI loads (src/completion/fast-path.ts).
- */
+/** `exercises completion bash|zsh|fish`: the shell's completion script (TABs are answered by `exercises __complete`). */
 import { Argument } from 'commander';
 import type { Context } from '../context.js';
 import { completionScript, installHelp } from '../completion/scripts.js';

@@ -17,7 +17,7 @@ import { openConfigWriter } from '../config/store.js';
 import { readCatalogue } from '../catalogue/load.js';
 import { orList } from '../catalogue/suggest.js';
 
-/** Which subcommand, with a known key and, for `set`, the value already checked and normalised. */
+/** Which subcommand, with a known key and, for `set`, the value already checked. */
 export type ConfigOptions =
   | { action: 'get'; key: string }
   | { action: 'set'; key: string; value: SettingValue }
@@ -25,7 +25,7 @@ export type ConfigOptions =
   | { action: 'list' }
   | { action: 'path' };
 
-/** `config set`: the key must be settable here and the value pass its setting's parser (the one flags and variables go through). */
+/** `config set`: a settable key, and a value that passes its setting's parser. */
 export async function setOptions(key: string, value: string): Promise<ConfigOptions> {
   const spec = configKeySpec(key);
   if (spec.setWith) throw new UsageError(`${spec.name} is set with \`${spec.setWith}\`, so it never lands in shell history.`);
@@ -33,9 +33,8 @@ export async function setOptions(key: string, value: string): Promise<ConfigOpti
 }
 
 /**
- * One key's value in force and where it comes from, as a person reads it (`text`: a duration as
- * 24h, the key masked) and as `--json` shows it (the settings file's unit: `deadline` in seconds).
- * A value its parser refuses is shown as it was given, to be fixed, rather than failing.
+ * One key's value in force and its source, as a person reads it (`text`) and as `--json` shows it
+ * (the file's unit). A value its parser refuses is shown as given, to be fixed.
  */
 function inForce(spec: ConfigKeySpec, sources: SettingSources): Resolved<SettingValue> & { text: string; json: unknown } {
   let resolved: Resolved<SettingValue>;
@@ -57,7 +56,7 @@ async function get(key: string, ctx: Context): Promise<void> {
   const spec = configKeySpec(key);
   const { value, source, text } = inForce(spec, { globals: DEFAULT_GLOBALS, env: {}, stored: readStoredConfig(ctx.env) });
   if (value !== undefined) ctx.io.stdout.write(`${text}\n`);
-  // Where it comes from, for a person: stdout keeps only the value, for `$(exercises config get …)`.
+  // stdout keeps only the value, for `$(exercises config get …)`.
   if (ctx.io.stderrIsTTY && !ctx.globals.quiet) {
     const from = source === 'config' ? 'stored' : value !== undefined ? 'the default' : 'not set, and no default';
     const over = spec.variable && ctx.env[spec.variable] ? `; ${spec.variable} is set and takes precedence` : '';
@@ -65,7 +64,7 @@ async function get(key: string, ctx: Context): Promise<void> {
   }
 }
 
-/** --sandbox never touches the real settings: a sandbox key must never reach the real service later. */
+/** --sandbox never touches the real settings: a sandbox key must never reach the real service. */
 export function refuseInSandbox(ctx: Pick<Context, 'globals'>, what: string): void {
   if (!ctx.globals.sandbox) return;
   throw new UsageError(`--sandbox never changes your stored settings, so ${what} does nothing under it.`, {
@@ -84,15 +83,11 @@ async function set(key: string, value: SettingValue, ctx: Context): Promise<void
   }
 }
 
-/** Where this run's settings come from, for a setting other than the one being set. */
 function sourcesOf(ctx: Context): SettingSources {
   return { globals: ctx.globals, env: ctx.env, stored: readStoredConfig(ctx.env) };
 }
 
-/**
- * The rule every request follows: plain http only to this machine, unless allow-insecure is in
- * force. Allowed by the flag alone, the next command would be refused again: say how to keep it.
- */
+/** Plain http only to this machine unless allow-insecure: allowed by the flag alone, say how to keep it. */
 function assertBaseUrlAllowed(url: URL, ctx: Context): void {
   const allowed = resolveSetting(setting('allow-insecure'), sourcesOf(ctx));
   assertAllowedUrl(url, allowed.value === true);
@@ -104,10 +99,8 @@ function assertBaseUrlAllowed(url: URL, ctx: Context): void {
 }
 
 /**
- * Where the languages are known, a language must be one of them: with a catalogue directory in
- * force (`--catalogue`, EXERCISES_CATALOGUE, `config set catalogue`) its records' own and their
- * translations'. The service publishes no list, so against it the tag's shape and language are all
- * that is checked (settings-table.ts).
+ * With a catalogue directory in force, a language must be one of its records' own or their
+ * translations'. The service publishes no list, so against it only the tag is checked.
  */
 function assertCatalogueHas(lang: string, ctx: Context): void {
   const dir = catalogueInForce(sourcesOf(ctx))?.value;
@@ -124,7 +117,6 @@ async function unset(key: string, ctx: Context): Promise<void> {
   (await openConfigWriter(ctx.env)).delete(configKeySpec(key).name);
 }
 
-/** Every setting: the value in force (secrets masked) and where it comes from. */
 async function list(ctx: Context): Promise<void> {
   const sources = sourcesOf(ctx);
   const rows = CONFIG_KEYS.map((spec) => {
@@ -150,7 +142,7 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<void> {
   ctx.io.stdout.write(`${configPath(ctx.env)}\n`);
 }
 
-/** A key in `config --help`: its description, default and variable, as the flags' help lines have them. */
+/** A key in `config --help`, as the flags' help lines have them. */
 function keyItem(spec: ConfigKeySpec): { term: string; description: string } {
   return { term: spec.name, description: settingHelp(spec, spec.setWith ? `set with \`${spec.setWith}\`` : undefined) };
 }
@@ -159,7 +151,6 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
   const config = program.command('config').description('read and change stored settings (every key is listed below)');
   const keyHelp = `one of: ${CONFIG_KEYS.map((k) => (k.setWith ? `${k.name} (read only)` : k.name)).join(', ')}`;
   addNotes(config, 'KEYS', CONFIG_KEYS.map(keyItem));
-  /** The action of a subcommand: its options built (and checked) first, then run. */
   const act = async (build: () => ConfigOptions | Promise<ConfigOptions>): Promise<void> => {
     const ctx = context();
     await runF(await build(), ctx);
@@ -167,7 +158,6 @@ export const register: RegisterCommand<ConfigOptions> = (program: Command, conte
 
   const getCmd = config.command('get').description('print a stored setting, or its default when none is stored').argument('<key>', keyHelp);
   addExamples(getCmd, ['exercises config get base-url'], ['lang=$(exercises config get lang)']);
-  // An unknown key is a usage error listing the known ones (configKeySpec).
   getCmd.action((key: string) => act(() => ({ action: 'get', key: configKeySpec(key).name })));
 
   const setCmd = config.command('set').description('store a setting (checked first)').argument('<key>', keyHelp).argument('<value>', 'the value');

@@ -1,9 +1,7 @@
 /**
- * `exercises download [ids...]`: the premium media of many exercises, for ids from the
- * arguments, from stdin (`-`), or from the query filters / --all. Given ids cost one record
- * request each; a listing costs its pages only, the media lists being read from its summaries
- * (spec §2.2), with no per-id fallback (media/plan.ts says why). Then a bounded pool of
- * streamed, verified, resumable downloads; a listing's media start as its pages arrive.
+ * `exercises download [ids...]`: the premium media of many exercises, for ids given, from stdin or
+ * from a listing (whose summaries carry the media lists: no request per id). A bounded pool of
+ * streamed, verified, resumable downloads, started as the listing's pages arrive.
  */
 import { type Context, outputFormat } from '../context.js';
 import { DEFAULT_DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_CONCURRENCY } from '../defaults.js';
@@ -29,14 +27,11 @@ export interface DownloadOptions {
   ids: string[];
   /** Query filters for a listing; {} with ids or --all. */
   filters: QueryFilterParams;
-  /** A listing of the whole catalogue. */
   all: boolean;
-  /** With a listing: at most this many exercises. */
   max?: number;
   kinds: MediaKind[];
-  /** The folder files go into, resolved. */
   dir: string;
-  /** `--dir` as typed, so printed paths stay relative when it was (output/shown-path.ts). */
+  /** `--dir` as typed, so printed paths stay relative when it was. */
   dirGiven?: string;
   concurrency: number;
   skipExisting: boolean;
@@ -44,7 +39,6 @@ export interface DownloadOptions {
   failFast: boolean;
 }
 
-/** The flags as commander parsed them (the query filters included). */
 export interface DownloadFlags {
   images?: boolean;
   videos?: boolean;
@@ -58,7 +52,7 @@ export interface DownloadFlags {
   [filter: string]: unknown;
 }
 
-/** Checks the arguments and flags (usage errors, before any request) and builds the options. */
+/** Checks the arguments and flags (usage errors, before any request). */
 export async function downloadOptions(ids: string[], flags: DownloadFlags): Promise<DownloadOptions> {
   const filters = queryParamsFromOptions(flags);
   assertNoEmptyIds(ids);
@@ -76,7 +70,6 @@ export async function downloadOptions(ids: string[], flags: DownloadFlags): Prom
     filters,
     all: flags.all === true,
     ...(flags.max !== undefined ? { max: flags.max } : {}),
-    // --images or --videos alone narrows; both or neither is both.
     kinds: !flags.images === !flags.videos ? ['image', 'video'] : flags.images ? ['image'] : ['video'],
     dir: outputDir(flags.dir),
     ...(flags.dir !== undefined ? { dirGiven: flags.dir } : {}),
@@ -102,11 +95,10 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   const cap = options.max !== undefined ? { max: options.max } : {};
   const pool = { concurrency: options.concurrency, skipExisting: options.skipExisting, failFast: options.failFast };
   let plan: DownloadPlan = emptyPlan();
-  /** Set when the files were downloaded page by page, as the listing arrived. */
   let streamed;
   if (options.ids.length > 0) {
     plan = await planFromIds(api, requestedIds(options.ids, ctx.io, ctx.globals.quiet), target, {
-      // Record requests are small: at least the default pool, however low --concurrency is.
+      // Record requests are small: at least the default pool.
       concurrency: Math.max(options.concurrency, DEFAULT_DOWNLOAD_CONCURRENCY),
       onMissing: (id) => ctx.io.stderr.write(`Not found: ${id}\n`),
     });
@@ -115,14 +107,12 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
   } else if (options.dryRun) {
     plan = await planFromListing(api, options.filters, target, cap);
   } else {
-    // One pool for the whole listing, fed as its pages arrive: the first files start while the next
-    // page is asked for, and memory holds about two pages of jobs, never the whole listing.
+    // One pool fed as the listing's pages arrive: files start while the next page is asked for, and about two pages of jobs are held.
     streamed = await runMediaJobs(ctx, api, streamListingJobs(api, options.filters, target, cap, plan), pool);
   }
 
   if (plan.exercises > 0 && plan.withMedia === 0 && !ctx.globals.quiet) {
     const what = kinds.length === 2 ? 'images or videos' : kinds[0] === 'image' ? 'images' : 'videos';
-    // Only records without the premium fields at all point at the plan; empty lists are just empty.
     const why = plan.withMediaFields === 0 ? " (a free plan's records never carry them)" : '';
     writeNotice(ctx.io, `None of the ${plural(plan.exercises, 'exercise')} lists premium ${what}${why}.`);
   }
@@ -145,14 +135,11 @@ export async function run(options: DownloadOptions, ctx: Context): Promise<void>
 }
 
 /**
- * `--dry-run`: a row per file it would fetch, resume (a `.part` is there) or skip, as JSON (paths
- * absolute, for programs), aligned columns on a terminal or TSV (paths as `--dir` was typed); on
- * stderr the requests it would spend. Its catalogue answers went through the response cache
- * (unless --no-cache), so the run right after plans for free: the last line says so.
+ * `--dry-run`: a row per file to fetch, resume or skip (JSON paths absolute, other formats as `--dir` was
+ * typed), and on stderr the requests it would spend. Its answers went through the cache: the run after plans for free.
  */
 async function printDryRun(ctx: Context, plan: DownloadPlan, skipExisting: boolean, dirGiven?: string): Promise<void> {
   const rows = await dryRunRows(plan, skipExisting);
-  // A resume is a request like any fetch.
   const toFetch = rows.filter((r) => r.action !== 'skip').length;
   const toResume = rows.filter((r) => r.action === 'resume').length;
   const cells = (r: DryRunRow): string[] => [r.action, r.job.exerciseId, r.job.kind, r.job.name, shownPath(r.job.path, dirGiven)];

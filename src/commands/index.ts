@@ -1,10 +1,7 @@
 /**
- * Every command, in the order `--help` lists them. A command file, as gh's commands do, has
- * a typed options object, a `register` that declares its flags and, in the action, builds and
- * validates the options (usage errors come from there), and a separate `run(options, ctx)`
- * that does the work. `register` takes a replacement for run — the seam a test uses to check
- * option parsing without doing the work. Heavy packages are loaded (src/vendor/) only when a
- * run() reaches them.
+ * Every command, in the order `--help` lists them. As in gh, a command file has a typed options
+ * object, a `register` whose action builds and checks them, and a separate `run(options, ctx)`;
+ * `register` takes a replacement for run, the seam a test uses to check option parsing alone.
  */
 import { register as auth } from './auth.js';
 import { register as cache } from './cache.js';
@@ -20,15 +17,11 @@ import { register as show } from './show.js';
 import { registerImage, registerVideo } from './shared/media-single.js';
 import type { RegisterCommand, Run } from './shared/register.js';
 
-/**
- * Each top-level command: its name as typed, and the function that declares it. The name lets
- * the CLI declare only the command a command line runs (see buildProgram in cli.ts).
- */
+/** Each top-level command's name and register: the CLI declares only the command a line runs. */
 export const COMMANDS = [
   { name: 'query', register: query },
   { name: 'ids', register: ids },
   { name: 'show', register: show },
-  // `image` and `video` are one command file, shared/media-single.ts, for two kinds of media.
   { name: 'image', register: registerImage },
   { name: 'video', register: registerVideo },
   { name: 'download', register: download },
@@ -43,8 +36,7 @@ export const COMMANDS = [
 
 type CommandName = (typeof COMMANDS)[number]['name'];
 
-/** Each command's options type, by command name: what its register's run takes. */
+/** Each command's options type, by name. */
 export type CommandOptions = { [E in (typeof COMMANDS)[number] as E['name']]: E['register'] extends RegisterCommand<infer O> ? O : never };
 
-/** Replacements for commands' run, by command name. */
 export type Runners = { [K in CommandName]?: Run<CommandOptions[K]> };

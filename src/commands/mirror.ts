@@ -20,7 +20,7 @@ export async function run(options: MirrorOptions, ctx: Context): Promise<void> {
       return {
         api: await ctx.apiFor(requireKey(conn)),
         budget: budgetFor(conn, ctx.settings()),
-        // The sandbox's port changes every run: it is one service all the same.
+        // The sandbox's port changes every run: still one service.
         origin: conn.baseUrlSource === 'sandbox' ? 'sandbox' : conn.baseUrl.replace(/\/+$/, ''),
         keyHash: keyHash(conn.apiKey),
       };

@@ -21,9 +21,9 @@ import type { ExerciseSummary } from '../catalogue/types.js';
 export interface QueryOptions {
   filters: QueryFilterParams;
   paging: PagingChoice;
-  /** `--pick`: choose among the results at the terminal (Tab marks several), then show their records. */
+  /** `--pick`: choose among the results at the terminal, then show their records. */
   pick?: boolean;
-  /** `--web [--images] [--videos]`: the results as a gallery opened in the browser; media fetched only for the kinds named. */
+  /** `--web`: the results as a gallery in the browser, media fetched for the kinds named. */
   web?: { fetch: MediaKind[] };
 }
 
@@ -39,11 +39,7 @@ export async function run(options: QueryOptions, ctx: Context): Promise<void> {
   await outputList(ctx, (cursor) => api.query({ ...options.filters, ...cursor, ...(lang ? { lang } : {}) }), options.paging, nameHint(options.filters.name));
 }
 
-/**
- * The service matches --name as it likes (spec §4.6 leaves the rule open; ours: a substring in
- * any case), so `push up` may miss "Push-Up": when nothing matches a name with separators,
- * say what else to try.
- */
+/** The service matches --name as it likes (`push up` may miss "Push-Up"): when nothing matches, say what else to try. */
 function nameHint(name: string | undefined): { emptyHint?: string } {
   if (name === undefined || !/[\s\-_]/.test(name.trim())) return {};
   const words = name.trim().split(/[\s\-_]+/);
@@ -70,10 +66,8 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
 }
 
 /**
- * `query --pick`: the results (one page, or every page with --all/--max) offered in the
- * picker (src/prompt; Tab marks several), and the ones chosen given to `show`: shown at a
- * terminal, or, with stdout a pipe or a file, printed in the output format for the next
- * command (`--pick --format jsonl | exercises download -`) while the picker draws on /dev/tty.
+ * `query --pick`: the results offered in the picker, the ones chosen given to `show`, or printed
+ * for the next command when stdout is a pipe (`--pick --format jsonl | exercises download -`).
  * The terminal is opened first: with none to pick on, nothing is listed.
  */
 async function pickFromResults(options: QueryOptions, ctx: Context): Promise<void> {
@@ -93,7 +87,6 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
     const candidates = mergeCandidates([found, known]);
     if (candidates.length === 0)
       throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
-    // Printed for the next command when stdout is not the terminal; shown when it is.
     const verb = ctx.io.stdoutIsTTY && canPrompt(ctx) ? 'show' : 'print';
     const message = `Pick among ${candidates.length} results to ${verb} (type to filter, Tab marks several):`;
     chosen = await pickExercises(ctx, candidates, message, { multi: true, terminal });
@@ -103,7 +96,6 @@ async function pickFromResults(options: QueryOptions, ctx: Context): Promise<voi
   await show({ ids: chosen }, ctx);
 }
 
-/** The results of the query: one page, or every page with --all/--max. */
 async function results(options: QueryOptions, ctx: Context): Promise<ExerciseSummary[]> {
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
@@ -145,14 +137,13 @@ export const register: RegisterCommand<QueryOptions> = (program, context, runF =
       'exercises query --muscle chest --pick --format jsonl | exercises download -',
     ],
   );
-  // A bare word (`query chest`) is not an error of commander's: the action answers it with the flags it may mean.
+  // A bare word (`query chest`) is answered by the action with the flags it may mean.
   cmd.allowExcessArguments(true);
   cmd.action(async (opts: Record<string, unknown>) => {
     if (cmd.args.length > 0) throw await bareWordError(cmd.args);
     if ((opts.images || opts.videos) && !opts.web) throw new UsageError(`--${opts.images ? 'images' : 'videos'} goes with --web: it puts them in the gallery.`);
     if (opts.web && opts.pick) throw new UsageError('--pick chooses at the terminal, --web opens the results in the browser: give one of them.');
     const fetch = (['image', 'video'] as const).filter((kind) => opts[`${kind}s`] === true);
-    // Everything the user typed is checked before the first request.
     await runF(
       {
         filters: queryParamsFromOptions(opts),

@@ -1,9 +1,6 @@
 /**
- * `exercises quota`: the requests this month to the connection in force (origin and key), the
- * budget and what remains, and the last rate-limit headers the service sent (the key redacted
- * in every format, also from a ledger written before the ledger redacted them). Reads the
- * ledger only: it sends nothing. `--reset-month` sets this month's count back to 0. Pointed at a
- * team proxy, the proxy's budget is said in words (proxy/budget-words.ts) in place of its headers.
+ * `exercises quota`: this month's requests to the connection in force, the budget and what remains,
+ * and the last rate-limit headers (key redacted). Reads the ledger only; `--reset-month` sets the count to 0.
  */
 import { type Context, outputFormat } from '../context.js';
 import type { RegisterCommand } from './shared/register.js';
@@ -15,16 +12,14 @@ import { fitLines } from '../output/wrap.js';
 import { proxyBudget, proxyBudgetLine } from '../proxy/budget-words.js';
 
 export interface QuotaOptions {
-  /** Set this month's count of the connection in force back to 0. */
   resetMonth?: boolean;
 }
 
-/** What names a connection's count in the ledger: its origin and key. */
 function ledgerKey(ctx: Context, conn: Awaited<ReturnType<Context['connection']>>) {
   return { env: ctx.env, baseUrl: conn.baseUrl, baseUrlSource: conn.baseUrlSource, apiKey: conn.apiKey };
 }
 
-/** The usage of the connection in force (no key needed: without one, requests were sent without one). */
+/** The usage of the connection in force (no key needed). */
 async function usageInForce(ctx: Context) {
   const conn = await ctx.connection();
   const usage = await connectionUsage({ ...ledgerKey(ctx, conn), budget: budgetFor(conn, ctx.settings()) });
@@ -43,7 +38,6 @@ export async function quotaLine(ctx: Context): Promise<string> {
 
 export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
   if (options.resetMonth) {
-    // This month's count of the connection in force back to 0, said on stderr.
     const reset = await resetConnectionMonth(ledgerKey(ctx, await ctx.connection()));
     if (!ctx.globals.quiet) ctx.io.stderr.write(`${reset}\n`);
   }
@@ -62,7 +56,7 @@ export async function run(options: QuotaOptions, ctx: Context): Promise<void> {
     const headers = Object.entries(usage.rateLimit.headers).map(([name, value]) => `${name}: ${value}`);
     lines.push(`Last rate-limit headers (${seen}): ${headers.join('; ')}`);
   } else lines.push('The service has sent no rate-limit headers yet.');
-  // Local answers are never stopped by a budget, nor are a proxy's clients when the proxy holds one: no point suggesting one then.
+  // A budget never stops local answers, nor a proxy's clients when the proxy holds one.
   if (usage.budget === null && !usage.local && (proxy === undefined || proxy.limit === null))
     lines.push('Set a budget with `exercises config set budget <n>` (or --budget <n> for one run).');
   ctx.io.stdout.write(`${fitLines(lines.join('\n'), ctx.io.stdoutIsTTY, ctx.io.columns)}\n`);

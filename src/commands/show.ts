@@ -1,10 +1,7 @@
 /**
- * `exercises show <id-or-name...>`: GET /exercise/{exerciseId} for each, with bounded
- * concurrency and output in input order; `-` reads ids from stdin. Each text given is first
- * resolved from what is known locally (shared/requested-ids.ts: `push_up`, `Flat Bench`, and
- * with local records `bench press`); one the service does not have is tried as part of a
- * name among what the cache knows, or with `--search` by one listing request. Missing ones
- * are reported as they come and make the command exit 4 after printing the others.
+ * `exercises show <id-or-name...>`: each record, fetched with bounded concurrency and printed in input
+ * order. A text is resolved locally first (id, name), a missing one tried as part of a name (or with
+ * `--search` by one listing request); missing ones are reported and make the exit 4.
  */
 import type { Context } from '../context.js';
 import { type RecordOutcome, fetchRecords } from '../api/fetch-records.js';
@@ -43,15 +40,15 @@ import { outputDir } from './shared/media-run.js';
 import { showOnWeb } from './shared/web-view.js';
 
 export interface ShowOptions {
-  /** Ids or names in the order given; `-` stands for the ids read from stdin. None: the picker chooses one (at a terminal). */
+  /** Ids or names in order (`-`: stdin). None: the picker chooses one at a terminal. */
   ids: string[];
-  /** `--images[=protocol]`: draw each record's premium images after it (shared/view-images.ts). */
+  /** `--images[=protocol]`: draw each record's premium images after it. */
   images?: { protocol?: ImageProtocol; size?: CellBox };
-  /** `--dir`: where images are looked for and kept, as <dir>/<id>/<name>.png (the cache directory's pictures folder without). */
+  /** `--dir`: where images are looked for and kept (default: the cache's pictures folder). */
   dir?: string;
-  /** `--search`: a text the service has no id or name for is looked up by part of its name (one listing request). */
+  /** `--search`: a text with no id or name is looked up by part of its name (one listing request). */
   search?: boolean;
-  /** `--web [--videos]`: the records on a page opened in the browser (shared/web-view.ts), instead of printed. */
+  /** `--web [--videos]`: the records on a page in the browser, instead of printed. */
   web?: { videos: boolean };
 }
 
@@ -76,7 +73,7 @@ export function showOptions(given: readonly string[], flags: ShowFlags = {}, arg
   return { ids: [...args], images, dir: flags.dir, search: flags.search === true || undefined, web };
 }
 
-/** Each text given resolved from what is known locally (requested-ids.ts); a name of several is an error when it is the only one. */
+/** Each text resolved locally; a name of several is an error when it is the only one. */
 async function resolvedArgs(args: readonly string[], ctx: Context): Promise<string[]> {
   const out: string[] = [];
   for (const arg of args) {
@@ -86,12 +83,7 @@ async function resolvedArgs(args: readonly string[], ctx: Context): Promise<stri
   return out;
 }
 
-/**
- * A text the service (or the catalogue) has no id or name for, tried once more from what is
- * known locally: the id in another case, an alias, a part of a name; then (with --search) by
- * one listing request. The record then comes with one more request; undefined when nothing is
- * found.
- */
+/** A text with no id or name, tried once more locally (another case, an alias, part of a name), then with --search; undefined when not found. */
 async function retryMissing(typed: string, options: ShowOptions, ctx: Context, api: ApiClient, many: boolean): Promise<ExerciseRecord | undefined> {
   let r = await resolveLocally(ctx, typed, { partial: true });
   if (r.kind === 'unknown' && options.search) r = await resolveBySearch(ctx, api, typed);
@@ -102,18 +94,17 @@ async function retryMissing(typed: string, options: ShowOptions, ctx: Context, a
 }
 
 export async function run(options: ShowOptions, ctx: Context): Promise<void> {
-  // With no id: the one picked at a terminal (src/prompt), else the usage error a missing id has always been.
+  // With no id: the one picked at a terminal, else a usage error.
   const given =
     options.ids.length > 0 ? options.ids : [await pickMissingId(ctx, 'show', 'Give at least one exercise id or name, or - to read them from stdin.')];
   const args = await resolvedArgs(given, ctx);
   const many = args.length > 1 || args.includes('-');
-  // First: it checks `--json <fields>` (a usage error listing the valid ones) before any request.
+  // It checks `--json <fields>` before any request.
   const writer = createRecordWriter(ctx, many);
   const lang = langInForce(ctx.settings());
   const api = await ctx.api();
 
   const missing: string[] = [];
-  /** With --images, the records shown, to draw their images after them; with --web, the records of the page. */
   const shown: ExerciseRecord[] = [];
   let total = 0;
   const add = async (record: ExerciseRecord): Promise<void> => {
@@ -126,7 +117,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     const found = await retryMissing(outcome.id, options, ctx, api, many);
     if (found) return add(found);
     missing.push(outcome.id);
-    // With several ids, say which as it happens (and what is near, known locally); the summary error comes at the end.
+    // With several ids, say which as it happens; the summary error comes at the end.
     if (many) {
       const near = await nearIds(ctx, outcome.id);
       writeNotice(ctx.io, `Not found: ${oneLine(outcome.id)}${near.length > 0 ? ` (did you mean ${orList(near)}?)` : ''}`); // a failure: shown even with --quiet
@@ -138,7 +129,6 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   try {
     for await (const outcome of fetchRecords(api, ids, { ...(lang ? { lang } : {}), concurrency: SHOW_CONCURRENCY })) {
       total++;
-      // One id: nothing more to wait for but what emit asks (the picker may open).
       if (many) spinner.clear();
       else spinner.stop();
       await emit(outcome);
@@ -146,7 +136,7 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
     }
   } finally {
     spinner.stop();
-    // Even when an error stops the run, what was printed stays well-formed (a JSON array is closed).
+    // Even when an error stops the run, what was printed stays well-formed.
     await writer.finish();
   }
 
@@ -162,7 +152,6 @@ export async function run(options: ShowOptions, ctx: Context): Promise<void> {
   }
   if (missing.length > 0) {
     throw new NotFoundError(
-      // With several ids each missing one was named as it came: the summary does not name them again.
       total === 1
         ? `No exercise has the id or name "${missing[0]}".`
         : `${missing.length} of ${total} exercises ${missing.length === 1 ? 'was' : 'were'} not found (named above).`,

@@ -1,9 +1,7 @@
 /**
- * Ids, names and media names from a catalogue directory's exercises.jsonl, fast enough for
- * a TAB. A mirrored catalogue runs to megabytes (instructions, translations): reading it
- * costs more than a TAB may take, so it is read once per version of the file into two small
- * indexes in the cache directory, and those are searched: an id index (id-index.ts format)
- * and a media index, one line per exercise and kind: `id<TAB>image|video<TAB>name<TAB>…`.
+ * Ids, names and media names from a catalogue directory's exercises.jsonl for a TAB: a mirrored
+ * catalogue runs to megabytes, so it is read once per version into two small indexes in the cache
+ * directory (ids, and media: `id<TAB>image|video<TAB>name<TAB>…`), which are searched instead.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -21,7 +19,6 @@ interface CatalogueRecord extends ExerciseEntry {
   media: Record<MediaKind, string[]>;
 }
 
-/** Where completion keeps the indexes of catalogue directories, in the user cache directory. */
 const INDEXES_DIR = 'completion-catalogues';
 const MEDIA_FILE = 'completion-media.tsv';
 
@@ -29,7 +26,7 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '' && !/[\t\r\n]/.test(v)) : [];
 }
 
-/** Every record of the catalogue that has an id, in file order; none when it cannot be read. */
+/** Every record that has an id, in file order; none when unreadable. */
 function readCatalogueRecords(dir: string): CatalogueRecord[] {
   let text: string;
   try {
@@ -55,7 +52,6 @@ function readCatalogueRecords(dir: string): CatalogueRecord[] {
   return out;
 }
 
-/** A short name for `text` in a file name: the start of its SHA-256. */
 function hashName(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
@@ -68,11 +64,7 @@ function isFile(path: string): boolean {
   }
 }
 
-/**
- * The folder of the indexes of catalogue `dir` as its exercises.jsonl is now (named after
- * the directory, the file's size and time), written first if missing; undefined when the
- * catalogue cannot be read or the indexes cannot be written.
- */
+/** The index folder of catalogue `dir` as its file is now (named by directory, size and time), written first if missing; undefined on failure. */
 function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
   let version: string;
   try {
@@ -86,7 +78,6 @@ function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
   const indexDir = join(root, `${owner}${hashName(version)}`);
   if (isFile(idIndexPath(indexDir))) return indexDir; // written last, so both are complete
   try {
-    // The indexes of earlier versions of this catalogue are of no more use.
     for (const old of readdirSync(root)) if (old.startsWith(owner)) rmSync(join(root, old), { recursive: true, force: true });
   } catch {
     // no indexes yet
@@ -102,10 +93,7 @@ function catalogueIndexDir(dir: string, cacheDir: string): string | undefined {
   }
 }
 
-/**
- * The first `limit` exercises whose id starts with `prefix` or whose name does in any case,
- * or more (to be filtered by the caller).
- */
+/** The first `limit` exercises whose id or name (any case) starts with `prefix`, or more for the caller to filter. */
 export function catalogueEntriesMatching(dir: string, prefix: string, cacheDir: string, limit = Infinity): ExerciseEntry[] {
   const indexDir = catalogueIndexDir(dir, cacheDir);
   // Without a writable cache, the catalogue itself is read on every TAB: slower, still right.
@@ -113,7 +101,7 @@ export function catalogueEntriesMatching(dir: string, prefix: string, cacheDir: 
   return readCatalogueRecords(dir).map(({ id, name }) => (name === undefined ? { id } : { id, name }));
 }
 
-/** The media names of `id` in a media index, or undefined when it lists none of that kind. */
+/** The media names of `id` in a media index; undefined when none of that kind. */
 function indexedMedia(indexDir: string, id: string, kind: MediaKind): string[] | undefined {
   const bytes = readBytes(join(indexDir, MEDIA_FILE));
   if (bytes === undefined) return undefined;

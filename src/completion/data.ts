@@ -1,18 +1,9 @@
-/**
- * The shape of dist/completion.json: what shell completion knows about the command line,
- * written at build time from the real commander program (scripts/completion-data.mjs,
- * describe-program.ts) and read on every TAB by the fast path (fast-path.ts), which never
- * loads the CLI itself.
- */
+/** The shape of dist/completion.json: the command line as completion knows it, written at build time from the real program, read on every TAB. */
 
 /** Bumped when the shape changes, so a stale data file is noticed rather than misread. */
 export const COMPLETION_DATA_VERSION = 1;
 
-/**
- * How the value of a flag or argument is completed: fixed values (choices, enum values in
- * their friendly spelling), file or directory names (left to the shell), or things looked
- * up on TAB from local sources only.
- */
+/** How a value is completed: fixed values, paths (left to the shell), or things looked up locally on TAB. */
 export type ValueCompletion =
   | { values: string[] }
   | {
@@ -32,10 +23,9 @@ export type ValueCompletion =
     };
 
 export interface OptionSpec {
-  /** Every spelling, short first: ['-o', '--output']. */
   flags: string[];
   description: string;
-  /** Whether the flag takes a value (`<x>`: always, `[x]`: when one follows). */
+  /** `<x>`: always a value; `[x]`: when one follows. */
   value?: 'required' | 'optional';
   complete?: ValueCompletion;
 }
@@ -58,13 +48,13 @@ export interface CommandSpec {
 export interface ConfigKeyInfo {
   key: string;
   description: string;
-  /** False for keys stored by their own command (the API key: `auth login`). */
+  /** False for keys stored by their own command (the API key). */
   settable: boolean;
 }
 
 export interface CompletionData {
   version: typeof COMPLETION_DATA_VERSION;
-  /** The program: its options are the global ones, valid before and after a command. */
+  /** The program: its options are the global ones. */
   program: CommandSpec;
   configKeys: ConfigKeyInfo[];
 }

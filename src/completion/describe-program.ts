@@ -1,9 +1,7 @@
 /**
- * Walks the commander program into the completion data (data.ts): every visible command,
- * flag and argument, as `--help` shows them, with how each value is completed: decided from
- * what the program says about it (choices, the enum filters, the names of value placeholders
- * and arguments), so a new flag following the same naming needs no change here. Run at build time by scripts/completion-data.mjs over the real
- * program, so the data always matches the CLI that was built.
+ * Walks the commander program into the completion data at build time: every visible command, flag and
+ * argument, each value's completion decided from what the program says (choices, enum filters, the
+ * names of placeholders and arguments), so a new flag named alike needs no change here.
  */
 import type { Argument, Command, Help, Option } from 'commander';
 import type { ConfigKeySpec } from '../config/settings.js';
@@ -15,18 +13,13 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/**
- * The enum each enum-valued flag takes: every filter of /exercise/query under its kebab-case
- * name (shared/query-filters.ts declares them so), and --muscle, the short name of
- * --primary-muscle.
- */
+/** The enum each enum-valued flag takes: every query filter under its kebab-case name, and --muscle. */
 const ENUM_FLAGS: ReadonlyMap<string, EnumName> = new Map<string, EnumName>([
   ...ENUM_FILTERS.map((f): [string, EnumName] => [`--${kebab(f.param)}`, f.enum]),
   ['--muscle', 'Muscle'],
 ]);
 
 function enumValues(name: EnumName): ValueCompletion {
-  // The service's order (beginner before expert); the shell sorts the candidates if it likes.
   return { values: (ENUMS[name] as readonly string[]).map(friendlyEnumValue) };
 }
 
@@ -37,12 +30,11 @@ function pathKind(name: string): ValueCompletion | undefined {
   return undefined;
 }
 
-/** The placeholder of a flag's value: `dir` in `--dir <dir>`, `fields` in `--json [fields]`. */
 function placeholder(flags: string): string | undefined {
   return /[<[]([^>\]]+?)(?:\.\.\.)?[>\]]/.exec(flags)?.[1];
 }
 
-/** How a flag's value is completed: its choices, an enum filter's values, else by its placeholder's name. */
+/** How a flag's value is completed: choices, an enum's values, else by its placeholder's name. */
 function optionValueCompletion(option: Option): ValueCompletion | undefined {
   if (option.argChoices && option.argChoices.length > 0) return { values: [...option.argChoices] };
   const enumName = option.long ? ENUM_FLAGS.get(option.long) : undefined;
@@ -51,7 +43,7 @@ function optionValueCompletion(option: Option): ValueCompletion | undefined {
   return name === undefined ? undefined : pathKind(name);
 }
 
-/** How an argument is completed: its choices, else by its name; `commandPath` is the names of the commands above it, program first. */
+/** How an argument is completed: choices, else by its name; `commandPath` is the commands above it. */
 function argumentValueCompletion(arg: Argument, commandPath: readonly string[]): ValueCompletion | undefined {
   if (arg.argChoices && arg.argChoices.length > 0) return { values: [...arg.argChoices] };
   switch (arg.name()) {
@@ -70,7 +62,6 @@ function argumentValueCompletion(arg: Argument, commandPath: readonly string[]):
   }
 }
 
-/** One line is enough beside a candidate in zsh and fish. */
 function firstLine(text: string): string {
   return text.split('\n', 1)[0]!.trim();
 }
@@ -103,7 +94,6 @@ function describeCommand(cmd: Command, help: Help, parentPath: readonly string[]
   };
 }
 
-/** The program must declare every command (buildProgram without a command line does). */
 export function describeProgram(program: Command, configKeys: readonly ConfigKeySpec[]): CompletionData {
   return {
     version: COMPLETION_DATA_VERSION,

@@ -1,9 +1,6 @@
 /**
- * What a TAB should offer, from the completion data and the words typed so far: the
- * command being built, the flags given, and what the word under the cursor is (a command,
- * a flag, a flag's value or an argument). Pure: exercise ids and media names come from the
- * `LocalSources` it is handed, and it never looks anything up over the network. Reading the
- * words typed is parse-line.ts's; this module turns what they mean into candidates.
+ * What a TAB should offer, from the completion data and the words typed: pure, with ids and media names
+ * from the `LocalSources` it is handed, never the network.
  */
 import type { ArgumentSpec, CommandSpec, CompletionData, ValueCompletion } from './data.js';
 import { type ParsedLine, parseLine } from './parse-line.js';
@@ -15,26 +12,22 @@ export interface ExerciseEntry {
   name?: string;
 }
 
-/** Where ids, names and media names come from: local files only (fast-path.ts). */
 export interface LocalSources {
-  /**
-   * The first `limit` exercises whose id or name starts with `prefix`, in a stable order;
-   * others may come too (they are filtered here).
-   */
+  /** The first `limit` exercises whose id or name starts with `prefix`, stable order; others may come (filtered here). */
   exercises(prefix: string, limit: number): Iterable<ExerciseEntry>;
-  /** Premium media names of one exercise (by id or exact name), when a local catalogue knows them. */
+  /** Premium media names of one exercise, when a local catalogue knows them. */
   mediaNames(idOrName: string, kind: 'image' | 'video'): readonly string[];
 }
 
 export interface Candidate {
-  /** The whole current word once completed (unquoted): `chest`, `--muscle=chest`, `Barbell Bench Press`. */
+  /** The whole current word once completed (unquoted). */
   value: string;
   description?: string;
 }
 
 export type Completion =
   | { directive: 'words'; candidates: Candidate[] }
-  /** Paths starting with `prefix`; `wordPrefix` is what precedes the path in the same word (`--dir=`). */
+  /** Paths starting with `prefix`; `wordPrefix` precedes the path in the word (`--dir=`). */
   | { directive: 'files' | 'dirs'; prefix: string; wordPrefix: string };
 
 /** Enum values and choices compare loosely: any case, `_` or `-` for a space. */
@@ -50,18 +43,14 @@ function fixedValues(values: readonly string[], text: string, wordPrefix: string
   return values.filter((v) => loose(v).startsWith(wanted)).map((v) => ({ value: `${wordPrefix}${head}${v}` }));
 }
 
-/**
- * Exercise candidates offered at most: more are no help on a screen (type on to narrow
- * them), and would slow every TAB.
- */
+/** Exercise candidates offered at most: more are no help on a screen, and slow every TAB. */
 export const MAX_EXERCISE_CANDIDATES = 200;
 
 function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: string): Candidate[] {
   const lower = text.toLowerCase();
   const out: Candidate[] = [];
   const seen = new Set<string>();
-  // Found by id as typed (ids are case-sensitive) or by name in any case; always completed to
-  // the id, one candidate per exercise, with the name as its description (zsh and fish show it).
+  // By id as typed or by name in any case; completed to the id, with the name as description.
   for (const e of sources.exercises(text, MAX_EXERCISE_CANDIDATES + 1)) {
     if (seen.has(e.id) || !(e.id.startsWith(text) || (e.name !== undefined && e.name.toLowerCase().startsWith(lower)))) continue;
     seen.add(e.id);
@@ -70,8 +59,7 @@ function exerciseCandidates(sources: LocalSources, text: string, wordPrefix: str
   }
   if (out.length > MAX_EXERCISE_CANDIDATES) {
     out.length = MAX_EXERCISE_CANDIDATES;
-    // What was typed, as one more candidate: shells insert the prefix all candidates share,
-    // and the first ones may share more than the rest do.
+    // What was typed, as one more candidate: shells insert the prefix all candidates share.
     out.push({ value: wordPrefix + text, description: 'and more: type more of the id or name' });
   }
   return out;
@@ -124,7 +112,7 @@ function valueCandidates(
   }
 }
 
-/** The argument the next positional word fills: by position, the last one taking the rest when variadic. */
+/** The argument the next positional fills; the last takes the rest when variadic. */
 function argumentAt(command: CommandSpec, index: number): ArgumentSpec | undefined {
   const last = command.args[command.args.length - 1];
   return command.args[index] ?? (last?.variadic ? last : undefined);
@@ -133,7 +121,7 @@ function argumentAt(command: CommandSpec, index: number): ArgumentSpec | undefin
 function flagCandidates(commands: readonly CommandSpec[], text: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
-  // The innermost command's flags first, then those of the commands above (the global ones).
+  // The innermost command's flags first, then those above.
   for (let i = commands.length - 1; i >= 0; i--) {
     for (const option of commands[i]!.options) {
       for (const flag of option.flags) {

@@ -1,12 +1,7 @@
 /**
- * `exercises __complete <shell> <cword> <words...>`: the answer to one TAB, called by the
- * scripts of `exercises completion`. It runs without the CLI (bin/complete.js loads this
- * module's own small bundle, dist/bundle/complete.cjs): the commands and flags come from
- * dist/completion.json, written at build time, and ids from local files only, so a TAB
- * costs about as much as starting Node and never sends a request: the catalogue directory the
- * command line would use (`--sandbox`: the sample; `--catalogue <dir>`; EXERCISES_CATALOGUE;
- * the stored `catalogue` setting), searched in an index of its own (catalogue-ids.ts), else the
- * id index the response cache keeps (id-index.ts).
+ * `exercises __complete <shell> <cword> <words...>`: the answer to one TAB, run without the CLI. The
+ * commands and flags come from dist/completion.json, ids from local files only (the catalogue directory
+ * the line would use, else the response cache's id index): a TAB never sends a request.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -22,12 +17,12 @@ import { type LocalSources, type ParsedLine, complete } from './engine.js';
 import { formatCompletion, SHELLS, type Shell } from './shell-output.js';
 import { reassemble } from './parse-line.js';
 
-/** `~/x` as the shell would have expanded it had the word been complete. */
+/** `~/x` as the shell would have expanded it in a complete word. */
 function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
 }
 
-/** The catalogue directory this command line would answer from, if any, by the rule a run follows (config/settings.ts catalogueInForce). */
+/** The catalogue directory this command line would answer from, by the rule a run follows. */
 export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sampleDir: string): string | undefined {
   if (line.given.has('--sandbox')) return sampleDir;
   const globals = { ...DEFAULT_GLOBALS, baseUrl: line.given.get('--base-url'), catalogue: line.given.get('--catalogue') };
@@ -40,9 +35,7 @@ export function catalogueDirFor(line: ParsedLine, env: NodeJS.ProcessEnv, sample
 }
 
 export interface FastPathFiles {
-  /** dist/completion.json */
   dataFile: string;
-  /** The sample catalogue (`--sandbox`). */
   sampleDir: string;
 }
 
@@ -66,14 +59,11 @@ export function answer(args: readonly string[], files: FastPathFiles, env: NodeJ
   return formatCompletion(shell as Shell, result, { raw: line.words[line.cword] ?? '', replacedFrom: line.replacedFrom });
 }
 
-/**
- * Writes all of `text` to file descriptor 1 synchronously: process.stdout would load Node's
- * stream machinery, a good part of a TAB's time.
- */
+/** Writes all of `text` to file descriptor 1. */
 function writeOut(text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   try {
-    // A descriptor left non-blocking (EAGAIN) is simply written again until all is in.
+    // A descriptor left non-blocking (EAGAIN) is written again until all is in.
     for (let done = 0; done < bytes.length;) done += writeAllNow(1, bytes.subarray(done));
   } catch {
     // the shell stopped reading

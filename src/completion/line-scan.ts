@@ -1,17 +1,11 @@
 /**
- * Finding the few lines of a large text file that can match what was typed, without
- * decoding, splitting or parsing the whole file: a TAB must answer at once, and an id
- * index or a mirrored catalogue runs to megabytes. The file is read as bytes (one
- * character per byte: a copy, far less work than decoding UTF-8), searched with the native
- * string search, and only the lines found are decoded.
+ * The few lines of a large text file that can match what was typed, for a TAB: the file is read as one
+ * character per byte, searched natively, and only the lines found are decoded.
  */
 import { LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
 import { readRegularFileSync } from '../util/safe-open.js';
 
-/**
- * A file's bytes as a string of one character per byte; undefined when it cannot be read, or is
- * not a regular file within `maxBytes` (util/safe-open.ts: a FIFO must not hang a TAB).
- */
+/** A file's bytes, one character each; undefined when unreadable or not a regular file within `maxBytes` (a FIFO must not hang a TAB). */
 export function readBytes(file: string, maxBytes = LOCAL_INDEX_MAX_BYTES): string | undefined {
   try {
     return readRegularFileSync(file, { maxBytes }).toString('latin1');
@@ -20,30 +14,23 @@ export function readBytes(file: string, maxBytes = LOCAL_INDEX_MAX_BYTES): strin
   }
 }
 
-/** How `text` appears in such a byte string (its UTF-8 bytes). */
 export function asBytes(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
 
-/** Whether a prefix can be searched case-insensitively in bytes: ASCII letters only fold alike there. */
+/** Whether a prefix can be searched case-insensitively in bytes (ASCII only). */
 export function isAscii(text: string): boolean {
   return /^[\x00-\x7f]*$/.test(text);
 }
 
 export interface LineMatch {
-  /** Where the line starts in the text. */
   start: number;
-  /** Where the needle was found. */
   at: number;
 }
 
 /**
- * The lines of byte string `bytes` holding `marker + prefix` (each line once, in file
- * order): exactly, or with the prefix in any case when `ignoreCase` (the marker must be
- * lower case, the prefix ASCII). `first`: only where that is the marker's first occurrence
- * in the line, so a record's own key is matched and not one nested further on. The marker
- * may be the line break itself (`\n` + prefix: lines starting with the prefix, but for the
- * first line). At most `limit` lines.
+ * The lines holding `marker + prefix` (each once, in file order, at most `limit`), the prefix in any case
+ * with `ignoreCase` (marker lower case, prefix ASCII); `first`: only at the marker's first occurrence in the line.
  */
 export function linesWith(bytes: string, marker: string, prefix: string, options: { ignoreCase: boolean; first: boolean; limit?: number }): LineMatch[] {
   const limit = options.limit ?? Infinity;
@@ -61,7 +48,6 @@ export function linesWith(bytes: string, marker: string, prefix: string, options
   return out;
 }
 
-/** Where the first `limit` lines of `bytes` start. */
 export function firstLines(bytes: string, limit: number): number[] {
   const out: number[] = [];
   for (let start = 0; start < bytes.length && out.length < limit;) {
@@ -76,12 +62,11 @@ export function firstLines(bytes: string, limit: number): number[] {
 export function lineAt(bytes: string, start: number): string {
   const end = bytes.indexOf('\n', start);
   const raw = bytes.slice(start, end < 0 ? bytes.length : end);
-  // Most lines are ASCII, which reads the same as bytes: decode only the others.
+  // ASCII reads the same as bytes: decode only the others.
   const line = isAscii(raw) ? raw : Buffer.from(raw, 'latin1').toString('utf8');
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
-/** The lines of two lists (each in file order), each once, in file order. */
 export function mergeLines(a: readonly LineMatch[], b: readonly LineMatch[]): number[] {
   const out: number[] = [];
   let i = 0;

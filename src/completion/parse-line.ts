@@ -1,21 +1,18 @@
 /**
- * The words typed before a TAB: as the shells hand them over, still quoted as typed (bash's
- * COMP_WORDS, zsh's $words) and, in bash, split at `=` and `:` (COMP_WORDBREAKS); then read as
- * commander would parse them: the commands, the flags given (with their values), the
- * arguments, and what the word under the cursor stands for.
+ * The words typed before a TAB, as the shells hand them over (quoted as typed; in bash split at `=` and
+ * `:`), read as commander would: the commands, the flags given, the arguments, the word under the cursor.
  */
 import type { CommandSpec, CompletionData, OptionSpec } from './data.js';
 
 export interface Dequoted {
-  /** The word as the command will receive it. */
   text: string;
-  /** The quote still open at the end of the word, if any (`"Barbell B`). */
+  /** The quote still open at the end of the word (`"Barbell B`). */
   openQuote: '' | '"' | "'";
   /** Where that open quote stands in the raw word. */
   openQuoteAt: number;
 }
 
-/** Removes shell quoting: backslashes, '…' and "…" (in which only \ " $ ` and newline are escaped). */
+/** Removes shell quoting: backslashes, '…' and "…". */
 export function dequote(raw: string): Dequoted {
   let text = '';
   let quote: '' | '"' | "'" = '';
@@ -39,29 +36,19 @@ export function dequote(raw: string): Dequoted {
   return { text, openQuote: quote, openQuoteAt: quote === '' ? -1 : quoteAt };
 }
 
-/** A word made only of bash's word-break characters that matter here (`--muscle`, `=`, `chest`). */
+/** A word of only bash's word-break characters that matter here. */
 function isBreakPiece(word: string): boolean {
   return /^[=:]+$/.test(word);
 }
 
 export interface ReassembledLine {
-  /** The words up to the one being completed, each whole again. */
   words: string[];
-  /** Index of the word being completed in `words`. */
   cword: number;
-  /**
-   * The raw text of the current word before the piece the shell will replace: bash's
-   * readline replaces only the text after the last word-break character (`--muscle=` in
-   * `--muscle=ch`).
-   */
+  /** The current word's raw text before the piece the shell replaces (after bash's last word break). */
   replacedFrom: number;
 }
 
-/**
- * Glues bash's COMP_WORDS back together around `=` and `:` (`--base-url`, `http`, `:`,
- * `//127.0.0.1`, …) and drops the words after the one being completed. Other shells keep
- * whole words, so nothing is glued for them.
- */
+/** Glues bash's COMP_WORDS back together around `=` and `:` and drops the words after the current one (other shells keep words whole). */
 export function reassemble(pieces: readonly string[], cword: number, splitAtBreaks: boolean): ReassembledLine {
   const upTo = pieces.slice(0, Math.max(0, Math.min(cword, pieces.length - 1)) + 1);
   while (upTo.length <= cword) upTo.push('');
@@ -74,20 +61,18 @@ export function reassemble(pieces: readonly string[], cword: number, splitAtBrea
     const glued: boolean = words.length > 0 && (breaks || glueNext);
     const before = glued ? words.pop()! : '';
     words.push(before + piece);
-    // Set for every piece: the last one's, the current word's, is what counts.
     replacedFrom = !glued ? 0 : breaks ? before.length + piece.length : before.length;
     glueNext = glued && breaks;
   }
   return { words, cword: words.length - 1, replacedFrom };
 }
 
-/** What the command line says so far, for choosing the sources (`--catalogue`, `--sandbox`). */
+/** What the command line says so far, for choosing the sources. */
 export interface ParsedLine {
-  /** The commands typed, program first. */
   commands: CommandSpec[];
   /** Arguments of the innermost command, before the current word. */
   positionals: string[];
-  /** The last value of each flag given (by its long spelling), '' for flags without a value. */
+  /** The last value of each flag given (long spelling), '' without a value. */
   given: Map<string, string>;
 }
 
@@ -111,10 +96,7 @@ function findCommand(parent: CommandSpec, name: string): CommandSpec | undefined
   return parent.commands.find((c) => c.name === name || c.aliases.includes(name));
 }
 
-/**
- * Follows the words before the current one as commander would parse them: flags (with
- * their values, `--flag=value`, `-ovalue`), `--`, subcommands, then arguments.
- */
+/** Follows the words before the current one as commander would: flags and their values, `--`, subcommands, arguments. */
 export function parseLine(data: CompletionData, words: readonly string[], cword: number): { line: ParsedLine; target: Target } {
   const commands: CommandSpec[] = [data.program];
   const positionals: string[] = [];
@@ -140,7 +122,6 @@ export function parseLine(data: CompletionData, words: readonly string[], cword:
       }
       const next = i + 1 < cword ? dequote(words[i + 1] ?? '').text : undefined;
       if (next === undefined) {
-        // Its value is the word being completed (an optional value only if one is typed).
         if (option.value === 'required') pending = option;
         else given.set(longName(option), '');
       } else if (option.value === 'required' || !next.startsWith('-')) {

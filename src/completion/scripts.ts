@@ -1,12 +1,7 @@
-/**
- * The scripts `exercises completion bash|zsh|fish` prints. Each asks
- * `exercises __complete <shell> <cword> <words...>` (fast-path.ts) on every TAB and turns
- * its answer (shell-output.ts) into the shell's own completions; file and directory names
- * are left to the shell.
- */
+/** The scripts `exercises completion bash|zsh|fish` prints: each asks `exercises __complete` on every TAB (files left to the shell). */
 import type { Shell } from './shell-output.js';
 
-/** One way to install a script: for `completion --help`, the script's own header and the README. */
+/** One way to install a script, for `completion --help` and the README. */
 export interface InstallStep {
   shell: Shell;
   when: string;
@@ -25,7 +20,6 @@ export const INSTALL_STEPS: readonly InstallStep[] = [
   { shell: 'fish', when: 'every new shell', commands: ['exercises completion fish > ~/.config/fish/completions/exercises.fish'] },
 ];
 
-/** The install steps as a help section. */
 export function installHelp(): string {
   const steps = INSTALL_STEPS.map((s) => `  ${s.shell}, ${s.when}:\n${s.commands.map((c) => `    $ ${c}`).join('\n')}`);
   return `\nInstall:\n${steps.join('\n')}\n`;

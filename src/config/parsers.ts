@@ -1,18 +1,17 @@
 /**
- * Reading what people give the CLI, by one rule each: the words a command line starts with, every
- * setting value wherever it is given (its error names where: `--lang`, `EXERCISES_LANG`, the
- * stored lang), and the stored settings file (store.ts writes it). The launcher bundles
- * leadingWords alone to name its code cache (scripts/bundle.mjs): nothing here may run at load.
+ * Reading what people give the CLI, one rule each: a command line's leading words, every setting
+ * value wherever it is given (its error names where), and the stored settings file. The launcher
+ * bundles leadingWords alone: nothing here may run at load.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { RefusedFileError, readRegularFileSync } from '../util/safe-open.js';
 
-/** How a flag takes a value: not at all (`--quiet`), always (`--lang <code>`), or when attached (`--json[=fields]`). */
+/** How a flag takes a value: not at all, always (`--lang <code>`), or when attached (`--json[=fields]`). */
 export type FlagArity = 'none' | 'required' | 'optional';
 
-/** Each spelling of each flag (`-v` and `--verbose`), with its arity, from commander-style declarations. */
+/** Each spelling of each flag, with its arity, from commander-style declarations. */
 export function flagArities(declarations: readonly string[]): Record<string, FlagArity> {
   const arities: Record<string, FlagArity> = {};
   for (const declaration of declarations) {
@@ -23,12 +22,9 @@ export function flagArities(declarations: readonly string[]): Record<string, Fla
 }
 
 /**
- * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']): the
- * CLI declares only the command they name (cli.ts) and the launcher names its code cache after
- * it, by this one rule. They end at the first flag that is not a global one; the global flags
- * met on the way are in `flags`, their values skipped (attached with `=`, or the next argument
- * when required). A flag whose value is optional and not attached (`--json show`: commander
- * may take `show` as its value) ends the words, as an unknown flag does.
+ * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']), read
+ * alike by the CLI and the launcher. They end at the first flag that is not global, or at an optional
+ * value not attached (`--json show`); the global flags met on the way are in `flags`.
  */
 export function leadingWords(args: readonly string[], arities: Readonly<Record<string, FlagArity>>): { words: string[]; flags: string[] } {
   const words: string[] = [];
@@ -43,12 +39,12 @@ export function leadingWords(args: readonly string[], arities: Readonly<Record<s
     const arity = Object.hasOwn(arities, flag) ? arities[flag] : undefined;
     if (arity === undefined || (arity === 'optional' && flag === arg)) break;
     flags.push(flag);
-    if (arity === 'required' && flag === arg) i++; // its value is the next argument
+    if (arity === 'required' && flag === arg) i++;
   }
   return { words, flags };
 }
 
-/** A BCP 47 tag in shape whose language ICU knows (`xx` is refused: the service would silently answer in its default). */
+/** A BCP 47 tag whose language ICU knows (`xx` is refused: the service would silently answer in its default). */
 export function parseLangTag(value: string, name: string): string {
   const text = value.trim();
   const example = 'a language tag such as en-GB or de-DE';
@@ -61,7 +57,7 @@ export function parseLangTag(value: string, name: string): string {
   } catch {
     // no ICU: then the shape is all we check
   }
-  // A Node built without ICU's data knows no language at all (not even `de`): the same.
+  // Without ICU's data no language is known at all (not even `de`): the shape is all we check.
   if (names && names.of('de') !== undefined && names.of(text.split('-')[0]!) === undefined) {
     throw new UsageError(`${name} must be ${example}: "${text}" names no language.`, {
       hint: 'The first part is an ISO 639 language code (en, de, es, fr…), the second a region (GB, DE…).',
@@ -70,7 +66,6 @@ export function parseLangTag(value: string, name: string): string {
   return text;
 }
 
-/** A whole number from `min` to `max` (no upper bound when `max` is left out). */
 export function parseWholeNumber(value: string, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = value.trim();
   const n = Number(text);
@@ -83,7 +78,6 @@ export function parseWholeNumber(value: string, name: string, min: number, max =
 
 const SWITCH_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false };
 
-/** On or off: true/false, 1/0, yes/no, on/off, in any case. */
 export function parseSwitch(value: string, name: string): boolean {
   const word = value.trim().toLowerCase();
   if (!Object.hasOwn(SWITCH_WORDS, word)) throw new UsageError(`${name} must be true or false (also 1/0, yes/no, on/off), not "${value}".`);
@@ -92,13 +86,9 @@ export function parseSwitch(value: string, name: string): boolean {
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** What a bare number of a duration setting means, as typed and as the settings file keeps it. */
 export type DurationUnit = 'ms' | 's';
 
-/**
- * `5s` → 5000: a whole number with ms, s, m, h or d, or bare in `unit`, into milliseconds, within
- * `bounds` (ms) and a whole number of `unit` (the settings file keeps it so).
- */
+/** `5s` → 5000: a whole number with ms, s, m, h or d (bare: `unit`), within `bounds` (ms) and a whole number of `unit`. */
 export function parseDuration(value: string, name: string, unit: DurationUnit, bounds: { min: number; max?: number }): number {
   const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
   const ms = match ? Number(match[1]) * UNIT_MS[(match[2] ?? unit).toLowerCase()]! : NaN;
@@ -112,12 +102,12 @@ export function parseDuration(value: string, name: string, unit: DurationUnit, b
   return ms;
 }
 
-/** A duration in ms as a number of `unit`, as the settings file keeps it and `config list --json` shows it. */
+/** A duration in ms as a number of `unit`, as the settings file keeps it. */
 export function durationIn(ms: number, unit: DurationUnit): number {
   return ms / UNIT_MS[unit]!;
 }
 
-/** 86400000 → `24h`, 5000 → `5s`, 1500 → `1500ms`: the largest unit that divides it; 0 in `zeroUnit` (`0s`). */
+/** 86400000 → `24h`, 1500 → `1500ms`: the largest unit that divides it; 0 in `zeroUnit`. */
 export function formatDuration(ms: number, zeroUnit: DurationUnit = 'ms'): string {
   if (ms === 0) return `0${zeroUnit}`;
   if (ms % UNIT_MS.d! === 0 && ms > UNIT_MS.d!) return `${ms / UNIT_MS.d!}d`; // 7d, but 24h rather than 1d
@@ -125,13 +115,10 @@ export function formatDuration(ms: number, zeroUnit: DurationUnit = 'ms'): strin
   return `${ms / UNIT_MS[unit]!}${unit}`;
 }
 
-/** The environment a run reads (the Context's, never process.env): variable name to value. */
+/** The environment a run reads (the Context's, never process.env). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * The CLI's user directories in `env`, where env-paths puts `envPaths('exercises', { suffix: '' })`:
- * XDG_CONFIG_HOME / XDG_CACHE_HOME on Linux, ~/Library on macOS, %APPDATA% / %LOCALAPPDATA% on Windows.
- */
+/** The CLI's user directories in `env`, where env-paths puts them (XDG on Linux, ~/Library on macOS, %APPDATA% on Windows). */
 export function userDirs(env: Env, platform: NodeJS.Platform = process.platform): { config: string; cache: string } {
   const named = platform === 'win32' ? env.USERPROFILE : env.HOME;
   const home = named !== undefined && named !== '' ? named : homedir();
@@ -153,7 +140,7 @@ export function configPath(env: Env): string {
 
 export type StoredConfig = Record<string, unknown>;
 
-/** Largest settings file read: a few hundred bytes in use; a FIFO, a device or a huge file is refused unread. */
+/** Largest settings file read: a FIFO, a device or a huge file is refused unread. */
 const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
 
 /** The stored values; {} when there is no file yet. A corrupt file is a usage error naming it. */
@@ -161,7 +148,7 @@ export function readStoredConfig(env: Env): StoredConfig {
   const path = configPath(env);
   let text: string;
   try {
-    // The one rule (util/safe-open.ts): a FIFO planted here would otherwise hang every command at start.
+    // A FIFO planted here would otherwise hang every command at start.
     text = readRegularFileSync(path, { maxBytes: SETTINGS_FILE_MAX_BYTES }).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
@@ -173,21 +160,17 @@ export function readStoredConfig(env: Env): StoredConfig {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as StoredConfig;
   } catch {
-    // fall through
+    // not an object: the error below
   }
   throw new UsageError(`The config file ${path} is not valid JSON.`, {
     hint: 'Fix or delete it; `exercises config path` prints where it is.',
   });
 }
 
-/**
- * --limit-rate: a download rate as curl takes it: bytes per second, a number with an optional
- * k, m or g suffix in either case, 1024-based as curl's are (`100k` is 102,400 bytes a second;
- * `1.5m` is allowed). 0 means no limit, so a flag can lift a stored one for a run.
- */
+/** --limit-rate as curl takes it: k, m, g 1024-based (`100k` is 102,400 bytes a second); 0 is no limit. */
 const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
-/** Bytes per second, a whole number up to `max` (0: no limit); `name` is where the value came from, for the message. */
+/** Bytes per second, a whole number up to `max` (0: no limit); `name` says where the value came from. */
 export function parseByteRate(value: string, name: string, max: number): number {
   const match = /^(\d+(?:\.\d+)?|\.\d+)\s*([kmg]?)$/i.exec(value.trim());
   const bytes = match ? Math.round(Number(match[1]) * BYTE_UNITS[match[2]!.toLowerCase()]!) : Number.NaN;

@@ -1,9 +1,6 @@
 /**
- * The settings table (settings-table.ts) as help and the docs print it: every default with what
- * changes it (`help defaults`: the settings, then the fixed bounds and per-command defaults of
- * src/defaults.ts), and every environment variable the CLI reads (`help environment`: the
- * settings' own, then the ones that stand for no setting). The man pages and docs/commands.md
- * print them too, and the README's table is checked against them. Built when asked, not at load.
+ * The settings table as help and the docs print it: every default and what changes it (`help
+ * defaults`), and every environment variable the CLI reads (`help environment`). Built when asked.
  */
 import {
   DEFAULT_DOWNLOAD_CONCURRENCY,
@@ -30,16 +27,14 @@ import { defaultText, longFlag } from './settings.js';
 export interface DefaultRow {
   name: string;
   value: string;
-  /** The flag that overrides it, as typed (`--timeout`, `download --concurrency`). */
   flag?: string;
   env?: string;
-  /** The `exercises config set` key. */
   configKey?: string;
 }
 
 const MIB = 1024 * 1024;
 
-/** The settings with something to default (a flag that only switches is no default), then the fixed bounds and the per-command defaults. */
+/** The settings with something to default, then the fixed bounds and the per-command defaults. */
 export function defaultsTable(): DefaultRow[] {
   const settings: DefaultRow[] = SETTINGS.filter((s) => (s.type !== 'switch' && defaultText(s) !== undefined) || s.stored === true).map((spec) => ({
     name: spec.name,
@@ -66,7 +61,7 @@ export function defaultsTable(): DefaultRow[] {
   ];
 }
 
-/** What changes a default, as help and the docs list it: `--timeout`, `EXERCISES_DEADLINE`, `config timeout`. */
+/** What changes a default: `--timeout`, `EXERCISES_DEADLINE`, `config timeout`. */
 export function changedBy(row: DefaultRow): string[] {
   return [row.flag, row.env, row.configKey ? `config ${row.configKey}` : undefined].filter((how) => how !== undefined);
 }
@@ -76,7 +71,6 @@ export interface EnvironmentVariable {
   meaning: string;
 }
 
-/** A setting's variable: its description and what it sits between (the stored value, the flag). */
 function settingVariables(): EnvironmentVariable[] {
   return SETTINGS.flatMap((s) => {
     if (!s.variable) return [];
@@ -99,6 +93,7 @@ export function environmentVariables(): EnvironmentVariable[] {
     },
     { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
     { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },
+    { name: 'BROWSER', meaning: 'the command that opens a --web page (else the system opener; over SSH or without a display the path is printed)' },
     { name: 'NO_COLOR', meaning: 'no colour when set to anything but the empty string' },
     { name: 'XDG_CONFIG_HOME', meaning: 'where the config file lives ($XDG_CONFIG_HOME/exercises/config.json)' },
     { name: 'XDG_CACHE_HOME', meaning: 'where the caches live ($XDG_CACHE_HOME/exercises/)' },

@@ -1,10 +1,7 @@
 /**
- * Every setting of the CLI, each defined once, as npm defines its config: a row holds its name,
- * flag, variable, parser, default, unit, bounds and description, and everything else reads the
- * rows: the flags, `config`, the resolved settings (settings.ts), help, the man pages and
- * docs/commands.md (docs/development.md "Adding a setting"). Inside the program a duration is in
- * milliseconds; `unit` is what a bare number means where people type one and where the settings
- * file keeps it (`--deadline 90` is 90 seconds).
+ * Every setting of the CLI, each defined once (as npm defines its config): a row holds its name,
+ * flag, variable, parser, default, unit, bounds and description, and the flags, `config`, help, the
+ * man pages and docs read the rows. Inside, a duration is in ms; `unit` is what a bare number means.
  */
 import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
@@ -19,52 +16,47 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export type SettingValue = string | number | boolean;
 
-/** What kind of value a setting takes, as help and the docs name it. */
 export type SettingType = 'text' | 'url' | 'language' | 'duration' | 'whole number' | 'byte rate' | 'directory' | 'switch' | 'choice' | 'secret';
 
 export interface Setting {
-  /** Its name in messages, help and docs, and its config key when it is `stored` (`base-url`, `timeout`). */
+  /** Its name in messages and docs, and its config key when `stored`. */
   name: string;
-  /** The global flag, as commander spells it (`--base-url <url>`, `-v, --verbose`, `--no-color`). */
+  /** The global flag, as commander spells it. */
   flag?: string;
-  /** The environment variable that stands in for the flag (over the stored value). */
   variable?: string;
-  /** `exercises config set <name>` stores it. */
   stored?: boolean;
   type: SettingType;
-  /** What a bare number means as typed and as the settings file keeps it (a duration: `ms` or `s`); inside, a duration is in ms. */
+  /** What a bare number means as typed and as the settings file keeps it. */
   unit?: DurationUnit | 'bytes/s';
-  /** What is in force when nothing sets it, in the program's unit (ms for a duration); absent: nothing (no key, no budget). */
+  /** In force when nothing sets it, in the program's unit; absent: nothing (no key, no budget). */
   default?: SettingValue;
-  /** The least and the greatest value taken, in the program's unit. */
+  /** In the program's unit. */
   bounds?: { min: number; max?: number };
   /** One line, lower case, no default or variable in it (help adds them). */
   description: string;
-  /** Checks and normalises a value given as text into the program's unit; a UsageError names `name`, where it came from. */
+  /** Checks and normalises text into the program's unit; a UsageError names `name`, where it came from. */
   parser?(text: string, name: string, setting: Setting): SettingValue;
-  /** What the flag's help line adds to the description (`discouraged: visible in ps`). */
+  /** Added to the flag's help line (`discouraged: visible in ps`). */
   flagNote?: string;
-  /** The default in words when the value alone would mislead (`60s; none for download and mirror`). */
+  /** The default in words when the value alone would mislead. */
   defaultNote?: string;
-  /** Never printed in full (`config list` masks it). */
   secret?: boolean;
-  /** The command that stores it instead of `config set` (the key: `auth login`). */
+  /** The command that stores it instead of `config set`. */
   setWith?: string;
   choices?: readonly string[];
 }
 
-/** The row parsers that read the row's unit and bounds. */
 const duration = (text: string, name: string, s: Setting): number => parseDuration(text, name, s.unit as DurationUnit, s.bounds!);
 const wholeNumber = (text: string, name: string, s: Setting): number => parseWholeNumber(text, name, s.bounds!.min, s.bounds!.max);
 
-/** A catalogue directory as stored: absolute, and holding exercises.jsonl now. */
+/** A catalogue directory as stored: absolute, holding exercises.jsonl. */
 function parseCatalogueDir(text: string, name: string): string {
   const problem = catalogueDirProblem(text.trim());
   if (problem) throw new UsageError(`${name}: ${problem}.`, { hint: '`exercises mirror <dir>` writes a catalogue directory.' });
   return resolve(text.trim());
 }
 
-/** A base URL as stored: checked like every other (src/util/url-policy.ts), without a trailing slash. */
+/** A base URL as stored, without a trailing slash. */
 function parseBaseUrlSetting(text: string): string {
   return parseBaseUrl(text).href.replace(/\/+$/, '');
 }
@@ -72,7 +64,6 @@ function parseBaseUrlSetting(text: string): string {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** The rows, as written (the types below read them). */
 const ROWS = [
   {
     name: 'base-url',
@@ -130,7 +121,7 @@ const ROWS = [
     type: 'duration',
     unit: 'ms',
     default: 30_000,
-    // An hour: longer is no use for one pause, and Node's timers stop at 2^31-1 ms (~24.8 days).
+    // Longer is no use for one pause.
     bounds: { min: 1, max: HOUR_MS },
     description: 'give up on a request after this long without progress: 30s, 2m, 500ms or milliseconds',
     parser: duration,
@@ -142,7 +133,6 @@ const ROWS = [
     stored: true,
     type: 'duration',
     unit: 's',
-    // A person who sets nothing expects a command to give up within about a minute (time-limits.ts).
     default: 60_000,
     defaultNote: `${formatDuration(60_000)}; none for ${COMMANDS_WITHOUT_DEFAULT_DEADLINE.join(' and ')} unless set, none ever for a local catalogue`,
     bounds: { min: 0, max: DAY_MS },
@@ -200,7 +190,7 @@ const ROWS = [
     type: 'duration',
     unit: 's',
     default: DAY_MS,
-    // A year: a longer time to live is surely a typo.
+    // A year: longer is surely a typo.
     bounds: { min: 0, max: 366 * DAY_MS },
     description: 'how long a cached answer is used without asking the service when it says nothing: 24h, 90m, 3600s or seconds; 0 revalidates every time',
     parser: duration,
@@ -224,7 +214,7 @@ const ROWS = [
     type: 'byte rate',
     unit: 'bytes/s',
     defaultNote: 'none',
-    // A terabyte a second, far past any link (the value stays an exact number).
+    // Far past any link, and still an exact number.
     bounds: { min: 0, max: 1024 ** 4 },
     description:
       'media downloads (download, image, video, mirror --media) at most this many bytes a second in all, as curl takes it: 500k, 2m (1024-based); 0 for no limit',
@@ -234,16 +224,15 @@ const ROWS = [
   { name: 'input', flag: '--no-input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
 ] as const satisfies readonly Setting[];
 
-/** `base-url` → `baseUrl`, as commander names a flag's field. */
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
-/** A setting's field in GlobalOptions and Settings: its name in camel case (`base-url` → `baseUrl`). */
+/** A setting's field in GlobalOptions and Settings (`base-url` → `baseUrl`, as commander names it). */
 export const fieldOf = (spec: Pick<Setting, 'name'>): string => spec.name.replace(/-([a-z])/g, (_all, c: string) => c.toUpperCase());
 
 /** Every setting, in the order `--help` lists the flags and `config list` the keys. */
 export const SETTINGS: readonly Setting[] = ROWS;
 
 type Row = (typeof ROWS)[number];
-/** A value inside the program: a choice one of its words, a number for a duration (ms), a count or a rate, a switch true or false, else text. */
+/** A value inside the program: a choice's word, a number (ms for a duration), a boolean, else text. */
 type ValueOf<R> = R extends { choices: readonly (infer C)[] }
   ? C
   : R extends { type: 'duration' | 'whole number' | 'byte rate' }
@@ -252,14 +241,14 @@ type ValueOf<R> = R extends { choices: readonly (infer C)[] }
       ? boolean
       : string;
 
-/** The global options as commander parsed them, one field per row with a flag: a switch always a boolean (`--no-color`: false when given), a value absent unless given (`--json` alone: true). */
+/** The global options as commander parsed them: a switch always a boolean, a value absent unless given (`--json` alone: true). */
 export type GlobalOptions = { [R in Row as R extends { flag: string; type: 'switch' } ? Camel<R['name']> : never]: boolean } & {
   [R in Row as R extends { flag: string } ? (R extends { type: 'switch' } ? never : Camel<R['name']>) : never]?: R extends { name: 'json' }
     ? boolean | string
     : ValueOf<R>;
 };
 
-/** The value of every stored setting in force (durations in ms), one field per row; a setting without a default may be undefined. */
+/** Every stored setting's value in force (durations in ms); one without a default may be undefined. */
 export type SettingValues = {
   readonly [R in Extract<Row, { stored: true }> as Camel<R['name']>]: R extends { default: unknown } ? ValueOf<R> : ValueOf<R> | undefined;
 };

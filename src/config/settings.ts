@@ -1,8 +1,6 @@
 /**
- * The settings in force and where each comes from, flag > environment > stored config > default,
- * for every row of the settings table alike (`config list` shows the same resolution); the
- * global flags and config keys as the table declares them; and how a value looks at the edges
- * (help, `config list`, the settings file), the program itself using ms for every duration.
+ * The settings in force and where each comes from (flag > environment > stored config > default),
+ * for every row of the settings table alike, and how a value looks at the edges (help, `config list`, the file).
  */
 import { closestWords, orList } from '../catalogue/suggest.js';
 import { UsageError } from '../errors.js';
@@ -11,77 +9,68 @@ import { type GlobalOptions, type Setting, type SettingType, type SettingValue, 
 
 export type { GlobalOptions, OutputFormat } from './settings-table.js';
 
-/** The setting of that name; an unknown name is a programming error. */
 export function setting(name: string): Setting {
   const found = SETTINGS.find((s) => s.name === name);
   if (!found) throw new Error(`No setting is called ${name}.`);
   return found;
 }
 
-/** A value as a person reads it (help, `config get`, `config list`): a duration as 24h. */
+/** A value as a person reads it: a duration as 24h. */
 export function displayValue(spec: Setting, value: SettingValue): string {
   return spec.type === 'duration' && typeof value === 'number' ? formatDuration(value, spec.unit as 's' | 'ms') : String(value);
 }
 
-/** A value as the settings file keeps it and `config list --json` shows it: a duration as a number of its unit (`deadline`: seconds). */
+/** A value as the settings file keeps it: a duration as a number of its unit. */
 export function fileValue(spec: Setting, value: SettingValue): SettingValue {
   return spec.type === 'duration' && typeof value === 'number' ? durationIn(value, spec.unit as 's' | 'ms') : value;
 }
 
-/** The default in words, for help and docs: `30s`, `the service’s, en-GB`, or undefined when there is none to say. */
+/** The default in words for help and docs, or undefined when there is none to say. */
 export function defaultText(spec: Setting): string | undefined {
   if (spec.defaultNote !== undefined) return spec.defaultNote;
   return spec.default === undefined ? undefined : displayValue(spec, spec.default);
 }
 
-/**
- * A setting in one line, as the flags' help and `config --help` show it: the description, then
- * `first` (a note of the caller's), the default (a switch has none to state) and the variable.
- */
+/** A setting in one line for help: the description, then `first`, the default (not for a switch) and the variable. */
 export function settingHelp(spec: Setting, first?: string): string {
   const given = spec.type === 'switch' ? undefined : defaultText(spec);
   const notes = [first, given === undefined ? '' : `default ${given}`, spec.variable ? `env ${spec.variable}` : ''].filter((n) => n);
   return notes.length === 0 ? spec.description : `${spec.description} (${notes.join('; ')})`;
 }
 
-/** A setting with a flag: the flag's spelling and the GlobalOptions field it fills. */
 export type GlobalFlag = Setting & { flag: string; field: keyof GlobalOptions };
 
-/** Every global flag, in the order `--help` lists them. */
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = SETTINGS.filter((s) => s.flag !== undefined).map((s) => ({ ...s, field: fieldOf(s) }) as GlobalFlag);
 
-/** The help line: the description, the flag's own note, the default and the environment variable. */
 export function flagHelp(flag: Setting): string {
   return settingHelp(flag, flag.flagNote);
 }
 
-/** The long flag as typed (`--base-url`, `--no-color`), for messages; undefined for a setting without one. */
+/** The long flag as typed (`--no-color`); undefined for a setting without one. */
 export function longFlag(spec: Pick<Setting, 'flag'>): string | undefined {
   return spec.flag && /--[a-z-]+/.exec(spec.flag)![0];
 }
 
-/** The flag of a GlobalOptions field as typed (`--base-url`), for messages. */
 export function flagName(field: keyof GlobalOptions): string {
   return longFlag(GLOBAL_FLAGS.find((f) => f.field === field)!)!;
 }
 
-/** Off unless given (`--verbose`: false), on unless given (`--no-color`: true); flags with values: absent. */
+/** What commander leaves for an absent flag: a switch off (`--no-…`: on), a value absent. */
 export const DEFAULT_GLOBALS: Readonly<GlobalOptions> = Object.freeze(
   Object.fromEntries(GLOBAL_FLAGS.filter((f) => f.type === 'switch').map((f) => [f.field, f.flag.startsWith('--no-')])) as unknown as GlobalOptions,
 );
 
-/** commander's parsed values (program.opts()) as GlobalOptions: switches as booleans, values as given. */
+/** commander's program.opts() as GlobalOptions. */
 export function readGlobalFlags(opts: Record<string, unknown>): GlobalOptions {
   const read = (f: GlobalFlag, value: unknown): unknown => (f.type !== 'switch' ? value : f.flag.startsWith('--no-') ? value !== false : value === true);
   return Object.fromEntries(GLOBAL_FLAGS.map((f) => [f.field, read(f, opts[f.field])])) as GlobalOptions;
 }
 
-/** A stored setting (its `name` is the config key). */
 export type ConfigKeySpec = Setting & { stored: true };
 
 export const CONFIG_KEYS: readonly ConfigKeySpec[] = SETTINGS.filter((s): s is ConfigKeySpec => s.stored === true);
 
-/** The key's setting; an unknown key is a usage error suggesting the closest and listing them all. */
+/** The key's setting; an unknown key is a usage error suggesting the closest. */
 export function configKeySpec(key: string): ConfigKeySpec {
   const spec = CONFIG_KEYS.find((k) => k.name === key);
   if (!spec) {
@@ -97,7 +86,7 @@ export function configKeySpec(key: string): ConfigKeySpec {
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default' | 'sandbox';
 
-/** Where a value in force comes from: its source, and the flag or variable that gave it ("from EXERCISES_API_KEY"). */
+/** Where a value in force comes from, and the flag or variable that gave it. */
 export interface SettingOrigin {
   source: SettingSource;
   origin?: string;
@@ -107,13 +96,9 @@ export interface Resolved<T> extends SettingOrigin {
   value: T | undefined;
 }
 
-/**
- * The settings a run reads (ctx.settings()): every stored setting's value in force, one field per
- * row of the table (`cache-ttl` → `cacheTtl`), durations in ms; and `from`, where each came from.
- */
+/** The settings a run reads (ctx.settings()): one field per stored row, durations in ms, and `from` for each. */
 export type Settings = SettingValues & { readonly from: { readonly [K in keyof SettingValues]: SettingOrigin } };
 
-/** Where a setting's value may come from in this run. */
 export interface SettingSources {
   globals: GlobalOptions;
   env: Env;
@@ -121,18 +106,16 @@ export interface SettingSources {
 }
 
 /**
- * Text settings (a URL, a language, a directory, a key) are checked where they are used, with the
- * same parser (the connection, langInForce): only a command that uses one fails on a bad one
- * (`--sandbox` never reads the stored base URL), with a message naming where it came from.
+ * Text settings are checked where they are used, with the same parser: only a command that uses one
+ * fails on a bad one (`--sandbox` never reads the stored base URL).
  */
 const CHECKED_WHERE_USED: ReadonlySet<SettingType> = new Set(['text', 'url', 'language', 'directory', 'secret']);
 
-/** True when the setting's own parser checks a value as soon as it is given (a number, a duration); else it is checked where used. */
+/** True when the setting's parser checks a value as soon as it is given; else it is checked where used. */
 export function checkedOnEntry(spec: Setting): boolean {
   return spec.parser !== undefined && !CHECKED_WHERE_USED.has(spec.type);
 }
 
-/** A value from a variable or the settings file, through the setting's parser; `name` says where it came from. */
 function checked(spec: Setting, value: unknown, name: string, hint?: string): SettingValue {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (!checkedOnEntry(spec)) return text.trim();
@@ -143,7 +126,7 @@ function checked(spec: Setting, value: unknown, name: string, hint?: string): Se
   }
 }
 
-/** A flag counts as given when it differs from what commander leaves when it is absent (an empty text is not given). */
+/** A flag counts as given when it differs from what commander leaves when absent (an empty text does not). */
 function flagGiven(spec: Setting, globals: GlobalOptions): SettingValue | undefined {
   if (spec.flag === undefined) return undefined;
   const field = fieldOf(spec) as keyof GlobalOptions;
@@ -153,10 +136,7 @@ function flagGiven(spec: Setting, globals: GlobalOptions): SettingValue | undefi
   return value;
 }
 
-/**
- * One setting's value in force and where it comes from. `check: false` takes variables and
- * stored values as they are (`config list` shows a bad stored value rather than failing on it).
- */
+/** One setting's value in force and its source; `check: false` takes values as they are (`config list` shows a bad one). */
 export function resolveSetting(spec: Setting, { globals, env, stored }: SettingSources, check = true): Resolved<SettingValue> {
   const flag = flagGiven(spec, globals);
   if (flag !== undefined) return { value: flag, source: 'flag', origin: longFlag(spec) };
@@ -172,9 +152,8 @@ export function resolveSetting(spec: Setting, { globals, env, stored }: SettingS
   return { value: spec.default, source: 'default' };
 }
 
-/** Every stored setting resolved (flag > environment > stored config > default), as the table defines it. */
 export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOptions }): Settings {
-  // An empty flag is a mistake (an unset variable in a script), not a wish for the default service.
+  // An empty flag is a mistake (an unset variable in a script), not a wish for the default.
   if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
     throw new UsageError('--base-url is empty.', {
       hint: 'Give the service URL, e.g. --base-url http://127.0.0.1:8787, or leave the flag out for the default.',
@@ -185,21 +164,15 @@ export function resolveSettings({ env, globals }: { env: Env; globals: GlobalOpt
   return { ...Object.fromEntries(resolved.map(([field, { value }]) => [field, value])), from: Object.fromEntries(resolved) } as unknown as Settings;
 }
 
-/**
- * The language to ask for, or undefined for the service's own (the default: nothing is sent).
- * Checked where it is about to be sent: a bad value is a usage error naming the flag, variable or
- * stored setting it came from.
- */
+/** The language to ask for, or undefined for the service's own; a bad value is a usage error naming where it came from. */
 export function langInForce(settings: Pick<Settings, 'lang' | 'from'>): string | undefined {
   const { source, origin } = settings.from.lang;
   return source === 'default' ? undefined : parseLangTag(settings.lang, origin ?? 'The stored lang setting');
 }
 
 /**
- * The catalogue directory in force, as given, and what named it: --catalogue, else
- * EXERCISES_CATALOGUE, else the stored `catalogue`, unless --sandbox or --base-url says where the
- * answers come from (the flag with either of them is a usage error). A run's connection
- * (connection.ts) and a TAB (completion/fast-path.ts) both ask this.
+ * The catalogue directory in force and what named it (flag, variable, stored), unless --sandbox or
+ * --base-url says where answers come from. The one rule for a run and for a TAB.
  */
 export function catalogueInForce(sources: SettingSources): Resolved<string> | undefined {
   const { globals } = sources;

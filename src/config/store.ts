@@ -1,7 +1,4 @@
-/**
- * Writing the stored settings through conf (atomic writes; loaded lazily), mode 0600 as the file
- * may hold the API key. Reading is a plain file read (parsers.ts), so commands start fast.
- */
+/** Writing the stored settings through conf (loaded lazily), mode 0600 as the file may hold the API key. */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { dirname } from 'node:path';
@@ -9,7 +6,6 @@ import { type Env, type StoredConfig, configPath, readStoredConfig } from './par
 import { loadConf } from '../vendor/load.js';
 
 const FILE_MODE = 0o600;
-/** The directory holds the key too: private whatever the umask. */
 const DIR_MODE = 0o700;
 
 export interface ConfigWriter {
@@ -17,7 +13,7 @@ export interface ConfigWriter {
   delete(key: string): void;
 }
 
-/** Refuses a config file that is a symbolic link or not a plain file: a write would go through it, and the key with it. */
+/** Refuses a config file that is a link or not a plain file: the key would be written through it. */
 function assertPlainFile(path: string): void {
   let stats;
   try {
@@ -33,25 +29,24 @@ function assertPlainFile(path: string): void {
   }
 }
 
-/** A conf instance over the same file, for writes. */
 export async function openConfigWriter(env: Env): Promise<ConfigWriter> {
   const dir = dirname(configPath(env));
   assertPlainFile(configPath(env));
-  readStoredConfig(env); // refuse to overwrite a file we cannot read
-  // Made (or tightened) to 0700 before conf writes into it: conf would make it with the process umask.
+  readStoredConfig(env); // refuses a file we cannot read
+  // Private whatever the umask (conf would use it), as the directory holds the key too.
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   chmodSync(dir, DIR_MODE);
   const { default: Conf } = await loadConf();
   const conf = new Conf<StoredConfig>({
     projectName: 'exercises',
     projectSuffix: '',
-    // Given a directory, conf never asks env-paths (which would read process.env).
+    // Given a directory, conf never reads process.env.
     cwd: dir,
     configName: 'config',
     configFileMode: FILE_MODE,
     accessPropertiesByDotNotation: false,
   });
-  // conf writes new files with configFileMode; tighten one created earlier by hand, too.
+  // Also tightens a file created earlier by hand.
   const tighten = (): void => {
     try {
       chmodSync(conf.path, FILE_MODE);

@@ -1,13 +1,11 @@
 /**
- * The time model: every time limit of a request and of a command, computed from the two settings a
- * user sees, --timeout (the patience for each pause) and --deadline (a whole command's answer).
- * Each rule is stated once, here, with its reason; the transport (http/attempt.ts), the downloader
- * and the team proxy ask it. Also the two clocks that hold the whole-life limits (undici holds the
- * idle ones). docs/design.md "Time limits".
+ * The time model: every time limit of a request and of a command, computed from --timeout (the
+ * patience for each pause) and --deadline (a whole command's answer), each rule stated once here.
+ * docs/design.md "Time limits".
  */
 import { NetworkError } from '../errors.js';
 
-/** What the limits are computed from: the two settings, in ms (a deadline of 0: none), and where the deadline was set. */
+/** The two settings, in ms (a deadline of 0: none), and where the deadline was set. */
 export interface TimeSettings {
   timeout: number;
   deadline: number;
@@ -17,20 +15,14 @@ export interface TimeSettings {
 type Timeout = Pick<TimeSettings, 'timeout'>;
 type Redact = (text: string) => string;
 
-/**
- * Idle: connecting, waiting for the answer's head, and each pause in its body may each take
- * --timeout (undici's connect, headers and body timeouts). A slow link that keeps sending never
- * trips it, so it is the patience for one silence, not for a whole answer.
- */
+/** Idle: connecting, the head, and each pause in the body may each take --timeout; a slow steady link never trips it. */
 export function idleMs(settings: Timeout): number {
   return settings.timeout;
 }
 
 /**
- * A request's whole life, first byte to last, for JSON answers (the CLI's, and the team proxy's
- * upstream answers its clients wait on): idle limits alone let a server dripping a byte inside
- * each hold a request for ever, so a request gets one --timeout for each of connecting, its head
- * and its body.
+ * A JSON request's whole life: one --timeout each for connecting, its head and its body, so a
+ * server dripping a byte within each idle limit cannot hold it for ever.
  */
 export const TIMEOUTS_PER_REQUEST = 3;
 
@@ -39,10 +31,8 @@ export function requestMs(settings: Timeout): number {
 }
 
 /**
- * A media download's whole life grows with what arrived: after a request's allowance it must
- * average this rate, so a file of S bytes is done within requestMs + S / rate whatever its size,
- * and a stream that slows to a trickle is cut. --limit-rate lowers the rate to fit
- * (media/download/rate-limit.ts mediaMinRate).
+ * After a request's allowance a media download must average this rate (or --limit-rate's), so a
+ * file of S bytes is done within requestMs + S / rate and a trickle is cut.
  */
 export const MEDIA_MIN_BYTES_PER_SECOND = 8 * 1024;
 
@@ -51,33 +41,28 @@ export function mediaMs(settings: Timeout, receivedBytes: number, minBytesPerSec
 }
 
 /**
- * The whole command: --deadline bounds the busy time of its JSON requests and of the waits between
- * their retries (a person who sets nothing expects a command to give up within about a minute).
- * The bulk commands, which may rightly spend long on JSON requests (a mirror asks for every
- * record), have none unless one is set; their media are bounded by mediaMs.
+ * --deadline bounds the busy time of a command's JSON requests and retry waits (about a minute by
+ * default). The bulk commands, which may rightly take long, have none unless set; their media are bounded by mediaMs.
  */
 export const COMMANDS_WITHOUT_DEFAULT_DEADLINE: readonly string[] = ['download', 'mirror'];
 
 /**
- * The command's deadline in force for `command` (as commander resolved it: an id spelled `mirror`
- * is no mirror), or undefined for none. A run answered in-process from a local catalogue
- * (`local`: --catalogue, --sandbox) has none, set or not: no request of it crosses a network,
- * and listing 150,000 records takes what it takes.
+ * The deadline in force for `command` (as commander resolved it), or undefined for none. A run
+ * answered in-process from a local catalogue (`local`: --catalogue, --sandbox) has none, set or
+ * not: no request of it crosses a network.
  */
 export function commandDeadline(settings: Pick<TimeSettings, 'deadline' | 'from'>, command: string | undefined, local = false): CommandDeadline | undefined {
   const { source, origin } = settings.from.deadline;
   const spared = source === 'default' && command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(command);
   if (settings.deadline === 0 || spared || local) return undefined;
-  // A flag or variable names itself; the others are named in words.
   return new CommandDeadline(settings.deadline, origin ?? (source === 'config' ? 'the deadline setting' : 'the default; --deadline changes it'));
 }
 
-/** Milliseconds from a monotonic clock. */
 export function nowMs(): number {
   return Number(process.hrtime.bigint() / 1_000_000n);
 }
 
-/** The failure of a request past its whole life (requestMs, or mediaMs with `media`), as a timeout. */
+/** A request past its whole life (requestMs, or mediaMs with `media`), as a timeout. */
 export function deadlineError(url: URL, elapsedMs: number, settings: Timeout, media: { minBytesPerSecond?: number } | undefined, redact: Redact): NetworkError {
   const ms = requestMs(settings);
   const rate = media?.minBytesPerSecond ?? MEDIA_MIN_BYTES_PER_SECOND;
@@ -92,10 +77,8 @@ export function deadlineError(url: URL, elapsedMs: number, settings: Timeout, me
 }
 
 /**
- * The clock of one request's whole life: runs `expire` once the time since `startedMs` passes
- * `allowedMs()`, unless the function returned is called first. The allowance may grow as bytes
- * arrive: the timer then sleeps again until the new limit, so it wakes a few times per request at
- * most, never per chunk.
+ * The clock of one request's whole life: calls `expire` once `allowedMs()` has passed, unless stopped
+ * first. As the allowance grows with bytes the timer sleeps again, waking a few times per request, never per chunk.
  */
 export function startDeadline(startedMs: number, allowedMs: () => number, expire: (elapsedMs: number) => void): () => void {
   let timer: NodeJS.Timeout | undefined;
@@ -105,7 +88,7 @@ export function startDeadline(startedMs: number, allowedMs: () => number, expire
     const elapsed = nowMs() - startedMs;
     const left = allowedMs() - elapsed;
     done = left <= 0;
-    // Node's timers stop at 2^31-1 ms; a longer limit is simply looked at again then.
+    // Timers stop at 2^31-1 ms; a longer limit is looked at again then.
     if (done) expire(elapsed);
     else timer = setTimeout(arm, Math.min(Math.ceil(left), 2 ** 31 - 1));
   };
@@ -117,22 +100,20 @@ export function startDeadline(startedMs: number, allowedMs: () => number, expire
 }
 
 /**
- * The clock of the whole command's deadline. It counts busy time, the moments at least one JSON
- * request or retry wait is under way, not wall time: a command reading ids from a slow pipe is not
- * charged for the pipe, and eight requests side by side cost the time of one.
+ * The clock of the command's deadline. It counts busy time (at least one JSON request or retry wait
+ * under way), not wall time: a slow stdin costs nothing, and eight requests side by side cost one.
  */
 export class CommandDeadline {
   private inFlight = 0;
   private busySince = 0;
   private spent = 0;
 
-  /** `limitMs`: the whole allowance; `origin`: where it was set, for the message (`--deadline`, `the default`…). */
   constructor(
     readonly limitMs: number,
     readonly origin: string,
   ) {}
 
-  /** Marks the start of a request or wait; the function returned marks its end (call it once). */
+  /** Marks the start of a request or wait; call the function returned once at its end. */
   begin(): () => void {
     if (this.inFlight++ === 0) this.busySince = nowMs();
     let ended = false;
@@ -147,7 +128,7 @@ export class CommandDeadline {
     return Math.max(0, this.limitMs - this.spent - (this.inFlight > 0 ? nowMs() - this.busySince : 0));
   }
 
-  /** The error that ends the command: `what` is the request, `why` what was going on (`waiting 60 s as Retry-After asked`). */
+  /** The error that ends the command: `what` is the request, `why` what was going on. */
   error(what: string, why?: string): NetworkError {
     const seconds = Math.round(this.limitMs / 100) / 10;
     return new NetworkError(`The command's deadline of ${seconds} s (${this.origin}) ran out${why ? ` ${why}` : ''} on ${what}.`, {
@@ -158,7 +139,7 @@ export class CommandDeadline {
   }
 }
 
-/** Whether `err` is the command's deadline running out: never retried, it ends the command. */
+/** Whether `err` is the command's deadline running out (never retried). */
 export function isCommandDeadline(err: unknown): boolean {
   return err instanceof NetworkError && err.details?.code === 'COMMAND_DEADLINE';
 }

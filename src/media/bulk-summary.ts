@@ -1,8 +1,4 @@
-/**
- * What a bulk run (bulk.ts) reports: each job's outcome and the progress events as they happen;
- * when it is over, its summary: the lines on stderr, the JSON summary, the exit-7 error when
- * files failed, and the Ctrl-C error naming the partial bytes kept.
- */
+/** What a bulk run reports: each job's outcome and progress as it happens, then the summary lines, the JSON, the exit-7 and Ctrl-C errors. */
 import { CliError, InterruptedError, MalformedResponseError, NetworkError, PartialFailureError, RateLimitError } from '../errors.js';
 import { formatBytes } from '../util/format-bytes.js';
 import { oneLine, plural } from '../util/text.js';
@@ -14,7 +10,7 @@ export interface JobOutcome {
   status: 'fetched' | 'skipped' | 'failed';
   /** Bytes received over the network for this file in this run. */
   bytes: number;
-  /** Fetched by continuing a `.part` an earlier attempt or run left, not from the first byte. */
+  /** Fetched by continuing a `.part`, not from the first byte. */
   resumed?: true;
   error?: Error;
 }
@@ -32,33 +28,25 @@ export interface BulkSummary {
   stoppedEarly: boolean;
 }
 
-/**
- * What a download reports about its file, as it happens (the downloader's side of ProgressSink).
- */
+/** What a download reports about its file, as it happens. */
 export interface FileProgress {
-  /**
-   * The response headers arrived: the file's full size when the server said (Content-Length,
-   * or the total of a Content-Range), and the byte it continues from (0 when it starts over).
-   * Called again on each attempt, so a restart takes the file's count back to `fromByte`.
-   */
+  /** The headers arrived: the full size when known and the byte it continues from; again on each attempt, so a restart resets the count. */
   started(expectedBytes: number | undefined, fromByte: number): void;
   /** `n` more bytes reached the disk (or stdout). */
   bytes(n: number): void;
 }
 
-/** What the progress display is told (src/output/progress-meter.ts): per file started, bytes…, done. */
+/** What the progress display is told. */
 export interface ProgressSink {
-  /** The run begins with `totalFiles` jobs (those known so far: a listing's first page). */
+  /** The run begins with the jobs known so far (a listing's first page). */
   start(totalFiles: number): void;
   /** `count` more jobs joined the run (the listing's next page). */
   addFiles(count: number): void;
-  /** See FileProgress.started. */
   fileStarted(job: MediaJob, expectedBytes: number | undefined, fromByte: number): void;
-  /** See FileProgress.bytes. */
   fileBytes(job: MediaJob, n: number): void;
   /** The job is over: fetched, skipped or failed. */
   fileDone(outcome: JobOutcome): void;
-  /** The run is over (finished, stopped or interrupted): the display goes. */
+  /** The run is over: the display goes. */
   stop(): void;
 }
 
@@ -76,7 +64,7 @@ export function mergeSummaries(a: BulkSummary, b: BulkSummary): BulkSummary {
   };
 }
 
-/** The `.part` files (path, bytes) left by the downloads to `paths` Ctrl-C stopped (one stopped before its first byte left none). */
+/** The `.part` files left by the downloads to `paths` that Ctrl-C stopped. */
 function keptParts(paths: readonly string[]): Array<{ path: string; bytes: number }> {
   return paths.flatMap((file) => {
     const bytes = partBytes(file);
@@ -84,7 +72,7 @@ function keptParts(paths: readonly string[]): Array<{ path: string; bytes: numbe
   });
 }
 
-/** "16.1 MB kept in …/demo.mp4.part, resumed by the next run" (several: the count, the first three named). */
+/** "16.1 MB kept in …/demo.mp4.part, resumed by the next run" (several: the count, three named). */
 function keptClause(kept: ReturnType<typeof keptParts>): string {
   const bytes = formatBytes(kept.reduce((sum, k) => sum + k.bytes, 0));
   const shown = kept.slice(0, 3).map((k) => oneLine(k.path));
@@ -102,11 +90,7 @@ export async function interruptedFile(path: string, err: InterruptedError): Prom
   });
 }
 
-/**
- * Ctrl-C: the error says what finished before it and what was kept of the files cut off, so
- * a person knows what a rerun still has to do: "Interrupted after it fetched 0 of 1 file (0 B);
- * 16.1 MB kept in …/demo.mp4.part, resumed by the next run."
- */
+/** Ctrl-C: what finished and what was kept of the files cut off, so a person knows what a rerun still has to do. */
 export async function interruptedError(summary: BulkSummary, cut: readonly MediaJob[]): Promise<InterruptedError> {
   const { total, fetched, skipped, failed, bytes } = summary;
   const parts = [`fetched ${fetched} of ${plural(total, 'file')} (${formatBytes(bytes)})`];
@@ -120,16 +104,15 @@ export async function interruptedError(summary: BulkSummary, cut: readonly Media
   });
 }
 
-/** How many of the files fetched continued a `.part` rather than starting over. */
 function resumedCount(summary: BulkSummary): number {
   return summary.outcomes.filter((o) => o.resumed === true).length;
 }
 
-/** The human summary lines (stderr): counts, bytes, time, and each failure named. */
+/** The summary lines for people: counts, bytes, time, each failure named. */
 export function summaryLines(summary: BulkSummary): string[] {
   const rate = summary.seconds > 0 && summary.fetched > 0 ? ` (${formatBytes(Math.round(summary.bytes / summary.seconds))}/s)` : '';
   const resumed = resumedCount(summary);
-  // A resumed file's bytes are only what this run added: said, so a small figure is not a surprise.
+  // A resumed file's bytes are only this run's: said, so a small figure is no surprise.
   const resumedClause = resumed > 0 ? `; ${resumed} of them resumed from a .part` : '';
   const lines = [
     `Fetched ${plural(summary.fetched, 'file')} (${formatBytes(summary.bytes)}) in ${summary.seconds.toFixed(1)} s${rate}${resumedClause}; ${summary.skipped} already present; ${summary.failed} failed.`,
@@ -142,11 +125,7 @@ export function summaryLines(summary: BulkSummary): string[] {
   return lines;
 }
 
-/**
- * The exit-7 error of a run where some files failed, worded for what happened: "2 of 5 files
- * failed; the other 3 are in place", "All 3 files failed", "The file failed"; the rerun hint
- * only when a rerun can help.
- */
+/** The exit-7 error, worded for what happened ("2 of 5 files failed; the other 3 are in place"); the rerun hint only when it can help. */
 export function partialFailure(summary: BulkSummary): PartialFailureError {
   const failures = summary.outcomes.filter((o) => o.status === 'failed');
   const inPlace = summary.fetched + summary.skipped;
@@ -170,7 +149,6 @@ export function partialFailure(summary: BulkSummary): PartialFailureError {
   });
 }
 
-/** The machine summary (--format json). */
 export function summaryJson(summary: BulkSummary): Record<string, unknown> {
   return {
     fetched: summary.fetched,

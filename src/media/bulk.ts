@@ -1,9 +1,7 @@
 /**
- * The bulk engine: a bounded pool of downloads over media jobs. A complete file already on
- * disk is skipped without any request; one file's failure does not stop the others (unless
- * fail-fast); errors that doom every other file too — the key or plan refused (401/403), the
- * rate limit spent, Ctrl-C — stop the whole run at once. What the summary says is
- * bulk-summary.ts's, with the types it reports in.
+ * The bulk engine: a bounded pool of downloads. A complete file on disk is skipped without a request;
+ * one file's failure does not stop the others (unless fail-fast), but errors that doom every file
+ * (401/403, the rate limit, a full disk, Ctrl-C) stop the run at once.
  */
 import { AuthError, BudgetExceededError, InterruptedError, RateLimitError, WriteFailedError } from '../errors.js';
 import type { DownloadResult } from './download/types.js';
@@ -21,36 +19,28 @@ export interface BulkOptions {
   failFast: boolean;
   signal?: AbortSignal;
   /**
-   * Fetches one job, reporting to `progress`; `signal` also fires when the run stops early. Each
-   * request takes `slot`, one of the run's `concurrency`, until its body is on disk: twice as
-   * many downloads run as there are slots, so the others get their files ready meanwhile. A
-   * slot still held when the download fails is given back once the failure is handled (a fatal
-   * one stops the run before any waiting download can send).
+   * Fetches one job; `signal` also fires when the run stops early. Each request holds `slot` until its
+   * body is on disk; a slot held at a failure is given back once the failure is handled.
    */
   download(job: MediaJob, progress: FileProgress, signal: AbortSignal, slot: RequestSlot): Promise<DownloadResult>;
   progress?: ProgressSink;
 }
 
-/** Disk failures no other file escapes: the whole file system is full or refuses writes. */
+/** Disk failures no other file escapes. */
 const DISK_FATAL = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
 
-/** Errors after which no other file can succeed either (a full disk included: exit 6 at once, not a failure per file). */
+/** Errors after which no other file can succeed either (a full disk: exit 6 at once). */
 export function isFatal(err: unknown): boolean {
   if (err instanceof WriteFailedError) return DISK_FATAL.has(String((err.cause as { code?: unknown } | undefined)?.code));
   return err instanceof AuthError || err instanceof RateLimitError || err instanceof InterruptedError;
 }
 
-/**
- * The jobs of a run: all known at the start, or in batches as they are found (a listing's
- * pages, as they arrive), which feed the same pool: the first files start while the next
- * page is asked for, and no page waits for the one before it to finish.
- */
+/** The jobs of a run: all known at the start, or in batches as a listing's pages arrive, feeding the same pool. */
 export type JobSource = readonly MediaJob[] | AsyncIterable<readonly MediaJob[]>;
 
 /**
- * Hands the source's batches to the queue, asking for the next batch only while the queue is
- * short of one batch's worth (the pool keeps busy, memory holds about two batches). A failure
- * of the source is returned, after the queue has ended, so the jobs already queued still run.
+ * Hands the source's batches to the queue while it is short of one batch (the pool busy, memory about
+ * two batches). A failure of the source is returned after the queue ended, so queued jobs still run.
  */
 async function feed(source: JobSource, queue: JobQueue, stopped: () => boolean): Promise<unknown> {
   if (!(Symbol.asyncIterator in source)) {
@@ -72,7 +62,6 @@ async function feed(source: JobSource, queue: JobQueue, stopped: () => boolean):
     return err;
   } finally {
     queue.end();
-    // An early stop leaves the listing unfinished: let it go without waiting for its request.
     void batches.return?.(undefined)?.catch(() => {});
   }
 }
@@ -83,7 +72,7 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let fatal: unknown;
-  /** Jobs whose download began and has no outcome yet: those Ctrl-C stops may have kept a `.part`. */
+  /** Jobs begun without an outcome yet: those Ctrl-C stops may have kept a `.part`. */
   const begun = new Set<MediaJob>();
   const queue = new JobQueue();
   const slots = new RequestSlots(Math.max(1, options.concurrency));
@@ -94,7 +83,6 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
 
   const sink = options.progress;
   let announced = 0;
-  /** The meter learns of the files as they are queued: it starts with the first batch. */
   const announce = (): void => {
     if (!sink || queue.total === announced) return;
     if (announced === 0) sink.start(queue.total);
@@ -125,7 +113,7 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
       if (stop.signal.aborted && !options.signal?.aborted) return; // cancelled by the early stop: not its failure
       if (err instanceof BudgetExceededError || isFatal(err)) {
         fatal ??= err;
-        // Past the budget no other request may go out, but those already sent (and counted) finish and are kept.
+        // Past the budget no request may go out; those already sent (and counted) finish.
         if (err instanceof BudgetExceededError) queue.close();
         else stop.abort();
         return;
@@ -151,10 +139,9 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
   let sourceError: unknown;
   try {
     const feeding = feed(source, queue, stopped);
-    // Two downloads per request slot: one fetching, one getting its file ready (request-slots.ts).
+    // Two downloads per request slot: one fetching, one getting its file ready.
     await Promise.all(Array.from({ length: 2 * Math.max(1, options.concurrency) }, worker));
     queue.close();
-    // A run that stopped early does not wait for the page being asked for (feed() never rejects).
     sourceError = stopped() ? undefined : await feeding;
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -168,7 +155,6 @@ export async function runBulk(source: JobSource, options: BulkOptions): Promise<
     throw new BudgetExceededError(fatal, { hint: hint.trim() });
   }
   if (fatal !== undefined) throw fatal;
-  // The listing failed part-way: the files it had listed were handled; its error is the run's.
   if (sourceError !== undefined) throw sourceError;
   return summary;
 }
@@ -184,7 +170,6 @@ function summarise(total: number, outcomes: ReadonlyArray<JobOutcome | undefined
     bytes: done.reduce((sum, o) => sum + o.bytes, 0),
     seconds: (performance.now() - started) / 1000,
     outcomes: done,
-    // Without an interruption or a fatal error, only --fail-fast leaves jobs without an outcome.
     stoppedEarly: done.length < total,
   };
 }

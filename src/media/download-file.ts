@@ -1,29 +1,9 @@
 /**
- * Downloads one media file: streamed from the socket to `<file>.part` (never held in memory),
- * verified, then renamed to its final name. A failed or interrupted download never leaves a
- * file under the final name. A dropped connection is resumed in the same run from the bytes
- * already on disk, and a leftover `.part` from an earlier run is continued the same way — with
- * `Range` + `If-Range`, only when the server had offered `Accept-Ranges: bytes` and a strong
- * `ETag` (kept in the sidecar `<file>.part.json`); otherwise it starts over.
- *
- * This module is the loop of one transfer and the reading of each body into its sink; the
- * sinks, the request with Range, the body pump and the count of failures are modules of their
- * own under ./download/.
- *
- * Rules that hold for every file:
- * - One writer per file: the file's lock (`<file>.lock`) is held from before its `.part` is
- *   looked at until after the rename. A download that finds it held waits (MEDIA_LOCK_WAIT_MS),
- *   then gives up on that file; if the other process completed the file meanwhile, it is done.
- * - Completeness must be shown, never assumed: by Content-Length (or the Content-Range total),
- *   or, for a body of unknown length, by its chunked framing ending cleanly. A body delimited
- *   only by the connection closing is refused: a drop and an end look the same.
- * - A size cap per kind (MEDIA_SIZE_CAP_BYTES, or DownloadOptions.maxBytes): an announced length
- *   above it is refused before anything is written; a body that grows past it is cut off and
- *   its `.part` removed.
- *
- * Retries follow the shared policy of src/http/retry-policy.ts, within its cap on attempts per
- * file. A failure that brought new bytes to disk does not use up an attempt: a flaky connection
- * that keeps making progress still finishes (retryBudget).
+ * Downloads one media file: streamed to `<file>.part`, verified, then renamed, so a failed download never
+ * leaves a file under the final name. A drop, or a `.part` an earlier run left, is resumed with Range +
+ * If-Range when the server offered ranges and a strong ETag; else it starts over. One writer per file
+ * (its lock, held until the rename). Completeness is shown, never assumed (a length, or chunked framing
+ * ending cleanly); a size cap per kind. A failure that brought new bytes uses up no attempt.
  */
 import type { Writable } from 'node:stream';
 import { CliError, InterruptedError, MalformedResponseError, NetworkError, WriteFailedError } from '../errors.js';
@@ -40,10 +20,7 @@ import type { CountFailure, DownloadOptions, DownloadResult, MediaTarget, Sink, 
 
 export type { DownloadOptions, DownloadResult, MediaSource, MediaTarget } from './download/types.js';
 
-/**
- * A failure of the local disk (full, read-only, not a directory): not the network's fault, never
- * retried; exit 6 with the file (when the error names it) and the reason.
- */
+/** A failure of the local disk: never retried; exit 6 with the file and the reason. */
 export function localWriteError(err: unknown, target?: MediaTarget): CliError {
   if (err instanceof CliError) return err;
   const path = (err as { path?: unknown }).path;
@@ -53,19 +30,13 @@ export function localWriteError(err: unknown, target?: MediaTarget): CliError {
   });
 }
 
-/** Our own errors as they are; anything else the disk threw, as a local write error. */
 function asLocal(target: MediaTarget): (err: unknown) => never {
   return (err) => {
     throw localWriteError(err, target);
   };
 }
 
-/**
- * Streams `target` into `sink`, resuming and retrying as described at the top of this file.
- * Throws the project's errors: AuthError (401/403), NotFoundError (404), RateLimitError,
- * NetworkError (after retries), MalformedResponseError (verification, size cap), WriteFailedError or UsageError
- * (local disk, links, a file another process keeps writing), InterruptedError.
- */
+/** Streams `target` into `sink`, resuming and retrying as the module comment says; throws the project's errors. */
 export async function fetchToSink(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
   const notice = options.notice ?? options.log;
   try {
@@ -88,8 +59,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
 }
 
 /**
- * The request / verify / resume loop, with the file claimed: each turn one request, its body,
- * and the check that the file is whole. A socket failure or a body that stopped short is a
+ * The request / verify / resume loop, with the file claimed: a socket failure or a short body is a
  * failure the budget may retry from the bytes held; a whole file is verified and renamed by its sink.
  */
 async function transfer(target: MediaTarget, sink: Sink, options: DownloadOptions): Promise<DownloadResult> {
@@ -115,7 +85,7 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
       if (answer.resumed) resumed = true;
       sourceError = await receiveBody(target, sink, answer, point, options, (bytes) => (received += bytes));
     }
-    // The bytes are on disk: the next request may go while this file is checked and renamed.
+    // The bytes are on disk: the next request may go while this file is checked.
     options.requestSlot?.release();
     if (answer === undefined) continue;
     if (interrupted()) throw new InterruptedError(); // the `.part` and its sidecar stay for the rerun
@@ -127,7 +97,6 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
         mapped instanceof NetworkError ? mapped : new NetworkError(`The connection dropped while fetching the ${target.what}.`, { cause: sourceError }),
       );
     } else if (answer.end !== undefined && point.offset < answer.end) {
-      // The body ended early without an error: a truncated answer, continued like a dropped one.
       await failed(new NetworkError(`The server sent ${point.offset} of ${answer.end} bytes of the ${target.what} and stopped.`));
     } else {
       return { received, size: await sink.finish(target.kind, answer.total, `the ${target.what}`), resumed };
@@ -136,12 +105,9 @@ async function transfer(target: MediaTarget, sink: Sink, options: DownloadOption
 }
 
 /**
- * Writes the answer's body after the bytes held; `onChunk` is told each chunk's size. Returns
- * the failure of the socket while reading, if any (the bytes that arrived are still on disk).
- * Before a byte is written, the answer is judged whole (its Content-Type, the size cap, a length
- * or a framing that shows where it ends); a fresh file remembers its validator for a later
- * resume; then the body pump copies the bytes, refusing an HTML page by its first bytes and a
- * body that grows past the cap.
+ * Writes the answer's body after the bytes held; returns the socket's failure while reading, if any.
+ * Before a byte is written the answer is judged whole (type, cap, length or framing); an HTML page is
+ * refused by its first bytes, and a body growing past the cap is cut.
  */
 async function receiveBody(
   target: MediaTarget,
@@ -177,15 +143,13 @@ async function receiveBody(
   options.onStart?.(end, start);
   const onBytes = options.onBytes;
   try {
-    // Under --limit-rate the body is read no faster than the command's shared budget allows.
     const body = options.rateLimit ? options.rateLimit.throttle(res.body) : res.body;
     const { sourceError } = await pumpBody(body, writer, {
       onChunk(bytes) {
         onChunk(bytes);
         onBytes?.(bytes);
       },
-      // From offset 0, the first bytes are held until the magic can be judged: an HTML page
-      // is refused before any of it is written or the rest is downloaded.
+      // From offset 0 the first bytes are held until the magic is judged: an HTML page is refused unwritten.
       ...(start === 0 ? { checkHead: (first: Buffer) => checkMagic(kind, first, what) } : {}),
       maxBytes: cap - start,
       tooLarge: () => tooLargeError(kind, cap, what),
@@ -201,13 +165,12 @@ async function receiveBody(
   }
 }
 
-/** The failure count of a file `start` bytes of which are held; `held` reads the bytes held now (the sink's size). */
+/** The failure count of a file `start` bytes of which are held; `held` reads the bytes held now. */
 function retryBudget(held: () => number, start: number, options: Pick<DownloadOptions, 'settings' | 'signal' | 'log'>, what: string): CountFailure {
   /** Failures since the last new byte reached the disk. */
   let fruitless = 0;
-  /** Attempts that failed, in all. */
   let attempts = 0;
-  /** Furthest point ever held; only getting past it counts as progress. */
+  /** Furthest point ever held: only getting past it is progress. */
   let furthest = start;
   return async (err, retryAfter) => {
     if (held() > furthest) {

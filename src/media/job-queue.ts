@@ -1,29 +1,23 @@
 /**
- * The queue between what lists the jobs of a bulk run and the pool that downloads them: the
- * jobs arrive in batches (a listing page's, as the page arrives) and the pool's workers take
- * them one at a time, waiting when the queue is empty but more may come. The feeder waits in
- * its turn while enough jobs are queued, so memory holds about two pages of jobs, never the
- * whole listing, while the pool never waits on a page it could have asked for earlier.
+ * The queue between a bulk run's job listing and its pool: jobs arrive in batches (a listing's pages),
+ * workers take one at a time, and the feeder waits while enough are queued (about two pages in memory).
  */
 import type { MediaJob } from './jobs.js';
 
-/** A job and its place in the run (the order of the summary's files). */
 export interface QueuedJob {
   job: MediaJob;
   index: number;
 }
 
 export class JobQueue {
-  /** Jobs queued and not taken yet; `head` is the first of them. */
   private waiting: MediaJob[] = [];
   private head = 0;
-  /** Jobs queued so far, taken or not: the run's total. */
+  /** Jobs queued so far: the run's total. */
   total = 0;
   private ended = false;
   private workersWaiting: Array<() => void> = [];
   private feederWaiting: (() => void) | undefined;
 
-  /** Jobs not taken yet. */
   get queued(): number {
     return this.waiting.length - this.head;
   }
@@ -35,28 +29,28 @@ export class JobQueue {
     this.wakeWorkers();
   }
 
-  /** No more jobs will come (the listing ended, or the run stops): waiting workers get none. */
+  /** No more jobs will come: waiting workers get none. */
   end(): void {
     this.ended = true;
     this.wakeWorkers();
     this.wakeFeeder();
   }
 
-  /** The run stops early: the jobs not taken are dropped, and nobody waits any more. */
+  /** The run stops early: the jobs not taken are dropped. */
   close(): void {
     this.waiting = [];
     this.head = 0;
     this.end();
   }
 
-  /** The next job, waiting for one while the feeder may still bring more; undefined once none will come. */
+  /** The next job, waiting while more may come; undefined once none will. */
   async take(): Promise<QueuedJob | undefined> {
     for (;;) {
       if (this.head < this.waiting.length) {
         const job = this.waiting[this.head]!;
         const index = this.total - this.queued;
         this.head++;
-        // Compacted now and then, so the taken jobs do not stay referenced here.
+        // Compacted now and then, so taken jobs are not kept referenced.
         if (this.head >= 1024 && this.head * 2 >= this.waiting.length) {
           this.waiting = this.waiting.slice(this.head);
           this.head = 0;

@@ -1,8 +1,4 @@
-/**
- * Media entries of a record (`premiumImages` / `premiumVideos`) → the local file name.
- * Entries are names ("start", or "start.png"); an absolute URL or a path is accepted too, and
- * its last segment is the name. The download URL itself always comes from ApiClient.mediaUrl.
- */
+/** A record's media entries (a name, "start.png", a URL or a path) → the local file name. */
 import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
 import { safeComponent } from './safe-path.js';
 
@@ -22,19 +18,13 @@ export function mediaName(kind: MediaKind, entry: string): string {
   return stripExtension(kind, path === undefined ? entry : decodeSegment(path.slice(path.lastIndexOf('/') + 1)));
 }
 
-/** The safe file name for an entry: `<sanitised name>.png` or `.mp4`. */
 export function mediaFileName(kind: MediaKind, entry: string): string {
   return `${safeComponent(mediaName(kind, entry))}${MEDIA[kind].extension}`;
 }
 
-/** The media lists of a record or list summary, as the service sent them (not checked yet). */
 export type MediaLists = { premiumImages?: unknown; premiumVideos?: unknown };
 
-/**
- * The entries of a record or summary for the kinds asked, without repeats: bare names that
- * make the same file ("start", "start.png") are one entry; a URL or a path is one only with the
- * same text (two URLs ending in the same name are two files, told apart by uniqueJobs).
- */
+/** A record's entries for the kinds asked, without repeats ("start" and "start.png" are one; URLs only by their text). */
 export function mediaEntries(record: MediaLists, kinds: readonly MediaKind[]): Array<{ kind: MediaKind; entry: string }> {
   const out: Array<{ kind: MediaKind; entry: string }> = [];
   for (const kind of kinds) {

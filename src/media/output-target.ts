@@ -1,13 +1,8 @@
 /**
- * What `-o <path>` names, and how it is written. A regular file (or a new name) is replaced
- * atomically through `<path>.part` (download-file.ts). A FIFO, a character device or a terminal
- * is written through, as a stream: no `.part`, no rename, so nothing is ever renamed over a
- * device (`-o /dev/full` as root once replaced the device with a file). A symbolic link counts
- * as what it leads to. A directory, a socket or a block device is a usage error (exit 2).
- *
- * A FIFO is opened without blocking (O_NONBLOCK), retried until a reader comes, so SIGINT and
- * SIGTERM end a command whose FIFO nobody reads; it is then written through a pipe handle, never
- * a blocking thread.
+ * What `-o <path>` names, and how it is written. A regular file (or a new name) is replaced atomically
+ * through `<path>.part`. A FIFO, a character device or a terminal is written through (nothing is ever
+ * renamed over a device), a FIFO opened without blocking so a signal ends a wait for its reader. A
+ * directory, a socket or a block device is a usage error (exit 2).
  */
 import { closeSync, constants, createWriteStream, openSync, realpathSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
@@ -43,7 +38,7 @@ function isLink(path: string): boolean {
 
 const POLL_MS = 100;
 
-/** Opens the FIFO or device for writing without blocking: a FIFO once a reader is there (ENXIO until then), checking `signal` between tries. */
+/** Opens the FIFO or device without blocking: a FIFO once a reader is there, checking `signal` between tries. */
 async function openWithoutBlocking(target: Extract<OutputTarget, { kind: 'through' }>, signal: AbortSignal | undefined): Promise<number> {
   for (;;) {
     if (signal?.aborted) throw new InterruptedError();
@@ -76,7 +71,7 @@ export async function openThrough(target: Extract<OutputTarget, { kind: 'through
 
 const failures = new WeakMap<Writable, { error?: Error }>();
 
-/** Ends the stream and waits until every byte is handed over; a write that failed (ENOSPC on /dev/full) throws WriteFailedError. */
+/** Ends the stream and waits until every byte is handed over; a failed write throws WriteFailedError. */
 export async function closeThrough(out: Writable, path: string): Promise<void> {
   const failure = failures.get(out) ?? {};
   if (!failure.error && !out.destroyed) {

@@ -1,23 +1,17 @@
-/**
- * The counts behind the download meter: files started, bytes as they arrive, files done, the
- * recent rate and the expected total. Pure bookkeeping, driven by the bulk engine's
- * ProgressSink events (bulk.ts) or one file's FileProgress; the meter that draws them on a
- * terminal is src/output/progress-meter.ts.
- */
+/** The counts behind the download meter: files started and done, bytes, the recent rate and the expected total. */
 import type { JobOutcome } from './bulk.js';
 import type { MediaJob } from './jobs.js';
 
-/** Seconds of history the rate is taken over: recent enough to follow a change of speed. */
+/** Seconds the rate is taken over: recent enough to follow a change of speed. */
 const RATE_WINDOW_S = 5;
 
-/** One file in flight: how it is named, its size when known, the bytes it holds. */
 export interface FileTally {
   label: string;
   expected?: number;
   done: number;
 }
 
-/** Done and expected bytes overall; `estimated` when files of unknown size were counted at the average. */
+/** Done and expected bytes; `estimated` when files of unknown size were counted at the average. */
 export interface Totals {
   done: number;
   total?: number;
@@ -33,7 +27,7 @@ export class ProgressTally {
   private sizeFinished = 0;
   private sizedFinishedFiles = 0;
   private received = 0;
-  /** [time, bytes received so far], the oldest first: what the rate is taken over. */
+  /** [time, bytes so far], oldest first. */
   private readonly samples: Array<[number, number]>;
 
   constructor(protected readonly now: () => number) {
@@ -73,7 +67,7 @@ export class ProgressTally {
     }
   }
 
-  /** Bytes per second over the last few seconds, once there is half a second to go on. */
+  /** Bytes per second over the last few seconds, once there is half a second of it. */
   protected rate(t: number): number | undefined {
     this.samples.push([t, this.received]);
     while (this.samples.length > 2 && t - this.samples[1]![0] >= RATE_WINDOW_S * 1000) this.samples.shift();
@@ -82,10 +76,7 @@ export class ProgressTally {
     return seconds >= 0.5 ? (this.received - r0) / seconds : undefined;
   }
 
-  /**
-   * Done and expected bytes overall. Files not started yet (or without a Content-Length) are
-   * counted at the average size of the known ones, and the total is then an estimate (`~`).
-   */
+  /** Done and expected bytes; files of unknown size are counted at the average, the total then an estimate (`~`). */
   protected totals(): Totals {
     let done = this.doneFinished;
     let total = this.sizeFinished;

@@ -1,23 +1,18 @@
 /**
- * The bulk pool's request slots: at most `size` media requests at once (--concurrency), each
- * slot held from a file's request until its body is on disk. The pool runs more downloads than
- * slots, so the next files' folder checks, locks and `.part`s are ready while the slots are
- * busy, and a slot's next request goes out as soon as a body ends, not after that file's
- * verify and rename and the next file's checks (over a slow link a slot would otherwise sit
- * idle while they run, one after the other).
+ * The bulk pool's request slots: at most `size` media requests at once, each held until its body is on
+ * disk. The pool runs more downloads than slots, so the next request goes out as a body ends, not after
+ * that file's verify and rename and the next file's checks.
  */
 import { InterruptedError } from '../errors.js';
 
-/** One download's hold on a slot. */
 export interface RequestSlot {
-  /** Waits for a free slot, first come first served (none when this one holds one); InterruptedError once `signal` aborts. */
+  /** Waits for a free slot, first come first served; InterruptedError once `signal` aborts. */
   take(signal?: AbortSignal): Promise<void>;
   /** Gives the slot back; harmless when none is held. */
   release(): void;
 }
 
 export class RequestSlots {
-  /** Those waiting for a slot, each woken with it. */
   private readonly waiting: Array<() => void> = [];
 
   constructor(private free: number) {}

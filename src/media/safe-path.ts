@@ -1,8 +1,6 @@
 /**
- * Path safety for media downloads. Exercise ids and media names come from the network, so
- * they are never joined into a path as they are: each becomes exactly one harmless path
- * component, and every final path is checked to stay inside the output directory
- * (docs/design.md, "Reliability and security rules").
+ * Path safety for media downloads: ids and media names come from the network, so each becomes exactly one
+ * harmless path component, and every final path is checked to stay inside the output directory.
  */
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
@@ -19,19 +17,15 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[
 /** Separators and the characters Windows forbids in names (controls, bidi and invisible ones: UNSAFE_CHARS). */
 const PATH_CHARS = /[/\\<>:"|?*]/g;
 
-/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character (encodeInto stops before one that does not fit). */
+/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
 function truncateUtf8(value: string, maxBytes: number): string {
   return value.slice(0, new TextEncoder().encodeInto(value, new Uint8Array(maxBytes)).read);
 }
 
 /**
- * Turns an untrusted string into a single, safe path component: no separators, no NUL,
- * control, bidi or invisible characters, no leading dots (so never "." / ".." / a hidden file), no trailing dots
- * or spaces, no reserved device name, at most MAX_COMPONENT_BYTES bytes, never empty.
- *
- * Whenever the input had to be changed (Unicode normalisation to NFC included), a short hash of
- * the original is appended, so two distinct inputs ("a/b" and "a_b", "é" and "e" + U+0301) never
- * land on the same file. Clean inputs stay as they are.
+ * An untrusted string as one safe path component: no separators, controls or invisible characters, no
+ * leading dots, no trailing dots or spaces, no device name, bounded, never empty. A changed input gets a
+ * short hash of the original, so two distinct inputs never land on one file.
  */
 export function safeComponent(raw: string): string {
   const cleaned = cleanComponent(raw);
@@ -39,20 +33,12 @@ export function safeComponent(raw: string): string {
   return withHash(cleaned, raw);
 }
 
-/**
- * The safe component of `raw` with a hash suffix always added, for a name that must step aside
- * because another one would be the same file (see collisionKey). `salt` goes into the hash too,
- * for two entries of the same name that are still different files (two URLs, say).
- */
+/** The safe component with a hash suffix always added, for a name stepping aside for another; `salt` hashed too. */
 export function distinctComponent(raw: string, salt?: string): string {
   return withHash(cleanComponent(raw), salt === undefined ? raw : `${raw}\n${salt}`);
 }
 
-/**
- * The form under which two names are one file on some file system: NFC (macOS normalises
- * names) and case-folded (the default file systems of macOS and Windows ignore case). Two
- * components with the same key must never be used side by side.
- */
+/** The form under which two names are one file somewhere: NFC (macOS) and case-folded (macOS, Windows). */
 export function collisionKey(component: string): string {
   return component.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 }
@@ -81,10 +67,7 @@ export function isInside(dir: string, target: string): boolean {
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }
 
-/**
- * Joins sanitised components under `dir` and checks the result stays inside it.
- * Components must already come from safeComponent(); the check is the second line of defence.
- */
+/** Joins safe components under `dir` and checks the result stays inside it (the second line of defence). */
 export function pathInside(dir: string, ...components: string[]): string {
   const target = resolve(dir, ...components);
   if (!isInside(dir, target) || target === resolve(dir)) {
@@ -93,10 +76,7 @@ export function pathInside(dir: string, ...components: string[]): string {
   return target;
 }
 
-/**
- * After the parent directory exists, checks that its real location (symbolic links followed)
- * is still inside the real output directory, so a planted link cannot redirect a write.
- */
+/** With the parent made, checks its real location is inside the real output directory: a planted link cannot redirect a write. */
 export async function assertRealInside(dir: string, parent: string): Promise<void> {
   const [realDir, realParent] = await Promise.all([realpath(dir), realpath(parent)]);
   if (!isInside(realDir, realParent)) {

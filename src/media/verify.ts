@@ -1,8 +1,4 @@
-/**
- * Verification of downloaded media (docs/design.md, "Decisions for the interface's gaps"):
- * the Content-Type when present, the magic bytes (PNG signature / MP4 `ftyp` box) and the length.
- * A response that fails any of these is never renamed to its final name.
- */
+/** Verification of downloaded media: the Content-Type when present, the magic bytes and the length; a failure is never renamed into place. */
 import { MalformedResponseError } from '../errors.js';
 import { MAGIC_BYTES, MEDIA, PNG_SIGNATURE, type MediaKind, hasMagic } from '../catalogue/media.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
@@ -12,14 +8,12 @@ import { openRegularFile } from '../util/safe-open.js';
 export { MAGIC_BYTES, PNG_SIGNATURE, hasMagic };
 
 /**
- * Content types accepted besides the exact one. `application/octet-stream` is what generic
- * object stores and CDNs send for files they know nothing about; such a response is still held
- * to the magic-bytes and length checks, so tolerating it costs no safety. Anything else
- * (text/html, application/json, image/jpeg, ...) means the server sent something other than the media.
+ * Content types accepted besides the exact one: generic stores and CDNs send octet-stream, still held to
+ * the magic and length checks. Anything else (text/html, …) is not the media.
  */
 const TOLERATED_TYPES = new Set(['application/octet-stream']);
 
-/** Throws when a Content-Type header is present and is neither the kind's type nor tolerated. */
+/** Throws when a Content-Type is present and neither the kind's type nor tolerated. */
 export function checkContentType(kind: MediaKind, header: string | string[] | undefined, what: string): void {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return;
@@ -34,14 +28,14 @@ export function checkMagic(kind: MediaKind, head: Buffer, what: string): void {
   }
 }
 
-/** Throws when the size on disk differs from the length the server announced (when it announced one). */
+/** Throws when the size on disk differs from the length announced. */
 export function checkLength(expected: number | undefined, actual: number, what: string): void {
   if (expected !== undefined && expected !== actual) {
     throw new MalformedResponseError(`The server announced ${expected} bytes for ${what} but ${actual} arrived.`);
   }
 }
 
-/** The largest file of `kind` accepted: `override` (DownloadOptions.maxBytes) or the kind's default cap. */
+/** The largest file of `kind` accepted. */
 export function mediaSizeCap(kind: MediaKind, override?: number): number {
   return override ?? MEDIA_SIZE_CAP_BYTES[kind];
 }
@@ -51,10 +45,7 @@ function sizeText(bytes: number): string {
   return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }
 
-/**
- * The refusal of media over its size cap: `announced` when the server said the size up front
- * (nothing was written), else the body grew past the cap (what arrived was removed).
- */
+/** The refusal of media over its cap: `announced` when said up front (nothing written), else it grew past (removed). */
 export function tooLargeError(kind: MediaKind, cap: number, what: string, announced?: number): MalformedResponseError {
   const limit = `the ${sizeText(cap)} allowed for ${MEDIA[kind].description}`;
   return new MalformedResponseError(
@@ -65,9 +56,9 @@ export function tooLargeError(kind: MediaKind, cap: number, what: string, announ
   );
 }
 
-/** Whether a file already on disk looks like complete media of the kind: a regular file (opened without blocking), non-empty, with the right magic. */
+/** Whether a file on disk looks like complete media of the kind: regular, non-empty, the right magic. */
 export async function looksComplete(kind: MediaKind, path: string): Promise<boolean> {
-  // Most files of a bulk run are missing: a failed asynchronous call makes an error object, about 20 times the CPU of this lstat.
+  // Most files of a bulk run are missing: a cheap lstat first.
   if (!lstatOrUndefined(path)) return false;
   const opened = await openRegularFile(path, { maxBytes: Number.MAX_SAFE_INTEGER }).catch(() => undefined);
   if (!opened) return false;

@@ -1,8 +1,4 @@
-/**
- * Plain rows in aligned columns for a terminal (`download --dry-run`): each cell made one
- * clean line, every column but the last padded to its widest cell, two spaces between.
- * A pipe gets tsv instead (fields.ts tsvLine).
- */
+/** Plain rows in aligned columns for a terminal (`download --dry-run`); a pipe gets tsv instead. */
 import { oneLine } from '../util/text.js';
 
 export function alignedRows(rows: ReadonlyArray<readonly string[]>): string {

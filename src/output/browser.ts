@@ -1,17 +1,12 @@
 /**
- * Opening a page in the person's browser, as gh does: BROWSER when it is set (a command, maybe
- * with arguments, split into words as a shell splits them, without expanding anything; the
- * page's path added last), else the system's opener: `open` on macOS, `cmd /c start ""` on
- * Windows, `xdg-open` elsewhere when there is a display (DISPLAY or WAYLAND_DISPLAY). Where no
- * browser can be opened for the person (stdout is not a terminal, a session over SSH without
- * BROWSER, no display) the caller prints the path instead. The opener runs detached and is
- * waited on only for a moment: one that fails at once is an error; one still running then is
- * the browser itself, left to run.
+ * Opening a page in the person's browser, as gh does: BROWSER when set (split into words as a shell
+ * would, nothing expanded), else `open`, `cmd /c start ""` or `xdg-open` with a display. Where none can
+ * be opened the caller prints the path. An opener still running after a moment is the browser itself.
  */
 import { spawn } from 'node:child_process';
 import type { Env } from '../context.js';
 
-/** How long an opener may take to say it failed; past it, it is taken to be the browser, running. */
+/** How long an opener may take to fail; past it, it is taken to be the browser, running. */
 const OPENER_WAIT_MS = 1000;
 
 export type Opener = { command: string; args: string[] } | { why: string };
@@ -39,7 +34,7 @@ export function browserOpener(env: Env, platform: NodeJS.Platform, stdoutIsTTY: 
   return { command: 'xdg-open', args: [] };
 }
 
-/** Runs the opener on `path`; rejects with why it failed (it could not start, or it ended with a failure at once). */
+/** Runs the opener on `path`; rejects when it could not start or failed at once. */
 export function openInBrowser(opener: { command: string; args: string[] }, path: string): Promise<void> {
   // cmd.exe reads its own command line: `start "" "<path>"` as written, not as Node would quote it.
   const verbatim = opener.command === 'cmd' && process.platform === 'win32';

@@ -1,16 +1,13 @@
 /**
- * Colour on a terminal, never in a pipe. The chalk instance the renderers paint with is made
- * for the context's stream, level and environment, never chalk's default instance (that one
- * decides from the process's own streams and variables); chalk itself is loaded only when
- * colour is on (src/vendor/load.ts). JSON is coloured as gh and jq do: keys blue, strings
- * green, numbers cyan, true/false/null magenta; the codes only wrap the tokens of jsonText's
- * (already terminal-safe) text, so the data read is the same.
+ * Colour on a terminal, never in a pipe: a chalk instance made for the context's stream and environment
+ * (never chalk's default, which reads the process's), loaded only when colour is on. JSON is coloured as
+ * gh and jq do, the codes wrapping tokens of already safe text.
  */
 import type { ChalkInstance } from 'chalk';
 import { type Context, colorEnabled, colorLevel } from '../context.js';
 import { loadChalk } from '../vendor/load.js';
 
-/** A chalk instance for the stream when colour is on (colorEnabled), at the context's level; undefined when off. */
+/** A chalk instance for the stream when colour is on; undefined when off. */
 export async function chalkFor(ctx: Pick<Context, 'io' | 'env' | 'globals'>, stream: 'stdout' | 'stderr' = 'stdout'): Promise<ChalkInstance | undefined> {
   if (!colorEnabled(ctx, stream)) return undefined;
   const { Chalk } = await loadChalk();

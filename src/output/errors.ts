@@ -1,11 +1,7 @@
 /**
- * Turns any thrown value into one plain sentence (and a hint) on stderr, plus a JSON line with
- * --format json, and returns the exit code; a stack trace only with --verbose, for exit 1.
- * Messages may quote server text, so both go through the one sanitiser (util/text.ts).
- *
- * commander's own parse errors are said again in our words: its texts come from fixed
- * templates, so each kind, known by its `code`, is read back here as one plain sentence; a
- * text this does not recognise (a new commander) is kept, tidied into a sentence.
+ * Any thrown value as one plain sentence (and a hint) on stderr, a JSON line with --format json, and
+ * its exit code; a stack trace only with --verbose for exit 1. commander's parse errors, known by their
+ * `code`, are said again in our words (an unknown text is kept, tidied).
  */
 import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { CliError, ExitCode, type ExitCodeValue, InterruptedError, PromptCancelledError, UsageError } from '../errors.js';
@@ -24,14 +20,13 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   const rawHint = known?.hint ?? (known ? undefined : 'Run again with --verbose for details, and please report it.');
   const hint = rawHint === undefined ? undefined : cleanText(rawHint);
 
-  // Ctrl-C is something the person did, not a failure: said plainly, without `Error:` (red on a colour terminal).
+  // Ctrl-C is something the person did, not a failure: no `Error:`.
   const label = err instanceof InterruptedError ? '' : colorEnabled(ctx, 'stderr') ? '\u001b[31mError:\u001b[39m ' : 'Error: ';
   let text = noticeText(label + message, hint, ctx);
   // A stack trace is for a bug (exit 1); a known failure's sentence already says all there is.
   if (ctx.globals.verbose && exitCode === ExitCode.UNEXPECTED && err instanceof Error && err.stack) text += `${cleanText(err.stack)}\n`;
   ctx.io.stderr.write(text);
 
-  // outputFormat only reads the globals read above: it cannot fail here.
   if (outputFormat(ctx) === 'json') {
     const body = {
       error: {
@@ -47,7 +42,7 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
   return exitCode;
 }
 
-/** A sentence and its hint as every stderr message looks: each wrapped to the terminal's width (noticeLines), the hint dim on a colour terminal. */
+/** A sentence and its hint as every stderr message looks: wrapped on a terminal, the hint dim in colour. */
 function noticeText(message: string, hint: string | undefined, ctx: ErrorContext): string {
   let text = `${noticeLines(message, ctx.io)}\n`;
   if (hint) {
@@ -57,11 +52,7 @@ function noticeText(message: string, hint: string | undefined, ctx: ErrorContext
   return text;
 }
 
-/**
- * One of commander's own parse errors (`error: unknown option '--foo'\n(Did you mean --force?)`)
- * as a UsageError in the tool's style: one sentence, what the user typed shown escaped (an ESC
- * byte as `\x1b`, never raw), and a hint naming the help of the command that failed.
- */
+/** One of commander's parse errors as a UsageError in our style: one sentence, the typed text escaped, a hint naming the help. */
 export function commanderUsageError(err: CommanderFailure, commandPath: string): UsageError {
   const hint = `Run \`${commandPath} --help\` for usage.`;
   const ours = commanderMessage(err, commandPath);
@@ -77,19 +68,17 @@ export function commanderUsageError(err: CommanderFailure, commandPath: string):
   return new UsageError(escapeUnsafe(suggestion ? `${sentence} ${suggestion}` : sentence), { hint });
 }
 
-/** What runCli knows of a commander error: its code and text. */
 export interface CommanderFailure {
   readonly code: string;
   readonly message: string;
 }
 
-/** `--limit <n>` → `--limit`; `-l, --limit <n>` → `--limit`. */
 function flagOf(flags: string): string {
   const names = flags.split(/[\s,|]+/).filter((w) => w.startsWith('-'));
   return names.at(-1) ?? flags;
 }
 
-/** commander's trailing `(Did you mean x?)` line, as a sentence of its own, or ''. */
+/** commander's trailing `(Did you mean x?)` as a sentence of its own, or ''. */
 function didYouMean(text: string): string {
   const match = /\(Did you mean ([^)]*)\)/.exec(text);
   return match ? ` Did you mean ${match[1]}` : '';
@@ -104,7 +93,6 @@ function invalidValue(what: string, value: string, reason: string): string {
 
 type Rewrite = (match: RegExpExecArray, command: string, message: string) => string;
 
-/** Each code with commander's template for it and our sentence. */
 const REWRITES: Readonly<Record<string, readonly [RegExp, Rewrite]>> = {
   'commander.invalidArgument': [
     /^error: (?:option '([^']*)' argument '([\s\S]*)' is invalid\.|command-argument value '([\s\S]*)' is invalid for argument '([^']*)'\.) ([\s\S]*)$/,
@@ -124,7 +112,7 @@ const REWRITES: Readonly<Record<string, readonly [RegExp, Rewrite]>> = {
   ],
 };
 
-/** Our sentence for a commander error, or undefined when its text is not one we know. */
+/** Our sentence for a commander error, or undefined for a text we do not know. */
 export function commanderMessage(err: CommanderFailure, command: string): string | undefined {
   const rewrite = REWRITES[err.code];
   const match = rewrite?.[0].exec(err.message);

@@ -1,8 +1,6 @@
 /**
- * What each output shows, defined once: the fields of each kind of output (the names `--json
- * <fields>` accepts, as gh's field selection), the columns of the tabular formats (table, csv,
- * tsv) for lists and for full records, and their cells as csv (RFC 4180) and tsv lines, cleaned
- * of escape sequences and controls (src/util/text.ts).
+ * What each output shows, defined once: the fields of each kind (the names `--json <fields>` takes), the
+ * columns of table, csv and tsv, and their cells as csv (RFC 4180) and tsv lines, cleaned of controls.
  */
 import type { ExerciseRecord, ExerciseSummary } from '../catalogue/types.js';
 import { UsageError } from '../errors.js';
@@ -10,7 +8,6 @@ import { closestWords, orList } from '../catalogue/suggest.js';
 import { cleanText } from '../util/text.js';
 import { jsonText } from './json.js';
 
-/** The named keys of an interface, without its `[extra: string]` index signature. */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
 
 /** Fails to compile when `List` misses a named field of `T` or names one it lacks. */
@@ -18,11 +15,11 @@ type Exactly<T, List extends readonly string[]> = [Exclude<KnownKeys<T>, List[nu
   ? List
   : never;
 
-/** Fields of a list item (`ids`, `query`), in the service's order. */
+/** Fields of a list item, in the service's order. */
 const SUMMARY = ['id', 'name', 'displayName', 'aliases', 'premiumImages', 'premiumVideos'] as const;
 export const SUMMARY_FIELDS: Exactly<ExerciseSummary, typeof SUMMARY> = SUMMARY;
 
-/** Fields of a full record (`show`), in the service's order. */
+/** Fields of a full record, in the service's order. */
 const RECORD = [
   'id',
   'name',
@@ -43,10 +40,7 @@ export const RECORD_FIELDS: Exactly<ExerciseRecord, typeof RECORD> = RECORD;
 
 export type OutputKind = 'summary' | 'record';
 
-/**
- * `id, name` → ['id', 'name'], checked against the fields of `kind`: an unknown field is a
- * usage error that lists the valid ones; so is an empty list. Duplicates are dropped.
- */
+/** `id, name` → ['id', 'name'], checked against `kind`'s fields (an unknown one or none is a usage error); duplicates dropped. */
 export function parseJsonFields(value: string, kind: OutputKind): string[] {
   const valid: readonly string[] = kind === 'summary' ? SUMMARY_FIELDS : RECORD_FIELDS;
   const fields = [...new Set(value.split(',').map((f) => f.trim()))].filter((f) => f !== '');
@@ -63,7 +57,7 @@ export function parseJsonFields(value: string, kind: OutputKind): string[] {
   return fields;
 }
 
-/** The fields `--json id,name` asked for (commander leaves `true` for a bare `--json`); undefined keeps every field. */
+/** The fields `--json id,name` asked for; undefined keeps every field. */
 export function requestedFields(globals: { json?: unknown }, kind: OutputKind): string[] | undefined {
   const raw = globals.json;
   if (typeof raw === 'string') return parseJsonFields(raw, kind);
@@ -71,7 +65,7 @@ export function requestedFields(globals: { json?: unknown }, kind: OutputKind): 
   return undefined;
 }
 
-/** A copy of `item` with only `fields`, in that order; a field the item lacks stays absent. */
+/** A copy of `item` with only `fields`, in that order. */
 export function selectFields<T extends Record<string, unknown>>(item: T, fields: readonly string[] | undefined): Record<string, unknown> {
   if (fields === undefined) return item;
   const out: Record<string, unknown> = {};
@@ -80,32 +74,30 @@ export function selectFields<T extends Record<string, unknown>>(item: T, fields:
 }
 
 export interface Column<T> {
-  /** Header in csv: the interface's field name, so the files read back naturally. */
+  /** Header in csv: the field name, so files read back naturally. */
   key: string;
-  /** Header in a table. */
   title: string;
   value(item: T): string;
 }
 
-/** How a terminal table treats a column when the terminal is narrow (src/output/table.ts). */
+/** How a terminal table treats a column when the terminal is narrow. */
 export interface TableColumn<T> extends Column<T> {
-  /** Never cut nor dropped: the id, what people copy into the next command. */
+  /** Never cut nor dropped: the id, what people copy. */
   fixed?: boolean;
-  /** Columns it is worth showing at all: below this it is dropped rather than squeezed. */
+  /** Below this it is dropped rather than squeezed. */
   minWidth: number;
-  /** Dropped, lowest first, when the columns do not fit at their minimum widths; never dropped without one. */
+  /** Dropped, lowest first, when minimum widths do not fit; never without one. */
   dropOrder?: number;
-  /** Shrunk, lowest first, when the columns do not fit at their natural widths. */
+  /** Shrunk, lowest first, when natural widths do not fit. */
   shrinkOrder: number;
 }
 
-/** Arrays become one cell, values joined by this. */
 export const ARRAY_JOINER = '; ';
 
-/** A value's text in a cell: nothing for null, a number or boolean as it reads, an object (an array within an array too) as JSON. */
+/** A value's text in a cell: nothing for null, an object (or nested array) as JSON. */
 const cell = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : jsonText(v));
 
-/** One cell's text. Not recursive: an array of arrays (or any nesting) becomes JSON, whatever its depth. */
+/** One cell's text; any nesting becomes JSON. */
 function text(value: unknown): string {
   return Array.isArray(value) ? value.map(cell).join(ARRAY_JOINER) : cell(value);
 }
@@ -114,10 +106,9 @@ function field<T extends Record<string, unknown>>(key: string, title = key.toUpp
   return { key, title, value: (item) => text(item[key]) };
 }
 
-/** csv and tsv of a list: every summary field. */
 export const LIST_COLUMNS: ReadonlyArray<Column<ExerciseSummary>> = SUMMARY_FIELDS.map((key) => field<ExerciseSummary>(key));
 
-/** A list's terminal table: the id whole; name and aliases shrunk first when narrow; the media names (what `image <id> <name>` takes) when there is room. */
+/** A list's terminal table: the id whole, name and aliases shrunk first, the media names when there is room. */
 export const LIST_TABLE_COLUMNS: ReadonlyArray<TableColumn<ExerciseSummary>> = [
   { ...field('id', 'ID'), fixed: true, minWidth: 0, shrinkOrder: 0 },
   { key: 'name', title: 'NAME', value: (item) => text(item.displayName ?? item.name), minWidth: 30, shrinkOrder: 2 },
@@ -126,14 +117,9 @@ export const LIST_TABLE_COLUMNS: ReadonlyArray<TableColumn<ExerciseSummary>> = [
   { ...field('premiumVideos', 'VIDEOS'), minWidth: 20, dropOrder: 2, shrinkOrder: 3 },
 ];
 
-/** csv and tsv of full records: every record field. */
 export const RECORD_COLUMNS: ReadonlyArray<Column<ExerciseRecord>> = RECORD_FIELDS.map((key) => field<ExerciseRecord>(key));
 
-/**
- * A cell a spreadsheet would run as a formula (OWASP "CSV injection"): it starts with
- * `=`, `+`, `-`, `@`, tab or carriage return. Such a cell gets a leading `'`, which
- * spreadsheets show as text and do not evaluate.
- */
+/** A cell a spreadsheet would run as a formula (CSV injection) gets a leading `'`, shown as text. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end CRLF. */
@@ -147,7 +133,7 @@ export function csvLine(values: readonly string[]): string {
     .join(',')}\r\n`;
 }
 
-/** tsv: backslash, tab, newline and carriage return escaped as \\ \t \n \r, so every record is one line. */
+/** tsv: backslash, tab, newline and CR escaped, so every record is one line. */
 export function tsvLine(values: readonly string[]): string {
   return `${values
     .map((raw) => cleanText(raw).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')))
@@ -158,10 +144,7 @@ export function delimitedLine(format: 'csv' | 'tsv', values: readonly string[]):
   return format === 'csv' ? csvLine(values) : tsvLine(values);
 }
 
-/**
- * The line formats lists and records share: jsonl (the `--json` fields of each item), csv with
- * its header before the first row (alone at the end when there was none) and tsv without one.
- */
+/** The line formats lists and records share: jsonl, csv with its header first, tsv without one. */
 export function itemLines<T extends Record<string, unknown>>(
   format: 'jsonl' | 'csv' | 'tsv',
   columns: ReadonlyArray<Column<T>>,

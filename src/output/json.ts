@@ -3,13 +3,8 @@ import { MalformedResponseError } from '../errors.js';
 import { UNSAFE_BEYOND_C0 } from '../util/text.js';
 
 /**
- * JSON.stringify, for output. A value nested past what JSON.stringify can walk (it overflows
- * the stack) is a malformed answer (exit 6), not a crash; the transport refuses such answers
- * earlier (src/catalogue/validate.ts), this is the last line.
- *
- * JSON.stringify escapes C0 controls but leaves the sanitiser's other unsafe characters raw
- * (C1 controls, bidi controls, line separators, invisible format characters): a terminal
- * may act on them or reorder text. They are written as \uXXXX; the parsed value is unchanged.
+ * JSON.stringify for output: a value nested past what it can walk is a malformed answer (exit 6), not a
+ * crash. The unsafe characters it leaves raw (C1, bidi, separators, invisible) are written as \uXXXX.
  */
 export function jsonText(value: unknown, indent?: number): string {
   let text: string;

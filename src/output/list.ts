@@ -1,8 +1,4 @@
-/**
- * Writes a list of exercise summaries in the format in force, a page at a time: json keeps the
- * API's list shape and streams; jsonl, csv and tsv a line per item (fields.ts itemLines: tsv has
- * no header, so `| wc -l` counts exercises); a table ends with a footer, paged when long.
- */
+/** Writes a list of summaries in the format in force, a page at a time: json streams the API's shape, jsonl/csv/tsv a line per item, a table a footer. */
 import type { Writable } from 'node:stream';
 import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor, colorJson } from './colour.js';
@@ -18,14 +14,13 @@ import { startPager } from './pager.js';
 export type { ListFooter } from './next-page.js';
 
 export interface ListWriter {
-  /** A page of items, in one write (a page of `ids --all` is one write, not 25). */
+  /** A page of items, in one write. */
   addPage(items: readonly ExerciseSummary[]): Promise<void> | void;
-  /** `pagination` is written in json (the API's shape); the footer is for the table (see pageFooter). */
+  /** `pagination` is written in json; the footer is for the table. */
   finish(pagination: Pagination, footer?: ListFooter): Promise<void>;
 }
 
 export interface ListWriterOptions {
-  /** A long table may go through the pager (false with --no-pager). */
   pager?: boolean;
   /** What to try instead, said after "No exercises match." on a terminal. */
   emptyHint?: string;
@@ -33,7 +28,7 @@ export interface ListWriterOptions {
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
 
-/** A writer for the streamed formats: `text(item)` is called once per item, in order; `end` closes the output. */
+/** A writer for the streamed formats: `text(item)` once per item, `end` closes the output. */
 function streamed(out: Writable, text: (item: ExerciseSummary) => string, end: (pagination: Pagination) => string): ListWriter {
   return {
     addPage(items) {
@@ -48,10 +43,7 @@ function streamed(out: Writable, text: (item: ExerciseSummary) => string, end: (
   };
 }
 
-/**
- * The writer for the format in force. Checks `--json <fields>` against the summary fields
- * first (a UsageError listing the valid ones), so a bad field costs no request.
- */
+/** The writer for the format in force; `--json <fields>` is checked first, so a bad field costs no request. */
 export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): ListWriter {
   const out = ctx.io.stdout;
   const format = outputFormat(ctx);
@@ -61,7 +53,6 @@ export function createListWriter(ctx: OutCtx, options: ListWriterOptions = {}): 
     const lines = itemLines(format, LIST_COLUMNS, fields);
     return streamed(out, lines.line, lines.end);
   }
-  // Coloured on a terminal (never in a pipe); the same JSON either way.
   const paint = colorEnabled(ctx) ? colorJson : (text: string) => text;
   let count = 0;
   return streamed(
@@ -95,16 +86,12 @@ function tableWriter(ctx: OutCtx, pager: boolean, emptyHint?: string): ListWrite
   };
 }
 
-/** Terminal rows, when stdout knows them. */
 export function terminalRows(stream: Writable): number | undefined {
   const rows = (stream as { rows?: unknown }).rows;
   return typeof rows === 'number' && rows > 0 ? rows : undefined;
 }
 
-/**
- * Writes text meant for a person: through the pager when `pager` and it is longer than the
- * terminal (or the terminal's height is unknown), else directly.
- */
+/** Text for a person: through the pager when `pager` and longer than the terminal (or its height unknown), else directly. */
 export async function writePaged(ctx: Pick<Context, 'io' | 'env'>, text: string, pager: boolean): Promise<void> {
   const rows = terminalRows(ctx.io.stdout);
   if (!pager || !ctx.io.stdoutIsTTY || (rows !== undefined && lineCount(text) < rows)) {

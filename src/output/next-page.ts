@@ -1,20 +1,17 @@
 /**
- * The table footer of a list: which part of the list is shown ("11–20 of 67 exercises") and
- * the exact command line for the next page — the user's own arguments with the paging flags
- * replaced (the key, if given as a flag, removed), every argument quoted for a POSIX shell so
- * it can be pasted as is. The cursor comes from the server: one holding control, bidi or
- * invisible characters is written with visible escapes, never raw.
+ * The table footer of a list ("11–20 of 67 exercises") and the command for the next page: the user's
+ * arguments with the paging flags replaced and the key dropped, quoted for a POSIX shell, unsafe characters escaped.
  */
 import { hasUnsafe, plural } from '../util/text.js';
 
 /** Flags dropped from the repeated command, with whether they take a value. */
 const DROPPED: Record<string, boolean> = { '--after': true, '--before': true, '--api-key': true, '--max': true, '--all': false };
 
-/** Characters that need no quoting in sh, bash, zsh or fish (a leading `=` or `~` would: zsh and bash expand them). */
+/** Characters no shell needs quoted (a leading `=` or `~` would be expanded). */
 const BARE = /^[A-Za-z0-9_\-.,:/@%+][A-Za-z0-9_\-.,:/=@%+]*$/;
 const UNSAFE_OR_QUOTE = /[\\']|[^\u0020-\u007e]/g;
 
-/** `$'…'` (ANSI-C quoting: bash, zsh, ksh, POSIX 2024 sh) with every unsafe character as `\xNN` or `\uNNNN`. */
+/** `$'…'` (ANSI-C quoting) with every unsafe character as `\xNN` or `\uNNNN`. */
 function ansiCQuote(arg: string): string {
   const body = arg.replace(UNSAFE_OR_QUOTE, (c) => {
     if (c === '\\' || c === "'") return `\\${c}`;
@@ -26,23 +23,19 @@ function ansiCQuote(arg: string): string {
   return `$'${body}'`;
 }
 
-/** One argument for a POSIX shell: bare when safe, else in single quotes; with unsafe characters in `$'…'`, escaped, so they show and still paste. */
+/** One argument for a POSIX shell: bare when safe, else single-quoted; unsafe characters in `$'…'`, so they show and still paste. */
 export function shellQuote(arg: string): string {
   if (BARE.test(arg)) return arg;
   if (hasUnsafe(arg)) return ansiCQuote(arg);
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Takes a value when the next word is not itself a flag: `--muscle CHEST` stays together on a line. */
+/** Takes a value when the next word is no flag: `--muscle CHEST` stays on one line. */
 function takesValue(word: string, next: string | undefined): boolean {
   return word.startsWith('-') && word !== '--' && !word.includes('=') && next !== undefined && !next.startsWith('-');
 }
 
-/**
- * `exercises <args> --after <cursor>` as groups of quoted words that belong on one line (the
- * command words, each flag with its value): the arguments as given without the paging flags,
- * the key and --all; with `max`, `--max <max>` again (the next page of a `--max` run).
- */
+/** The next-page command as groups of words for one line: the arguments without paging flags, the key and --all; `--max` again with `max`. */
 export function nextPageGroups(args: readonly string[], cursor: string, direction: 'after' | 'before' = 'after', options: { max?: number } = {}): string[][] {
   const kept: string[] = [];
   let operands: readonly string[] = [];
@@ -73,16 +66,12 @@ export function nextPageGroups(args: readonly string[], cursor: string, directio
   return groups.map((g) => g.map(shellQuote));
 }
 
-/**
- * The command laid out for `width` columns: broken only between groups, with ` \`, so what is
- * copied still runs and a flag keeps its value; a group wider than the line stands alone.
- */
+/** The command laid out for `width`: broken only between groups, with ` \`, so it still runs when pasted. */
 export function commandLines(groups: readonly (readonly string[])[], width: number, indent = 2): string[] {
   const [first = '', ...words] = groups.map((g) => g.join(' '));
   const lines: string[] = [];
   let line = ' '.repeat(indent) + first;
   words.forEach((word, i) => {
-    // Room for ` word` and, unless it is the last, the ` \` that continues the line.
     if (line.length + 1 + word.length + (i < words.length - 1 ? 2 : 0) > width && line.trim() !== '') {
       lines.push(`${line} \\`);
       line = `${' '.repeat(indent + 2)}${word}`;
@@ -92,35 +81,30 @@ export function commandLines(groups: readonly (readonly string[])[], width: numb
   return lines;
 }
 
-/** What the footer says; src/output/list.ts writes it under the table. */
 export interface ListFooter {
-  /** 1-based position in the whole list of the first item shown, when known. */
+  /** 1-based position of the first item shown, when known. */
   start?: number;
-  /** Items in the whole list, when the service said. */
   total?: number;
-  /** The items came after a cursor or before one: the wording when their position is unknown. */
+  /** The wording when the position is unknown. */
   direction?: 'after' | 'before';
-  /** Command line for the next page, when more remain: in groups of words kept on one line (nextPageGroups), for laying it out at a width. */
+  /** The next page's command in groups of words (nextPageGroups), when more remain. */
   nextGroups?: string[][];
 }
 
-/** What a list run knows at its end, for pageFooter. */
 export interface PageFacts {
-  /** The command line as typed (after `exercises`), repeated in the next-page command. */
+  /** The command line as typed (after `exercises`). */
   argv: readonly string[];
   direction: 'after' | 'before';
   /** No --after/--before: the items start at the top of the list. */
   fromStart: boolean;
-  /** Items shown. */
   shown: number;
   total?: number;
-  /** The cursor for the next page when more remain; undefined at the end of the list. */
+  /** The next page's cursor; undefined at the end. */
   next?: string;
-  /** --max in force: the next-page command asks for as many again. */
   max?: number;
 }
 
-/** The footer for what was shown: the position is known at the list's top and end only; in between it says "10 more of 67". */
+/** The footer for what was shown: the position is known at the top and end only; in between "10 more of 67". */
 export function pageFooter(facts: PageFacts): ListFooter {
   const next = facts.next === undefined ? undefined : nextPageGroups(facts.argv, facts.next, facts.direction, { max: facts.max });
   let start: number | undefined;
@@ -135,7 +119,7 @@ export function pageFooter(facts: PageFacts): ListFooter {
   };
 }
 
-/** `11–20 of 67 exercises · next page: exercises ids --after …`; when wider than `width`, the command goes on its own lines (commandLines). */
+/** `11–20 of 67 exercises · next page: exercises ids --after …`, the command on its own lines when too wide. */
 export function footerLine(shown: number, footer: ListFooter, width = Infinity): string {
   const { start, total } = footer;
   let what: string;

@@ -1,11 +1,7 @@
 /**
- * What a command says on stderr while it works, never on stdout:
- * - notices: wrapped to the terminal as errors are (wrap.ts noticeLines), whole in a pipe;
- * - the spinner of a wait, as gh's (`⠋ Fetching exercises… 3 pages, 75 rows`): only past ~300 ms
- *   (a quick answer shows nothing), only on a terminal, never with --quiet or --verbose (whose
- *   lines it would cut), erased with spaces (it writes no escape sequence);
- * - the note that the service answered in another language than asked (Content-Language, cache
- *   hits included): once, when the command ends, never with --quiet.
+ * What a command says on stderr while it works: notices wrapped to the terminal; the spinner of a wait
+ * (past 300 ms, on a terminal, never with --quiet or --verbose, erased with spaces); and, once at the end,
+ * the note that the service answered in another language than asked.
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
@@ -16,7 +12,7 @@ export interface NoticeTarget extends StderrShape {
   stderr: Pick<Writable, 'write'>;
 }
 
-/** Writes `text` (one or more lines) and a newline to stderr, fitted to it. */
+/** Writes `text` and a newline to stderr, fitted to it. */
 export function writeNotice(io: NoticeTarget, text: string, options: WrapOptions = {}): void {
   io.stderr.write(`${noticeLines(text, io, options)}\n`);
 }
@@ -27,11 +23,9 @@ const FRAME_MS = 100;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface Spinner {
-  /** New text for the line (e.g. a count of pages); shown at the next frame. */
   update(text: string): void;
-  /** Erases the line for a moment (before output goes to the same terminal); it comes back at the next frame. */
+  /** Erases the line for a moment (before other output); it comes back at the next frame. */
   clear(): void;
-  /** Erases the line for good. */
   stop(): void;
 }
 
@@ -46,7 +40,7 @@ export function startSpinner(ctx: Pick<Context, 'io' | 'globals'>, text: string,
   let timer: NodeJS.Timeout | undefined;
   const draw = (): void => {
     const line = progressText(`${FRAMES[frame++ % FRAMES.length]} ${label}`, ctx.io.columns);
-    // Spaces, not an erase sequence, cover a longer line before: the spinner writes no escape sequence at all.
+    // Spaces, not an erase sequence, cover a longer line before.
     err.write(`\r${line}${' '.repeat(Math.max(0, shown - line.length))}`);
     shown = line.length;
   };
@@ -74,12 +68,11 @@ export function startSpinner(ctx: Pick<Context, 'io' | 'globals'>, text: string,
   };
 }
 
-/** The primary language of a tag, lower-cased: `en` of `en-GB`. */
 function primary(tag: string): string {
   return tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
 }
 
-/** Whether `answered` (Content-Language: a tag or a comma list) has a tag of the primary language asked (`en-GB` answers `en-US`). */
+/** Whether Content-Language `answered` has a tag of the primary language asked (`en-GB` answers `en-US`). */
 export function answersInLanguage(asked: string, answered: string): boolean {
   return answered.split(',').some((tag) => primary(tag) === primary(asked));
 }
@@ -89,7 +82,7 @@ export function languageNote(asked: string, answered: string): string {
   return `Note: the service has no ${asked} text; the answer is in ${answered}.`;
 }
 
-/** A noteLanguage for the run's API client: the first answer in another language, noted when the run ends (never cutting a spinner or a table). */
+/** The run's note for an answer in another language, said once when the run ends. */
 export function languageNoter(ctx: Pick<Context, 'io' | 'globals' | 'onExit'>): (asked: string, answered: string) => void {
   let note: string | undefined;
   ctx.onExit(async () => {

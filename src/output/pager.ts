@@ -1,8 +1,6 @@
 /**
- * Long output on a terminal goes through a pager, as git and gh do: EXERCISES_PAGER, then
- * PAGER, else `less -FRX`; `cat` or the empty string means none, and so does --no-pager. LESS
- * (and LV) are set when unset, so `PAGER=less` behaves the same. A pager that cannot be started
- * is no error: the output is written directly.
+ * Long output on a terminal goes through a pager, as git and gh do: EXERCISES_PAGER, PAGER, else
+ * `less -FRX`; `cat`, empty or --no-pager for none. A pager that cannot start is no error.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,27 +18,19 @@ export interface Pager {
 
 type PagerContext = Pick<Context, 'io' | 'env'>;
 
-/** The pager command in force, or undefined for none. */
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
   const command = (env.EXERCISES_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim();
   return command === '' || command === 'cat' ? undefined : command;
 }
 
-/**
- * Characters that make a command line shell syntax rather than words (git's rule): such a
- * command runs through `sh -c`; a plain `less -FRX` is started directly, so that a missing
- * program is known before any output is written to it.
- */
+/** Characters that make a command shell syntax (git's rule): run through `sh -c`; else started directly, so a missing program is known first. */
 const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[#~=%{}!\n]/;
 
 function direct(ctx: PagerContext): Pager {
   return { stream: ctx.io.stdout, done: async () => {} };
 }
 
-/**
- * Starts the pager when `enabled` (the caller's --no-pager) and stdout is a terminal; else
- * (or when it cannot be started) the output goes to stdout directly.
- */
+/** Starts the pager when `enabled` and stdout is a terminal; else the output goes to stdout directly. */
 export async function startPager(ctx: PagerContext, enabled: boolean): Promise<Pager> {
   if (!enabled || !ctx.io.stdoutIsTTY) return direct(ctx);
   const command = pagerCommand(ctx.env);
@@ -59,8 +49,7 @@ export async function startPager(ctx: PagerContext, enabled: boolean): Promise<P
 
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const stdin = child.stdin!;
-  // Quitting the pager early closes its stdin: what is left to write is dropped, quietly
-  // (EPIPE is the person's choice, not an error).
+  // Quitting the pager early closes its stdin: the rest is dropped quietly (EPIPE is the person's choice).
   let open = true;
   stdin.on('error', () => {
     open = false;
@@ -71,7 +60,6 @@ export async function startPager(ctx: PagerContext, enabled: boolean): Promise<P
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       if (!open) return callback();
-      // The callback comes when the pipe took the chunk: backpressure from a slow pager.
       stdin.write(chunk, () => callback());
     },
     final(callback) {

@@ -1,9 +1,6 @@
 /**
- * The download meter on stderr (the caller decides when: a terminal, not --quiet): bytes of the
- * expected total, percent, rate and ETA, overall and for the files in flight, on one line
- * redrawn a few times a second and fitted to the terminal — fields dropped whole by priority,
- * never cut mid-number. For a bulk run and for one file (`-o file`); the counts are
- * src/media/progress-tally.ts's.
+ * The download meter on stderr: bytes of the expected total, percent, rate and ETA, overall and for the
+ * files in flight, on one line redrawn a few times a second, fields dropped whole to fit the terminal.
  */
 import type { Writable } from 'node:stream';
 import { basename } from 'node:path';
@@ -15,7 +12,7 @@ import { oneLine, plural } from '../util/text.js';
 import { type Measure, loadMeasure } from './width.js';
 
 export interface ProgressOptions {
-  /** Width when the stream does not know its own (not a terminal stream, e.g. in a test). */
+  /** Width when the stream does not know its own. */
   columns?: number;
   /** Milliseconds between redraws; 0 redraws only on redraw() (tests). */
   intervalMs?: number;
@@ -35,18 +32,15 @@ export function formatDuration(seconds: number): string {
   return '>99h';
 }
 
-/** One field of the line: kept by `priority` (lower first), shown in `order`. */
 interface Field {
   order: number;
   priority: number;
   text?: string;
-  /** The bar: it takes the room the other fields leave, between BAR_MIN and BAR_MAX. */
+  /** The bar takes the room the other fields leave. */
   bar?: number;
-  /** In-flight files: as many of them as fit. */
   items?: string[];
 }
 
-/** A run's tally and its one-line rendering; the sink and the single-file meter drive it. */
 export class ProgressMeter extends ProgressTally {
   constructor(
     private readonly measure: Measure,
@@ -57,7 +51,7 @@ export class ProgressMeter extends ProgressTally {
     super(now);
   }
 
-  /** The line for a terminal `width` columns wide (at most width - 1 used: no wrap at the margin). */
+  /** The line for a terminal `width` wide (at most width - 1: no wrap at the margin). */
   line(width: number, t = this.now()): string {
     const room = Math.max(1, width - 1);
     const { done, total, estimated } = this.totals();
@@ -89,7 +83,6 @@ export class ProgressMeter extends ProgressTally {
     return this.fit(fields, room);
   }
 
-  /** Keeps fields by priority while they fit, then lays them out in order. */
   private fit(fields: Field[], room: number): string {
     const w = (s: string): number => this.measure.width(s);
     const kept: Field[] = [];
@@ -97,7 +90,6 @@ export class ProgressMeter extends ProgressTally {
     for (const f of [...fields].sort((a, b) => a.priority - b.priority)) {
       const gap = kept.length > 0 ? 1 : 0;
       let text = f.text ?? '';
-      // The in-flight files: as many as fit, none when not even one does.
       for (const item of f.items ?? []) {
         const next = text === '' ? `· ${item}` : `${text}, ${item}`;
         if (used + gap + w(next) > room) break;
@@ -108,7 +100,6 @@ export class ProgressMeter extends ProgressTally {
       used += gap + cells;
       kept.push({ ...f, text });
     }
-    // The bar takes what the others leave, up to BAR_MAX.
     const barField = kept.find((f) => f.bar !== undefined);
     const barCells = barField ? Math.min(BAR_MAX, BAR_MIN + (room - used)) : 0;
     return kept
@@ -122,16 +113,13 @@ export class ProgressMeter extends ProgressTally {
   }
 }
 
-/** The file on the line: `<id>/<file>` (several exercises download at once), clean and short. */
+/** The file on the line: `<id>/<file>`, clean and short. */
 function labelOf(job: MediaJob): string {
   const id = oneLine(job.exerciseId);
   return `${id.length > 24 ? `${id.slice(0, 23)}…` : id}/${oneLine(basename(job.path)).slice(0, 32)}`;
 }
 
-/**
- * Draws `meter`'s line on `stream` (`\r`, the line, erase to its end) when it changed, every
- * intervalMs; stop() removes it, so what follows (the summary, an error) starts on a clean line.
- */
+/** Draws the line when it changed, every intervalMs; stop() removes it, so what follows starts on a clean line. */
 function lineDrawer(stream: Writable, meter: ProgressMeter, options: ProgressOptions): { redraw(): void; stop(): void } {
   let last = '';
   const redraw = (): void => {
@@ -153,14 +141,13 @@ function lineDrawer(stream: Writable, meter: ProgressMeter, options: ProgressOpt
   };
 }
 
-/** A meter on the options' clock; `single` names the one file of a `-o` download. */
 async function meterFor(options: ProgressOptions, single?: string): Promise<ProgressMeter> {
   return new ProgressMeter(await loadMeasure(), options.now ?? (() => performance.now()), single);
 }
 
 export type BulkProgress = ProgressSink & { redraw(): void };
 
-/** The meter of a bulk run, as the ProgressSink of runBulk. */
+/** The meter of a bulk run, as its ProgressSink. */
 export async function createProgress(stream: Writable, options: ProgressOptions = {}): Promise<BulkProgress> {
   const meter = await meterFor(options);
   let drawer: ReturnType<typeof lineDrawer> | undefined;
@@ -193,10 +180,7 @@ export async function createProgress(stream: Writable, options: ProgressOptions 
 
 export type FileMeter = FileProgress & { redraw(): void; stop(): void };
 
-/**
- * The meter of one file (`image`/`video -o file`): its name, bar, percent, bytes, rate and
- * ETA. Hand it to the downloader as its FileProgress; stop() when the download is over.
- */
+/** The meter of one file (`-o file`), the downloader's FileProgress; stop() when done. */
 export async function createFileMeter(stream: Writable, label: string, options: ProgressOptions = {}): Promise<FileMeter> {
   const name = oneLine(label);
   const meter = await meterFor(options, name);

@@ -1,4 +1,4 @@
-/** Writes full exercise records (`show`): a readable card on a terminal, else json, or a line each (fields.ts itemLines). */
+/** Full records (`show`): a readable card on a terminal, else json or a line each. */
 import { type Context, colorEnabled, outputFormat } from '../context.js';
 import { chalkFor, colorJson } from './colour.js';
 import type { ExerciseRecord } from '../catalogue/types.js';
@@ -17,10 +17,9 @@ export function humanEnum(value: string): string {
   return value.toLowerCase().replace(/_/g, ' ');
 }
 
-/** Code points: the width of text without wide or combining characters. */
 const codePoints = (text: string): number => [...text].length;
 
-/** The labelled lines of a record's card, in order, each value one line of plain text: those the record has. The web page shows the same. */
+/** The labelled lines of a record's card, each value one line of plain text (the web page shows the same). */
 export function recordFields(record: ExerciseRecord): Array<[label: string, value: string]> {
   const clean = (v: unknown): string => oneLine(String(v));
   const word = (v: unknown): string => (v ? humanEnum(clean(v)) : '');
@@ -44,7 +43,7 @@ export function renderRecordText(record: ExerciseRecord, options: { width: numbe
   const bold = options.bold ?? ((s: string) => s);
   const dim = options.dim ?? ((s: string) => s);
   const width = Math.max(40, options.width);
-  /** `text` wrapped to the width after a label of `lead` columns, further lines indented to line up: any run of blanks is one space. */
+  /** `text` wrapped after a label of `lead` columns, blanks collapsed. */
   const wrapped = (text: string, lead: number): string => wrap(text.replace(/\s+/g, ' '), width, { indent: lead, measure }).slice(lead);
   const names = (v: unknown): string => (Array.isArray(v) ? v.map((x) => oneLine(String(x))).join(', ') : '');
   const field = (label: string, value: string): void => {
@@ -72,10 +71,7 @@ export interface RecordWriter {
 
 type OutCtx = Pick<Context, 'io' | 'env' | 'globals'>;
 
-/**
- * `many`: several records were asked for (json then writes an array rather than one object).
- * Checks `--json <fields>` against the record fields first (a UsageError listing the valid ones).
- */
+/** `many`: json writes an array. Checks `--json <fields>` first. */
 export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
   const out = ctx.io.stdout;
   const format = outputFormat(ctx);
@@ -100,7 +96,7 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
     case 'table': {
       let paint: { bold?: Paint; dim?: Paint } | undefined;
       let measure: ((text: string) => number) | undefined;
-      // Cards longer than the screen go through the pager, as tables do: they are held until the end.
+      // Cards longer than the screen are held and paged, as tables are.
       const paged = ctx.globals.pager && ctx.io.stdoutIsTTY;
       let held = '';
       return {
@@ -116,7 +112,7 @@ export function createRecordWriter(ctx: OutCtx, many: boolean): RecordWriter {
         },
         async finish() {
           if (held === '') return;
-          // Only cards taller than a screen of known height are paged (writePaged's rule); at an unknown height they are written as they are.
+          // Paged only at a known height (writePaged's rule).
           await (terminalRows(out) === undefined ? write(out, held) : writePaged(ctx, held, true));
         },
       };

@@ -1,26 +1,18 @@
-/**
- * Terminal tables: borderless columns sized to the terminal in terminal cells (width.ts), as gh
- * prints them, drawn by cli-table3 to our layout; the id is never cut; when narrow the optional
- * columns go first, then name and aliases shrink, each cut cell ending in `…`.
- */
+/** Terminal tables as gh prints them: borderless columns sized in terminal cells, the id never cut; when narrow, optional columns go, then others shrink with `…`. */
 import type { ChalkInstance } from 'chalk';
 import type { TableColumn } from './fields.js';
 import { loadMeasure } from './width.js';
 import { oneLine } from '../util/text.js';
 import { loadCliTable3 } from '../vendor/load.js';
 
-/** Blanks between two columns: never less, so cells never run together. */
+/** Blanks between two columns. */
 export const GAP = 2;
 /** Narrowest a shrunk column gets (`ab…`); below this it is left out. */
 const HARD_MIN = 3;
 
 type Sizing = Pick<TableColumn<unknown>, 'fixed' | 'minWidth' | 'dropOrder' | 'shrinkOrder'>;
 
-/**
- * Which columns to show (their indexes, in order) and how wide (in terminal cells), for a
- * terminal `width` cells wide. `natural[i]` is the widest cell of column i (header included);
- * `empty[i]` says no row has a value there.
- */
+/** Which columns to show and how wide, for `width` cells: `natural[i]` is column i's widest cell, `empty[i]` that no row has a value. */
 export function layoutColumns(
   sizing: readonly Sizing[],
   natural: readonly number[],
@@ -51,8 +43,7 @@ export function layoutColumns(
         let widest: number | undefined;
         for (const i of group) if (widths.get(i)! > floor(i) && (widest === undefined || widths.get(i)! > widths.get(widest)!)) widest = i;
         if (widest === undefined) break;
-        // Down to the next widest in one step (a 10,000-cell alias costs one step, not 10,000);
-        // columns of equal width take turns, a cell at a time.
+        // Down to the next widest in one step (a 10,000-cell alias is one step); equal columns take turns.
         const w = widths.get(widest)!;
         let next = floor(widest);
         let tie = false;
@@ -98,7 +89,7 @@ export async function renderTable<T>(
     }
   }
   const { shown, widths } = layoutColumns(columns, natural, empty, options.width);
-  /** A row's shown cells, cut to our widths and padded by our measure (cli-table3 measures with an older string-width). */
+  /** A row's shown cells, cut and padded by our measure (cli-table3's is older). */
   const cut = (cells: readonly string[], paint?: (s: string) => string): string[] =>
     shown.map((col, k) => {
       const cell = columns[col]!.fixed ? cells[col]! : measure.truncate(cells[col]!, widths[k]!);
@@ -111,13 +102,13 @@ export async function renderTable<T>(
   return `${(await drawRows(lines)).map((l) => l.trimEnd()).join('\n')}\n`;
 }
 
-/** Rows a table hands to cli-table3 (it measures every cell several times, which a long table feels); a longer table's cells are joined directly. */
+/** Rows handed to cli-table3 (it measures every cell several times); a longer table's cells are joined directly. */
 export const CLI_TABLE3_MAX_ROWS = 1000;
 
-/** Cells already cut and padded, side by side with the gap between them (trailing blanks kept). */
+/** Cut and padded cells side by side, the gap between them. */
 async function drawRows(lines: string[][]): Promise<string[]> {
   if (lines.length > CLI_TABLE3_MAX_ROWS) return lines.map((cells) => cells.join(NO_BORDER.middle));
-  // cli-table3 only lays the cells side by side: the layout is ours (above), so its widths come from the cells as given.
+  // cli-table3 only lays cells side by side: the layout is ours.
   const Table = await loadCliTable3();
   const table = new Table({ chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, wordWrap: false });
   for (const cells of lines) table.push(cells);

@@ -1,17 +1,14 @@
 /**
- * The page `--web` writes (show, image, query): each exercise as a card (its names, the fields of
- * its terminal card, its instructions), its pictures at full resolution and its videos in a
- * player, every file referenced by a relative URL from the page. The page loads nothing else: its
- * Content-Security-Policy allows no script and no remote asset, pictures and videos only from
- * the page's own origin, and its one style sheet by its hash. Every text comes from the
- * catalogue, so every one is HTML-escaped, in text and in attributes alike.
+ * The page `--web` writes: each exercise as a card with its pictures and videos, referenced by relative
+ * URLs. Its Content-Security-Policy allows no script and no remote asset; every text comes from the
+ * catalogue, so every one is HTML-escaped.
  */
 import { createHash } from 'node:crypto';
 import type { ExerciseRecord } from '../catalogue/types.js';
 import { oneLine } from '../util/text.js';
 import { recordFields } from './record.js';
 
-/** A picture or video of a card: its name, and the URL of its file relative to the page (none: not on this machine). */
+/** A picture or video of a card: its name, and its file's URL relative to the page (none: not here). */
 export interface PageMedia {
   name: string;
   href?: string;
@@ -28,7 +25,7 @@ article{border-top:1px solid #8888;padding:1rem 0}h2{margin:0}.quiet{color:#777;
 dl{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem}dt{color:#777}dd{margin:0}
 figure{display:inline-block;margin:0 1rem 1rem 0;vertical-align:top}img,video{width:min(100%,32rem);height:auto}`;
 
-/** Text made safe for HTML, in an element or a quoted attribute: control characters removed, `& < > " '` as references. */
+/** Text safe in HTML text or a quoted attribute: controls removed, `& < > " '` as references. */
 function html(text: unknown): string {
   return oneLine(String(text)).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -55,7 +52,7 @@ function cardHtml({ record, images, videos }: PageCard): string {
   ].join('');
 }
 
-/** The whole page: a title, notes (what was left out and what asking for it costs), then the cards. */
+/** The whole page: a title, notes (what was left out and its cost), the cards. */
 export function renderWebPage(title: string, cards: readonly PageCard[], notes: readonly string[] = []): string {
   const styleHash = createHash('sha256').update(STYLE).digest('base64');
   const csp = `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'sha256-${styleHash}'; base-uri 'none'; form-action 'none'`;

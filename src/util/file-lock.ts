@@ -1,24 +1,10 @@
 /**
- * The one inter-process lock of the tool, for the request ledger (cache/ledger.ts) and for a
- * media file being written (media/download/file-sink.ts): a `<file>.lock` directory made with
- * mkdir (atomic; the name proper-lockfile used, so older releases still exclude this one),
- * holding an `owner` file with the holder's pid, host and a random token. The holder keeps the
- * directory's mtime fresh while it works. A lock is stale, and taken over, when
- *
- * - its mtime is older than `staleMs` (the holder died or hangs),
- * - its mtime lies in the future (a planted or clock-skewed lock would otherwise be fresh for
- *   ever, and every holder-to-be would wait on it),
- * - its owner is a process of this host that no longer exists (a `kill -9`'d holder is taken
- *   over at once, not after the stale age).
- *
- * The wait is bounded (`waitMs`): past it the caller gets LockWaitError. A holder learns that
- * it lost the lock (taken over, or removed) from check(), which reads the token in place, and
- * from lost(), which each refresh of the mtime keeps up to date: the ledger checks before it
- * replaces its file, a download before it puts its file in place, so a takeover racing a slow
- * holder fails that holder instead of letting two writes interleave.
+ * The one inter-process lock, for the request ledger and for a media file being written: a
+ * `<file>.lock` directory made with mkdir (atomic), holding the holder's pid, host and token, its
+ * mtime kept fresh while held. Stale (and taken over) when not refreshed in `staleMs`, dated in the
+ * future, or owned by a dead process of this host. A holder learns it lost the lock from check()/lost().
  */
 import { randomBytes } from 'node:crypto';
-// Synchronous calls: each is one small metadata system call, done at once rather than through the thread pool.
 import { mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -28,7 +14,6 @@ import { lstatOrUndefined } from './real-dir.js';
 const FUTURE_SKEW_MS = 2_000;
 /** How often a holder refreshes its lock's mtime: well within any stale age in use (10 s). */
 const REFRESH_MS = 2_000;
-/** The longest pause between two tries while waiting. */
 const MAX_POLL_MS = 250;
 
 interface Owner {
@@ -38,11 +23,8 @@ interface Owner {
 }
 
 export interface LockOptions {
-  /** Longest wait for a lock another holder keeps fresh. */
   waitMs: number;
-  /** Age after which an unrefreshed lock is taken over. */
   staleMs: number;
-  /** Ends the wait (with the signal's reason). */
   signal?: AbortSignal;
   /** Called (and awaited) once, when the lock is found held and the wait begins. */
   onWait?: () => void | Promise<void>;
@@ -118,10 +100,7 @@ function takeOver(dir: string, token: string): void {
   rmSync(aside, { recursive: true, force: true });
 }
 
-/**
- * Takes the lock of `file` (whose directory must exist), waiting at most `waitMs` for another
- * holder; LockWaitError past it. `waited` says whether it had to wait.
- */
+/** Takes the lock of `file` (whose directory must exist), waiting at most `waitMs`; `waited` says whether it had to wait. */
 export async function lockFile(file: string, options: LockOptions): Promise<{ lock: HeldLock; waited: boolean }> {
   const dir = lockPathOf(file);
   const giveUpAt = Date.now() + options.waitMs;
@@ -142,7 +121,6 @@ export async function lockFile(file: string, options: LockOptions): Promise<{ lo
       await options.onWait?.();
     }
     const pauseMs = Math.min(MAX_POLL_MS, 5 * 1.5 ** Math.min(round, 10)) * (0.5 + Math.random());
-    // An abort ends the wait with the signal's own reason.
     await delay(pauseMs, undefined, { signal: options.signal }).catch(() => options.signal?.throwIfAborted());
   }
   return { lock: held(dir, token), waited };
@@ -171,7 +149,7 @@ function held(dir: string, token: string): HeldLock {
     async release() {
       clearInterval(refresh);
       if (!ours()) return;
-      // The owner file, then the directory: two calls where a recursive rm makes six (a media file takes a lock each).
+      // Two calls where a recursive rm makes six.
       try {
         unlinkSync(`${dir}/owner`);
         rmdirSync(dir);

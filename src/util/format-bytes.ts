@@ -1,12 +1,9 @@
-/** Byte counts as people read them, for meters and summaries. */
-
 /** A byte count for people: 1.5 MB, 820 kB (SI units, like most download tools); at most 5 characters before the unit. */
 export function formatBytes(n: number): string {
   if (n < 1000) return `${Math.round(n)} B`;
   const units = ['kB', 'MB', 'GB', 'TB', 'PB'];
   let value = n / 1000;
   let u = 0;
-  // 999.96 kB would round to "1000.0 kB": promote first.
   while (value >= 999.95 && u < units.length - 1) {
     value /= 1000;
     u++;

@@ -1,7 +1,6 @@
 /**
- * Folders a command writes into, made and checked one level at a time with lstat: a link planted
- * below the root (`images/` → elsewhere) is refused with WriteFailedError (exit 6) before
- * anything is written through it. The root itself is the user's choice and may be a link.
+ * Folders a command writes into, made and checked one level at a time: a link planted below the
+ * root is refused (WriteFailedError, exit 6) before anything is written through it.
  */
 import { type Stats, lstatSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -45,7 +44,7 @@ export function ensureRealDir(root: string, ...components: string[]): string {
   return at;
 }
 
-/** What is at `path` (a link not followed), or undefined when nothing is or it cannot be seen. A missing path, the usual case, makes no error object. */
+/** What is at `path` (a link not followed), or undefined when nothing is or it cannot be seen. */
 export function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
@@ -54,11 +53,7 @@ export function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
-/**
- * ensureRealDir for `target` inside `root`, for the media jobs' async code: the same few lstat
- * and mkdir calls, made synchronously (each is microseconds on a local disk), so the checks
- * exist once.
- */
+/** ensureRealDir for `target` inside `root`, for async callers: the same synchronous checks, written once. */
 export async function ensureRealDirAsync(root: string, target: string): Promise<string> {
   return ensureRealDir(root, ...below(root, target));
 }

@@ -1,11 +1,8 @@
 /**
- * The one rule for opening a file whose path comes from a catalogue, the cache directory or the
- * user's data: open it without blocking (O_NONBLOCK, so a FIFO with no writer cannot hang the
- * open, nor starve libuv's thread pool in a server), fstat the descriptor (not the path, which
- * may change in between), accept only a regular file within the bound of its kind, and only
- * then read. Anything else is refused with RefusedFileError naming the path, which the caller
- * turns into the error of its kind (a `Cannot draw …` line, a 404, CatalogueError…). A file
- * that does not exist keeps its ENOENT (callers often take that as "none yet").
+ * The one rule for opening a file whose path comes from a catalogue, the cache or the user's data:
+ * open without blocking (a FIFO with no writer cannot hang it), fstat the descriptor, accept only a
+ * regular file within its bound, then read. Anything else is a RefusedFileError naming the path;
+ * a missing file keeps its ENOENT.
  */
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
@@ -30,7 +27,7 @@ export interface SafeOpenOptions {
   noFollow?: boolean;
 }
 
-/** A file refused by the rule above: `path` is what the caller passed, `reason` says why in words. */
+/** A file refused by the rule above. */
 export class RefusedFileError extends Error {
   readonly code = 'EREFUSED';
   readonly path: string;
@@ -44,7 +41,6 @@ export class RefusedFileError extends Error {
   }
 }
 
-/** What a file that is not regular is, in words. */
 const KINDS = [
   ['isFIFO', 'a FIFO'],
   ['isCharacterDevice', 'a character device'],
@@ -94,13 +90,11 @@ export async function openRegularFile(path: string, options: SafeOpenOptions): P
   }
 }
 
-/** The arguments of a read (buffer, offset, length, position). */
 type ReadAt = [buffer: Buffer, offset: number, length: number, position: number];
 
 /**
- * The bytes of a file as read: yields where each read goes and takes the bytes it read (0 at
- * the end). A buffer of fstat's size, grown while the file grows, never past the bound (one
- * byte more shows it grew past); the same steps for the sync and the async reader.
+ * The bytes of a file as read, for the sync and the async reader alike: yields where each read
+ * goes and takes the count read; grows the buffer while the file grows, never past the bound.
  */
 function* boundedBytes(path: string, size: number, maxBytes: number): Generator<ReadAt, Buffer, number> {
   let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
@@ -117,7 +111,7 @@ function* boundedBytes(path: string, size: number, maxBytes: number): Generator<
   return buffer.subarray(0, done);
 }
 
-/** The whole of a regular file within the bound (see the module comment). */
+/** The whole of a regular file within the bound. */
 export function readRegularFileSync(path: string, options: SafeOpenOptions): Buffer {
   const { fd, stat } = openRegularFileSync(path, options);
   try {
@@ -130,7 +124,7 @@ export function readRegularFileSync(path: string, options: SafeOpenOptions): Buf
   }
 }
 
-/** The whole of a regular file within the bound, read without blocking the event loop (see the module comment). */
+/** The whole of a regular file within the bound, read asynchronously. */
 export async function readRegularFile(path: string, options: SafeOpenOptions): Promise<Buffer> {
   const { handle, stat } = await openRegularFile(path, options);
   try {

@@ -1,18 +1,10 @@
-/**
- * Which URLs the client may fetch and which hosts count as loopback (docs/design.md "Reliability
- * and security rules": the key travels over plain http only to loopback). Imported by the
- * transport, by config (a stored base URL is checked the same way) and by `serve` (its
- * warning for a non-loopback --host): small, and loads nothing.
- */
+/** Which URLs the client may fetch: https, or plain http only to loopback (the key must not travel in clear). */
 import { UsageError } from '../errors.js';
 
-/** The one host name trusted as loopback; the transport connects it to loopback without asking DNS (http/attempt.ts loopbackLookup). */
+/** The one host name trusted as loopback; the transport connects it without asking DNS. */
 export const LOOPBACK_NAME = 'localhost';
 
-/**
- * A host as the URL parser writes it (`127.1` → `127.0.0.1`, `[0:0::1]` → `[::1]`), so one
- * spelling is judged whatever was typed; undefined when it is no valid host.
- */
+/** A host as the URL parser writes it (`127.1` → `127.0.0.1`), so one spelling is judged; undefined when invalid. */
 function canonicalHost(hostname: string): string | undefined {
   const bare = hostname.replace(/^\[|\]$/g, '');
   try {
@@ -22,11 +14,7 @@ function canonicalHost(hostname: string): string | undefined {
   }
 }
 
-/**
- * Literal 127.0.0.0/8, ::1 (also as ::ffff:127.x.y.z) and the exact name `localhost`: the only
- * hosts plain http is allowed to by default. Other names under `.localhost` are not loopback
- * here: they would go to DNS, which may answer anything.
- */
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and exactly `localhost`: other `.localhost` names would go to DNS. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = canonicalHost(hostname);
   if (host === undefined) return false;
@@ -46,10 +34,7 @@ export function assertAllowedUrl(url: URL, allowInsecure = false): void {
   }
 }
 
-/**
- * A base URL as given by --base-url, EXERCISES_BASE_URL or `config set base-url`: a full
- * http(s) URL without credentials; a query or fragment is dropped (a path prefix is kept).
- */
+/** A base URL as given by flag, variable or config: http(s), no credentials; query and fragment dropped. */
 export function parseBaseUrl(text: string): URL {
   let url: URL;
   const hint = 'Give a full URL such as https://api.wrkout.xyz (flag --base-url, env EXERCISES_BASE_URL or `exercises config set base-url`).';

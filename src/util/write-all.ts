@@ -1,8 +1,6 @@
 /**
- * Writes that check what was written: `writeSync` may write fewer bytes than asked (a nearly
- * full disk does), so every write loops until all are in, and a failed write or fsync throws
- * WriteFailedError naming the file and the reason (exit 6). `replaceFileSync` puts a whole file
- * in place atomically. The calls go through `fsCalls`, which tests patch to inject a full disk.
+ * Writes that check what was written: short writes loop until all are in, and a failed write or
+ * fsync throws WriteFailedError naming the file (exit 6). `fsCalls` lets tests inject a full disk.
  */
 import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeSync, writev } from 'node:fs';
 import { dirname } from 'node:path';
@@ -70,11 +68,7 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-/**
- * Replaces `path` with `chunks` (written in turn) atomically. The temporary file is created
- * new (never through a link planted at its name); the rename replaces what is at `path`,
- * never writing through it. On any failure the temporary file is removed and `path` is as before.
- */
+/** Replaces `path` atomically: a new temporary file (never through a link) renamed over it; on failure `path` is as before. */
 export function replaceFileSync(path: string, chunks: Iterable<string | Buffer>, mode = 0o666): void {
   const temp = `${path}.${process.pid}.tmp`;
   rmSync(temp, { force: true });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
 import { isolatedHome, tempDir } from '../helpers/temp.js';
-import { serverEnv } from '../client/fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { nameQuery } from '../../src/commands/shared/requested-ids.js';
 
 const firstId = (stdout: string): string => (JSON.parse(stdout) as { id: string }).id;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDir, tempDirsPerTest } from '../helpers/temp.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from '../client/fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const NO_CHROMIUM = `${CHROMIUM} is not installed (apt-get install chromium): the page is not checked in a browser`;

@@ -2,7 +2,7 @@
  * Each fault helper of test/helpers/faults.ts produces its fault, seen by a plain node:http
  * client over loopback: the bytes that arrive, how the body ends, and how fast (a fault that
  * only shows after the client's idle timeout proves nothing about the code under test).
- * test/client/fixtures.ts and test/server/support.ts hold no fault helpers (parsers, env and
+ * test/helpers/fixtures.ts and test/server/support.ts hold no fault helpers (parsers, env and
  * raw request helpers only), so these are all of them.
  */
 import { Agent, request } from 'node:http';

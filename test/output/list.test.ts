@@ -10,7 +10,7 @@ import { commandLines, nextPageGroups } from '../../src/output/next-page.js';
 
 import { createRecordWriter } from '../../src/output/record.js';
 import { maxDepth, MAX_JSON_DEPTH } from '../../src/catalogue/validate.js';
-import { parseCsv } from '../client/fixtures.js';
+import { parseCsv } from '../helpers/fixtures.js';
 import { WIDTHS, terminalContext } from '../helpers/test-context.js';
 
 /** The next-page command on one line. */

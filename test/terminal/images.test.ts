@@ -16,7 +16,7 @@ import { detectImageProtocol } from '../../src/output/images/protocol.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, FREE_KEY, startServer } from '../helpers/server.js';
-import { serverEnv } from '../client/fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { HAVE_TMUX, NO_TMUX_MESSAGE, type TerminalRun, startTerminal } from './tmux.js';
 import { tempDir as runTempDir } from '../helpers/temp.js';
 

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedHome, runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from '../client/fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { HAVE_TMUX, startTerminal } from './tmux.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from '../client/fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { HAVE_TMUX, NO_TMUX_MESSAGE, SIDE_BY_SIDE, terminalTest as it } from './tmux.js';
 
 if (!HAVE_TMUX) console.warn(NO_TMUX_MESSAGE);

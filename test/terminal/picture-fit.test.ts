@@ -12,7 +12,7 @@ import { runInProcess } from '../helpers/test-context.js';
 import { isolatedHome } from '../helpers/run-cli.js';
 import { tempDirsPerTest } from '../helpers/temp.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from '../client/fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { HAVE_TMUX, type TerminalRun, startTerminal } from './tmux.js';
 import { pictureBox } from '../../src/commands/shared/view-images.js';
 import { fitCells } from '../../src/output/images/fit.js';

@@ -1,8 +1,4 @@
-/**
- * Flag values shared by commands: commander adapters for our parsers (the checks live in
- * src/config/parsers.ts), the global flags checked together once parsed, `--json`'s rewrite
- * before commander parses, and `--images`/`--view` with `--size`.
- */
+/** Flag values shared by commands: commander adapters for our parsers, the global flags checked together, `--json`'s rewrite, `--images`/`--size`. */
 import { InvalidArgumentError } from 'commander';
 import { editDistance } from '../../catalogue/suggest.js';
 import { type GlobalOptions, flagName } from '../../config/settings.js';
@@ -13,10 +9,7 @@ import { IMAGE_PROTOCOLS, type ImageProtocol } from '../../output/images/protoco
 import { RECORD_FIELDS, SUMMARY_FIELDS } from '../../output/fields.js';
 import { escapeUnsafe } from '../../util/text.js';
 
-/**
- * commander parser from one of ours (`parse(text, name)`, throwing UsageError): commander
- * reports its own error type as a flag error, naming the flag and the value.
- */
+/** A commander parser from one of ours: commander reports the UsageError as a flag error naming flag and value. */
 export function settingArg<T>(flag: string, parse: (text: string, name: string) => T): (value: string) => T {
   return (value: string) => {
     try {
@@ -27,7 +20,7 @@ export function settingArg<T>(flag: string, parse: (text: string, name: string) 
   };
 }
 
-/** commander parser for a whole number within bounds; rejected before any request is made. */
+/** commander parser for a whole number within bounds. */
 export function intArg(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return settingArg(flag, (text, name) => parseWholeNumber(text, name, min, max));
 }
@@ -37,11 +30,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/*
- * The global flags together, once parsed and before any command does work: two flags that ask
- * for different things are a usage error, never a silent choice. Which format is then in
- * force: outputFormat in src/context.ts (`--json` is json, or jsonl with `--format jsonl`).
- */
+/* The global flags together, once parsed: two flags asking for different things are a usage error, never a silent choice. */
 
 export function assertGlobalFlags(globals: Pick<GlobalOptions, 'json' | 'format' | 'sandbox' | 'baseUrl' | 'catalogue'>): void {
   // `--json` goes with json itself and jsonl (the same objects, one per line), no other format.
@@ -51,7 +40,7 @@ export function assertGlobalFlags(globals: Pick<GlobalOptions, 'json' | 'format'
     });
   }
   if (!globals.sandbox) return;
-  // --sandbox is its own server: another place to send requests (or answer them) contradicts it.
+  // --sandbox is its own server: another place to send requests contradicts it.
   const other = globals.baseUrl !== undefined ? flagName('baseUrl') : globals.catalogue !== undefined ? flagName('catalogue') : undefined;
   if (other !== undefined) {
     throw new UsageError(`${flagName('sandbox')} and ${other} both say where answers come from; give one of them.`, {
@@ -61,23 +50,17 @@ export function assertGlobalFlags(globals: Pick<GlobalOptions, 'json' | 'format'
 }
 
 /*
- * `--json [fields]` takes an optional value, and commander gives an optional value the next
- * argument whenever it does not start with `-`: `exercises --json show Push_Up` would read
- * `show` as a field list. So, before commander parses, each `--json` is made explicit: the
- * next argument is its field list only when it looks like one (it has a comma, it is a field
- * name of some output, or it is a slip of one: `--json nme`, as gh users type it); otherwise
- * `--json` stands alone. Either way it becomes one `--json=<value>` argument, and an empty
- * value means a bare `--json` (see globalOptions). A slip taken as a field list is then the
- * usage error "Unknown field … Did you mean name?" (output/fields.ts), not an id never found.
+ * `--json [fields]` takes an optional value, and commander would take the next argument for it
+ * (`exercises --json show Push_Up` would read `show` as fields). So, before commander parses, each
+ * `--json` becomes one `--json=<value>` argument, taking the next one only when it looks like a field
+ * list (a comma, a field name, or a slip of one: `--json nme`); an empty value means a bare `--json`.
  */
 
 const FIELD_NAMES: readonly string[] = [...new Set([...SUMMARY_FIELDS, ...RECORD_FIELDS])];
 
 /**
- * Whether the word after `--json` is its field list: it has a comma, or it is a field name in
- * any case or a slip of one. A slip is within two edits, but never half the field or more, so
- * that `ids` (one edit from `id`) or `level`-sized words that are commands stay what they are; a
- * field of 2 letters takes no slip at all.
+ * Whether the word after `--json` is its field list: it has a comma, or is a field name in any case or a
+ * slip of one (within two edits, never half the field, so `ids` or a command stays what it is).
  */
 function looksLikeFields(arg: string): boolean {
   if (arg.startsWith('-')) return false;
@@ -86,7 +69,7 @@ function looksLikeFields(arg: string): boolean {
   return arg.includes(',') || FIELD_NAMES.includes(arg) || FIELD_NAMES.some(slip);
 }
 
-/** The command line with every `--json` written as `--json=<fields or nothing>`; `--` ends the rewriting. */
+/** The command line with every `--json` as `--json=<fields or nothing>`; `--` ends the rewriting. */
 export function explicitJsonFlag(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -98,30 +81,22 @@ export function explicitJsonFlag(args: readonly string[]): string[] {
   return out;
 }
 
-/** commander's value for `--json=<value>` as the rest of the CLI reads it: true for a bare flag. */
+/** commander's value for `--json=<value>`: true for a bare flag. */
 export function jsonFlagValue(value: unknown): boolean | string | undefined {
   if (value === '' || value === true) return true;
   return typeof value === 'string' ? value : undefined;
 }
 
-/**
- * `--images Plank` (the flag before the id, with a space): commander reads the id as the
- * flag's value. A value that is no protocol, and was not written `--images=<value>`, is given
- * back as a positional argument.
- */
+/** `--images Plank`: commander reads the id as the flag's value; a value that is no protocol, not written with `=`, is given back as a positional. */
 export function splitImagesValue(value: unknown, flag: string, argv: readonly string[]): { flag: unknown; positional?: string } {
   if (typeof value !== 'string' || (IMAGE_PROTOCOLS as readonly string[]).includes(value) || argv.includes(`${flag}=${value}`)) return { flag: value };
   return { flag: true, positional: value };
 }
 
-/** The largest `--size` side, in cells: far past any terminal, short of an accident. */
+/** The largest `--size` side, in cells: past any terminal, short of an accident. */
 const SIZE_MAX_CELLS = 1000;
 
-/**
- * `--images`/`--view` (`flag`) alone (true) or `=kitty|iterm|blocks`, with `--size WxH`: the
- * protocol forced, if any, and the cells each picture may take instead of the terminal's size;
- * undefined when not drawing (then `--size` is a usage error).
- */
+/** `--images`/`--view` (alone, or `=kitty|iterm|blocks`) with `--size WxH`: the protocol forced and the cells each picture may take; undefined when not drawing. */
 export function drawFlags(value: unknown, size: unknown, flag: string): { protocol?: ImageProtocol; size?: CellBox } | undefined {
   const shown = (v: unknown): string => escapeUnsafe(typeof v === 'string' ? v : JSON.stringify(v));
   if (value === undefined || value === false) {

@@ -1,14 +1,7 @@
 /**
- * Every --help, after gh's. What a command's help shows beyond its flags: the examples every
- * command's --help ends with (for the terminal, then for pipelines; scripts/man.mjs draws them
- * too), notes, and the bare-group rule. The layout: the description, USAGE, ARGUMENTS, the
- * commands grouped (CORE, ADDITIONAL) or a group's AVAILABLE COMMANDS, FLAGS, INHERITED FLAGS
- * (only the few that matter for the command, and a pointer to `exercises help global-flags`),
- * JSON FIELDS, EXAMPLES and LEARN MORE, everything wrapped to the terminal's width (80 when
- * unknown): commander's own Help, given a formatHelp through configureHelp. And the topics of
- * `exercises help <topic>`: global-flags (every flag any command takes, from the program
- * itself), environment, defaults and exit-codes (the reference tables, from their one source
- * each: src/config/settings-docs.ts, EXIT_CODE_TABLE in src/errors.ts).
+ * Every --help, after gh's: the examples and notes a command's help ends with, the bare-group rule,
+ * the layout (description, USAGE, ARGUMENTS, commands, FLAGS, INHERITED FLAGS, JSON FIELDS, EXAMPLES,
+ * LEARN MORE, wrapped to the terminal) given to commander's Help, and the topics of `exercises help <topic>`.
  */
 import type { Command, Help, Option } from 'commander';
 import { changedBy, defaultsTable, environmentVariables } from '../../config/settings-docs.js';
@@ -29,16 +22,12 @@ export function addExamples(cmd: Command, terminal: string[], pipelines: string[
   return cmd;
 }
 
-/** A note: prose (and indented commands), or a list of terms with their descriptions. */
 type HelpItems = readonly Item[];
 type HelpNote = { title: string; text: string } | { title: string; items: HelpItems };
 
 const NOTES = new WeakMap<Command, HelpNote[]>();
 
-/**
- * A section of its own in the command's help, before EXAMPLES: plain lines are joined into
- * paragraphs and wrapped; indented lines (a script, a command) keep their indentation.
- */
+/** A section of its own before EXAMPLES: plain lines wrapped as paragraphs, indented lines kept. */
 export function addNotes(cmd: Command, title: string, text: string | HelpItems): Command {
   NOTES.set(cmd, [...(NOTES.get(cmd) ?? []), typeof text === 'string' ? { title, text } : { title, items: text }]);
   return cmd;
@@ -48,15 +37,12 @@ export function notesOf(cmd: Command): readonly HelpNote[] {
   return NOTES.get(cmd) ?? [];
 }
 
-/** The examples given to addExamples, if any: the help layout and the man pages (scripts/man.mjs) draw them. */
+/** The examples given to addExamples, for the help and the man pages. */
 export function examplesOf(cmd: Command): HelpExamples | undefined {
   return EXAMPLES.get(cmd);
 }
 
-/**
- * A command that only groups others (`exercises`, `auth`, `config`, `cache`) prints its help on
- * stdout and succeeds when given nothing else, as gh does; commander would print it as an error.
- */
+/** A command that only groups others prints its help on stdout and succeeds when given nothing else, as gh does. */
 export function helpWhenBare(cmd: Command): Command {
   const help = cmd.help.bind(cmd);
   cmd.help = ((context?: { error?: boolean }) => help({ ...(typeof context === 'object' ? context : {}), error: false })) as Command['help'];
@@ -81,10 +67,8 @@ const INHERITED: Readonly<Record<string, ReadonlyArray<keyof GlobalOptions>>> = 
 /** The flags the top-level help shows besides --help and --version. */
 const ROOT_FLAGS: ReadonlyArray<keyof GlobalOptions> = ['sandbox', 'json', 'quiet'];
 
-/** The fields `--json <fields>` accepts, by command. */
 const JSON_FIELDS: Readonly<Record<string, readonly string[]>> = { query: SUMMARY_FIELDS, ids: SUMMARY_FIELDS, show: RECORD_FIELDS };
 
-/** The description as a sentence: capital first letter, full stop at the end. */
 function sentence(text: string): string {
   const t = text.trim();
   return t === '' ? t : `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
@@ -95,10 +79,7 @@ interface Item {
   description: string;
 }
 
-/**
- * Terms in a column, descriptions wrapped beside them. A term longer than the column
- * (at most two fifths of the width) takes its own line, its description below it.
- */
+/** Terms in a column, descriptions wrapped beside them; a term wider than two fifths of the width takes its own line. */
 function itemList(items: readonly Item[], width: number, separator = '  '): string[] {
   if (items.length === 0) return [];
   const column = Math.min(Math.max(...items.map((i) => displayWidth(i.term))), Math.max(12, Math.floor(width * 0.4)));
@@ -112,17 +93,15 @@ function itemList(items: readonly Item[], width: number, separator = '  '): stri
   });
 }
 
-/** A titled section, or nothing when it has no lines. */
 function section(title: string, body: readonly string[]): string[] {
   return body.length === 0 ? [] : [title, ...body, ''];
 }
 
-// Commander's terms say `[options]`; gh's say flags. No `(default: …)` noise for booleans (commander adds none).
+// gh's terms say flags, not `[options]`.
 function flagItem(helper: Help, option: Option): Item {
   return { term: helper.optionTerm(option), description: sentence(helper.optionDescription(option)) };
 }
 
-/** The program's global flags `names`, as items. */
 function globalItems(root: Command, helper: Help, names: ReadonlyArray<keyof GlobalOptions>): Item[] {
   return names.flatMap((name) => root.options.filter((o) => o.long === flagName(name)).map((o) => flagItem(helper, o)));
 }
@@ -149,7 +128,7 @@ function examples(cmd: Command, width: number): string[] {
   return lines;
 }
 
-/** A note's text at the width: paragraphs wrapped, indented lines kept (wrapped as commands when too long). */
+/** A note's text at the width: paragraphs wrapped, indented lines kept. */
 function noteLines(text: string, width: number): string[] {
   const out: string[] = [];
   let paragraph: string[] = [];
@@ -174,11 +153,9 @@ function noteLines(text: string, width: number): string[] {
   return out;
 }
 
-/** The whole help text of `cmd`, at `helper.helpWidth` columns. */
 export function formatHelp(cmd: Command, helper: Help): string {
   const width = helper.helpWidth ?? 80;
   const isRoot = !cmd.parent;
-  // The path of names under the program (`auth login`), and the program.
   const path: string[] = [];
   let root = cmd;
   for (; root.parent; root = root.parent) path.unshift(root.name());
@@ -238,10 +215,7 @@ export function formatHelp(cmd: Command, helper: Help): string {
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-/**
- * The help topics of `exercises help <topic>`: what each holds (for the top-level help), the
- * line it opens with, and its terms, each from its one source.
- */
+/** The topics of `exercises help <topic>`: what each holds, its first line and its terms, each from its one source. */
 export const HELP_TOPICS = {
   'global-flags': {
     summary: 'every flag that works with any command',
@@ -270,7 +244,7 @@ export function isHelpTopic(word: string): word is keyof typeof HELP_TOPICS {
   return Object.hasOwn(HELP_TOPICS, word);
 }
 
-/** A help topic's text at `width` columns; the program's own options are the global flags. */
+/** A help topic's text at `width` columns. */
 export function helpTopicText(topic: keyof typeof HELP_TOPICS, width: number, program: Command): string {
   const helper = program.createHelp();
   helper.helpWidth = width;

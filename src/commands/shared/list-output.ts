@@ -1,8 +1,4 @@
-/**
- * The paged lists of `query` and `ids`: their paging flags (--limit --after --before --all
- * --max) and what they mean together, and the run of a list endpoint: one page, or (--all/--max)
- * every page through the paging iterator, streamed to the list writer.
- */
+/** The paged lists of `query` and `ids`: their paging flags and the run of a list endpoint, one page or every page, streamed to the writer. */
 import type { Command } from 'commander';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../defaults.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
@@ -16,11 +12,10 @@ import { startSpinner } from '../../output/notice.js';
 import { plural } from '../../util/text.js';
 
 export interface PagingChoice {
-  /** Page size to request. */
   limit: number;
   after?: string;
   before?: string;
-  /** Follow cursors (--all, or --max given). */
+  /** --all, or --max given. */
   follow: boolean;
   max?: number;
 }
@@ -63,13 +58,13 @@ export async function outputList(
   const direction = paging.before !== undefined ? 'before' : 'after';
   const fromStart = paging.after === undefined && paging.before === undefined;
 
-  // A wait past ~300 ms on a terminal shows a spinner with the count so far (stderr; none in pipes or with -q).
+  // A spinner on a terminal's stderr while a wait lasts.
   const spinner = startSpinner(ctx, 'Fetching exercises…');
   let lastPage: ListResponse | undefined;
   let lastItems: readonly ExerciseSummary[] = [];
   let shown = 0;
   let problem: ListingProblem | undefined;
-  // Without --all or --max, one page: at most `limit` items, and a listing that ends short of its total is no failure.
+  // Without --all or --max, one page: a listing ending short of its total is no failure.
   const max = paging.follow ? paging.max : paging.limit;
   const pages = paginatePages(
     async (cursor) => {
@@ -92,8 +87,7 @@ export async function outputList(
     }
   } catch (err) {
     spinner.stop();
-    // A stop part-way (the budget, a failed page): what was fetched is shown before the error,
-    // on a terminal as in a pipe (a table holds its rows until the end).
+    // A stop part-way: what was fetched is shown before the error (a table holds its rows until the end).
     if (shown > 0 && outputFormat(ctx) === 'table') {
       const total = lastPage?.pagination.total;
       await writer.finish({ total: total ?? shown }, { start: 1, ...(typeof total === 'number' ? { total } : {}) });
@@ -102,7 +96,7 @@ export async function outputList(
   }
   spinner.stop();
   const total = lastPage?.pagination.total;
-  // Stopped at --max (or the one page's limit) before the end: the footer offers what comes next.
+  // Stopped at --max before the end: the footer offers what comes next.
   let next: string | undefined;
   if (max !== undefined && shown >= max && lastPage && !(fromStart && typeof total === 'number' && total <= shown)) {
     const cut = lastItems.length < lastPage.exercises.length;
@@ -111,7 +105,7 @@ export async function outputList(
     next = typeof server === 'string' ? server : cut ? edge?.id : undefined;
   }
   await writer.finish(
-    // One page is written with its pagination as the service sent it (its cursors, for scripts).
+    // One page keeps its pagination as the service sent it (its cursors, for scripts).
     paging.follow || !lastPage ? { total: total ?? 0 } : lastPage.pagination,
     pageFooter({
       argv: ctx.argv,
@@ -122,6 +116,5 @@ export async function outputList(
       ...(next !== undefined ? { next, ...(paging.follow ? { max: paging.max } : {}) } : {}),
     }),
   );
-  // The rows already written stay; the exit status says they are not the whole listing.
   if (problem) throw new PartialFailureError(`The listing stopped early: ${problem.message}. The ${shown} rows before that were written.`);
 }

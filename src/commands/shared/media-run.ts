@@ -1,7 +1,4 @@
-/**
- * What `image`, `video` and `download` share: the output directory, running media jobs
- * through the bulk engine with progress on a terminal, and reporting the summary.
- */
+/** What `image`, `video` and `download` share: the output directory, media jobs run through the bulk engine, the summary. */
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import { type Context, outputFormat, verboseLog } from '../../context.js';
@@ -16,27 +13,22 @@ import { RateLimit, mediaMinRate } from '../../media/download/rate-limit.js';
 import { writeNotice } from '../../output/notice.js';
 import { shownPath } from '../../output/shown-path.js';
 
-/** The output directory: --dir, else the current directory. */
 export function outputDir(dir: unknown): string {
   return resolve(typeof dir === 'string' && dir !== '' ? dir : '.');
 }
 
-/** The command's one bandwidth budget (--limit-rate), made once per command: every pool and file of it share it. */
+/** The command's one bandwidth budget (--limit-rate), shared by every pool and file. */
 const rateLimits = new WeakMap<Context, RateLimit | null>();
 
 /**
- * What every download of the command shares: the transport, the run's settings (the same
- * --retries as every request), Ctrl-C, who serves the media (so
- * a missing file is worded for it), under --limit-rate the command's shared budget and the least
- * average rate each of `streams` downloads at once must keep (lowered to fit the limit), and
- * where the downloader's lines go: --verbose lines, and notices (a file another process is
- * writing) on stderr unless --quiet, so a wait is never silent.
+ * What every download of the command shares: the transport, settings, Ctrl-C, who serves the media,
+ * the --limit-rate budget and the least rate each of `streams` downloads must keep, and where the
+ * downloader's lines go (notices unless --quiet, so a wait is never silent).
  */
 export async function downloadSettings(ctx: Context, api: ApiClient, streams: number): Promise<DownloadOptions> {
   const settings = ctx.settings();
   let limit = rateLimits.get(ctx);
   if (limit === undefined) {
-    // 0, as unset, is no limit.
     limit = settings.limitRate ? new RateLimit(settings.limitRate) : null;
     rateLimits.set(ctx, limit);
   }
@@ -54,17 +46,14 @@ export async function downloadSettings(ctx: Context, api: ApiClient, streams: nu
   };
 }
 
-/**
- * Downloads the jobs (all at once, or a listing's as its pages arrive) with one bounded pool;
- * a progress bar only on a terminal stderr without --quiet.
- */
+/** Downloads the jobs (at once, or as a listing's pages arrive) with one bounded pool; a progress bar on a terminal. */
 export async function runMediaJobs(
   ctx: Context,
   api: ApiClient,
   jobs: JobSource,
   options: { concurrency: number; skipExisting: boolean; failFast: boolean },
 ): Promise<BulkSummary> {
-  // Made at the first file that really downloads: a run whose files are all in place loads no HTTP client.
+  // Made at the first file that really downloads: a run whose files are all in place needs no HTTP client.
   let shared: Promise<DownloadOptions> | undefined;
   const none = Array.isArray(jobs) && jobs.length === 0;
   const showProgress = ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose && !none;
@@ -84,18 +73,14 @@ export async function runMediaJobs(
   });
 }
 
-/**
- * The summary: on stderr for people (only the failures with --quiet), as JSON on stdout with
- * --format json. Exit 7 (PartialFailureError) when some files failed.
- */
+/** The summary: on stderr for people, as JSON with --format json; exit 7 when some files failed. */
 export async function reportSummary(ctx: Context, summary: BulkSummary, dirGiven?: string): Promise<void> {
   const lines = summaryLines(summary);
-  // Where the files went: the output folder (every job of a run shares it), as --dir was typed (absolute without one).
+  // The output folder, as --dir was typed.
   const dir = summary.outcomes.find((o) => o.status !== 'failed')?.job.dir;
   const where = dir !== undefined && dirGiven !== undefined ? shownPath(dir, dirGiven) : dir;
   if (where !== undefined && lines.length > 0) lines[0] = lines[0]!.replace(/\.$/, `; files in ${oneLine(where)}.`);
   const shown = ctx.globals.quiet ? lines.filter((l) => l.startsWith('  failed:')) : lines;
-  // On a terminal, wrapped at its width (a failure line under its `failed:`), never cut mid-word.
   for (const line of shown) writeNotice(ctx.io, line, line.startsWith('  ') ? { indent: 2, hanging: 4 } : {});
   if (outputFormat(ctx) === 'json') ctx.io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
   if (summary.failed > 0) throw partialFailure(summary);

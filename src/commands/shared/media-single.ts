@@ -1,12 +1,7 @@
 /**
- * `image` and `video`: the media of one exercise. Without names, every one its record lists
- * (one record request), with entries no URL can fetch named on stderr. With names, straight to
- * the media with the text as the id (no record request); only when the service has no such
- * media under it is the text resolved once, as an id or a name, and the media fetched again
- * under the record's real id (so `image "Barbell Bench Press" start` works, in a folder named by
- * the id). `-o <file>` / `-o -` writes exactly one file (with a byte meter on a terminal) or
- * streams it to stdout, a FIFO or a device; otherwise the jobs go through the bulk engine into
- * `--dir`'s <dir>/<id>/<name>, named media probing first whether the typed text is the id.
+ * `image` and `video`: the media of one exercise, every one its record lists, or those named (fetched
+ * under the text as the id; after a 404, under the id the text resolves to, so a name works). `-o`
+ * writes one file or streams to stdout, a FIFO or a device; else files go into <dir>/<id>/<name>.
  */
 import { rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -41,26 +36,21 @@ const PLURAL: Record<MediaKind, string> = { image: 'images', video: 'videos' };
 
 export interface SingleMediaOptions {
   kind: MediaKind;
-  /** Undefined: none was given, and the picker chooses one (at a terminal). */
+  /** Undefined: the picker chooses one at a terminal. */
   idOrName?: string;
-  /** Media names to fetch; none means every one the record lists. */
+  /** Media names to fetch; none: every one the record lists. */
   names: string[];
   /** `-o`: the one file to write, `-` for stdout. */
   output?: string;
-  /** `--dir`, resolved: the folder for <id>/<name> files. */
   dir: string;
-  /** `--overwrite`: download again even when a complete file is already there. */
+  /** `--overwrite`: download again even when the file is complete. */
   overwrite: boolean;
-  /**
-   * `image --view[=protocol]`: draw the images at the terminal (from disk first) instead of only
-   * saving them; fetched ones are kept in `--dir` when given, else in the cache directory.
-   */
+  /** `image --view`: draw the images at the terminal (from disk first); fetched ones kept in `--dir`, else the cache directory. */
   view?: { protocol?: ImageProtocol; size?: CellBox; dir?: string };
-  /** `image --web`: the record and its pictures (those named, or all) on a page opened in the browser (shared/web-view.ts). */
+  /** `image --web`: the record and its pictures on a page in the browser. */
   web?: boolean;
 }
 
-/** The flags as commander parsed them. */
 interface SingleMediaFlags {
   output?: string;
   dir?: string;
@@ -70,7 +60,7 @@ interface SingleMediaFlags {
   web?: boolean;
 }
 
-/** Checks the arguments and flags (usage errors, before any request) and builds the options. */
+/** Checks the arguments and flags (usage errors, before any request). */
 export function singleMediaOptions(
   kind: MediaKind,
   idOrName: string | undefined,
@@ -101,16 +91,13 @@ export function singleMediaOptions(
 export async function runSingleMedia(options: SingleMediaOptions, ctx: Context): Promise<void> {
   const { kind } = options;
   const given = options.idOrName ?? (await pickMissingId(ctx, kind, `Give the id or name of the exercise whose ${PLURAL[kind]} to fetch.`));
-  // `image push_up`, `image "Flat Bench"`: the id, found locally before any request (requested-ids.ts).
-  // Unlike `show`, which sends a text without a space as typed to keep a cache hit fast, media
-  // commands are no start-up path: an id in another case is resolved up front too.
+  // The id found locally before any request; unlike `show`, media commands resolve another case up front too.
   const resolution = await resolveLocally(ctx, given, { partial: await recordsAreLocal(ctx) });
   tellResolution(ctx, resolution);
   const idOrName = resolution.kind === 'id' ? resolution.id : resolution.kind === 'several' ? await oneOf(ctx, given, resolution.matches) : given;
   // What -o names is judged before any request: a directory or a socket is a usage error.
   const target = options.output === undefined || options.output === '-' ? undefined : outputTarget(resolve(options.output));
   const api = await ctx.api();
-  // `image --view`: the record (one request, or the cache), then its images drawn (shared/view-images.ts).
   if (options.view) return viewImages(ctx, api, await recordOf(ctx, api, idOrName), { ...options.view, names: options.names });
   if (options.web) return showOnWeb(ctx, api, [await recordOf(ctx, api, idOrName)], { kinds: ['image'], fetch: ['image'], names: options.names });
 
@@ -121,7 +108,7 @@ export async function runSingleMedia(options: SingleMediaOptions, ctx: Context):
   return saveToDir(ctx, api, options, found);
 }
 
-/** `image` and `video`, declared by the one function for both (not made by calling it: index.ts's list runs nothing of a command file at load). */
+/** `image` and `video`, declared by one function for both. */
 export const registerImage: RegisterCommand<SingleMediaOptions> = (program, context, runF) => registerSingleMedia(program, context, 'image', runF);
 export const registerVideo: RegisterCommand<SingleMediaOptions> = (program, context, runF) => registerSingleMedia(program, context, 'video', runF);
 
@@ -174,10 +161,7 @@ interface FoundJobs {
   unusable: UnusableEntry[];
   /** The named media's jobs under another id (the record's real one). */
   jobsFor(exerciseId: string): MediaJob[];
-  /**
-   * After a 404 for media named under the typed text: the record's id when the text is not it
-   * (a name, say), else undefined. One record request; an unknown id or name throws NotFoundError.
-   */
+  /** After a 404 under the typed text: the record's id when the text is not it, else undefined (one record request). */
   realId(): Promise<string | undefined>;
 }
 
@@ -198,7 +182,7 @@ async function findJobs(ctx: Context, api: ApiClient, idOrName: string, options:
     writeNotice(ctx.io, `Skipped: ${describeUnusable(u)}`);
   });
   if (jobs.length === 0 && unusable.length === 0) {
-    // No media field at all is the plan's answer (a free plan's records never carry them): exit 3, not "not found".
+    // No media field at all is the plan's answer: exit 3, not "not found".
     if (!hasMediaFields(record, [kind])) {
       throw new AuthError(`Your plan does not include premium ${PLURAL[kind]}: the record of "${idOrName}" carries no ${MEDIA[kind].field}.`, {
         forbidden: true,
@@ -210,7 +194,7 @@ async function findJobs(ctx: Context, api: ApiClient, idOrName: string, options:
   return { jobs, unusable, jobsFor, realId };
 }
 
-/** `-o <file>` or `-o -`: exactly one file, under the typed text first, then under the record's id after a 404. */
+/** `-o <file>` or `-o -`: one file, under the typed text, then under the record's id after a 404. */
 async function saveOne(
   ctx: Context,
   api: ApiClient,
@@ -231,7 +215,7 @@ async function saveOne(
     if (!ctx.globals.quiet) writeNotice(ctx.io, `${path} is already there; skipped (--overwrite downloads it again).`);
     return;
   }
-  // A byte meter for a file on a terminal (stdout bytes go to a pipe; the meter stays on stderr).
+  // A byte meter on stderr for a file, on a terminal.
   const meter = path !== undefined && ctx.io.stderrIsTTY && !ctx.globals.quiet && !ctx.globals.verbose ? await createFileMeter(ctx.io.stderr, path) : undefined;
   const settings = {
     ...(await downloadSettings(ctx, api, 1)),
@@ -244,7 +228,7 @@ async function saveOne(
       onBytes: meter.bytes,
     }),
   };
-  // stdout, or a FIFO / device written through (no .part, no rename: output-target.ts).
+  // stdout, or a FIFO / device written through (no .part, no rename).
   const through = target?.kind === 'through' ? target : undefined;
   const stream = path !== undefined ? undefined : through ? await openThrough(through, ctx.signal) : ctx.io.stdout;
   // A 404 comes before any byte is written, so even a stream can take the second try.
@@ -268,7 +252,6 @@ async function saveOne(
   if (path !== undefined && !ctx.globals.quiet) writeNotice(ctx.io, `Saved ${path}`);
 }
 
-/** --dir: every job into <dir>/<id>/<name> through the bulk engine, then the summary. */
 async function saveToDir(ctx: Context, api: ApiClient, options: SingleMediaOptions, { jobs, unusable, jobsFor, realId }: FoundJobs): Promise<void> {
   const { kind, names } = options;
   const pool = { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: !options.overwrite, failFast: false };
@@ -276,13 +259,11 @@ async function saveToDir(ctx: Context, api: ApiClient, options: SingleMediaOptio
   if (names.length === 0 || jobs.length === 0) {
     summary = await runMediaJobs(ctx, api, jobs, pool);
   } else {
-    // Named media under the typed text: the first one alone probes whether the text is the id.
-    // A 404 there resolves the text once (a name, say) and fetches every one under the real
-    // id; otherwise the rest follow. One probe, never one 404 per name.
+    // The first named file alone probes whether the text is the id: one 404, never one per name.
     const probe = await runMediaJobs(ctx, api, jobs.slice(0, 1), pool);
     const id = probe.outcomes[0]?.error instanceof NotFoundError ? await realId() : undefined;
     if (id !== undefined) {
-      // The folder made for the typed text is empty (a 404 writes nothing): only the real id's stays.
+      // The folder made for the typed text is empty (a 404 writes nothing).
       await Promise.all([...new Set(jobs.map((j) => dirname(j.path)))].map((d) => rmdir(d).catch(() => {})));
       summary = await runMediaJobs(ctx, api, jobsFor(id), pool);
     } else {

@@ -1,20 +1,8 @@
 /**
- * The ids a command was given: its arguments, with `-` standing for the ids read from stdin
- * (read once, however often `-` appears; one per line, a JSON line's "id" or "name", a tsv
- * line's first field), and what each text names, resolved from what is known locally
- * (resolveGiven, resolveLocally). Used by `show`, `download`, `image` and `video`.
- *
- * What exercise a person meant by a text, in order:
- * the exact id, the id in any case (`push_up`), the exact name, the name in any case, an alias
- * (`Flat Bench`). Only from what is known on this machine, never a request: the catalogue in
- * force (--catalogue, --sandbox's sample) or what the cache holds (prompt/known-exercises.ts,
- * the picker's source, so the two find the same things).
- *
- * A text found nowhere exactly may be part of names: among local records (a catalogue, the
- * sandbox, what the cache holds), a unique partial match is taken with a one-line notice,
- * several are listed (at most ten, with ids) with the exact `exercises query --name "…"` to
- * run, or at a terminal offered in the picker. No listing request is spent on it unless the person asks: `--search` makes one (said
- * in the notice). An id found nowhere gets "Did you mean …?" from the same local records.
+ * The ids a command was given (`-` for the ids read from stdin, once) and what each text names,
+ * from what this machine knows, never a request: the exact id, the id in any case, the name, the
+ * name in any case, an alias; else part of names (one taken with a notice, several listed or
+ * offered in the picker), or with `--search` one listing request. A miss gets "Did you mean …?".
  */
 import type { Context, IOStreams } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
@@ -31,22 +19,19 @@ import { writeNotice } from '../../output/notice.js';
 import { closest, orList } from '../../catalogue/suggest.js';
 import { canPrompt, pickExercises } from '../../prompt/pick.js';
 
-/** Refuses an empty argument (`show ""`): it would ask for the collection, not an exercise. */
+/** Refuses an empty argument (`show ""`): it would ask for the collection. */
 export function assertNoEmptyIds(args: readonly string[]): void {
   if (args.some((a) => a.trim() === '')) throw new UsageError('An exercise id or name cannot be empty.');
 }
 
-/** What `show -` and `download -` say when stdin held no ids at all: the same usage error. */
+/** What `show -` and `download -` say when stdin held no ids. */
 export function noIdsOnStdin(): UsageError {
   return new UsageError('No exercise ids were given on stdin.', {
     hint: 'Pipe ids in, one a line (`exercises ids --all | exercises show -`), or give them as arguments.',
   });
 }
 
-/**
- * `io.stdin` is touched only when `-` is given: any other run leaves whatever is on stdin unread.
- * A terminal on stdin gets a line on stderr, so a person is not left facing a silent wait.
- */
+/** Reads stdin only when `-` is given; a terminal on stdin gets a line on stderr, so the wait is not silent. */
 export async function* requestedIds(args: readonly string[], io: Pick<IOStreams, 'stdin' | 'stdinIsTTY' | 'stderr'>, quiet = false): AsyncIterable<string> {
   let stdinUsed = false;
   for (const arg of args) {
@@ -57,7 +42,7 @@ export async function* requestedIds(args: readonly string[], io: Pick<IOStreams,
     if (stdinUsed) continue;
     stdinUsed = true;
     if (io.stdinIsTTY && !quiet) io.stderr.write('Waiting for exercise ids on stdin, one a line (end with Ctrl-D)…\n');
-    // Loaded only for `-`: it brings in readline, which plain `show <id>` does not need.
+    // Loaded only for `-`: it brings in readline.
     yield* readIds(io.stdin);
   }
 }
@@ -68,11 +53,7 @@ function tooLong(lineNo: number): UsageError {
   });
 }
 
-/**
- * The ids of `input`, one a line: a JSON line's "id" (or "name"), a tsv line's first field (our
- * own tsv's header skipped), else the line trimmed. A line past MAX_ID_LINE_BYTES is refused as
- * soon as it is known to be, never held whole.
- */
+/** The ids of `input`, one a line: a JSON line's "id" or "name", a tsv line's first field, else the line; an overlong line is refused as soon as seen. */
 export async function* readIds(input: Readable): AsyncIterable<string> {
   const decoder = new StringDecoder('utf8');
   let pending = '';
@@ -119,13 +100,12 @@ function fromJson(line: string, lineNo: number): string {
   return value;
 }
 
-/** The record of `idOrName` in the language in force (one request, or the cache). */
+/** The record of `idOrName` in the language in force. */
 export function recordOf(ctx: Context, api: ApiClient, idOrName: string): Promise<ExerciseRecord> {
   const lang = langInForce(ctx.settings());
   return api.getExercise(idOrName, lang ? { lang } : {});
 }
 
-/** Matches listed at most when a text names several exercises. */
 const LISTED_MAX = 10;
 
 export type Resolution =
@@ -133,14 +113,14 @@ export type Resolution =
   | { kind: 'id'; id: string; notice?: string }
   /** The text is part of several names: NotFoundError from ambiguousError(). */
   | { kind: 'several'; matches: PickCandidate[] }
-  /** Nothing known matches: ask the service with the text as given, as always. */
+  /** Nothing known matches: ask the service with the text as given. */
   | { kind: 'unknown' };
 
-/** What this run knows, read once (a catalogue load or a cache scan is not repeated for every id). */
+/** What this run knows, read once. */
 const knownByRun = new WeakMap<Context, Promise<KnownExercises>>();
 
 function known(ctx: Context): Promise<KnownExercises> {
-  // An unreadable cache or catalogue only means nothing is resolved locally: the service still answers.
+  // An unreadable cache or catalogue only means nothing is resolved locally.
   if (!knownByRun.has(ctx))
     knownByRun.set(
       ctx,
@@ -149,7 +129,7 @@ function known(ctx: Context): Promise<KnownExercises> {
   return knownByRun.get(ctx)!;
 }
 
-/** The id `typed` names exactly (the module comment's order, a step each), or undefined. */
+/** The id `typed` names exactly (the module comment's order), or undefined. */
 function exactMatch(typed: string, candidates: readonly PickCandidate[]): string | undefined {
   const lower = typed.toLowerCase();
   const names = (c: PickCandidate): string[] => [c.name, c.displayName].filter((n): n is string => n !== undefined);
@@ -162,7 +142,6 @@ function exactMatch(typed: string, candidates: readonly PickCandidate[]): string
   ];
   for (const step of steps) {
     const hits = candidates.filter(step);
-    // Two exercises answering one step (two names differing only in case) is no exact answer.
     if (hits.length === 1) return hits[0]!.id;
   }
   return undefined;
@@ -180,7 +159,7 @@ function described(c: PickCandidate): string {
   return name !== undefined && name !== c.id ? `${escapeUnsafe(c.id)} ("${escapeUnsafe(name)}")` : escapeUnsafe(c.id);
 }
 
-/** Exact first, then (given `how` they are known) a part of a name: one match taken (with `notice` saying how), several listed. */
+/** Exact first, then part of a name: one match taken (with `notice`), several listed. */
 function resolveAmong(typed: string, candidates: readonly PickCandidate[], how?: string): Resolution {
   const exact = exactMatch(typed, candidates);
   if (exact !== undefined) return { kind: 'id', id: exact };
@@ -195,29 +174,21 @@ function resolveAmong(typed: string, candidates: readonly PickCandidate[], how?:
   return partial.length > 1 ? { kind: 'several', matches: partial } : { kind: 'unknown' };
 }
 
-/**
- * The id `typed` stands for, from what this machine knows (no request). With `partial`, a
- * text that is only part of names is resolved too; callers ask for it where the records are
- * all local, or once the service has said it has no such id.
- */
+/** The id `typed` stands for, locally; with `partial`, part of names too (where records are local, or after the service said no). */
 export async function resolveLocally(ctx: Context, typed: string, options: { partial: boolean }): Promise<Resolution> {
   const { candidates, source } = await known(ctx);
   return resolveAmong(typed, candidates, !options.partial ? undefined : source === 'catalogue' ? 'in the catalogue' : 'known on this machine');
 }
 
-/** True when every record is local (a catalogue directory or the sandbox): a partial match may be taken before any request. */
+/** True when every record is local: a partial match may be taken before any request. */
 export async function recordsAreLocal(ctx: Context): Promise<boolean> {
   return (await known(ctx)).source === 'catalogue';
 }
 
 /**
- * A text as given on the command line, before any request: a name (it has a space) resolved
- * exactly from what is known, and also as part of names where the records are local. A text
- * without a space is sent as typed: it is most often an id, which a cache hit or a catalogue's
- * record index answers without loading every known exercise (`show <id>` stays as fast as it
- * was); the caller resolves it after a miss (resolveLocally). The notice of a partial match is
- * said on stderr (unless --quiet); a text naming several is returned for the caller to list
- * (ambiguousError) or report.
+ * A text as given, before any request: a name (it has a space) resolved exactly, and as part of names
+ * where records are local. A text without a space is sent as typed (most often an id, which the cache
+ * answers without loading every known exercise); the caller resolves it after a miss.
  */
 export async function resolveGiven(ctx: Context, typed: string): Promise<Resolution> {
   if (!/\s/.test(typed.trim())) return { kind: 'unknown' };
@@ -226,12 +197,11 @@ export async function resolveGiven(ctx: Context, typed: string): Promise<Resolut
   return r;
 }
 
-/** A resolution's notice, on stderr unless --quiet. */
 export function tellResolution(ctx: Context, r: Resolution): void {
   if (r.kind === 'id' && r.notice !== undefined && !ctx.globals.quiet) writeNotice(ctx.io, r.notice);
 }
 
-/** `--search`: one listing request (`query --name`), its answer resolved as local records are. */
+/** `--search`: one listing request (`query --name`), resolved as local records are. */
 export async function resolveBySearch(ctx: Context, api: ApiClient, typed: string): Promise<Resolution> {
   const lang = langInForce(ctx.settings());
   const answer = await api.query({ name: typed, limit: LIMIT_MAX, ...(lang ? { lang } : {}) });
@@ -242,14 +212,14 @@ export async function resolveBySearch(ctx: Context, api: ApiClient, typed: strin
   return resolution;
 }
 
-/** A text naming several exercises: at a terminal the picker offers them (their id is returned); elsewhere the error listing them. */
+/** A text naming several: at a terminal the picker offers them; elsewhere the error listing them. */
 export async function oneOf(ctx: Context, typed: string, matches: readonly PickCandidate[]): Promise<string> {
   if (!canPrompt(ctx)) throw ambiguousError(typed, matches);
   const message = `"${escapeUnsafe(typed)}" is part of the names of ${matches.length} exercises; pick one (type to filter):`;
   return (await pickExercises(ctx, matches, message))[0]!;
 }
 
-/** `show "bench press"` naming several: the first ten with their ids, and the query that lists them all. */
+/** The first ten with their ids, and the query that lists them all. */
 function ambiguousError(typed: string, matches: readonly PickCandidate[]): NotFoundError {
   const shown = matches.slice(0, LISTED_MAX).map((c) => `  ${described(c)}`);
   const more = matches.length > LISTED_MAX ? [`  … and ${matches.length - LISTED_MAX} more`] : [];
@@ -262,7 +232,6 @@ function ambiguousError(typed: string, matches: readonly PickCandidate[]): NotFo
   );
 }
 
-/** The `exercises query --name "…"` to run for a text, quoted for a POSIX shell. */
 export function nameQuery(typed: string): string {
   return `exercises query --name ${shellQuoted(oneLine(typed))}`;
 }
@@ -281,7 +250,6 @@ export async function nearIds(ctx: Context, typed: string): Promise<string[]> {
   return [...new Set(near)].filter((id) => id !== typed).slice(0, 3);
 }
 
-/** A hint naming the near ids, or undefined when none is near. */
 export async function nearIdsHint(ctx: Context, typed: string): Promise<string | undefined> {
   const ids = await nearIds(ctx, typed);
   return ids.length > 0 ? `Did you mean ${orList(ids)}? (known on this machine)` : undefined;

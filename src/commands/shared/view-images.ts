@@ -1,18 +1,8 @@
 /**
- * `show --images` and `image --view`: the premium images of a record drawn at the terminal
- * (src/output/images). Each image comes from disk when it is there, first the catalogue
- * directory answering the run, then the folder images are kept in, and only then from the
- * service, kept in that folder for next time. That folder is `--dir` when one is given (as
- * `<dir>/<id>/<name>.png`), else the pictures folder of the cache directory (`pictures/`,
- * counted by `cache info` and removed by `cache clear`; a symlink planted in its place is
- * refused, never followed): looking never writes into the working directory. Every file is read by the one rule
- * (util/safe-open.ts: a regular file within the image size cap), and every picture is held to
- * the pixel budget and fitted to the terminal (output/images): a picture that cannot be drawn
- * is one `Cannot draw …` line on stderr, and the others are still drawn. Beside a record, pictures
- * that would be too small to recognise are neither fetched nor drawn: one line says how to see
- * them (`image --view`, `show --web`). Nothing is drawn into
- * a pipe, a file or a machine-readable format, and a free plan's record (no premium fields) says
- * why there is nothing to draw.
+ * `show --images` and `image --view`: a record's premium images drawn at the terminal. Each comes
+ * from the catalogue directory, the kept folder (`--dir`, else the cache's `pictures/`), or the
+ * service (then kept). Every file is read by the one rule and held to the pixel budget; a picture
+ * that cannot be drawn is one line on stderr. Nothing is drawn into a pipe or a machine format.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,12 +23,11 @@ import { type CellBox, PictureRefusedError, detectImageProtocol, inlineImage } f
 import { catalogueDir } from '../../prompt/known-exercises.js';
 import { renderRecordText } from '../../output/record.js';
 
-/** The pictures folder for this environment's cache directory. */
 function picturesDir(env: Env): string {
   return join(cacheRoot(env), 'pictures');
 }
 
-/** How many files the pictures folder holds and their bytes; nothing when it is absent. */
+/** The pictures folder's file count and bytes; nothing when absent. */
 export async function picturesUsage(env: Env): Promise<{ path: string; files: number; bytes: number }> {
   const dir = picturesDir(env);
   let files = 0;
@@ -56,7 +45,7 @@ export async function picturesUsage(env: Env): Promise<{ path: string; files: nu
   return { path: dir, files, bytes };
 }
 
-/** Removes the pictures folder and the pages of `--web` (a planted symlink is refused by checkOwnDir, not followed); how many files the pictures folder held. */
+/** Removes the pictures folder and the `--web` pages (a planted link is refused); returns the pictures' file count. */
 export async function clearPictures(env: Env): Promise<number> {
   const { path, files } = await picturesUsage(env);
   const pages = join(cacheRoot(env), 'web');
@@ -65,7 +54,6 @@ export async function clearPictures(env: Env): Promise<number> {
   return files;
 }
 
-/** Why images cannot be drawn on this run's stdout, or undefined when they can. */
 function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
   if (!ctx.io.stdoutIsTTY) return 'stdout is not a terminal';
   if (outputFormat(ctx) !== 'table') return `the output is ${outputFormat(ctx)}`;
@@ -73,7 +61,7 @@ function cannotDraw(ctx: Context, protocol: ImageProtocol): string | undefined {
   return undefined;
 }
 
-/** A picture file's bytes by the one rule for opening files; undefined when there is no file. */
+/** A picture file's bytes; undefined when there is no file. */
 async function readPicture(path: string): Promise<Buffer | undefined> {
   try {
     return await readRegularFile(path, { maxBytes: MEDIA_SIZE_CAP_BYTES.image });
@@ -85,12 +73,11 @@ async function readPicture(path: string): Promise<Buffer | undefined> {
 
 const isPng = (bytes: Buffer | undefined): bytes is Buffer => bytes !== undefined && bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
 
-/** A job's file in the catalogue directory answering the run, if it has one. */
 export function catalogueFile(catalogue: string, job: MediaJob): Promise<string | undefined> {
   return resolveMediaFile(catalogue, MEDIA[job.kind].folder, job.exerciseId, `${job.name}${MEDIA[job.kind].extension}`);
 }
 
-/** A job's picture: from the catalogue directory, else from the folder kept, else downloaded there. Undefined when the download failed (said on stderr). */
+/** A job's picture: from the catalogue, the kept folder, or downloaded there; undefined when the download failed (said on stderr). */
 async function pictureOf(ctx: Context, api: ApiClient, job: MediaJob, catalogue: string | undefined): Promise<{ file: string; png: Buffer } | undefined> {
   const found = catalogue === undefined ? undefined : await catalogueFile(catalogue, job);
   if (found !== undefined) return { file: found, png: (await readPicture(found)) ?? Buffer.alloc(0) };
@@ -105,14 +92,14 @@ async function pictureOf(ctx: Context, api: ApiClient, job: MediaJob, catalogue:
   return { file: job.path, png: (await readPicture(job.path)) ?? Buffer.alloc(0) };
 }
 
-/** The jobs of a record's media of `kinds` into `dir`, only the pictures named when names are given; an entry no URL can fetch is said on stderr. */
+/** The jobs of a record's media of `kinds` into `dir` (only those named, when names are given). */
 export function recordMediaJobs(ctx: Context, api: ApiClient, dir: string, record: ExerciseRecord, kinds: readonly MediaKind[], names?: readonly string[]) {
   const wanted = new Set(names?.map((n) => n.replace(/\.png$/i, '')));
   const jobs = jobsForRecord(api, dir, record.id ?? record.name, record, kinds, (u) => void ctx.io.stderr.write(`Skipped: ${describeUnusable(u)}\n`));
   return jobs.filter((j) => wanted.size === 0 || j.kind !== 'image' || wanted.has(j.name));
 }
 
-/** The folder media looked at are kept in (`pictures/` of the cache directory), checked (CacheDirError for a planted symlink or a file in its place) and made private. */
+/** The kept media folder (`pictures/` of the cache directory), checked and made private. */
 export function keptMediaDir(env: Env): string {
   checkCacheRoot(cacheRoot(env));
   const dir = picturesDir(env);
@@ -122,26 +109,22 @@ export function keptMediaDir(env: Env): string {
 }
 
 export interface ViewImagesOptions {
-  /** The protocol forced by the flag; detected from the environment without one. */
   protocol?: ImageProtocol;
-  /** `--dir`: where images are looked for and kept; the cache directory's pictures folder without. */
+  /** `--dir`: where images are looked for and kept. */
   dir?: string;
-  /** Only these images (by name); all the record lists without. */
   names?: readonly string[];
-  /** `--size WxH`: the cells each picture may take, instead of the terminal's. */
+  /** `--size WxH`, instead of the terminal's size. */
   size?: CellBox;
-  /** Drawn right after the record itself (`show` of one record): the pictures leave the record on screen. */
+  /** Drawn right after the record (`show` of one): the pictures leave the record on screen. */
   besideRecord?: boolean;
 }
 
-/** Below this many lines, a picture drawn beside its record is not recognisable: a hint says how to see it instead. */
+/** Below this many lines, a picture beside its record is not recognisable: a hint says how to see it instead. */
 const MIN_ROWS_BESIDE_RECORD = 8;
 
 /**
- * The cells each of `count` pictures may take. Each has its name line above it, and the line
- * the shell's prompt comes back on is kept free. After a record, the pictures share what the
- * record leaves of the screen, each at most half of it, so the record is not scrolled away
- * (when the record alone nearly fills the screen, each still gets at least one line).
+ * The cells each of `count` pictures may take, with a name line above each and the prompt's line kept
+ * free. After a record, each takes at most half of what it leaves, so the record is not scrolled away.
  */
 export function pictureBox(io: Pick<IOStreams, 'columns' | 'rows'>, count: number, recordLines?: number): CellBox {
   const rows = io.rows ?? TERMINAL_ROWS_FALLBACK;
@@ -151,7 +134,6 @@ export function pictureBox(io: Pick<IOStreams, 'columns' | 'rows'>, count: numbe
   return { columns: io.columns, rows: Math.max(1, Math.min(Math.floor(rows / 2), shared)) };
 }
 
-/** Draws the premium images of `record` on stdout (see the module comment). */
 export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseRecord, options: ViewImagesOptions): Promise<void> {
   const protocol = options.protocol ?? detectImageProtocol(ctx.env);
   const why = cannotDraw(ctx, protocol);
@@ -173,7 +155,6 @@ export async function viewImages(ctx: Context, api: ApiClient, record: ExerciseR
     ctx.io.stderr.write(`No images to draw for ${escapeUnsafe(id)}: its record lists none${options.names?.length ? ' of those names' : ''}.\n`);
     return;
   }
-  // The record as `show` printed it (output/record.ts), to count the lines it takes.
   const recordLines = options.besideRecord ? renderRecordText(record, { width: ctx.io.columns }).split('\n').length - 1 : undefined;
   const box = options.size ?? pictureBox(ctx.io, jobs.length, recordLines);
   if (options.size === undefined && box.rows < MIN_ROWS_BESIDE_RECORD && recordLines !== undefined) {

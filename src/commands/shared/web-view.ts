@@ -1,11 +1,7 @@
 /**
- * `--web` (show, image, query): a page of the exercises (output/web-page.ts) written into the
- * cache directory (`web/`), then opened in the browser (output/browser.ts), or its path printed
- * where none can be opened. Pictures and videos are taken from disk where they are (the
- * catalogue directory answering the run, or the folder media looked at are kept in) and
- * referenced from there; missing ones are downloaded into that folder, as `image --view` does
- * (one pool, the budget, the checks of every download), only for the kinds asked: `fetch`. What
- * is left out is said on the page and on stderr, with the requests asking for it would cost.
+ * `--web` (show, image, query): a page of the exercises written into the cache directory and opened in
+ * the browser (or its path printed). Media are taken from disk where they are; missing ones of the
+ * kinds in `fetch` are downloaded as `image --view` does; what is left out is said with its cost.
  */
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,15 +24,14 @@ import { runMediaJobs } from './media-run.js';
 import { catalogueFile, keptMediaDir, recordMediaJobs } from './view-images.js';
 
 export interface WebOptions {
-  /** The kinds of media the page shows. */
   kinds: readonly MediaKind[];
-  /** The kinds downloaded when missing (the others are shown only when already on disk). */
+  /** The kinds downloaded when missing (the others shown only when on disk). */
   fetch: readonly MediaKind[];
   /** Only the pictures of these names (`image <id> <names…> --web`). */
   names?: readonly string[];
 }
 
-/** Where each job's file is on disk, downloading the missing ones of the kinds `fetch` names; the jobs left without one. */
+/** Each job's file on disk, downloading the missing ones of the kinds `fetch` names; the jobs left without one. */
 async function mediaFiles(ctx: Context, api: ApiClient, jobs: readonly MediaJob[], fetch: readonly MediaKind[]): Promise<Map<MediaJob, string>> {
   const catalogue = await catalogueDir(ctx);
   const files = new Map<MediaJob, string>();
@@ -56,7 +51,7 @@ async function mediaFiles(ctx: Context, api: ApiClient, jobs: readonly MediaJob[
   return files;
 }
 
-/** Writes the page of `records` into the cache directory (web/<id>.html for one, web/<command>.html for more) and opens it (see the module comment). */
+/** Writes the page of `records` into the cache directory and opens it. */
 export async function showOnWeb(ctx: Context, api: ApiClient, records: readonly ExerciseRecord[], options: WebOptions): Promise<void> {
   const webDir = join(cacheRoot(ctx.env), 'web');
   const kept = keptMediaDir(ctx.env);
@@ -70,7 +65,7 @@ export async function showOnWeb(ctx: Context, api: ApiClient, records: readonly 
   const media = (jobs: MediaJob[], kind: MediaKind): PageMedia[] =>
     jobs.filter((j) => j.kind === kind).map((j) => ({ name: j.name, href: files.has(j) ? href(files.get(j)!) : undefined }));
   const cards = records.map((record, i) => ({ record, images: media(jobsOf[i]!, 'image'), videos: media(jobsOf[i]!, 'video') }));
-  // What is missing and was not asked for: how to ask, and what it costs (a request a file).
+  // What is missing and was not asked for: how to ask, and the cost (a request a file).
   const notes = options.kinds
     .filter((kind) => !options.fetch.includes(kind))
     .map((kind) => [kind, jobsOf.flat().filter((j) => j.kind === kind && !files.has(j)).length] as const)
@@ -84,7 +79,7 @@ export async function showOnWeb(ctx: Context, api: ApiClient, records: readonly 
   await openPage(ctx, page);
 }
 
-/** Opens the page in the browser, or prints its path where none can be opened (output/browser.ts); a failing opener is an error, the path printed. */
+/** Opens the page in the browser, or prints its path where none can be opened. */
 async function openPage(ctx: Context, page: string): Promise<void> {
   const opener = browserOpener(ctx.env, process.platform, ctx.io.stdoutIsTTY);
   if ('why' in opener) {

@@ -1,12 +1,7 @@
 /**
- * The body pump: streams a response body into a SinkWriter, one write at a time, in order. The
- * chunks that arrive while a write is under way wait in a queue, and the next write takes them
- * all; past QUEUE_BYTES or QUEUE_CHUNKS the body is paused (and the socket with it) until the
- * writer catches up, so a download holds a bounded amount of memory whatever the connection's
- * speed.
- *
- * The body arrives through a BodySource: callbacks a transport drives (onData returning false
- * to pause, then resume()), such as undici's dispatch handler, without a stream in between.
+ * The body pump: streams a response body into a SinkWriter, one write at a time, in order. Chunks that
+ * arrive during a write queue for the next one; past QUEUE_BYTES or QUEUE_CHUNKS the body (and the
+ * socket) is paused until the writer catches up, so memory stays bounded whatever the link's speed.
  */
 import { MAGIC_BYTES } from '../verify.js';
 import type { BodyControl, BodySource } from '../../http/exchange.js';
@@ -14,40 +9,33 @@ import type { SinkWriter } from './types.js';
 
 export type { BodyConsumer, BodySource } from '../../http/exchange.js';
 
-/** Bytes waiting to be written past which the body is paused (one download's memory for its body). */
+/** Bytes waiting past which the body is paused. */
 const QUEUE_BYTES = 512 * 1024;
 /** Chunks waiting past which the body is paused too, however small (a server may send a byte per chunk). */
 const QUEUE_CHUNKS = 1024;
 
 export interface PumpOptions {
-  /** Each chunk's size as it arrives (progress). */
   onChunk?(bytes: number): void;
-  /**
-   * Judges the first bytes (at least MAGIC_BYTES, or the whole body if shorter) before any byte
-   * is written; throws to refuse. Called synchronously with a view it must not keep.
-   */
+  /** Judges the first bytes (at least MAGIC_BYTES) before any is written; throws to refuse. The view must not be kept. */
   checkHead?(first: Buffer): void;
-  /** The most bytes this body may bring; one more and the pump stops and rejects with tooLarge(). */
+  /** The most bytes this body may bring; one more rejects with tooLarge(). */
   maxBytes?: number;
   tooLarge?(): Error;
 }
 
 export interface PumpResult {
-  /** Bytes that arrived. */
   received: number;
-  /** The body's failure, when it failed: every byte that arrived before it was still written. */
+  /** The body's failure: every byte that arrived before it was still written. */
   sourceError?: unknown;
 }
 
 /**
- * Copies `source` into `writer`. A failure of the source is not thrown: the bytes that arrived
- * are written (they become the resume point) and the failure is returned as `sourceError`. A
- * failure of the writer, `checkHead` refusing the first bytes or the body passing `maxBytes`
- * rejects, after the write under way (if any) has finished, so the sink may close its file.
+ * Copies `source` into `writer`. A source failure is returned as `sourceError` once the bytes that
+ * arrived are written (the resume point); a writer failure, a refused head or passing `maxBytes`
+ * rejects after the write under way has finished, so the sink may close its file.
  */
 export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOptions = {}): Promise<PumpResult> {
   return new Promise((resolve, reject) => {
-    /** Chunks not written yet, in order, and their bytes. */
     let queue: Buffer[] = [];
     let queued = 0;
     let checking = options.checkHead !== undefined;
@@ -81,7 +69,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       }
       settleIfIdle();
     };
-    /** Writes every chunk queued, unless a write is under way (its end writes what came meanwhile). */
+    /** Writes every chunk queued, unless a write is under way (its end writes the rest). */
     const writeNext = (): void => {
       if (failed || writing || checking || queue.length === 0) {
         settleIfIdle();
@@ -116,7 +104,6 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       return true;
     };
 
-    /** Takes `chunk` in; false asks the source to pause. */
     const accept = (chunk: Buffer): boolean => {
       if (failed || settled) return false;
       if (chunk.length === 0) return true;
@@ -128,8 +115,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
       }
       queue.push(chunk);
       queued += chunk.length;
-      // Told only once the chunk is queued: a listener that cancels the body (an abort) ends it
-      // from inside this call, and the chunk is then written with the rest.
+      // Told once queued: a listener that aborts ends the body from inside this call, and the chunk is still written.
       options.onChunk?.(chunk.length);
       if (failed) return false;
       if (checking && queued >= MAGIC_BYTES && !releaseHead()) return false;
@@ -162,10 +148,7 @@ export function pumpBody(source: BodySource, writer: SinkWriter, options: PumpOp
   });
 }
 
-/**
- * Reads at most `cap` bytes of `source` (an error body, to quote the server's message), then
- * lets go of the rest. Resolves with what arrived, also when the body failed part-way.
- */
+/** Reads at most `cap` bytes of `source` (an error body, to quote), then lets go of the rest; also when it failed part-way. */
 export function readSmall(source: BodySource, cap: number): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -184,7 +167,7 @@ export function readSmall(source: BodySource, cap: number): Promise<Buffer> {
         size += Math.min(chunk.length, room);
         if (size < cap) return true;
         finish();
-        // After start() has returned: a source may deliver chunks it held from inside start().
+        // After start() returned: a source may deliver chunks it held from inside start().
         queueMicrotask(() => control.destroy());
         return false;
       },

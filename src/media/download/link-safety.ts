@@ -1,16 +1,8 @@
-/**
- * Link safety for the files a download writes (`.part`, its sidecar): they are opened without
- * following a symbolic link planted at their name, and a file that is reused must be a plain
- * file with one link, so neither a symbolic nor a hard link can make a write land outside the
- * output directory. (The job's folder itself is checked by jobs.ts jobDirPreparer.)
- */
+/** The files a download writes are opened without following a planted link, and one reused must be a plain file with one link. */
 import { constants as fsConstants } from 'node:fs';
 import { type CliError, UsageError } from '../../errors.js';
 
-/**
- * O_NOFOLLOW makes open() fail (ELOOP) on a symbolic link; where the platform lacks it
- * (Windows), the lstat() and single-link checks still refuse one.
- */
+/** O_NOFOLLOW (ELOOP on a symbolic link); where missing, the lstat and single-link checks still refuse one. */
 export const O_NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 const { O_RDWR, O_WRONLY, O_CREAT, O_EXCL } = fsConstants;
 
@@ -18,7 +10,7 @@ const { O_RDWR, O_WRONLY, O_CREAT, O_EXCL } = fsConstants;
 export const CREATE_NEW_FLAGS = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW;
 /** Flags for reopening a file this program made, never through a symbolic link. */
 export const REOPEN_FLAGS = O_RDWR | O_NOFOLLOW;
-/** A small side file (the sidecar), written once through a new name. */
+/** The sidecar, written once through a new name. */
 export const WRITE_NEW_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
 
 export function linkRefused(path: string): CliError {

@@ -1,9 +1,4 @@
-/**
- * Range and resume: what a response says about the bytes it carries (Content-Length,
- * Content-Range, the framing that shows a body of unknown length is complete), the validator
- * that lets a later request continue a `.part` (`Range` + `If-Range`), and the sidecar file
- * `<file>.part.json` that keeps that validator between runs.
- */
+/** Range and resume: what a response says about the bytes it carries, the validator for `Range` + `If-Range`, and the sidecar keeping it between runs. */
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { type ResponseHeaders, headerValue } from '../../http/transport.js';
 import { WRITE_NEW_FLAGS } from './link-safety.js';
@@ -12,11 +7,10 @@ import { lstatOrUndefined } from '../../util/real-dir.js';
 /** What makes the bytes of a `.part` safe to continue: byte ranges offered and a strong ETag. */
 export interface Validator {
   etag: string;
-  /** Full length of the file, when the server said. */
   total?: number;
 }
 
-/** Where the next request starts: the bytes held, and what lets a ranged request continue them. */
+/** Where the next request starts: the bytes held and their validator. */
 export interface ResumePoint {
   offset: number;
   validator?: Validator;
@@ -34,7 +28,6 @@ export function parseLength(value: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** `bytes start-end/total` (total may be `*`). */
 export function parseContentRange(value: string | undefined): { start: number; end: number; total?: number } | undefined {
   const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value ?? '');
   if (!m) return undefined;
@@ -54,25 +47,19 @@ export function validatorOf(res: { headers: ResponseHeaders }, total: number | u
 }
 
 /**
- * Whether the body's own framing marks where it ends (HTTP/1.1 chunked transfer coding: the
- * last chunk). Then a body without Content-Length that the transport ends cleanly is complete.
- * A body delimited only by the connection closing is not: a dropped connection and a finished
- * body look the same, so its completeness cannot be shown, and it is never accepted.
+ * Whether chunked framing marks where the body ends: then a body without Content-Length ended cleanly is
+ * complete. One delimited only by the connection closing never is (a drop and an end look the same).
  */
 export function selfDelimited(res: { headers: ResponseHeaders }): boolean {
   const coding = headerValue(res.headers, 'transfer-encoding');
   return coding !== undefined && /(^|,)\s*chunked\s*$/i.test(coding);
 }
 
-/** The sidecar's name beside a `.part`. */
 export function sidecarPath(part: string): string {
   return `${part}.json`;
 }
 
-/**
- * The validator kept beside `part` for `url`, when it fits the `held` bytes; undefined when
- * there is none, it is unreadable or it is for another URL (such bytes cannot be validated).
- */
+/** The validator kept beside `part` for `url` when it fits the `held` bytes; else undefined. */
 export async function readSidecar(part: string, url: URL, held: number): Promise<Validator | undefined> {
   try {
     const data = JSON.parse(await readFile(sidecarPath(part), 'utf8')) as Partial<Sidecar>;
@@ -85,7 +72,7 @@ export async function readSidecar(part: string, url: URL, held: number): Promise
   }
 }
 
-/** Removes `path` (a file or a link, never what a link leads to); nothing there is fine (usually nothing is). */
+/** Removes `path` (a file or a link, never what it leads to); nothing there is fine. */
 export async function removeIfAny(path: string): Promise<void> {
   if (lstatOrUndefined(path))
     await unlink(path).catch((err: NodeJS.ErrnoException) => {
@@ -93,7 +80,7 @@ export async function removeIfAny(path: string): Promise<void> {
     });
 }
 
-/** Writes the sidecar: through a new name, then renamed, never through a link. */
+/** Writes the sidecar through a new name, then renames it. */
 export async function writeSidecar(part: string, url: URL, validator: Validator): Promise<void> {
   const sidecar = sidecarPath(part);
   const tmp = `${sidecar}.tmp`;

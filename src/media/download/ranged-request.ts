@@ -1,10 +1,6 @@
 /**
- * Step two of a download: one request for the bytes not held yet (`Range` + `If-Range` when
- * the held bytes can be continued), and what its answer says about the body: where its bytes
- * go in the file, the file's full length and where the body must end. An answer that cannot be
- * used (an error status, a mismatched Content-Range) is counted as a failure here and the
- * caller asks again; one that must not be retried throws. The error of a non-2xx status is worded
- * for who serves the media (types.ts MediaSource).
+ * One request for the bytes not held yet (`Range` + `If-Range` when they can be continued), and where its
+ * body goes. An unusable answer counts as a failure and the caller asks again; one never to retry throws.
  */
 import { AuthError, type CliError, InterruptedError, MalformedResponseError, NotFoundError } from '../../errors.js';
 import { errorForStatus } from '../../http/failures.js';
@@ -18,20 +14,15 @@ import type { CountFailure, DownloadOptions, MediaSource, MediaTarget } from './
 /** A usable answer: its body, and the bounds of the bytes it carries. */
 export interface Answer {
   res: DispatchResponse;
-  /** Where the body's first byte goes in the file. */
   start: number;
-  /** Full length of the file, when known. */
   total?: number;
-  /** Where this body must end (the file's length once it is written), when known. */
+  /** Where this body must end, when known. */
   end?: number;
-  /** Whether the answer continues bytes held from before (a 206). */
+  /** A 206 continuing bytes held. */
   resumed: boolean;
 }
 
-/**
- * Sends the request from `point` (updated: a 200 or a refusal starts the file over) and
- * returns the answer to read, or undefined after a failure `failed` (the retry budget) allows retrying.
- */
+/** Sends the request from `point` (reset by a 200 or a refusal); the answer, or undefined after a failure `failed` allows retrying. */
 export async function requestRange(target: MediaTarget, point: ResumePoint, options: DownloadOptions, failed: CountFailure): Promise<Answer | undefined> {
   const { transport, signal, log } = options;
   const redact = transport.redact?.bind(transport);
@@ -98,13 +89,12 @@ export async function requestRange(target: MediaTarget, point: ResumePoint, opti
   return { res, start: 0, ...(total !== undefined ? { total, end: total } : {}), resumed: false };
 }
 
-/** The held bytes can no longer be continued: the next request starts the file over. */
 function forget(point: ResumePoint): void {
   delete point.validator;
   point.offset = 0;
 }
 
-/** "The service has no …", "This catalogue has no …": a 404 said by whoever answered it. */
+/** A 404 said by whoever answered: "The service has no …", "This catalogue has no …". */
 function notFound(target: MediaTarget, status: number, source: MediaSource | undefined): NotFoundError {
   const details = { status, url: target.url.href };
   const listHint = '`exercises show <id>` lists the premiumImages and premiumVideos of an exercise.';
@@ -118,7 +108,6 @@ function notFound(target: MediaTarget, status: number, source: MediaSource | und
   return new NotFoundError(message, { hint: listHint, details });
 }
 
-/** The error for a non-2xx media status. */
 function statusError(status: number, target: MediaTarget, body: string | undefined, redact?: (text: string) => string, source?: MediaSource): CliError {
   if (status === 403) {
     return new AuthError(
@@ -135,7 +124,7 @@ function statusError(status: number, target: MediaTarget, body: string | undefin
   return errorForStatus(status, `the ${target.what}`, body, redact);
 }
 
-/** Reads at most 64 KiB of an error body (to quote the server's message), then lets go of it. */
+/** Reads at most 64 KiB of an error body, then lets go of it. */
 async function readErrorBody(body: BodySource): Promise<string | undefined> {
   const bytes = await readSmall(body, 64 * 1024);
   return bytes.length > 0 ? bytes.toString('utf8') : undefined;

@@ -1,27 +1,18 @@
 /**
- * `--limit-rate`: one budget of bytes per second for every media body of a command, shared by
- * the whole download pool (curl's --limit-rate, aria2c's --max-overall-download-limit), so a
- * shared or metered link sees the command's total stay at or under the limit, however many
- * files are in flight.
- *
- * The bucket is a GCRA (a token bucket kept as one time): each chunk that arrives is charged to
- * it, which moves the moment the bytes so far are paid for; a body that is ahead of that moment
- * (beyond a small burst) is paused, and the socket with it (the transport stops reading, so the
- * sender slows down through TCP), until it is paid for. Bodies wait in the order they were
- * charged, so the files in flight share the rate about evenly. A body's end is handed on only
- * once its bytes are paid for, so the last file of a run is no faster than the rest.
+ * `--limit-rate`: one budget of bytes per second shared by every media body of a command (as curl's),
+ * kept as a GCRA: each chunk is charged, and a body ahead of what is paid for (beyond a small burst) is
+ * paused with its socket, so the sender slows through TCP. Bodies wait in the order charged, sharing the
+ * rate about evenly; a body's end is handed on only once paid for.
  */
 import type { BodyConsumer, BodyControl, BodySource } from '../../http/exchange.js';
 import { MEDIA_MIN_BYTES_PER_SECOND, nowMs } from '../../config/time-limits.js';
 
-/** How far ahead of the rate a body may run before it is paused, in ms: a burst of a tenth of a second. */
+/** How far ahead of the rate a body may run before it is paused, in ms. */
 const BURST_MS = 100;
 
 /**
- * The least average rate a download must keep to stay within its deadline (config/time-limits.ts mediaMs):
- * MEDIA_MIN_BYTES_PER_SECOND, or less under a limit that cannot give each of `streams` files
- * that much. The pool shares the limit about evenly; half of an even share leaves room for the
- * unevenness of chunk sizes, so a limit, however low, never makes a download time out.
+ * The least average rate a download must keep to meet its deadline: MEDIA_MIN_BYTES_PER_SECOND, or half
+ * of an even share of a lower limit, so a limit, however low, never makes a download time out.
  */
 export function mediaMinRate(limit: RateLimit | undefined, streams: number): number {
   if (!limit) return MEDIA_MIN_BYTES_PER_SECOND;
@@ -37,14 +28,14 @@ export class RateLimit {
     private readonly now: () => number = nowMs,
   ) {}
 
-  /** Charges `bytes` that just arrived; returns how long, in ms, the body should wait before reading more. */
+  /** Charges `bytes` just arrived; returns how long (ms) the body should wait. */
   charge(bytes: number): number {
     const t = this.now();
     this.paidAt = Math.max(this.paidAt, t) + (bytes * 1000) / this.bytesPerSecond;
     return this.delay(t);
   }
 
-  /** How long, in ms, until the bytes charged so far are paid for (less the burst allowed). */
+  /** Ms until the bytes charged so far are paid for, less the burst. */
   delay(t = this.now()): number {
     return Math.max(0, this.paidAt - BURST_MS - t);
   }
@@ -55,14 +46,11 @@ export class RateLimit {
   }
 }
 
-/**
- * Starts `source` for `consumer`, pausing it while the limit is ahead. The source is read again
- * only when both agree: the limit has been paid and the consumer has not asked for a pause.
- */
+/** Starts `source` for `consumer`, read again only once the limit is paid and the consumer has not paused it. */
 function throttled(limit: RateLimit, source: BodySource, consumer: BodyConsumer): BodyControl {
   let timer: NodeJS.Timeout | undefined;
   let consumerPaused = false;
-  /** The body's end arrived and is held until its bytes are paid for. */
+  /** The body's end, held until its bytes are paid for. */
   let endHeld = false;
   let control: BodyControl | undefined;
 

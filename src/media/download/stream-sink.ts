@@ -1,8 +1,4 @@
-/**
- * The stream sink (stdout for `-o -`). Bytes once written cannot be taken back, so it can
- * continue only from exactly what it has written, and never start over once it began. There is
- * no file to claim, so no lock.
- */
+/** The stream sink (stdout for `-o -`): written bytes cannot be taken back, so it continues only from exactly what it wrote; no lock. */
 import type { Writable } from 'node:stream';
 import { NetworkError } from '../../errors.js';
 import { checkLength } from '../verify.js';
@@ -70,7 +66,7 @@ export function streamSink(out: Writable): Sink {
       return written;
     },
     async discard() {
-      // Already written bytes cannot be withdrawn; the exit status says the output is bad.
+      // Written bytes cannot be withdrawn; the exit status says the output is bad.
     },
   };
 }

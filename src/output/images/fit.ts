@@ -1,11 +1,8 @@
 /**
- * How many character cells a picture takes: fitted into its box keeping its proportions, never
- * scaled up. A cell is about twice as tall as wide, so one pixel column is one cell and two pixel
- * rows one line; the escape protocols get the same cells, so a picture covers the same area
- * whichever way it is drawn.
+ * How many character cells a picture takes: fitted into its box, never scaled up. A cell is about twice
+ * as tall as wide, so a pixel column is a cell and two pixel rows a line, whatever the protocol.
  */
 
-/** A size in character cells. */
 export interface CellBox {
   columns: number;
   rows: number;

@@ -1,10 +1,7 @@
 /**
- * Which way a terminal can show a picture, read from its environment as terminals announce
- * themselves: kitty (KITTY_WINDOW_ID, TERM=xterm-kitty; Ghostty speaks its protocol too) gets
- * the kitty graphics protocol; iTerm2 (TERM_PROGRAM=iTerm.app, LC_TERMINAL=iTerm2) and WezTerm
- * the iTerm2 inline-image protocol; any other colour terminal half blocks (index.ts). Inside
- * tmux or screen the escape protocols would need passthrough, so half blocks there unless
- * forced (`--images=kitty|iterm|blocks`).
+ * Which way a terminal can show a picture, from how it announces itself: kitty (and Ghostty) the kitty
+ * protocol, iTerm2 and WezTerm iTerm2's, any other colour terminal half blocks. Inside tmux or screen,
+ * half blocks unless forced (`--images=kitty|iterm|blocks`).
  */
 import type { Env } from '../../context.js';
 

@@ -132,6 +132,11 @@ describe('help', () => {
     }
   });
 
+  it('help environment names each variable that changes what the program does, BROWSER and the proxies included', async () => {
+    const r = await runInProcess(['help', 'environment'], { columns: 80 });
+    for (const name of ['BROWSER', 'HTTPS_PROXY', 'NO_PROXY', 'EXERCISES_PAGER', 'NO_COLOR']) expect(r.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+  });
+
   it('help exit-codes prints the exit-code table', async () => {
     const r = await runInProcess(['--quiet', 'help', 'exit-codes']);
     expect(r.code).toBe(0);

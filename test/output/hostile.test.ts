@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { ANSI, parseCsv, parseTsv, serverEnv } from './fixtures.js';
+import { ANSI, parseCsv, parseTsv, serverEnv } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 const EVIL = { id: 'Evil_One', name: 'Evil\u001b[2J\u001b[31m Name', aliases: ['tab\there', 'new\nline'], instructions: ['step\u001b]0;title\u0007 one'] };

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from './fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { reportError } from '../../src/output/errors.js';
 import { commanderMessage } from '../../src/output/errors.js';
 import { NotFoundError } from '../../src/errors.js';

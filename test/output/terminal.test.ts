@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from './fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { jsonlIds, serverEnv } from './fixtures.js';
+import { jsonlIds, serverEnv } from '../helpers/fixtures.js';
 
 type Fault = (req: IncomingMessage, res: ServerResponse, n: number) => boolean;
 

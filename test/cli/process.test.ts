@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from './fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 
 type Fault = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 

@@ -6,7 +6,7 @@ import { isolatedHome } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { CONFIG_KEYS } from '../../src/config/settings.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { CATALOGUE, PREMIUM_KEY, jsonlIds, sortedIds } from './fixtures.js';
+import { CATALOGUE, PREMIUM_KEY, jsonlIds, sortedIds } from '../helpers/fixtures.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {

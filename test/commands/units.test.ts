@@ -11,7 +11,7 @@ import { queryParamsFromOptions } from '../../src/commands/shared/query-filters.
 import { pagingFromOptions } from '../../src/commands/shared/list-output.js';
 import { maskSecret } from '../../src/util/text.js';
 import { UsageError } from '../../src/errors.js';
-import { parseCsv, parseTsv } from './fixtures.js';
+import { parseCsv, parseTsv } from '../helpers/fixtures.js';
 
 /** The next-page command on one line. */
 const nextPageCommand = (...args: Parameters<typeof nextPageGroups>): string =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_KEY, type CatalogueServer, startServer } from '../helpers/server.js';
 import { runInProcess } from '../helpers/test-context.js';
-import { serverEnv } from './fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 let server: CatalogueServer;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { CATALOGUE, jsonlIds, serverEnv, sortedIds } from './fixtures.js';
+import { CATALOGUE, jsonlIds, serverEnv, sortedIds } from '../helpers/fixtures.js';
 import type { CatalogueEntry } from '../../src/catalogue/types.js';
 
 let server: CatalogueServer;

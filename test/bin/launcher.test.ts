@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedHome, runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from './fixtures.js';
+import { serverEnv } from '../helpers/fixtures.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {

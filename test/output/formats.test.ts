@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { ANSI, CATALOGUE, PREMIUM_KEY, jsonlIds, parseCsv, parseTsv, serverEnv, sortedIds } from './fixtures.js';
+import { ANSI, CATALOGUE, PREMIUM_KEY, jsonlIds, parseCsv, parseTsv, serverEnv, sortedIds } from '../helpers/fixtures.js';
 
 let server: CatalogueServer;
 let bare: CatalogueServer; // sends no cursors: pagination is only { total }

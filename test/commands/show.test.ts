@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { CATALOGUE, jsonlIds, serverEnv } from './fixtures.js';
+import { CATALOGUE, jsonlIds, serverEnv } from '../helpers/fixtures.js';
 
 let server: CatalogueServer;
 beforeAll(async () => {
