@@ -1,8 +1,4 @@
-/**
- * Where this run's requests go, decided once: the sample catalogue (--sandbox) or a catalogue
- * directory (--catalogue) answered in-process with the premium key, no socket
- * (server/in-process.ts); otherwise the base URL and key of the settings.
- */
+/** Where this run's requests go: a catalogue (--sandbox's sample, --catalogue) answered in-process, or the base URL and key of the settings. */
 import { join, resolve } from 'node:path';
 import { cacheRoot } from './cache/store-files.js';
 import type { Dispatcher } from 'undici';
@@ -16,7 +12,7 @@ import { sampleCatalogueDir, SANDBOX_API_KEY } from './server/sandbox.js';
 
 export function decideConnection({ settings, globals, env }: { settings: Settings; globals: GlobalOptions; env: Env }): Connection {
   const catalogue = catalogueDir(catalogueInForce({ globals, env, stored: readStoredConfig(env) }));
-  // Single records of a local catalogue are read through an index kept in the cache directory.
+  // A local catalogue's single records are read through an index in the cache directory.
   const recordIndexDir = join(cacheRoot(env), 'catalogue-records');
   if (catalogue || globals.sandbox) return answeredLocally(catalogue, recordIndexDir);
   const { baseUrl, apiKey, from } = settings;
@@ -30,20 +26,14 @@ export function decideConnection({ settings, globals, env }: { settings: Setting
   };
 }
 
-/**
- * The base URL of an in-process catalogue: never connected to (every request goes to the
- * dispatcher), and port 0 of a loopback address, where nothing listens, so nothing could leave
- * the machine or reach another program if a request ever missed the dispatcher.
- */
+/** The base URL of an in-process catalogue: port 0 on loopback, where nothing listens, should a request ever miss the dispatcher. */
 const IN_PROCESS_BASE_URL = 'http://127.0.0.1:0';
 
 /** The catalogue in `dir` (the sample without one) answered in-process, with the premium key. */
 function answeredLocally(dir: string | undefined, recordIndexDir: string): Connection {
-  // Nothing to close at the end: no socket, and the catalogue is loaded on the first request.
   const dispatcher = inProcessDispatcher({ dir: dir ?? sampleCatalogueDir(), recordIndexDir });
   return {
     baseUrl: IN_PROCESS_BASE_URL,
-    // It offers what the transport calls of a dispatcher: dispatch(), close(), destroy().
     dispatcher: dispatcher as unknown as Dispatcher,
     baseUrlSource: 'sandbox',
     apiKey: SANDBOX_API_KEY,
@@ -53,7 +43,7 @@ function answeredLocally(dir: string | undefined, recordIndexDir: string): Conne
   };
 }
 
-/** The catalogue directory in force (config/settings.ts catalogueInForce), absolute and checked to hold exercises.jsonl; else a usage error naming where it came from. */
+/** The catalogue directory in force, absolute and holding exercises.jsonl; else a usage error naming where it came from. */
 function catalogueDir(inForce: Resolved<string> | undefined): string | undefined {
   if (!inForce) return undefined;
   const dir = inForce.value!;
@@ -66,15 +56,12 @@ function catalogueDir(inForce: Resolved<string> | undefined): string | undefined
   return resolve(dir);
 }
 
-/**
- * The monthly budget that applies to a connection: none for local answers (--sandbox,
- * --catalogue), which spend no quota; else the one in force (--budget > EXERCISES_BUDGET > config).
- */
+/** The monthly budget of a connection: none for local answers (they spend no quota), else the one in force. */
 export function budgetFor(conn: Pick<Connection, 'local'>, settings: Pick<Settings, 'budget'>): number | null {
   return conn.local ? null : (settings.budget ?? null);
 }
 
-/** The connection, which must include a key: else AuthError naming the three ways to give one and --sandbox. */
+/** The connection, which must include a key: else AuthError naming the ways to give one. */
 export function requireKey(conn: Connection): Connection & { apiKey: string } {
   const apiKey = conn.apiKey;
   if (!apiKey) {

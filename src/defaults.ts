@@ -1,20 +1,16 @@
-/**
- * The CLI's fixed defaults and bounds, values only, read from here wherever they apply, so a value
- * is never repeated as a literal. A setting's default and bounds are in its row of
- * src/config/settings-table.ts, never here.
- */
+/** The CLI's fixed defaults and bounds, values only; a setting's default is in its row of the settings table, never here. */
 
 // ── The service and requests ──────────────────────────────────────────────────────────
 
 /** The language the service answers in when asked for none (spec); the catalogue server's too. */
 export const SERVICE_LANG = 'en-GB';
 
-/** The retry policy (src/http/retry-policy.ts), JSON and media alike: the backoff's first step (doubling) and its longest. */
+/** The retry backoff, JSON and media alike: its first step (doubling) and its longest. */
 export const RETRY_BASE_MS = 250;
 export const RETRY_MAX_BACKOFF_MS = 8_000;
-/** A longer Retry-After is not waited out: the request gives up at once, saying how long the service asks to wait. */
+/** A longer Retry-After is not waited out: the request gives up, saying how long. */
 export const RETRY_AFTER_CAP_MS = 30_000;
-/** Attempts per item in all: a media download whose failures keep bringing bytes may retry past --retries, never past this. */
+/** Attempts per item in all: a download that keeps bringing bytes may retry past --retries, never past this. */
 export const MAX_ATTEMPTS_PER_ITEM = 20;
 
 /** Largest JSON answer accepted; a list page of 25 summaries is a few KiB, a record less. */
@@ -31,9 +27,8 @@ export const LIMIT_DEFAULT = 10;
 
 // ── Concurrency ─────────────────────────────────────────────────────────────────────────
 
-/** `show`: record requests in flight at once; enough to hide latency, few enough to be polite. */
+/** `show`: record requests in flight: enough to hide latency, few enough to be polite. */
 export const SHOW_CONCURRENCY = 8;
-/** `mirror`: record requests in flight at once. */
 export const MIRROR_CONCURRENCY = 4;
 /** `download` (default of --concurrency) and `image`/`video`: files downloaded at once. */
 export const DEFAULT_DOWNLOAD_CONCURRENCY = 4;
@@ -43,10 +38,7 @@ export const MAX_DOWNLOAD_CONCURRENCY = 32;
 
 /** `auth login --with-key`: more than this on stdin is not a key. */
 export const KEY_INPUT_MAX_BYTES = 4096;
-/**
- * Longest stdin line taken (`show -`, `download -`), in UTF-8 bytes: far longer than an id, a tsv
- * row or a jsonl record of ours, and refused once this much of it is held, not read whole.
- */
+/** Longest stdin line taken (`show -`), in UTF-8 bytes, refused once this much is held. */
 export const MAX_ID_LINE_BYTES = 4096;
 
 // ── The catalogue server: `serve` and `--sandbox` ───────────────────────────────────────
@@ -63,29 +55,26 @@ export const MEDIA_SIZE_CAP_BYTES = {
   video: 4 * 1024 * 1024 * 1024,
 } as const;
 
-/**
- * The largest picture drawn at the terminal, in pixels as its PNG header declares them (its decoded
- * bytes to 4 × this): far above any exercise picture, and what keeps a decompression bomb from costing gigabytes.
- */
+/** The largest picture drawn, in pixels as its PNG header declares them: what keeps a decompression bomb from costing gigabytes. */
 export const PICTURE_PIXEL_BUDGET = 16_000_000;
 
-/** Lines of a terminal that does not say (a test's streams): the classic 24. Pictures are fitted to it. */
+/** Lines of a terminal that does not say: the classic 24. */
 export const TERMINAL_ROWS_FALLBACK = 24;
 
-/** The largest exercises.jsonl read: a hundred times the 873-record sample, not a device or a runaway file. */
+/** The largest exercises.jsonl read: a hundred times the sample, not a device or a runaway file. */
 export const CATALOGUE_FILE_MAX_BYTES = 512 * 1024 * 1024;
-/** The largest index of our own read back from the cache directory (a catalogue's record index, completion's). */
+/** The largest index of our own read back from the cache directory. */
 export const LOCAL_INDEX_MAX_BYTES = 64 * 1024 * 1024;
-/** The request ledger (a count per connection and month): a file larger than this is not one of ours. */
+/** A ledger file larger than this is not one of ours. */
 export const LEDGER_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** How long a download waits for another process's lock on the same file; a lock not refreshed for the stale age is taken over. */
+/** How long a download waits for another process's lock on the same file. */
 export const MEDIA_LOCK_WAIT_MS = 60_000;
 export const MEDIA_LOCK_STALE_MS = 10_000;
 
 // ── The response cache and the request budget ─────────────────────────────────────────────
 
-/** The request ledger keeps this month and the 13 before it (a year back, and then some, for `quota`). */
+/** The ledger keeps this month and the 13 before it. */
 export const LEDGER_MONTHS_KEPT = 14;
-/** A ledger lock older than this (its holder died) is taken over; a ledger update takes milliseconds. */
+/** A ledger lock older than this (its holder died) is taken over. */
 export const LEDGER_LOCK_STALE_MS = 10_000;

@@ -1,10 +1,6 @@
-/**
- * The error classes and the exit-code table: the one source of truth.
- * Every layer throws these; only the CLI entry point turns them into text and an exit status.
- * This module imports nothing from the project, so any layer may depend on it.
- */
+/** The error classes and the exit-code table, the one source of truth: every layer throws these, only the CLI prints them. Imports nothing. */
 
-/** Every exit code with its name in the code and its meaning, as `--help` and the README give it. */
+/** Every exit code with its name and meaning, as `--help` and the README give it. */
 export const EXIT_CODE_TABLE = [
   { name: 'OK', code: 0, meaning: 'success' },
   { name: 'UNEXPECTED', code: 1, meaning: 'unexpected error (a bug: please report it)' },
@@ -19,10 +15,9 @@ export const EXIT_CODE_TABLE = [
 
 type ExitCodeRow = (typeof EXIT_CODE_TABLE)[number];
 export type ExitCodeValue = ExitCodeRow['code'];
-/** The exit codes by name (`ExitCode.USAGE`), from the table. */
 export const ExitCode = Object.fromEntries(EXIT_CODE_TABLE.map((e) => [e.name, e.code])) as { readonly [E in ExitCodeRow as E['name']]: E['code'] };
 
-/** Machine-readable error codes, shown in `{"error":{"code":...}}` output. */
+/** Machine-readable error codes, in `{"error":{"code":...}}`. */
 export type ErrorCode =
   | 'usage'
   | 'auth'
@@ -43,10 +38,9 @@ export type ErrorCode =
   | 'unexpected';
 
 export interface CliErrorOptions {
-  /** What the user can do next; printed after the message. */
+  /** What the user can do next. */
   hint?: string;
   cause?: unknown;
-  /** Extra structured detail for `--format json` error output. */
   details?: Record<string, unknown>;
 }
 
@@ -92,16 +86,12 @@ export class RateLimitError extends CliError {
   }
 }
 
-/**
- * The month's request budget (`--budget`, `config set budget`) is spent: raised before the
- * request that would pass it, so nothing was sent. Same exit code as a 429: the service
- * would not be asked either way, and a script treats both as "try again later".
- */
+/** The month's request budget is spent: raised before the request, so nothing was sent; exit 5, as a 429 (try again later). */
 export class BudgetExceededError extends CliError {
   readonly month: string;
   readonly requests: number;
   readonly budget: number;
-  /** Where the requests were counted (an origin, or how local answers are counted). */
+  /** Where the requests were counted. */
   readonly origin: string;
 
   constructor(usage: { month: string; requests: number; budget: number; origin: string }, options: CliErrorOptions = {}) {
@@ -122,11 +112,7 @@ export class BudgetExceededError extends CliError {
   }
 }
 
-/**
- * A budget is in force but the request ledger cannot be locked, read or written, so the
- * request cannot be counted before it is sent: it is not sent. Exit 5 like the budget itself:
- * "nothing is sent past the budget" holds also when the budget cannot be checked.
- */
+/** A budget is in force but the ledger cannot be used, so the request cannot be counted: it is not sent. Exit 5. */
 export class BudgetUncheckedError extends CliError {
   readonly path: string;
 
@@ -147,10 +133,7 @@ export class NetworkError extends CliError {
   }
 }
 
-/**
- * The cache directory cannot be used safely: a symlink where the tool's own directory should
- * be (planted to send its files elsewhere), a loop, a file in place of a directory. Exit 6.
- */
+/** The cache directory cannot be used safely (a planted link, a loop, a file in place of a directory). Exit 6. */
 export class CacheDirError extends CliError {
   constructor(message: string, options?: CliErrorOptions) {
     super(message, ExitCode.NETWORK, 'cache_dir', options);
@@ -164,10 +147,7 @@ export class MalformedResponseError extends CliError {
   }
 }
 
-/**
- * A file could not be written as promised (a full disk, an I/O error, a planted link refused):
- * the previous file is left as it was. Exit 6, like any failure outside the user's hands.
- */
+/** A file could not be written as promised; the previous file is left as it was. Exit 6. */
 export class WriteFailedError extends CliError {
   readonly path: string;
 
@@ -190,10 +170,7 @@ export class InterruptedError extends CliError {
   }
 }
 
-/**
- * The person left a prompt (Esc, Ctrl-C): exit 130 with nothing printed, as a shell does for
- * Ctrl-C; they know what they did.
- */
+/** The person left a prompt (Esc, Ctrl-C): exit 130, nothing printed. */
 export class PromptCancelledError extends InterruptedError {
   constructor() {
     super('Cancelled.');

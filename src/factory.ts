@@ -1,8 +1,4 @@
-/**
- * Builds the Context a run works with, once (main() over the process, tests over in-memory
- * streams): the streams, the environment, and the services made on first use, so nothing heavy
- * is done here. The transport (and undici) comes with the first request that goes out.
- */
+/** Builds a run's Context once (main() over the process, tests over in-memory streams); its services are made on first use. */
 import { ApiClient } from './api/client.js';
 import { type CacheMode, keyHash } from './cache/cached-get.js';
 import type { Dispatcher } from 'undici';
@@ -20,25 +16,20 @@ import { appendIdIndex } from './completion/id-index.js';
 import { languageNoter } from './output/notice.js';
 import { isLoopbackHost } from './util/url-policy.js';
 
-/** What a client is made for: the connection's base URL and key (ctx.api(), ctx.apiFor()). */
 export type ClientTarget = { baseUrl: string; apiKey?: string | undefined; local?: boolean; catalogue?: string; dispatcher?: Dispatcher | undefined };
 
 export interface ContextOptions {
   io: IOStreams;
   env: Env;
-  /** Aborted to interrupt the run (main() does so on SIGINT/SIGTERM). */
+  /** Aborted to interrupt the run. */
   signal?: AbortSignal;
-  /** SIGHUP listeners (Context.onHangup); main() passes the process's. */
   onHangup?: (listener: () => void) => () => void;
-  /**
-   * The seams a test replaces, as gh's tests pass a fake HTTP client: `dispatcher` takes every
-   * request (every rule above it still runs), `api` makes the API client itself. main() uses neither.
-   */
+  /** The seams a test replaces, as gh's tests do: `dispatcher` takes every request, `api` makes the client. */
   dispatcher?: Dispatcher;
   api?: (target: ClientTarget) => ApiClient | Promise<ApiClient>;
 }
 
-/** Calls `make` once, on first use, and keeps its answer (a rejected promise included). */
+/** Calls `make` once, on first use, and keeps its answer. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
@@ -66,7 +57,7 @@ export function createContext(options: ContextOptions): Context {
           }
         }
       })()),
-    // A broken config file is reported before anything else, even with --sandbox.
+    // A broken config file is reported first, even with --sandbox.
     settings: once((): Settings => resolveSettings(ctx)),
     connection: once(async (): Promise<Connection> => decideConnection({ settings: ctx.settings(), globals: ctx.globals, env: ctx.env })),
     api: once(async (): Promise<ApiClient> => {
@@ -84,10 +75,7 @@ export function createContext(options: ContextOptions): Context {
   return ctx;
 }
 
-/**
- * An API client for `conn`, its transport (and undici) made on the first request that really goes
- * out, so a cache hit loads no HTTP library; `cache: false` (a key `auth` checks) always asks.
- */
+/** An API client for `conn`, its transport made on the first request that goes out; `cache: false` always asks. */
 async function makeClient(
   ctx: Context,
   conn: ClientTarget & { baseUrlSource?: string },
@@ -98,8 +86,7 @@ async function makeClient(
   const root = cacheRoot(ctx.env);
   const transport = async (): Promise<Transport> => {
     warnIfInsecure(ctx, conn.baseUrl, settings);
-    // A catalogue directory is the user's own files: nothing to count (the sandbox, which stands
-    // in for the service, is counted, so `quota` can be tried there).
+    // A catalogue directory is the user's own files: nothing to count (the sandbox is, so `quota` can be tried).
     const counter = conn.catalogue
       ? undefined
       : requestCount({
@@ -113,13 +100,12 @@ async function makeClient(
           warn: (message) => void ctx.io.stderr.write(`warning: ${message}\n`),
           log,
         });
-    // A local catalogue's own (in-process), else the seam's (tests), else undici's Agent.
+    // A local catalogue's own, else the seam's, else undici's Agent.
     const dispatcher = conn.dispatcher ?? options.dispatcher;
     const made = new Transport({
       baseUrl: conn.baseUrl,
       apiKey: conn.apiKey,
       settings,
-      // ctx.command is the command commander resolved: an exercise id spelled `mirror` is no mirror.
       commandDeadline: commandDeadline(settings, ctx.command, conn.local === true),
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
@@ -131,10 +117,10 @@ async function makeClient(
     if (counter) ctx.onExit(() => counter.flush());
     return made;
   };
-  // The response cache mode the global flags chose: --offline over --no-cache over --refresh.
+  // --offline over --no-cache over --refresh.
   const { offline, cache, refresh } = ctx.globals;
   const mode: CacheMode = offline ? 'offline' : !cache ? 'no-cache' : refresh ? 'refresh' : 'normal';
-  // A local catalogue is answered in-process for free: its answers would only pile up in the cache.
+  // A local catalogue's answers would only pile up in the cache.
   const cached = options.cache && !conn.local;
   return new ApiClient({
     baseUrl: conn.baseUrl,
@@ -146,11 +132,7 @@ async function makeClient(
   });
 }
 
-/**
- * Plain http to a host off loopback, allowed by --allow-insecure, EXERCISES_ALLOW_INSECURE or the
- * stored setting: said once per run, when the first request goes out (the transport is made then),
- * naming what allowed it; not with --quiet.
- */
+/** Plain http off loopback, allowed by the setting: said once, when the first request goes out, naming what allowed it; not with --quiet. */
 function warnIfInsecure(ctx: Context, baseUrl: string, { allowInsecure, from }: Settings): void {
   const url = new URL(baseUrl);
   if (!allowInsecure || url.protocol !== 'http:' || isLoopbackHost(url.hostname) || ctx.globals.quiet) return;
@@ -158,22 +140,18 @@ function warnIfInsecure(ctx: Context, baseUrl: string, { allowInsecure, from }: 
   ctx.io.stderr.write(`warning: plain http:// to ${url.host}: the API key and data travel unencrypted (allowed by ${by}).\n`);
 }
 
-/** The response cache, its writes awaited when the run ends (ResponseCache.putLater). */
+/** The response cache, its writes awaited when the run ends. */
 function openStore(ctx: Context, dir: string, log: ((line: string) => void) | undefined): ResponseCache {
   const store = ResponseCache.open(dir, { log });
   ctx.onExit(() => store.flush());
   return store;
 }
 
-/**
- * Collects the ids and names the service answered with, and adds them to shell completion's
- * id index once, at exit: one rewrite of the index per run, not one per page of `ids --all`.
- * The index is a convenience: a failure to write it is ignored, as close() ignores every exit step's.
- */
+/** Collects the ids and names answered and adds them to completion's id index once, at exit; a failure is ignored. */
 function idIndexWriter(ctx: Context, root: string): (entries: Array<{ id: string; name?: string }>) => void {
   const seen: Array<{ id: string; name?: string }> = [];
   ctx.onExit(() => void (seen.length > 0 && appendIdIndex(root, seen)));
-  // One push per entry: a page of a hostile listing may hold 150,000, past what a spread call takes.
+  // One push per entry: a hostile page may hold 150,000.
   return (entries) => {
     for (const entry of entries) seen.push(entry);
   };

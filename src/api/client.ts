@@ -1,9 +1,4 @@
-/**
- * The service client: one typed method per endpoint of spec §4, the URLs they are sent to (path
- * segments, queries, media URLs) and the errors of an answer that does not fit. Every answer is
- * schema-checked (unknown fields pass through untouched); nothing here prints. The cache in front
- * of each GET is src/cache/cached-get.ts's.
- */
+/** The service client: one typed method per endpoint, the URLs they are sent to, every answer schema-checked (unknown fields pass); nothing here prints. */
 import { BudgetExceededError, MalformedResponseError, NotFoundError, UsageError } from '../errors.js';
 import type { Category, Equipment, Force, Level, Mechanic, Muscle } from '../catalogue/enums.js';
 import { MEDIA, type MediaKind, isAbsoluteUrl, stripExtension } from '../catalogue/media.js';
@@ -19,7 +14,7 @@ export function isDotSegment(value: string): boolean {
   return value === '.' || value === '..';
 }
 
-/** A value as one percent-encoded path segment (spaces, `/`, `?`, `#`… encoded); `.` and `..` cannot be sent at all. */
+/** A value as one percent-encoded path segment; `.` and `..` cannot be sent at all. */
 export function pathSegment(value: string): string {
   if (isDotSegment(value)) throw new UsageError(`"${value}" cannot be an exercise id, name or media name.`);
   return encodeURIComponent(value);
@@ -32,11 +27,9 @@ function toQuery(params: object): QueryInput {
 }
 
 /**
- * URL of a premiumImages/premiumVideos entry: a bare name (".png"/".mp4" stripped) becomes the
- * spec path with percent-encoded segments; an absolute URL is taken as it is (only http(s)), a
- * path is resolved against the base URL (the transport sends the key only to the base origin).
- * The id and the entry come from the network: one no URL can carry is a MalformedResponseError
- * (callers decide whether to skip that entry), never a UsageError.
+ * The URL of a premiumImages/premiumVideos entry: a bare name becomes the spec's path, an absolute
+ * http(s) URL is taken as is, a path is resolved against the base URL. One no URL can carry is a
+ * MalformedResponseError (it came from the network), never a UsageError.
  */
 export function mediaUrl(baseUrl: URL, kind: MediaKind, exerciseId: string, entry: string): URL {
   const { folder, extension } = MEDIA[kind];
@@ -63,9 +56,9 @@ function malformed(what: string, problems: string[]): MalformedResponseError {
   });
 }
 
-/** The budget stopped a listing part-way: what was printed stays, and the hint says where it stopped. */
+/** The budget stopped a listing part-way: what was printed stays; the hint says where it stopped. */
 function stoppedAtBudget(err: BudgetExceededError, pages: number, cached: boolean): BudgetExceededError {
-  // Only a cache that was written makes the rerun free up to here (not under --no-cache, nor for a local catalogue).
+  // Only a written cache makes the rerun free up to here.
   const rerun = cached
     ? 'run again to continue (the pages already fetched are cached, so they cost nothing then)'
     : 'a rerun fetches those pages again (the response cache is off)';
@@ -75,7 +68,6 @@ function stoppedAtBudget(err: BudgetExceededError, pages: number, cached: boolea
   );
 }
 
-/** Paging parameters shared by /exercise/query and /exercise/exerciseIds. */
 export interface PageParams {
   limit?: number;
   after?: string;
@@ -83,7 +75,7 @@ export interface PageParams {
   lang?: string;
 }
 
-/** The filters of /exercise/query (spec §4.1), already validated. */
+/** The filters of /exercise/query, already validated. */
 export interface QueryFilterParams {
   name?: string;
   alias?: string;
@@ -99,13 +91,11 @@ export interface QueryFilterParams {
 
 export type QueryParams = PageParams & QueryFilterParams;
 
-/** What to do when an exercise is not found, for every command that looks one up. */
 export const NOT_FOUND_HINT = 'Search by name with `exercises query --name <text>`; list ids with `exercises ids`.';
 
 /**
- * `transport` makes the transport on the first request that really goes out (never on a cache
- * hit); `noteLanguage` hears the language asked for and each answer's Content-Language, so the
- * command can say when the service fell back to another.
+ * `transport` makes the transport on the first request that goes out (never on a cache hit);
+ * `noteLanguage` hears each answer's Content-Language, so a fallback can be said.
  */
 export interface ApiClientOptions {
   baseUrl: string;
@@ -120,11 +110,10 @@ export class ApiClient {
   readonly baseUrl: URL;
   private transport: Promise<Transport> | undefined;
   private readonly cache: ClientCache | undefined;
-  /** The key's hash in cache keys, made on the first cache lookup. */
   private hashed: string | undefined;
   private readonly log: ((line: string) => void) | undefined;
   private readonly noteLanguage: ((asked: string, answered: string) => void) | undefined;
-  /** List pages answered in this run, for the sentence when the budget stops a listing. */
+  /** List pages answered in this run, for the message when the budget stops a listing. */
   private pagesAnswered = 0;
 
   constructor(private readonly options: ApiClientOptions) {
@@ -132,16 +121,11 @@ export class ApiClient {
     ({ cache: this.cache, log: this.log, noteLanguage: this.noteLanguage } = options);
   }
 
-  /** The transport, made now if no request has needed it yet. */
   http(): Promise<Transport> {
     return (this.transport ??= this.options.transport());
   }
 
-  /**
-   * One JSON GET through the response cache (src/cache/cached-get.ts), its body checked by `check`
-   * (a body with problems is never stored, nor checked twice). `record` names the exercise a record
-   * request asks for, so a full record cached from any answer serves it.
-   */
+  /** One JSON GET through the response cache, checked by `check` (a bad body is never stored); `record` lets any cached full record serve it. */
   private async get(path: string, params: QueryParams, what: string, check: (body: unknown) => string[], record?: string): Promise<unknown> {
     const query = toQuery(params);
     let checked: unknown;
@@ -159,7 +143,7 @@ export class ApiClient {
     };
     const cache = this.cache;
     let body: unknown;
-    // --no-cache reads and writes nothing, so it needs no cache key either (a listing would build 800).
+    // --no-cache reads and writes nothing, so it needs no cache key.
     if (!cache || cache.mode === 'no-cache') {
       const answer = await fetch({});
       if (cache) this.log?.(outcomeLine('miss (--no-cache)', what, params.lang));
@@ -179,7 +163,6 @@ export class ApiClient {
     return body;
   }
 
-  /** Tells noteLanguage what an answer to a request naming a language was in. */
   private languageOf(params: QueryParams, answered: string | undefined): void {
     if (params.lang !== undefined && answered !== undefined) this.noteLanguage?.(params.lang, answered);
   }
@@ -193,17 +176,15 @@ export class ApiClient {
     return body as ListResponse;
   }
 
-  /** GET /exercise/query. */
   query(params: QueryParams): Promise<ListResponse> {
     return this.list('/exercise/query', params);
   }
 
-  /** GET /exercise/exerciseIds. */
   exerciseIds(params: PageParams): Promise<ListResponse> {
     return this.list('/exercise/exerciseIds', params);
   }
 
-  /** GET /exercise/{exerciseId}: by id or by name (spaces, `/` and the like are percent-encoded). */
+  /** GET /exercise/{exerciseId}: by id or by name. */
   async getExercise(idOrName: string, options: { lang?: string } = {}): Promise<ExerciseRecord> {
     const path = `/exercise/${pathSegment(idOrName)}`;
     const body = await this.get(path, { lang: options.lang }, `GET ${path}`, recordProblems, idOrName).catch((err: unknown) => {
@@ -213,7 +194,6 @@ export class ApiClient {
     return body as ExerciseRecord;
   }
 
-  /** URL of a premiumImages/premiumVideos entry (mediaUrl above). */
   mediaUrl(kind: MediaKind, exerciseId: string, entry: string): URL {
     return mediaUrl(this.baseUrl, kind, exerciseId, entry);
   }

@@ -1,8 +1,6 @@
 /**
- * Full records for a stream of ids, with at most `concurrency` requests in flight and the
- * outcomes yielded in input order: `show` prints them as they come, `download` plans media
- * jobs from them. A failure is an outcome, not a throw, so the caller decides which errors
- * stop the run (auth, network) and which are per-id (not found).
+ * Full records for a stream of ids, at most `concurrency` requests in flight, outcomes in input order. A
+ * failure is an outcome, not a throw: the caller decides which stop the run and which are per id.
  */
 import type { ExerciseRecord } from '../catalogue/types.js';
 import type { ApiClient } from './client.js';
@@ -11,7 +9,6 @@ export type RecordOutcome = { id: string; record: ExerciseRecord } | { id: strin
 
 export interface FetchRecordsOptions {
   lang?: string;
-  /** Requests in flight at once (at least 1). */
   concurrency: number;
 }
 
@@ -25,7 +22,7 @@ export async function* fetchRecords(api: ApiClient, ids: AsyncIterable<string>, 
     );
   const limit = Math.max(1, options.concurrency);
   const input = ids[Symbol.asyncIterator]();
-  // In flight, oldest first: the oldest is always yielded first, so output keeps the input order.
+  // In flight, oldest first: yielded in order, so output keeps the input order.
   const window: Promise<RecordOutcome>[] = [];
   const pull = (): Promise<IteratorResult<string>> => {
     const next = input.next();
@@ -36,8 +33,7 @@ export async function* fetchRecords(api: ApiClient, ids: AsyncIterable<string>, 
 
   while (pending || window.length > 0) {
     if (pending && window.length < limit) {
-      // Room for another request: take whichever comes first, the next id or the oldest answer,
-      // so a slow producer (ids typed or piped one by one) never holds back answers already here.
+      // Take whichever comes first, the next id or the oldest answer: a slow producer never holds back answers.
       const next: Next = await Promise.race([
         pending.then((result): Next => ({ kind: 'id', result })),
         ...(window.length > 0 ? [window[0]!.then((): Next => ({ kind: 'answer' }))] : []),

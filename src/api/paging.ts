@@ -1,30 +1,22 @@
 /**
- * The paging iterator (docs/design.md "Decisions for the interface's gaps"). The interface does
- * not say what a cursor is, so the next one is the server's (FORWARD_NAMES) else the last item's
- * id. It stops on an empty or short page, `total` or `max` reached, or a cursor seen before:
- * never an endless loop against a misbehaving server. A listing that did not end as it should (a
- * loop, no cursor, short of or far past its `total`) is told to `onIncomplete`; the commands warn
- * and exit 7, keeping what they got.
+ * The paging iterator: the next cursor is the server's, else the last item's id. It stops on an empty or
+ * short page, `total` or `max` reached, or a cursor seen before (never an endless loop); a listing that
+ * did not end as it should is told to `onIncomplete` (the commands warn and exit 7).
  */
 import type { ExerciseSummary, ListResponse } from '../catalogue/types.js';
 import { escapeUnsafe, shorten } from '../util/text.js';
 
-/**
- * Items accepted past the first page's `total` (the catalogue may grow while it is listed):
- * a tenth of it, at least 100.
- */
+/** Items accepted past the first page's `total` (the catalogue may grow while listed): a tenth, at least 100. */
 export function listingMargin(total: number): number {
   return Math.max(100, Math.ceil(total / 10));
 }
-/** No listing is followed past this many items, whatever its `total` says (the real catalogue holds a few thousand). */
+/** No listing is followed past this many items, whatever its `total` says. */
 export const LISTING_MAX_ITEMS = 200_000;
 
-/** Why a listing was cut short or stopped by a guard. */
 export interface ListingProblem {
   reason: 'loop' | 'no-cursor' | 'short' | 'past-total';
-  /** One sentence for people (any server text in it escaped). */
+  /** One sentence for people (server text escaped). */
   message: string;
-  /** Items received before it stopped. */
   received: number;
 }
 
@@ -33,10 +25,7 @@ export type PageCursor = { after?: string; before?: string };
 const FORWARD_NAMES = ['next', 'after', 'nextCursor', 'endCursor'] as const;
 const BACKWARD_NAMES = ['prev', 'before', 'previousCursor', 'startCursor'] as const;
 
-/**
- * The cursor for the page after (or before) this one. `null` when the server said there
- * is none (an explicit null cursor), undefined when it gave no cursor and no id to fall back on.
- */
+/** The cursor for the page after (or before) this one: `null` when the server said there is none, undefined when there is nothing to use. */
 export function nextCursor(page: ListResponse, direction: 'after' | 'before'): string | null | undefined {
   const pagination = page.pagination as Record<string, unknown>;
   const names = direction === 'after' ? FORWARD_NAMES : BACKWARD_NAMES;
@@ -45,7 +34,7 @@ export function nextCursor(page: ListResponse, direction: 'after' | 'before'): s
     if (typeof value === 'string' && value !== '') return value;
     if (typeof value === 'number') return String(value);
   }
-  // Our server sends `next: null` at the end: the server's own word beats the fallback.
+  // The server's own word beats the fallback.
   if (names.some((name) => name in pagination && pagination[name] === null)) return null;
   const items = page.exercises;
   const edge = direction === 'after' ? items[items.length - 1] : items[0];
@@ -56,21 +45,16 @@ export interface PaginateOptions {
   limit: number;
   after?: string;
   before?: string;
-  /** Stop after this many items. */
   max?: number;
-  /** Told once when the listing stopped for one of the reasons above rather than at its end. */
+  /** Told once when the listing stopped for one of the reasons above. */
   onIncomplete?: (problem: ListingProblem) => void;
-  /** Items after which a listing is stopped whatever it announces; LISTING_MAX_ITEMS when absent (tests lower it). */
+  /** Items after which a listing is stopped; LISTING_MAX_ITEMS when absent. */
   maxItems?: number;
 }
 
 const quoted = (cursor: string): string => JSON.stringify(shorten(escapeUnsafe(cursor), 60));
 
-/**
- * The pages of a list, each as the items to use (the last one cut at `max`), following
- * the cursors as described above. Consumers that write output take a page at a time: one
- * write per page rather than per item.
- */
+/** The pages of a list, each as the items to use (the last cut at `max`): consumers write a page at a time. */
 export async function* paginatePages(fetchPage: (cursor: PageCursor) => Promise<ListResponse>, options: PaginateOptions): AsyncIterable<ExerciseSummary[]> {
   const direction = options.before !== undefined ? 'before' : 'after';
   let cursor = direction === 'before' ? options.before : options.after;
@@ -126,7 +110,7 @@ export async function* paginatePages(fetchPage: (cursor: PageCursor) => Promise<
   }
 }
 
-/** The items of every page, one by one (see paginatePages). */
+/** The items of every page, one by one. */
 export async function* paginate(fetchPage: (cursor: PageCursor) => Promise<ListResponse>, options: PaginateOptions): AsyncIterable<ExerciseSummary> {
   for await (const items of paginatePages(fetchPage, options)) yield* items;
 }

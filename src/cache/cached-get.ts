@@ -1,11 +1,7 @@
 /**
- * One JSON GET through the response cache: the URL it goes to, the key it is kept under, and the
- * policy by mode (normal, --refresh, --no-cache, --offline). The request itself is the caller's
- * `fetch`, since cache/ sits below http/ and api/: a cache hit never loads or touches HTTP code.
- *
- * Every key names the whole base URL (two services behind one host never share answers), the
- * language, a hash of the API key and the plan when one is known; the key itself never appears
- * in a key, so never in a file.
+ * One JSON GET through the response cache: its URL, its key and the policy by mode (normal, --refresh,
+ * --no-cache, --offline); the request itself is the caller's, so a hit never touches HTTP code. A key
+ * names the whole base URL, the language and a hash of the key (never the key itself).
  */
 import { createHash } from 'node:crypto';
 import { NetworkError } from '../errors.js';
@@ -16,7 +12,7 @@ import { type CacheLookup, KEY_VERSION, type ResponseCache } from './response-ca
 
 export type { Validators };
 
-/** A URL under `base` (keeping its path prefix), or an absolute URL as given, with `query` appended. */
+/** A URL under `base` (keeping its path prefix), or an absolute URL, with `query` appended. */
 export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryInput): URL {
   const under = typeof pathOrUrl === 'string' && !isAbsoluteUrl(pathOrUrl);
   const url = under ? new URL(`${base.pathname.replace(/\/+$/, '')}/${pathOrUrl.replace(/^\//, '')}`, base.origin) : new URL(pathOrUrl);
@@ -26,11 +22,10 @@ export function resolveUrl(base: URL, pathOrUrl: string | URL, query?: QueryInpu
 
 export type QueryInput = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** A short one-way hash of the API key (`none` without a key): all the cache and the ledger know of it. */
+/** A short one-way hash of the API key (`none` without one): all the cache and the ledger know of it. */
 export function keyHash(apiKey: string | undefined): string {
   if (!apiKey) return 'none';
-  // A domain of its own keeps it apart from any other SHA-256 of the same text; 64 bits keep the
-  // keys of one machine apart and are too few to be a handle on the key.
+  // A domain of its own; 64 bits keep one machine's keys apart and are too few to be a handle on the key.
   return createHash('sha256').update('exercises api key\0').update(apiKey).digest('hex').slice(0, 16);
 }
 
@@ -39,23 +34,18 @@ export function normalOrigin(origin: string): string {
   return new URL(origin).origin;
 }
 
-/** Each value of a query, repeated parameters once per value, absent ones left out. */
 function queryPairs(query: QueryInput | undefined): Array<[string, string]> {
   if (query instanceof URLSearchParams) return [...query.entries()];
   return Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [value].flat().map((v): [string, string] => [name, v])));
 }
 
-/** The query in one canonical form, pairs sorted by name then value: every repeated parameter of the interface is a set filter. */
+/** The query in one canonical form, pairs sorted: every repeated parameter is a set filter. */
 export function canonicalQuery(query: QueryInput | undefined): string {
   const pairs = queryPairs(query).sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   return new URLSearchParams(pairs).toString();
 }
 
-/**
- * What a stored answer belongs to: `baseUrl`'s path prefix is part of the scope (`origin` alone
- * without it); `plan` when known, else the key hash stands for it; `lang` undefined for the
- * service default (kept apart from an explicit one).
- */
+/** What a stored answer belongs to: the base URL with its path (else `origin`), the plan (else the key hash), the language (undefined: the service's). */
 export interface ScopeInput {
   origin: string;
   baseUrl?: string;
@@ -65,33 +55,30 @@ export interface ScopeInput {
   keyHash?: string;
 }
 
-/** `<base url> <key hash> <plan> <lang>`: the part every cache key of one connection and language shares. */
+/** `<base url> <key hash> <plan> <lang>`, shared by every key of one connection and language. */
 export function cacheScope(input: ScopeInput): string {
   const hash = input.keyHash ?? keyHash(input.apiKey);
-  // The whole base, `https://host[:port]/prefix` without a trailing slash.
   const url = new URL(input.baseUrl ?? input.origin);
   const base = input.baseUrl === undefined ? url.origin : `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   return `${base} ${hash} ${input.plan ?? '-'} ${input.lang ? input.lang.toLowerCase() : '-'}`;
 }
 
-/** `path`: the URL path as sent (percent-encoded, with any base-URL prefix). */
 export interface RequestKeyInput extends ScopeInput {
   path: string;
   query?: QueryInput;
 }
 
-/** The key of one GET: its scope, path and canonical query. */
 export function cacheKey(input: RequestKeyInput): string {
   return scopedCacheKey(cacheScope(input), input.path, input.query);
 }
 
-/** cacheKey() with its scope (cacheScope()) already made: a listing asks for hundreds of keys in one scope. */
+/** cacheKey() with its scope already made: a listing asks for hundreds of keys in one scope. */
 export function scopedCacheKey(scope: string, path: string, query: QueryInput | undefined): string {
   const canonical = canonicalQuery(query);
   return `${KEY_VERSION} GET ${scope} ${path}${canonical ? `?${canonical}` : ''}`;
 }
 
-/** A list item with the fields only a full record carries (spec §2.1, §2.2), so it can answer `show` too. */
+/** A list item with the fields only a full record carries, so it can answer `show` too. */
 export function isFullRecord(item: unknown): item is { name: string; [field: string]: unknown } {
   if (typeof item !== 'object' || item === null) return false;
   const r = item as Record<string, unknown>;
@@ -100,10 +87,9 @@ export function isFullRecord(item: unknown): item is { name: string; [field: str
 
 export type CacheMode = 'normal' | 'refresh' | 'no-cache' | 'offline';
 
-/** What `fetch` resolves to: a 200 with its parsed body, or a 304 (only ever to a conditional request). */
+/** A 200 with its parsed body, or a 304 (only to a conditional request). */
 export type FetchResult = { status: 200; body: unknown; headers: HeaderBag } | { status: 304; headers: HeaderBag };
 
-/** How the answer was had, as --verbose says it. */
 type CacheOutcome = 'cache hit' | 'cache hit (stale, --offline)' | 'revalidated' | 'miss' | 'miss (--refresh)' | 'miss (--no-cache)';
 
 export interface CachedGetOptions {
@@ -113,20 +99,19 @@ export interface CachedGetOptions {
   ttlMs: number;
   /** Sends the request, conditional when validators are given; errors (and the budget) throw. */
   fetch: (validators: Validators) => Promise<FetchResult>;
-  /** Another cached source of the same answer (a full record by id or name), asked when the entry itself is not fresh. */
+  /** Another cached source of the same answer, asked when the entry is not fresh. */
   fallback?: () => Promise<CacheLookup>;
-  /** After a 200 or a 304: store what the answer also tells (its full records), with its headers. */
+  /** After a 200 or a 304: store what the answer also tells (its full records). */
   onAnswer?: (body: unknown, headers: HeaderBag) => Promise<void>;
-  /** The request in words, for the --offline miss: `GET /exercise/Push_Up (de-DE)`. */
+  /** The request in words, for the --offline miss. */
   what: string;
-  /** ms since the epoch; Date.now by default. */
   now?: () => number;
 }
 
 export interface CachedAnswer {
   body: unknown;
   outcome: CacheOutcome;
-  /** The Content-Language it was answered in (stored with the entry for a cache hit); undefined when not said. */
+  /** The Content-Language it was answered in, when said. */
   language?: string | undefined;
 }
 
@@ -161,7 +146,7 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
         await options.onAnswer?.(refreshed.body, answer.headers);
         return answered(refreshed.body, 'revalidated', contentLanguage(answer.headers) ?? own.language);
       }
-      // The entry went (cleared, or found corrupt) while the request was out: ask again, unconditionally.
+      // The entry went while the request was out: ask again, unconditionally.
       return fetched(await fetchAnew(options, now), 'miss');
     }
     return fetched(await store(options, answer, now), 'miss');
@@ -169,7 +154,6 @@ export async function cachedGet(options: CachedGetOptions): Promise<CachedAnswer
   return fetched(await fetchAnew(options, now), 'miss');
 }
 
-/** A fetched answer: its body and the headers that name its language. */
 type Fetched = { body: unknown; headers: HeaderBag };
 
 function fetched(answer: Fetched, outcome: CacheOutcome): CachedAnswer {
@@ -180,7 +164,7 @@ function fetched(answer: Fetched, outcome: CacheOutcome): CachedAnswer {
 async function fetchAnew(options: CachedGetOptions, now: () => number, keep = true): Promise<Fetched> {
   const answer = await options.fetch({});
   if (answer.status === 304) {
-    // A 304 to a request that named no validators: the server is wrong, and there is nothing to answer with.
+    // A 304 to a request naming no validators: the server is wrong.
     throw new NetworkError(`The server answered ${options.what} with 304 Not Modified, but the request was not conditional.`, {
       kind: 'server_error',
       details: { request: options.what, status: 304 },
@@ -189,7 +173,6 @@ async function fetchAnew(options: CachedGetOptions, now: () => number, keep = tr
   return keep ? store(options, answer, now) : answer;
 }
 
-/** Stores the answer, then hands it on. */
 async function store(options: CachedGetOptions, answer: Fetched, now: () => number): Promise<Fetched> {
   await options.cache.put(options.key, answer.body, { headers: answer.headers, now: now() });
   await options.onAnswer?.(answer.body, answer.headers);
@@ -197,9 +180,8 @@ async function store(options: CachedGetOptions, answer: Fetched, now: () => numb
 }
 
 /**
- * The response cache as one API client uses it: the store, the mode the global flags chose, the
- * time to live; `noteIds` is told the ids and names of every answer fetched from the service (not
- * of cache hits), so shell completion can offer them without a request (src/completion/id-index.ts).
+ * The response cache as one API client uses it: the store, the mode, the time to live; `noteIds` hears the
+ * ids and names of every answer fetched (not of hits), so completion can offer them.
  */
 export interface ClientCache {
   store: ResponseCache;
@@ -208,7 +190,7 @@ export interface ClientCache {
   noteIds?: (entries: Array<{ id: string; name?: string }>) => void;
 }
 
-/** One API GET: its URL (query included), its scope's parts, and the exercise a record request asks for (a full record cached from any answer serves it). */
+/** One API GET: its URL, its scope's parts, and the exercise a record request asks for. */
 type ApiGet = Pick<CachedGetOptions, 'fetch' | 'what'> & { url: URL; baseUrl: URL; lang?: string | undefined; keyHash: string; record?: string | undefined };
 
 /** The --verbose line of an answer: `cache hit: GET /exercise/Push_Up (de-DE)`. */

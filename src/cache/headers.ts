@@ -1,16 +1,7 @@
 /**
- * What response headers (lower-case names, values may repeat) say, for the client's response
- * cache, the team proxy (src/proxy/) and the request ledger.
- *
- * Freshness, the one model of the cache and the proxy: http-cache-semantics (RFC 9111), its
- * policy object stored with the entry beside the few headers a 304 may update. Our `cache-ttl`
- * applies only where the service says nothing, when the entry is read, so a TTL set later counts
- * for what is stored already. How long an answer stays fresh is decided when it is stored (or
- * confirmed) and kept as `freshUntil`: a cache hit compares two times, without
- * http-cache-semantics.
- *
- * Rate limits: the IETF `RateLimit-*` fields (and the single `RateLimit`) and the older
- * `X-RateLimit-*`, the last seen kept by the ledger for `quota` and `--verbose`.
+ * What response headers say, for the response cache, the team proxy and the request ledger: freshness by
+ * http-cache-semantics (RFC 9111), decided when an answer is stored and kept as `freshUntil` (our
+ * `cache-ttl` applies where the service says nothing), and the rate-limit headers the ledger keeps.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { loadCachePolicy } from '../vendor/load.js';
@@ -18,29 +9,24 @@ import { type Freshness, languageList } from './store-files.js';
 
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** Every value of a header, joined with `, ` as HTTP folds repeated fields; undefined when absent. */
+/** Every value of a header, joined with `, `; undefined when absent. */
 export function headerText(headers: HeaderBag | undefined, name: string): string | undefined {
   const value = headers?.[name] ?? headers?.[name.toLowerCase()];
   if (value === undefined) return undefined;
   return typeof value === 'string' ? value : value.join(', ');
 }
 
-/**
- * Printable ASCII only, at most 200 characters: header values reach `quota`'s output and files.
- * `redact` (util/text.ts, the key's) runs after the controls are stripped, so a key split by
- * control bytes is still found, and before the cut, so no part of a key is left at the end.
- */
+/** Printable ASCII, at most 200 characters (values reach files and output); `redact` runs after controls go and before the cut. */
 export function safeHeaderValue(value: string, redact: (text: string) => string = (text) => text): string {
   return redact(value.replace(/[^\x20-\x7e]/g, '').trim()).slice(0, 200);
 }
 
 export interface RateLimitInfo {
-  /** Requests allowed in the window, as the service last said. */
   limit?: number;
   remaining?: number;
-  /** Seconds until the window resets (or the time it resets, as the service sends it). */
+  /** Seconds until the window resets (or when, as the service sends it). */
   reset?: number;
-  /** Every rate-limit header as received (lower-case names, printable ASCII, capped in length). */
+  /** Every rate-limit header as received, cleaned and capped. */
   headers: Record<string, string>;
 }
 
@@ -52,7 +38,7 @@ function firstNumber(value: string | undefined): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** A parameter of the structured `RateLimit` field: `limit=100, remaining=5, reset=30` or `"default";r=5;t=30`. */
+/** A parameter of the structured `RateLimit` field. */
 function structuredParam(value: string | undefined, names: readonly string[]): number | undefined {
   if (value === undefined) return undefined;
   for (const name of names) {
@@ -62,7 +48,7 @@ function structuredParam(value: string | undefined, names: readonly string[]): n
   return undefined;
 }
 
-/** The rate-limit headers of a response, names and values passed through `redact`; undefined when it has none. */
+/** The rate-limit headers of a response, passed through `redact`; undefined when none. */
 export function rateLimitHeaders(headers: HeaderBag | undefined, redact: (text: string) => string = (text) => text): RateLimitInfo | undefined {
   if (!headers) return undefined;
   const raw: Record<string, string> = {};
@@ -78,7 +64,7 @@ export function rateLimitHeaders(headers: HeaderBag | undefined, redact: (text: 
   return { headers: raw, limit: pick('limit', ['limit']), remaining: pick('remaining', ['remaining', 'r']), reset: pick('reset', ['reset', 't']) };
 }
 
-/** The request an answer is judged against: the client sends no cache directives of its own, and the store key already names the URL. */
+/** The request an answer is judged against: the client sends no cache directives, and the key names the URL. */
 const CLIENT_REQUEST: CachePolicy.Request = { method: 'GET', url: '/', headers: {} };
 
 /** Whether the headers say how long the answer stays fresh (or that it must not be reused unchecked). */
@@ -86,10 +72,10 @@ export function saysHowFresh(headers: HeaderBag): boolean {
   return /(^|,)\s*(max-age|s-maxage|no-store|no-cache)\b/i.test(headerText(headers, 'cache-control') ?? '') || headerText(headers, 'expires') !== undefined;
 }
 
-/** The headers an entry keeps: what freshness, validation and language depend on, and the Content-Type the proxy answers with. */
+/** The headers an entry keeps: what freshness, validation and language depend on, and the Content-Type. */
 const KEPT_HEADERS = ['cache-control', 'expires', 'pragma', 'etag', 'last-modified', 'vary', 'content-language', 'content-type'];
 
-/** The `names` of `headers` as http-cache-semantics takes them (one string per name), added to `into`. */
+/** The `names` of `headers`, one string each, added to `into`. */
 function pickHeaders(headers: HeaderBag | undefined, names: readonly string[], into: Record<string, string> = {}): Record<string, string> {
   for (const name of names) {
     const text = headerText(headers, name);
@@ -101,11 +87,7 @@ function pickHeaders(headers: HeaderBag | undefined, names: readonly string[], i
 /** An answer judged: the freshness to store and its policy; undefined when it must not be stored (no-store). */
 type Judged = { freshness: Freshness; policy: CachePolicy } | undefined;
 
-/**
- * An answer with the `kept` headers (and this response's Date and Age, which describe it alone)
- * judged at `now`. The policy is made on the real clock, so its age is the answer's age on
- * arrival: the lifetime left is counted from `now`, the time callers (and tests) give.
- */
+/** An answer with the `kept` headers (and its own Date and Age) judged at `now`, its lifetime left counted from `now`. */
 async function freshnessOf(kept: Record<string, string>, headers: HeaderBag | undefined, now: number, request: CachePolicy.Request): Promise<Judged> {
   const Policy = await loadCachePolicy();
   const policy = new Policy(request, { status: 200, headers: pickHeaders(headers, ['date', 'age'], { ...kept }) }, { shared: false });
@@ -121,7 +103,7 @@ export function freshnessFor(headers: HeaderBag | undefined, now: number, reques
   return freshnessOf(pickHeaders(headers, KEPT_HEADERS), headers, now, request);
 }
 
-/** The policy kept with an entry, for its response headers (the proxy's answers). */
+/** The policy kept with an entry, for the proxy's response headers. */
 export async function storedPolicy(stored: Freshness): Promise<CachePolicy> {
   return (await loadCachePolicy()).fromObject(stored.policy);
 }
@@ -131,12 +113,12 @@ export interface Validators {
   lastModified?: string;
 }
 
-/** Validators are sent back verbatim in If-None-Match / If-Modified-Since: printable ASCII only, bounded. */
+/** Validators are sent back verbatim: printable ASCII only, bounded. */
 function validator(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= 1024 && /^[\x20-\x7e]+$/.test(value) ? value : undefined;
 }
 
-/** What a conditional request for the stored answer sends (its policy's revalidation headers). */
+/** What a conditional request for the stored answer sends. */
 export async function validatorsOf(stored: Freshness, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Validators> {
   const headers = (await storedPolicy(stored)).revalidationHeaders(request);
   const etag = validator(headers['if-none-match']);
@@ -144,7 +126,7 @@ export async function validatorsOf(stored: Freshness, request: CachePolicy.Reque
   return { ...(etag !== undefined ? { etag } : {}), ...(lastModified !== undefined ? { lastModified } : {}) };
 }
 
-/** After a 304: the stored answer judged anew from `now`, a header the 304 sends replacing the stored one (RFC 9111 §4.3.4); undefined for no-store. */
+/** After a 304: the stored answer judged anew, the 304's headers replacing the stored ones (RFC 9111 §4.3.4); undefined for no-store. */
 export function revalidated(stored: Freshness, headers: HeaderBag | undefined, now: number, request: CachePolicy.Request = CLIENT_REQUEST): Promise<Judged> {
   return freshnessOf(pickHeaders(headers, KEPT_HEADERS, { ...stored.headers }), headers, now, request);
 }

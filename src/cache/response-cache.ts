@@ -1,9 +1,7 @@
 /**
- * The response cache: JSON answers of GET requests and the full records they carry, one file per
- * key (store-files.ts), judged by http-cache-semantics (headers.ts). A corrupt entry is a miss,
- * never served. The cache is an optimisation: a store that cannot be read or written is a miss or
- * a skipped write, told to `log` (--verbose), never a failed command. Writes of one key happen
- * in the order they were asked for, and a read of a key waits for them (WriteQueue).
+ * The response cache: JSON answers and the full records they carry, one file per key, judged by
+ * http-cache-semantics. A corrupt entry is a miss; a store that cannot be used is a miss or a skipped
+ * write told to `log`, never a failed command. A key's writes keep their order and its reads wait for them.
  */
 import { dirname } from 'node:path';
 import type { CacheDirError } from '../errors.js';
@@ -11,48 +9,42 @@ import { type CacheInfo, clearStore, measureStore } from './store-clear.js';
 import { type HeaderBag, freshnessFor, revalidated, validatorsOf } from './headers.js';
 import { type Freshness, checkCacheRoot, checkOwnDir, isFresh, makePrivateDir, parseFreshness, readEntry, removeEntry, writeEntrySync } from './store-files.js';
 
-/** Bumped when the meaning of a key or of a stored body changes: old entries are then simply never read. */
+/** Bumped when a key's or body's meaning changes: old entries are never read. */
 export const KEY_VERSION = 'v2';
 
-/** Key of a full record by its id, in a scope (cached-get.ts cacheScope). */
 export function recordIdKey(scope: string, id: string): string {
   return `${KEY_VERSION} record ${scope} id ${id}`;
 }
 
-/** Key of a full record by its (English) name: NFC, lower case, as the server matches names (ids match exactly). */
+/** Key of a full record by its (English) name: NFC, lower case, as the server matches names. */
 export function recordNameKey(scope: string, name: string): string {
   return `${KEY_VERSION} record ${scope} name ${name.normalize('NFC').toLowerCase()}`;
 }
 
-/** The keys a record is kept under in a scope: its id and its name. */
 function recordKeys(scope: string, record: unknown): string[] {
   const { id, name } = (typeof record === 'object' && record !== null ? record : {}) as Record<string, unknown>;
   const keys = [typeof id === 'string' && id !== '' && recordIdKey(scope, id), typeof name === 'string' && name !== '' && recordNameKey(scope, name)];
   return keys.filter((key) => key !== false);
 }
 
-/** `now`: ms since the epoch; `ttlMs`: for answers whose headers say nothing of freshness; `headers`: the answer's, which decide whether and how long it is kept. */
+/** `now`: ms since the epoch; `ttlMs`: for answers whose headers say nothing of freshness. */
 type LookupOptions = { now: number; ttlMs: number };
 type StoreOptions = { headers?: HeaderBag; now: number };
 
-/** `language`: the Content-Language the answer came with, when it had one. */
 export type CacheLookup =
   | { status: 'fresh'; body: unknown; storedAt: number; language?: string }
   /** Too old, or no-cache: revalidate with etag / lastModified when given, else fetch anew; --offline may still use body. */
   | { status: 'stale'; body: unknown; storedAt: number; etag?: string; lastModified?: string; language?: string }
   | { status: 'miss' };
 
-/** The writes under way, by key: writes of one key keep their order, and a read of a key comes after them. */
+/** The writes under way, by key: a key's writes keep their order, and its reads come after them. */
 class WriteQueue {
-  /** Writes under way, by key; settled, never rejected. */
   private readonly pending = new Map<string, Promise<void>>();
 
-  /** Resolves once the writes of `key` under way are done. */
   async settled(key: string): Promise<void> {
     await this.pending.get(key);
   }
 
-  /** Runs `write` for `keys` after any write of those keys under way. */
   run<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
     const result = Promise.all(keys.map((key) => this.pending.get(key) ?? Promise.resolve())).then(write);
     const settled = Promise.allSettled([result]).then(() => {});
@@ -63,7 +55,6 @@ class WriteQueue {
     return result;
   }
 
-  /** Waits for every write under way. */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all(this.pending.values());
   }
@@ -71,7 +62,7 @@ class WriteQueue {
 
 export class ResponseCache {
   private readonly writes = new WriteQueue();
-  /** The directory cannot hold a store (a file in its place, a dangling root): every read a miss, every write skipped. */
+  /** The directory cannot hold a store: every read a miss, every write skipped. */
   private unusable = false;
   private checked = false;
   private madePrivate = false;
@@ -81,12 +72,11 @@ export class ResponseCache {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** The store in `dir` (created on the first write). Does no I/O. `log`: where problems go (--verbose). */
+  /** The store in `dir` (created on the first write); does no I/O. */
   static open(dir: string, options: { log?: (line: string) => void } = {}): ResponseCache {
     return new ResponseCache(dir, options.log ?? (() => {}));
   }
 
-  /** The answer stored under `key`: fresh, stale (with its validators) or a miss. */
   async get(key: string, options: LookupOptions): Promise<CacheLookup> {
     const found = await this.read(key);
     if (!found) return { status: 'miss' };
@@ -96,21 +86,17 @@ export class ResponseCache {
     return { status: 'stale', body, storedAt, language, ...(await validatorsOf(freshness)) };
   }
 
-  /** Stores a 200 answer; with `Cache-Control: no-store` nothing is, and an entry already there is dropped. Resolves to whether it was stored. */
+  /** Stores a 200 answer (not with `no-store`, which drops an entry there); resolves to whether it was stored. */
   async put(key: string, body: unknown, options: StoreOptions): Promise<boolean> {
     return this.store([key], body, options);
   }
 
-  /** Resolves once every write under way is done (the run's exit awaits it). */
+  /** Resolves once every write under way is done. */
   async flush(): Promise<void> {
     await this.writes.flush();
   }
 
-  /**
-   * After a 304 to a conditional request: the stored answer is confirmed, fresh from `now`, its
-   * policy updated with the 304's headers. Resolves to a miss when the entry is gone or corrupt
-   * (then the caller fetches without validators).
-   */
+  /** After a 304: the stored answer confirmed, fresh from `now`, its policy updated; a miss when the entry is gone or corrupt. */
   async refresh(key: string, options: StoreOptions): Promise<CacheLookup> {
     const found = await this.read(key);
     if (!found) return { status: 'miss' };
@@ -126,17 +112,13 @@ export class ResponseCache {
     return { status: 'fresh', body: found.body, storedAt: options.now };
   }
 
-  /**
-   * Keeps a full record so `show` by its id or its exact name is answered from the cache,
-   * whichever request brought it. The headers of the answer that carried it apply as to any
-   * answer (no-store, max-age); validators belong to URLs, so a record keeps none.
-   */
+  /** Keeps a full record so `show` by its id or name is answered from the cache, whichever request brought it (no validators: they belong to URLs). */
   async putRecord(scope: string, record: unknown, options: StoreOptions): Promise<boolean> {
     const { etag: _etag, 'last-modified': _lastModified, ...headers } = options.headers ?? {};
     return this.store(recordKeys(scope, record), record, { now: options.now, headers });
   }
 
-  /** A full record by id (exact) or by name (case-insensitive) in this scope: a fresh match wins; else the stale one (for --offline), else a miss. */
+  /** A full record by id or name (any case) in this scope: a fresh match, else a stale one (--offline), else a miss. */
   async getRecord(scope: string, idOrName: string, options: LookupOptions): Promise<CacheLookup> {
     const byId = await this.get(recordIdKey(scope, idOrName), options);
     if (byId.status === 'fresh') return byId;
@@ -151,22 +133,14 @@ export class ResponseCache {
     return measureStore(this.path);
   }
 
-  /**
-   * Removes every entry (the whole store directory, with whatever an older release left in it),
-   * safe while other processes write (store-clear.ts); the request ledger is elsewhere and
-   * stays. Resolves to the files it could not remove (0 as a rule).
-   */
+  /** Removes every entry, safe while other processes write (the ledger is elsewhere); resolves to the files it could not remove. */
   async clear(): Promise<number> {
     await this.flush();
     this.checkDir(true);
     return clearStore(this.path);
   }
 
-  /**
-   * Checks the store's directory once. A symlink planted at it is always CacheDirError (exit 6);
-   * another problem (a file in its place) is one too for `cache info|clear` (`strict`), and for
-   * any other command makes the store unusable: misses only.
-   */
+  /** Checks the directory once: a planted link is CacheDirError (exit 6); another problem is one with `strict`, else misses only. */
   private checkDir(strict = false): void {
     if (this.checked && !strict) return;
     try {
@@ -180,7 +154,7 @@ export class ResponseCache {
     this.checked = true;
   }
 
-  /** Writes `body` under every one of `keys`, one file each, behind any write of those keys under way. Resolves to whether it was stored. */
+  /** Writes `body` under each of `keys`, behind any write of those keys under way; resolves to whether stored. */
   private store(keys: string[], body: unknown, options: StoreOptions): Promise<boolean> {
     const [first] = keys;
     if (first === undefined) return Promise.resolve(false);
@@ -206,11 +180,7 @@ export class ResponseCache {
     });
   }
 
-  /**
-   * One entry file written, synchronously: for a file of a few KiB the thread pool's hops cost
-   * more than the write, and a listing's writes keep up with its pages. The directory is made
-   * 0700 before the first write, and made anew, once, when another process removed it (`cache clear`).
-   */
+  /** One entry file written synchronously (small files); the directory made 0700 first, and anew once if `cache clear` removed it. */
   private write(key: string, meta: Record<string, unknown>, bytes: Buffer): void {
     if (!this.madePrivate) makePrivateDir(this.path);
     this.madePrivate = true;
@@ -223,7 +193,7 @@ export class ResponseCache {
     }
   }
 
-  /** The checked entry under `key` once its writes are done, or undefined (a corrupt one dropped on the way). */
+  /** The checked entry under `key` once its writes are done, or undefined. */
   private async read(key: string): Promise<{ freshness: Freshness; body: unknown; bytes: Buffer } | undefined> {
     await this.writes.settled(key);
     this.checkDir();
@@ -246,7 +216,6 @@ export class ResponseCache {
     }
   }
 
-  /** Drops a corrupt entry: a miss. */
   private drop(key: string, reason: string): undefined {
     this.log(`cache: dropped the entry for ${key}: ${reason}`);
     this.forget(key);

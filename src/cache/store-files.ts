@@ -1,17 +1,8 @@
 /**
- * The cache on disk: where its files are (the user cache directory of the caller's environment),
- * the store's directory, and one file per key.
- *
- * The cache root may be a symlink the user made; the store under it (`http/`) is the tool's own
- * and never followed through one: a planted symlink would send premium answers where the planter
- * chose. Directories made here are 0700 and files 0600 whatever the umask.
- *
- * An entry's file is named by the SHA-256 of its key and holds `<JSON envelope>\n<body>` (the key,
- * the caller's meta, the body's size and SHA-256), written to a temp file and renamed over the
- * entry. A file torn anyway by a crash fails the size or digest check and reads as a miss, which
- * is why entries are not fsynced (a sync per answer would cost a listing of 800 pages seconds).
- * A FIFO or link planted in the store is a corrupt entry, never a hang. Synchronous: the files
- * are small, and a hit has a budget of a few ms.
+ * The cache on disk: the user cache directory, the store's directory (`http/`, never followed through a
+ * link, unlike the root), and one file per key, named by its SHA-256, holding `<envelope>\n<body>` with
+ * the body's size and digest: a torn file reads as a miss, so entries are not fsynced. Directories 0700,
+ * files 0600; a planted FIFO or link is a corrupt entry, never a hang.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,24 +16,23 @@ import { type Env, userDirs } from '../config/parsers.js';
 
 export type EnvVars = Env;
 
-/** The user cache directory, with HOME and XDG_CACHE_HOME read from `env`. */
+/** The user cache directory, from `env`. */
 export function cacheRoot(env: EnvVars, platform: NodeJS.Platform = process.platform): string {
   return userDirs(env, platform).cache;
 }
 
-/** The store of JSON answers and full records. `cache clear` removes this directory only. */
+/** The store of answers and records: what `cache clear` removes. */
 export function httpCacheDir(root: string): string {
   return join(root, 'http');
 }
 
-/** The request ledger: beside the store, never removed by `cache clear` (it is the quota count). */
+/** The request ledger, beside the store, never cleared. */
 export function ledgerPath(root: string): string {
   return join(root, 'ledger.json');
 }
 
 const HINT = 'Remove it (or move it aside) so the tool can make its own directory there; `exercises cache info` shows where the cache is.';
 
-/** The lstat of `path`, or undefined when nothing is there. Other errors are CacheDirError. */
 function lstatOrNone(path: string): ReturnType<typeof lstatSync> | undefined {
   try {
     return lstatSync(path);
@@ -54,10 +44,7 @@ function lstatOrNone(path: string): ReturnType<typeof lstatSync> | undefined {
   }
 }
 
-/**
- * Throws CacheDirError unless `dir` is absent or a directory. The cache root may be a symlink (the user's) to one;
- * a directory of the tool's own under it (`own`: `http/`) never is: a symlink there is refused, not followed.
- */
+/** Throws CacheDirError unless `dir` is absent or a directory; one of our own (`own`) must not be a link either. */
 function checkDir(dir: string, own: boolean): void {
   const found = lstatOrNone(dir);
   if (!found || found.isDirectory()) return;
@@ -81,23 +68,23 @@ function checkDir(dir: string, own: boolean): void {
 export const checkCacheRoot = (root: string): void => checkDir(root, false);
 export const checkOwnDir = (dir: string): void => checkDir(dir, true);
 
-/** Makes `dir` (and its missing parents) 0700; one of ours found open to others is closed. */
+/** Makes `dir` (and its parents) 0700; one of ours open to others is closed. */
 export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = statSync(dir);
   if ((stat.mode & 0o077) !== 0 && (process.getuid === undefined || stat.uid === process.getuid())) chmodSync(dir, 0o700);
 }
 
-/** Envelope and body together: the largest JSON answer the client accepts, and room for its envelope. */
+/** The largest JSON answer accepted, and room for its envelope. */
 const ENTRY_MAX_BYTES = JSON_SIZE_CAP + 64 * 1024;
-/** An entry file's name: the key's SHA-256 and this suffix. Anything else in the directory is not an entry (a temp file, an old cacache store). */
+/** An entry file's suffix; anything else in the directory is not an entry. */
 const ENTRY_SUFFIX = '.entry';
 const ENTRY_NAME = /^[0-9a-f]{64}\.entry$/;
-/** Bumped when the file layout changes: an older entry then reads as corrupt, a miss. */
+/** Bumped when the layout changes: older entries read as corrupt. */
 const FORMAT = 1;
 
 export interface StoredEntry {
-  /** What the writer kept beside the body (policy, time): checked by the caller, a miss when it is not what it writes. */
+  /** What the writer kept beside the body: checked by the caller. */
   meta: Record<string, unknown>;
   body: Buffer;
 }
@@ -114,15 +101,11 @@ interface Envelope {
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
-/** The file of `key` in the store at `dir`. */
 export function entryPath(dir: string, key: string): string {
   return join(dir, `${sha256(key)}${ENTRY_SUFFIX}`);
 }
 
-/**
- * The whole file at `path` when it is a regular file within the bound (util/safe-open.ts, links
- * refused too); a string saying why not; undefined when absent.
- */
+/** The whole file when regular and within the bound (links refused); a string saying why not; undefined when absent. */
 function readRegular(path: string): Buffer | string | undefined {
   try {
     return readRegularFileSync(path, { maxBytes: ENTRY_MAX_BYTES, noFollow: true });
@@ -136,7 +119,7 @@ function readRegular(path: string): Buffer | string | undefined {
   }
 }
 
-/** The envelope of a file's first line, when it is one this store wrote (for `key`, when given). */
+/** The envelope on a file's first line, when this store wrote it (for `key`, when given). */
 function parseEnvelope(text: string, key: string | undefined): Envelope | string {
   let parsed: unknown;
   try {
@@ -151,7 +134,7 @@ function parseEnvelope(text: string, key: string | undefined): Envelope | string
   return e as Envelope;
 }
 
-/** An entry file's bytes checked whole: its envelope (for `key`, when given), the body's size and digest; or why not. */
+/** An entry file checked whole (envelope, body size and digest), or why not. */
 function decode(file: Buffer, key: string | undefined): { key: string; entry: StoredEntry } | string {
   const newline = file.indexOf(0x0a);
   if (newline < 0) return 'it has no envelope line';
@@ -163,7 +146,7 @@ function decode(file: Buffer, key: string | undefined): { key: string; entry: St
   return { key: envelope.key, entry: { meta: envelope.meta, body } };
 }
 
-/** The entry of `key`: one open and one read. File-system errors other than absence throw. */
+/** The entry of `key`; file-system errors other than absence throw. */
 export function readEntry(dir: string, key: string): EntryRead {
   const file = readRegular(entryPath(dir, key));
   if (file === undefined) return { status: 'missing' };
@@ -171,16 +154,15 @@ export function readEntry(dir: string, key: string): EntryRead {
   return typeof decoded === 'string' ? { status: 'corrupt', reason: decoded } : { status: 'found', entry: decoded.entry };
 }
 
-/** The entry file of `key` and its bytes: the envelope line, then the body. */
 function entryBytes(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): { path: string; bytes: Buffer } {
   const envelope: Envelope = { v: FORMAT, key, size: body.length, sha256: sha256(body), meta };
   return { path: entryPath(dir, key), bytes: Buffer.concat([Buffer.from(`${JSON.stringify(envelope)}\n`), body]) };
 }
 
-/** A temp file beside `path` unique to this write: two processes writing one file each rename their own. */
+/** A temp file unique to this write. */
 const tempBeside = (path: string): string => `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
 
-/** Writes `key`'s entry (temp file, then rename over the old one) on the thread pool, where a wait on the journal does not hold the event loop. */
+/** Writes `key`'s entry (temp file, then rename) off the event loop. */
 export async function writeEntry(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): Promise<void> {
   const { path, bytes } = entryBytes(dir, key, meta, body);
   const temp = tempBeside(path);
@@ -193,7 +175,7 @@ export async function writeEntry(dir: string, key: string, meta: Record<string, 
   }
 }
 
-/** Replaces `path` with `data` at once, synchronously: a private temp file (fsynced first when `durable`) renamed over it. */
+/** Replaces `path` with `data` (a private temp file, fsynced first when `durable`, renamed over it). */
 export function replaceFileSync(path: string, data: string | Buffer, durable = false): void {
   const temp = tempBeside(path);
   try {
@@ -205,18 +187,17 @@ export function replaceFileSync(path: string, data: string | Buffer, durable = f
   }
 }
 
-/** writeEntry(), synchronous: for the small entries of the client's cache (response-cache.ts says why). */
+/** writeEntry(), synchronously. */
 export function writeEntrySync(dir: string, key: string, meta: Record<string, unknown>, body: Buffer): void {
   const { path, bytes } = entryBytes(dir, key, meta, body);
   replaceFileSync(path, bytes);
 }
 
-/** Removes `key`'s entry, if any. */
 export function removeEntry(dir: string, key: string): void {
   rmSync(entryPath(dir, key), { force: true });
 }
 
-/** The entry files of the store (names only; none when there is no store yet). Temp files and an old cacache store's directories are not entries. */
+/** The store's entry file names; none when there is no store. */
 export function entryNames(dir: string): string[] {
   try {
     return readdirSync(dir).filter((name) => ENTRY_NAME.test(name));
@@ -225,7 +206,7 @@ export function entryNames(dir: string): string[] {
   }
 }
 
-/** A whole entry file of the store by its name (entryNames()), with the key it was written for; undefined when it is not one. */
+/** An entry file by name, with the key it was written for; undefined when it is not one. */
 export function readEntryFile(dir: string, name: string): ({ key: string } & StoredEntry) | undefined {
   const file = readRegular(join(dir, name));
   if (file === undefined || typeof file === 'string') return undefined;
@@ -235,26 +216,26 @@ export function readEntryFile(dir: string, name: string): ({ key: string } & Sto
   return { key: decoded.key, ...decoded.entry };
 }
 
-/** The meta of a response-cache entry: what it keeps to judge its freshness (headers.ts makes it). */
+/** What a response-cache entry keeps to judge its freshness. */
 export interface Freshness {
-  /** http-cache-semantics' policy of the answer: its validators, and its headers as a proxy answers with them. */
+  /** The answer's http-cache-semantics policy. */
   policy: CachePolicy.CachePolicyObject;
-  /** The answer's headers that a 304 updates (KEPT_HEADERS): the policy is made anew from them and the 304's. */
+  /** The headers a 304 updates. */
   headers: Record<string, string>;
-  /** When the answer arrived, or a 304 last confirmed it, ms since the epoch. */
+  /** When it arrived or was last confirmed. */
   storedAt: number;
-  /** Until when the policy calls it fresh, ms since the epoch; null when the service said nothing of freshness (the configured TTL applies). */
+  /** Until when it is fresh; null when the service said nothing (the TTL applies). */
   freshUntil: number | null;
-  /** The answer's Content-Language (a checked language tag list), so a cache hit can say it too. */
+  /** Its Content-Language, so a hit can say it too. */
   language?: string;
 }
 
-/** Fresh: the policy's lifetime, or the TTL where the service said nothing, not yet over; an answer stored "in the future" (the clock went back) is stale. */
+/** Fresh: its lifetime (or the TTL) not yet over; one stored "in the future" is stale. */
 export function isFresh(stored: Freshness, now: number, ttlMs: number): boolean {
   return now >= stored.storedAt && now < (stored.freshUntil ?? stored.storedAt + ttlMs);
 }
 
-/** Stored freshness as freshnessFor() makes it, or undefined for anything else (then the entry is dropped). */
+/** Stored freshness, or undefined for anything else (then the entry is dropped). */
 export function parseFreshness(meta: Record<string, unknown>): Freshness | undefined {
   const { policy, headers, storedAt, freshUntil, language } = meta;
   if (typeof policy !== 'object' || policy === null || (policy as { v?: unknown }).v !== 1) return undefined;
@@ -271,10 +252,7 @@ export function parseFreshness(meta: Record<string, unknown>): Freshness | undef
   };
 }
 
-/**
- * A Content-Language value worth keeping: language tags (RFC 5646's letters, digits and
- * hyphens) separated by commas, bounded; anything else is dropped, since it reaches the terminal.
- */
+/** A Content-Language worth keeping: comma-separated language tags, bounded (it reaches the terminal). */
 export function languageList(value: string | undefined): string | undefined {
   const text = value?.trim();
   return text !== undefined && text.length <= 100 && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*(\s*,\s*[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)*$/.test(text)

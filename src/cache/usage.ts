@@ -1,7 +1,4 @@
-/**
- * This month's usage of the connection in force, for `quota` and `auth status`: the ledger
- * read without its lock (it is only ever replaced whole), the budget of the settings.
- */
+/** This month's usage of the connection in force, for `quota` and `auth status`: the ledger read without its lock (it is replaced whole). */
 import { plural } from '../util/text.js';
 import { keyHash } from './cached-get.js';
 import { Ledger, type LedgerUsage, SANDBOX_LEDGER_ORIGIN, ledgerOrigin } from './ledger.js';
@@ -27,7 +24,7 @@ export async function connectionUsage(query: UsageQuery): Promise<ConnectionUsag
   return { ...usage, origin, ledger: ledger.path };
 }
 
-/** Sets this month's count of the connection back to 0 under the ledger's lock; resolves to the sentence saying so. */
+/** Sets this month's count back to 0 under the ledger's lock; resolves to the sentence saying so. */
 export async function resetConnectionMonth(query: Omit<UsageQuery, 'budget'>): Promise<string> {
   const ledger = new Ledger(ledgerPath(cacheRoot(query.env)));
   const origin = ledgerOrigin(query);

@@ -1,8 +1,4 @@
-/**
- * Whether a directory can be served as a catalogue (docs/design.md "Catalogue directory"): it
- * exists and holds exercises.jsonl. Synchronous and cheap: `config set catalogue` and the
- * connection check it before anything starts; the server validates every line itself.
- */
+/** Whether a directory can be served as a catalogue (it holds exercises.jsonl), checked cheaply before anything starts. */
 import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -26,19 +22,15 @@ export function catalogueDirProblem(dir: string): string | undefined {
 }
 
 /**
- * The catalogue's index of media names, `<dir>/media-index.json`, written by `mirror`: for each
- * media folder, exercise id and file name as the URL asks for it (`start.png`), the file's path
- * relative to the directory. Ids and names from the network are stored under safe names
- * (`images/_CON-a3dbc4b6/premium/start.png` for the id `CON`), so the plain layout cannot find
- * them; `serve` and `--catalogue` look here first. Absent or unreadable: the plain layout only.
- *
- * `{ "version": 1, "files": { "images": { "CON": { "start.png": "images/_CON-a3dbc4b6/premium/start.png" } } } }`
+ * The catalogue's media index, `<dir>/media-index.json`, written by `mirror`: per folder, id and file
+ * name as the URL asks, the path of a file stored under a safe name (the id `CON` in `images/_CON-a3dbc4b6/`),
+ * looked at first by `serve` and `--catalogue`. Absent or unreadable: the plain layout only.
  */
 export const MEDIA_INDEX_FILE = 'media-index.json';
 
 export type MediaIndexFiles = Record<string, Record<string, Record<string, string>>>;
 
-/** The index's files, or an empty one when there is none (or it cannot be read). */
+/** The index's files; empty when there is none or it cannot be read. */
 export function readMediaIndex(dir: string): MediaIndexFiles {
   try {
     const parsed = JSON.parse(readFileSync(join(resolve(dir), MEDIA_INDEX_FILE), 'utf8')) as { files?: unknown };
@@ -49,19 +41,14 @@ export function readMediaIndex(dir: string): MediaIndexFiles {
   }
 }
 
-/** The index's text for `files`. */
 export function mediaIndexText(files: MediaIndexFiles): string {
   return `${JSON.stringify({ version: 1, files })}\n`;
 }
 
-/** Each loaded index with the mtime it was read at: read again only when the file changes. */
+/** Each loaded index with its mtime: read again only when the file changes. */
 const loaded = new Map<string, { mtimeMs: number; files: MediaIndexFiles }>();
 
-/**
- * The relative path the index gives for `/<folder>/<id>/premium/<fileName>`, or undefined. Only a
- * path of plain components (no `..`, no absolute path) is returned; the caller still checks that
- * the real file lies inside the directory.
- */
+/** The relative path the index gives for `/<folder>/<id>/premium/<fileName>`, only of plain components; the caller checks it stays inside. */
 export async function indexedMediaPath(dir: string, folder: string, id: string, fileName: string): Promise<string | undefined> {
   const root = resolve(dir);
   const file = join(root, MEDIA_INDEX_FILE);
@@ -76,7 +63,7 @@ export async function indexedMediaPath(dir: string, folder: string, id: string, 
     entry = { mtimeMs, files: readMediaIndex(root) };
     loaded.set(root, entry);
   }
-  // Own keys only, each level checked to be an object: the file is data, which may name `__proto__` or hold anything.
+  // Own keys only, each level checked: the file is data, which may name `__proto__`.
   let rel: unknown = entry.files;
   for (const key of [folder, id, fileName])
     rel = typeof rel === 'object' && rel !== null && Object.hasOwn(rel, key) ? (rel as Record<string, unknown>)[key] : undefined;

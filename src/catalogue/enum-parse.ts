@@ -1,9 +1,6 @@
 /**
- * Friendly enum parsing for the CLI: any case, spaces or hyphens for underscores, the
- * dots-free spelling of E_Z_CURL_BAR (`ez curl bar`, `ez-bar`…), singular or plural, and the
- * words people use (enum-words.ts: `abs`, `quads`, `bodyweight`). A word that names several
- * values (`back`) or none is a usage error that names the valid values and the closest ones,
- * found among the values and the synonyms alike (suggest.ts).
+ * Friendly enum parsing: any case and separators, singular or plural, and the words people use (`abs`,
+ * `quads`). A word naming several values or none is a usage error naming the valid and closest ones.
  */
 import { UsageError } from '../errors.js';
 import { ENUMS, type EnumName, type EnumValue } from './enums.js';
@@ -20,7 +17,7 @@ function singular(value: string): string {
   return value.endsWith('S') ? value.slice(0, -1) : value;
 }
 
-/** The values a word stands for, in any case and with any spaces, hyphens, dots, slashes or underscores: the value itself, its plural or singular, or a synonym's values. */
+/** The values a word stands for (any case and separators): the value, its plural or singular, or a synonym's values. */
 export function enumMeaning<N extends EnumName>(name: N, input: string): readonly EnumValue<N>[] {
   const values = ENUMS[name] as readonly EnumValue<N>[];
   const s = input.toUpperCase().replace(/[\s\-_./]+/g, '');
@@ -32,7 +29,7 @@ export function enumMeaning<N extends EnumName>(name: N, input: string): readonl
   return synonyms[s] ?? synonyms[singular(s)] ?? [];
 }
 
-/** The values nearest an unknown word, by the spelling of the values and of their synonyms. */
+/** The values nearest an unknown word, by the values' and synonyms' spelling. */
 export function enumSuggestions<N extends EnumName>(name: N, input: string, max = 3): EnumValue<N>[] {
   const synonyms = enumSynonyms(name);
   const spellings: Array<{ word: string; values: readonly EnumValue<N>[] }> = [
@@ -46,17 +43,14 @@ export function enumSuggestions<N extends EnumName>(name: N, input: string, max 
   return out.slice(0, max);
 }
 
-/**
- * Parse one user-supplied value of enum `name`.
- * @param flag how the user gave it (e.g. `--equipment`), for the error message
- */
+/** One value of enum `name` as given; `flag` names how, for the message. */
 export function parseEnumValue<N extends EnumName>(name: N, input: string, flag?: string): EnumValue<N> {
   const values = ENUMS[name] as readonly string[];
   const meaning = enumMeaning(name, input);
   if (meaning.length === 1) return meaning[0]!;
 
   const label = flag ? `${flag} value` : `${name} value`;
-  // In words as people type them (enum-words.ts), as help and completion show them; the JSON details keep the service's spelling.
+  // In words as people type them; the JSON details keep the service's spelling.
   const hint = `Valid values: ${enumHelpList(name)}; any case.`;
   if (meaning.length > 1) {
     throw new UsageError(`The ${label} "${input}" could mean ${orList(meaning.map(friendlyEnumValue))}; give one of them.`, {
@@ -71,10 +65,7 @@ export function parseEnumValue<N extends EnumName>(name: N, input: string, flag?
   });
 }
 
-/**
- * Parse a list of user values where each entry may itself be a comma list
- * (`--category strength,cardio --category plyometrics`). Duplicates are dropped, order kept.
- */
+/** A list of values, each entry maybe a comma list; duplicates dropped, order kept. */
 export function parseEnumList<N extends EnumName>(name: N, inputs: readonly string[], flag?: string): EnumValue<N>[] {
   const out: EnumValue<N>[] = [];
   for (const input of inputs) {

@@ -1,19 +1,12 @@
 /**
- * The enum values of spec §2.4 as people type them, in one place for everything that shows
- * them: completion offers these words and `--help` lists them, so the two never disagree.
- *
- * Also the words people use beyond the values' own spelling (which enum-parse.ts accepts in
- * any case, singular or plural), keyed upper case with separators removed (`EZ BAR` → `EZBAR`):
- * a word standing for one value is accepted as that value; one standing for several (`back`) is
- * answered with the choice.
+ * The enum values as people type them, in one place for completion and `--help`, and the everyday words
+ * beyond them (keyed upper case, separators removed): one standing for a value is taken as it; one
+ * standing for several (`back`) is answered with the choice.
  */
 import { ENUMS, type EnumName, type EnumValue } from './enums.js';
 import { orList } from './suggest.js';
 
-/**
- * An enum value as people type it, which the CLI's friendly parsing (enum-parse.ts) accepts:
- * lower case, words apart (`lower back`), single letters joined (`E_Z_CURL_BAR` → `ez curl bar`).
- */
+/** An enum value as people type it: lower case, words apart, single letters joined (`E_Z_CURL_BAR` → `ez curl bar`). */
 export function friendlyEnumValue(value: string): string {
   // An underscore between two one-letter parts goes; every other one becomes a space.
   return value
@@ -22,14 +15,10 @@ export function friendlyEnumValue(value: string): string {
     .replace(/_/g, ' ');
 }
 
-/** How many synonyms help names: enough to show that everyday words work, short enough to read. */
+/** How many synonyms help names: enough to show everyday words work. */
 const HELP_SYNONYMS = 5;
 
-/**
- * A few everyday words help mentions for an enum: one per value (the first listed for it), only
- * words that stand for a single value and are not merely another form of it (`LOWERBACK`,
- * `SHOULDER`, `PULLING`: the parsing takes those anyway, and they teach the reader nothing).
- */
+/** A few everyday words help mentions for an enum: one per value, standing for it alone and not just another form of it. */
 function helpSynonyms(name: EnumName): string[] {
   const seen = new Set<string>();
   const words: string[] = [];
@@ -45,7 +34,7 @@ function helpSynonyms(name: EnumName): string[] {
 
 /** The list a flag's help gives for an enum: `a, b or c (also x, y…)`. */
 export function enumHelpList(name: EnumName): string {
-  // The values in the friendly spelling, alphabetical (the order a reader scans for).
+  // The friendly spelling, alphabetical.
   const list = orList((ENUMS[name] as readonly string[]).map(friendlyEnumValue).sort());
   const synonyms = helpSynonyms(name);
   return synonyms.length ? `${list} (also everyday words such as ${synonyms.join(', ')})` : list;
@@ -122,7 +111,7 @@ const SYNONYM_GROUPS: { readonly [N in EnumName]: ReadonlyArray<readonly [values
 
 const built = new Map<EnumName, Readonly<Record<string, readonly string[]>>>();
 
-/** Enum `name`'s words, each with the value(s) it stands for, in the table's order: built on first use, not at every start. */
+/** Enum `name`'s words with the value(s) each stands for, built on first use. */
 export function enumSynonyms<N extends EnumName>(name: N): Readonly<Record<string, readonly EnumValue<N>[]>> {
   let table = built.get(name);
   if (!table) {

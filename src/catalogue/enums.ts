@@ -1,10 +1,6 @@
-/**
- * The enumerations of the service interface (spec §2.4), with their exact values.
- * This is the one source of truth: types, validation, the server's filters and the
- * CLI's friendly parsing are all derived from these arrays.
- */
+/** The enumerations of the service interface with their exact values: the one source of types, validation, filters and parsing. */
 
-/** Every enum by the name used in messages, so callers can look one up generically. */
+/** Every enum by the name used in messages. */
 export const ENUMS = {
   Muscle: [
     'ABDOMINALS',
@@ -55,10 +51,7 @@ export type Equipment = (typeof ENUMS.Equipment)[number];
 export type EnumName = keyof typeof ENUMS;
 export type EnumValue<N extends EnumName> = (typeof ENUMS)[N][number];
 
-/**
- * The filters of /exercise/query that take enum values: query parameter name,
- * its enum, and whether the interface types it as an array (several values OR-ed).
- */
+/** The filters of /exercise/query that take enum values: parameter, enum, and whether several values are OR-ed. */
 export const ENUM_FILTERS = [
   { param: 'primaryMuscle', enum: 'Muscle', array: false },
   { param: 'secondaryMuscle', enum: 'Muscle', array: false },

@@ -1,16 +1,8 @@
-/**
- * The two kinds of premium media (spec §4.4, §4.5) and everything that differs between them:
- * the record field listing them, the URL folder, the file extension and the content type.
- * One table for the client (URLs, local file names, verification) and the server (paths, headers).
- */
+/** The two kinds of premium media and what differs between them, one table for the client and the server. */
 
 export type MediaKind = 'image' | 'video';
 
-/**
- * Per kind: the record field that lists them (spec §2.1, §2.2); the URL folder
- * (/<folder>/<id>/premium/<name><extension>, also the catalogue directory's); the extension and
- * content type; and the description for messages.
- */
+/** Per kind: the record field listing them, the URL folder (/<folder>/<id>/premium/<name><extension>), the extension, content type and description. */
 export const MEDIA = {
   image: { field: 'premiumImages', folder: 'images', extension: '.png', contentType: 'image/png', description: 'a PNG image' },
   video: { field: 'premiumVideos', folder: 'videos', extension: '.mp4', contentType: 'video/mp4', description: 'an MP4 video' },
@@ -18,7 +10,6 @@ export const MEDIA = {
 
 export type MediaFolder = (typeof MEDIA)[MediaKind]['folder'];
 
-/** The kind served under a URL folder. */
 export function kindOfFolder(folder: MediaFolder): MediaKind {
   return folder === 'images' ? 'image' : 'video';
 }
@@ -29,11 +20,7 @@ export function stripExtension(kind: MediaKind, name: string): string {
   return name.toLowerCase().endsWith(extension) ? name.slice(0, -extension.length) : name;
 }
 
-/**
- * Whether a media entry is an absolute URL, of any scheme (RFC 3986: a scheme, then `//`).
- * Every scheme counts, so an `ftp://…/a.png` entry is seen as a URL both when it is named
- * on disk and when its URL is made, never as a bare name.
- */
+/** Whether a media entry is an absolute URL of any scheme, so `ftp://…/a.png` is never taken as a bare name. */
 export function isAbsoluteUrl(value: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
 }
@@ -43,7 +30,7 @@ export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x
 /** Bytes needed to judge the magic of either kind. */
 export const MAGIC_BYTES = 12;
 
-/** True when `head` (the first bytes of the file) carries the magic of the kind: what the downloader and the proxy's media fill check. */
+/** True when the file's first bytes carry the kind's magic. */
 export function hasMagic(kind: MediaKind, head: Buffer): boolean {
   if (kind === 'image') return head.length >= PNG_SIGNATURE.length && head.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE);
   // ISO base media file: the first box is `ftyp`, its 32-bit size at offset 0 is at least 8.

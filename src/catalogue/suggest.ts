@@ -1,8 +1,6 @@
 /**
- * "Did you mean …?": the closest of a set of words to what a person typed, by edit distance over
- * a loose form of both (any case, separators and punctuation ignored: `push_up` is `Push-Up`).
- * A swap of neighbouring letters (`chets`) is one edit (Damerau's "optimal string alignment"),
- * which plain Levenshtein (fastest-levenshtein) counts as two.
+ * "Did you mean …?": the closest words to what a person typed, by edit distance over a loose form (any
+ * case, separators ignored), a swap of neighbouring letters counting one edit.
  */
 import { distance as levenshtein } from 'fastest-levenshtein';
 
@@ -15,7 +13,7 @@ export function looseForm(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** Edits from `a` to `b`, a swap of neighbours counting one: Levenshtein first (fast; a swap can only lower it), the table only when close. */
+/** Edits from `a` to `b`, a swap counting one: Levenshtein first, the table only when close. */
 export function editDistance(a: string, b: string): number {
   const plain = levenshtein(a, b);
   if (plain < 2) return plain;
@@ -37,10 +35,7 @@ export function editDistance(a: string, b: string): number {
   return Math.min(plain, previous[b.length]!);
 }
 
-/**
- * How far a word may be from the one typed and still be offered: one edit in three letters
- * (a swap of two neighbouring letters is one), at least one, so `abbs` finds `abs` but `back` never finds `neck`.
- */
+/** Near enough to offer: one edit in three letters, at least one (`abbs` finds `abs`, `back` never `neck`). */
 export function nearEnough(typed: string, candidate: string): boolean {
   const a = looseForm(typed);
   const b = looseForm(candidate);
@@ -50,11 +45,7 @@ export function nearEnough(typed: string, candidate: string): boolean {
   return editDistance(a, b) <= allowed;
 }
 
-/**
- * The items whose key is nearest `typed`, best first, at most `max`: the same loose form
- * first (and then alone), then a key that starts with what was typed (`quer` → query), then
- * by edit distance within nearEnough. Items with equal keys appear once.
- */
+/** The items whose key is nearest `typed`, best first, at most `max`: the same loose form, then a prefix, then edit distance. */
 export function closest<T>(typed: string, items: readonly T[], key: (item: T) => string, max = 3): T[] {
   const wanted = looseForm(typed);
   if (wanted === '') return [];
@@ -80,7 +71,6 @@ export function closest<T>(typed: string, items: readonly T[], key: (item: T) =>
     .map((s) => s.item);
 }
 
-/** closest() over plain words. */
 export function closestWords(typed: string, words: readonly string[], max = 3): string[] {
   return closest(typed, words, (w) => w, max);
 }

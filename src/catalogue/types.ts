@@ -29,7 +29,7 @@ export type ExerciseSummary = Pick<ExerciseRecord, 'name' | 'displayName' | 'ali
 
 export interface Pagination {
   total: number;
-  /** Our server's cursors; the real service may send other names or none (see api/paging). */
+  /** Our server's cursors; the real service may send others or none. */
   next?: string | null;
   prev?: string | null;
   [extra: string]: unknown;
@@ -42,7 +42,7 @@ export interface ListResponse {
   [extra: string]: unknown;
 }
 
-/** Text that a catalogue directory may carry per language (docs/design.md, "Catalogue directory"). */
+/** Text a catalogue directory may carry per language. */
 export type Translation = Pick<ExerciseRecord, 'displayName' | 'aliases' | 'instructions'>;
 
 /** A line of `<dir>/exercises.jsonl`: a full record with an id, plus optional translations. */

@@ -1,8 +1,4 @@
-/**
- * Structural checks of exercise data. Used on records read from a catalogue directory
- * (strict: every field typed as the interface says) and on records the service returns
- * (the same rules; unknown extra fields are allowed and kept), and the nesting any answer may have.
- */
+/** Structural checks of exercise data: catalogue records strictly, the service's the same way (extra fields kept), and any answer's nesting. */
 import { ENUMS, type EnumName } from './enums.js';
 import type { CatalogueEntry } from './types.js';
 
@@ -23,7 +19,7 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-/** How each optional field is typed: a string, an array of strings, or an enum's value (in an array, or alone and maybe null). */
+/** How each optional field is typed. */
 type Rule = 'string' | 'strings' | { enum: EnumName; array?: true; nullable?: true };
 
 /** The optional fields of a record, in the order their problems are listed. */
@@ -43,7 +39,7 @@ const RULES = {
   premiumVideos: 'strings',
 } as const satisfies Record<string, Rule>;
 
-/** Problems with the `keys` of `o` that are present, by RULES; `where` prefixes field names in messages. */
+/** Problems with the present `keys` of `o`; `where` prefixes field names. */
 function fieldProblems(o: Obj, keys: readonly (keyof typeof RULES)[], where: string): string[] {
   const problems: string[] = [];
   for (const key of keys) {
@@ -68,7 +64,7 @@ function fieldProblems(o: Obj, keys: readonly (keyof typeof RULES)[], where: str
   return problems;
 }
 
-/** Problems with a full record, or an empty list. `where` prefixes field names in messages. */
+/** Problems with a full record, or none. */
 export function recordProblems(value: unknown, where = ''): string[] {
   if (!isObject(value)) return [`${where || 'record'} must be a JSON object`];
   const name = typeof value.name !== 'string' || value.name.length === 0 ? [`${where}name is required and must be a non-empty string`] : [];
@@ -102,7 +98,7 @@ function summaryProblems(value: unknown, where = ''): string[] {
   return [...problems, ...fieldProblems(value, ['displayName', 'aliases', 'premiumImages', 'premiumVideos'], where)];
 }
 
-/** Problems with a list response (spec §2.3), or an empty list. */
+/** Problems with a list response, or none. */
 export function listResponseProblems(value: unknown): string[] {
   if (!isObject(value)) return ['response must be a JSON object'];
   const problems: string[] = [];
@@ -115,22 +111,15 @@ export function listResponseProblems(value: unknown): string[] {
   return problems;
 }
 
-/*
- * How deeply a parsed JSON value nests, found without recursion. JSON.parse takes any depth,
- * but a recursive walk overflows the stack at a depth that depends on the engine and the
- * stack size, so an answer nested deeper than MAX_JSON_DEPTH is refused as malformed before
- * anything walks it.
- */
-
 /**
- * Deepest nesting of arrays and objects in `value` (a scalar is 0, `[]` and `{}` are 1,
- * `[[1]]` is 2), counting no further than `limit + 1`: the walk stops at the first branch
- * deeper than `limit`, so a hostile answer costs no more than the part of it read.
+ * Deepest nesting of arrays and objects in `value` (`[[1]]` is 2), found without recursion, counting no
+ * further than `limit + 1`: a recursive walk would overflow the stack, so deeper answers are refused
+ * before anything walks them, at the cost of the part read.
  */
 export function maxDepth(value: unknown, limit: number): number {
   if (typeof value !== 'object' || value === null) return 0;
   let deepest = 0;
-  // Each entry: a container and its depth. An explicit stack: no recursion, whatever the nesting.
+  // An explicit stack of containers and their depths.
   const stack: Array<[object, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
@@ -146,5 +135,5 @@ export function maxDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-/** Deepest nesting an answer of the service may have: exercise data needs 3; unknown fields get room to spare. */
+/** Deepest nesting an answer may have: exercise data needs 3. */
 export const MAX_JSON_DEPTH = 64;

@@ -1,9 +1,7 @@
 /**
- * Response bodies, sent with undici's dispatch() and a handler of ours so each chunk read goes
- * straight to its consumer with no Readable in between (no stream buffering, no second copy of
- * the highWaterMark); the socket is paused while the consumer holds enough or has not started.
- * Also: the JSON layer reading a body whole within its cap, its parse, and a body as a Readable
- * for the team proxy.
+ * Response bodies through undici's dispatch() and a handler of ours: each chunk goes straight to its
+ * consumer, the socket paused while the consumer holds enough. Also the JSON layer reading a body whole
+ * within its cap, and a body as a Readable for the team proxy.
  */
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
@@ -14,7 +12,7 @@ import { ERROR_BODY_CAP, JSON_SIZE_CAP } from '../defaults.js';
 import { markNeverWritten } from './failures.js';
 import type { BodyConsumer, BodyControl, DispatchedBody, Exchange, Incoming, Progress } from './exchange.js';
 
-/** What one attempt is cancelled with (attempt.ts): an emitter rather than an AbortSignal, so no listener is added per signal per attempt. */
+/** What one attempt is cancelled with: an emitter, so no listener is added per signal per attempt. */
 export class CancelSignal extends EventEmitter {
   aborted = false;
   reason: unknown = undefined;
@@ -27,21 +25,16 @@ export class CancelSignal extends EventEmitter {
   }
 }
 
-/**
- * The body of one dispatched request: the undici handler on one side, a BodySource on the
- * other. Every undici callback after the end (or a discard) is ignored. A failure reaches
- * the consumer as `mapError` makes it.
- */
+/** The body of one dispatched request, between undici's handler and a BodySource; callbacks after the end are ignored. */
 class DispatchBody implements DispatchedBody {
   private controller: Dispatcher.DispatchController | undefined;
   private consumer: BodyConsumer | undefined;
   /** Chunks that came before start(), the socket paused meanwhile. */
   private held: Buffer[] = [];
-  /** How the body ended before start(): undefined while it goes on; { err: undefined } for a clean end. */
+  /** How the body ended before start(); undefined while it goes on. */
   private ended: { err: unknown } | undefined;
   private over = false;
   private discarded = false;
-  /** Emits 'close' once the body is over (onClose). */
   private readonly closed = new EventEmitter();
   private head: { resolve(d: Incoming): void; reject(err: unknown): void } | undefined;
   private pendingAbort: unknown;
@@ -53,7 +46,7 @@ class DispatchBody implements DispatchedBody {
     private readonly progress: Progress | undefined,
   ) {}
 
-  /** Resolves with the head, or rejects with the failure (or the cancel signal's reason) before it. */
+  /** The head, or the failure (or the cancel's reason) before it. */
   headers(): Promise<Incoming> {
     return new Promise((resolve, reject) => {
       this.head = { resolve, reject };
@@ -65,8 +58,7 @@ class DispatchBody implements DispatchedBody {
   private abort(reason: unknown): void {
     if (this.over) return;
     if (this.head) {
-      // Before the head: the caller hears now, even while undici still waits for a socket
-      // (then onRequestStart aborts it before a byte is written).
+      // Before the head the caller hears now, even while undici waits for a socket.
       const { reject } = this.head;
       this.head = undefined;
       reject(this.controller ? reason : markNeverWritten(reason));
@@ -108,7 +100,7 @@ class DispatchBody implements DispatchedBody {
       head?.resolve({ status: statusCode, headers, body: this });
     },
     onResponseData: (controller, chunk) => {
-      // A media stream's whole life grows with the bytes that arrived (config/time-limits.ts mediaMs).
+      // A media stream's whole life grows with its bytes.
       if (this.progress) this.progress.bytes += chunk.length;
       if (this.over || this.discarded) return;
       const consumer = this.consumer;
@@ -166,10 +158,8 @@ class DispatchBody implements DispatchedBody {
 }
 
 /**
- * Sends `options` through `dispatcher.dispatch()` and resolves with the response's head and
- * its body as a BodySource. `options.signal` (an AttemptSignal) cancels it: before the head the
- * promise rejects with its reason, after it the body fails with it (as `mapError` makes it).
- * `progress`, when given, counts the body's bytes as they arrive.
+ * Sends `options` through `dispatcher.dispatch()`: the head, and the body as a BodySource. The signal
+ * cancels it (before the head the promise rejects, after it the body fails); `progress` counts bytes.
  */
 export function dispatchBody(
   dispatcher: Dispatcher,
@@ -183,11 +173,7 @@ export function dispatchBody(
   return head;
 }
 
-/**
- * Reads `body` up to `cap` bytes. When it holds more, the rest is not read: the body is
- * discarded and `truncated` is true, so a huge or endless answer never fills memory. A body
- * that fails (already mapped to the project's error by the transport) rejects with it.
- */
+/** Reads `body` up to `cap` bytes; past it the rest is discarded unread and `truncated` is true. */
 export function readWhole(body: DispatchedBody, cap: number): Promise<{ bytes: Buffer; truncated: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -217,9 +203,8 @@ export function readWhole(body: DispatchedBody, cap: number): Promise<{ bytes: B
 }
 
 /**
- * The layer: a 2xx body whole within JSON_SIZE_CAP (past it, MalformedResponseError); any other
- * body only up to ERROR_BODY_CAP, read to quote the server's message, the rest dropped, so the
- * status still decides the outcome and whether to retry.
+ * The layer: a 2xx body whole within JSON_SIZE_CAP (past it, MalformedResponseError); any other only up to
+ * ERROR_BODY_CAP, to quote the server, so the status still decides the outcome.
  */
 export function wholeBodies(next: Exchange, redact: (text: string) => string): Exchange<Buffer> {
   return async (request) => {
@@ -252,7 +237,7 @@ export function parseJsonBody(bytes: Buffer, contentType: string, url: URL, what
     if (/html/i.test(contentType) || /^\s*</.test(text)) throw malformed(`The service answered ${what} with an HTML page, not JSON.`);
     throw malformed(`The answer to ${what} is not valid JSON (truncated or corrupt).`);
   }
-  // Refused before anything walks it: deep nesting overflows every recursive walk (catalogue/validate.ts maxDepth).
+  // Refused before anything walks it: deep nesting overflows every recursive walk.
   if (maxDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
     throw malformed(`The answer to ${what} nests deeper than ${MAX_JSON_DEPTH} levels; refusing to read it.`);
   return parsed;

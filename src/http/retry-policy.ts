@@ -1,8 +1,4 @@
-/**
- * The one retry policy, for JSON requests and media downloads alike: which failures are worth
- * another attempt, how long to wait, when to stop and what to report then. Why not undici's
- * RetryHandler: docs/development.md, "Retries are our own layer".
- */
+/** The one retry policy, JSON and media alike: which failures to retry, how long to wait, when to stop (docs/development.md says why not undici's). */
 import { type CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
 import { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS, RETRY_BASE_MS, RETRY_MAX_BACKOFF_MS } from '../defaults.js';
 import { plural } from '../util/text.js';
@@ -10,10 +6,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 export { MAX_ATTEMPTS_PER_ITEM, RETRY_AFTER_CAP_MS };
 
-/** Statuses that say "try again later": rate limited, bad gateway, unavailable, gateway timeout. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** Error codes of connection-level failures that a new attempt may cure. */
+/** Connection-level failures a new attempt may cure. */
 const RETRYABLE_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -32,10 +27,7 @@ const RETRYABLE_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/**
- * Connect errors, resets and timeouts are retryable; statuses are judged separately
- * (RETRYABLE_STATUSES), and an abort (Ctrl-C) or a usage/auth/not-found error never is.
- */
+/** Connect errors, resets and timeouts are retryable; an abort or a usage, auth or not-found error never is. */
 export function isRetryableError(err: unknown): boolean {
   if (err instanceof InterruptedError) return false;
   if (err instanceof NetworkError) return err.code === 'network' || err.code === 'timeout';
@@ -56,7 +48,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Math.max(0, date - now);
 }
 
-/** The wait before retry number `attempt`: the server's Retry-After (capped), else backoff half fixed, half random, so clients spread out. */
+/** The wait before retry number `attempt`: Retry-After (capped), else backoff half fixed, half random. */
 export function retryDelayMs(attempt: number, retryAfter?: string): number {
   const asked = parseRetryAfter(retryAfter);
   if (asked !== undefined) return Math.min(asked, RETRY_AFTER_CAP_MS);
@@ -64,26 +56,18 @@ export function retryDelayMs(attempt: number, retryAfter?: string): number {
   return Math.round(step / 2 + Math.random() * (step / 2));
 }
 
-/** Where an item stands after a failed attempt. */
 export interface AttemptTally {
-  /** Attempts made so far, in all (1 after the first). */
+  /** Attempts made so far (1 after the first). */
   attempts: number;
-  /**
-   * Failures in a row that brought nothing new (a media failure that got more bytes to disk
-   * starts the count again). For JSON, every failure: the same as `attempts`.
-   */
+  /** Failures in a row that brought nothing new (more bytes on disk start the count again); for JSON, `attempts`. */
   fruitless?: number;
 }
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: CliError };
 
-/**
- * The decision after a failure the caller judged retryable: stop at once for a failure marked
- * final or a Retry-After past the cap, stop after `retries` fruitless failures or
- * MAX_ATTEMPTS_PER_ITEM in all, else retry. When it stops, `error` is what to report.
- */
+/** After a retryable failure: stop for a final one or a Retry-After past the cap, or after `retries` fruitless failures or MAX_ATTEMPTS_PER_ITEM; else retry. */
 export function decideRetry(tally: AttemptTally, retries: number, failure: CliError, retryAfter?: string): RetryDecision {
-  // An answer that says no attempt will go otherwise (a team proxy whose own upstream key is refused: failures.ts).
+  // A failure marked final (a team proxy whose upstream key is refused).
   if (failure.details?.final === true) return { retry: false, error: failure };
   const fruitless = tally.fruitless ?? tally.attempts;
   const asked = parseRetryAfter(retryAfter);
@@ -93,9 +77,9 @@ export function decideRetry(tally: AttemptTally, retries: number, failure: CliEr
   return { retry: true, delayMs: retryDelayMs(fruitless, retryAfter) };
 }
 
-/** The error to report when the retries end: it says the wait the service asked for; a rate limit also how many attempts were made. */
+/** The error when the retries end: it says the wait asked for, and for a rate limit the attempts made. */
 function finalError(failure: CliError, attempts: number, askedMs: number | undefined, retryAfter: string | undefined): CliError {
-  // A team proxy's spent budget says the date it starts again: a count of seconds beside it says nothing more.
+  // A proxy's spent budget says the date it starts again: no seconds beside it.
   const wait = askedMs !== undefined && failure.details?.proxyBudget !== true ? ` The service asks to wait ${Math.max(1, Math.ceil(askedMs / 1000))} s.` : '';
   if (failure instanceof RateLimitError) {
     return new RateLimitError(`${failure.message.replace(/[.:]?$/, '')} (after ${plural(attempts, 'attempt')}).${wait}`, {
@@ -111,6 +95,5 @@ function finalError(failure: CliError, attempts: number, askedMs: number | undef
 
 /** Waits, or rejects with InterruptedError as soon as the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  // Its only failure is the abort.
   return delay(ms, undefined, signal ? { signal } : {}).catch(() => Promise.reject(new InterruptedError()));
 }

@@ -1,10 +1,7 @@
 /**
- * The HTTP transport: every request the client sends, as layers around one undici dispatcher
- * (exchange.ts lists them). Every request first gets the URL policy (once per origin), the API key
- * for the configured origin only, its forward proxy (proxy-env.ts) and the signals that cancel it;
- * the key is redacted from everything shown. Media streams are not retried here (the downloader
- * resumes and retries itself, with the same policy) nor under the command's deadline. The JSON
- * retry layer is here too: why not undici's own, docs/development.md "Retries are our own layer".
+ * The HTTP transport: every request as layers around one undici dispatcher (exchange.ts lists them).
+ * Each gets the URL policy, the API key for the configured origin only, its forward proxy and the signals
+ * that cancel it; the key is redacted from all shown. Media streams are retried by the downloader, not here.
  */
 import type { Dispatcher } from 'undici';
 import type { Settings } from '../config/settings.js';
@@ -32,7 +29,7 @@ export function headerValue(headers: ResponseHeaders, name: string): string | un
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** RateLimit-* / X-RateLimit-* / Retry-After, for --verbose: controls stripped before the line is redacted, so a key split by them is found whole. */
+/** RateLimit-* / X-RateLimit-* / Retry-After for --verbose, controls stripped before redaction. */
 function quotaHeaders(headers: ResponseHeaders): string {
   return Object.entries(headers)
     .filter(([name]) => /^(x-)?ratelimit(-|$)/.test(name) || name === 'retry-after')
@@ -40,49 +37,41 @@ function quotaHeaders(headers: ResponseHeaders): string {
     .join(' ');
 }
 
-/** The settings a transport follows (config/settings-table.ts); allow-insecure is off when absent. */
 export type TransportSettings = Pick<Settings, 'timeout' | 'retries'> & Partial<Pick<Settings, 'allowInsecure'>>;
 
-/** `beforeRequest` runs before EVERY attempt, JSON and media, retries included (counting.ts). */
+/** `beforeRequest` runs before every attempt, JSON and media, retries included. */
 export interface TransportOptions extends RequestHooks {
-  /** e.g. 'https://api.wrkout.xyz' or 'http://127.0.0.1:8787' (a path prefix is kept). */
+  /** A path prefix is kept. */
   baseUrl: string;
   /** Sent as X-API-Key only to requests whose origin equals baseUrl's origin. */
   apiKey?: string;
-  /** The run's settings it follows: --timeout, --retries (JSON; see retry-policy.ts), allow-insecure (plain http:// off loopback). */
+  /** --timeout, --retries (JSON), allow-insecure. */
   settings: TransportSettings;
-  /** --verbose lines (method, URL, status, ms, retries, quota headers; key as ***). */
+  /** --verbose lines (key as ***). */
   log?: (line: string) => void;
-  /** Ctrl-C. */
   signal?: AbortSignal;
-  /** The whole command's deadline over its JSON requests (config/time-limits.ts commandDeadline); none without it. */
+  /** The command's deadline over its JSON requests; none without it. */
   commandDeadline?: CommandDeadline;
-  /**
-   * Where the requests go instead of a keep-alive Agent of ours (a local catalogue in-process, a
-   * test's MockAgent): every rule above still applies. Its owner closes it.
-   */
+  /** Where requests go instead of an Agent of ours (a local catalogue, a test's MockAgent); every rule still applies. Its owner closes it. */
   dispatcher?: Dispatcher;
-  /** The environment the proxy variables are read from (proxy-env.ts); none: direct. Unused with `dispatcher`. */
+  /** The environment the proxy variables are read from; none: direct. */
   proxyEnv?: ProxyEnvironment;
 }
 
-/** A JSON answer with its headers; 304 only to a request sent with validators (getJsonAnswer's `conditional`). */
+/** A JSON answer with its headers; 304 only to a conditional request. */
 export type JsonAnswer = { status: 200; body: unknown; headers: ResponseHeaders } | { status: 304; headers: ResponseHeaders };
 
 export class Transport {
   readonly baseUrl: URL;
   private readonly options: TransportOptions;
-  /** The bottom of the stack: attempts over the one undici dispatcher. */
   private readonly network: Attempts;
-  /** JSON GETs: retried, read whole, under the command's deadline, counted. */
   private readonly json: Exchange<Buffer>;
-  /** Media streams: counted, one attempt each. */
   private readonly media: Exchange;
-  /** Replaces the key wherever it might appear (util/text.ts redactorFor), for any text shown to the user. */
+  /** Replaces the key wherever it might appear in text shown. */
   readonly redact: (text: string) => string;
-  /** Origins the URL policy has let through (it depends on nothing else), so it is judged once per origin. */
+  /** Origins the URL policy let through: judged once per origin. */
   private readonly allowedOrigins = new Set<string>();
-  /** The proxy for each origin asked so far (undefined: direct), chosen once per origin. */
+  /** The proxy chosen for each origin (undefined: direct). */
   private readonly proxies = new Map<string, ProxyChoice | undefined>();
 
   constructor(options: TransportOptions) {
@@ -109,7 +98,6 @@ export class Transport {
     this.allowedOrigins.add(url.origin);
   }
 
-  /** A URL under the base URL (keeping its path prefix), or an absolute URL as given. */
   resolve(pathOrUrl: string | URL, query?: QueryInput): URL {
     return resolveUrl(this.baseUrl, pathOrUrl, query);
   }
@@ -118,56 +106,46 @@ export class Transport {
     this.options.log?.(this.redact(line));
   }
 
-  /** The request headers for `url`: the key goes to the configured origin and nowhere else (a media URL may point elsewhere). */
+  /** The request headers for `url`: the key goes to the configured origin only. */
   private headersFor(url: URL, extra?: Record<string, string>): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...extra };
     if (this.options.apiKey && url.origin === this.baseUrl.origin) headers['x-api-key'] = this.options.apiKey;
     return headers;
   }
 
-  /** The signals that cancel a request: Ctrl-C's and the caller's own. */
   private signalsWith(extra?: AbortSignal): readonly AbortSignal[] {
     return [...new Set([this.options.signal, extra])].filter((s) => s !== undefined);
   }
 
-  /**
-   * The forward proxy for `url`'s origin, chosen on its first request: a malformed proxy variable
-   * stops it before it is counted, and --verbose names the proxy (credentials masked) once.
-   */
+  /** The forward proxy for `url`'s origin, on its first request: a bad variable stops it before it is counted; --verbose names it once. */
   private chooseProxy(url: URL): void {
     const env = this.options.proxyEnv;
     if (!env || this.options.dispatcher || this.proxies.has(url.origin)) return;
-    // No proxy variable at all (the usual case): direct, without reading the no_proxy rules.
+    // No proxy variable at all: direct.
     if (![...PROXY_VARIABLES.https, ...PROXY_VARIABLES.http].some((name) => env[name])) return;
     const choice = proxyFor(env, url);
     this.proxies.set(url.origin, choice);
     if (choice) this.log(`proxy: ${url.origin} through ${choice.shown} (${choice.variable})`);
   }
 
-  /** The URL policy, the proxy, then the signals: a request already cancelled is neither counted nor sent. */
+  /** The URL policy, the proxy, the signals: a request already cancelled is neither counted nor sent. */
   private admit(url: URL, signals: readonly AbortSignal[]): void {
     this.assertAllowed(url);
     this.chooseProxy(url);
     if (signals.some((s) => s.aborted)) throw new InterruptedError();
   }
 
-  /**
-   * JSON GET with retries, size cap and error mapping: 401/403 → AuthError, 404 → NotFoundError,
-   * 429 → RateLimitError after retries, 5xx/network/timeout → NetworkError, bad body → MalformedResponseError.
-   */
+  /** JSON GET with retries, size cap and error mapping (401/403, 404, 429, 5xx and network, bad body). */
   async getJson(path: string, query?: QueryInput, what = `GET ${path}`): Promise<unknown> {
     return ((await this.getJsonAnswer(path, query, what)) as { body?: unknown }).body;
   }
 
-  /**
-   * getJson with the answer's headers, for the response cache. With `conditional` headers
-   * (If-None-Match / If-Modified-Since) a 304 is an answer too, with no body.
-   */
+  /** getJson with the answer's headers; with `conditional` headers a 304 is an answer too. */
   async getJsonAnswer(path: string, query?: QueryInput, what = `GET ${path}`, conditional?: Record<string, string>): Promise<JsonAnswer> {
     const url = this.resolve(path, query);
     const signals = this.signalsWith();
     this.admit(url, signals);
-    // Under the command's deadline: attempt.ts counts its time as busy and cuts it at what is left (none once it ran out).
+    // Under the command's deadline: its time counts as busy, cut at what is left.
     const command = this.options.commandDeadline;
     const res = await this.json({
       url,
@@ -185,11 +163,8 @@ export class Transport {
   }
 
   /**
-   * One media GET attempt, no retries, no status mapping: the media downloader drives resume and
-   * retry itself, with the same policy. `url` may be absolute (another origin gets no key) or
-   * relative to baseUrl. Failures, of the connection or of the body (handed over chunk by chunk,
-   * body.ts), are NetworkErrors. Its whole life is a download's (config/time-limits.ts mediaMs), or
-   * with `wholeAnswer` a request's (requestMs: the team proxy's upstream JSON answers).
+   * One media GET attempt, no retries, no status mapping (the downloader resumes and retries). Another
+   * origin gets no key. Failures are NetworkErrors. Its whole life is a download's, or with `wholeAnswer` a request's.
    */
   async dispatchStream(
     url: string | URL,
@@ -216,7 +191,7 @@ export class Transport {
     return { status: res.status, headers: res.headers, body: res.body, url: target };
   }
 
-  /** Maps an error raised while reading a dispatchStream() body, for callers that consume it. */
+  /** Maps an error raised while reading a dispatchStream() body. */
   streamError(err: unknown, url: URL, signal?: AbortSignal): CliError {
     return this.network.failure(err, url, this.signalsWith(signal));
   }
@@ -226,7 +201,7 @@ export class Transport {
   }
 }
 
-/** `signal` (Ctrl-C) ends a wait at once; the waits count in `command`; without `log` no line is even built. */
+/** `signal` ends a wait at once; waits count in `command`; without `log` no line is built. */
 interface RetryOptions {
   retries: number;
   signal?: AbortSignal | undefined;
@@ -235,7 +210,7 @@ interface RetryOptions {
   redact: (text: string) => string;
 }
 
-/** The retry layer (JSON): a retryable status that ends the retries becomes its error; any other answer is passed up as it is. */
+/** The JSON retry layer: a retryable status that ends the retries becomes its error; other answers pass up. */
 export function retrying(next: Exchange<Buffer>, options: RetryOptions): Exchange<Buffer> {
   const { retries, log, redact } = options;
   const planned = retries + 1;
@@ -270,7 +245,7 @@ export function retrying(next: Exchange<Buffer>, options: RetryOptions): Exchang
   };
 }
 
-/** The wait before a retry, counted in the command's deadline; a wait past what is left of it ends the command now. */
+/** The wait before a retry, counted in the deadline; one past what is left ends the command now. */
 async function waitToRetry(options: RetryOptions, delayMs: number, what: string, retryAfter: string | undefined): Promise<void> {
   const command = options.command;
   if (command && delayMs >= command.remainingMs()) {

@@ -1,13 +1,7 @@
 /**
- * The files a mirror writes into the catalogue directory. `exercises.jsonl` is replaced
- * atomically (util/write-all.ts), so `serve` sees the previous catalogue or the new one, never
- * half; only listed ids, each under the id it was listed by, and only entries a catalogue can
- * hold (validateCatalogueEntry), so `serve` and `--catalogue` accept every file written here.
- *
- * The media go through the download engine into the layout `serve` reads
- * (`<dir>/images/<id>/premium/<name>.png`), each id and name a safe path component
- * (media/safe-path.ts); where that changed a name (`CON`, `a/b`), the media index
- * (catalogue-dir.ts) maps the URL's names to the file.
+ * The files a mirror writes into the catalogue directory: `exercises.jsonl`, replaced atomically and
+ * holding only listed ids and entries a catalogue can hold, so `serve` and `--catalogue` accept it; the
+ * media in the layout `serve` reads, with a media index mapping names a safe path had to change.
  */
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { ApiClient } from '../api/client.js';
@@ -19,7 +13,7 @@ import { replaceFileSync } from '../util/write-all.js';
 import { CATALOGUE_FILE, MEDIA_INDEX_FILE, type MediaIndexFiles, mediaIndexText, readMediaIndex } from '../catalogue/catalogue-dir.js';
 import type { Fetched } from './work-file.js';
 
-/** The catalogue entry of `id`: its record, under `id`, with the translations fetched for it; undefined before its record. */
+/** The catalogue entry of `id`: its record with the translations fetched; undefined before its record. */
 export function catalogueEntry(id: string, fetched: Fetched): CatalogueEntry | undefined {
   const record = fetched.records.get(id);
   if (!record) return undefined;
@@ -29,7 +23,7 @@ export function catalogueEntry(id: string, fetched: Fetched): CatalogueEntry | u
   return Object.keys(translations).length > 0 ? { ...rest, id, translations } : { ...rest, id };
 }
 
-/** Rewrites exercises.jsonl; returns how many entries it holds. Entries a catalogue cannot hold go to `onLeftOut`, with why. */
+/** Rewrites exercises.jsonl; returns its entry count. Entries a catalogue cannot hold go to `onLeftOut`. */
 export function writeCatalogueFile(dir: string, listedIds: readonly string[], fetched: Fetched, onLeftOut: (id: string, reason: string) => void): number {
   let count = 0;
   function* chunks(): Generator<string> {
@@ -57,11 +51,7 @@ export function writeCatalogueFile(dir: string, listedIds: readonly string[], fe
   return count;
 }
 
-/**
- * The jobs for every entry's media of the kinds asked, each path in the catalogue layout and
- * distinct from every other (across exercises too). Every job's output directory is the
- * catalogue root, so a link planted at `images/` or below is refused (media/jobs.ts jobDirPreparer).
- */
+/** The jobs for every entry's media of the kinds asked, each path distinct and in the catalogue layout, under the catalogue root. */
 export function mirrorMediaJobs(
   api: ApiClient,
   dir: string,
@@ -76,10 +66,7 @@ export function mirrorMediaJobs(
   });
 }
 
-/**
- * Rewrites the media index with the files of these jobs for the kinds mirrored now; the
- * entries of kinds not mirrored this run are kept as they were.
- */
+/** Rewrites the media index for the kinds mirrored now; the other kinds' entries are kept. */
 export function writeMediaIndex(dir: string, kinds: readonly MediaKind[], jobs: readonly MediaJob[]): void {
   const files: MediaIndexFiles = readMediaIndex(dir);
   // Null-prototype maps: an id such as `__proto__` is a key like any other.

@@ -1,8 +1,6 @@
 /**
- * The mirror's listing: every id the service lists, a page of 25 at a time, through the paging
- * guards (api/paging.ts: a loop, a missing cursor, fewer ids than `total`, a listing that never
- * ends), and the copy of it kept in the work directory for --dry-run and for the next run: when
- * a listing stops early, the ids of the previous one are kept rather than dropped.
+ * The mirror's listing: every id the service lists, through the paging guards, and its copy in the work
+ * directory for --dry-run and the next run; a listing that stops early keeps the previous one's ids.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import type { ApiClient } from '../api/client.js';
@@ -12,17 +10,14 @@ import { lstatOrUndefined, refuseLinkAt } from '../util/real-dir.js';
 import { LISTING_PAGE_SIZE } from './plan.js';
 
 export interface Listing {
-  /** Ids to mirror, in listing order, each once. */
   ids: string[];
-  /** Listed ids no file or URL can hold (`.`, `..`, empty, control characters): skipped and counted. */
+  /** Listed ids no file or URL can hold: skipped and counted. */
   unstorable: string[];
-  /** The plan the listing shows: summaries carry the premium fields only for a premium plan (spec §2.2). */
+  /** Summaries carry the premium fields only for a premium plan. */
   plan: 'premium' | 'free';
-  /** Why the listing stopped before its end, when it did. */
   problem?: ListingProblem;
 }
 
-/** Why an id cannot be stored in a catalogue, or undefined when it can. */
 export function unstorableReason(id: string): string | undefined {
   if (id === '') return 'an empty id';
   if (id === '.' || id === '..') return `the id "${id}" names a directory, not an exercise`;
@@ -64,24 +59,20 @@ export function storeListing(path: string, ids: readonly string[]): void {
   replaceFileSync(path, [JSON.stringify(ids)]);
 }
 
-/**
- * The mark a dry run leaves when the listing it fetched went into the response cache: the next
- * real run reads its listing through the cache once (free while the answers are fresh), then
- * removes the mark, so a later run lists anew as a mirror always does.
- */
+/** The mark of a dry run whose listing went into the response cache: the next real run reads it from there once. */
 export function markListingCached(path: string): void {
   replaceFileSync(path, [`${new Date().toISOString()}\n`]);
 }
 
-/** Whether a dry run left the mark (see markListingCached); it is removed either way. */
+/** Whether a dry run left the mark; removed either way. */
 export function takeListingCachedMark(path: string): boolean {
-  // Only a plain file counts (never one a link stands in for).
+  // Only a plain file counts.
   const marked = lstatOrUndefined(path)?.isFile() === true;
   if (marked) rmSync(path, { force: true });
   return marked;
 }
 
-/** The listed ids, then those of the previous listing it lacks: what a listing cut short keeps. */
+/** The listed ids, then those of the previous listing it lacks. */
 export function withPrevious(ids: readonly string[], previous: readonly string[] | undefined): string[] {
   if (!previous) return [...ids];
   const have = new Set(ids);

@@ -1,22 +1,16 @@
 /**
- * What a mirror run will ask for, decided from the listing and the work file before any
- * record request: the records it lacks (all of them with --refresh) and, per language, the
- * records in that language it lacks. An answer fetched from another service or under another
- * plan (Fetched.stale) counts as lacking. Media cost one request per file missing on disk, known
- * only once the records are in.
+ * What a mirror run will ask for, decided before any record request: the records it lacks (all with
+ * --refresh) and per language the translations it lacks; an answer from another service or plan counts as lacking.
  */
 import { LIMIT_MAX } from '../defaults.js';
 import { type Fetched, staleKey } from './work-file.js';
 
-/** The listing asks for the spec's largest page (§8): the fewest requests. */
+/** The listing asks for the largest page: the fewest requests. */
 export const LISTING_PAGE_SIZE = LIMIT_MAX;
 
 export interface MirrorPlan {
-  /** Ids whose record is to be fetched. */
   records: string[];
-  /** [id, lang] pairs to be fetched. */
   localised: Array<[string, string]>;
-  /** The requests for both. */
   requests: number;
 }
 

@@ -1,8 +1,7 @@
 /**
- * `exercises mirror <dir>`: the listing (every id), then every record the directory lacks, then
- * each language asked, appended to the work file as they arrive; exercises.jsonl is rebuilt
- * atomically at the end and at every stop (budget, Ctrl-C, a fatal error), so the directory
- * is always servable and the next run continues with no request repeated. Media last.
+ * `exercises mirror <dir>`: the listing, then every record the directory lacks, then each language,
+ * appended to the work file as they arrive; exercises.jsonl is rebuilt at the end and at every stop, so
+ * the directory is always servable and a rerun repeats no request. Media last.
  */
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -29,40 +28,30 @@ export interface MirrorOptions {
   media: MediaKind[];
   dryRun: boolean;
   refresh: boolean;
-  /** Record requests in flight at once. */
   concurrency: number;
 }
 
-/** What a mirror needs from the run, given by the `mirror` command. */
 export interface MirrorDeps {
   /**
-   * The client to ask (never through the response cache: a rerun must see the listing as it
-   * is now, and the work file already keeps every record a mirror fetched), the monthly budget
-   * in force, for the up-front count, and the service and key the answers come from (the work
-   * file records them). Called once the work directory is known to be safe.
+   * The client to ask (never through the response cache: the work file keeps every record), the budget
+   * in force and the service and key answering. Called once the work directory is known to be safe.
    */
   connect(): Promise<{ api: ApiClient; budget: number | null; origin: string; keyHash: string }>;
-  /**
-   * The client through the response cache, for the listing only (undefined with --no-cache): a
-   * dry run keeps its listing there and the real run right after reads it once, for free
-   * (listing.ts markListingCached); otherwise the listing is asked anew, as `api` does.
-   */
+  /** The client through the response cache, for the listing only (undefined with --no-cache), so a run right after a dry run lists for free. */
   cachedApi(): Promise<ApiClient | undefined>;
-  /** Downloads media jobs with the run's retries, progress and messages (the engine `download` uses). */
+  /** Downloads media jobs with the engine `download` uses. */
   downloadMedia(api: ApiClient, jobs: MediaJob[], options: { concurrency: number; skipExisting: boolean; failFast: boolean }): Promise<BulkSummary>;
   stderr: Writable;
   stderrIsTTY: boolean;
-  /** The terminal's width, for the messages wrapped to it (output/notice.ts). */
   columns: number;
   quiet: boolean;
   verbose: boolean;
   signal: AbortSignal;
 }
 
-/** An id or text from the network, safe to print. */
 const shown = (text: string): string => JSON.stringify(printable(text));
 
-/** A one-line progress display on a terminal stderr, redrawn at most every 100 ms. */
+/** A one-line progress display on a terminal's stderr, redrawn at most every 100 ms. */
 function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'columns' | 'quiet'>, total: number): { tick(): void; done(): void } {
   if (!out.stderrIsTTY || out.quiet || total === 0) return { tick() {}, done() {} };
   let count = 0;
@@ -80,7 +69,6 @@ function progressLine(out: Pick<MirrorDeps, 'stderr' | 'stderrIsTTY' | 'columns'
 
 export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promise<void> {
   const dir = resolve(options.dir);
-  // The directory as the user wrote it (relative stays relative) in every message.
   const dirShown = shownPath(dir, options.dir);
   const say = (line: string): void => {
     if (!deps.quiet) writeNotice(deps, line);
@@ -89,7 +77,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     if (deps.verbose) writeNotice(deps, line);
   };
   const paths = workPaths(dir);
-  // The root may be a link the user made; nothing below it may be (a planted `.mirror` → elsewhere).
+  // The root may be a link the user made; nothing below it may be.
   ensureRealDir(dir, WORK_DIR);
   const { api, budget, origin, keyHash } = await deps.connect();
   const against = budget !== null ? ` (budget: ${budget} this month)` : '';
@@ -106,7 +94,7 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     const fetched = readWorkFile(dir, listing ? { origin, keyHash, plan: listing.plan } : undefined);
     const plan = planMirror(ids, fetched, options.langs, options.refresh);
     const cost = listingCost(ids.length);
-    // A listing this dry run fetched whole stays in the response cache: the real run right after lists for free.
+    // A listing fetched whole stays in the response cache: the real run right after lists for free.
     const kept = cachedApi !== undefined && listing !== undefined && !listing.problem;
     const source = stored
       ? `the listing of the last run (${plural(ids.length, 'id')}); a run fetches it again: ${plural(cost, 'request')}`
@@ -120,7 +108,6 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
   }
 
   const failed: string[] = [];
-  // Right after a dry run, its listing is read from the response cache (free while fresh); else asked anew.
   const cachedListing = takeListingCachedMark(paths.listingCached) ? await deps.cachedApi() : undefined;
   const listingApi = cachedListing ?? api;
   say(`mirror: fetching the listing (${LISTING_PAGE_SIZE} ids a request)…`);
@@ -152,7 +139,6 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     const tasks: Array<() => Promise<void>> = [
       ...plan.records.map((id) => async () => {
         const record = await api.getExercise(id);
-        // Stored under the id it was listed by (catalogue-file.ts writes it so).
         if (record.id !== id)
           verbose(
             `mirror: the record listed as ${shown(id)} came ${record.id === undefined ? 'without an id' : `with the id ${shown(record.id)}`}; stored as ${shown(id)}.`,
@@ -185,7 +171,6 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
         progress.tick();
       }
     };
-    // The first failure stops every worker at its next task.
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker().catch((err: unknown) => void (stop ??= err))));
   } finally {
     progress.done();
@@ -211,11 +196,11 @@ export async function runMirror(options: MirrorOptions, deps: MirrorDeps): Promi
     for (const kind of options.media) ensureRealDir(dir, MEDIA[kind].folder); // a planted `images` link: exit 6 before any file
     const listed = ids.map((id) => catalogueEntry(id, fetched)).filter((e): e is CatalogueEntry => e !== undefined);
     const jobs = mirrorMediaJobs(api, dir, listed, options.media, (u) => failed.push(describeUnusable(u)));
-    // The index first: a file fetched is reachable from the moment it is in place.
+    // The index first: a file is reachable once in place.
     writeMediaIndex(dir, options.media, jobs);
     const summary = await deps.downloadMedia(api, jobs, { concurrency: DEFAULT_DOWNLOAD_CONCURRENCY, skipExisting: true, failFast: false });
     for (const o of summary.outcomes) if (o.status === 'failed') failed.push(`${o.job.what}: ${o.error?.message ?? 'failed'}`);
-    // A write refused or failed inside the mirror (a planted link below images/) is the disk's failure: exit 6, naming it.
+    // A write refused inside the mirror (a planted link) is the disk's failure: exit 6.
     const refused = summary.outcomes.find((o) => o.error instanceof WriteFailedError);
     if (refused?.error) throw refused.error;
     mediaLine = `; media: ${summary.fetched} fetched, ${summary.skipped} already there, ${summary.failed} failed`;

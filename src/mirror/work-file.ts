@@ -1,9 +1,7 @@
 /**
- * The mirror's work file, `<dir>/.mirror/records.jsonl`: one line per answer (a record, or a
- * record in one language), appended as it arrives, so a run stopped at any point keeps every
- * answer it paid for and the next asks for none of them again; a torn last line is ignored.
- * Each line says where it came from (MirrorSource), so a run against another service or plan
- * fetches again what that one sees differently.
+ * The mirror's work file, `<dir>/.mirror/records.jsonl`: one line per answer, appended as it arrives, so
+ * a stopped run keeps every answer it paid for; a torn last line is ignored. Each line names its source,
+ * so a run against another service or plan fetches again.
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +11,7 @@ import { ensureRealDir, refuseLink } from '../util/real-dir.js';
 
 export const WORK_DIR = '.mirror';
 
-/** Where answers came from: the service, a hash of the key (never the key), and the plan its listing showed. */
+/** Where answers came from: the service, a hash of the key, and the plan its listing showed. */
 export interface MirrorSource {
   origin: string;
   keyHash: string;
@@ -25,29 +23,25 @@ export interface WorkLine {
   id: string;
   lang: string | null;
   record: ExerciseRecord;
-  /** Absent in lines written before sources were recorded: taken as the current source. */
+  /** Absent in older lines: taken as the current source. */
   source?: MirrorSource;
 }
 
-/** What the work file holds, by id: the record and its translations by language. */
 export interface Fetched {
   records: Map<string, ExerciseRecord>;
-  /** Languages asked per id (whether or not the exercise had a translation in it). */
+  /** Languages asked per id (translated or not). */
   langs: Map<string, Map<string, Translation | null>>;
-  /** Records (by id) and translations (`id\0lang`) last fetched from another service or plan: to fetch again. */
+  /** Records and translations (`id\0lang`) last fetched from another service or plan: to fetch again. */
   stale: Set<string>;
 }
 
-/** A server on this machine (its port changes from run to run): one service for this purpose. */
+/** A server on this machine (its port changes per run) is one service. */
 function serviceOf(origin: string): string {
   const host = URL.canParse(origin) ? new URL(origin).hostname : '';
   return origin === 'sandbox' || host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 'local' : origin;
 }
 
-/**
- * Whether answers from `a` hold for `b`: the same service and plan (another key of the same plan
- * sees the same records).
- */
+/** Whether answers from `a` hold for `b`: the same service and plan (another key of the plan sees the same). */
 export function sameSource(a: MirrorSource | undefined, b: MirrorSource | undefined): boolean {
   return a === undefined || b === undefined || (serviceOf(a.origin) === serviceOf(b.origin) && a.plan === b.plan);
 }
@@ -60,12 +54,10 @@ export function workPaths(dir: string): { workDir: string; records: string; list
     workDir,
     records: join(workDir, 'records.jsonl'),
     listing: join(workDir, 'listing.json'),
-    // Present while the response cache holds the listing a dry run fetched (listing.ts markListingCached).
     listingCached: join(workDir, 'listing-cached'),
   };
 }
 
-/** The text of a record: what a translation holds. */
 const textOf = (r: ExerciseRecord): Translation => ({ displayName: r.displayName ?? r.name, aliases: r.aliases ?? [], instructions: r.instructions ?? [] });
 
 /** The text of `localised` in its language, or null when it is all English (no translation there). */
@@ -92,18 +84,17 @@ export function readWorkFile(dir: string, source?: MirrorSource): Fetched {
       continue; // a line torn by a crash: its request is simply made again
     }
     if (typeof parsed?.id !== 'string' || typeof parsed.record !== 'object' || parsed.record === null) continue;
-    // The last answer for a record or translation decides whether it is stale.
     if (sameSource(parsed.source, source)) fetched.stale.delete(staleKey(parsed.id, parsed.lang));
     else fetched.stale.add(staleKey(parsed.id, parsed.lang));
     if (parsed.lang === null) fetched.records.set(parsed.id, parsed.record);
     else localised.push(parsed);
   }
-  // Translations after every record: a record fetched anew (--refresh) is the English they compare to.
+  // Translations after every record: a record fetched anew is the English they compare to.
   for (const l of localised) addTranslation(fetched, l.id, l.lang!, l.record);
   return fetched;
 }
 
-/** Keeps `id`'s text in `lang` (its translation, or null when all English) against its English record, once that is in. */
+/** Keeps `id`'s text in `lang` (null when all English) against its English record. */
 export function addTranslation(fetched: Fetched, id: string, lang: string, localised: ExerciseRecord): void {
   const english = fetched.records.get(id);
   if (!english) return;
@@ -112,10 +103,7 @@ export function addTranslation(fetched: Fetched, id: string, lang: string, local
   fetched.langs.set(id, byLang);
 }
 
-/**
- * Appends answers as they arrive (a killed process loses none); fsync at most every
- * SYNC_INTERVAL_MS and on close: an fsync per line would make a large mirror several times slower.
- */
+/** Answers are appended as they arrive (a killed process loses none), fsynced at most this often and on close. */
 const SYNC_INTERVAL_MS = 200;
 
 export class WorkFileWriter {
@@ -127,7 +115,7 @@ export class WorkFileWriter {
     const paths = workPaths(dir);
     ensureRealDir(dir, WORK_DIR);
     this.path = paths.records;
-    // Never through a link planted at its name (O_NOFOLLOW), and only a plain file with one name.
+    // Never through a planted link, and only a plain file with one name.
     try {
       this.fd = openSync(paths.records, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o666);
     } catch (err) {
@@ -141,7 +129,7 @@ export class WorkFileWriter {
     }
   }
 
-  /** Appends one line; a failed write is cut off again (no torn line stays) and throws WriteFailedError. */
+  /** Appends one line; a failed write is cut off again and throws WriteFailedError. */
   append(line: WorkLine): void {
     const size = fstatSync(this.fd).size;
     try {

@@ -1,11 +1,7 @@
 /**
- * What the picker offers: an exercise as far as the tool knows it, from a catalogue record, a
- * list answer in the cache or just the id index (id and name), shown sanitised (label.ts); and
- * how it is searched, as fzf does it in spirit: every word typed must be found in one of an
- * exercise's texts (id, name, display name, aliases), as a substring or failing that as letters
- * in order; case, accents and the `_`/`-` of ids do not matter. Better matches first: a whole
- * word at the start of a text over one inside it, a substring over scattered letters, a short
- * text over a long one.
+ * What the picker offers (an exercise as far as known, shown sanitised) and how it is searched, as fzf
+ * in spirit: every word typed must be in one of its texts, as a substring or letters in order, ignoring
+ * case, accents and `_`/`-`. Whole words at the start, substrings and short texts rank first.
  */
 
 export interface PickCandidate {
@@ -15,9 +11,9 @@ export interface PickCandidate {
   aliases?: string[];
   primaryMuscle?: string[];
   equipment?: string;
-  /** The record as known (in the language asked for), for the picker's preview. */
+  /** The record as known, for the preview. */
   record: Record<string, unknown>;
-  /** Folded id, name, display name and aliases: computed once, searched on every key. */
+  /** Folded texts: computed once, searched on every key. */
   folded: string[];
 }
 
@@ -35,7 +31,7 @@ export function candidateOf(raw: unknown, lang?: string): PickCandidate | undefi
   const r = raw as Record<string, unknown>;
   const id = text(r.id);
   if (id === undefined) return undefined;
-  // A catalogue directory's record carries its translations: the display name in the language asked for.
+  // A catalogue record carries its translations: the display name in the language asked for.
   const translation = lang && typeof r.translations === 'object' && r.translations !== null ? (r.translations as Record<string, unknown>)[lang] : undefined;
   const translated = typeof translation === 'object' && translation !== null ? (translation as Record<string, unknown>) : {};
   const name = text(r.name);
@@ -55,11 +51,10 @@ export function candidateOf(raw: unknown, lang?: string): PickCandidate | undefi
   };
 }
 
-/** The fields a candidate may lack (primary muscle, equipment…) filled from another one for the same id. */
+/** The fields a candidate lacks filled from another for the same id. */
 function merged(a: PickCandidate, b: PickCandidate): PickCandidate {
   const out: PickCandidate = { ...b, ...a };
   out.folded = [...new Set([...a.folded, ...b.folded])];
-  // The fuller record (a full one over a list's summary) for the preview.
   if (Object.keys(b.record).length > Object.keys(a.record).length) out.record = b.record;
   return out;
 }
@@ -77,12 +72,11 @@ export function mergeCandidates(lists: Iterable<Iterable<PickCandidate | undefin
   return [...byId.values()];
 }
 
-/** Lower case, accents removed (NFD, marks dropped), `_` and `-` as spaces. */
+/** Lower case, accents removed, `_` and `-` as spaces. */
 export function foldText(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[_-]+/g, ' ');
 }
 
-/** How well one word matches one folded text; undefined when it does not. */
 function wordScore(word: string, text: string): number | undefined {
   const at = text.indexOf(word);
   if (at >= 0) {
@@ -101,12 +95,12 @@ function wordScore(word: string, text: string): number | undefined {
   return 500 - Math.min(gaps * 10, 400);
 }
 
-/** The score of a query over an item's folded texts (higher is better): each word's best; undefined when a word is not found. */
+/** A query's score over an item's texts (higher is better); undefined when a word is not found. */
 export function fuzzyScore(query: string, texts: readonly string[]): number | undefined {
   let total = 0;
   for (const word of foldText(query).split(/\s+/)) {
     if (word === '') continue;
-    // A loop, not Math.max(...scores): a record from the server may carry 100,000s of aliases.
+    // Not Math.max(...scores): a record may carry 100,000s of aliases.
     let best: number | undefined;
     for (const text of texts) {
       const score = wordScore(word, text);
@@ -118,7 +112,7 @@ export function fuzzyScore(query: string, texts: readonly string[]): number | un
   return total;
 }
 
-/** The items matching the query, best first (ties keep their order); every item for an empty query. */
+/** The items matching the query, best first (ties keep their order). */
 export function fuzzyFilter<T>(items: readonly T[], query: string, textsOf: (item: T) => readonly string[]): T[] {
   if (query.trim() === '') return [...items];
   const scored: Array<{ item: T; score: number; index: number }> = [];

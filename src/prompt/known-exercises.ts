@@ -1,10 +1,4 @@
-/**
- * The exercises the picker can offer without a request: with a catalogue directory in force
- * (--catalogue, --sandbox's sample) its records; otherwise what earlier answers left on disk,
- * the response cache's list answers and records (with muscles and equipment when the answer
- * had them, read from the store's own files only when the picker opens) and completion's id
- * index (ids and names).
- */
+/** The exercises the picker can offer without a request: a catalogue directory's records, else the cached answers and the id index. */
 import type { Context } from '../context.js';
 import { langInForce } from '../config/settings.js';
 import { cacheRoot, entryNames, httpCacheDir, readEntryFile } from '../cache/store-files.js';
@@ -16,11 +10,10 @@ import { normalOrigin } from '../cache/cached-get.js';
 
 export interface KnownExercises {
   candidates: PickCandidate[];
-  /** Where they came from, for the prompt's wording. */
   source: 'catalogue' | 'cache';
 }
 
-/** The catalogue directory answering this run (--catalogue and the like, --sandbox's sample), if any. */
+/** The catalogue directory answering this run, if any. */
 export async function catalogueDir(ctx: Context): Promise<string | undefined> {
   const conn = await ctx.connection();
   if (conn.catalogue !== undefined) return conn.catalogue;
@@ -42,7 +35,7 @@ export async function knownExercises(ctx: Context): Promise<KnownExercises> {
   return { candidates: mergeCandidates([cached.map((e) => candidateOf(e, lang)), readIdIndex(root).map((e) => candidateOf(e))]), source: 'cache' };
 }
 
-/** The exercise objects of the cached answers for `origin`: list items and records, as stored. */
+/** The exercise objects of the cached answers for `origin`, as stored. */
 export async function cachedExercises(storeDir: string, origin: string): Promise<unknown[]> {
   const marker = ` ${normalOrigin(origin)} `;
   const out: unknown[] = [];

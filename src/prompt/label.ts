@@ -1,9 +1,4 @@
-/**
- * One line of the picker per exercise: the name (the id when the name is unknown), the
- * primary muscle and the equipment, and the id, fitted to the terminal width. Everything in it
- * came from the service: each text goes through the sanitiser, which shows any control
- * character as `\xNN` instead of letting it act on the terminal.
- */
+/** One picker line per exercise (name, muscle and equipment, id) fitted to the width, every text sanitised: it came from the service. */
 import type { Measure } from '../output/width.js';
 import { escapeUnsafe } from '../util/text.js';
 import type { PickCandidate } from './candidates.js';
@@ -17,7 +12,6 @@ export function detailsOf(c: PickCandidate): string {
     .join(' · ');
 }
 
-/** The three texts of a line, sanitised. */
 function partsOf(c: PickCandidate): { title: string; details: string; id: string } {
   return { title: escapeUnsafe(c.displayName ?? c.name ?? c.id), details: escapeUnsafe(detailsOf(c)), id: escapeUnsafe(c.id) };
 }
@@ -29,14 +23,12 @@ export interface Columns {
 }
 
 /**
- * Column widths for lines of `room` columns: each column as wide as its longest text when
- * all fit. When they do not, room is taken back a step at a time, the details and the title in
- * turn (20 columns each, then 12 and 16), then the details altogether, and only then the id, so
- * an id is never cut while the name has room (a cut id cannot be typed back).
+ * Column widths for lines of `room` columns: each as wide as its longest text when all fit; else room is
+ * taken from the details and the title in turn, then the details go, and only then is the id cut (a cut id cannot be typed back).
  */
 export function columnsFor(candidates: readonly PickCandidate[], room: number, measure: Measure): Columns {
   const parts = candidates.map(partsOf);
-  // Not Math.max(...all): a catalogue's thousands of rows would overflow the argument list.
+  // Not Math.max(...all): thousands of rows would overflow the argument list.
   const widest = (key: keyof Columns): number => parts.reduce((w, p) => Math.max(w, measure.width(p[key])), 0);
   let title = widest('title');
   let details = widest('details');
@@ -58,7 +50,7 @@ export function columnsFor(candidates: readonly PickCandidate[], room: number, m
   return { title, details, id };
 }
 
-/** The line shown for a candidate, in the given columns (the id is left out when it is the title). */
+/** A candidate's line (the id left out when it is the title). */
 export function labelOf(c: PickCandidate, cols: Columns, measure: Measure): string {
   const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - measure.width(text)));
   const { title, details, id } = partsOf(c);
@@ -70,9 +62,8 @@ export function labelOf(c: PickCandidate, cols: Columns, measure: Measure): stri
   return cells.join('  ').trimEnd();
 }
 
-/** The preview of a candidate: its card as `show` prints it (output/record.ts), from what this machine holds of it (never a request). */
+/** A candidate's preview: its card as `show` prints it, from what is held here. */
 export function previewOf(c: PickCandidate, width: number, measure: Measure): string[] {
-  // What tells exercises apart at a glance: the muscles, the equipment, the level, then the instructions.
   const { displayName, primaryMuscle, secondaryMuscle, equipment, level, instructions } = c.record as Partial<ExerciseRecord>;
   const record: ExerciseRecord = { id: c.id, name: c.name ?? c.id, displayName, primaryMuscle, secondaryMuscle, equipment, level, instructions };
   return renderRecordText(record, { width, measure: measure.width }).split('\n');

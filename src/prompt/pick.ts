@@ -1,18 +1,9 @@
 /**
- * The prompts. When one may be shown (DESIGN.md, "A person at the terminal"): stdin and stdout
- * are terminals, no output format was asked for (a format means a script reads the output), no
- * CI system is running it, and --no-input was not given; everywhere else a missing argument
- * stays the usage error it always was, as a prompt must never wait in a pipeline or a CI job.
- *
- * The exercise picker (picker.ts, with fzf's keys) over exercises already known, filtered as the
- * person types, one sanitised line each (label.ts); no request is sent while typing. Enter
- * returns the chosen ids; Esc or Ctrl-C throws PromptCancelledError (exit 130, nothing
- * printed). It draws on the run's own streams at a terminal; with `--pick` in a pipeline
- * (`exercises query --pick --format jsonl | exercises download -`) stdout carries the answer, so
- * it opens the controlling terminal, /dev/tty, as fzf does. `show`, `image` and `video` without
- * an id pick among what is known (known-exercises.ts), or, when nothing is, offer to list the
- * exercises from the service, naming what that costs. A short choice among a few options
- * (searchPrompt) uses @inquirer/search, loaded only then.
+ * The prompts, shown only when stdin and stdout are terminals, no format was asked for, no CI runs it and
+ * --no-input was not given; elsewhere a missing argument stays a usage error. The exercise picker filters
+ * what is known as the person types (no request); Enter returns the ids, Esc or Ctrl-C exit 130. With
+ * `--pick` in a pipeline it draws on /dev/tty, as fzf does. When nothing is known it offers to list the
+ * exercises, naming the cost. A short choice (searchPrompt) uses @inquirer/search.
  */
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
@@ -28,7 +19,7 @@ import { type PromptTerminal, runPicker } from './picker.js';
 import { knownExercises } from './known-exercises.js';
 import { loadInquirerSearch } from '../vendor/load.js';
 
-/** Lines shown at a time (fewer on a short terminal: the question, query and count take three more). */
+/** Lines shown at a time (fewer on a short terminal). */
 const PAGE_SIZE = 10;
 
 interface Choice<V> {
@@ -40,11 +31,7 @@ interface Choice<V> {
 /** The prompt errors of @inquirer/core that mean "the person left". */
 const LEFT = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError']);
 
-/**
- * Runs a search prompt whose choices come from `source` (called on every key, in memory).
- * Esc leaves as Ctrl-C does: inquirer reads keys through readline, which emits them as
- * `keypress` events on the input stream.
- */
+/** A search prompt whose choices come from `source` on every key; Esc leaves as Ctrl-C does. */
 async function searchPrompt<V>(ctx: Pick<Context, 'io'>, message: string, source: (term: string) => Array<Choice<V>>): Promise<V> {
   const { default: search } = await loadInquirerSearch();
   const { stdin, stdout } = ctx.io;
@@ -63,19 +50,19 @@ async function searchPrompt<V>(ctx: Pick<Context, 'io'>, message: string, source
     throw err;
   } finally {
     stdin.off('keypress', onKey);
-    // readline leaves stdin flowing: paused, it no longer holds the process open.
+    // Paused, stdin no longer holds the process open.
     stdin.pause();
   }
 }
 
 export interface PickOptions {
-  /** Tab marks several rows (the command takes several ids). */
+  /** Tab marks several rows. */
   multi?: boolean;
-  /** The terminal to draw on, opened by the caller beforehand (pickTerminal); by default the run's own. */
+  /** The terminal to draw on, opened beforehand (pickTerminal); by default the run's own. */
   terminal?: OpenedTerminal;
 }
 
-/** Lets the person choose among `candidates`; returns the ids chosen (one, or the marked ones with `multi`). */
+/** Lets the person choose among `candidates`; the ids chosen. */
 export async function pickExercises(
   ctx: Pick<Context, 'io'>,
   candidates: readonly PickCandidate[],
@@ -90,7 +77,7 @@ export async function pickExercises(
     const cols = columnsFor(candidates, terminal.columns - 3, measure);
     const labels = new Map(candidates.map((c) => [c.id, labelOf(c, cols, measure)]));
     const pageSize = Math.max(1, Math.min(PAGE_SIZE, terminal.rows - 5, candidates.length));
-    // The rows below the list, the last line of the screen kept free: a preview where there are at least three.
+    // Below the list, the last line kept free: a preview where there are at least three rows.
     const previewRows = terminal.rows - 1 - (3 + pageSize);
     const chosen = await runPicker(terminal, {
       message,
@@ -109,28 +96,26 @@ export async function pickExercises(
   }
 }
 
-/** Variables CI systems set (GitHub Actions, GitLab, Jenkins, Buildkite, CircleCI, Travis, Azure…). */
+/** Variables CI systems set. */
 const CI_VARIABLES = ['CI', 'BUILD_NUMBER', 'RUN_ID', 'CONTINUOUS_INTEGRATION', 'TF_BUILD', 'JENKINS_URL'];
 
-/** True unless --no-input was given or a CI system runs the command: the person may be asked, wherever the terminal is. */
+/** True unless --no-input was given or a CI system runs the command. */
 export function mayAsk(ctx: Pick<Context, 'env' | 'globals'>): boolean {
   const inCi = CI_VARIABLES.some((name) => !['', '0', 'false'].includes(ctx.env[name]?.toLowerCase() ?? ''));
   return ctx.globals.input && !inCi;
 }
 
-/** True when a prompt may be shown (see the module comment). */
 export function canPrompt(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
   const { io, globals } = ctx;
   const formatAsked = (globals.json !== undefined && globals.json !== false) || globals.format !== undefined;
   return mayAsk(ctx) && !formatAsked && io.stdinIsTTY && io.stdoutIsTTY;
 }
 
-/** The terminal to prompt on, and how to let it go when the picker is done. */
 export interface OpenedTerminal extends PromptTerminal {
   close(): void;
 }
 
-/** /dev/tty for reading keys and drawing, or undefined when this process has no controlling terminal. */
+/** /dev/tty for keys and drawing, or undefined without a controlling terminal. */
 function controllingTerminal(): OpenedTerminal | undefined {
   let opened: ReadStream | undefined;
   try {
@@ -147,7 +132,7 @@ function controllingTerminal(): OpenedTerminal | undefined {
   }
 }
 
-/** The run's streams when both are a terminal (nothing to close), else (`--pick` asked for it) the controlling terminal. */
+/** The run's streams when both are terminals, else (with `orDevTty`) the controlling terminal. */
 export function pickTerminal(ctx: Pick<Context, 'io'>, options: { orDevTty: boolean }): OpenedTerminal | undefined {
   const { stdin, stdout, columns, stdinIsTTY, stdoutIsTTY } = ctx.io;
   if (!stdinIsTTY || !stdoutIsTTY) return options.orDevTty ? controllingTerminal() : undefined;
@@ -168,10 +153,7 @@ export async function pickMissingId(ctx: Context, command: string, usage: string
   return (await pickExercises(ctx, candidates, `Pick an exercise to ${verb} (type to filter):`))[0]!;
 }
 
-/**
- * Nothing known yet: says so, and offers `ids --all` (one request per LIMIT_MAX exercises)
- * before spending anything. Returns the listed exercises; leaving the offer exits 130.
- */
+/** Nothing known yet: offers `ids --all`, naming the requests, before spending any; leaving exits 130. */
 async function offerListing(ctx: Context): Promise<PickCandidate[]> {
   const conn = await ctx.connection();
   const choice = await searchPrompt(ctx, `No exercises are known yet (none cached for ${new URL(conn.baseUrl).host}). List them?`, () => [

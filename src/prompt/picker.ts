@@ -1,21 +1,14 @@
 /**
- * The picker, its keys as fzf has them: typing filters; ↑/↓, Ctrl-P/Ctrl-N and Ctrl-K/Ctrl-J
- * move; Tab marks the row and moves on (Shift-Tab marks and moves back) where several may be
- * chosen; Enter takes the marked rows, or the current one; Esc, Ctrl-C, Ctrl-G and Ctrl-Q leave.
- * Backspace, Ctrl-U (the whole query) and Ctrl-W (a word) edit the query. The state and its keys
- * (press) know no terminal; runPicker draws it: the question, the query line, the match count
- * (and the marks), then a page of rows, the current one behind `❯` and a marked one with `+`,
- * then, where the terminal has room, a preview of the current row (fzf's --preview).
- * Keys are read raw (node:readline's keypress events); every frame redraws the block in place,
- * each line cut to the width so that nothing wraps, and the block is erased when the picker
- * closes, so what follows on the terminal is the answer alone.
+ * The picker, with fzf's keys: typing filters; arrows, Ctrl-P/N and Ctrl-K/J move; Tab (Shift-Tab) marks
+ * and moves where several may be chosen; Enter takes the marked rows or the current one; Esc, Ctrl-C,
+ * Ctrl-G, Ctrl-Q leave; Backspace, Ctrl-U, Ctrl-W edit. The state (press) knows no terminal; runPicker draws
+ * it in place, every line cut to the width, and erases it at the end, so only the answer follows.
  */
 import { emitKeypressEvents } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { PromptCancelledError } from '../errors.js';
 import type { Measure } from '../output/width.js';
 
-/** A key as node:readline's emitKeypressEvents reports it. */
 export interface Key {
   name?: string;
   ctrl?: boolean;
@@ -28,15 +21,12 @@ export interface PickerState<T> {
   term: string;
   /** The rows matching `term`, best first. */
   matches: T[];
-  /** Index of the current row in `matches`. */
   cursor: number;
-  /** First row shown (the list scrolls to keep the cursor in view). */
+  /** First row shown (scrolled to keep the cursor in view). */
   offset: number;
-  /** Keys of the marked rows, in the order marked. */
   marked: string[];
 }
 
-/** What a key asks of the picker: go on, take these, or leave. */
 export type KeyResult<T> = { kind: 'continue' } | { kind: 'done'; chosen: T[] } | { kind: 'cancel' };
 
 export interface PickerRules<T> {
@@ -44,7 +34,6 @@ export interface PickerRules<T> {
   keyOf(item: T): string;
   /** Tab marks rows: the command takes several. */
   multi: boolean;
-  /** Rows shown at once. */
   pageSize: number;
 }
 
@@ -54,7 +43,6 @@ export function initialState<T>(rules: PickerRules<T>): PickerState<T> {
 
 const LEAVE_CTRL = new Set(['c', 'g', 'q', 'd']);
 
-/** The cursor moved by `by` rows (clamped), the window scrolled to keep it shown. */
 function moved<T>(state: PickerState<T>, by: number, pageSize: number): PickerState<T> {
   const cursor = Math.max(0, Math.min(state.matches.length - 1, state.cursor + by));
   return { ...state, cursor, offset: Math.max(cursor - pageSize + 1, Math.min(state.offset, cursor)) };
@@ -82,7 +70,7 @@ function chosen<T>(state: PickerState<T>, rules: PickerRules<T>, all: readonly T
   return current === undefined ? [] : [current];
 }
 
-/** The state after one key, and what the key asks for. `all` is every row (marked rows may be filtered out of view). */
+/** The state after one key, and what it asks for; `all` is every row (marked rows may be filtered out). */
 export function press<T>(state: PickerState<T>, key: Key, text: string | undefined, rules: PickerRules<T>, all: readonly T[]): [PickerState<T>, KeyResult<T>] {
   const go: KeyResult<T> = { kind: 'continue' };
   const name = key.name ?? '';
@@ -108,7 +96,7 @@ export function press<T>(state: PickerState<T>, key: Key, text: string | undefin
   return [state, go];
 }
 
-/** The terminal the picker draws on: the run's own streams, or /dev/tty (pick.ts). */
+/** The terminal the picker draws on: the run's own streams, or /dev/tty. */
 export interface PromptTerminal {
   input: Readable & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
   output: Writable;
@@ -118,12 +106,11 @@ export interface PromptTerminal {
 
 export interface PickerView<T> extends PickerRules<T> {
   message: string;
-  /** Every row. */
   items: readonly T[];
   /** The text of a row, at most `width` columns (label.ts). */
   line(item: T): string;
   measure: Measure;
-  /** The current row's card, shown below the list in `previewRows` lines (fzf's --preview): its lines at `width` columns, cut here. */
+  /** The current row's card below the list, in `previewRows` lines at `width` columns. */
   preview?(item: T, width: number): string[];
   previewRows?: number;
 }
@@ -132,7 +119,6 @@ const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
 const CLEAR_DOWN = '\u001b[J';
 
-/** The lines of one frame, each within `width` columns. */
 export function frameLines<T>(view: PickerView<T>, state: PickerState<T>, width: number): string[] {
   const fit = (text: string): string => view.measure.truncate(text, width);
   const marks = view.multi ? `  (${state.marked.length} marked; Tab marks)` : '';
@@ -146,7 +132,7 @@ export function frameLines<T>(view: PickerView<T>, state: PickerState<T>, width:
   });
   const item = state.matches[state.cursor];
   if (!view.preview || !view.previewRows) return lines;
-  // The list keeps its height, so the preview stays in place while the matches change.
+  // The list keeps its height, so the preview stays in place.
   while (lines.length < 3 + view.pageSize) lines.push('');
   const card = item === undefined ? [] : view.preview(item, width);
   return [...lines, '─'.repeat(width), ...card.slice(0, view.previewRows - 1).map(fit)];
@@ -160,7 +146,7 @@ export function runPicker<T>(terminal: PromptTerminal, view: PickerView<T>): Pro
   let state = initialState(view);
   let drawn = 0;
 
-  // Back to the block's first line, then everything below it replaced.
+  // Back to the block's first line, everything below replaced.
   const redraw = (text: string): boolean => output.write(`${drawn > 1 ? `\u001b[${drawn - 1}A` : ''}\r${CLEAR_DOWN}${text}`);
   const draw = (): void => {
     const lines = frameLines(view, state, width);
@@ -173,7 +159,6 @@ export function runPicker<T>(terminal: PromptTerminal, view: PickerView<T>): Pro
     const finish = (outcome: () => void): void => {
       input.off('keypress', onKey);
       input.setRawMode?.(wasRaw);
-      // Paused, the input no longer holds the process open.
       input.pause();
       redraw(SHOW_CURSOR);
       outcome();

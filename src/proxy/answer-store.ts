@@ -1,22 +1,9 @@
 /**
- * The proxy's shared store of upstream JSON answers: the CLI's store (src/cache/store-files.ts,
- * one file per key, the same directory by default), with entries of the proxy's own: the exact
- * bytes the upstream sent, and their freshness as the client's cache keeps it
- * (src/cache/headers.ts: the http-cache-semantics policy of the answer and how long it stays
- * fresh). Freshness, age and revalidation headers all come from that one model.
- *
- * Keys name the upstream base URL and the upstream key by hash (cached-get.ts keyHash; never the key
- * itself), then the path and the canonical query: answers of one upstream account are shared by
- * every client of the proxy, whatever their own key. What a client's plan may see is cut at
- * answer time (answer-writer.ts), never stored per client.
- *
- * The entries last used are also held in memory (HotAnswers), with the headers they are
- * answered with made once per entry: a hit reads no file and rebuilds no policy (as nginx's
- * proxy_cache keeps its keys zone in shared memory and hot files in the page cache). Bounded by
- * bytes, least recently used out first: a few large lists must not push the process's memory up
- * without limit, and the disk still holds everything. The disk stays the store of record: an
- * entry held in memory that is no longer fresh is read again from disk, where another proxy
- * sharing the directory may have refreshed it.
+ * The proxy's shared store of upstream JSON answers, in the CLI's store format: the exact bytes and
+ * their freshness (http-cache-semantics), keyed by the upstream base URL and key hash, the path and
+ * query, so one upstream account's answers serve every client (what a plan may see is cut at answer
+ * time). The entries last used are also held in memory, bounded by bytes, least recently used out
+ * first; the disk stays the store of record, read again for an entry no longer fresh.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { makePrivateDir, readEntry, removeEntry, writeEntry, type Freshness, parseFreshness } from '../cache/store-files.js';
@@ -24,7 +11,7 @@ import { storedPolicy } from '../cache/headers.js';
 import { canonicalQuery } from '../cache/cached-get.js';
 import type { Outcome, ProxyAnswer } from './answers.js';
 
-/** Bumped when the meaning of an entry changes: older ones are simply never read. */
+/** Bumped when an entry's meaning changes: older ones are never read. */
 const KEY_VERSION = 'proxy-v1';
 
 export interface StoredAnswer {
@@ -32,16 +19,16 @@ export interface StoredAnswer {
   /** The policy of freshness.policy, for the headers of the answer served from it. */
   policy: CachePolicy;
   body: Buffer;
-  /** The policy's response headers without the two that differ per response (Age, Date): made once per entry, shared by its answers. */
+  /** The policy's response headers but Age and Date, made once per entry. */
   headers: Readonly<Record<string, string>>;
 }
 
-/** Roughly what an entry held in memory costs beside its body (policy, headers, key), for the memory bound. */
+/** Roughly what an entry costs in memory beside its body, for the bound. */
 const ENTRY_OVERHEAD_BYTES = 2048;
-/** Past this age http-cache-semantics may add a heuristic-expiration Warning (RFC 7234 5.5.4): those headers are made per answer. */
+/** Past this age a heuristic-expiration Warning may be added: such headers are made per answer. */
 const HEURISTIC_WARNING_AGE_S = 24 * 3600;
 
-/** Headers as the proxy sends them: one string per name, and never a length or framing of the upstream's. */
+/** Headers as the proxy sends them: one string per name, never the upstream's framing. */
 export function stringHeaders(headers: CachePolicy.Headers): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -50,13 +37,12 @@ export function stringHeaders(headers: CachePolicy.Headers): Record<string, stri
   return out;
 }
 
-/** An entry with its per-entry headers prepared. */
 export function storedAnswer(freshness: Freshness, policy: CachePolicy, body: Buffer): StoredAnswer {
   const { age: _age, date: _date, ...headers } = stringHeaders(policy.responseHeaders());
   return { freshness, policy, body, headers };
 }
 
-/** The answer from `stored` now: its prepared headers and its current Age (Node adds Date); a stale one with a Warning. */
+/** The answer from `stored` now: its headers and current Age; a stale one with a Warning. */
 export function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer {
   const age = stored.policy.age();
   const aged = age > HEURISTIC_WARNING_AGE_S;
@@ -71,21 +57,20 @@ export function fromStored(stored: StoredAnswer, outcome: Outcome): ProxyAnswer 
   };
 }
 
-/** `upstreamKeyHash`: the upstream key's hash (Upstream.keyHash), made once per proxy, not on every request. */
+/** `upstreamKeyHash`: made once per proxy. */
 export function answerKey(upstreamBaseUrl: string, upstreamKeyHash: string, path: string, query: string): string {
   const q = query === '' ? '' : canonicalQuery(new URLSearchParams(query));
   return `${KEY_VERSION} ${upstreamBaseUrl} ${upstreamKeyHash} GET ${path}${q ? `?${q}` : ''}`;
 }
 
-/** Default bound of the bodies held: the hot part of a team's catalogue fits many times over, within the proxy's RSS budget. */
+/** Default bound of the bodies held in memory: the hot part of a team's catalogue fits many times over. */
 const HOT_ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
 
 export class HotAnswers<V> {
-  /** A Map keeps insertion order: re-inserting on use makes its first key the least recently used. */
+  /** Insertion order: re-inserting on use makes the first key the least recently used. */
   private readonly entries = new Map<string, { value: V; bytes: number }>();
-  /** Bytes held now. */
   bytes = 0;
-  /** The key last used: used again (a hot record asked for over and over), it is already last in the order. */
+  /** The key last used, already last in the order. */
   private newest: string | undefined;
 
   constructor(readonly maxBytes = HOT_ANSWERS_MAX_BYTES) {}
@@ -94,7 +79,7 @@ export class HotAnswers<V> {
     return this.entries.size;
   }
 
-  /** The value under `key`, now the most recently used; undefined when not held. */
+  /** The value under `key`, now the most recently used. */
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -106,7 +91,7 @@ export class HotAnswers<V> {
     return entry.value;
   }
 
-  /** Holds `value` (of `bytes`), replacing any under `key`; one larger than the whole bound is not held at all. */
+  /** Holds `value`, replacing any under `key`; one larger than the bound is not held. */
   set(key: string, value: V, bytes: number): void {
     this.delete(key);
     if (bytes > this.maxBytes) return;
@@ -140,10 +125,7 @@ export class AnswerStore {
     this.hot = new HotAnswers(hotBytes);
   }
 
-  /**
-   * The checked entry under `key`; undefined when there is none or it is corrupt (then dropped).
-   * The one held in memory when `fresh` holds for it, else the one on disk (then held in memory).
-   */
+  /** The checked entry under `key` (a corrupt one dropped): from memory when `fresh` holds, else from disk. */
   async get(key: string, fresh: (freshness: Freshness) => boolean): Promise<StoredAnswer | undefined> {
     const held = this.held(key, fresh);
     if (held) return held;
@@ -160,7 +142,7 @@ export class AnswerStore {
   }
 
   private hold(key: string, entry: StoredAnswer): void {
-    // The body twice: a free client's cut of it (answer-writer.ts), never larger, lives as long as it is held.
+    // The body twice: a free client's cut of it lives as long as it is held.
     this.hot.set(key, entry, 2 * entry.body.length + key.length + ENTRY_OVERHEAD_BYTES);
   }
 
@@ -190,10 +172,7 @@ export class AnswerStore {
     return undefined;
   }
 
-  /**
-   * Stores a complete answer (a new one, or one a 304 confirmed) with its policy; a failed write
-   * is logged and skipped (the answer still goes out, and is held in memory all the same).
-   */
+  /** Stores a complete answer with its policy; a failed write is logged and skipped (held in memory all the same). */
   async put(key: string, entry: StoredAnswer): Promise<void> {
     this.hold(key, entry);
     try {

@@ -1,16 +1,7 @@
 /**
- * Sends a ProxyAnswer: as the client's plan may see it, 304 to a matching If-None-Match, and
- * always with the month's upstream count as X-RateLimit-* headers (GitHub's names, marked as the
- * proxy's: budget-words.ts), which the CLI notes for `exercises quota`.
- *
- * A client's plan is never more than the upstream's, and a free client sees no premium media
- * lists whatever the upstream plan: the shared answer (the upstream account's) is cut for a free
- * client at answer time — records and list items lose premiumImages and premiumVideos, as the
- * project's server leaves them out for a free key — with an ETag of its own, since the bytes
- * differ. A premium client gets the upstream's bytes untouched.
- *
- * A hot answer's hits share their header objects, one per plan: made again only when the
- * answer's Age, the rate figures or the month change, not per hit.
+ * Sends a ProxyAnswer as the client's plan may see it (a free client's cut of premium fields, with an
+ * ETag of its own), 304 to a matching If-None-Match, and always the month's upstream count as the
+ * proxy's X-RateLimit-* headers. A hot answer's header objects are shared by its hits, one per plan.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LedgerUsage } from '../cache/ledger.js';
@@ -41,10 +32,7 @@ function strip(item: unknown): boolean {
 /** A body as a free client sees it, and its ETag; null when it has nothing to cut. */
 type FreeCut = { body: Buffer; etag: string } | null;
 
-/**
- * Cuts made, by the upstream body they were made from: a hot answer (answer-store.ts) keeps its
- * body, so a free client's hit parses nothing; a body no longer held takes its cut with it.
- */
+/** Cuts made, by the upstream body they came from: a free client's hit parses nothing; a body let go takes its cut with it. */
 const cuts = new WeakMap<Buffer, FreeCut>();
 
 function freeCut(original: Buffer): FreeCut {
@@ -74,7 +62,7 @@ function cutFor(answer: ProxyAnswer, plan: Plan): FreeCut {
 /** The writer of answers for the proxy whose month's upstream usage `upstream.knownUsage` gives. */
 export function answerWriter(upstream: { readonly knownUsage: LedgerUsage | undefined }) {
   let rate: { usage: LedgerUsage | undefined; until: number; headers: Record<string, string> } = { usage: undefined, until: 0, headers: {} };
-  /** The usage as headers, plus the limit when there is a budget: made again when the count or the month changes. */
+  /** The usage as headers (and the limit with a budget), made again when the count or month changes. */
   const rateHeaders = (): Record<string, string> => {
     const usage = upstream.knownUsage;
     const now = Date.now();
@@ -90,7 +78,7 @@ export function answerWriter(upstream: { readonly knownUsage: LedgerUsage | unde
     rate = { usage, until: reset, headers };
     return headers;
   };
-  // The headers sent with each answer's headers, per plan (never changed once made: Node only reads them).
+  // The headers sent with each answer, per plan (never changed once made).
   const sent = new WeakMap<object, Partial<Record<Plan, { age: string | undefined; rate: object; headers: Record<string, string> }>>>();
 
   return function send(req: IncomingMessage, res: ServerResponse, answer: ProxyAnswer, plan: Plan): void {

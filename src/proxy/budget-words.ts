@@ -1,9 +1,6 @@
 /**
- * The team proxy's budget as its clients see it: every answer carries the month's upstream
- * figures as X-RateLimit-* headers (GitHub's names), marked as the proxy's own with
- * `X-RateLimit-Resource`, which the CLI keeps with its ledger. `exercises quota` pointed at a
- * proxy reads them back here and says them in words: used, limit, what is left and the day
- * the count starts again, never the raw headers or a count of seconds.
+ * The team proxy's budget as its clients see it: the X-RateLimit-* headers every answer carries, marked
+ * as the proxy's, said in words by `exercises quota` (used, limit, left, the day it starts again).
  */
 import { type RateLimitSeen, currentMonth } from '../cache/ledger.js';
 import { plural } from '../util/text.js';
@@ -13,14 +10,12 @@ export const PROXY_RATE_RESOURCE_HEADER = 'x-ratelimit-resource';
 export const PROXY_RATE_RESOURCE = 'exercises-proxy';
 
 export interface ProxyBudget {
-  /** The month the figures are for, `YYYY-MM` UTC. */
   month: string;
   used: number;
   limit: number | null;
   remaining: number | null;
   /** When the count starts again, `YYYY-MM-DD` (UTC). */
   resetsOn: string | null;
-  /** When the CLI last saw these figures. */
   seenAt: string;
 }
 

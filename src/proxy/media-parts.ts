@@ -1,10 +1,7 @@
 /**
- * The `.part` files media fills write (media-pull.ts): each fill writes one of its own,
- * `<file>.<12 hex digits>.part`, so two proxies over one shared directory never write into each
- * other's. A fill stopped by shutdown leaves its part with a `.resume` note beside it (the
- * upstream's validator and the file's whole length), written only once the part's writer has
- * stopped: the next fill of that file takes the part over and asks only for the rest. Parts
- * that nothing has written for a day are removed when the proxy starts.
+ * The `.part` files of media fills, one per fill (`<file>.<12 hex>.part`), so proxies sharing a directory
+ * never write into each other's. A fill stopped by shutdown leaves a `.resume` note (validator, length) for
+ * the next fill to ask only for the rest; parts untouched for a day are removed at start.
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +13,7 @@ import type { StreamResponse } from './upstream.js';
 const PART_NAME = /\.[0-9a-f]{12}\.part(\.resume)?$/;
 const RESUME_SUFFIX = '.resume';
 
-/** A part untouched this long was left by a fill that ended (a shutdown, a crash): the upstream's deadline ends a fill long before. */
+/** A part untouched this long was left by a fill that ended. */
 export const STALE_PART_MS = 24 * 60 * 60 * 1000;
 
 /** What resuming a part needs: the upstream's validator of the file (for If-Range) and its whole length. */
@@ -36,7 +33,7 @@ export function partName(dest: string): string {
   return `${dest}.${randomBytes(6).toString('hex')}.part`;
 }
 
-/** The validator If-Range may carry: a strong ETag, else the Last-Modified date (RFC 9110 13.1.5); none: the part cannot be resumed. */
+/** The validator If-Range may carry: a strong ETag, else Last-Modified; none: no resume. */
 export function validatorOf(res: StreamResponse): string | undefined {
   const etag = firstValue(res.headers.etag);
   return etag?.startsWith('"') ? etag : firstValue(res.headers['last-modified']);
@@ -60,16 +57,13 @@ export function continues(res: StreamResponse, part: ClaimedPart): boolean {
   return m !== null && Number(m[1]) === part.size && Number(m[2]) === part.length - 1 && Number(m[3]) === part.length;
 }
 
-/** The names in `dir` of directories, or of regular files (symbolic links are neither); none when it cannot be read. */
+/** Directory names or regular file names in `dir`; none when unreadable. */
 async function namesIn(dir: string, kind: 'directory' | 'file'): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries.filter((e) => (kind === 'file' ? e.isFile() : e.isDirectory())).map((e) => e.name);
 }
 
-/**
- * The newest part of `dest` that a stopped fill left with a resume note, renamed to a name of
- * the caller's (whoever renames it first has it); undefined when there is none to take.
- */
+/** The newest resumable part of `dest`, renamed to a name of ours (the first to rename it has it); undefined when none. */
 export async function claimPart(dest: string): Promise<ClaimedPart | undefined> {
   const prefix = `${basename(dest)}.`;
   const dir = dirname(dest);
@@ -85,25 +79,21 @@ export async function claimPart(dest: string): Promise<ClaimedPart | undefined> 
     await rm(notePath, { force: true });
     if (!taken) continue;
     const size = (await lstat(path).catch(() => undefined))?.size ?? 0;
-    // Too short to hold the magic bytes, or already whole (it would have been renamed): not worth a Range.
+    // Too short for the magic, or already whole: not worth a Range.
     if (note && size >= MAGIC_BYTES && size < note.length) return { ...note, path, size };
     await rm(path, { force: true });
   }
   return undefined;
 }
 
-/** Writes the resume note of a part whose writer has stopped (its handle closed): from now on another fill may take it. */
+/** Writes the resume note of a part whose writer has stopped: another fill may take it from now on. */
 export async function leaveForResume(part: string, note: ResumeNote, log?: (line: string) => void): Promise<void> {
   await writeFile(part + RESUME_SUFFIX, JSON.stringify(note), { mode: 0o644 }).catch((err: Error) =>
     log?.(`media: cannot note ${part} for resuming: ${err.message}`),
   );
 }
 
-/**
- * Removes the parts of ours (by their name) under `root` that nothing has written for a day, so
- * those left by shutdowns do not pile up; called at start, before any fill of this process.
- * Anything else, and any part another proxy sharing the directory may still write, is left alone.
- */
+/** Removes our parts under `root` untouched for a day, at start; anything else is left alone. */
 export async function removeStaleParts(root: string, log?: (line: string) => void, now = Date.now()): Promise<number> {
   let removed = 0;
   for (const { folder } of Object.values(MEDIA)) {

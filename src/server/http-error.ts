@@ -1,7 +1,4 @@
-/**
- * The server's error answers: `{"error":{"code","message","parameter?"}}` (docs/design.md,
- * "Decisions for the interface's gaps"). Handlers throw HttpError; sendFailure turns it into JSON.
- */
+/** The server's error answers, `{"error":{"code","message","parameter?"}}`: handlers throw HttpError, sendFailure writes it. */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -29,12 +26,12 @@ export function notFound(message = 'Not found.'): HttpError {
   return new HttpError(404, 'not_found', message);
 }
 
-/** The first value of a header, as node:http and undici give them (a list for a repeated one). */
+/** The first value of a header (a list for a repeated one). */
 export function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** RFC 9110 §13.1.2: `*` (any current answer, with an ETag or not), or any listed tag equal to `etag` by weak comparison (W/ ignored on both). */
+/** RFC 9110 §13.1.2: `*`, or any listed tag equal to `etag` by weak comparison. */
 export function ifNoneMatchHits(header: string | undefined, etag: string | undefined): boolean {
   const bare = etag?.replace(/^W\//, '');
   return (header ?? '').split(',').some((t) => {
@@ -45,7 +42,7 @@ export function ifNoneMatchHits(header: string | undefined, etag: string | undef
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Writes a JSON body with its length (HEAD requests get the headers only: node drops the body). */
+/** Writes a JSON body with its length (HEAD gets the headers only). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = NO_STORE, text = JSON.stringify(body)): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
@@ -56,11 +53,7 @@ export function strongEtag(text: string): string {
   return `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 }
 
-/**
- * A 200 JSON answer a client may cache: a strong ETag over the body, If-None-Match honoured
- * with a 304, and no Cache-Control, so the client's own time to live applies. `withEtag` false
- * leaves the tag out, for a client that never revalidates (in-process), which would not read it.
- */
+/** A 200 JSON answer a client may cache: a strong ETag (unless `withEtag` is false), If-None-Match honoured, no Cache-Control (the client's TTL applies). */
 export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: unknown, headers: Record<string, string>, withEtag: boolean): void {
   const text = JSON.stringify(body);
   const etag = withEtag ? strongEtag(text) : undefined;
@@ -70,7 +63,7 @@ export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, bod
   res.end();
 }
 
-/** A request that could not be answered: its error answer (a 500 saying `internalMessage` for anything but an HttpError), or the connection cut when the answer had begun. */
+/** An unanswerable request: its error answer (a 500 with `internalMessage` unless an HttpError), or the connection cut once the answer began. */
 export function sendFailure(res: ServerResponse, err: unknown, internalMessage: string): void {
   if (res.headersSent) return void res.destroy();
   const { status, code, message, parameter, headers } = err instanceof HttpError ? err : new HttpError(500, 'internal_error', internalMessage);

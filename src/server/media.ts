@@ -1,8 +1,6 @@
 /**
- * Premium media (spec §4.4, §4.5) streamed from the catalogue directory, with `Range` (206, or
- * 416), `If-Range` and `If-None-Match`. An id or name that could reach outside the directory is
- * a 404, whatever the file system holds; so is anything but a regular file within the size cap,
- * opened without blocking (util/safe-open.ts), so a FIFO never holds a thread of the pool.
+ * Premium media streamed from the catalogue directory, with Range, If-Range and If-None-Match. A name
+ * that could reach outside the directory is a 404, as is anything but a regular file within the cap.
  */
 import { realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,12 +13,12 @@ import { indexedMediaPath } from '../catalogue/catalogue-dir.js';
 import { MEDIA_SIZE_CAP_BYTES } from '../defaults.js';
 import { openRegularFile } from '../util/safe-open.js';
 
-/** A decoded path segment that is safe as one file name component: no dot segment, separator, NUL or other control character. */
+/** A decoded path segment safe as one file name: no dot segment, separator or control character. */
 function isSafeComponent(value: string): boolean {
   return value !== '' && value !== '.' && value !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(value);
 }
 
-/** Where /<kind>/<id>/premium/<fileName> lies under `root` in the catalogue layout; undefined when the request cannot name a file there. */
+/** Where /<kind>/<id>/premium/<fileName> lies under `root`; undefined when the request cannot name a file there. */
 export function mediaPath(root: string, kind: MediaFolder, id: string, fileName: string): string | undefined {
   const suffix = MEDIA[kindOfFolder(kind)].extension;
   const name = fileName.slice(0, -suffix.length);
@@ -29,13 +27,10 @@ export function mediaPath(root: string, kind: MediaFolder, id: string, fileName:
   return path.startsWith(root + sep) ? path : undefined;
 }
 
-/**
- * The file for /<kind>/<id>/premium/<name><suffix>, checked to stay inside `root` even through
- * symbolic links. Undefined when the request cannot name a file of the catalogue.
- */
+/** The file for /<kind>/<id>/premium/<name>, checked to stay inside `root` through links; undefined when none can be named. */
 export async function resolveMediaFile(root: string, kind: MediaFolder, id: string, fileName: string): Promise<string | undefined> {
   if (!fileName.endsWith(MEDIA[kindOfFolder(kind)].extension)) return undefined;
-  // A file `mirror` stored under a safe name (the id `CON`, `a/b`) is found through the catalogue's index.
+  // A file `mirror` stored under a safe name is found through the catalogue's index.
   const indexed = await indexedMediaPath(root, kind, id, fileName);
   const candidate = indexed !== undefined ? join(root, ...indexed.split('/')) : mediaPath(root, kind, id, fileName);
   if (candidate === undefined || !candidate.startsWith(root + sep)) return undefined;
@@ -47,11 +42,7 @@ export async function resolveMediaFile(root: string, kind: MediaFolder, id: stri
   }
 }
 
-/**
- * Bytes read from the file per chunk sent: larger than Node's default (64 KiB), so a file
- * takes a sixteenth of the thread-pool reads and socket writes, which matters when the server
- * shares the machine with the client it serves (the tests, a mirror on the same host).
- */
+/** Bytes read per chunk sent: larger than Node's 64 KiB default, for fewer reads and writes per file. */
 const READ_CHUNK = 1024 * 1024;
 
 function etagFor(size: number, mtimeMs: number): string {
@@ -125,7 +116,6 @@ export async function sendMediaFile(req: IncomingMessage, res: ServerResponse, f
     streaming = true;
     const stream = handle.createReadStream({ start, end, autoClose: true, highWaterMark: READ_CHUNK });
     await pipeline(stream, res).catch(() => {
-      // The client went away mid-file: nothing to answer any more.
       res.destroy();
     });
   } finally {
