@@ -41,7 +41,7 @@ export type CatalogueHandler = (req: IncomingMessage, res: ServerResponse) => Pr
 /** Loads the catalogue in `options.dir` and gives the handler answering from it. */
 export async function createCatalogueHandler(options: CatalogueHandlerOptions): Promise<CatalogueHandler> {
   const { recordIndexDir } = options;
-  let loaded: Catalogue | undefined;
+  let loaded: { catalogue: Catalogue; version: string | undefined } | undefined;
   /** The record index (in-process), opened on the first single record asked for; null: none usable. */
   let index: RecordIndex | null | undefined;
   const records = (): RecordIndex | undefined => {
@@ -49,14 +49,19 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
     index ??= openRecordIndex(recordIndexDir, options.dir) ?? null;
     return index ?? undefined;
   };
-  /** The whole catalogue, loaded on first use; its record index written then, unless one was found usable. */
+  /**
+   * The whole catalogue, loaded on first use, and again once exercises.jsonl has changed (records are
+   * read back from their lines: `mirror` replacing the file is followed); its record index written
+   * then, unless one was found usable.
+   */
   const whole = (): Catalogue => {
-    if (loaded) return loaded;
     const version = catalogueVersion(options.dir);
-    loaded = readCatalogue(options.dir);
-    if (recordIndexDir !== undefined && !index) writeRecordIndex(recordIndexDir, loaded, version);
+    if (loaded && loaded.version === version) return loaded.catalogue;
+    const catalogue = readCatalogue(options.dir);
+    if (recordIndexDir !== undefined && !index) writeRecordIndex(recordIndexDir, catalogue, version);
     index = undefined;
-    return loaded;
+    loaded = { catalogue, version };
+    return catalogue;
   };
   // `serve` loads it now: a broken catalogue fails its start. In-process, the first request does.
   if (recordIndexDir === undefined) whole();

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueError } from '../../src/catalogue/load.js';
@@ -48,21 +48,39 @@ describe('methods and malformed requests', () => {
   });
 
   it('turns an exception while answering into a 500 JSON error and keeps serving', async () => {
-    // A record is read back from its line; a file rewritten in place under the server moves the lines.
+    // A catalogue broken under the running server: read again for the request, and found broken.
     const dir = tempDir('exercises-changed-');
     const file = join(dir, 'exercises.jsonl');
-    const lines = (prefix: string) => `${['A', 'B'].map((id) => JSON.stringify({ id, name: `${prefix} ${id}` })).join('\n')}\n`;
-    writeFileSync(file, lines('Plank'));
+    const good = `${JSON.stringify({ id: 'A', name: 'A' })}\n`;
+    writeFileSync(file, good);
     const failing = await startServer({ dir });
     try {
-      writeFileSync(file, lines('A much longer name than before'));
-      const res = await get(failing, '/exercise/B');
+      writeFileSync(file, `${good}{ not json\n`);
+      const res = await get(failing, '/exercise/exerciseIds');
       expect(res.status).toBe(500);
       expect(errorOf(res).code).toBe('internal_error');
       expect(res.text).not.toContain(dir);
-      expect((await get(failing, '/exercise/exerciseIds')).status).toBe(200);
+      writeFileSync(file, good);
+      expect((await get(failing, '/exercise/A')).status).toBe(200);
     } finally {
       await failing.close();
+    }
+  });
+
+  it('follows a catalogue replaced under it (as mirror replaces it): the next answers come from the new file', async () => {
+    const dir = tempDir('exercises-replaced-');
+    const lines = (ids: string[]) => `${ids.map((id) => JSON.stringify({ id, name: `Exercise ${id}`, instructions: [`Step of ${id}`] })).join('\n')}\n`;
+    writeFileSync(join(dir, 'exercises.jsonl'), lines(['A', 'B']));
+    const server = await startServer({ dir });
+    try {
+      expect((await getJson(server, '/exercise/B')).instructions).toEqual(['Step of B']);
+      writeFileSync(join(dir, 'next.jsonl'), lines(['Aa', 'B', 'C']));
+      renameSync(join(dir, 'next.jsonl'), join(dir, 'exercises.jsonl'));
+      expect((await getJson(server, '/exercise/exerciseIds')).pagination.total).toBe(3);
+      expect((await getJson(server, '/exercise/B')).instructions).toEqual(['Step of B']);
+      expect((await getJson(server, '/exercise/C')).name).toBe('Exercise C');
+    } finally {
+      await server.close();
     }
   });
 });
