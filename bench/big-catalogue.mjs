@@ -114,7 +114,18 @@ try {
   const page = JSON.stringify({ exercises: summaries, pagination: { total: RECORDS, next: null } });
   const pages = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(page));
   await new Promise((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  const args = ['--base-url', `http://127.0.0.1:${pages.address().port}`, '--api-key', 'k', '--no-cache', 'download', '--all', '--images', '--dry-run', '--dir'];
+  const args = [
+    '--base-url',
+    `http://127.0.0.1:${pages.address().port}`,
+    '--api-key',
+    'k',
+    '--no-cache',
+    'download',
+    '--all',
+    '--images',
+    '--dry-run',
+    '--dir',
+  ];
   row('download --all --images --dry-run, one page', await run([...args, join(scratch, 'out'), '--format', 'json']));
   pages.close();
 } finally {

@@ -108,9 +108,10 @@ function* catalogueLines(file: string): Generator<[line: Buffer, offset: number]
     const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let rest = Buffer.alloc(0);
     let offset = 0;
-    for (let n: number; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+    for (let n: number; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
       const bytes = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      if (offset + bytes.length > CATALOGUE_FILE_MAX_BYTES) throw new CatalogueError(`The catalogue cannot be read: ${file} grew past the ${CATALOGUE_FILE_MAX_BYTES}-byte bound for it.`);
+      if (offset + bytes.length > CATALOGUE_FILE_MAX_BYTES)
+        throw new CatalogueError(`The catalogue cannot be read: ${file} grew past the ${CATALOGUE_FILE_MAX_BYTES}-byte bound for it.`);
       let start = 0;
       for (let end: number; (end = bytes.indexOf(10, start)) !== -1; start = end + 1) yield [bytes.subarray(start, end), offset + start];
       offset += start;
@@ -122,10 +123,24 @@ function* catalogueLines(file: string): Generator<[line: Buffer, offset: number]
   }
 }
 
-/** The listed part of an entry (ListedEntry): the fields a listing or a filter reads. */
+/** The listed part of an entry (ListedEntry): the fields a listing or a filter reads, as one object literal (a compact shape). */
 function listedPart(entry: CatalogueEntry): ListedEntry {
   const { id, name, displayName, aliases, premiumImages, premiumVideos, category, primaryMuscle, secondaryMuscle, force, level, mechanic, equipment } = entry;
-  const listed: ListedEntry = { id, name, displayName, aliases, premiumImages, premiumVideos, category, primaryMuscle, secondaryMuscle, force, level, mechanic, equipment };
+  const listed: ListedEntry = {
+    id,
+    name,
+    displayName,
+    aliases,
+    premiumImages,
+    premiumVideos,
+    category,
+    primaryMuscle,
+    secondaryMuscle,
+    force,
+    level,
+    mechanic,
+    equipment,
+  };
   if (entry.translations) {
     listed.translations = Object.fromEntries(Object.entries(entry.translations).map(([tag, t]) => [tag, { displayName: t.displayName, aliases: t.aliases }]));
   }

@@ -150,7 +150,14 @@ export async function dryRunRows(plan: DownloadPlan, skipExisting: boolean): Pro
   const listings = new Map<string, Promise<Set<string>>>();
   const namesIn = (folder: string): Promise<Set<string>> => {
     let names = listings.get(folder);
-    if (!names) listings.set(folder, (names = readdir(folder).then((found) => new Set(found), () => new Set<string>())));
+    if (!names)
+      listings.set(
+        folder,
+        (names = readdir(folder).then(
+          (found) => new Set(found),
+          () => new Set<string>(),
+        )),
+      );
     return names;
   };
   /** Whether `path`, below the output directory `dir`, is there: every folder on the way listed once. */

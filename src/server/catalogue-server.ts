@@ -33,7 +33,11 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
 }
 
 /** An HTTP server on `host` and `port` answering every request with `handle` (a catalogue handler, or one wrapping it). */
-export async function serveRequests(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, host: string, port: number): Promise<CatalogueServer> {
+export async function serveRequests(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  host: string,
+  port: number,
+): Promise<CatalogueServer> {
   const server = createServer((req, res) => void handle(req, res));
 
   // A request node cannot even parse (bad request line, headers too large) gets a plain 400/431.

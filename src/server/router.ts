@@ -161,7 +161,12 @@ type PageRequest = ReturnType<typeof parsePageRequest>;
  * One page of `positions` (catalogue positions of the matching entries, ascending; undefined: every entry).
  * @param cursors false leaves out next/prev, like a service that sends no cursors
  */
-function selectPage(catalogue: Catalogue, positions: readonly number[] | undefined, request: PageRequest, cursors: boolean): { page: number[]; pagination: Pagination } {
+function selectPage(
+  catalogue: Catalogue,
+  positions: readonly number[] | undefined,
+  request: PageRequest,
+  cursors: boolean,
+): { page: number[]; pagination: Pagination } {
   const count = positions?.length ?? catalogue.entries.length;
   const positionAt = (i: number): number => (positions ? positions[i]! : i);
   /** The first index whose position is greater than `pos` (a binary search: positions ascend). */

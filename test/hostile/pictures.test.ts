@@ -101,7 +101,9 @@ describe('a damaged PNG', () => {
     ]) {
       const r = await runInProcess(['--catalogue', catalogueWith(png), ...args], { tty: true });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/^Cannot draw image "start" of exercise Bomb \(.*start\.png\): its transparency chunk \(tRNS\) is too short for its colour type\.$/m);
+      expect(r.stderr).toMatch(
+        /^Cannot draw image "start" of exercise Bomb \(.*start\.png\): its transparency chunk \(tRNS\) is too short for its colour type\.$/m,
+      );
       expect(r.stderr).not.toMatch(/offset|out of range|ERR_/i);
     }
   });
