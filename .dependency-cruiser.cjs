@@ -46,7 +46,19 @@ const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
  * only through src/vendor/: a static import would load them on every start. Keep in step with
  * that table.
  */
-const HEAVY_PACKAGES = ['undici', 'conf', 'chalk', 'cli-table3', 'string-width', 'read', '@inquirer/search', 'pngjs', 'http-cache-semantics', 'prom-client'];
+const HEAVY_PACKAGES = [
+  'undici',
+  'conf',
+  'chalk',
+  'cli-table3',
+  'string-width',
+  'read',
+  '@inquirer/search',
+  'pngjs',
+  'http-cache-semantics',
+  'prom-client',
+  'ioredis',
+];
 const escaped = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**

@@ -6,7 +6,9 @@
  * `proxy_cache` in front of the same upstream (a config generated in a temp dir, ports of its
  * own, no root needed). The project's catalogue server is the upstream, in this process. The
  * two are loaded in turn, round after round (odd rounds nginx first), so drift of a busy
- * machine hits both alike.
+ * machine hits both alike. Where redis-server is installed, two replicas sharing it
+ * (--shared-state) are loaded too, at once, half the connections each: hits through two replicas
+ * beside one (the record filled through the first is a hit on the second, not an upstream request).
  *
  * Prints per round the rate (requests/s), p99 latency, CPU time per answer (from /proc: the
  * figure a busy machine changes least) and errors of each, the proxy's RSS after its load, the
@@ -145,10 +147,27 @@ http {
   throw new Error(`nginx did not answer on ${url}: ${err}`);
 }
 
+/** redis-server on a free port, saving nothing, its files under `dir`; undefined where it is not installed. */
+async function startRedis(dir) {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (b) => (out += b) && out.includes('Ready to accept connections') && resolve());
+    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, child };
+}
+
 /** `exercises serve --upstream` as a child, its access log (stderr) appended to a file. */
-async function startProxy(home, upstreamUrl) {
+async function startProxy(home, upstreamUrl, extra = []) {
+  mkdirSync(home, { recursive: true });
   const log = openSync(join(home, 'access.log'), 'a');
-  const child = spawn(node, [cli, 'serve', '--upstream', upstreamUrl, '--port', '0', '--key', `${CLIENT_KEY}:premium`, join(home, 'mirror')], {
+  const child = spawn(node, [cli, 'serve', '--upstream', upstreamUrl, '--port', '0', '--key', `${CLIENT_KEY}:premium`, ...extra, join(home, 'mirror')], {
     env: minimalEnv(home, { EXERCISES_UPSTREAM_KEY: UPSTREAM_KEY }),
     stdio: ['ignore', 'pipe', log],
   });
@@ -156,8 +175,21 @@ async function startProxy(home, upstreamUrl) {
   return { url, child };
 }
 
-function load(url, headers, seconds) {
-  return autocannon({ url: url + TARGET, connections: CONNECTIONS, duration: seconds, headers });
+function load(url, headers, seconds, connections = CONNECTIONS) {
+  return autocannon({ url: url + TARGET, connections, duration: seconds, headers });
+}
+
+/** Both replicas loaded at once, half the connections each, as one result: rates and counts added, the worse p99. */
+async function loadBoth(urls, headers, seconds) {
+  const results = await Promise.all(urls.map((url) => load(url, headers, seconds, Math.ceil(CONNECTIONS / urls.length))));
+  const sum = (pick) => results.reduce((n, r) => n + pick(r), 0);
+  return {
+    requests: { average: sum((r) => r.requests.average), total: sum((r) => r.requests.total) },
+    latency: { p99: Math.max(...results.map((r) => r.latency.p99)) },
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+  };
 }
 
 function figures(result, cpuSpentMs) {
@@ -187,11 +219,39 @@ try {
   const nginx = binary ? await startNginx(binary, join(work, 'nginx'), upstream.url) : undefined;
   if (nginx) children.push(nginx.child);
 
-  const cases = [{ name: 'proxy', run: () => load(proxy.url, proxyHeaders, SECONDS), pid: proxy.child.pid, rss: true }];
-  if (nginx) cases.push({ name: 'nginx', run: () => load(nginx.url, {}, SECONDS), pid: nginx.child.pid });
+  const redis = await startRedis(join(work, 'redis'));
+  let replicas;
+  let replicaUpstream;
+  if (redis) {
+    children.push(redis.child);
+    replicas = [];
+    for (const name of ['replica-a', 'replica-b']) {
+      const replica = await startProxy(join(work, name), upstream.url, ['--shared-state', redis.url]);
+      children.push(replica.child);
+      replicas.push(replica);
+    }
+    // Filled through the first, a hit on the second: no upstream request.
+    const before = upstream.requests.length;
+    for (const replica of replicas) await (await fetch(replica.url + TARGET, { headers: proxyHeaders })).arrayBuffer();
+    replicaUpstream = upstream.requests.length - before;
+  }
+
+  const cases = [{ name: 'proxy', run: (s) => load(proxy.url, proxyHeaders, s), pids: [proxy.child.pid], rss: true }];
+  if (replicas)
+    cases.push({
+      name: 'proxy×2',
+      run: (s) =>
+        loadBoth(
+          replicas.map((r) => r.url),
+          proxyHeaders,
+          s,
+        ),
+      pids: replicas.map((r) => r.child.pid),
+    });
+  if (nginx) cases.push({ name: 'nginx', run: (s) => load(nginx.url, {}, s), pids: [nginx.child.pid] });
 
   // Warm-up: both JITs and caches settled before anything is counted.
-  for (const c of cases) await load(c.name === 'proxy' ? proxy.url : nginx.url, c.name === 'proxy' ? proxyHeaders : {}, 2);
+  for (const c of cases) await c.run(2);
   const upstreamBefore = upstream.requests.length;
 
   console.log(
@@ -200,19 +260,21 @@ try {
         ? `, nginx ${spawnSync(binary, ['-v'], { encoding: 'utf8' })
             .stderr.trim()
             .replace(/^nginx version: /, '')} (worker_processes ${values['nginx-workers']})`
-        : ', nginx not installed'),
+        : ', nginx not installed') +
+      (replicas ? `; two replicas sharing redis-server (${replicaUpstream} upstream request for their first answers)` : ', redis-server not installed'),
   );
   const samples = Object.fromEntries(cases.map((c) => [c.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
-      const cpuBefore = cpuMs(c.pid);
-      const result = await c.run();
-      const f = figures(result, cpuMs(c.pid) - cpuBefore);
-      if (c.rss) f.rss = rssMb(c.pid);
+      const cpu = () => c.pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+      const cpuBefore = cpu();
+      const result = await c.run(SECONDS);
+      const f = figures(result, cpu() - cpuBefore);
+      if (c.rss) f.rss = rssMb(c.pids[0]);
       samples[c.name].push(f);
       const load1 = loadavg()[0].toFixed(1);
       console.log(
-        `round ${round + 1} ${c.name.padEnd(5)} ${f.rate.toFixed(0).padStart(6)} req/s  p99 ${String(f.p99).padStart(3)} ms  CPU ${f.cpuUs.toFixed(0).padStart(4)} µs/answer  errors ${f.errors}` +
+        `round ${round + 1} ${c.name.padEnd(7)} ${f.rate.toFixed(0).padStart(6)} req/s  p99 ${String(f.p99).padStart(3)} ms  CPU ${f.cpuUs.toFixed(0).padStart(4)} µs/answer  errors ${f.errors}` +
           (f.rss !== undefined ? `  RSS ${f.rss.toFixed(1)} MB` : '') +
           `  load ${load1}`,
       );
@@ -228,6 +290,13 @@ try {
     ['proxy p99', `${med('proxy', 'p99')} ms`, `≤ ${GOALS.p99Ms} ms`, med('proxy', 'p99') <= GOALS.p99Ms],
     ['proxy RSS after load', `${med('proxy', 'rss').toFixed(1)} MB`, `≤ ${GOALS.rssMb} MB`, med('proxy', 'rss') <= GOALS.rssMb],
   ];
+  if (replicas) {
+    rows.push(
+      ['two replicas rate', `${med('proxy×2', 'rate').toFixed(0)} req/s`, ''],
+      ['two replicas p99', `${med('proxy×2', 'p99')} ms`, ''],
+      ['two replicas CPU/answer', `${med('proxy×2', 'cpuUs').toFixed(0)} µs`, ''],
+    );
+  }
   if (nginx) {
     const nginxRate = med('nginx', 'rate');
     rows.push(
@@ -249,7 +318,7 @@ try {
     .flat()
     .reduce((n, s) => n + s.errors, 0);
   if (errors > 0) console.log(`\n${errors} errors, timeouts or non-2xx answers during the load.`);
-  process.exitCode = errors === 0 && upstreamDuring === 0 ? 0 : 1;
+  process.exitCode = errors === 0 && upstreamDuring === 0 && (replicaUpstream ?? 1) === 1 ? 0 : 1;
 } finally {
   for (const child of children) {
     if (child.exitCode === null) {

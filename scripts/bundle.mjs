@@ -45,6 +45,8 @@ const VENDOR = {
   'http-cache-semantics': { specifiers: ['http-cache-semantics'] },
   // Only `serve --upstream`: the proxy's /-/metrics (src/proxy/metrics.ts).
   'prom-client': { specifiers: ['prom-client'] },
+  // Only `serve --upstream --shared-state`: the replicas' Redis (src/proxy/shared-state.ts).
+  ioredis: { specifiers: ['ioredis'] },
   // Only at a terminal: the picker (src/prompt).
   'inquirer-search': { specifiers: ['@inquirer/search'] },
 };

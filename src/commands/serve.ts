@@ -20,6 +20,8 @@ import { type ClientKey, parseClientKey, plansOf } from '../proxy/client-keys.js
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat, batchedLines } from '../proxy/access-log.js';
 import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
 import { readStoredConfig } from '../config/parsers.js';
+import { type Settings, setting } from '../config/settings.js';
+import { shownUrl } from '../proxy/shared-state.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
 import { createCatalogueServer } from '../server/catalogue-server.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
@@ -158,11 +160,19 @@ function reload(options: ServeOptions, proxy: ProxyServer, line: (text: string) 
   line(`proxy: reloaded ${plural(Object.keys(files.keys).length, 'client key')}${files.tls ? ' and the TLS certificate' : ''}.`);
 }
 
+/** The shared state's URL in force (--shared-state, EXERCISES_SHARED_STATE or stored), checked and named by where it came from; undefined for none. */
+function sharedStateUrl(settings: Settings): string | undefined {
+  const spec = setting('shared-state');
+  const value = settings.sharedState;
+  return value === undefined ? undefined : (spec.parser!(value, settings.from.sharedState.origin ?? 'The stored shared-state', spec) as string);
+}
+
 async function runProxy(options: ServeOptions, upstream: string, ctx: Context): Promise<void> {
   warnIfReachable(ctx, options.host, 'spend the upstream budget with the client keys it accepts');
   const { key: apiKey, source: keySource } = upstreamKey(options, ctx);
   const { keys, tls } = proxyFiles(options);
   const settings = ctx.settings();
+  const sharedState = sharedStateUrl(settings);
   const quiet = ctx.globals.quiet;
   const root = cacheRoot(ctx.env);
   const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
@@ -189,13 +199,15 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
       ...(quiet ? {} : { log: accessLog }),
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
       warn: line,
+      sharedState,
     }),
     [],
   );
   ctx.io.stdout.write(`Listening on ${proxy.url}\n`);
   if (!quiet) {
     const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
-    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}; status at ${proxy.url}/-/status.`);
+    const shared = sharedState === undefined ? '' : `, shared with other replicas through ${shownUrl(sharedState)}`;
+    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}${shared}; status at ${proxy.url}/-/status.`);
   }
   const stopReloading = ctx.onHangup?.(() => reload(options, proxy, line));
   await untilStopped(ctx).finally(stopReloading);

@@ -61,6 +61,20 @@ function parseBaseUrlSetting(text: string): string {
   return parseBaseUrl(text).href.replace(/\/+$/, '');
 }
 
+/** A Redis URL (`redis://[:password@]host[:port][/db]`, `rediss://` for TLS); its password is never echoed. */
+function parseSharedStateUrl(text: string, name: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    // said below
+  }
+  if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') {
+    throw new UsageError(`${name}: expected a redis:// or rediss:// URL with a host.`, { hint: 'For example: redis://:password@10.0.0.5:6379/0' });
+  }
+  return text.trim();
+}
+
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -205,6 +219,17 @@ const ROWS = [
     bounds: { min: 0 },
     description: 'requests allowed per calendar month (UTC); a command stops before the request that would pass it',
     parser: wholeNumber,
+  },
+  {
+    // The team proxy's replicas share the budget, fills and answers through it (src/proxy/shared-state.ts).
+    name: 'shared-state',
+    flag: '--shared-state <url>',
+    variable: 'EXERCISES_SHARED_STATE',
+    stored: true,
+    type: 'url',
+    secret: true,
+    description: 'with serve --upstream: keep the budget, fills and answers in this Redis (redis:// or rediss://), shared by every replica',
+    parser: parseSharedStateUrl,
   },
   {
     name: 'limit-rate',

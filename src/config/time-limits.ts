@@ -143,3 +143,21 @@ export class CommandDeadline {
 export function isCommandDeadline(err: unknown): boolean {
   return err instanceof NetworkError && err.details?.code === 'COMMAND_DEADLINE';
 }
+
+/**
+ * The team proxy's shared state (src/proxy/shared-state.ts). A Redis command unanswered within
+ * SHARED_STATE_COMMAND_MS counts as Redis down (a miss is refused, never sent uncounted); the
+ * reconnect waits grow by 100 ms a try up to SHARED_STATE_RECONNECT_MAX_MS; a miss refused meanwhile
+ * asks the client to come back after SHARED_STATE_RETRY_AFTER_S.
+ */
+export const SHARED_STATE_COMMAND_MS = 2_000;
+export const SHARED_STATE_RECONNECT_MAX_MS = 2_000;
+export const SHARED_STATE_RETRY_AFTER_S = 5;
+
+/**
+ * A replica's fill lock expires after FILL_LOCK_MS unless renewed (every third of it while the fill
+ * runs), so a replica that dies mid-fill holds the others back no longer; they look whether it is
+ * gone every FILL_POLL_MS.
+ */
+export const FILL_LOCK_MS = 10_000;
+export const FILL_POLL_MS = 25;

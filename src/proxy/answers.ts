@@ -6,6 +6,8 @@
 import { currentMonth } from '../cache/ledger.js';
 import { BudgetExceededError, NetworkError } from '../errors.js';
 import { PROXY_KEY_REFUSED_CODE } from '../http/failures.js';
+import { SHARED_STATE_RETRY_AFTER_S } from '../config/time-limits.js';
+import { SharedStateDownError } from './shared-state.js';
 
 export type Outcome = 'hit' | 'miss' | 'revalidated' | 'coalesced' | 'stale';
 
@@ -44,10 +46,17 @@ export function keyRefusedAnswer(status: number): ProxyAnswer {
 /** The upstream was not asked (the budget is spent) or did not answer; `unstored` says what the client misses (`, and …`). Anything else is thrown again. */
 export function unreachableAnswer(err: unknown, unstored: string): ProxyAnswer {
   if (err instanceof BudgetExceededError) return budgetAnswer(err);
+  if (err instanceof SharedStateDownError) return sharedStateDownAnswer(unstored);
   if (err instanceof NetworkError && err.code === 'timeout')
     return errorAnswer(504, 'gateway_timeout', `The upstream service did not answer in time${unstored}.`);
   if (err instanceof NetworkError) return errorAnswer(502, 'bad_gateway', `The upstream service cannot be reached${unstored}.`);
   throw err;
+}
+
+/** 503 for a miss while the shared state is down: without it the budget cannot be checked, so nothing is sent upstream. */
+export function sharedStateDownAnswer(unstored = ''): ProxyAnswer {
+  const message = `The proxy's shared state (Redis) is unavailable, so it cannot check the team's budget${unstored}; try again shortly.`;
+  return errorAnswer(503, 'shared_state_unavailable', message, { 'retry-after': String(SHARED_STATE_RETRY_AFTER_S) });
 }
 
 /** The upstream's 429 to the proxy, passed on with its Retry-After when it gave one. */

@@ -8,7 +8,8 @@
  * (nginx's proxy_cache_use_stale); with nothing stored, 502/504 (429 for the budget).
  * Only a complete 200 whose body parses as JSON is ever stored, and only once the upstream key
  * is out of it (key-scrub.ts); an upstream answer must come whole within the whole-answer limit
- * (upstream.ts), or every waiter gets 504.
+ * (upstream.ts), or every waiter gets 504. With shared state (shared-fill.ts) a miss is first
+ * looked for among the answers other replicas keep, and filled once across them.
  */
 import type CachePolicy from 'http-cache-semantics';
 import { freshnessFor, revalidated, validatorsOf } from '../cache/headers.js';
@@ -19,6 +20,7 @@ import { type AnswerStore, type StoredAnswer, fromStored, storedAnswer, stringHe
 import { carriesKey, scrubAnswer } from './key-scrub.js';
 import type { FillObserver } from './metrics.js';
 import { IncompleteBodyError, type Upstream, type UpstreamBody } from './upstream.js';
+import type { SharedFill } from './shared-fill.js';
 
 /** Upstream response headers kept with an answer and passed on; everything else (rate limits, cookies, hop-by-hop) stays behind. */
 const KEPT_HEADERS = ['content-type', 'content-language', 'etag', 'last-modified', 'cache-control', 'expires', 'date', 'vary'];
@@ -32,6 +34,8 @@ export interface JsonPullOptions {
   warn?: (line: string) => void;
   /** Each upstream request made, for the metrics. */
   observe: FillObserver;
+  /** Replicas sharing a Redis: misses filled once across them, answers kept there. */
+  shared?: SharedFill | undefined;
 }
 
 function keptHeaders(headers: UpstreamBody['headers']): Record<string, string> {
@@ -60,13 +64,33 @@ export class JsonPull {
     // Checked again: another request may have started the fetch while the store was read.
     const started = this.inflight.get(key);
     if (started) return { ...(await started), outcome: 'coalesced' };
-    const fetching = this.fetch(target, key, stored).finally(() => this.inflight.delete(key));
+    const fetching = (this.options.shared ? this.fetchOnce(this.options.shared, target, key, stored) : this.fetch(target, key, stored)).finally(() =>
+      this.inflight.delete(key),
+    );
     this.inflight.set(key, fetching);
     return fetching;
   }
 
+  /** The answer another replica keeps (a hit; coalesced when its fill was waited for), else fetched under the shared lock. */
+  private fetchOnce(shared: SharedFill, target: string, key: string, stored: StoredAnswer | undefined): Promise<ProxyAnswer> {
+    const found = async (waited: boolean): Promise<ProxyAnswer | undefined> => {
+      const kept = await shared.answer(key);
+      if (!kept || !this.fresh(kept.freshness)) return undefined;
+      await this.options.store.put(key, kept);
+      return fromStored(kept, waited ? 'coalesced' : 'hit');
+    };
+    return shared.once(key, found, () => this.fetch(target, key, stored)).catch((err: unknown) => this.failed(err, stored));
+  }
+
+  /** Stores an answer, and shares it with the other replicas. */
+  private async keep(key: string, entry: StoredAnswer): Promise<void> {
+    await this.options.store.put(key, entry);
+    const { freshUntil, storedAt } = entry.freshness;
+    await this.options.shared?.share(key, entry, freshUntil ?? storedAt + this.options.settings.cacheTtl);
+  }
+
   private async fetch(target: string, key: string, stored: StoredAnswer | undefined): Promise<ProxyAnswer> {
-    const { upstream, store } = this.options;
+    const { upstream } = this.options;
     // The request an answer is judged against. The client's own request headers are left out on purpose: a client's
     // `Cache-Control: no-cache` must not make the proxy spend the team's upstream budget, and the upstream key is not the client's.
     const request: CachePolicy.Request = { method: 'GET', url: target, headers: { accept: 'application/json' } };
@@ -97,13 +121,13 @@ export class JsonPull {
       // A 304 that says no-store: the stored body still answers this request, and is kept no longer than it was.
       if (!updated) return fromStored(stored, 'revalidated');
       const confirmed = storedAnswer(updated.freshness, updated.policy, stored.body);
-      await store.put(key, confirmed);
+      await this.keep(key, confirmed);
       return fromStored(confirmed, 'revalidated');
     }
     if (res.status === 200) {
       if (!res.json) return this.failed(new IncompleteBodyError(`The upstream answer to ${target} is not JSON.`), stored);
       const judged = await freshnessFor(keptHeaders(res.headers), Date.now(), request);
-      if (judged) await store.put(key, storedAnswer(judged.freshness, judged.policy, res.body));
+      if (judged) await this.keep(key, storedAnswer(judged.freshness, judged.policy, res.body));
       const headers = judged ? stringHeaders(judged.policy.responseHeaders()) : keptHeaders(res.headers);
       return { status: 200, headers, body: res.body, outcome: 'miss', serviceJson: true };
     }

@@ -8,7 +8,9 @@
  * complete-looking answer of a file that failed. A client that goes away does not stop the
  * fill: the next one finds the file on disk. A fill stopped by shutdown leaves its part to be
  * resumed by the next fill of that file (Range, with If-Range on the upstream's validator, so a
- * file changed upstream comes whole and starts over).
+ * file changed upstream comes whole and starts over). With shared state a fill takes the replicas'
+ * lock (shared-fill.ts): a replica waits for another's fill of the file, then serves it from disk
+ * when a shared volume has it there, else fetches it once itself.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import { type Outcome, type ProxyAnswer, errorAnswer, keyRefusedAnswer, rateLimi
 import { claimPart, continues, leaveForResume, partName, validatorOf } from './media-parts.js';
 import type { FillObserver } from './metrics.js';
 import type { StreamResponse, Upstream } from './upstream.js';
+import type { SharedFill } from './shared-fill.js';
 
 export interface MediaPullOptions {
   /** The catalogue directory media are written into. */
@@ -32,10 +35,12 @@ export interface MediaPullOptions {
   log?: (line: string) => void;
   /** Each upstream request made, for the metrics. */
   observe: FillObserver;
+  /** Replicas sharing a Redis: one fill of a file at a time across them. */
+  shared?: SharedFill | undefined;
 }
 
 /** How a fill ended: the file is in place (streamed to the client given, or not), or the answer to give instead. */
-type FillResult = { ok: true; streamed: boolean } | { ok: false; answer: ProxyAnswer };
+type FillResult = { ok: true; streamed: boolean; byReplica?: boolean } | { ok: false; answer: ProxyAnswer };
 
 /** What the media request asks for. */
 export interface MediaRequest {
@@ -85,7 +90,7 @@ export class MediaPull {
     }
     // The first GET of the whole file is streamed as it arrives; anyone else (Range, HEAD, later) gets it from disk.
     const streamTo = !running && req.method === 'GET' && req.headers.range === undefined ? res : undefined;
-    const fill = running ?? this.fill(dest, request, streamTo).finally(() => this.fills.delete(dest));
+    const fill = running ?? this.fillOnce(dest, request, streamTo).finally(() => this.fills.delete(dest));
     if (!running) this.fills.set(dest, fill);
     const result = await fill;
     if (!result.ok) {
@@ -94,7 +99,17 @@ export class MediaPull {
     }
     if (streamTo && result.streamed) return 'miss';
     if (!(await this.fromDisk(req, res, request))) throw notFound('No such media file.');
-    return running ? 'coalesced' : 'miss';
+    return running || result.byReplica ? 'coalesced' : 'miss';
+  }
+
+  /** The fill, under the replicas' lock with shared state: a file another replica put on a shared volume meanwhile is taken as it is. */
+  private fillOnce(dest: string, request: MediaRequest, client: ServerResponse | undefined): Promise<FillResult> {
+    const { shared, upstream } = this.options;
+    if (!shared) return this.fill(dest, request, client);
+    const found = async (): Promise<FillResult | undefined> => (existsSync(dest) ? { ok: true, streamed: false, byReplica: true } : undefined);
+    return shared
+      .once(`media ${upstream.baseUrl} ${request.target}`, found, () => this.fill(dest, request, client))
+      .catch((err: unknown) => ({ ok: false, answer: unreachableAnswer(err, ', and the file is not stored yet') }));
   }
 
   /**

@@ -19,6 +19,7 @@ import { isLoopbackHost } from '../util/url-policy.js';
 import { loadPromClient } from '../vendor/load.js';
 import type { AccessRecord } from './access-log.js';
 import type { Outcome } from './answers.js';
+import { SharedStateDownError } from './shared-state.js';
 
 type CountedRecord = Pick<AccessRecord, 'client' | 'outcome' | 'status' | 'bytes'>;
 
@@ -83,8 +84,11 @@ export class ProxyStats {
 /** Fill durations: a JSON answer takes milliseconds to a second; a premium video, seconds to the upstream's whole-answer limit. */
 const FILL_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** The metrics of one proxy: `stats` its answers; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is in force. */
-export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean) {
+/**
+ * The metrics of one proxy: `stats` its answers; `usage` reads the month's upstream figures from the ledger; `budgeted`: whether a budget is
+ * in force; `sharedUp`: whether the shared state is up, with one.
+ */
+export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise<LedgerUsage>, budgeted: boolean, sharedUp?: () => boolean) {
   const { Counter, Gauge, Histogram, Registry } = await loadPromClient();
   const registry = new Registry();
   const registers = [registry];
@@ -156,15 +160,26 @@ export async function createProxyMetrics(stats: ProxyStats, usage: () => Promise
     );
   }
 
+  if (sharedUp) {
+    new Gauge({
+      name: 'exercises_proxy_shared_state_up',
+      help: 'Whether the shared state (Redis) can be used: 1, or 0 while misses answer 503; absent without shared state.',
+      registers,
+      collect() {
+        this.set(sharedUp() ? 1 : 0);
+      },
+    });
+  }
+
   return {
     /** The Content-Type of text(). */
     contentType: registry.contentType,
     /**
      * Reports one upstream request of a pull begun at `began` (performance.now()) with what it
-     * ended with: a status, or the error thrown. A budget refusal sent nothing and is not reported.
+     * ended with: a status, or the error thrown. A budget refusal, or one for want of the shared state, sent nothing and is not reported.
      */
     filled(kind: 'json' | 'media', began: number, result: unknown): void {
-      if (result instanceof BudgetExceededError) return;
+      if (result instanceof BudgetExceededError || result instanceof SharedStateDownError) return;
       upstreamRequests.inc({ kind, status: typeof result === 'number' ? String(result) : 'error' });
       fills.observe({ kind }, (performance.now() - began) / 1000);
     },

@@ -13,6 +13,8 @@
  * The clients' keys and the TLS certificate can be replaced while it runs (setKeys, setTls:
  * `serve` does it on SIGHUP); requests already past the key check finish as they began.
  * Every answer carries the month's upstream count as X-RateLimit-* headers (answer-writer.ts).
+ * With shared state (a Redis, shared-state.ts) replicas share one ledger, one fill and the JSON
+ * answers; `GET /-/ping` (no key, no log line) says whether this replica can serve misses.
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -30,12 +32,17 @@ import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
 import { Upstream, type UpstreamOptions, type UpstreamSettings } from './upstream.js';
+import type { LedgerUsage } from '../cache/ledger.js';
 import type { Settings } from '../config/settings.js';
 import { listenOn } from '../server/catalogue-server.js';
 import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './secret-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
 import { ProxyStats, createProxyMetrics, mayReadMetrics } from './metrics.js';
+import { SharedState, SharedStateDownError } from './shared-state.js';
+import { SharedLedger } from './shared-ledger.js';
+import { SharedFill } from './shared-fill.js';
+import { sharedStateDownAnswer } from './answers.js';
 
 export interface ProxyServerOptions {
   /** The way upstream, but for the settings. */
@@ -60,6 +67,8 @@ export interface ProxyServerOptions {
   warn?: (line: string) => void;
   /** How long answers in flight may take to finish once close() is called; default 2 s. */
   graceMs?: number;
+  /** A redis:// or rediss:// URL: the ledger, fills and JSON answers shared with the other replicas there. */
+  sharedState?: string | undefined;
 }
 
 export interface ProxyServer {
@@ -87,13 +96,16 @@ type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
 
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
   const shutdown = new AbortController();
-  const upstream = new Upstream({ ...options.upstream, settings: options.settings, signal: shutdown.signal });
+  const shared = options.sharedState === undefined ? undefined : await SharedState.open(options.sharedState, options.warn);
+  const ledger = shared && { ledger: new SharedLedger(shared) };
+  const upstream = new Upstream({ ...options.upstream, ...ledger, settings: options.settings, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);
   const store = new AnswerStore(options.cacheDir, options.warn);
   const stats = new ProxyStats();
-  const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null);
-  const json = new JsonPull({ upstream, store, settings: options.settings, observe: metrics.filled, warn: options.warn });
-  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn });
+  const metrics = await createProxyMetrics(stats, () => upstream.usage(), upstream.budget !== null, shared && (() => shared.up));
+  const fill = shared && new SharedFill(shared, shutdown.signal);
+  const json = new JsonPull({ upstream, store, settings: options.settings, observe: metrics.filled, warn: options.warn, shared: fill });
+  const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn, shared: fill });
   await removeStaleParts(options.dir, options.warn);
   const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
   const upstreamKey = options.upstream.apiKey;
@@ -138,7 +150,17 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     seen.outcome = 'hit';
 
     const { segments, path, query } = parseTarget(rawUrl);
-    if (path === '/-/status') return upstream.usage().then((usage) => sendJson(res, 200, stats.report(usage)));
+    if (path === '/-/status') {
+      // With Redis down, the count this replica saw last; 503 when it has seen none.
+      return upstream.usage().then(
+        (usage) => status(res, usage),
+        (err: unknown) => {
+          if (upstream.knownUsage) return status(res, upstream.knownUsage);
+          if (err instanceof SharedStateDownError) return send(req, res, sharedStateDownAnswer(), plan);
+          throw err;
+        },
+      );
+    }
     const [first, second, third, fourth] = segments;
 
     // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
@@ -165,6 +187,16 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     throw notFound('No such path.');
   }
 
+  const status = (res: ServerResponse, usage: LedgerUsage): void =>
+    sendJson(res, 200, { ...stats.report(usage), ...(shared ? { sharedState: { url: shared.shown, up: shared.up } } : {}) });
+  /** `GET /-/ping`: 200 when misses can be served, 503 while the shared state is down. */
+  const ping = (res: ServerResponse): void => {
+    const answer =
+      shared && !shared.up ? sharedStateDownAnswer() : { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('ok\n') };
+    res.writeHead(answer.status, { ...answer.headers, 'cache-control': 'no-store', 'content-length': String(answer.body.length) });
+    res.end(answer.body);
+  };
+
   const inflight = new Set<Promise<void>>();
   const logFormat = options.logFormat ?? DEFAULT_LOG_FORMAT;
   /** A request that could not be answered: its error answer, or the connection cut when the answer had begun. */
@@ -174,6 +206,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     sendFailure(res, err, 'The proxy failed to answer this request.');
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (/^\/-\/ping(\?|$)/.test(req.url ?? '') && (req.method === 'GET' || req.method === 'HEAD')) return ping(res);
     const started = performance.now();
     // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
     const writtenBefore = req.socket.bytesWritten;
@@ -238,6 +271,7 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         await Promise.race([Promise.allSettled([...inflight]), settle]);
         await Promise.race([closed, settle]);
         await upstream.close();
+        shared?.close();
       })();
       return closing;
     },

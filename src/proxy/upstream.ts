@@ -32,6 +32,8 @@ export interface UpstreamOptions {
   settings: UpstreamSettings;
   /** The ledger file shared with the CLI (cache/store-files.ts ledgerPath). */
   ledgerPath: string;
+  /** The ledger kept elsewhere (shared-ledger.ts, replicas sharing a Redis) instead of the file. */
+  ledger?: UpstreamLedger;
   /** Problems with the ledger (set aside, lock lost), and the upstream refusing the key. */
   warn?: (message: string) => void;
   /** Aborted when the proxy stops for good: requests still running end at once. */
@@ -41,6 +43,9 @@ export interface UpstreamOptions {
   /** --verbose lines of the transport (the proxy in use). */
   log?: (line: string) => void;
 }
+
+/** What the proxy needs of a ledger: the file one (cache/ledger.ts) or the one in Redis (shared-ledger.ts), chosen once. */
+export type UpstreamLedger = Pick<Ledger, 'reserve' | 'giveBack' | 'usage'>;
 
 /** An upstream answer with its body as a stream; the caller consumes or destroys it. */
 export interface StreamResponse {
@@ -67,7 +72,7 @@ export class Upstream {
   /** The hash of the upstream key (cached-get.ts keyHash), for the ledger and the store's keys: never the key. */
   readonly keyHash: string;
   private readonly transport: Transport;
-  private readonly ledger: Ledger;
+  private readonly ledger: UpstreamLedger;
   /** When the key refusal was last said (keyRefused). */
   private keyRefusedSaidAt = -Infinity;
   private reserving: Promise<unknown> = Promise.resolve();
@@ -77,7 +82,7 @@ export class Upstream {
   constructor(private readonly options: UpstreamOptions) {
     this.budget = options.settings.budget ?? null;
     this.keyHash = keyHash(options.apiKey);
-    this.ledger = new Ledger(options.ledgerPath, { warn: options.warn });
+    this.ledger = options.ledger ?? new Ledger(options.ledgerPath, { warn: options.warn });
     // Not the shutdown signal: fetchWhole and stream take it per request, beside their own limits.
     const { baseUrl, apiKey, settings, proxyEnv, log } = options;
     this.transport = new Transport({ baseUrl, apiKey, settings: { ...settings, retries: 0 }, proxyEnv, log, beforeRequest: (url) => this.reserve(url) });

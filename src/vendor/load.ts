@@ -28,3 +28,6 @@ export const loadCachePolicy = async (): Promise<typeof CachePolicy> => (await i
 
 /** prom-client, the Prometheus text of the team proxy's /-/metrics (src/proxy/metrics.ts): only `serve --upstream` loads it. */
 export const loadPromClient = () => import('prom-client');
+
+/** ioredis, the team proxy's link to the Redis its replicas share (src/proxy/shared-state.ts): only `serve --upstream --shared-state`. */
+export const loadIoredis = async () => (await import('ioredis')).Redis;
