@@ -163,8 +163,11 @@ export function readRecordLine(file: string, [offset, length]: LineSpan, id: str
   }
 }
 
-/** The whole catalogue, every line checked, read synchronously once before the first answer. */
-export function readCatalogue(dir: string): Catalogue {
+/**
+ * The whole catalogue, every line checked, read synchronously once before the first answer; with
+ * `whole`, each entry is kept whole (the picker previews instructions), else its listed part.
+ */
+export function readCatalogue(dir: string, options: { whole?: boolean } = {}): Catalogue {
   const { root, file } = catalogueFile(dir);
   const entries: ListedEntry[] = [];
   const lines = new Map<string, LineSpan>();
@@ -178,7 +181,7 @@ export function readCatalogue(dir: string): Catalogue {
     if (earlier !== undefined) throw new CatalogueError(`${file}:${lineNo}: id "${entry.id}" already used on line ${earlier}.`);
     lineOfId.set(entry.id, lineNo);
     lines.set(entry.id, [at, bytes.length]);
-    entries.push(listedPart(entry));
+    entries.push(options.whole ? entry : listedPart(entry));
   }
 
   entries.sort(compareEntries);
