@@ -38,10 +38,27 @@ export const SANDBOX_KEYS: Readonly<Record<string, Plan>> = Object.freeze({
  */
 export type CatalogueHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/**
+ * The catalogue in `dir`, read on first use and again once exercises.jsonl has changed: a record is
+ * read back from its line, so a file replaced (as `mirror` replaces it) is followed. `onRead` is told
+ * of each read, with the version of the file read.
+ */
+export function followCatalogue(dir: string, onRead?: (catalogue: Catalogue, version: string | undefined) => void): () => Catalogue {
+  let loaded: { catalogue: Catalogue; version: string | undefined } | undefined;
+  return () => {
+    const version = catalogueVersion(dir);
+    if (loaded && loaded.version === version) return loaded.catalogue;
+    const catalogue = readCatalogue(dir);
+    onRead?.(catalogue, version);
+    loaded = { catalogue, version };
+    return catalogue;
+  };
+}
+
 /** Loads the catalogue in `options.dir` and gives the handler answering from it. */
 export async function createCatalogueHandler(options: CatalogueHandlerOptions): Promise<CatalogueHandler> {
   const { recordIndexDir } = options;
-  let loaded: { catalogue: Catalogue; version: string | undefined } | undefined;
+  let loaded = false;
   /** The record index (in-process), opened on the first single record asked for; null: none usable. */
   let index: RecordIndex | null | undefined;
   const records = (): RecordIndex | undefined => {
@@ -49,20 +66,11 @@ export async function createCatalogueHandler(options: CatalogueHandlerOptions): 
     index ??= openRecordIndex(recordIndexDir, options.dir) ?? null;
     return index ?? undefined;
   };
-  /**
-   * The whole catalogue, loaded on first use, and again once exercises.jsonl has changed (records are
-   * read back from their lines: `mirror` replacing the file is followed); its record index written
-   * then, unless one was found usable.
-   */
-  const whole = (): Catalogue => {
-    const version = catalogueVersion(options.dir);
-    if (loaded && loaded.version === version) return loaded.catalogue;
-    const catalogue = readCatalogue(options.dir);
+  // The whole catalogue; its record index written once it is read, unless one was found usable.
+  const whole = followCatalogue(options.dir, (catalogue, version) => {
     if (recordIndexDir !== undefined && !index) writeRecordIndex(recordIndexDir, catalogue, version);
-    index = undefined;
-    loaded = { catalogue, version };
-    return catalogue;
-  };
+    [index, loaded] = [undefined, true];
+  });
   // `serve` loads it now: a broken catalogue fails its start. In-process, the first request does.
   if (recordIndexDir === undefined) whole();
   const keys = options.keys ?? { ...SANDBOX_KEYS };
