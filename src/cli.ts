@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { explicitJsonFlag, jsonFlagValue, settingArg, assertGlobalFlags } from './commands/shared/flags.js';
 import { flagArities, leadingWords } from './config/parsers.js';
-import { type Context, colorEnabled } from './context.js';
+import { type Context, type ServerSignal, colorEnabled } from './context.js';
 import { GLOBAL_FLAGS, type GlobalFlag, type GlobalOptions, flagHelp, flagName, readGlobalFlags, checkedOnEntry } from './config/settings.js';
 import { COMMANDS, type Runners } from './commands/index.js';
 import { HELP_TOPICS, addExamples, formatHelp, helpTopicText, helpWhenBare, isHelpTopic } from './commands/shared/help.js';
@@ -202,12 +202,12 @@ export async function main(argv: string[]): Promise<void> {
   const signals = ['SIGINT', 'SIGTERM'] as const;
   for (const signal of signals) process.on(signal, onSignal);
 
-  // SIGHUP keeps its default (the process ends) unless a command listens: only `serve` does, to reread its files.
-  const onHangup = (listener: () => void): (() => void) => {
-    process.on('SIGHUP', listener);
-    return () => void process.off('SIGHUP', listener);
+  // SIGHUP and SIGUSR1 keep their defaults unless a command listens: only `serve` does, to reread its files and reopen its log.
+  const listen = (signal: ServerSignal, listener: () => void): (() => void) => {
+    process.on(signal, listener);
+    return () => void process.off(signal, listener);
   };
-  const ctx = createContext({ io: processStreams(leaveQuietly), env: process.env, signal: controller.signal, onHangup });
+  const ctx = createContext({ io: processStreams(leaveQuietly), env: process.env, signal: controller.signal, onSignal: listen });
   try {
     process.exitCode = await runCli(argv.slice(2), ctx);
   } finally {

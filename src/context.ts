@@ -42,6 +42,9 @@ export interface Connection {
   catalogue?: string;
 }
 
+/** The signals a server acts on while it runs: SIGHUP rereads its files, SIGUSR1 reopens its access log. */
+export type ServerSignal = 'SIGHUP' | 'SIGUSR1';
+
 export interface Context {
   io: IOStreams;
   env: Env;
@@ -52,8 +55,8 @@ export interface Context {
   globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long work (paging, downloads) stops and cleans up. */
   signal: AbortSignal;
-  /** Runs `listener` on each SIGHUP until the returned function is called. */
-  onHangup?: (listener: () => void) => () => void;
+  /** Runs `listener` on each `signal` until the returned function is called. */
+  onSignal?: (signal: ServerSignal, listener: () => void) => () => void;
   /** Work to run once when the command ends. */
   onExit(fn: () => void | Promise<void>): void;
   /** Runs the onExit work, last registered first, once. */

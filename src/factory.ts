@@ -23,7 +23,7 @@ export interface ContextOptions {
   env: Env;
   /** Aborted to interrupt the run. */
   signal?: AbortSignal;
-  onHangup?: (listener: () => void) => () => void;
+  onSignal?: Context['onSignal'];
   /** The seams a test replaces, as gh's tests do: `dispatcher` takes every request, `api` makes the client. */
   dispatcher?: Dispatcher;
   api?: (target: ClientTarget) => ApiClient | Promise<ApiClient>;
@@ -45,7 +45,7 @@ export function createContext(options: ContextOptions): Context {
     argv: [],
     globals: { ...DEFAULT_GLOBALS },
     signal: options.signal ?? new AbortController().signal,
-    ...(options.onHangup ? { onHangup: options.onHangup } : {}),
+    ...(options.onSignal ? { onSignal: options.onSignal } : {}),
     onExit: (fn) => void exitHooks.push(fn),
     close: () =>
       (closed ??= (async () => {

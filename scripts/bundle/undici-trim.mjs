@@ -8,8 +8,8 @@
  * dispatch and compose are the Agent's own):
  * HTTP/1.1 GETs without a body. So the vendor file takes just those from undici's own files
  * (~280 KB, half of it llhttp's WebAssembly): `import('undici')` in the bundle gives { Agent }
- * with request() on every dispatcher, as the full module does, and { ProxyAgent } for a proxy
- * from the environment (loaded only when one is used). Measured with bench/startup.mjs:
+ * with request() on every dispatcher, as the full module does (a forward proxy's tunnel is our
+ * own connector, src/http/proxy-tunnel.ts). Measured with bench/startup.mjs:
  * one `show` ~70 ms faster than with the whole of undici. Anything else taken from undici must
  * be added here (the integration tests run the bundle).
  */
@@ -18,12 +18,6 @@ Dispatcher.prototype.request = require('undici/lib/api/api-request');
 module.exports = {
   undici: {
     Agent: require('undici/lib/dispatcher/agent'),
-    // Only behind a forward proxy (src/http/proxy-env.ts): required on first use, so a run without one never evaluates it.
-    get ProxyAgent() {
-      // Its tunnel is a CONNECT request, the api's connect() on the dispatcher to the proxy.
-      Dispatcher.prototype.connect ??= require('undici/lib/api/api-connect');
-      return require('undici/lib/dispatcher/proxy-agent');
-    },
   },
 };`;
 

@@ -4,7 +4,8 @@
  * pull-through caching proxy (src/proxy): this file gathers what that needs, the upstream key
  * (EXERCISES_UPSTREAM_KEY, an owner-only --upstream-key-file, or the stored key — never a flag
  * value), the clients' keys, the TLS files, the shared cache and ledger of this user and the
- * budget, and on SIGHUP reads the keys file and the TLS files again. Runs until SIGINT/SIGTERM.
+ * budget, and on SIGHUP (or a change of the keys file) reads the keys file and the TLS files
+ * again; SIGUSR1 reopens --access-log. Every line it logs starts with the time. Runs until SIGINT/SIGTERM.
  */
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -15,15 +16,19 @@ import { AuthError, UsageError } from '../errors.js';
 import type { RegisterCommand } from './shared/register.js';
 import { addExamples, addNotes } from './shared/help.js';
 import { collect, intArg } from './shared/flags.js';
-import { type TlsFiles, readOwnerOnlyFile, parseKeyFile, parseKeysFile, readTlsFiles } from '../proxy/secret-files.js';
+import { type KeysFileChecks, type TlsFiles, readOwnerOnlyFile, parseKeyFile, parseKeysFile, readTlsFiles } from '../proxy/secret-files.js';
 import { type ClientKey, parseClientKey, plansOf } from '../proxy/client-keys.js';
-import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat, batchedLines } from '../proxy/access-log.js';
+import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat, batchedLines, isoNow } from '../proxy/access-log.js';
+import { LogFile } from '../proxy/log-file.js';
 import { type ProxyServer, createProxyServer } from '../proxy/proxy-server.js';
 import { readStoredConfig } from '../config/parsers.js';
 import { type Settings, setting } from '../config/settings.js';
 import { shownUrl } from '../proxy/shared-state.js';
 import { cacheRoot, httpCacheDir, ledgerPath } from '../cache/store-files.js';
-import { createCatalogueServer } from '../server/catalogue-server.js';
+import { ANY_ADDRESS, createCatalogueServer } from '../server/catalogue-server.js';
+import { KEYS_FILE_SETTLE_MS } from '../config/time-limits.js';
+import { watchFile } from '../util/file-watch.js';
+import { type ServeKeysOptions, registerKeys, run as runKeys } from './serve-keys.js';
 import { sampleCatalogueDir } from '../server/sandbox.js';
 import { isLoopbackHost } from '../util/url-policy.js';
 import { plural } from '../util/text.js';
@@ -41,6 +46,8 @@ export interface ServeOptions {
   keysFile?: string;
   /** With --upstream: the access log's format. */
   logFormat?: LogFormat;
+  /** With --upstream: append the access log to this file (reopened on SIGUSR1) rather than stderr. */
+  accessLog?: string;
   /** With --upstream: serve https with this certificate and key (PEM), both or neither. */
   tlsCert?: string;
   tlsKey?: string;
@@ -68,19 +75,30 @@ function checkProxyFlags(options: ServeOptions): void {
   const given = [
     options.upstreamKeyFile !== undefined && '--upstream-key-file',
     options.tlsCert !== undefined && '--tls-cert',
+    options.accessLog !== undefined && '--access-log',
     options.logFormat !== undefined && options.logFormat !== DEFAULT_LOG_FORMAT && '--log-format',
   ].find(Boolean);
   if (given) throw new UsageError(`${given} needs --upstream <url>.`);
 }
 
 /** --key and --keys-file together (read at start, and on each reload of the proxy); undefined when neither is given. */
-function givenKeys(options: ServeOptions): Record<string, ClientKey> | undefined {
+function givenKeys(options: ServeOptions, checks: KeysFileChecks = {}): Record<string, ClientKey> | undefined {
   if (options.keysFile === undefined) return options.keys;
-  return { ...options.keys, ...parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile) };
+  return { ...options.keys, ...parseKeysFile(readOwnerOnlyFile(options.keysFile, '--keys-file'), options.keysFile, checks) };
 }
 
-function warnIfReachable(ctx: Context, host: string, what: string): void {
-  if (!isLoopbackHost(host)) ctx.io.stderr.write(`Warning: listening on ${host}, not on loopback: anyone who can reach this machine can ${what}.\n`);
+/** A server's log line on stderr, led by the time (ISO 8601 UTC). */
+function logLine(ctx: Context): (text: string) => void {
+  return (text) => void ctx.io.stderr.write(`${isoNow()} ${text}\n`);
+}
+
+function warnIfReachable(line: (text: string) => void, host: string, what: string): void {
+  if (!isLoopbackHost(host)) line(`Warning: listening on ${host}, not on loopback: anyone who can reach this machine can ${what}.`);
+}
+
+/** `Listening on <url>` on stdout; for every interface, the URL names loopback and the line says so. */
+function sayListening(ctx: Context, url: string, host: string): void {
+  ctx.io.stdout.write(`Listening on ${url}${ANY_ADDRESS.includes(host) ? ` (all interfaces, ${host})` : ''}\n`);
 }
 
 /** A listening server's start, with a port in use (and for the catalogue server, an address it cannot have) as a usage error. */
@@ -101,18 +119,21 @@ async function untilStopped(ctx: Context): Promise<void> {
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
 }
 
-export async function run(options: ServeOptions, ctx: Context): Promise<void> {
+/** Serves, or with the options of `serve keys …` edits the keys file (serve-keys.ts). */
+export async function run(options: ServeOptions | ServeKeysOptions, ctx: Context): Promise<void> {
+  if ('action' in options) return runKeys(options, ctx);
   checkProxyFlags(options);
   if (options.upstream !== undefined) return runProxy(options, options.upstream, ctx);
   const given = givenKeys(options);
   const keys = given && plansOf(given);
-  warnIfReachable(ctx, options.host, 'use the catalogue with the keys it accepts');
-  const log = ctx.globals.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const line = logLine(ctx);
+  warnIfReachable(line, options.host, 'use the catalogue with the keys it accepts');
+  const log = ctx.globals.quiet ? undefined : line;
   const { host, port } = options;
   const dir = options.dir ?? sampleCatalogueDir();
   const server = await listening(options, createCatalogueServer({ dir, host, port, keys, log }), ['EADDRNOTAVAIL', 'ENOTFOUND', 'EACCES']);
-  ctx.io.stdout.write(`Listening on ${server.url}\n`);
-  if (!keys && !ctx.globals.quiet) ctx.io.stderr.write(`Keys: ${SANDBOX_FREE_KEY} (free plan), ${SANDBOX_PREMIUM_KEY} (premium plan).\n`);
+  sayListening(ctx, server.url, host);
+  if (!keys && !ctx.globals.quiet) line(`Keys: ${SANDBOX_FREE_KEY} (free plan), ${SANDBOX_PREMIUM_KEY} (premium plan).`);
   await untilStopped(ctx);
   await server.close();
 }
@@ -133,25 +154,31 @@ function upstreamKey(options: ServeOptions, ctx: Context): { key: string; source
   );
 }
 
-/** The proxy's client keys and TLS files, read at start and on each SIGHUP; a proxy without client keys is refused. */
-function proxyFiles(options: ServeOptions): { keys: Record<string, ClientKey>; tls?: TlsFiles } {
-  const keys = givenKeys(options) ?? {};
+/**
+ * The proxy's client keys and TLS files, read at start and on each reload; refused: no client
+ * key, the upstream key among them, a certificate out of its dates. `warn` hears of a label given
+ * twice and of a certificate near its end.
+ */
+function proxyFiles(options: ServeOptions, upstreamKey: string, warn: (line: string) => void): { keys: Record<string, ClientKey>; tls?: TlsFiles } {
+  const keys = givenKeys(options, { upstreamKey, warn }) ?? {};
   if (Object.keys(keys).length === 0) {
     throw new UsageError("A proxy needs its clients' keys: --keys-file <path> (one KEY:PLAN or KEY:PLAN:LABEL a line, mode 600) or --key KEY:PLAN.", {
-      hint: 'Hand each person or job a key of its own; the upstream key stays with the proxy.',
+      hint: 'Hand each person or job a key of its own (`exercises serve keys add`); the upstream key stays with the proxy.',
     });
   }
-  return { keys, ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: readTlsFiles(options.tlsCert, options.tlsKey) } : {}) };
+  if (Object.hasOwn(keys, upstreamKey)) throw new UsageError('--key gives the upstream key as a client key; a client needs a key of its own.');
+  const { tlsCert, tlsKey } = options;
+  return { keys, ...(tlsCert !== undefined && tlsKey !== undefined ? { tls: readTlsFiles(tlsCert, tlsKey, warn) } : {}) };
 }
 
 /**
- * SIGHUP: the keys file and the TLS files read again and put in force together, or, when any
- * of them is refused, none: the proxy keeps what it had and says why on its log.
+ * SIGHUP or a change of the keys file: the keys file and the TLS files read again and put in
+ * force together, or, when any of them is refused, none: the proxy keeps what it had and says why on its log.
  */
-function reload(options: ServeOptions, proxy: ProxyServer, line: (text: string) => void): void {
+function reload(options: ServeOptions, upstreamKey: string, proxy: ProxyServer, line: (text: string) => void): void {
   let files;
   try {
-    files = proxyFiles(options);
+    files = proxyFiles(options, upstreamKey, line);
   } catch (err) {
     return line(`proxy: reload refused, the keys and certificate in use stay: ${(err as Error).message}`);
   }
@@ -168,15 +195,16 @@ function sharedStateUrl(settings: Settings): string | undefined {
 }
 
 async function runProxy(options: ServeOptions, upstream: string, ctx: Context): Promise<void> {
-  warnIfReachable(ctx, options.host, 'spend the upstream budget with the client keys it accepts');
+  const line = logLine(ctx);
+  warnIfReachable(line, options.host, 'spend the upstream budget with the client keys it accepts');
   const { key: apiKey, source: keySource } = upstreamKey(options, ctx);
-  const { keys, tls } = proxyFiles(options);
+  const { keys, tls } = proxyFiles(options, apiKey, line);
   const settings = ctx.settings();
   const sharedState = sharedStateUrl(settings);
   const quiet = ctx.globals.quiet;
   const root = cacheRoot(ctx.env);
-  const line = (text: string): void => void ctx.io.stderr.write(`${text}\n`);
-  const accessLog = batchedLines(ctx.io.stderr);
+  const logFile = options.accessLog === undefined ? undefined : new LogFile(options.accessLog, line);
+  const accessLog = batchedLines(logFile ?? ctx.io.stderr);
   const proxy = await listening(
     options,
     createProxyServer({
@@ -198,23 +226,37 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
       settings,
       ...(quiet ? {} : { log: accessLog }),
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
+      logProbes: ctx.globals.logProbes,
       warn: line,
       sharedState,
     }),
     [],
-  );
-  ctx.io.stdout.write(`Listening on ${proxy.url}\n`);
+  ).catch((err: unknown) => {
+    logFile?.close();
+    throw err;
+  });
+  sayListening(ctx, proxy.url, options.host);
   if (!quiet) {
     const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
     const shared = sharedState === undefined ? '' : `, shared with other replicas through ${shownUrl(sharedState)}`;
     line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}${shared}; status at ${proxy.url}/-/status.`);
   }
-  const stopReloading = ctx.onHangup?.(() => reload(options, proxy, line));
-  await untilStopped(ctx).finally(stopReloading);
+  const reloadNow = (): void => reload(options, apiKey, proxy, line);
+  const stops = [
+    ctx.onSignal?.('SIGHUP', reloadNow),
+    logFile &&
+      ctx.onSignal?.('SIGUSR1', () => {
+        accessLog.flush();
+        if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
+      }),
+    options.keysFile === undefined ? undefined : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow),
+  ];
+  await untilStopped(ctx).finally(() => stops.forEach((stop) => stop?.()));
   await proxy.close();
   accessLog.flush();
+  logFile?.close();
 }
-export const register: RegisterCommand<ServeOptions> = (program, context, runF = run) => {
+export const register: RegisterCommand<ServeOptions | ServeKeysOptions> = (program, context, runF = run) => {
   const cmd = program
     .command('serve')
     .description('serve a catalogue directory over HTTP with the service interface (default: the sample catalogue)')
@@ -228,7 +270,7 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
     )
     .option(
       '--keys-file <path>',
-      'accept the keys in this file, one KEY:PLAN or KEY:PLAN:LABEL a line, # comments (readable by its owner only; with --upstream, reread on SIGHUP)',
+      'accept the keys in this file, one KEY:PLAN or KEY:PLAN:LABEL a line, # comments (readable by its owner only; with --upstream, reread when it changes and on SIGHUP)',
     )
     .option('--upstream <url>', 'be a pull-through caching proxy of the service at this URL: misses go there, answers are shared (see docs/team.md)')
     .option(
@@ -236,16 +278,17 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       'with --upstream: read the upstream key from this owner-only file when EXERCISES_UPSTREAM_KEY is unset (else the stored key)',
     )
     .addOption(
-      new Option('--log-format <format>', 'with --upstream: the access log on stderr as text lines or one JSON object a line')
+      new Option('--log-format <format>', 'with --upstream: the access log as text lines or one JSON object a line')
         .choices(LOG_FORMATS)
         .default(DEFAULT_LOG_FORMAT),
     )
+    .option('--access-log <file>', 'with --upstream: append the access log to this file (created mode 640), not stderr; reopened on SIGUSR1')
     .option('--tls-cert <pem>', 'with --upstream: serve https with this certificate (chain), PEM; reread on SIGHUP')
     .option('--tls-key <pem>', "with --upstream: the certificate's private key, PEM, readable by its owner only; reread on SIGHUP");
   addNotes(
     cmd,
     'LOGS',
-    "One line per request on stderr (method, path, status, milliseconds; never the key); with --upstream: the time, the client key's label (or its short hash), hit|miss|revalidated|coalesced|stale and the bytes sent, or JSON with --log-format json. With --upstream, SIGHUP rereads the keys file and the TLS files. Stop it with Ctrl-C.",
+    "One line per request on stderr, led by the time (method, path, status, milliseconds; never the key); with --upstream: the client key's label (or its short hash), hit|miss|revalidated|coalesced|stale and the bytes sent, or JSON with --log-format json; --access-log <file> writes them to a file that SIGUSR1 reopens (for logrotate); /-/status and /-/metrics are left out unless --log-probes (/-/ping always is). With --upstream, SIGHUP (or a change of the keys file) rereads the keys file and the TLS files. Stop it with Ctrl-C.",
   );
   addExamples(
     cmd,
@@ -262,6 +305,9 @@ export const register: RegisterCommand<ServeOptions> = (program, context, runF =
       `exercises --base-url http://${DEFAULT_SERVE_HOST}:9000 --api-key ${SANDBOX_PREMIUM_KEY} ids --all --format jsonl | jq -r .id`,
     ],
   );
+  registerKeys(cmd, context, runF);
+  // The server is what `serve` runs; `keys` is listed as the command beside it.
+  cmd.usage('[options] [dir]');
   cmd.action(async (dir: string | undefined, flags: Omit<ServeOptions, 'dir' | 'keys'> & { key?: string[] }) => {
     const ctx = context();
     const { key, ...rest } = flags;

@@ -85,11 +85,14 @@ export function environmentVariables(): EnvironmentVariable[] {
   return [
     ...settingVariables(),
     { name: 'EXERCISES_UPSTREAM_KEY', meaning: 'serve --upstream: the key sent to the upstream service (over --upstream-key-file and the stored key)' },
-    { name: 'HTTPS_PROXY', meaning: 'forward proxy for https:// requests, as curl reads it (https_proxy over it; credentials in its URL are masked in -v)' },
-    { name: 'HTTP_PROXY', meaning: 'forward proxy for http:// requests (http_proxy over it)' },
+    {
+      name: 'HTTPS_PROXY',
+      meaning: 'forward proxy for https:// requests (a CONNECT tunnel), as curl reads it (https_proxy over it; credentials in its URL masked in every message)',
+    },
+    { name: 'HTTP_PROXY', meaning: 'forward proxy for http:// requests, sent in absolute form (http_proxy over it); loopback is never proxied' },
     {
       name: 'NO_PROXY',
-      meaning: 'hosts reached directly, comma-separated: a name covers the names under it, host:port, an IP, or * for all (no_proxy over it)',
+      meaning: 'hosts reached directly, comma-separated: a name covers the names under it, host:port, an IP, or * alone for all (no_proxy over it)',
     },
     { name: 'EXERCISES_PAGER', meaning: 'pager for long tables on a terminal (over PAGER; default less -FRX; cat or empty: none)' },
     { name: 'PAGER', meaning: 'pager, when EXERCISES_PAGER is unset' },
@@ -97,5 +100,6 @@ export function environmentVariables(): EnvironmentVariable[] {
     { name: 'NO_COLOR', meaning: 'no colour when set to anything but the empty string' },
     { name: 'XDG_CONFIG_HOME', meaning: 'where the config file lives ($XDG_CONFIG_HOME/exercises/config.json)' },
     { name: 'XDG_CACHE_HOME', meaning: 'where the caches live ($XDG_CACHE_HOME/exercises/)' },
+    { name: 'NODE_EXTRA_CA_CERTS', meaning: "Node's own: a PEM file of CA certificates also trusted (a company's or private CA)" },
   ];
 }

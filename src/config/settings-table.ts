@@ -247,6 +247,12 @@ const ROWS = [
   },
   { name: 'pager', flag: '--no-pager', type: 'switch', description: 'never send long tables through a pager' },
   { name: 'input', flag: '--no-input', type: 'switch', description: 'never prompt, even at a terminal (a missing id is a usage error)' },
+  {
+    name: 'log-probes',
+    flag: '--log-probes',
+    type: 'switch',
+    description: 'with serve --upstream: also log and count the requests to /-/status and /-/metrics (left out by default)',
+  },
 ] as const satisfies readonly Setting[];
 
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;

@@ -58,6 +58,14 @@ export function commandDeadline(settings: Pick<TimeSettings, 'deadline' | 'from'
   return new CommandDeadline(settings.deadline, origin ?? (source === 'config' ? 'the deadline setting' : 'the default; --deadline changes it'));
 }
 
+export const DAY_MS = 24 * 3_600_000;
+
+/** A proxy warns this long before its TLS certificate ends: time to renew it. */
+export const CERT_RENEWAL_WARNING_MS = 14 * DAY_MS;
+
+/** A watched keys file is reread this long after its last change: an editor's several writes make one reload. */
+export const KEYS_FILE_SETTLE_MS = 250;
+
 export function nowMs(): number {
   return Number(process.hrtime.bigint() / 1_000_000n);
 }

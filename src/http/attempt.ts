@@ -13,14 +13,16 @@
  * of adding a listener to the signal and removing it.
  */
 import type { Dispatcher } from 'undici';
-import type { Exchange, Outgoing } from './exchange.js';
+import type { Exchange, Incoming, Outgoing } from './exchange.js';
 import { type LookupAddress, type LookupOptions, lookup } from 'node:dns';
 import { type CliError, InterruptedError } from '../errors.js';
 import { type TimeSettings, deadlineError, idleMs, mediaMs, nowMs, requestMs, startDeadline } from '../config/time-limits.js';
-import { type ProxyUsed, markNeverWritten, networkError, wasNeverWritten } from './failures.js';
+import { markNeverWritten, networkError, proxyRefusal, wasNeverWritten } from './failures.js';
 import { CancelSignal, dispatchBody } from './body.js';
 import { loadUndici } from '../vendor/load.js';
 import { LOOPBACK_NAME } from '../util/url-policy.js';
+import type { ProxyChoice } from './proxy-env.js';
+import { tunnelConnector } from './proxy-tunnel.js';
 
 interface Watched {
   attempts: Set<CancelSignal>;
@@ -69,9 +71,9 @@ const LOOPBACK_ADDRESSES: readonly LookupAddress[] = [
   { address: '::1', family: 6 },
 ];
 
-/** The agent's `connect.lookup`: `localhost` is the loopback addresses; every other name resolves as Node would. */
+/** The agent's `connect.lookup`: `localhost` (or `localhost.`) is the loopback addresses; every other name resolves as Node would. */
 export function loopbackLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  if (hostname.toLowerCase() !== LOOPBACK_NAME) {
+  if (hostname.toLowerCase().replace(/\.$/, '') !== LOOPBACK_NAME) {
     lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void);
     return;
   }
@@ -84,16 +86,30 @@ export function loopbackLookup(hostname: string, options: LookupOptions, callbac
 
 /**
  * A keep-alive Agent, with no cap on sockets per origin (callers bound their own concurrency).
- * With `proxyUrl` (proxy-env.ts chose it) a ProxyAgent instead: undici tunnels every request with
- * CONNECT, so the proxy sees the target's host and port and nothing of the request, and resolves
- * the target's name. The only Proxy-Authorization is the one undici makes from credentials in the
- * proxy's own URL: the API key is a request header, inside the tunnel.
+ * With `proxy` (proxy-env.ts chose it, for https:// targets) every connection is a CONNECT
+ * tunnel through it (proxy-tunnel.ts): the proxy sees the target's host and port and nothing of
+ * the request, and resolves the target's name; the API key is a request header, inside the tunnel.
  */
-async function createAgent(timeoutMs: number, proxyUrl: string): Promise<Dispatcher> {
-  const { Agent, ProxyAgent } = await loadUndici();
-  const idle = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
-  if (proxyUrl) return new ProxyAgent({ uri: proxyUrl, proxyTls: { timeout: timeoutMs, lookup: loopbackLookup }, requestTls: { timeout: timeoutMs }, ...idle });
-  return new Agent({ connect: { timeout: timeoutMs, lookup: loopbackLookup }, ...idle });
+async function createAgent(timeoutMs: number, proxy: ProxyChoice | undefined): Promise<Dispatcher> {
+  const { Agent } = await loadUndici();
+  const connect = proxy ? tunnelConnector(proxy, timeoutMs, loopbackLookup) : { timeout: timeoutMs, lookup: loopbackLookup };
+  return new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+}
+
+/**
+ * Where an attempt is sent: to the target, or, for an http:// target behind a proxy, to the
+ * proxy in absolute form (`GET http://host:port/path`, as curl sends it), with the proxy's
+ * credentials; an https:// target behind one goes through its tunnel agent instead.
+ */
+function destination(
+  url: URL,
+  proxy: ProxyChoice | undefined,
+  headers: Record<string, string>,
+): { origin: string; path: string; headers: Record<string, string> } {
+  const path = `${url.pathname}${url.search}`;
+  if (!proxy || url.protocol !== 'http:') return { origin: url.origin, path, headers };
+  const auth: Record<string, string> = proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {};
+  return { origin: new URL(proxy.url).origin, path: `${url.origin}${path}`, headers: { ...headers, host: url.host, ...auth } };
 }
 
 export interface AttemptOptions {
@@ -104,34 +120,35 @@ export interface AttemptOptions {
   /** Keeps the key out of the messages. */
   redact: (text: string) => string;
   /** The forward proxy for requests to an origin (proxy-env.ts), or undefined to go direct; unused with `dispatcher`. */
-  proxyFor?: ((url: URL) => (ProxyUsed & { url: string }) | undefined) | undefined;
+  proxyFor?: ((url: URL) => ProxyChoice | undefined) | undefined;
 }
 
 export class Attempts {
   /** The attempts in flight, by the signals that cancel them. */
   readonly signals = new SignalWatch();
-  /** Our agents, by the forward proxy's URL ('' for direct requests), made on first use. */
+  /** Our agents, by the URL of the forward proxy they tunnel through ('' for the direct one), made on first use. */
   private agents = new Map<string, Promise<Dispatcher>>();
   /** The direct one, once made (no await per request then). */
   private ready: Dispatcher | undefined;
 
   constructor(private readonly options: AttemptOptions) {}
 
-  private proxyOf(url: URL): (ProxyUsed & { url: string }) | undefined {
+  private proxyOf(url: URL): ProxyChoice | undefined {
     return this.options.dispatcher ? undefined : this.options.proxyFor?.(url);
   }
 
-  /** The dispatcher a request to `url` goes through: the given one, a proxy's agent, or the direct one. */
-  private dispatcherFor(url: URL): Dispatcher | Promise<Dispatcher> {
-    const proxy = this.proxyOf(url)?.url ?? '';
-    const ready = this.options.dispatcher ?? (proxy === '' ? this.ready : undefined);
+  /** The dispatcher a request to `url` goes through: the given one, a proxy's tunnel agent (https), or the direct one. */
+  private dispatcherFor(url: URL, proxy: ProxyChoice | undefined): Dispatcher | Promise<Dispatcher> {
+    const tunnel = proxy && url.protocol === 'https:' ? proxy : undefined;
+    const key = tunnel?.url ?? '';
+    const ready = this.options.dispatcher ?? (key === '' ? this.ready : undefined);
     if (ready) return ready;
-    let agent = this.agents.get(proxy);
+    let agent = this.agents.get(key);
     if (!agent) {
-      const made = (agent = createAgent(idleMs(this.options.settings), proxy));
-      this.agents.set(proxy, made);
+      const made = (agent = createAgent(idleMs(this.options.settings), tunnel));
+      this.agents.set(key, made);
       // Unless close() came first: then the next request makes a new one.
-      if (proxy === '') made.then((a) => this.agents.get('') === made && (this.ready = a)).catch(() => {});
+      if (key === '') made.then((a) => this.agents.get('') === made && (this.ready = a)).catch(() => {});
     }
     return agent;
   }
@@ -147,7 +164,8 @@ export class Attempts {
 
   readonly send: Exchange = async (request: Outgoing) => {
     const { url, signals, command, progress } = request;
-    const chosen = this.dispatcherFor(url);
+    const proxy = this.proxyOf(url);
+    const chosen = this.dispatcherFor(url, proxy);
     const agent = chosen instanceof Promise ? await chosen : chosen;
     // Loading undici (and the layers above: the ledger) may have outlasted a Ctrl-C or the caller's abort.
     if (signals.some((s) => s.aborted)) throw markNeverWritten(new InterruptedError());
@@ -175,15 +193,21 @@ export class Attempts {
       for (const s of signals) this.signals.release(s, cancel);
     };
 
+    let res: Incoming;
     try {
-      const options = { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET' as const, headers: request.headers, signal: cancel, progress };
-      const res = await dispatchBody(agent, options, (err) => this.failure(err, url, signals));
-      res.body.onClose(finish);
-      return res;
+      const options = { ...destination(url, proxy, request.headers), method: 'GET' as const, signal: cancel, progress };
+      res = await dispatchBody(agent, options, (err) => this.failure(err, url, signals));
     } catch (err) {
       finish();
       throw this.failure(err, url, signals);
     }
+    res.body.onClose(finish);
+    // Only a proxy asks for proxy credentials: its answer, not the service's, which never saw the request.
+    if (res.status === 407 && proxy) {
+      res.body.discard();
+      throw markNeverWritten(proxyRefusal(proxy, 407, url.host));
+    }
+    return res;
   };
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { AuthError, CliError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../errors.js';
 import { oneLine, shorten } from '../util/text.js';
+import type { ProxyChoice } from './proxy-env.js';
 
 /** The error code of `err`, or of the first of an AggregateError's (Node's address-family race), or of its cause. */
 function errorCode(err: unknown): string {
@@ -33,31 +34,77 @@ export function wasNeverWritten(err: unknown): boolean {
   return typeof err === 'object' && err !== null && neverWritten.has(err);
 }
 
-/** The forward proxy a failed request went through, as proxy-env.ts names it (credentials masked). */
-export interface ProxyUsed {
-  shown: string;
-  variable: string;
+/** What to do about a failure that may be the forward proxy's. */
+function proxyHint(proxy: ProxyChoice, hostname: string): string {
+  return `The request went through the proxy ${proxy.shown} (${proxy.variable}): check that proxy, or list ${hostname} in NO_PROXY to go direct.`;
 }
+
+/** A failure of the forward proxy itself, named (credentials masked); `final` when no retry would go otherwise. */
+export function proxyError(
+  proxy: ProxyChoice,
+  what: string,
+  options: { kind?: 'timeout'; final?: boolean; status?: number; hint?: string; cause?: unknown } = {},
+): NetworkError {
+  const { kind, final, status, cause } = options;
+  const hint = options.hint ?? `Check that proxy (${proxy.variable}), or list the host in NO_PROXY to go direct.`;
+  const details = { proxy: proxy.shown, ...(status !== undefined && { status }), ...(final && { final }) };
+  return new NetworkError(`The proxy ${proxy.shown} ${what}.`, { ...(kind && { kind }), hint, details, cause });
+}
+
+/**
+ * A forward proxy's answer instead of a tunnel or the service's answer: 407 wants credentials,
+ * 5xx could not reach the target (worth a retry), anything else refused it.
+ */
+export function proxyRefusal(proxy: ProxyChoice, status: number, target: string): NetworkError {
+  if (status === 407) {
+    const hint = proxy.authorization
+      ? `It refused the user name and password in ${proxy.variable}: check them.`
+      : `Give them in the proxy's URL: ${proxy.variable}=http://USER:PASSWORD@host:port (percent-encode any @ : / % in them).`;
+    return proxyError(proxy, `wants credentials (407 Proxy Authentication Required) to reach ${target}`, { status, final: true, hint });
+  }
+  if (status >= 500) return proxyError(proxy, `could not reach ${target} (${status})`, { status });
+  return proxyError(proxy, `refused to connect to ${target} (${status})`, {
+    status,
+    final: true,
+    hint: `Ask whoever runs it to allow ${target} (squid's usual rules open tunnels to port 443 only), or list the host in NO_PROXY to go direct.`,
+  });
+}
+
+/** Certificate failures a CA missing from this machine explains (a company's or a private one). */
+const UNTRUSTED_CA = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
 
 /** Codes that mean what another does (the system's spelling of undici's), and those of a connection dropped mid-answer. */
 const SAME_AS: Readonly<Record<string, string>> = { ETIMEDOUT: 'UND_ERR_CONNECT_TIMEOUT', EAI_AGAIN: 'ENOTFOUND' };
+/** Failures to reach the first hop: through a proxy, the proxy's. */
+const CONNECTING = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND']);
 const DROPPED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_ABORTED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 /**
  * `redactText` keeps the key out of whatever text is quoted (a URL, a library's message).
  * `timeoutMs` is the idle timeout in force, for the message. `proxy`: the request went through
- * one, and the failure may be the proxy's (a refused connection to it looks the same): the hint says so.
+ * one: a failure to connect is the proxy's, and any other may be (the hint says so).
  */
-export function networkError(err: unknown, url: URL, timeoutMs: number, redactText: (text: string) => string, proxy?: ProxyUsed): CliError {
+export function networkError(err: unknown, url: URL, timeoutMs: number, redactText: (text: string) => string, proxy?: ProxyChoice): CliError {
   if (err instanceof CliError) return err;
   const code = errorCode(err);
-  const host = url.host;
-  const hint = proxy
-    ? `The request went through the proxy ${proxy.shown} (${proxy.variable}): check that proxy, or list ${url.hostname} in NO_PROXY to go direct.`
-    : 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
-  const details = { url: redactText(url.href), code: code || undefined };
-  const make = (message: string, kind: 'network' | 'timeout' = 'network'): NetworkError => new NetworkError(message, { kind, hint, details, cause: err });
   const known = SAME_AS[code] ?? code;
+  const host = proxy && CONNECTING.has(known) ? `the proxy ${proxy.shown}` : url.host;
+  const untrusted = UNTRUSTED_CA.has(code);
+  const hint = untrusted
+    ? `If ${url.hostname} uses a certificate of a private or company CA, trust that CA: NODE_EXTRA_CA_CERTS=<ca.pem> in the environment (its certificate, PEM).`
+    : proxy
+      ? proxyHint(proxy, url.hostname)
+      : 'Check the base URL and your connection; --timeout and --retries adjust how patient the client is.';
+  // An untrusted certificate stays untrusted: no retry.
+  const details = { url: redactText(url.href), code: code || undefined, ...(untrusted && { final: true }) };
+  const make = (message: string, kind: 'network' | 'timeout' = 'network'): NetworkError => new NetworkError(message, { kind, hint, details, cause: err });
   const timeouts: Record<string, string> = {
     UND_ERR_CONNECT_TIMEOUT: `Could not connect to ${host} within ${timeoutMs} ms.`,
     UND_ERR_HEADERS_TIMEOUT: `${host} did not answer within ${timeoutMs} ms.`,
@@ -65,8 +112,10 @@ export function networkError(err: unknown, url: URL, timeoutMs: number, redactTe
   };
   if (timeouts[known]) return make(timeouts[known], 'timeout');
   if (known === 'ECONNREFUSED') return make(`Could not connect to ${host}: connection refused.`);
-  if (known === 'ENOTFOUND') return make(`Could not resolve the host name ${url.hostname}.`);
+  if (known === 'ENOTFOUND') return make(proxy ? `Could not resolve the host name of ${host}.` : `Could not resolve the host name ${url.hostname}.`);
   if (DROPPED.has(known)) return make(`The connection to ${host} was dropped before the answer was complete.`);
+  // Said in our words: Node's own sentence differs by version (24 adds advice on its own flags).
+  if (untrusted) return make(`Secure connection to ${host} failed: its certificate is not signed by a CA this machine trusts (${code}).`);
   const text = err instanceof Error ? err.message : String(err);
   const tls = /certificate|CERT_|SSL|TLS/i.test(`${code} ${text}`);
   return make(`${tls ? 'Secure connection to' : 'Request to'} ${host} failed: ${redactText(text)}.`);

@@ -1,13 +1,13 @@
 /**
  * Which forward proxy a request goes through, from the environment, by curl's rules (as npm, gh
- * and aria2c read them). Chosen here rather than by undici's EnvHttpProxyAgent, which reads
- * process.env (the CLI reads its context's environment) and differs from curl where users
- * notice: an https:// URL uses only `https_proxy`, never HTTP_PROXY; a `no_proxy` name covers
- * the names under it (`example.com` covers `api.example.com`, not `badexample.com`), `host:port`
- * only that port, an IP only that address, `*` every host; the lower-case variable wins.
+ * and aria2c read them): an https:// URL uses only `https_proxy`, never HTTP_PROXY; loopback is
+ * never proxied; a `no_proxy` name covers the names under it (`example.com` covers
+ * `api.example.com`, not `badexample.com`), `host:port` only that port, an IP only that address,
+ * `*` alone every host; the lower-case variable wins.
  */
 import { UsageError } from '../errors.js';
 import { REDACTED } from '../util/text.js';
+import { isLoopbackHost } from '../util/url-policy.js';
 
 /** The variables read, lower-case spelling first (it wins, as in curl). */
 export const PROXY_VARIABLES = {
@@ -26,6 +26,8 @@ export interface ProxyChoice {
   shown: string;
   /** The variable it came from. */
   variable: string;
+  /** `Basic …` from the user name and password in its URL, sent to the proxy only. */
+  authorization?: string;
 }
 
 interface NoProxyEntry {
@@ -54,6 +56,20 @@ function parseProxyUrl(value: string, variable: string): URL {
   return url;
 }
 
+/** The proxy's Proxy-Authorization from the credentials in its URL (percent-decoded), if any. */
+function authorizationOf(url: URL, variable: string): string | undefined {
+  if (!url.username && !url.password) return undefined;
+  let credentials: string;
+  try {
+    credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  } catch {
+    throw new UsageError(`${variable}: the user name or password in the proxy URL ${maskProxyUrl(url)} is not valid percent-encoding.`, {
+      hint: 'Write a % in them as %25 (and @ as %40, : as %3A, / as %2F).',
+    });
+  }
+  return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+
 /** A proxy URL for a person: user name and password replaced. */
 function maskProxyUrl(url: URL): string {
   if (!url.username && !url.password) return url.href;
@@ -63,9 +79,13 @@ function maskProxyUrl(url: URL): string {
   return shown.href;
 }
 
-/** A value that did not parse as a URL may still hold credentials: mask anything before an `@`. */
+/** A value that did not parse as a URL may still hold credentials: everything between `//` (or the start) and the last `@` is masked. */
 function maskedText(value: string): string {
-  return value.replace(/^([^@]*:\/\/)?[^@/]*@/, (_all, scheme: string | undefined) => `${scheme ?? ''}${REDACTED}@`);
+  const at = value.lastIndexOf('@');
+  if (at < 0) return value;
+  const slashes = value.indexOf('//');
+  const from = slashes >= 0 && slashes < at ? slashes + 2 : 0;
+  return `${value.slice(0, from)}${REDACTED}${value.slice(at)}`;
 }
 
 /** Brackets off an IPv6 literal, lower case, no trailing dot: the form hosts are compared in. */
@@ -76,10 +96,11 @@ function normalHost(host: string): string {
     .toLowerCase();
 }
 
+/** The entries of a no_proxy list; a `*` among others is no entry (curl: `*` means every host only alone). */
 function parseNoProxy(value: string): NoProxyEntry[] {
   return value
     .split(/[\s,]+/)
-    .filter((entry) => entry !== '')
+    .filter((entry) => entry !== '' && entry !== '*')
     .map((entry) => {
       // host:port, [v6]:port; a bare IPv6 address has more than one colon and no port.
       const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
@@ -89,12 +110,12 @@ function parseNoProxy(value: string): NoProxyEntry[] {
 }
 
 /** True when `no_proxy` says `url` goes direct. */
-function bypasses(entries: readonly NoProxyEntry[], url: URL): boolean {
+function bypasses(noProxy: string, url: URL): boolean {
+  if (noProxy === '*') return true;
   const host = normalHost(url.hostname);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const ipLiteral = host.includes(':') || /^\d+(\.\d+){3}$/.test(host);
-  return entries.some((entry) => {
-    if (entry.host === '*') return true;
+  return parseNoProxy(noProxy).some((entry) => {
     if (entry.port !== 0 && entry.port !== port) return false;
     if (host === entry.host) return true;
     // An address matches only itself; a name also every name under it.
@@ -103,15 +124,17 @@ function bypasses(entries: readonly NoProxyEntry[], url: URL): boolean {
 }
 
 /**
- * The proxy for requests to `url` under `env`, or undefined to go direct. A malformed proxy
- * variable is a UsageError (exit 2), raised when a request would use it.
+ * The proxy for requests to `url` under `env`, or undefined to go direct (always for loopback,
+ * as Go and gh do). A malformed proxy variable is a UsageError (exit 2), raised when a request would use it.
  */
 export function proxyFor(env: ProxyEnvironment, url: URL): ProxyChoice | undefined {
+  if (isLoopbackHost(url.hostname)) return undefined;
   const names = url.protocol === 'https:' ? PROXY_VARIABLES.https : PROXY_VARIABLES.http;
   const set = firstSet(env, names);
   if (!set) return undefined;
   const noProxy = firstSet(env, PROXY_VARIABLES.noProxy);
-  if (noProxy && bypasses(parseNoProxy(noProxy.value), url)) return undefined;
+  if (noProxy && bypasses(noProxy.value, url)) return undefined;
   const proxy = parseProxyUrl(set.value, set.name);
-  return { url: proxy.href, shown: maskProxyUrl(proxy), variable: set.name };
+  const authorization = authorizationOf(proxy, set.name);
+  return { url: proxy.href, shown: maskProxyUrl(proxy), variable: set.name, ...(authorization && { authorization }) };
 }

@@ -3,7 +3,7 @@
  * `text`, fields split by spaces and led by an ISO 8601 UTC time so a line read months later
  * still says when; or `json`, one object a line for a log shipper. Both carry the same fields.
  * The client is its label or its key's short hash (client-keys.ts), never a key; in the path a
- * query value that is a key (a client's, or the upstream's) is written `***` (maskedTarget):
+ * segment or query value that is a key (a client's, or the upstream's) is written `***` (maskedTarget):
  * clients that put their key in `?api_key=…` are not rare, and an access log is read, shipped
  * and kept by more people than the keys file.
  *
@@ -13,9 +13,9 @@
  * system call per cache hit, made before the next client's answer; nginx buffers its access log
  * for the same reason. Lines are never reordered or dropped, and `flush()` writes what is held at once (at close).
  */
-import type { Writable } from 'node:stream';
 import { REDACTED } from '../util/text.js';
 import type { Outcome } from './answers.js';
+import { urlPartForms } from './key-scrub.js';
 
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -57,26 +57,20 @@ export function formatAccess(record: AccessRecord, format: LogFormat): string {
   return `${record.time} ${client} ${record.method} ${record.path} ${status} ${record.outcome ?? '-'} ${ms.toFixed(1)}ms ${record.bytes}B`;
 }
 
-/** `target` with every query value for which `isKey` holds (as sent or percent-decoded) replaced by `***`. */
+/** `target` with every path segment and query value for which `isKey` holds (as sent or percent-decoded) replaced by `***`. */
 export function maskedTarget(target: string, isKey: (value: string) => boolean): string {
+  const mask = (part: string): string => (urlPartForms(part).some(isKey) ? REDACTED : part);
   const q = target.indexOf('?');
-  if (q === -1) return target;
+  const path = (q === -1 ? target : target.slice(0, q)).split('/').map(mask).join('/');
+  if (q === -1) return path;
   const pairs = target
     .slice(q + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq === -1) return pair;
-      const raw = pair.slice(eq + 1);
-      let decoded = raw;
-      try {
-        decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
-      } catch {
-        // malformed percent-encoding: judged as sent
-      }
-      return isKey(raw) || isKey(decoded) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+      return eq === -1 ? pair : `${pair.slice(0, eq + 1)}${mask(pair.slice(eq + 1))}`;
     });
-  return `${target.slice(0, q)}?${pairs.join('&')}`;
+  return `${path}?${pairs.join('&')}`;
 }
 
 export interface BatchedLines {
@@ -86,7 +80,7 @@ export interface BatchedLines {
   flush(): void;
 }
 
-export function batchedLines(out: Pick<Writable, 'write'>): BatchedLines {
+export function batchedLines(out: { write(text: string): unknown }): BatchedLines {
   let held: string[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   const flush = (): void => {

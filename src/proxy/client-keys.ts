@@ -53,7 +53,7 @@ export function parseClientKey(text: string): { key: string; client: ClientKey }
 }
 
 /** Why `label` cannot name a client, or undefined. It goes into log lines and metric labels, so it must print as itself. */
-function labelProblem(label: string, key: string): string | undefined {
+export function labelProblem(label: string, key: string): string | undefined {
   if (label === '') return 'the label after the last colon is empty';
   if ([...label].length > LABEL_MAX_LENGTH) return `the label is longer than ${LABEL_MAX_LENGTH} characters`;
   if (hasUnsafe(label) || /["\\]/.test(label)) return 'the label holds a control, invisible, quote or backslash character; use printable characters';

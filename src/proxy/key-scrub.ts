@@ -1,5 +1,6 @@
 /**
- * The upstream key taken out of an upstream answer before the proxy stores or serves it. A
+ * Keys taken out of what the proxy keeps: a client's URL (withoutKeys) before it becomes a cache
+ * key, and the upstream key out of an upstream answer before the proxy stores or serves it. A
  * text redaction of the raw bytes is not enough for JSON: `\u0073andbox…` is the key once
  * decoded, and a client (or answer-writer.ts re-serialising it for a free plan) sees it plainly.
  * So a JSON body is decoded and every string in it — values and member names — redacted, then
@@ -9,6 +10,29 @@
 import type { UpstreamBody } from './upstream.js';
 
 type Redact = (text: string) => string;
+
+/** Query parameters that carry a key by their name, in any case: `api_key`, `apiKey`, `api-key`, `key`. */
+const KEY_PARAM = /^(api[-_]?key|key)$/i;
+
+/** A part of a URL as sent, and percent-decoded (`+` as a space) when that can be done. */
+export function urlPartForms(raw: string): string[] {
+  try {
+    return [raw, decodeURIComponent(raw.replace(/\+/g, ' '))];
+  } catch {
+    return [raw];
+  }
+}
+
+/** `query` (no `?`) without the parameters that carry a key: by their name, or by a value that `isKey` holds for. */
+export function withoutKeys(query: string, isKey: (value: string) => boolean): string {
+  if (query === '') return query;
+  const kept = query.split('&').filter((pair) => {
+    const eq = pair.indexOf('=');
+    const named = urlPartForms(eq === -1 ? pair : pair.slice(0, eq)).some((name) => KEY_PARAM.test(name));
+    return !named && !(eq !== -1 && urlPartForms(pair.slice(eq + 1)).some(isKey));
+  });
+  return kept.join('&');
+}
 
 /** An object or an array: either is walked by its keys. */
 function isContainer(value: unknown): value is Record<string, unknown> {

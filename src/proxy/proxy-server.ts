@@ -30,6 +30,7 @@ import { AnswerStore, answerKey } from './answer-store.js';
 import { JsonPull } from './json-pull.js';
 import { MediaPull } from './media-pull.js';
 import { removeStaleParts } from './media-parts.js';
+import { withoutKeys } from './key-scrub.js';
 import { Upstream, type UpstreamOptions, type UpstreamSettings } from './upstream.js';
 import type { LedgerUsage } from '../cache/ledger.js';
 import type { Settings } from '../config/settings.js';
@@ -63,6 +64,8 @@ export interface ProxyServerOptions {
   log?: (line: string) => void;
   /** How the log lines are written (access-log.ts); text by default. */
   logFormat?: LogFormat;
+  /** Log and count /-/status and /-/metrics too; left out by default (as /-/ping always is). */
+  logProbes?: boolean;
   /** Store and ledger problems. */
   warn?: (line: string) => void;
   /** How long answers in flight may take to finish once close() is called; default 2 s. */
@@ -90,6 +93,9 @@ const MAX_LOGGED_PATH_HELD = 256;
 const DEFAULT_GRACE_MS = 2_000;
 /** After the grace period, the most the aborted work is given to unwind before close() returns anyway. */
 const SETTLE_MS = 200;
+
+/** Status reads and scrapes (a monitor's, Prometheus'): neither logged nor counted unless asked for (logProbes). */
+const PROBES = /^\/-\/(status|metrics)(\?|$)/;
 
 /** Who asked (the key's label, else its short hash: client-keys.ts; `-` until the key is checked) and how it was answered. */
 type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
@@ -148,9 +154,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     }
     const { plan, name } = clientOf(key, clients);
     seen.client = name;
-    seen.outcome = 'hit';
 
-    const { segments, path, query } = parseTarget(rawUrl);
+    const { segments, path, query: sentQuery } = parseTarget(rawUrl);
     if (path === '/-/status') {
       // With Redis down, the count this replica saw last; 503 when it has seen none.
       return upstream.usage().then(
@@ -162,6 +167,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
         },
       );
     }
+    seen.outcome = 'hit';
+    // A key written into the URL (the client's own, another's, the upstream's) never reaches a cache key, a stored entry or the upstream:
+    // a key parameter is dropped; a key as a path segment names nothing the service has.
+    if (segments.some(isAnyKey)) throw notFound('No such path.');
+    const query = withoutKeys(sentQuery, isAnyKey);
     const [first, second, third, fourth] = segments;
 
     // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
@@ -209,10 +219,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (/^\/-\/ping(\?|$)/.test(req.url ?? '') && (req.method === 'GET' || req.method === 'HEAD')) return ping(res);
     const started = performance.now();
+    const counted = options.logProbes || !PROBES.test(req.url ?? '/');
     // Bytes put on this connection while answering (headers included): writeHead's headers are not readable back.
     const writtenBefore = req.socket.bytesWritten;
     const seen: Seen = { client: '-', outcome: undefined };
     res.on('close', () => {
+      if (!counted) return;
       // A client that left before the whole answer was handed over got nothing: status `-`, no hit counted.
       const delivered = res.writableFinished;
       const record: AccessRecord = {

@@ -4,12 +4,15 @@
  * (`--tls-key`). They must be readable by their owner only (mode 0600 or stricter), as ssh
  * insists for its keys: a key readable by the group or the world has already leaked. A file
  * never echoes a key back in an error message. The TLS certificate is public but read by the
- * same bounded rule, and checked with its key as a pair before they are used: at start, and
- * again on each reload, so a certificate renewed with the wrong key is refused while the one in
- * use keeps serving.
+ * same bounded rule, and checked with its key as a pair and for its dates before they are used:
+ * at start, and again on each reload, so a certificate renewed wrongly is refused while the one
+ * in use keeps serving.
  */
 import { closeSync, readSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
+import { CERT_RENEWAL_WARNING_MS, DAY_MS } from '../config/time-limits.js';
+import { plural } from '../util/text.js';
 import { UsageError } from '../errors.js';
 import { type ClientKey, parseClientKey } from './client-keys.js';
 import { RefusedFileError, openRegularFileSync } from '../util/safe-open.js';
@@ -64,16 +67,35 @@ function keyLines(text: string): Array<[line: string, number: number]> {
     .filter(([line]) => line !== '' && !line.startsWith('#'));
 }
 
+export interface KeysFileChecks {
+  /** Refused as a client's key: the proxy's own would be handed out. */
+  upstreamKey?: string;
+  /** Told of a label given twice (both keys then count as one client). */
+  warn?: (line: string) => void;
+}
+
 /**
  * `KEY:PLAN` or `KEY:PLAN:LABEL` lines (client-keys.ts) of a file as readSmallFile gives it (no
- * BOM); blank lines and lines starting with `#` are skipped. A bad line is named by its number, never quoted.
+ * BOM); blank lines and lines starting with `#` are skipped. A bad line, a key given twice or the
+ * upstream key is refused by its line number, never quoted; a label given twice is warned of.
  */
-export function parseKeysFile(text: string, path: string): Record<string, ClientKey> {
+export function parseKeysFile(text: string, path: string, checks: KeysFileChecks = {}): Record<string, ClientKey> {
   const keys: Record<string, ClientKey> = {};
+  const lineOf = new Map<string, number>();
+  const labelLine = new Map<string, number>();
   for (const [line, number] of keyLines(text)) {
     const parsed = parseClientKey(line);
     if ('problem' in parsed) throw new UsageError(`${path}:${number}: ${parsed.problem}.`);
-    keys[parsed.key] = parsed.client;
+    const { key, client } = parsed;
+    if (key === checks.upstreamKey) throw new UsageError(`${path}:${number}: this is the upstream key; a client needs a key of its own.`);
+    const first = lineOf.get(key);
+    if (first !== undefined) throw new UsageError(`${path}:${number}: the same key as line ${first}; each client needs a key of its own.`);
+    lineOf.set(key, number);
+    const { label } = client;
+    const labelled = label === undefined ? undefined : labelLine.get(label);
+    if (labelled !== undefined) checks.warn?.(`${path}:${number}: the label ${label} is also on line ${labelled}; both keys count as one client.`);
+    else if (label !== undefined) labelLine.set(label, number);
+    keys[key] = client;
   }
   if (Object.keys(keys).length === 0) throw new UsageError(`${path} holds no key: write one KEY:PLAN (or KEY:PLAN:LABEL) a line.`);
   return keys;
@@ -101,7 +123,27 @@ export interface TlsFiles {
   key: Buffer;
 }
 
-export function readTlsFiles(certPath: string, keyPath: string): TlsFiles {
+/** `at` as ISO 8601 UTC to the second. */
+const isoSeconds = (at: number): string => new Date(at).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/**
+ * Refuses a certificate outside its dates (clients would refuse it), naming them; warns within
+ * CERT_RENEWAL_WARNING_MS of its end. The first certificate of a chain is the proxy's own.
+ */
+function checkDates(cert: Buffer, path: string, warn: ((line: string) => void) | undefined, now = Date.now()): void {
+  const x509 = new X509Certificate(cert);
+  const [from, to] = [Date.parse(x509.validFrom), Date.parse(x509.validTo)];
+  const dates = `valid from ${isoSeconds(from)} to ${isoSeconds(to)}`;
+  const hint = 'Give it a certificate valid now (the proxy rereads it on SIGHUP).';
+  if (now < from) throw new UsageError(`--tls-cert ${path} is not valid yet (${dates}).`, { hint });
+  if (now > to) throw new UsageError(`--tls-cert ${path} has expired (${dates}).`, { hint });
+  const days = Math.floor((to - now) / DAY_MS);
+  if (to - now < CERT_RENEWAL_WARNING_MS)
+    warn?.(`Warning: --tls-cert ${path} expires in ${plural(days, 'day')} (${dates}); renew it, then send the proxy SIGHUP.`);
+}
+
+/** The certificate and key, checked as a pair and for their dates (a warning to `warn` near the end). */
+export function readTlsFiles(certPath: string, keyPath: string, warn?: (line: string) => void): TlsFiles {
   const files = { cert: Buffer.from(readSmallFile(certPath, '--tls-cert')), key: Buffer.from(readOwnerOnlyFile(keyPath, '--tls-key')) };
   try {
     createSecureContext(files);
@@ -111,5 +153,6 @@ export function readTlsFiles(certPath: string, keyPath: string): TlsFiles {
       hint: 'Both are PEM files: the certificate (chain) and the private key it was issued for.',
     });
   }
+  checkDates(files.cert, certPath, warn);
   return files;
 }

@@ -20,12 +20,17 @@ export interface CatalogueServer {
   close(): Promise<void>;
 }
 
-/** Listens on `host` and `port` (0: any free one); the port taken and the URL clients use (an IPv6 host in brackets; https for a node:https server). */
+/** The hosts that mean every interface of the machine. */
+export const ANY_ADDRESS: readonly string[] = ['0.0.0.0', '::'];
+
+/** Listens on `host` and `port` (0: any free one); the port taken and the URL clients use (loopback for every interface, an IPv6 host in brackets; https for a node:https server). */
 export async function listenOn(server: Server, host: string, port: number, scheme: 'http' | 'https' = 'http'): Promise<{ port: number; url: string }> {
   // once() rejects when 'error' comes first (the port taken, the host not this machine's).
   await once(server.listen(port, host), 'listening');
   const taken = (server.address() as AddressInfo).port;
-  return { port: taken, url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${taken}` };
+  // Bound to every interface (dual-stack for `::`), it answers on loopback too: the URL names an address a client can reach.
+  const shown = ANY_ADDRESS.includes(host) ? '127.0.0.1' : host;
+  return { port: taken, url: `${scheme}://${shown.includes(':') ? `[${shown}]` : shown}:${taken}` };
 }
 
 export async function createCatalogueServer(options: CatalogueServerOptions): Promise<CatalogueServer> {

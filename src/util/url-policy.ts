@@ -4,17 +4,17 @@ import { UsageError } from '../errors.js';
 /** The one host name trusted as loopback; the transport connects it without asking DNS. */
 export const LOOPBACK_NAME = 'localhost';
 
-/** A host as the URL parser writes it (`127.1` → `127.0.0.1`), so one spelling is judged; undefined when invalid. */
+/** A host as the URL parser writes it (`127.1` → `127.0.0.1`, `localhost.` → `localhost`), so one spelling is judged; undefined when invalid. */
 function canonicalHost(hostname: string): string | undefined {
   const bare = hostname.replace(/^\[|\]$/g, '');
   try {
-    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$/g, '');
+    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$|\.$/g, '');
   } catch {
     return undefined;
   }
 }
 
-/** 127.0.0.0/8, ::1 (also IPv4-mapped) and exactly `localhost`: other `.localhost` names would go to DNS. */
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and exactly `localhost` (or `localhost.`): other `.localhost` names would go to DNS. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = canonicalHost(hostname);
   if (host === undefined) return false;

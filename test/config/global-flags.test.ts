@@ -30,6 +30,7 @@ describe('global flags', () => {
       cache: true,
       pager: true,
       input: true,
+      logProbes: false,
     });
   });
 

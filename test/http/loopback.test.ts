@@ -36,9 +36,21 @@ function recordDns(): { asked: string[]; restore: () => void } {
 afterEach(closeAll);
 
 describe('which hosts are loopback', () => {
-  it('literal 127.0.0.0/8, ::1 and the exact name localhost; nothing under .localhost', () => {
-    for (const host of ['localhost', 'LocalHost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '0:0:0:0:0:0:0:1']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['evil.localhost', 'a.b.localhost', 'localhost.', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '[::2]', 'example.com', '']) {
+  it('literal 127.0.0.0/8, ::1 and the exact name localhost (with or without the root dot); nothing under .localhost', () => {
+    for (const host of ['localhost', 'LocalHost', 'localhost.', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '0:0:0:0:0:0:0:1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of [
+      'evil.localhost',
+      'evil.localhost.',
+      'a.b.localhost',
+      'localhost..',
+      'localhost.example.com',
+      '128.0.0.1',
+      '10.0.0.1',
+      '[::2]',
+      'example.com',
+      '',
+    ]) {
       expect(isLoopbackHost(host), host).toBe(false);
     }
   });
@@ -78,6 +90,10 @@ describe('localhost without DNS', () => {
         loopbackLookup('localhost', { family: 6 }, (err, address, family) => (err ? reject(err) : resolve([address, family]))),
       );
       expect(v6).toEqual(['::1', 6]);
+      const rooted = await new Promise<unknown[]>((resolve, reject) =>
+        loopbackLookup('localhost.', {}, (err, address, family) => (err ? reject(err) : resolve([address, family]))),
+      );
+      expect(rooted).toEqual(['127.0.0.1', 4]);
       expect(dnsSpy.asked).toEqual([]);
       // Any other name is DNS's to answer.
       await new Promise((resolve) => loopbackLookup('evil.localhost', {}, resolve));
@@ -94,10 +110,12 @@ describe('localhost without DNS', () => {
       await expect(transport({ baseUrl: `http://localhost:${port}`, apiKey: 'k' }).getJson('/x')).resolves.toEqual({ ok: true });
       expect(seen).toHaveLength(1);
       expect(seen[0]?.headers['x-api-key']).toBe('k');
+      // localhost. (the root's dot) is the same name.
+      await expect(transport({ baseUrl: `http://localhost.:${port}` }).getJson('/x')).resolves.toEqual({ ok: true });
       expect(dnsSpy.asked).toEqual([]);
-      // The same check sees a name that does go to DNS (allowed here only with allowInsecure).
-      await expect(transport({ baseUrl: `http://localhost.:${port}`, settings: { allowInsecure: true } }).getJson('/x')).resolves.toEqual({ ok: true });
-      expect(dnsSpy.asked).toEqual(['localhost.']);
+      // The same check sees a name that does go to DNS (the fake above answers it; allowed here only with allowInsecure).
+      await expect(transport({ baseUrl: `http://catalogue.test:${port}`, settings: { allowInsecure: true } }).getJson('/x')).resolves.toEqual({ ok: true });
+      expect(dnsSpy.asked).toEqual(['catalogue.test']);
     } finally {
       dnsSpy.restore();
     }

@@ -70,12 +70,14 @@ describe('exercises serve', () => {
     expect(result.code).toBe(0);
     expect(status).toBe(200);
     expect(body.exercises[0].id).toBe('Copenhagen_Plank');
-    const logLines = result.stderr.split('\n').filter((l) => /^GET /.test(l));
+    const logLines = result.stderr.split('\n').filter((l) => / GET /.test(l));
+    // Each line led by the time, ISO 8601 UTC, as the proxy's are.
     expect(logLines).toEqual([
-      expect.stringMatching(/^GET \/exercise\/query\?name=plank&limit=2 200 \d+(\.\d+)?ms$/),
-      expect.stringMatching(/^GET \/exercise\/Plank 200 /),
-      expect.stringMatching(/^GET \/exercise\/Plank 401 /),
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/exercise\/query\?name=plank&limit=2 200 \d+(\.\d+)?ms$/),
+      expect.stringMatching(/Z GET \/exercise\/Plank 200 /),
+      expect.stringMatching(/Z GET \/exercise\/Plank 401 /),
     ]);
+    expect(Date.parse(logLines[0]!.split(' ')[0]!)).toBeGreaterThan(Date.now() - 60_000);
     // The sandbox keys are public and named once at start-up; request lines never carry a key.
     expect(logLines.join('\n')).not.toMatch(/sandbox-(premium|free)/);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
@@ -107,10 +109,14 @@ describe('exercises serve', () => {
     expect(result.stderr).not.toMatch(/team:key|guest /);
   });
 
-  it('warns when listening beyond loopback', async () => {
-    const result = await withServe(['--host', '0.0.0.0', '--port', '0'], async () => {});
-    expect(result.firstLine).toMatch(/^Listening on http:\/\/0\.0\.0\.0:\d+$/);
-    expect(result.stderr).toMatch(/Warning: .*not on loopback/);
+  it.each([['0.0.0.0']])('on every interface (%s): warns, and prints a loopback URL that answers', async (host) => {
+    let status = 0;
+    const result = await withServe(['--host', host, '--port', '0'], async (url) => {
+      status = (await fetch(`${url.split(' ')[0]}/exercise/Plank`, { headers: { 'X-API-Key': 'sandbox-free' } })).status;
+    });
+    expect(result.firstLine).toMatch(new RegExp(`^Listening on http://127\\.0\\.0\\.1:\\d+ \\(all interfaces, ${host.replace(/\./g, '\\.')}\\)$`));
+    expect(status).toBe(200);
+    expect(result.stderr).toMatch(/^\S+Z Warning: .*not on loopback/m);
     expect(result.code).toBe(0);
   });
 
