@@ -7,10 +7,9 @@
  *   node bench/bare-client.cjs <undici|http> page <base-url> <api-key> <limit>  GET /exercise/exerciseIds
  *        following pagination.next, one JSON line per exercise
  *
- * `undici` loads undici exactly as the CLI does, through the launcher's loadUndici() (bin/startup/liftoff.js) (the bundled
- * vendor file dist/bundle/vendor/undici.cjs from `npm run build`, V8's --liftoff-only, its code
- * cache; bin/startup/liftoff.js says why), then one keep-alive Agent and its request(). `http` is
- * node:http with a keep-alive Agent.
+ * `undici` loads undici as the CLI does (the launcher's engine options, bin/startup/engine-options.js,
+ * then the bundled vendor file dist/bundle/vendor/undici.cjs from `npm run build`), then one
+ * keep-alive Agent and its request(). `http` is node:http with a keep-alive Agent.
  */
 'use strict';
 
@@ -23,7 +22,10 @@ const headers = { 'x-api-key': apiKey, accept: 'application/json' };
 let get;
 let close;
 if (client === 'undici') {
-  const { Agent } = require(path.join(__dirname, '..', 'bin', 'startup', 'liftoff.js')).loadUndici().undici;
+  const { enableCompileCache, liftoffOnNode20 } = require(path.join(__dirname, '..', 'bin', 'startup', 'engine-options.js'));
+  enableCompileCache();
+  liftoffOnNode20();
+  const { Agent } = require(path.join(__dirname, '..', 'dist', 'bundle', 'vendor', 'undici.cjs')).undici;
   const agent = new Agent();
   get = async (url) => {
     const { statusCode, body } = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers });

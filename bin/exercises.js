@@ -1,12 +1,8 @@
 #!/usr/bin/env node
-// The launcher. It answers what needs no CLI (`--version`, shell completion) and otherwise runs
-// the bundled CLI (dist/bundle/cli.cjs, built by `npm run build`), or the plain tsc output when
-// no bundle was built. In CommonJS (see bin/package.json): Node starts a CommonJS entry a few
-// ms faster than an ES module.
-//
-// Everything under bin/startup/ exists only for start-up speed (code caches, V8's
-// --liftoff-only, the static help): docs/development.md "How start-up works" says what each
-// file does and why; a reader of the CLI itself can skip them.
+// The launcher. It answers what needs no CLI (`--version`, shell completion, a plain `--help`
+// into a pipe) and otherwise runs the bundled CLI (dist/bundle/cli.cjs, built by
+// `npm run build`), or the plain tsc output when no bundle was built. docs/development.md
+// "How start-up works" says what each part buys.
 'use strict';
 
 const args = process.argv.slice(2);
@@ -23,13 +19,10 @@ if (args[0] === '__complete') {
 }
 
 function runCli() {
-  const { BUNDLE, runBundle } = require('./startup/run-bundle.js');
-  if (require('node:fs').existsSync(BUNDLE)) {
-    runBundle(args).main(process.argv);
-  } else {
-    // The plain tsc output (no bundle built, no code cache): undici is imported by the ES
-    // module loader, out of reach here, so the flag is set up front.
-    require('node:v8').setFlagsFromString('--liftoff-only');
-    import('../dist/cli.js').then((plain) => plain.main(process.argv));
-  }
+  const { enableCompileCache, liftoffOnNode20 } = require('./startup/engine-options.js');
+  enableCompileCache();
+  liftoffOnNode20();
+  const bundle = require('node:path').join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
+  if (require('node:fs').existsSync(bundle)) require(bundle).main(process.argv);
+  else import('../dist/cli.js').then((plain) => plain.main(process.argv));
 }

@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 /**
  * Bundles the compiled CLI (dist/cli.js, from tsc) for start-up speed (docs/development.md
- * "How start-up works", measured by bench/startup.mjs):
+ * "How start-up works", measured by bench/tricks.mjs):
  *
  * - dist/bundle/cli.cjs: all of our own code plus the small dependencies every command
- *   needs (commander…), as ONE CommonJS file. Node 20's ESM loader costs a few ms to start
- *   and about half a ms per module file on top; a single CommonJS file pays neither.
+ *   needs (commander…), as ONE CommonJS file instead of some 150 ES modules.
  * - dist/bundle/vendor/: the heavy dependencies that commands load lazily (src/vendor/), one
  *   CommonJS file each, required only when a command reaches them. They share nothing with
  *   our own code, so no class (our error classes above all) exists twice.
@@ -13,9 +12,9 @@
  * What each plugin does, and why, is in its own file under scripts/bundle/.
  * bin/exercises.js runs cli.cjs, or the plain tsc output when no bundle was built.
  *
- * For bench/tricks.mjs, which measures each start-up trick by its absence: `--root <dir>`
- * bundles another copy of the package (its own dist/), `--without <plugin,…>` leaves out the
- * plugins named (lazy-builtins, undici-trim).
+ * For bench/tricks.mjs, which measures each trick by its absence: `--root <dir>` bundles
+ * another copy of the package (its own dist/), `--without <plugin,…>` leaves out the plugins
+ * named (lazy-builtins, lazy-requires, undici-trim).
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { lazyBuiltins } from './bundle/lazy-builtins.mjs';
-import { checkNoImportCalls, lazyRequires } from './bundle/lazy-requires.mjs';
+import { lazyRequires } from './bundle/lazy-requires.mjs';
 import { UNDICI_ENTRY, undiciTrim } from './bundle/undici-trim.mjs';
 
 const { values: options } = parseArgs({ options: { root: { type: 'string' }, without: { type: 'string', default: '' } } });
@@ -82,31 +81,13 @@ for (const [specifier, file] of vendorOf) {
     );
 }
 
-const { metafile } = await build({
+await build({
   ...common,
   entryPoints: [`${root}dist/cli.js`],
   outfile: `${outdir}/cli.cjs`,
   plugins: [lazyRequires(vendorOf, esmExports), lazyBuiltins(`${root}dist`)].filter((plugin) => !without.has(plugin.name)),
-  metafile: true,
   // cli.cjs sits two levels below the package root, like dist/server/*.js, so URLs built from
   // import.meta.url (the sample catalogue) resolve the same way.
   define: { 'import.meta.url': '__bundleUrl', EXERCISES_VERSION: JSON.stringify(version) },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
-checkNoImportCalls(metafile);
-
-// The launcher reads a command line by the CLI's own rule to name its code cache, before the
-// bundle loads: leadingWords with the global flags' table built in (bin/startup/run-bundle.js).
-const { GLOBAL_FLAGS } = await import(`${root}dist/config/settings.js`);
-const { flagArities } = await import(`${root}dist/config/parsers.js`);
-await build({
-  ...common,
-  stdin: {
-    contents: `import { leadingWords } from './dist/config/parsers.js';
-const GLOBAL_FLAG_ARITIES = ${JSON.stringify(flagArities(GLOBAL_FLAGS.map((f) => f.flag)))};
-export const commandLine = (args) => leadingWords(args, GLOBAL_FLAG_ARITIES);`,
-    resolveDir: root,
-    sourcefile: 'leading-words-entry.mjs',
-  },
-  outfile: `${outdir}/leading-words.cjs`,
 });

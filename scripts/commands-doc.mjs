@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Writes the tables of docs/commands.md from the real command tree, as scripts/man.mjs writes
- * the man pages (after tsc, `npm run build`): each command's flags (buildProgram with no command
- * line declares every command), the global options and the config keys (the settings table,
+ * the man pages (after tsc, `npm run build`): each command's flags (buildProgram:
+ * every command), the global options and the config keys (the settings table,
  * src/config/settings-table.ts), the defaults, the environment variables and the exit codes.
  * The prose around them is written by hand; each table sits between two markers:
  *

@@ -4,7 +4,7 @@
  * src/completion/fast-path.ts), after tsc and scripts/bundle.mjs:
  *
  * - dist/completion.json: the commands, subcommands, flags and arguments of the real
- *   program (buildProgram with no command line declares them all), with how each value is
+ *   program (buildProgram), with how each value is
  *   completed, and the config keys. A new flag or command is picked up by the next build.
  * - dist/bundle/complete.cjs: the fast path as one small CommonJS file, which
  *   bin/complete.js loads instead of the CLI, so a TAB costs about one start of Node.

@@ -2,7 +2,7 @@
 /**
  * Writes the man pages, after tsc (`npm run build`): exercises(1) and one page per command and
  * subcommand (exercises-query(1), exercises-auth-login(1)…) into man/, from the real command
- * tree (buildProgram with no command line declares every command), each command's examples
+ * tree (buildProgram), each command's examples
  * (addExamples), the exit-code table (src/errors.ts) and the environment table
  * (src/config/settings-docs.ts). Nothing here is written by hand twice: a new flag, command,
  * exit code or variable is in the pages after the next build. package.json's "man" lists the
@@ -95,7 +95,7 @@ const files = tagged([
   [`${httpCacheDir(CACHE)}/`, 'the response cache of JSON answers (default ~/.cache/exercises/http/); see exercises-cache(1)'],
   [ledgerPath(CACHE), 'the count of requests sent this month, per service and key; see exercises-quota(1)'],
   [`${CACHE}/${ID_INDEX_FILE}`, 'the exercise ids seen, for shell completion; see exercises-completion(1)'],
-  [`${CACHE}/code-cache/`, 'compiled code kept by the launcher to start faster; safe to delete'],
+  [`${CACHE}/compile-cache/`, "Node's compile cache, kept by the launcher to start faster (Node 22.1 and later); safe to delete"],
 ]);
 
 function seeAlso(path, cmd) {

@@ -35,15 +35,6 @@ interface ProgramHooks {
   runners?: Runners;
 }
 
-/** The top-level command names; the launcher names its per-command code caches after them (bin/startup/run-bundle.js). */
-export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
-
-/** The command a command line runs when that is plain (the first word after the global flags names one); else undefined, and all are declared. */
-function requestedCommand(args: readonly string[]): string | undefined {
-  const first = leadingWords(args, PROGRAM_FLAGS).words[0];
-  return first !== undefined && COMMANDS.some((c) => c.name === first) ? first : undefined;
-}
-
 /** Each spelling of the program's own flags (the global ones and --version), with how it takes a value. */
 const PROGRAM_FLAGS = flagArities([...GLOBAL_FLAGS.map((f) => f.flag), '-V, --version']);
 
@@ -61,12 +52,8 @@ function outputTo(program: Command, { io, env }: Pick<Context, 'io' | 'env'>): O
   };
 }
 
-/**
- * The program with its global options and commands. Given the command line, it declares only the
- * command that line runs, when that is plain: declaring all of them, with every flag and help
- * text, is a good part of the start-up time of a one-request command such as `show`.
- */
-export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Command {
+/** The program with its global options and every command. */
+export function buildProgram(hooks: ProgramHooks): Command {
   const program = new Command('exercises');
   // Before any command is declared: subcommands copy the output settings and the exit override.
   if (hooks.output) program.configureOutput(outputTo(program, hooks.output));
@@ -93,11 +80,8 @@ export function buildProgram(hooks: ProgramHooks, args?: readonly string[]): Com
     ],
   );
 
-  const only = args === undefined ? undefined : requestedCommand(args);
   const context = (): Context => hooks.context(program, running);
-  for (const { name, register } of COMMANDS) {
-    if (only === undefined || name === only) register(program, context, hooks.runners?.[name] as never);
-  }
+  for (const { name, register } of COMMANDS) register(program, context, hooks.runners?.[name] as never);
   return program;
 }
 
@@ -133,18 +117,15 @@ function globalOption(flag: GlobalFlag): Option {
 export async function runCli(given: readonly string[], ctx: Context, seams: Pick<ProgramHooks, 'runners'> = {}): Promise<ExitCodeValue> {
   ctx.argv = [...given];
   const args = explicitJsonFlag(given);
-  const program = buildProgram(
-    {
-      output: ctx,
-      runners: seams.runners,
-      context(p, command) {
-        ctx.globals = globalOptions(p);
-        ctx.command = command;
-        return ctx;
-      },
+  const program = buildProgram({
+    output: ctx,
+    runners: seams.runners,
+    context(p, command) {
+      ctx.globals = globalOptions(p);
+      ctx.command = command;
+      return ctx;
     },
-    args,
-  );
+  });
   // commander's own errors are not printed by commander: runCli reports them in the tool's
   // style, naming the help of the command that failed (recorded here).
   let failed: Command = program;

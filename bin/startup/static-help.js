@@ -1,4 +1,4 @@
-// Start-up only (docs/development.md "How start-up works"): a plain `--help` printed into a
+// A plain `--help` printed into a
 // pipe from dist/help/ (scripts/help-text.mjs wrote it from the CLI's own output at build
 // time), without loading the CLI. Help into a pipe is 80 columns with no colour whatever the
 // environment, so the text is the same; at a terminal the CLI renders it to the terminal's
@@ -28,8 +28,7 @@ function helpFile(args) {
 function printStaticHelp(args) {
   const file = helpFile(args);
   if (file === undefined) return false;
-  // process.stdout is made here for the write below anyway (node:tty only when it is a terminal);
-  // a command line the CLI answers never makes it here (the CLI may not need it: src/output/streams.ts).
+  // At a terminal the CLI renders help to its width.
   if (process.stdout.isTTY) return false;
   let text;
   try {

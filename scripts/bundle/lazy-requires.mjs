@@ -1,10 +1,8 @@
 /**
- * Start-up only (docs/development.md "How start-up works"). The CLI's lazy import()s of vendor
- * packages (all in src/vendor/) and of built-ins become require()s of the vendor files under
- * dist/bundle/vendor/, still run only when reached: the launcher compiles the bundle with
- * V8's code cache (vm.Script), and on Node 20 code compiled that way cannot use import() at
- * all. A static import of a vendor package would put it in the bundle itself, so the build
- * fails on one.
+ * The CLI's lazy import()s of vendor packages (all in src/vendor/) become require()s of the
+ * vendor files under dist/bundle/vendor/, run only when reached, so the bundle holds none of
+ * their code (docs/performance.md: what that buys). A static import of a vendor package would
+ * put it in the bundle itself, so the build fails on one.
  */
 
 /**
@@ -26,7 +24,6 @@ export function lazyRequires(vendorOf, esmExports) {
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         if (vendorOf.has(args.path)) return { path: args.path, namespace: 'vendor' };
-        if (args.path.startsWith('node:')) return { path: args.path, namespace: 'builtin' };
         return undefined;
       });
       b.onResolve({ filter: /.*/ }, (args) => {
@@ -37,14 +34,6 @@ export function lazyRequires(vendorOf, esmExports) {
       });
       b.onResolve({ filter: /^\.\/vendor\/[^/]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: vendorStub(args.path), loader: 'js' }));
-      b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
     },
   };
-}
-
-/** Fails the build when the bundle still has an import() (the launcher's vm.Script could not run it on Node 20). */
-export function checkNoImportCalls(metafile) {
-  const leftover = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
-  if (leftover.length > 0)
-    throw new Error(`dist/bundle/cli.cjs must not use import() (see scripts/bundle/lazy-requires.mjs), but imports ${leftover.join(', ')}`);
 }

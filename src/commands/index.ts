@@ -17,7 +17,7 @@ import { register as show } from './show.js';
 import { registerImage, registerVideo } from './shared/media-single.js';
 import type { RegisterCommand, Run } from './shared/register.js';
 
-/** Each top-level command's name and register: the CLI declares only the command a line runs. */
+/** Each top-level command's name and register. */
 export const COMMANDS = [
   { name: 'query', register: query },
   { name: 'ids', register: ids },

@@ -11,7 +11,6 @@ import { readStoredConfig } from '../config/parsers.js';
 import { DEFAULT_GLOBALS, catalogueInForce } from '../config/settings.js';
 import { catalogueEntriesMatching, catalogueMediaNames } from './catalogue-ids.js';
 import { readIdIndexMatching } from './id-index.js';
-import { writeAllNow } from '../output/streams.js';
 import { COMPLETION_DATA_VERSION, type CompletionData } from './data.js';
 import { type LocalSources, type ParsedLine, complete } from './engine.js';
 import { formatCompletion, SHELLS, type Shell } from './shell-output.js';
@@ -59,17 +58,6 @@ export function answer(args: readonly string[], files: FastPathFiles, env: NodeJ
   return formatCompletion(shell as Shell, result, { raw: line.words[line.cword] ?? '', replacedFrom: line.replacedFrom });
 }
 
-/** Writes all of `text` to file descriptor 1. */
-function writeOut(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  try {
-    // A descriptor left non-blocking (EAGAIN) is written again until all is in.
-    for (let done = 0; done < bytes.length;) done += writeAllNow(1, bytes.subarray(done));
-  } catch {
-    // the shell stopped reading
-  }
-}
-
 /** Writes the answer; any failure means no candidates, never an error on the user's prompt. */
 export function main(args: readonly string[], files: FastPathFiles): void {
   let text: string;
@@ -78,5 +66,7 @@ export function main(args: readonly string[], files: FastPathFiles): void {
   } catch {
     text = '';
   }
-  writeOut(text);
+  // A shell that stopped reading is no error on the user's prompt.
+  process.stdout.on('error', () => {});
+  process.stdout.write(text);
 }

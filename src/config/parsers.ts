@@ -1,7 +1,6 @@
 /**
  * Reading what people give the CLI, one rule each: a command line's leading words, every setting
- * value wherever it is given (its error names where), and the stored settings file. The launcher
- * bundles leadingWords alone: nothing here may run at load.
+ * value wherever it is given (its error names where), and the stored settings file.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +21,8 @@ export function flagArities(declarations: readonly string[]): Record<string, Fla
 }
 
 /**
- * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']), read
- * alike by the CLI and the launcher. They end at the first flag that is not global, or at an optional
+ * The words a command line starts with (`--lang de-DE show Push_Up` → ['show', 'Push_Up']), by which
+ * the CLI answers `version` and `help <topic>`. They end at the first flag that is not global, or at an optional
  * value not attached (`--json show`); the global flags met on the way are in `flags`.
  */
 export function leadingWords(args: readonly string[], arities: Readonly<Record<string, FlagArity>>): { words: string[]; flags: string[] } {

@@ -1,6 +1,6 @@
 /**
  * The settings table as help and the docs print it: every default and what changes it (`help
- * defaults`), and every environment variable the CLI reads (`help environment`). Built when asked.
+ * defaults`), and every environment variable the CLI reads (`help environment`).
  */
 import {
   DEFAULT_DOWNLOAD_CONCURRENCY,

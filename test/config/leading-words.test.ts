@@ -1,7 +1,4 @@
-/**
- * How a command line's leading words are read (src/config/parsers.ts), the one rule the
- * CLI (which command to declare) and the launcher (which code cache to read) share.
- */
+/** How a command line's leading words are read past the global flags (src/config/parsers.ts). */
 import { describe, expect, it } from 'vitest';
 import { GLOBAL_FLAGS } from '../../src/config/settings.js';
 import { flagArities, leadingWords } from '../../src/config/parsers.js';

@@ -7,8 +7,7 @@
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_NAMES } from '../../src/cli.js';
-import type { Runners } from '../../src/commands/index.js';
+import { COMMANDS, type Runners } from '../../src/commands/index.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { ROOT, anchors, docFiles, quotedCommands, read, relativeLinks, shellSegments } from './markdown.js';
 import { tempDir } from '../helpers/temp.js';
@@ -20,7 +19,7 @@ import { tempDir } from '../helpers/temp.js';
 const WRITTEN_ELSEWHERE = new Set(['docs/design.md', 'docs/team.md', 'docs/terminal.md']);
 
 /** Every command's run() replaced by one that does nothing. */
-const NOTHING_RUNS = Object.fromEntries(COMMAND_NAMES.map((name) => [name, async () => {}])) as Runners;
+const NOTHING_RUNS = Object.fromEntries(COMMANDS.map(({ name }) => [name, async () => {}])) as Runners;
 
 describe('markdown helpers', () => {
   it('makes GitHub anchors', () => {

@@ -97,8 +97,20 @@ describe.skipIf(!HAVE_TMUX)('a TAB in a real terminal (tmux)', () => {
           await waitForScreen(pane, /^LOADED-OK$/m, 20_000);
           await tmux('send-keys', '-t', 't', 'echo BEFORE-TAB-LINE', 'Enter');
           await waitForScreen(pane, /^BEFORE-TAB-LINE$/m);
-          // Taken after the shell's own prompt set it (fish puts the directory there).
-          const titleBefore = (await tmux('display-message', '-p', '#{pane_title}')).trim();
+          // Taken once the shell's next prompt has set it: fish shows the running command as the title
+          // (`echo BEFORE-TAB-LINE`) until its prompt puts the directory back there.
+          const title = () => tmux('display-message', '-p', '#{pane_title}').then((t) => t.trim());
+          const settledTitle = async (): Promise<string> => {
+            let last = await title();
+            for (let i = 0; i < 200; i++) {
+              await new Promise((r) => setTimeout(r, 50));
+              const now = await title();
+              if (now === last && !now.includes('BEFORE-TAB-LINE')) return now;
+              last = now;
+            }
+            return last;
+          };
+          const titleBefore = await settledTitle();
           await tmux('send-keys', '-t', 't', 'exercises show ');
           await waitForScreen(pane, 'exercises show');
           // Both at once: the shell reads them one after the other, each completion run to its end.
@@ -107,7 +119,7 @@ describe.skipIf(!HAVE_TMUX)('a TAB in a real terminal (tmux)', () => {
           // The candidates drawn in full: whatever a hostile one did is on the screen by then.
           const screen = await settledScreen(pane);
           const styled = await tmux('capture-pane', '-p', '-e', '-t', 't');
-          const titleAfter = (await tmux('display-message', '-p', '#{pane_title}')).trim();
+          const titleAfter = await title();
           expect(screen, 'the screen was cleared').toContain('BEFORE-TAB-LINE');
           expect(titleAfter).toBe(titleBefore);
           expect(titleAfter).not.toContain('PWNED');

@@ -1,17 +1,10 @@
-/**
- * undici is loaded only when a request really goes out: importing the transport (or making a
- * Transport) loads none of it, and neither do `--help` and `--version`; `show` does, through
- * the launcher's loadUndici (whose code cache file is the trace it leaves).
- */
+/** undici is loaded only when a request really goes out: importing the transport (or making a Transport) loads none of it. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedHome, runCli } from '../helpers/run-cli.js';
 import { type CatalogueServer, startServer } from '../helpers/server.js';
-import { serverEnv } from '../helpers/fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,17 +36,5 @@ const t = new Transport({ baseUrl: ${JSON.stringify(server.url)}, apiKey: 'sandb
 await t.getJson('/exercise/Push_Up');
 await t.close();`);
     expect(loaded.some((f) => f.includes(join('node_modules', 'undici')))).toBe(true);
-  });
-
-  it('is not loaded by --help or --version; is by show', async () => {
-    const home = isolatedHome();
-    const env = { ...serverEnv(server), HOME: home, XDG_CACHE_HOME: join(home, '.cache') };
-    const undiciCache = join(home, '.cache', 'exercises', 'code-cache', 'vendor-undici.cjs.v8');
-    for (const args of [['--help'], ['--version'], ['show', '--help']]) {
-      expect((await runCli(args, { env })).code).toBe(0);
-      expect(existsSync(undiciCache), args.join(' ')).toBe(false);
-    }
-    expect((await runCli(['show', 'Push_Up', '--format', 'json'], { env })).code).toBe(0);
-    expect(existsSync(undiciCache)).toBe(true);
   });
 });
