@@ -106,7 +106,7 @@ async function makeClient(
       baseUrl: conn.baseUrl,
       apiKey: conn.apiKey,
       settings,
-      commandDeadline: commandDeadline(settings, ctx.command),
+      commandDeadline: commandDeadline(settings, ctx.command, conn.local === true),
       signal: ctx.signal,
       beforeRequest: counter?.beforeRequest,
       afterResponse: counter?.afterResponse,

@@ -12,7 +12,7 @@ import { ENUM_FILTERS } from '../catalogue/enums.js';
 import { enumMeaning, enumSuggestions } from '../catalogue/enum-parse.js';
 import { candidateOf, mergeCandidates } from '../prompt/candidates.js';
 import { knownExercises } from '../prompt/known-exercises.js';
-import { canPrompt, mayAsk, pickExercises } from '../prompt/pick.js';
+import { canPrompt, mayAsk, pickExercises, pickTerminal } from '../prompt/pick.js';
 import { run as show } from './show.js';
 import { showOnWeb } from './shared/web-view.js';
 import type { MediaKind } from '../catalogue/media.js';
@@ -68,26 +68,31 @@ async function bareWordError(words: readonly string[]): Promise<UsageError> {
 /**
  * `query --pick`: the results offered in the picker, the ones chosen given to `show`, or printed
  * for the next command when stdout is a pipe (`--pick --format jsonl | exercises download -`).
+ * The terminal is opened first: with none to pick on, nothing is listed.
  */
 async function pickFromResults(options: QueryOptions, ctx: Context): Promise<void> {
-  const noTerminal = new UsageError('--pick chooses at a terminal, and this run has none to ask (no terminal to open, CI is set, or --no-input was given).', {
-    hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass the ids to `exercises show` or `exercises download -`.',
-  });
-  if (!mayAsk(ctx)) throw noTerminal;
-  const lang = langInForce(ctx.settings());
-  const found = mergeCandidates([(await results(options, ctx)).map((r) => candidateOf(r, lang))]);
-  // List items are summaries: muscles and equipment come from what is known on disk, when it is.
-  const ids = new Set(found.map((c) => c.id));
-  const known = (await knownExercises(ctx)).candidates.filter((c) => ids.has(c.id));
-  const candidates = mergeCandidates([found, known]);
-  if (candidates.length === 0)
-    throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
-  const verb = ctx.io.stdoutIsTTY && canPrompt(ctx) ? 'show' : 'print';
-  const chosen = await pickExercises(ctx, candidates, `Pick among ${candidates.length} results to ${verb} (type to filter, Tab marks several):`, {
-    multi: true,
-    orDevTty: true,
-    noTerminal,
-  });
+  const terminal = mayAsk(ctx) ? pickTerminal(ctx, { orDevTty: true }) : undefined;
+  if (!terminal) {
+    throw new UsageError('--pick chooses at a terminal, and this run has none to ask (no terminal to open, CI is set, or --no-input was given).', {
+      hint: 'In a script, list the results (`exercises query ... --format jsonl`) and pass the ids to `exercises show` or `exercises download -`.',
+    });
+  }
+  let chosen: string[];
+  try {
+    const lang = langInForce(ctx.settings());
+    const found = mergeCandidates([(await results(options, ctx)).map((r) => candidateOf(r, lang))]);
+    // List items are summaries: muscles and equipment come from what is known on disk, when it is.
+    const ids = new Set(found.map((c) => c.id));
+    const known = (await knownExercises(ctx)).candidates.filter((c) => ids.has(c.id));
+    const candidates = mergeCandidates([found, known]);
+    if (candidates.length === 0)
+      throw new NotFoundError('No exercise matches these filters.', { hint: 'Loosen a filter, or list them all with `exercises query --all`.' });
+    const verb = ctx.io.stdoutIsTTY && canPrompt(ctx) ? 'show' : 'print';
+    const message = `Pick among ${candidates.length} results to ${verb} (type to filter, Tab marks several):`;
+    chosen = await pickExercises(ctx, candidates, message, { multi: true, terminal });
+  } finally {
+    terminal.close();
+  }
   await show({ ids: chosen }, ctx);
 }
 

@@ -148,7 +148,7 @@ const ROWS = [
     type: 'duration',
     unit: 's',
     default: 60_000,
-    defaultNote: `${formatDuration(60_000)}; none for ${COMMANDS_WITHOUT_DEFAULT_DEADLINE.join(' and ')} unless set`,
+    defaultNote: `${formatDuration(60_000)}; none for ${COMMANDS_WITHOUT_DEFAULT_DEADLINE.join(' and ')} unless set; none with --catalogue or --sandbox`,
     bounds: { min: 0, max: DAY_MS },
     description: 'give up on the whole command after this long waiting for the service, retries included: 90s, 2m or seconds; 0 for none',
     parser: duration,

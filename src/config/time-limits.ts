@@ -46,11 +46,15 @@ export function mediaMs(settings: Timeout, receivedBytes: number, minBytesPerSec
  */
 export const COMMANDS_WITHOUT_DEFAULT_DEADLINE: readonly string[] = ['download', 'mirror'];
 
-/** The deadline in force for `command` (as commander resolved it), or undefined for none. */
-export function commandDeadline(settings: Pick<TimeSettings, 'deadline' | 'from'>, command: string | undefined): CommandDeadline | undefined {
+/**
+ * The deadline in force for `command` (as commander resolved it), or undefined for none. A run
+ * answered in-process from a local catalogue (`local`: --catalogue, --sandbox) has none, set or
+ * not: no request of it crosses a network.
+ */
+export function commandDeadline(settings: Pick<TimeSettings, 'deadline' | 'from'>, command: string | undefined, local = false): CommandDeadline | undefined {
   const { source, origin } = settings.from.deadline;
   const spared = source === 'default' && command !== undefined && COMMANDS_WITHOUT_DEFAULT_DEADLINE.includes(command);
-  if (settings.deadline === 0 || spared) return undefined;
+  if (settings.deadline === 0 || spared || local) return undefined;
   return new CommandDeadline(settings.deadline, origin ?? (source === 'config' ? 'the deadline setting' : 'the default; --deadline changes it'));
 }
 

@@ -143,9 +143,10 @@ export function uniqueJobs(jobs: Iterable<MediaJob>, onDropped?: (dropped: Unusa
   const { seen, folders } = claims;
   const taken = (key: string): Set<string> => claims.taken.get(key) ?? claims.taken.set(key, new Set()).get(key)!;
 
-  // The same file asked again is kept once (Set.add returns the set: truthy).
-  const distinct = [...jobs].filter((job) => !seen.has(identity(job)) && seen.add(identity(job)));
-  const ordered = [...distinct].sort((a, b) => byCodeUnits(identity(a), identity(b)));
+  // The same file asked again is kept once (Set.add returns the set: truthy). Each identity made once: a page may hold 150,000.
+  const keyed = [...jobs].map((job) => ({ job, id: identity(job) })).filter(({ id }) => !seen.has(id) && seen.add(id));
+  const distinct = keyed.map(({ job }) => job);
+  const ordered = keyed.sort((a, b) => byCodeUnits(a.id, b.id)).map(({ job }) => job);
 
   // In code-unit order: one folder per distinct id in each output directory, one file per distinct (kind, name, URL).
   const files = new Map<MediaJob, string | undefined>();

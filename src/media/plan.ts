@@ -12,7 +12,9 @@ import { NotFoundError } from '../errors.js';
 import { type MediaJob, type UnusableEntry, newPathClaims, recordJobs, uniqueJobs } from './jobs.js';
 import { type MediaLists, hasMediaFields } from './media-names.js';
 import { looksComplete } from './verify.js';
-import { partBytes } from './download/file-sink.js';
+import { partBytes, partPath } from './download/file-sink.js';
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 
 /** What planning found: the jobs, the ids that were not found, and the catalogue requests spent. */
 export interface DownloadPlan {
@@ -140,12 +142,36 @@ export interface DryRunRow {
   job: MediaJob;
 }
 
-/** What a run would do with each job, from the disk alone. */
+/**
+ * What a run would do with each job, from the disk alone. Each folder is listed once, and only when
+ * its parent lists it: a plan of 150,000 files into a new directory costs one look, not a stat each.
+ */
 export async function dryRunRows(plan: DownloadPlan, skipExisting: boolean): Promise<DryRunRow[]> {
+  const listings = new Map<string, Promise<Set<string>>>();
+  const namesIn = (folder: string): Promise<Set<string>> => {
+    let names = listings.get(folder);
+    if (!names)
+      listings.set(
+        folder,
+        (names = readdir(folder).then(
+          (found) => new Set(found),
+          () => new Set<string>(),
+        )),
+      );
+    return names;
+  };
+  /** Whether `path`, below the output directory `dir`, is there: every folder on the way listed once. */
+  const present = async (dir: string, path: string): Promise<boolean> => {
+    const parent = dirname(path);
+    const above = parent === dir || parent === path || (await present(dir, parent));
+    return above && (await namesIn(parent)).has(basename(path));
+  };
   const rows: DryRunRow[] = [];
   for (const job of plan.jobs) {
-    const action = skipExisting && (await looksComplete(job.kind, job.path)) ? 'skip' : partBytes(job.path) !== undefined ? 'resume' : 'fetch';
-    rows.push({ action, job });
+    const dir = resolve(job.dir);
+    const complete = skipExisting && (await present(dir, job.path)) && (await looksComplete(job.kind, job.path));
+    const resumed = !complete && (await present(dir, partPath(job.path))) && partBytes(job.path) !== undefined;
+    rows.push({ action: complete ? 'skip' : resumed ? 'resume' : 'fetch', job });
   }
   return rows;
 }

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MalformedResponseError } from '../errors.js';
 import { UNSAFE_CHARS } from '../util/text.js';
 
@@ -67,13 +67,16 @@ export function isInside(dir: string, target: string): boolean {
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }
 
-/** Joins safe components under `dir` and checks the result stays inside it (the second line of defence). */
+/**
+ * Joins components under `dir`, each checked to be one plain name (not empty, `.` or `..`, no
+ * separator), so the result lies inside it (the second line of defence after safeComponent).
+ */
 export function pathInside(dir: string, ...components: string[]): string {
-  const target = resolve(dir, ...components);
-  if (!isInside(dir, target) || target === resolve(dir)) {
+  const plain = (c: string): boolean => c !== '' && c !== '.' && c !== '..' && !c.includes('/') && !c.includes(sep);
+  if (components.length === 0 || !components.every(plain)) {
     throw new MalformedResponseError(`Refusing to write outside the output directory: ${JSON.stringify(components.join('/'))}.`);
   }
-  return target;
+  return join(resolve(dir), ...components);
 }
 
 /** With the parent made, checks its real location is inside the real output directory: a planted link cannot redirect a write. */

@@ -25,7 +25,7 @@ export async function knownExercises(ctx: Context): Promise<KnownExercises> {
   const lang = langInForce(ctx.settings());
   const dir = await catalogueDir(ctx);
   if (dir !== undefined) {
-    const catalogue = readCatalogue(dir);
+    const catalogue = readCatalogue(dir, { whole: true });
     return { candidates: mergeCandidates([catalogue.entries.map((e) => candidateOf(e, lang))]), source: 'catalogue' };
   }
   const conn = await ctx.connection();

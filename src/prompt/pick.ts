@@ -58,10 +58,8 @@ async function searchPrompt<V>(ctx: Pick<Context, 'io'>, message: string, source
 export interface PickOptions {
   /** Tab marks several rows. */
   multi?: boolean;
-  /** With stdout not a terminal, draw on /dev/tty (`--pick` in a pipeline). */
-  orDevTty?: boolean;
-  /** The error when there is no terminal to draw on. */
-  noTerminal?: Error;
+  /** The terminal to draw on, opened beforehand (pickTerminal); by default the run's own. */
+  terminal?: OpenedTerminal;
 }
 
 /** Lets the person choose among `candidates`; the ids chosen. */
@@ -71,9 +69,8 @@ export async function pickExercises(
   message: string,
   options: PickOptions = {},
 ): Promise<string[]> {
-  const terminal = promptTerminal(ctx, { orDevTty: options.orDevTty === true });
-  if (!terminal)
-    throw options.noTerminal ?? new UsageError('There is no terminal to pick on.', { hint: 'Name the exercises instead (`exercises ids` lists them).' });
+  const terminal = options.terminal ?? pickTerminal(ctx, { orDevTty: false });
+  if (!terminal) throw new UsageError('There is no terminal to pick on.', { hint: 'Name the exercises instead (`exercises ids` lists them).' });
   try {
     const measure = await loadMeasure();
     // Two columns for the cursor and the mark, one spare at the margin.
@@ -114,7 +111,7 @@ export function canPrompt(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean
   return mayAsk(ctx) && !formatAsked && io.stdinIsTTY && io.stdoutIsTTY;
 }
 
-interface OpenedTerminal extends PromptTerminal {
+export interface OpenedTerminal extends PromptTerminal {
   close(): void;
 }
 
@@ -136,7 +133,7 @@ function controllingTerminal(): OpenedTerminal | undefined {
 }
 
 /** The run's streams when both are terminals, else (with `orDevTty`) the controlling terminal. */
-function promptTerminal(ctx: Pick<Context, 'io'>, options: { orDevTty: boolean }): OpenedTerminal | undefined {
+export function pickTerminal(ctx: Pick<Context, 'io'>, options: { orDevTty: boolean }): OpenedTerminal | undefined {
   const { stdin, stdout, columns, stdinIsTTY, stdoutIsTTY } = ctx.io;
   if (!stdinIsTTY || !stdoutIsTTY) return options.orDevTty ? controllingTerminal() : undefined;
   const rows = (stdout as { rows?: unknown }).rows;

@@ -23,7 +23,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { escapeUnsafe } from '../util/text.js';
 import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
-import { type Catalogue, readCatalogue } from '../catalogue/load.js';
 import { HttpError, firstValue, notFound, sendFailure, sendJson } from '../server/http-error.js';
 import { checkRequest, clientOf, parseTarget, route } from '../server/router.js';
 import { answerWriter } from './answer-writer.js';
@@ -36,6 +35,7 @@ import { Upstream, type UpstreamOptions, type UpstreamSettings } from './upstrea
 import type { LedgerUsage } from '../cache/ledger.js';
 import type { Settings } from '../config/settings.js';
 import { listenOn } from '../server/catalogue-server.js';
+import { followCatalogue } from '../server/catalogue-handler.js';
 import { type ClientKeys, clientName, plansOf } from './client-keys.js';
 import type { TlsFiles } from './secret-files.js';
 import { type AccessRecord, DEFAULT_LOG_FORMAT, type LogFormat, formatAccess, isoNow, maskedTarget } from './access-log.js';
@@ -113,7 +113,8 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const json = new JsonPull({ upstream, store, settings: options.settings, observe: metrics.filled, warn: options.warn, shared: fill });
   const media = new MediaPull({ root: options.dir, upstream, signal: shutdown.signal, observe: metrics.filled, log: options.warn, shared: fill });
   await removeStaleParts(options.dir, options.warn);
-  const catalogue: Catalogue | undefined = existsSync(join(options.dir, CATALOGUE_FILE)) ? readCatalogue(options.dir) : undefined;
+  const catalogue = existsSync(join(options.dir, CATALOGUE_FILE)) ? followCatalogue(options.dir) : undefined;
+  catalogue?.(); // a broken catalogue fails the start
   const upstreamKey = options.upstream.apiKey;
   // Each client's plan and name by its key, the name made once per key rather than per request;
   // and the plans alone, for the catalogue server's routes (a local catalogue). Both replaced on reload.
@@ -175,9 +176,9 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
 
     // A dot segment would be resolved away in the upstream URL (`/exercise/..` is `/`): it names no exercise.
     if (first === 'exercise' && segments.length === 2 && second !== undefined && second !== '' && second !== '.' && second !== '..') {
-      const local =
-        catalogue && (second === 'query' || second === 'exerciseIds' || catalogue.indexById.has(second) || catalogue.byLowerName.has(second.toLowerCase()));
-      if (local) return route(req, res, { catalogue: () => catalogue, keys: plans, cursors: true, etags: true });
+      const held = catalogue?.();
+      const local = held && (second === 'query' || second === 'exerciseIds' || held.indexById.has(second) || held.byLowerName.has(second.toLowerCase()));
+      if (local) return route(req, res, { catalogue: () => held, keys: plans, cursors: true, etags: true });
       const storeKey = answerKey(upstream.baseUrl, upstream.keyHash, path, query);
       const hit = json.hit(storeKey);
       if (hit) return void send(req, res, hit, plan);

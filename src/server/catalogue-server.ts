@@ -5,11 +5,9 @@
  * and --catalogue run the same handler with no socket (in-process.ts). Its listenOn starts the proxy too.
  */
 import { once } from 'node:events';
-import { type Server, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CatalogueHandlerOptions, createCatalogueHandler, type RequestRecord } from './catalogue-handler.js';
-
-export type { RequestRecord } from './catalogue-handler.js';
+import { type CatalogueHandlerOptions, createCatalogueHandler } from './catalogue-handler.js';
 
 export interface CatalogueServerOptions extends CatalogueHandlerOptions {
   host?: string;
@@ -19,7 +17,6 @@ export interface CatalogueServerOptions extends CatalogueHandlerOptions {
 export interface CatalogueServer {
   url: string;
   port: number;
-  requests: RequestRecord[];
   close(): Promise<void>;
 }
 
@@ -37,7 +34,15 @@ export async function listenOn(server: Server, host: string, port: number, schem
 }
 
 export async function createCatalogueServer(options: CatalogueServerOptions): Promise<CatalogueServer> {
-  const { handle, requests } = await createCatalogueHandler(options);
+  return serveRequests(await createCatalogueHandler(options), options.host ?? '127.0.0.1', options.port ?? 0);
+}
+
+/** An HTTP server on `host` and `port` answering every request with `handle` (a catalogue handler, or one wrapping it). */
+export async function serveRequests(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  host: string,
+  port: number,
+): Promise<CatalogueServer> {
   const server = createServer((req, res) => void handle(req, res));
 
   // A request node cannot even parse (bad request line, headers too large) gets a plain 400/431.
@@ -47,13 +52,11 @@ export async function createCatalogueServer(options: CatalogueServerOptions): Pr
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
-  const { port, url } = await listenOn(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  const listening = await listenOn(server, host, port);
 
   let closing: Promise<void> | undefined;
   return {
-    url,
-    port,
-    requests,
+    ...listening,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

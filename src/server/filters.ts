@@ -6,7 +6,7 @@
  * the `searchlang` language (default: `lang`), with English where an entry has no translation.
  */
 import { ENUM_FILTERS, ENUMS, type EnumFilterParam } from '../catalogue/enums.js';
-import type { CatalogueEntry } from '../catalogue/types.js';
+import type { ListedEntry } from '../catalogue/load.js';
 import { badParameter } from './http-error.js';
 import { localisedText, translationFor } from './records.js';
 
@@ -50,12 +50,12 @@ export function parseQueryFilter(params: URLSearchParams, lang: string | undefin
 }
 
 /** The entry's value(s) for an enum filter, as a list (null and absent give an empty list). */
-function enumValuesOf(entry: CatalogueEntry, param: EnumFilterParam): readonly string[] {
+function enumValuesOf(entry: ListedEntry, param: EnumFilterParam): readonly string[] {
   const value = entry[param];
   return value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-export function matchesFilter(entry: CatalogueEntry, filter: ReturnType<typeof parseQueryFilter>): boolean {
+export function matchesFilter(entry: ListedEntry, filter: ReturnType<typeof parseQueryFilter>): boolean {
   for (const [param, wanted] of filter.enums) {
     if (!enumValuesOf(entry, param).some((v) => wanted.has(v))) return false;
   }

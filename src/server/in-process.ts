@@ -37,10 +37,6 @@ export interface InProcessDispatcher {
   dispatch(options: RequestOptions, handler: Dispatcher.DispatchHandler): boolean;
   close(): Promise<void>;
   destroy(): Promise<void>;
-  /** Every request answered so far (the catalogue server's record), for tests. */
-  requests(): Promise<CatalogueHandler['requests']>;
-  /** Whether the whole catalogue has been read so far (see CatalogueHandler), for tests. */
-  readWhole(): Promise<boolean>;
 }
 
 export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcessDispatcher {
@@ -48,7 +44,7 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
   // No ETags: this client never revalidates (its answers are not cached), so a tag would be made for nothing.
   const loaded = (): Promise<CatalogueHandler> => (handler ??= createCatalogueHandler({ ...options, etags: false }));
   const run = async (options: RequestOptions, res: InProcessResponse): Promise<void> => {
-    const { handle } = await loaded();
+    const handle = await loaded();
     // ServerResponse as far as the handler goes: writeHead, end, destroy, statusCode, headersSent.
     await handle(requestFor(options), res as unknown as ServerResponse);
   };
@@ -110,7 +106,5 @@ export function inProcessDispatcher(options: CatalogueHandlerOptions): InProcess
 
     close: async () => {},
     destroy: async () => {},
-    requests: async () => (await loaded()).requests,
-    readWhole: async () => (await loaded()).readWhole(),
   };
 }

@@ -10,14 +10,14 @@
  * "cannot tell": the caller loads the whole catalogue, which says what is wrong.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, readSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CatalogueEntry } from '../catalogue/types.js';
 import { replaceFileSync } from '../util/write-all.js';
-import { CATALOGUE_FILE_MAX_BYTES, LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
-import { openRegularFileSync, readRegularFileSync } from '../util/safe-open.js';
+import { LOCAL_INDEX_MAX_BYTES } from '../defaults.js';
+import { readRegularFileSync } from '../util/safe-open.js';
 import { CATALOGUE_FILE } from '../catalogue/catalogue-dir.js';
-import { type Catalogue, type LineSpan, catalogueFile, parseCatalogueLine } from '../catalogue/load.js';
+import { type Catalogue, type LineSpan, catalogueFile, readRecordLine } from '../catalogue/load.js';
 
 /** Bumped when the file's shape changes: an index of another version is not used. */
 const FORMAT = 1;
@@ -76,20 +76,8 @@ export function openRecordIndex(indexDir: string, dir: string): RecordIndex | un
 
   /** The record on its own line; undefined when that line cannot all be read, or is not the record. */
   const byId = (id: string): CatalogueEntry | undefined => {
-    const [offset, length] = lines.get(id) ?? [];
-    if (offset === undefined || length === undefined) return undefined;
-    let fd: number | undefined;
-    try {
-      fd = openRegularFileSync(file, { maxBytes: CATALOGUE_FILE_MAX_BYTES }).fd;
-      const bytes = Buffer.alloc(length);
-      if (readSync(fd, bytes, 0, length, offset) !== length) return undefined;
-      const entry = parseCatalogueLine(bytes.toString('utf8'), offset === 0, file);
-      return entry?.id === id ? entry : undefined;
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    const span = lines.get(id);
+    return span && readRecordLine(file, span, id);
   };
   return {
     dir: root,
@@ -103,7 +91,7 @@ export function openRecordIndex(indexDir: string, dir: string): RecordIndex | un
 }
 
 /** Writes the index of a catalogue just loaded whole, when exercises.jsonl is still the `version` read; best effort. */
-export function writeRecordIndex(indexDir: string, catalogue: Catalogue, spans: ReadonlyMap<string, LineSpan>, version: string | undefined): void {
+export function writeRecordIndex(indexDir: string, catalogue: Catalogue, version: string | undefined): void {
   try {
     const { file } = catalogueFile(catalogue.dir);
     if (version === undefined || versionOf(file) !== version) return;
@@ -111,7 +99,7 @@ export function writeRecordIndex(indexDir: string, catalogue: Catalogue, spans: 
       format: FORMAT,
       file,
       version,
-      lines: [...spans].map(([id, [offset, length]]) => [id, offset, length]),
+      lines: [...catalogue.lines].map(([id, [offset, length]]) => [id, offset, length]),
       names: [...catalogue.byLowerName].map(([name, entry]) => [name, entry.id]),
     };
     mkdirSync(indexDir, { recursive: true, mode: 0o700 });

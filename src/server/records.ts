@@ -7,11 +7,12 @@
  * An unknown language is not an error: it falls back to the default (en-GB), as docs/design.md says.
  */
 import { SERVICE_LANG } from '../defaults.js';
-import type { CatalogueEntry, ExerciseRecord, ExerciseSummary, Translation } from '../catalogue/types.js';
+import type { CatalogueEntry, ExerciseRecord, ExerciseSummary } from '../catalogue/types.js';
+import type { ListedEntry } from '../catalogue/load.js';
 
 export type Plan = 'free' | 'premium';
 
-function premiumFields(entry: CatalogueEntry, plan: Plan): Pick<ExerciseRecord, 'premiumImages' | 'premiumVideos'> {
+function premiumFields(entry: ListedEntry, plan: Plan): Pick<ExerciseRecord, 'premiumImages' | 'premiumVideos'> {
   // A premium plan always gets both lists, empty when the exercise has no media: an absent list
   // is how a client tells that the plan does not include media at all.
   if (plan !== 'premium') return {};
@@ -27,12 +28,12 @@ export function toRecord(entry: CatalogueEntry, lang: string | undefined, plan: 
     ...rest,
     displayName: text.displayName,
     aliases: text.aliases,
-    instructions: text.instructions,
+    instructions: translationFor(entry, lang)?.instructions ?? entry.instructions ?? [],
     ...premiumFields(entry, plan),
   };
 }
 
-export function toSummary(entry: CatalogueEntry, lang: string | undefined, plan: Plan): ExerciseSummary {
+export function toSummary(entry: ListedEntry, lang: string | undefined, plan: Plan): ExerciseSummary {
   const text = localisedText(entry, lang);
   return {
     id: entry.id,
@@ -58,14 +59,14 @@ function matchLanguage(tags: readonly string[], lang: string | undefined): strin
 }
 
 /** The key of `entry`'s translation for `lang` (matchLanguage). Undefined means English. */
-function translationKey(entry: CatalogueEntry, lang: string | undefined): string | undefined {
+function translationKey(entry: ListedEntry, lang: string | undefined): string | undefined {
   return entry.translations && matchLanguage(Object.keys(entry.translations), lang);
 }
 
 /** The translation of `entry` for `lang`; undefined means English. */
-export function translationFor(entry: CatalogueEntry, lang: string | undefined): Translation | undefined {
+export function translationFor<E extends ListedEntry>(entry: E, lang: string | undefined): NonNullable<E['translations']>[string] | undefined {
   const key = translationKey(entry, lang);
-  return key !== undefined ? entry.translations?.[key] : undefined;
+  return key !== undefined ? (entry.translations?.[key] as NonNullable<E['translations']>[string]) : undefined;
 }
 
 /**
@@ -73,7 +74,7 @@ export function translationFor(entry: CatalogueEntry, lang: string | undefined):
  * tag, or the default (en-GB) when it has none for `lang` — so a client can tell the person
  * that what they asked for was not there.
  */
-export function recordLanguage(entry: CatalogueEntry, lang: string | undefined): string {
+export function recordLanguage(entry: ListedEntry, lang: string | undefined): string {
   return translationKey(entry, lang) ?? SERVICE_LANG;
 }
 
@@ -85,12 +86,8 @@ export function listLanguage(languages: readonly string[], lang: string | undefi
   return matchLanguage(languages, lang) ?? SERVICE_LANG;
 }
 
-/** The language-dependent text of an entry in `lang`, with English for anything not translated. */
-export function localisedText(entry: CatalogueEntry, lang: string | undefined): Required<Translation> {
+/** The names of an entry in `lang` (its instructions: toRecord), with English for anything not translated. */
+export function localisedText(entry: ListedEntry, lang: string | undefined): { displayName: string; aliases: string[] } {
   const t = translationFor(entry, lang);
-  return {
-    displayName: t?.displayName ?? entry.displayName ?? entry.name,
-    aliases: t?.aliases ?? entry.aliases ?? [],
-    instructions: t?.instructions ?? entry.instructions ?? [],
-  };
+  return { displayName: t?.displayName ?? entry.displayName ?? entry.name, aliases: t?.aliases ?? entry.aliases ?? [] };
 }

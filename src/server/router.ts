@@ -21,8 +21,8 @@ import { type Plan, listLanguage, recordLanguage, toRecord, toSummary } from './
 export interface RouterOptions {
   /** The whole catalogue: called only when an answer needs more than one record. */
   catalogue: () => Catalogue;
-  /** Single records without the whole catalogue (an in-process run: record-index.ts), when kept. */
-  records?: RecordIndex;
+  /** Single records without the whole catalogue (an in-process run: record-index.ts), when one is usable. */
+  records?: () => RecordIndex | undefined;
   keys: Readonly<Record<string, Plan>>;
   cursors: boolean;
   /** false: answers carry no ETag (see sendCacheableJson). */
@@ -81,18 +81,17 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
       const filter = second === 'query' ? parseQueryFilter(params, lang) : undefined;
       const catalogue = options.catalogue();
       const request = parsePageRequest(params, catalogue);
-      const positions: number[] = [];
-      catalogue.entries.forEach((e, i) => {
-        if (!filter || matchesFilter(e, filter)) positions.push(i);
-      });
+      // Without a filter every position matches: none is listed, so a page costs its own length.
+      const positions: number[] | undefined = filter ? [] : undefined;
+      if (filter) catalogue.entries.forEach((e, i) => matchesFilter(e, filter) && positions!.push(i));
       const { page, pagination } = selectPage(catalogue, positions, request, options.cursors);
       const exercises = page.map((i) => toSummary(catalogue.entries[i]!, lang, plan));
       const headers = { 'Content-Language': listLanguage(catalogue.languages, lang) };
       return sendCacheableJson(req, res, { exercises, pagination }, headers, options.etags);
     }
     // The record index answers alone when it can tell (null: there is none); else the whole catalogue does.
-    const indexed = options.records?.entry(second);
-    const entry = indexed === undefined ? findEntry(options.catalogue(), second) : indexed;
+    const indexed = options.records?.()?.entry(second);
+    const entry = indexed === undefined ? wholeRecord(options.catalogue(), second) : indexed;
     if (!entry) throw notFound(`No exercise with id or name "${second.slice(0, 200)}".`);
     return sendCacheableJson(req, res, toRecord(entry, lang, plan), { 'Content-Language': recordLanguage(entry, lang) }, options.etags);
   }
@@ -100,7 +99,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
   if ((first === 'images' || first === 'videos') && segments.length === 4 && third === 'premium') {
     if (plan !== 'premium') throw new HttpError(403, 'forbidden', 'Premium images and videos need a premium plan.');
     const id = second ?? '';
-    const { records } = options;
+    const records = options.records?.();
     const known = records ? records.hasId(id) : options.catalogue().indexById.has(id);
     const dir = records ? records.dir : options.catalogue().dir;
     const file = known ? await resolveMediaFile(dir, first, id, fourth ?? '') : undefined;
@@ -112,9 +111,10 @@ export async function route(req: IncomingMessage, res: ServerResponse, options: 
 }
 
 /** The record with this id, else the first in listing order with this name in any case. */
-function findEntry(catalogue: Catalogue, idOrName: string): CatalogueEntry | undefined {
+function wholeRecord(catalogue: Catalogue, idOrName: string): CatalogueEntry | undefined {
   const index = catalogue.indexById.get(idOrName);
-  return index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(idOrName.toLowerCase());
+  const listed = index !== undefined ? catalogue.entries[index] : catalogue.byLowerName.get(idOrName.toLowerCase());
+  return listed && catalogue.record(listed);
 }
 
 const CURSOR_PREFIX = 'c1:';
@@ -158,14 +158,26 @@ function parsePageRequest(params: URLSearchParams, catalogue: Catalogue) {
 type PageRequest = ReturnType<typeof parsePageRequest>;
 
 /**
- * One page of `positions` (catalogue positions of the matching entries, ascending).
+ * One page of `positions` (catalogue positions of the matching entries, ascending; undefined: every entry).
  * @param cursors false leaves out next/prev, like a service that sends no cursors
  */
-function selectPage(catalogue: Catalogue, positions: readonly number[], request: PageRequest, cursors: boolean): { page: number[]; pagination: Pagination } {
-  /** The first index whose position is greater than `pos`. */
+function selectPage(
+  catalogue: Catalogue,
+  positions: readonly number[] | undefined,
+  request: PageRequest,
+  cursors: boolean,
+): { page: number[]; pagination: Pagination } {
+  const count = positions?.length ?? catalogue.entries.length;
+  const positionAt = (i: number): number => (positions ? positions[i]! : i);
+  /** The first index whose position is greater than `pos` (a binary search: positions ascend). */
   const firstAbove = (pos: number): number => {
-    const i = positions.findIndex((p) => p > pos);
-    return i === -1 ? positions.length : i;
+    let [low, high] = [0, count];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (positionAt(mid) > pos) high = mid;
+      else low = mid + 1;
+    }
+    return low;
   };
   let start: number;
   let end: number;
@@ -174,13 +186,13 @@ function selectPage(catalogue: Catalogue, positions: readonly number[], request:
     start = Math.max(0, end - request.limit);
   } else {
     start = request.after !== undefined ? firstAbove(request.after) : 0;
-    end = Math.min(positions.length, start + request.limit);
+    end = Math.min(count, start + request.limit);
   }
-  const page = positions.slice(start, end);
-  const pagination: Pagination = { total: positions.length };
+  const page = Array.from({ length: end - start }, (_, i) => positionAt(start + i));
+  const pagination: Pagination = { total: count };
   if (cursors) {
-    const idAt = (i: number) => (catalogue.entries[positions[i] as number] as { id: string }).id;
-    pagination.next = end < positions.length && page.length > 0 ? encodeCursor(idAt(end - 1)) : null;
+    const idAt = (i: number) => catalogue.entries[positionAt(i)]!.id;
+    pagination.next = end < count && page.length > 0 ? encodeCursor(idAt(end - 1)) : null;
     pagination.prev = start > 0 && page.length > 0 ? encodeCursor(idAt(start)) : null;
   }
   return { page, pagination };

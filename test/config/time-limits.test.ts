@@ -53,6 +53,14 @@ describe('deadline rules', () => {
     expect(commandDeadline({ ...set('flag', '--deadline'), deadline: 0 }, 'show')).toBeUndefined();
   });
 
+  it('no command deadline for a run answered from a local catalogue, set or not', () => {
+    const set = (source: string, origin?: string) => ({ deadline: 60_000, from: { deadline: { source, ...(origin ? { origin } : {}) } } });
+    expect(commandDeadline(set('default'), 'ids', true)).toBeUndefined();
+    expect(commandDeadline(set('flag', '--deadline'), 'ids', true)).toBeUndefined();
+    expect(commandDeadline(set('config'), 'query', true)).toBeUndefined();
+    expect(commandDeadline(set('default'), 'ids', false)).toMatchObject({ limitMs: 60_000 });
+  });
+
   it('a deadline whose allowance grows sleeps again, and fires once, never before the grown allowance', async () => {
     // The allowance grows once the first sleep is over, as a download's does with its bytes: the
     // second look must sleep again, whatever the machine's load makes of the first timer.

@@ -8,8 +8,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CatalogueServer, PREMIUM_KEY } from './server.js';
-import { createCatalogueServer } from '../../src/server/catalogue-server.js';
+import { type CatalogueServer, PREMIUM_KEY, startServer } from './server.js';
 import { makeMediaCatalogue, mp4Bytes, pngBytes } from '../media/media-catalogue.js';
 import { closeDelimitedResponse, cutResponseAfter, dripResponse, endlessResponse } from './faults.js';
 
@@ -25,7 +24,7 @@ const VIDEO = '/videos/Plank/premium/demo.mp4';
 const SHORT = '/videos/Plank/premium/short.mp4';
 
 beforeAll(async () => {
-  server = await createCatalogueServer({ dir: catalogue.dir, host: '127.0.0.1', port: 0, intercept: (req, res) => (intercept ? intercept(req, res) : false) });
+  server = await startServer({ dir: catalogue.dir, intercept: (req, res) => (intercept ? intercept(req, res) : false) });
 });
 afterAll(async () => {
   agent.destroy();

@@ -31,6 +31,8 @@ export interface RunCliOptions {
   cwd?: string;
   /** Kill the child after this long (the test then sees signal SIGKILL). */
   timeoutMs?: number;
+  /** Start it in a session of its own (setsid): no controlling terminal, so /dev/tty cannot be opened, as under cron. */
+  detached?: boolean;
   /** Called once the child is running, e.g. to send it SIGINT later. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
@@ -61,7 +63,7 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   const env = testEnv(options.env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: options.detached === true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

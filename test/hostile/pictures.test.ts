@@ -92,6 +92,23 @@ describe('PNG decompression bombs', () => {
   }, 15_000);
 });
 
+describe('a damaged PNG', () => {
+  it('a colour key too short for its colour type: our refusal line, no text of Node’s', async () => {
+    const png = pngWith({ width: 4, height: 2 }, deflateSync(Buffer.alloc(26)), [['tRNS', Buffer.from([0, 1])]]);
+    for (const args of [
+      ['image', 'Bomb', '--view=blocks'],
+      ['show', 'Bomb', '--images=blocks'],
+    ]) {
+      const r = await runInProcess(['--catalogue', catalogueWith(png), ...args], { tty: true });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /^Cannot draw image "start" of exercise Bomb \(.*start\.png\): its transparency chunk \(tRNS\) is too short for its colour type\.$/m,
+      );
+      expect(r.stderr).not.toMatch(/offset|out of range|ERR_/i);
+    }
+  });
+});
+
 describe('a picture that is no regular file', () => {
   it.skipIf(!HAVE_MKFIFO)(
     'a FIFO as the picture: refused at once, naming it, exit 0',

@@ -5,10 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { Transport } from '../../src/http/transport.js';
 import type { MediaTarget } from '../../src/media/download-file.js';
-import { PREMIUM_KEY } from '../helpers/server.js';
+import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { type MediaCatalogue, type MediaExercise, makeMediaCatalogue } from './media-catalogue.js';
 
 /** Runs before the server's own handling; returns true if it answered the request. */
@@ -54,10 +53,8 @@ export function useDownloadServer(exercises: MediaExercise[], options: { timeout
     mediaRequests: () => setup.server.requests.filter((r) => /^\/(images|videos)\//.test(r.path)),
   };
   beforeAll(async () => {
-    server = await createCatalogueServer({
+    server = await startServer({
       dir: catalogue.dir,
-      host: '127.0.0.1',
-      port: 0,
       intercept: (req, res) => (setup.intercept ? setup.intercept(req, res) : false),
     });
     transport = new Transport({ baseUrl: server.url, apiKey: PREMIUM_KEY, settings: { timeout: options.timeoutMs, retries: 0 } });

@@ -9,10 +9,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogueServer, createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { collisionKey } from '../../src/media/safe-path.js';
 import { runCli } from '../helpers/run-cli.js';
-import { PREMIUM_KEY } from '../helpers/server.js';
+import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { closeDelimitedResponse, endlessResponse } from '../helpers/faults.js';
 import { type MediaCatalogue, makeMediaCatalogue, pngBytes } from './media-catalogue.js';
 import { tempDir } from '../helpers/temp.js';
@@ -30,10 +29,8 @@ let crafted: { server: CatalogueServer; catalogue: MediaCatalogue };
 
 async function serve(ids: string[]): Promise<{ server: CatalogueServer; catalogue: MediaCatalogue }> {
   const catalogue = makeMediaCatalogue(ids.map((id, i) => ({ id, name: `Exercise ${i}`, images: { start: 2_000 + i } })));
-  const server = await createCatalogueServer({
+  const server = await startServer({
     dir: catalogue.dir,
-    host: '127.0.0.1',
-    port: 0,
     intercept: (req, res) => (intercept ? intercept(req, res) : false),
   });
   servers.push(server);

@@ -1,9 +1,10 @@
 /** A `.part` left by a download stopped midway: listed as `resume` by --dry-run (the summary's count: bulk.test.ts). */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDir } from '../helpers/temp.js';
+import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 
 describe('download --dry-run', () => {
   const dirs: string[] = [];
@@ -27,6 +28,24 @@ describe('download --dry-run', () => {
       ['fetch', 'end'],
     ]);
     expect(r.stderr).toContain('would fetch 2 files (1 resumed from a .part) with 2 media requests');
+  });
+
+  it('a complete file already there is a skip, beside one to resume, also with --dir given relative', async () => {
+    const dir = tempDir('exercises-dry-skip-');
+    dirs.push(dir);
+    mkdirSync(join(dir, 'Plank'), { recursive: true });
+    writeFileSync(join(dir, 'Plank', 'start.png'), readFileSync(join(sampleCatalogueDir(), 'images', 'Plank', 'premium', 'start.png')));
+    writeFileSync(join(dir, 'Plank', 'end.png.part'), Buffer.alloc(100, 1));
+    for (const given of [dir, relative(process.cwd(), dir)]) {
+      const r = await runInProcess(['--sandbox', 'download', 'Plank', '--images', '--dir', given, '--dry-run']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split('\t').slice(0, 4).join(' ')),
+      ).toEqual([expect.stringMatching(/^skip .* start$/), expect.stringMatching(/^resume .* end$/)]);
+    }
   });
 
   it('an empty .part is no resume', async () => {

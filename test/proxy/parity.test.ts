@@ -3,7 +3,7 @@
  * page, records in two languages, and media bytes; and a catalogue directory in front answers
  * what it holds, the upstream only the rest.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
@@ -89,6 +89,17 @@ describe('a catalogue directory in front', () => {
     const remote = await g.get('/exercise/Pull_Up');
     expect(((await remote.json()) as { id: string }).id).toBe('Pull_Up');
     expect(g.upstreamCount()).toBe(1);
+  });
+
+  test('follows the file when it is replaced (as mirror replaces it): a record added is answered from it', async () => {
+    const text = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8');
+    const lines = text.split('\n').filter((l) => l.includes('"id":"Push_Up"') || l.includes('"id":"Plank"'));
+    writeFileSync(join(dir, 'next.jsonl'), `${lines.join('\n')}\n`);
+    renameSync(join(dir, 'next.jsonl'), join(dir, 'exercises.jsonl'));
+    const before = g.upstreamCount();
+    expect(((await (await g.get('/exercise/Plank')).json()) as { id: string }).id).toBe('Plank');
+    expect(((await (await g.get('/exercise/Push_Up')).json()) as { id: string }).id).toBe('Push_Up');
+    expect(g.upstreamCount()).toBe(before);
   });
 
   test('media it lacks are pulled into it, in the catalogue layout', async () => {

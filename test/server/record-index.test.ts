@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CatalogueError } from '../../src/catalogue/load.js';
 import { inProcessDispatcher } from '../../src/server/in-process.js';
+import { catalogueVersion } from '../../src/server/record-index.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { FREE_KEY, PREMIUM_KEY } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
@@ -21,6 +22,18 @@ function setUp(lines?: (text: string) => string): { dir: string; indexDir: strin
   const text = readFileSync(join(sampleCatalogueDir(), 'exercises.jsonl'), 'utf8');
   writeFileSync(join(dir, 'exercises.jsonl'), lines ? lines(text) : text);
   return { dir, indexDir: join(tempDir('exercises-record-index-'), 'catalogue-records') };
+}
+
+/**
+ * Breaks the catalogue behind its index: a last line that is not JSON, and the index brought up
+ * to the file's new version. From then on a whole read fails, so an answer shows it came from
+ * the index alone.
+ */
+function breakBehindIndex(dir: string, indexDir: string): void {
+  appendFileSync(join(dir, 'exercises.jsonl'), '{ not json\n');
+  const file = join(indexDir, readdirSync(indexDir)[0]!);
+  const index = JSON.parse(readFileSync(file, 'utf8')) as object;
+  writeFileSync(file, JSON.stringify({ ...index, version: catalogueVersion(dir) }));
 }
 
 async function get(local: ReturnType<typeof inProcessDispatcher>, path: string, key = PREMIUM_KEY) {
@@ -42,8 +55,8 @@ describe('the record index of an in-process catalogue', () => {
     const whole = [];
     for (const path of PATHS) whole.push(await get(first, path));
     whole.push(await get(first, '/exercise/Push_Up', FREE_KEY));
-    expect(await first.readWhole()).toBe(true);
     expect(readdirSync(indexDir)).toHaveLength(1);
+    breakBehindIndex(dir, indexDir);
 
     const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     const indexed = [];
@@ -52,43 +65,43 @@ describe('the record index of an in-process catalogue', () => {
     expect(indexed).toEqual(whole);
     expect(indexed[0]!.status).toBe(200);
     expect(indexed[3]!.status).toBe(404);
-    expect(await next.readWhole()).toBe(false);
 
-    // A listing needs every record.
-    const page = await get(next, '/exercise/exerciseIds?limit=2');
-    expect(page.status).toBe(200);
-    expect(await next.readWhole()).toBe(true);
+    // A listing needs every record: the whole file is read, and found broken.
+    await expect(get(next, '/exercise/exerciseIds?limit=2')).rejects.toThrow(/not valid JSON/);
   });
 
   it('answers media requests through it: the file of a known id, 404 for an unknown one', async () => {
-    const dir = sampleCatalogueDir();
-    const indexDir = join(tempDir('exercises-record-index-'), 'catalogue-records');
+    const { dir, indexDir } = setUp();
+    cpSync(join(sampleCatalogueDir(), 'videos'), join(dir, 'videos'), { recursive: true });
     await get(inProcessDispatcher({ dir, recordIndexDir: indexDir }), '/exercise/Plank');
+    breakBehindIndex(dir, indexDir);
     const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     const video = await dispatchGet(next, '/videos/Plank/premium/demo.mp4', { 'x-api-key': PREMIUM_KEY });
     expect(video.statusCode).toBe(200);
     expect(video.body.equals(readFileSync(join(dir, 'videos', 'Plank', 'premium', 'demo.mp4')))).toBe(true);
     expect((await get(next, '/videos/No_Such_Thing/premium/demo.mp4')).status).toBe(404);
-    expect(await next.readWhole()).toBe(false);
   });
 
   it('reads records past a BOM and CRLF line ends the same way', async () => {
     const { dir, indexDir } = setUp((text) => `\uFEFF${text.replace(/\n/g, '\r\n')}`);
     const first = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     expect((await get(first, '/exercise/exerciseIds?limit=2')).status).toBe(200);
-    const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     // The first line's record (after the BOM) and the last one's.
     const lines = readFileSync(join(dir, 'exercises.jsonl'), 'utf8')
       .slice(1)
       .split('\r\n')
       .filter((line) => line !== '');
     const idOf = (line: string): string => (JSON.parse(line) as { id: string }).id;
-    for (const id of [idOf(lines[0]!), idOf(lines.at(-1)!)]) {
+    const ids = [idOf(lines[0]!), idOf(lines.at(-1)!)];
+    const whole = [];
+    for (const id of ids) whole.push(await get(first, `/exercise/${id}`));
+    breakBehindIndex(dir, indexDir);
+    const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
+    for (const [i, id] of ids.entries()) {
       const answer = await get(next, `/exercise/${id}`);
       expect(answer.status).toBe(200);
-      expect(answer).toEqual(await get(first, `/exercise/${id}`));
+      expect(answer).toEqual(whole[i]);
     }
-    expect(await next.readWhole()).toBe(false);
   });
 
   it('is not used once the file changes, and is written anew', async () => {
@@ -99,11 +112,10 @@ describe('the record index of an in-process catalogue', () => {
 
     const next = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     expect((await get(next, '/exercise/Zz_New')).status).toBe(200);
-    expect(await next.readWhole()).toBe(true);
     expect(readFileSync(join(indexDir, readdirSync(indexDir)[0]!), 'utf8')).not.toBe(before);
+    breakBehindIndex(dir, indexDir);
     const third = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     expect((await get(third, '/exercise/Zz_New')).status).toBe(200);
-    expect(await third.readWhole()).toBe(false);
   });
 
   it('a catalogue broken after it was indexed is reported as broken, not answered from the index', async () => {
@@ -128,7 +140,8 @@ describe('the record index of an in-process catalogue', () => {
     writeFileSync(file, '{ not an index');
     const damaged = inProcessDispatcher({ dir, recordIndexDir: indexDir });
     expect(await get(damaged, '/exercise/Push_Up')).toEqual(expected);
-    expect(await damaged.readWhole()).toBe(true);
+    // Read whole, and indexed anew.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ lines: index.lines });
   });
 
   it('answers the same when the index cannot be written', async () => {
@@ -140,6 +153,6 @@ describe('the record index of an in-process catalogue', () => {
     expect((await get(local, '/exercise/Push_Up')).status).toBe(200);
     const again = inProcessDispatcher({ dir, recordIndexDir: blocked });
     expect((await get(again, '/exercise/Push_Up')).status).toBe(200);
-    expect(await again.readWhole()).toBe(true);
+    expect(readFileSync(blocked)).toEqual(readFileSync(join(dir, 'exercises.jsonl')));
   });
 });

@@ -1,8 +1,7 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueError } from '../../src/catalogue/load.js';
-import { createCatalogueServer } from '../../src/server/catalogue-server.js';
 import { sampleCatalogueDir } from '../../src/server/sandbox.js';
 import { FREE_KEY, startServer, type CatalogueServer } from '../helpers/server.js';
 import { errorOf, get, getJson, rawExchange } from './support.js';
@@ -49,20 +48,39 @@ describe('methods and malformed requests', () => {
   });
 
   it('turns an exception while answering into a 500 JSON error and keeps serving', async () => {
-    const failing = await startServer({
-      intercept: (req) => {
-        if (req.url === '/boom') throw new Error('internal detail');
-        return false;
-      },
-    });
+    // A catalogue broken under the running server: read again for the request, and found broken.
+    const dir = tempDir('exercises-changed-');
+    const file = join(dir, 'exercises.jsonl');
+    const good = `${JSON.stringify({ id: 'A', name: 'A' })}\n`;
+    writeFileSync(file, good);
+    const failing = await startServer({ dir });
     try {
-      const res = await get(failing, '/boom');
+      writeFileSync(file, `${good}{ not json\n`);
+      const res = await get(failing, '/exercise/exerciseIds');
       expect(res.status).toBe(500);
       expect(errorOf(res).code).toBe('internal_error');
-      expect(res.text).not.toContain('internal detail');
-      expect((await get(failing, '/exercise/Plank')).status).toBe(200);
+      expect(res.text).not.toContain(dir);
+      writeFileSync(file, good);
+      expect((await get(failing, '/exercise/A')).status).toBe(200);
     } finally {
       await failing.close();
+    }
+  });
+
+  it('follows a catalogue replaced under it (as mirror replaces it): the next answers come from the new file', async () => {
+    const dir = tempDir('exercises-replaced-');
+    const lines = (ids: string[]) => `${ids.map((id) => JSON.stringify({ id, name: `Exercise ${id}`, instructions: [`Step of ${id}`] })).join('\n')}\n`;
+    writeFileSync(join(dir, 'exercises.jsonl'), lines(['A', 'B']));
+    const server = await startServer({ dir });
+    try {
+      expect((await getJson(server, '/exercise/B')).instructions).toEqual(['Step of B']);
+      writeFileSync(join(dir, 'next.jsonl'), lines(['Aa', 'B', 'C']));
+      renameSync(join(dir, 'next.jsonl'), join(dir, 'exercises.jsonl'));
+      expect((await getJson(server, '/exercise/exerciseIds')).pagination.total).toBe(3);
+      expect((await getJson(server, '/exercise/B')).instructions).toEqual(['Step of B']);
+      expect((await getJson(server, '/exercise/C')).name).toBe('Exercise C');
+    } finally {
+      await server.close();
     }
   });
 });
@@ -164,14 +182,14 @@ describe('loading a catalogue', () => {
   ])('fails start-up on %s, naming the file and line', async (_what, content, line, reason) => {
     const file = join(dir, 'exercises.jsonl');
     writeFileSync(file, `${content.join('\n')}\n`);
-    const err = await createCatalogueServer({ dir }).catch((e: unknown) => e);
+    const err = await startServer({ dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogueError);
     expect((err as Error).message).toContain(`${file}:${line}:`);
     expect((err as Error).message).toMatch(reason);
   });
 
   it('fails start-up on a directory without exercises.jsonl', async () => {
-    const err = await createCatalogueServer({ dir: join(dir, 'missing') }).catch((e: unknown) => e);
+    const err = await startServer({ dir: join(dir, 'missing') }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogueError);
     expect((err as Error).message).toMatch(/exercises\.jsonl/);
   });
@@ -181,7 +199,7 @@ describe('loading a catalogue', () => {
       join(dir, 'exercises.jsonl'),
       `\uFEFF${JSON.stringify({ id: 'A', name: 'A', extra: { x: 1 } })}\r\n\r\n${JSON.stringify({ id: 'B', name: 'b' })}\r\n`,
     );
-    const small = await createCatalogueServer({ dir });
+    const small = await startServer({ dir });
     try {
       expect((await getJson(small, '/exercise/exerciseIds')).pagination.total).toBe(2);
       expect((await getJson(small, '/exercise/A')).extra).toEqual({ x: 1 });

@@ -180,8 +180,17 @@ function cellIndex(size: number, cells: number): Uint32Array {
   return map;
 }
 
-/** The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours per cell. */
+/**
+ * The PNG's pixels averaged into the cells that fit `box`, rows in pairs: [upper, lower] colours per
+ * cell. Whatever else a damaged file makes go wrong is refused in the same words, never Node's.
+ */
 export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
+  return decodeCells(png, box).catch((err: unknown) => {
+    throw err instanceof PictureRefusedError ? err : new PictureRefusedError('its chunks are damaged');
+  });
+}
+
+async function decodeCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
   const header = checkPngBudget(png);
   const { width, height, bitDepth: depth, colorType } = header;
   const { columns, pixelRows } = fitCells(width, height, box);
@@ -196,6 +205,8 @@ export async function pngCells(png: Buffer, box: CellBox): Promise<Rgb[][][]> {
   const max = (1 << depth) - 1;
   const scale = (v: number): number => (depth === 8 ? v : Math.round((v * 255) / max));
   // tRNS: one transparent grey or RGB value (in the picture's own depth), or the palette's alphas.
+  if (transparency && (colorType === 0 || colorType === 2) && transparency.length < (colorType === 0 ? 2 : 6))
+    throw new PictureRefusedError('its transparency chunk (tRNS) is too short for its colour type');
   const key =
     transparency && (colorType === 0 || colorType === 2) ? [0, 2, 4].slice(0, colorType === 0 ? 1 : 3).map((o) => transparency.readUInt16BE(o)) : undefined;
 

@@ -130,6 +130,7 @@ describe('a broken PNG is refused with one plain line', () => {
   );
   const rows = (bytes: number) => Buffer.alloc(bytes); // filter 0 and black pixels
   const black = Array.from({ length: 2 }, () => Array.from({ length: 4 }, () => [0, 0, 0]));
+  const grey = black.map((row) => row.map(() => [0]));
 
   it.each<[string, Buffer, string]>([
     ['not a PNG', Buffer.from('GIF89a, not a PNG at all, but long enough to read'), 'not a PNG file'],
@@ -157,6 +158,16 @@ describe('a broken PNG is refused with one plain line', () => {
     ],
     ['a header of 0 pixels', pngWith({ width: 0, height: 2 }, deflateSync(rows(2))), 'a PNG header that declares no drawable picture (0×2)'],
     ['an unknown colour type', pngWith({ ...header, colorType: 5 }, deflateSync(rows(26))), 'a PNG header that declares no drawable picture (4×2)'],
+    [
+      'a grey colour key of one byte',
+      writePng({ ...header, colorType: 0 }, grey, [['tRNS', Buffer.from([1])]]),
+      'its transparency chunk (tRNS) is too short for its colour type',
+    ],
+    [
+      'an RGB colour key of two bytes',
+      writePng(header, black, [['tRNS', Buffer.from([0, 1])]]),
+      'its transparency chunk (tRNS) is too short for its colour type',
+    ],
   ])('%s', async (_name, png, message) => {
     const refusal = await pngCells(png, ROOMY).then(
       () => undefined,
