@@ -6,14 +6,14 @@
  * server itself, reached in absolute form. Skipped, saying why, where squid or tinyproxy is missing.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { type CatalogueServer, FREE_KEY, startServer } from '../helpers/server.js';
-import { tempDir, tempRoot } from '../helpers/temp.js';
+import { tempDir } from '../helpers/temp.js';
 import { type PrivateCa, type TlsFront, hasOpenssl, makePrivateCa, startTlsFront } from '../helpers/private-ca.js';
 
 const SQUID = '/usr/sbin/squid';
@@ -111,17 +111,24 @@ function shmSegments(service: string): string[] {
 }
 
 /**
+ * squid's folder. As root, squid drops to its own user (`proxy`), who cannot reach into a private
+ * TMPDIR (mktemp -d makes it 0700): its folder is then made on /dev/shm, opened to that user and
+ * removed when it stops; otherwise under the run's temp root.
+ */
+function squidFolder(): string {
+  if (process.getuid?.() !== 0 || !existsSync('/dev/shm')) return tempDir('exercises-squid-');
+  const dir = mkdtempSync(join('/dev/shm', 'exercises-squid-'));
+  chmodSync(dir, 0o777);
+  return dir;
+}
+
+/**
  * squid with Debian's usual access rules, `extraSslPort` added to SSL_ports only when 443 could
  * not be had. Run as root, squid drops to its own user (`proxy`), which must read the hosts file
- * and password file and write its logs: the folder is opened to it, and the run's temp root
- * made traversable (not listable) by others.
+ * and password file and write its logs: see squidFolder.
  */
 async function startSquid(options: { extraSslPort?: number; credentials?: string } = {}): Promise<RunningProxy & { dir: string; service: string }> {
-  const dir = tempDir('exercises-squid-');
-  if (process.getuid?.() === 0) {
-    chmodSync(tempRoot(), 0o711);
-    chmodSync(dir, 0o777);
-  }
+  const dir = squidFolder();
   const port = await freePort();
   // A name of its own for squid's shared-memory segments (/dev/shm), so runs side by side do not collide.
   const service = `exsquid${process.pid}n${++squidCounter}`;
@@ -171,12 +178,20 @@ async function startSquid(options: { extraSslPort?: number; credentials?: string
     for (const f of readdirSync(dir)) chmodSync(join(dir, f), 0o644);
   }
   const read = (name: string): string => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '');
+  const cleanUp = (): void => {
+    // Its shared-memory segments, in case it could not remove them itself.
+    for (const f of shmSegments(service)) rmSync(join('/dev/shm', f), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+  };
   const running = await startDaemon(
     SQUID,
     ['-N', '-n', service, '-f', join(dir, 'squid.conf')],
     port,
     (stderr) => `${read('access.log')}${stderr}${read('cache.log')}`,
-  );
+  ).catch((err: unknown) => {
+    cleanUp();
+    throw err;
+  });
   return {
     ...running,
     dir,
@@ -184,9 +199,7 @@ async function startSquid(options: { extraSslPort?: number; credentials?: string
     log: () => read('access.log'),
     stop: async () => {
       await running.stop();
-      // Its shared-memory segments, in case it could not remove them itself.
-      for (const f of shmSegments(service)) rmSync(join('/dev/shm', f), { force: true });
-      rmSync(dir, { recursive: true, force: true });
+      cleanUp();
     },
   };
 }
