@@ -85,7 +85,13 @@ function tryMake(dir: string, token: string): boolean {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   }
-  writeFileSync(`${dir}/owner`, JSON.stringify({ pid: process.pid, host: hostname(), token }), { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(`${dir}/owner`, JSON.stringify({ pid: process.pid, host: hostname(), token }), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // A full disk: a lock without its owner would stand until it is stale.
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return true;
 }
 
