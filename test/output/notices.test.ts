@@ -20,14 +20,15 @@ afterEach(() => {
 });
 
 describe('notices wrapped to the terminal', () => {
-  it('`--sandbox mirror DIR --langs de-DE` at 80 columns prints no line over 80, and every word whole', async () => {
+  it('`--sandbox mirror DIR --langs de-DE` at 80 columns prints no line over 80 but a word longer than that, and every word whole', async () => {
     const dir = tempDir('exercises-mirror-notices-');
     dirs.push(dir);
     const r = await runInProcess(['--sandbox', 'mirror', join(dir, 'm'), '--langs', 'de-DE'], { tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
     // The progress line is redrawn in place with \r: what stays is each line after the last \r.
     const lines = r.stderr.split('\n').map((l) => l.slice(l.lastIndexOf('\r') + 1).replace(/\u001b\[[0-9;]*[A-Za-z]/g, ''));
-    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    // A word longer than the width (the folder's path, as long as TMPDIR makes it) stands alone on its line.
+    for (const line of lines) if (line.length > 80) expect(line.trim(), line).not.toMatch(/\s/);
     expect(r.stderr.replace(/\s+/g, ' ')).toContain('67 record requests and 67 translation requests to go');
   });
 
