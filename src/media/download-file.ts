@@ -46,6 +46,7 @@ export async function fetchToSink(target: MediaTarget, sink: Sink, options: Down
         what: target.what,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(notice ? { onWait: notice } : {}),
+        ...(options.skipComplete ? { skipComplete: true } : {}),
       })
       .catch(asLocal(target));
     if (claimed.completedMeanwhile) {

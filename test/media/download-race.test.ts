@@ -66,7 +66,7 @@ describe('two processes, one file', () => {
     expect(readFileSync(file).equals(original)).toBe(true);
     expect(readdirSync(join(dir, 'Plank'))).toEqual(['demo.mp4']); // no .part, sidecar or lock left
     // Whoever came second waited for the first and found the file complete: one transfer in all.
-    expect(setup.mediaRequests()).toHaveLength(1);
+    expect(setup.mediaRequests(), JSON.stringify({ requests: setup.mediaRequests(), a: a.stderr, b: b.stderr, local, notices })).toHaveLength(1);
     if (local.received === 0) {
       expect(local.completedElsewhere).toBe(true);
       expect(notices.join('\n')).toMatch(/Another process is writing the video "demo" of exercise Plank/);
@@ -96,6 +96,20 @@ describe('two processes, one file', () => {
     ]);
     expect(setup.mediaRequests()).toHaveLength(1);
     expect(readFileSync(file).equals(original)).toBe(true);
+  });
+
+  it('a skip-existing run that finds the file completed by another process between its check and its lock fetches nothing', async () => {
+    const dir = out();
+    const file = join(dir, 'demo.mp4');
+    // Another process's complete file, in place by the time this download takes the lock.
+    writeFileSync(file, original);
+    const skipping = await downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 }, skipComplete: true });
+    expect(skipping).toMatchObject({ received: 0, completedElsewhere: true, size: original.length });
+    expect(setup.mediaRequests()).toHaveLength(0);
+    // Without skip-existing (an overwrite), the file is fetched anew.
+    const overwriting = await downloadFile(target(), file, { transport: setup.transport, settings: { retries: 0 } });
+    expect(overwriting).toMatchObject({ received: original.length });
+    expect(setup.mediaRequests()).toHaveLength(1);
   });
 
   it('a download that finds the file locked waits, bounded, then gives up on it with a clear error and no request', async () => {

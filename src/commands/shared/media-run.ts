@@ -68,7 +68,8 @@ export async function runMediaJobs(
         throw err instanceof CliError ? err : localWriteError(err, job);
       });
       const settings = await (shared ??= downloadSettings(ctx, api, options.concurrency));
-      return downloadFile(job, job.path, { ...settings, signal, onStart: file.started, onBytes: file.bytes, requestSlot });
+      const skipComplete = options.skipExisting;
+      return downloadFile(job, job.path, { ...settings, signal, onStart: file.started, onBytes: file.bytes, requestSlot, skipComplete });
     },
   });
 }

@@ -119,8 +119,9 @@ export function fileSink(path: string): Sink {
 
   return {
     async claim(kind, options) {
-      /** What was at the final name when the wait began. */
-      let before: string | undefined;
+      // What is at the final name now: a file another process renames into place while this one
+      // waits for the lock (or before it asks) differs from it.
+      const before = identity(path);
       const seconds = Math.round(options.waitMs / 1000);
       const take = (): ReturnType<typeof lockFile> =>
         lockFile(path, {
@@ -128,7 +129,6 @@ export function fileSink(path: string): Sink {
           staleMs: MEDIA_LOCK_STALE_MS,
           ...(options.signal ? { signal: options.signal } : {}),
           onWait: () => {
-            before = identity(path);
             options.onWait?.(`Another process is writing the ${options.what} (${lockPathOf(path)}); waiting up to ${seconds} s for it.`);
           },
         });
@@ -147,12 +147,10 @@ export function fileSink(path: string): Sink {
           });
         });
       lock = held;
-      if (waited) {
-        // The other process may have put the complete file in place: nothing to do.
-        const after = identity(path);
-        if (after !== undefined && after !== before && (await looksComplete(kind, path)))
-          return { completedMeanwhile: true, size: lstatOrUndefined(path)?.size };
-      }
+      // Another process may have put the complete file in place: nothing to do.
+      const after = identity(path);
+      const replaced = after !== undefined && (after !== before || options.skipComplete === true);
+      if (replaced && (await looksComplete(kind, path))) return { completedMeanwhile: true, size: lstatOrUndefined(path)?.size };
       return { completedMeanwhile: false };
     },
 

@@ -46,6 +46,8 @@ export interface DownloadOptions {
   requestSlot?: RequestSlot;
   /** The least average rate before a timeout; the transport's when absent. */
   minBytesPerSecond?: number;
+  /** A complete file found at the final name once the file is ours is another process's work: kept, nothing fetched (skip-existing runs). */
+  skipComplete?: boolean;
 }
 
 export interface DownloadResult {
@@ -66,6 +68,7 @@ export interface ClaimOptions {
   signal?: AbortSignal;
   onWait?: (line: string) => void;
   what: string;
+  skipComplete?: boolean;
 }
 
 export interface Sink {
