@@ -133,7 +133,7 @@ export function fileSink(path: string): Sink {
           },
         });
       // The folder is made only when missing (a bulk run has made it already).
-      const { lock: held, waited } = await take()
+      const { lock: held } = await take()
         .catch(async (err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT') throw err;
           await mkdir(dirname(path), { recursive: true });
