@@ -2,55 +2,17 @@
  * The transport against real local HTTP servers (node:http on 127.0.0.1:0): retries,
  * timeouts, the key's origin rule, size cap, body checks and redaction.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Transport, type TransportOptions, type TransportSettings } from '../../src/http/transport.js';
+import { Transport } from '../../src/http/transport.js';
 import { isRetryableError, parseRetryAfter, retryDelayMs } from '../../src/http/retry-policy.js';
 import { errorForStatus } from '../../src/http/failures.js';
 import { AuthError, InterruptedError, MalformedResponseError, NetworkError, NotFoundError, RateLimitError, UsageError } from '../../src/errors.js';
-import { readDispatched } from '../http/read-dispatched.js';
+import { closedPort } from '../helpers/closed-port.js';
+import { closeAll, json, serve, transport } from './local-server.js';
+import { readDispatched } from './read-dispatched.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
-
-const servers: Server[] = [];
-const transports: Transport[] = [];
-
-async function serve(handler: Handler): Promise<{ url: string; seen: IncomingMessage[] }> {
-  const seen: IncomingMessage[] = [];
-  const server = createServer((req, res) => {
-    seen.push(req);
-    handler(req, res, seen.length);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
-function transport(options: Partial<Omit<TransportOptions, 'settings'>> & { baseUrl: string; settings?: Partial<TransportSettings> }): Transport {
-  const t = new Transport({ ...options, settings: { timeout: 2000, retries: 2, ...options.settings } });
-  transports.push(t);
-  return t;
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-afterEach(async () => {
-  await Promise.all(transports.splice(0).map((t) => t.close()));
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.closeAllConnections();
-          s.close(() => resolve());
-        }),
-    ),
-  );
-});
+afterEach(closeAll);
 
 describe('Transport.getJson', () => {
   it('sends the key to the base origin and parses JSON', async () => {
@@ -192,9 +154,7 @@ describe('Transport.getJson', () => {
   });
 
   it('reports a refused connection as a network error', async () => {
-    const { url } = await serve(() => {});
-    const port = new URL(url).port;
-    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    const port = await closedPort();
     const err = await transport({ baseUrl: `http://127.0.0.1:${port}`, settings: { retries: 0 } })
       .getJson('/x')
       .catch((e: unknown) => e);
