@@ -72,6 +72,13 @@ function parseSharedStateUrl(text: string, name: string): string {
   if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') {
     throw new UsageError(`${name}: expected a redis:// or rediss:// URL with a host.`, { hint: 'For example: redis://:password@10.0.0.5:6379/0' });
   }
+  try {
+    for (const part of [url.username, url.password]) decodeURIComponent(part);
+  } catch {
+    throw new UsageError(`${name}: the user name or password in the URL is not valid percent-encoding.`, {
+      hint: 'Write a % in them as %25 (and @ as %40, : as %3A, / as %2F).',
+    });
+  }
   return text.trim();
 }
 

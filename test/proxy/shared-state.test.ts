@@ -274,4 +274,17 @@ describe('the shared-state setting', () => {
     expect(variable.code).toBe(2);
     expect(variable.stderr).toMatch(/EXERCISES_SHARED_STATE: expected a redis:\/\/ or rediss:\/\/ URL/);
   });
+
+  test('a password that is not valid percent-encoding is a usage error, not an internal one, and never echoed', async () => {
+    const home = isolatedHome();
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const env = { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY };
+    const result = await runInProcess(['serve', '--upstream', upstream.url, '--key', 'k:premium', '--shared-state', 'redis://:pw%zz-4a5b6c@127.0.0.1:1/0'], {
+      env,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--shared-state: the user name or password .*percent-encoding/);
+    expect(result.stderr).not.toContain('URI malformed');
+    expect(result.stderr).not.toContain('4a5b6c');
+  });
 });
