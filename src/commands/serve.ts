@@ -244,11 +244,12 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
   const reloadNow = (): void => reload(options, apiKey, proxy, line);
   const stops = [
     ctx.onSignal?.('SIGHUP', reloadNow),
-    logFile &&
-      ctx.onSignal?.('SIGUSR1', () => {
-        accessLog.flush();
-        if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
-      }),
+    // Listened for even without a file: Node's default for SIGUSR1 opens a debugger on the process holding the upstream key.
+    ctx.onSignal?.('SIGUSR1', () => {
+      if (!logFile) return line('proxy: SIGUSR1 ignored: the access log goes to stderr (--access-log <file> writes it to a file SIGUSR1 reopens).');
+      accessLog.flush();
+      if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
+    }),
     options.keysFile === undefined ? undefined : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow),
   ];
   await untilStopped(ctx).finally(() => stops.forEach((stop) => stop?.()));

@@ -84,6 +84,16 @@ test('keys add: the running proxy takes the key with no signal; keys remove: 401
   ).toBe(true);
 });
 
+test('SIGUSR1 without --access-log: said and ignored; it never opens a debugger on the proxy holding the upstream key', async () => {
+  const result = await withChild(['--key', 'k1:premium'], async (child, url, err) => {
+    child.kill('SIGUSR1');
+    await until(err, /Z proxy: SIGUSR1 ignored: the access log goes to stderr .*\n/);
+    expect((await plank(url, 'k1')).status).toBe(200);
+  });
+  expect(result.code).toBe(0);
+  expect(result.stderr).not.toMatch(/Debugger listening|inspector/i);
+});
+
 describe.skipIf(!hasOpenssl)('certificate dates on a running proxy', () => {
   test('one near its end is warned of at start; an expired one put in its place is refused on SIGHUP and the one in use serves on', async () => {
     const dir = tempDir();
