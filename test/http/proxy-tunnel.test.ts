@@ -37,7 +37,9 @@ describe('a tunnel opened, then no TLS within the time limit', () => {
     const { proxy, open } = await silentTunnelProxy();
     const connect = tunnelConnector(proxy, 300, loopbackLookup);
     const err = await new Promise<Error | null>((settled) =>
-      connect({ hostname: 'catalogue.test', host: 'catalogue.test', port: '443', protocol: 'https:' } as never, (e) => settled(e)),
+      connect({ hostname: 'catalogue.test', host: 'catalogue.test', port: '443', protocol: 'https:' } as never, (...args: unknown[]) =>
+        settled(args[0] as Error | null),
+      ),
     );
     expect(err?.message).toContain(`The proxy ${proxy.shown}`);
     expect(err?.message).toContain('catalogue.test:443 within 300 ms');
