@@ -8,7 +8,7 @@ import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 import { UsageError } from '../errors.js';
 import { SERVICE_LANG } from '../defaults.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './time-limits.js';
+import { COMMANDS_WITHOUT_DEFAULT_DEADLINE, DAY_MS, HOUR_MS } from './time-limits.js';
 import { type DurationUnit, formatDuration, parseByteRate, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
@@ -81,9 +81,6 @@ function parseSharedStateUrl(text: string, name: string): string {
   }
   return text.trim();
 }
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 const ROWS = [
   {
