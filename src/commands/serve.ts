@@ -250,7 +250,11 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
       accessLog.flush();
       if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
     }),
-    options.keysFile === undefined ? undefined : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow),
+    options.keysFile === undefined
+      ? undefined
+      : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow, (reason) =>
+          line(`proxy: the keys file cannot be watched (${reason}); send SIGHUP after changing it.`),
+        ),
   ];
   await untilStopped(ctx).finally(() => stops.forEach((stop) => stop?.()));
   await proxy.close();
