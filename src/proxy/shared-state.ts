@@ -66,7 +66,8 @@ export class SharedState {
   }
 
   /** Says the outage (at most once a minute), without the password. */
-  private problem(err: Error, now = Date.now()): void {
+  private problem(err: Error): void {
+    const now = Date.now();
     if (now - this.saidDownAt < PROXY_NOTICE_MS) return;
     this.saidDownAt = now;
     this.saidDown = true;

@@ -117,7 +117,8 @@ export class Upstream {
    * The upstream answered 401/403 to the proxy's own key: said on the proxy's log at most once a
    * minute, naming where the key came from (never the key), so the operator learns it before the clients do.
    */
-  keyRefused(status: number, now = Date.now()): void {
+  keyRefused(status: number): void {
+    const now = Date.now();
     if (now - this.keyRefusedSaidAt < PROXY_NOTICE_MS) return;
     this.keyRefusedSaidAt = now;
     this.options.warn?.(
