@@ -41,7 +41,8 @@ export function tunnelConnector(proxy: ProxyChoice, timeoutMs: number, lookup: L
     });
     const timer = setTimeout(() => {
       req.destroy();
-      settle(proxyError(proxy, `did not open a tunnel to ${target} within ${timeoutMs} ms`, { kind: 'timeout' }));
+      const what = tunnel ? `opened a tunnel to ${target}, but no TLS handshake came through it` : `did not open a tunnel to ${target}`;
+      settle(proxyError(proxy, `${what} within ${timeoutMs} ms`, { kind: 'timeout' }));
     }, timeoutMs);
     req.on('connect', (res: IncomingMessage, socket: Socket, head: Buffer) => {
       tunnel = socket;

@@ -42,7 +42,7 @@ describe('a tunnel opened, then no TLS within the time limit', () => {
       ),
     );
     expect(err?.message).toContain(`The proxy ${proxy.shown}`);
-    expect(err?.message).toContain('catalogue.test:443 within 300 ms');
+    expect(err?.message).toContain('opened a tunnel to catalogue.test:443, but no TLS handshake came through it within 300 ms');
     // The proxy saw the connection; once the attempt failed, nothing of it may stay open.
     await vi.waitUntil(() => open.size === 0, { timeout: 5_000, interval: 20 }).catch(() => undefined);
     expect(open.size).toBe(0);
