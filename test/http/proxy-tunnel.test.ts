@@ -37,7 +37,7 @@ describe('a tunnel opened, then no TLS within the time limit', () => {
     const { proxy, open } = await silentTunnelProxy();
     const connect = tunnelConnector(proxy, 300, loopbackLookup);
     const err = await new Promise<Error | null>((settled) =>
-      connect({ hostname: 'catalogue.test', host: 'catalogue.test', port: '443', protocol: 'https:' } as never, (...args: unknown[]) =>
+      connect({ hostname: 'catalogue.test', host: 'catalogue.test', port: '443', protocol: 'https:' }, (...args: unknown[]) =>
         settled(args[0] as Error | null),
       ),
     );
