@@ -235,12 +235,7 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
     logFile?.close();
     throw err;
   });
-  sayListening(ctx, proxy.url, options.host);
-  if (!quiet) {
-    const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
-    const shared = sharedState === undefined ? '' : `, shared with other replicas through ${shownUrl(sharedState)}`;
-    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}${shared}; status at ${proxy.url}/-/status.`);
-  }
+  // Listened for before the proxy says it listens: a signal sent on that word finds the handlers in place.
   const reloadNow = (): void => reload(options, apiKey, proxy, line);
   const stops = [
     ctx.onSignal?.('SIGHUP', reloadNow),
@@ -256,6 +251,12 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
           line(`proxy: the keys file cannot be watched (${reason}); send SIGHUP after changing it.`),
         ),
   ];
+  sayListening(ctx, proxy.url, options.host);
+  if (!quiet) {
+    const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
+    const shared = sharedState === undefined ? '' : `, shared with other replicas through ${shownUrl(sharedState)}`;
+    line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}${shared}; status at ${proxy.url}/-/status.`);
+  }
   await untilStopped(ctx).finally(() => stops.forEach((stop) => stop?.()));
   await proxy.close();
   accessLog.flush();
