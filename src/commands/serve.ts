@@ -235,22 +235,28 @@ async function runProxy(options: ServeOptions, upstream: string, ctx: Context): 
     logFile?.close();
     throw err;
   });
+  // Listened for before the proxy says it listens: a signal sent on that word finds the handlers in place.
+  const reloadNow = (): void => reload(options, apiKey, proxy, line);
+  const stops = [
+    ctx.onSignal?.('SIGHUP', reloadNow),
+    // Listened for even without a file: Node's default for SIGUSR1 opens a debugger on the process holding the upstream key.
+    ctx.onSignal?.('SIGUSR1', () => {
+      if (!logFile) return line('proxy: SIGUSR1 ignored: the access log goes to stderr (--access-log <file> writes it to a file SIGUSR1 reopens).');
+      accessLog.flush();
+      if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
+    }),
+    options.keysFile === undefined
+      ? undefined
+      : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow, (reason) =>
+          line(`proxy: the keys file cannot be watched (${reason}); send SIGHUP after changing it.`),
+        ),
+  ];
   sayListening(ctx, proxy.url, options.host);
   if (!quiet) {
     const budget = settings.budget === undefined ? 'no budget' : `a budget of ${settings.budget} upstream requests a month`;
     const shared = sharedState === undefined ? '' : `, shared with other replicas through ${shownUrl(sharedState)}`;
     line(`Proxy of ${new URL(upstream).origin} for ${Object.keys(keys).length} client key(s), ${budget}${shared}; status at ${proxy.url}/-/status.`);
   }
-  const reloadNow = (): void => reload(options, apiKey, proxy, line);
-  const stops = [
-    ctx.onSignal?.('SIGHUP', reloadNow),
-    logFile &&
-      ctx.onSignal?.('SIGUSR1', () => {
-        accessLog.flush();
-        if (logFile.reopen()) line(`proxy: reopened the access log ${logFile.path}.`);
-      }),
-    options.keysFile === undefined ? undefined : watchFile(options.keysFile, KEYS_FILE_SETTLE_MS, reloadNow),
-  ];
   await untilStopped(ctx).finally(() => stops.forEach((stop) => stop?.()));
   await proxy.close();
   accessLog.flush();

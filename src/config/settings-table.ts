@@ -8,7 +8,7 @@ import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 import { UsageError } from '../errors.js';
 import { SERVICE_LANG } from '../defaults.js';
 import { parseBaseUrl } from '../util/url-policy.js';
-import { COMMANDS_WITHOUT_DEFAULT_DEADLINE } from './time-limits.js';
+import { COMMANDS_WITHOUT_DEFAULT_DEADLINE, DAY_MS, HOUR_MS } from './time-limits.js';
 import { type DurationUnit, formatDuration, parseByteRate, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
@@ -72,11 +72,15 @@ function parseSharedStateUrl(text: string, name: string): string {
   if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') {
     throw new UsageError(`${name}: expected a redis:// or rediss:// URL with a host.`, { hint: 'For example: redis://:password@10.0.0.5:6379/0' });
   }
+  try {
+    for (const part of [url.username, url.password]) decodeURIComponent(part);
+  } catch {
+    throw new UsageError(`${name}: the user name or password in the URL is not valid percent-encoding.`, {
+      hint: 'Write a % in them as %25 (and @ as %40, : as %3A, / as %2F).',
+    });
+  }
   return text.trim();
 }
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 const ROWS = [
   {

@@ -58,7 +58,8 @@ export function commandDeadline(settings: Pick<TimeSettings, 'deadline' | 'from'
   return new CommandDeadline(settings.deadline, origin ?? (source === 'config' ? 'the deadline setting' : 'the default; --deadline changes it'));
 }
 
-export const DAY_MS = 24 * 3_600_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
 
 /** A proxy warns this long before its TLS certificate ends: time to renew it. */
 export const CERT_RENEWAL_WARNING_MS = 14 * DAY_MS;
@@ -152,13 +153,17 @@ export function isCommandDeadline(err: unknown): boolean {
   return err instanceof NetworkError && err.details?.code === 'COMMAND_DEADLINE';
 }
 
+/** A team proxy's lasting trouble (its upstream key refused, its shared state down) is said on its log at most this often. */
+export const PROXY_NOTICE_MS = 60_000;
+
 /**
  * The team proxy's shared state (src/proxy/shared-state.ts). A Redis command unanswered within
  * SHARED_STATE_COMMAND_MS counts as Redis down (a miss is refused, never sent uncounted); the
- * reconnect waits grow by 100 ms a try up to SHARED_STATE_RECONNECT_MAX_MS; a miss refused meanwhile
- * asks the client to come back after SHARED_STATE_RETRY_AFTER_S.
+ * reconnect waits grow by SHARED_STATE_RECONNECT_STEP_MS a try up to SHARED_STATE_RECONNECT_MAX_MS;
+ * a miss refused meanwhile asks the client to come back after SHARED_STATE_RETRY_AFTER_S.
  */
 export const SHARED_STATE_COMMAND_MS = 2_000;
+export const SHARED_STATE_RECONNECT_STEP_MS = 100;
 export const SHARED_STATE_RECONNECT_MAX_MS = 2_000;
 export const SHARED_STATE_RETRY_AFTER_S = 5;
 

@@ -19,12 +19,16 @@ export function tunnelConnector(proxy: ProxyChoice, timeoutMs: number, lookup: L
   return (options, callback) => {
     const target = `${isIP(options.hostname) === 6 ? `[${options.hostname}]` : options.hostname}:${options.port || 443}`;
     let settled = false;
+    /** The tunnel once the proxy opened it, with the TLS inside it: closed if the attempt fails. */
+    let tunnel: Socket | undefined;
     const settle = (err: Error | null, socket?: Socket): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (err) callback(err, null);
-      else callback(null, socket!);
+      if (err) {
+        tunnel?.destroy();
+        callback(err, null);
+      } else callback(null, socket!);
     };
     const req = send({
       host: hostname.replace(/^\[|\]$/g, ''),
@@ -37,16 +41,18 @@ export function tunnelConnector(proxy: ProxyChoice, timeoutMs: number, lookup: L
     });
     const timer = setTimeout(() => {
       req.destroy();
-      settle(proxyError(proxy, `did not open a tunnel to ${target} within ${timeoutMs} ms`, { kind: 'timeout' }));
+      const what = tunnel ? `opened a tunnel to ${target}, but no TLS handshake came through it` : `did not open a tunnel to ${target}`;
+      settle(proxyError(proxy, `${what} within ${timeoutMs} ms`, { kind: 'timeout' }));
     }, timeoutMs);
     req.on('connect', (res: IncomingMessage, socket: Socket, head: Buffer) => {
+      tunnel = socket;
       if (res.statusCode !== 200) {
         socket.destroy();
         return settle(proxyRefusal(proxy, res.statusCode ?? 0, target));
       }
       if (head.length > 0) socket.unshift(head);
       const servername = options.servername || (isIP(options.hostname) ? undefined : options.hostname);
-      const tls = tlsConnect({ socket, ALPNProtocols: ['http/1.1'], ...(servername && { servername }) });
+      const tls = (tunnel = tlsConnect({ socket, ALPNProtocols: ['http/1.1'], ...(servername && { servername }) }));
       tls.once('secureConnect', () => settle(null, tls));
       tls.on('error', (err: Error) => {
         tls.destroy();

@@ -101,8 +101,16 @@ const PROBES = /^\/-\/(status|metrics)(\?|$)/;
 type Seen = Pick<AccessRecord, 'client' | 'outcome'>;
 
 export async function createProxyServer(options: ProxyServerOptions): Promise<ProxyServer> {
-  const shutdown = new AbortController();
   const shared = options.sharedState === undefined ? undefined : await SharedState.open(options.sharedState, options.warn);
+  // A proxy that does not start (its port taken…) lets go of its Redis link, which would reconnect for ever.
+  return startProxy(options, shared).catch((err: unknown) => {
+    shared?.close();
+    throw err;
+  });
+}
+
+async function startProxy(options: ProxyServerOptions, shared: SharedState | undefined): Promise<ProxyServer> {
+  const shutdown = new AbortController();
   const ledger = shared && { ledger: new SharedLedger(shared) };
   const upstream = new Upstream({ ...options.upstream, ...ledger, settings: options.settings, signal: shutdown.signal });
   await upstream.usage().catch(() => undefined);

@@ -130,7 +130,8 @@ const isoSeconds = (at: number): string => new Date(at).toISOString().replace(/\
  * Refuses a certificate outside its dates (clients would refuse it), naming them; warns within
  * CERT_RENEWAL_WARNING_MS of its end. The first certificate of a chain is the proxy's own.
  */
-function checkDates(cert: Buffer, path: string, warn: ((line: string) => void) | undefined, now = Date.now()): void {
+function checkDates(cert: Buffer, path: string, warn: ((line: string) => void) | undefined): void {
+  const now = Date.now();
   const x509 = new X509Certificate(cert);
   const [from, to] = [Date.parse(x509.validFrom), Date.parse(x509.validTo)];
   const dates = `valid from ${isoSeconds(from)} to ${isoSeconds(to)}`;

@@ -4,16 +4,13 @@
  * miss is refused, never sent uncounted. The outage is logged once a minute at most, never the password.
  */
 import type { Redis } from 'ioredis';
-import { SHARED_STATE_COMMAND_MS, SHARED_STATE_RECONNECT_MAX_MS } from '../config/time-limits.js';
+import { PROXY_NOTICE_MS, SHARED_STATE_COMMAND_MS, SHARED_STATE_RECONNECT_MAX_MS, SHARED_STATE_RECONNECT_STEP_MS } from '../config/time-limits.js';
 import { loadIoredis } from '../vendor/load.js';
 
 /** The shared state cannot be used now: a miss answers 503 (answers.ts). */
 export class SharedStateDownError extends Error {
   readonly code = 'shared_state_unavailable';
 }
-
-/** The outage is said at most this often. */
-const DOWN_NOTICE_MS = 60_000;
 
 /** `redis://user:secret@host:6379/0` as it may be shown: without user or password. */
 export function shownUrl(url: string): string {
@@ -51,7 +48,7 @@ export class SharedState {
       autoResendUnfulfilledCommands: false,
       commandTimeout: SHARED_STATE_COMMAND_MS,
       connectTimeout: SHARED_STATE_COMMAND_MS,
-      retryStrategy: (times: number) => Math.min(times * 100, SHARED_STATE_RECONNECT_MAX_MS),
+      retryStrategy: (times: number) => Math.min(times * SHARED_STATE_RECONNECT_STEP_MS, SHARED_STATE_RECONNECT_MAX_MS),
     });
     const state = new SharedState(redis, shownUrl(url), secrets, warn);
     redis.on('ready', () => void state.ready());
@@ -69,8 +66,9 @@ export class SharedState {
   }
 
   /** Says the outage (at most once a minute), without the password. */
-  private problem(err: Error, now = Date.now()): void {
-    if (now - this.saidDownAt < DOWN_NOTICE_MS) return;
+  private problem(err: Error): void {
+    const now = Date.now();
+    if (now - this.saidDownAt < PROXY_NOTICE_MS) return;
     this.saidDownAt = now;
     this.saidDown = true;
     this.warn(

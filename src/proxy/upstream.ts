@@ -18,6 +18,7 @@ import { bodyReadable, readWhole } from '../http/body.js';
 import { JSON_SIZE_CAP } from '../defaults.js';
 import { firstValue } from '../server/http-error.js';
 import { NetworkError } from '../errors.js';
+import { PROXY_NOTICE_MS } from '../config/time-limits.js';
 
 /** The settings the proxy's way upstream follows (config/settings-table.ts); no budget when it is absent. */
 export type UpstreamSettings = Pick<Settings, 'timeout'> & Partial<Pick<Settings, 'budget' | 'allowInsecure'>>;
@@ -57,9 +58,6 @@ export interface StreamResponse {
 
 /** An upstream answer read whole: every byte of its body. */
 export type UpstreamBody = Omit<StreamResponse, 'body'> & { body: Buffer };
-
-/** The upstream's refusal of the proxy's key is said at most this often: every miss meets it until the operator acts. */
-export const KEY_REFUSED_NOTICE_MS = 60_000;
 
 /** A body that ended before its Content-Length, or past the cap: never cached, never served. */
 export class IncompleteBodyError extends Error {
@@ -119,8 +117,9 @@ export class Upstream {
    * The upstream answered 401/403 to the proxy's own key: said on the proxy's log at most once a
    * minute, naming where the key came from (never the key), so the operator learns it before the clients do.
    */
-  keyRefused(status: number, now = Date.now()): void {
-    if (now - this.keyRefusedSaidAt < KEY_REFUSED_NOTICE_MS) return;
+  keyRefused(status: number): void {
+    const now = Date.now();
+    if (now - this.keyRefusedSaidAt < PROXY_NOTICE_MS) return;
     this.keyRefusedSaidAt = now;
     this.options.warn?.(
       `proxy: the upstream service refused the proxy's upstream key (${status}), taken from ${this.options.keySource ?? 'the options'}; clients get 502 until it is replaced (said at most once a minute).`,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
-import { isolatedHome } from '../helpers/run-cli.js';
+import { isolatedHome, runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDirsPerTest } from '../helpers/temp.js';
 import { hasOpenssl, makeCertificate } from './certificates.js';
@@ -83,6 +83,39 @@ test('keys add: the running proxy takes the key with no signal; keys remove: 401
       .every((l) => /^\d{4}-\d\d-\d\dT\S+Z (proxy:|Proxy of |\/\S+team-keys:2: )/.test(l)),
   ).toBe(true);
 });
+
+test('SIGUSR1 without --access-log: said and ignored; it never opens a debugger on the proxy holding the upstream key', async () => {
+  const result = await withChild(['--key', 'k1:premium'], async (child, url, err) => {
+    child.kill('SIGUSR1');
+    await until(err, /Z proxy: SIGUSR1 ignored: the access log goes to stderr .*\n/);
+    expect((await plank(url, 'k1')).status).toBe(200);
+  });
+  expect(result.code).toBe(0);
+  expect(result.stderr).not.toMatch(/Debugger listening|inspector/i);
+});
+
+test('SIGHUP sent the moment the proxy says it listens rereads its files; it never ends the proxy', async () => {
+  // A few starts: the signal must find the handler in place however the processes are scheduled.
+  for (let i = 0; i < 5; i++) {
+    let err = '';
+    const result = await runCli(['serve', '--upstream', upstream.url, '--key', 'k1:premium', '--port', '0'], {
+      env: env(),
+      timeoutMs: 60_000,
+      onSpawn(child) {
+        child.stdout?.on('data', (b: Buffer) => {
+          if (b.toString('utf8').includes('Listening on ')) child.kill('SIGHUP');
+        });
+        child.stderr?.on('data', (b: Buffer) => {
+          err += b.toString('utf8');
+          if (/proxy: reloaded 1 client key\./.test(err)) child.kill('SIGTERM');
+        });
+      },
+    });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Z proxy: reloaded 1 client key\.\n/);
+  }
+}, 120_000);
 
 describe.skipIf(!hasOpenssl)('certificate dates on a running proxy', () => {
   test('one near its end is warned of at start; an expired one put in its place is refused on SIGHUP and the one in use serves on', async () => {

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type CatalogueServer, PREMIUM_KEY, startServer } from '../helpers/server.js';
 import { isolatedHome, runCli } from '../helpers/run-cli.js';
@@ -273,5 +274,37 @@ describe('the shared-state setting', () => {
     });
     expect(variable.code).toBe(2);
     expect(variable.stderr).toMatch(/EXERCISES_SHARED_STATE: expected a redis:\/\/ or rediss:\/\/ URL/);
+  });
+
+  test('a proxy that cannot listen exits 2, its Redis connection closed rather than retried for ever', async () => {
+    const home = isolatedHome();
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    cleanups.push(() => {
+      rmSync(home, { recursive: true, force: true });
+      return new Promise<void>((closed) => taken.close(() => closed()));
+    });
+    const port = String((taken.address() as AddressInfo).port);
+    // No Redis at that address: the link keeps trying to reconnect until it is closed.
+    const result = await runCli(['serve', '--upstream', upstream.url, '--key', `${ALICE}:premium`, '--port', port, '--shared-state', 'redis://127.0.0.1:1/0'], {
+      env: { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY },
+      timeoutMs: 30_000,
+    });
+    expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(2);
+  }, 40_000);
+
+  test('a password that is not valid percent-encoding is a usage error, not an internal one, and never echoed', async () => {
+    const home = isolatedHome();
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const env = { HOME: home, EXERCISES_UPSTREAM_KEY: PREMIUM_KEY };
+    const result = await runInProcess(['serve', '--upstream', upstream.url, '--key', 'k:premium', '--shared-state', 'redis://:pw%zz-4a5b6c@127.0.0.1:1/0'], {
+      env,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--shared-state: the user name or password .*percent-encoding/);
+    expect(result.stderr).not.toContain('URI malformed');
+    expect(result.stderr).not.toContain('4a5b6c');
   });
 });
