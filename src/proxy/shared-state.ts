@@ -60,7 +60,9 @@ export class SharedState {
 
   private async ready(): Promise<void> {
     for (const task of this.onReady) await task(this.redis).catch(() => {});
-    this.up = true;
+    // The link may have closed again while the counts were put back.
+    this.up = this.redis.status === 'ready';
+    if (!this.up) return;
     if (this.saidDown) this.warn(`proxy: the shared state ${this.shown} is back.`);
     this.saidDown = false;
   }
