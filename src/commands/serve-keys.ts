@@ -23,11 +23,11 @@ export async function run(options: ServeKeysOptions, ctx: Context): Promise<void
     if (!ctx.globals.quiet) io.stderr.write(`${text}\n`);
   };
   if (options.action === 'add') {
-    const key = addKey(options.keysFile, options.label, options.plan);
+    const key = await addKey(options.keysFile, options.label, options.plan);
     io.stdout.write(`${key}\n`);
     note(`Added ${options.label} (${options.plan}) to ${options.keysFile}. Hand the key over now: it is not shown again (list masks it).`);
   } else if (options.action === 'remove') {
-    const removed = removeKey(options.keysFile, options.label);
+    const removed = await removeKey(options.keysFile, options.label);
     note(`Removed ${plural(removed, 'key')} labelled ${options.label} from ${options.keysFile}; a running proxy rereads the file and refuses it (401).`);
   } else {
     const rows = listKeys(options.keysFile).map(([key, client]) => ({ label: client.label ?? null, plan: client.plan, key: maskSecret(key) }));

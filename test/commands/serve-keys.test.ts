@@ -3,10 +3,11 @@
  * the keys file created or kept owner-only with its comments, and the mistakes refused: a label
  * given twice, a label that would not read back, an unknown label, a file others may read.
  */
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { parseKeysFile } from '../../src/proxy/secret-files.js';
+import { runCli } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/test-context.js';
 import { tempDirsPerTest } from '../helpers/temp.js';
 
@@ -19,6 +20,20 @@ beforeEach(() => {
 const keys = (...args: string[]) => runInProcess(['serve', 'keys', ...args]);
 
 describe.skipIf(process.platform === 'win32')('serve keys', () => {
+  test("six adds at once from six processes all land: each edit holds the file's lock, none is lost", async () => {
+    const labels = ['ann', 'ben', 'cai', 'dee', 'eve', 'fay'];
+    const runs = await Promise.all(labels.map((label) => runCli(['serve', 'keys', 'add', label, '--plan', 'free', '--keys-file', file])));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const kept = parseKeysFile(readFileSync(file, 'utf8'), file);
+    expect(
+      Object.values(kept)
+        .map((c) => c.label)
+        .sort(),
+    ).toEqual(labels);
+    for (const r of runs) expect(Object.keys(kept)).toContain(r.stdout.trim());
+    expect(readdirSync(dirname(file))).toEqual(['team-keys']); // no lock or temporary file left
+  });
+
   test('add makes a strong key, prints it once, and writes the file mode 600; list masks it; remove takes it out', async () => {
     const added = await keys('add', 'alice', '--plan', 'premium', '--keys-file', file);
     expect(added.code).toBe(0);
