@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { catalogueDirProblem } from '../catalogue/catalogue-dir.js';
 import { UsageError } from '../errors.js';
 import { SERVICE_LANG } from '../defaults.js';
-import { parseBaseUrl } from '../util/url-policy.js';
+import { parseBaseUrl, urlCredentials } from '../util/url-policy.js';
 import { COMMANDS_WITHOUT_DEFAULT_DEADLINE, DAY_MS, HOUR_MS } from './time-limits.js';
 import { type DurationUnit, formatDuration, parseByteRate, parseDuration, parseLangTag, parseSwitch, parseWholeNumber } from './parsers.js';
 
@@ -72,13 +72,7 @@ function parseSharedStateUrl(text: string, name: string): string {
   if (!url || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') {
     throw new UsageError(`${name}: expected a redis:// or rediss:// URL with a host.`, { hint: 'For example: redis://:password@10.0.0.5:6379/0' });
   }
-  try {
-    for (const part of [url.username, url.password]) decodeURIComponent(part);
-  } catch {
-    throw new UsageError(`${name}: the user name or password in the URL is not valid percent-encoding.`, {
-      hint: 'Write a % in them as %25 (and @ as %40, : as %3A, / as %2F).',
-    });
-  }
+  urlCredentials(url, name, 'the URL');
   return text.trim();
 }
 

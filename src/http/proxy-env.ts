@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import { REDACTED } from '../util/text.js';
-import { isLoopbackHost } from '../util/url-policy.js';
+import { isLoopbackHost, urlCredentials } from '../util/url-policy.js';
 
 /** The variables read, lower-case spelling first (it wins, as in curl). */
 export const PROXY_VARIABLES = {
@@ -59,15 +59,8 @@ function parseProxyUrl(value: string, variable: string): URL {
 /** The proxy's Proxy-Authorization from the credentials in its URL (percent-decoded), if any. */
 function authorizationOf(url: URL, variable: string): string | undefined {
   if (!url.username && !url.password) return undefined;
-  let credentials: string;
-  try {
-    credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-  } catch {
-    throw new UsageError(`${variable}: the user name or password in the proxy URL ${maskProxyUrl(url)} is not valid percent-encoding.`, {
-      hint: 'Write a % in them as %25 (and @ as %40, : as %3A, / as %2F).',
-    });
-  }
-  return `Basic ${Buffer.from(credentials).toString('base64')}`;
+  const { username, password } = urlCredentials(url, variable, `the proxy URL ${maskProxyUrl(url)}`);
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
 /** A proxy URL for a person: user name and password replaced. */

@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { PROXY_NOTICE_MS, SHARED_STATE_COMMAND_MS, SHARED_STATE_RECONNECT_MAX_MS, SHARED_STATE_RECONNECT_STEP_MS } from '../config/time-limits.js';
+import { urlCredentials } from '../util/url-policy.js';
 import { loadIoredis } from '../vendor/load.js';
 
 /** The shared state cannot be used now: a miss answers 503 (answers.ts). */
@@ -39,8 +40,9 @@ export class SharedState {
   /** Connects to `url`; a Redis that is down at start is no error: misses are refused until it answers. */
   static async open(url: string, warn: (line: string) => void = () => {}): Promise<SharedState> {
     const Redis = await loadIoredis();
-    const { password, username } = new URL(url);
-    const secrets = [password, decodeURIComponent(password), username, decodeURIComponent(username)].filter((s) => s.length >= 3);
+    const parsed = new URL(url);
+    const decoded = urlCredentials(parsed, '--shared-state', 'the URL');
+    const secrets = [parsed.password, decoded.password, parsed.username, decoded.username].filter((s) => s.length >= 3);
     const redis = new Redis(url, {
       lazyConnect: true,
       enableOfflineQueue: false,

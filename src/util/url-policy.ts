@@ -49,3 +49,14 @@ export function parseBaseUrl(text: string): URL {
   url.hash = '';
   return url;
 }
+
+/** The user name and password in `url`, percent-decoded; not valid percent-encoding is a usage error naming `name` and `where`. */
+export function urlCredentials(url: URL, name: string, where: string): { username: string; password: string } {
+  try {
+    return { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  } catch {
+    throw new UsageError(`${name}: the user name or password in ${where} is not valid percent-encoding.`, {
+      hint: 'Write a % in them as %25 (and @ as %40, : as %3A, / as %2F).',
+    });
+  }
+}
