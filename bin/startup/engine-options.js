@@ -17,8 +17,8 @@ function userCacheDir() {
 /**
  * Node's compile cache (module.enableCompileCache, Node 22.1 and later; Node 20 has none) in
  * `compile-cache/` of the user's cache directory rather than the shared temporary directory:
- * code read from it runs as the user, so it lives in a directory made 0700 that no one else
- * can write into. Any trouble only means no cache.
+ * code read from it runs as the user, so it lives under the user's own cache directory, made
+ * 0700 when it is created (an existing one is used as it is). Any trouble only means no cache.
  */
 function enableCompileCache() {
   const { enableCompileCache } = require('node:module');
