@@ -10,6 +10,7 @@ import { addKey, listKeys, removeKey } from '../proxy/keys-file.js';
 import { PLANS } from '../proxy/client-keys.js';
 import type { Plan } from '../server/records.js';
 import { alignedRows } from '../output/aligned.js';
+import { writeNotice } from '../output/notice.js';
 import { maskSecret, plural } from '../util/text.js';
 import { addExamples, helpWhenBare } from './shared/help.js';
 import type { Run } from './shared/register.js';
@@ -20,7 +21,7 @@ export type ServeKeysOptions =
 export async function run(options: ServeKeysOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const note = (text: string): void => {
-    if (!ctx.globals.quiet) io.stderr.write(`${text}\n`);
+    if (!ctx.globals.quiet) writeNotice(io, text);
   };
   if (options.action === 'add') {
     const key = await addKey(options.keysFile, options.label, options.plan);

@@ -20,6 +20,15 @@ beforeEach(() => {
 const keys = (...args: string[]) => runInProcess(['serve', 'keys', ...args]);
 
 describe.skipIf(process.platform === 'win32')('serve keys', () => {
+  test('at a terminal of 80 columns, what add says is wrapped between words', async () => {
+    const added = await runInProcess(['serve', 'keys', 'add', 'alice', '--plan', 'premium', '--keys-file', file], { tty: true, columns: 80 });
+    expect(added.code, added.stderr).toBe(0);
+    const lines = added.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(added.stderr.replace(/\s+/g, ' ')).toContain('Hand the key over now: it is not shown again (list masks it).');
+  });
+
   test("six adds at once from six processes all land: each edit holds the file's lock, none is lost", async () => {
     const labels = ['ann', 'ben', 'cai', 'dee', 'eve', 'fay'];
     const runs = await Promise.all(labels.map((label) => runCli(['serve', 'keys', 'add', label, '--plan', 'free', '--keys-file', file])));
